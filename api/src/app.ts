@@ -1,0 +1,53 @@
+// Creates everything the server runs on (database, migrations, mail, pub/sub,
+// the first administrator) and the server itself. Used by main.ts and tests.
+import type { Config } from './config.js';
+import { createDatabase, type Database } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createOutboxMailer } from './services/mail.js';
+import { createAppPubSub } from './pubsub.js';
+import { ensureFirstAdmin } from './services/users.js';
+import { buildServer, type BuiltServer } from './server.js';
+import type { AppDeps } from './context.js';
+
+export interface App {
+  deps: AppDeps;
+  server: BuiltServer;
+  /** Set when this start created the first administrator with a generated password. */
+  generatedAdminPassword?: string;
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, opts: { inMemory?: boolean; db?: Database } = {}): Promise<App> {
+  const log = (msg: string) => {
+    if (config.LOG_LEVEL !== 'silent') console.log(`[grc] ${msg}`);
+  };
+  const db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory }));
+  try {
+    const { applied } = await migrate(db.sql);
+    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    const ps = await createAppPubSub(config.REDIS_URL);
+    const deps: AppDeps = {
+      config,
+      db,
+      prisma: db.prisma,
+      mailer: createOutboxMailer(config.dataDir, config.MAIL_FROM, log),
+      pubsub: ps.pubsub,
+      log,
+    };
+    const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    const server = await buildServer(deps);
+    return {
+      deps,
+      server,
+      generatedAdminPassword: first.generatedPassword,
+      async close() {
+        await server.close();
+        await ps.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+}

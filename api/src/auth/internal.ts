@@ -1,0 +1,104 @@
+// Internal sign-in: e-mail and password, the forced change of an initial
+// password, sign-out. Used by the GraphQL mutations and the REST routes alike.
+import type { PrismaClient, User } from '../generated/prisma/client.js';
+import { AuthenticationError, ForbiddenError, ValidationError } from '../services/errors.js';
+import { recordAudit } from '../services/audit.js';
+import type { Actor } from '../services/types.js';
+import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+import { createSession, endSession, endUserSessions, type NewSession } from './sessions.js';
+import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
+
+export const INVALID_CREDENTIALS = 'Invalid credentials';
+export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface LoginInput {
+  email?: string | null;
+  password?: string | null;
+}
+
+export interface LoginResult {
+  user: User;
+  session: NewSession;
+}
+
+export async function login(
+  prisma: PrismaClient,
+  input: LoginInput,
+  meta: { ip?: string | null; userAgent?: string | null; sessionTtlHours: number },
+): Promise<LoginResult> {
+  const email = normalizeEmail(input.email ?? '');
+  const password = input.password ?? '';
+  if (!email || !password) throw new ValidationError('Please enter both email and password');
+
+  await assertNotThrottled(prisma, email, meta.ip);
+  const user = await prisma.user.findUnique({ where: { email } });
+  const ok = await verifyPassword(user?.passwordHash, password);
+  if (!user || !ok) {
+    await recordFailure(prisma, email, meta.ip);
+    throw new AuthenticationError(INVALID_CREDENTIALS);
+  }
+  // Only after a correct password, so the state of an account is not revealed to guessers.
+  if (!user.isActive) throw new ForbiddenError(ACCOUNT_DEACTIVATED);
+
+  await clearFailures(prisma, email);
+  return prisma.$transaction(async (tx) => {
+    const session = await createSession(tx, user.id, meta.sessionTtlHours, meta);
+    const updated = await tx.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date(), lastSeenAt: new Date() } });
+    await recordAudit(tx, { user: updated, ip: meta.ip }, { action: 'user.login', entityType: 'User', entityId: user.id });
+    return { user: updated, session };
+  });
+}
+
+export interface ChangePasswordInput {
+  /** Optional (REST sends it); must be the caller's own id. */
+  userId?: string | null;
+  currentPassword?: string | null;
+  newPassword?: string | null;
+}
+
+/** The SPEC §5 rules, in the order the SPEC gives them; the first broken one is reported. */
+export function checkNewPassword(input: ChangePasswordInput): void {
+  const current = input.currentPassword ?? '';
+  const next = input.newPassword ?? '';
+  if (!current) throw new ValidationError('Current password is required', 'currentPassword');
+  if (!next) throw new ValidationError('New password is required', 'newPassword');
+  if (next.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
+  if (next === current) throw new ValidationError('New password must be different from current password', 'newPassword');
+}
+
+export async function changePassword(prisma: PrismaClient, actor: Actor, input: ChangePasswordInput): Promise<User> {
+  const me = actor.user;
+  if (!me) throw new AuthenticationError('Not signed in');
+  if (input.userId && input.userId !== me.id) throw new ForbiddenError('You can only change your own password');
+  checkNewPassword(input);
+  const fresh = await prisma.user.findUniqueOrThrow({ where: { id: me.id } });
+  if (!(await verifyPassword(fresh.passwordHash, input.currentPassword!))) {
+    throw new ValidationError('Current password is incorrect', 'currentPassword');
+  }
+  const passwordHash = await hashPassword(input.newPassword!);
+  return prisma.$transaction(async (tx) => {
+    const user = await tx.user.update({ where: { id: me.id }, data: { passwordHash, passwordResetRequired: false } });
+    // Any other place still signed in with the old password is signed out.
+    await endUserSessions(tx, me.id, actor.sessionId);
+    await recordAudit(tx, actor, {
+      action: 'user.password_changed',
+      entityType: 'User',
+      entityId: me.id,
+      before: { passwordResetRequired: fresh.passwordResetRequired },
+      after: { passwordResetRequired: false },
+    });
+    return user;
+  });
+}
+
+export async function logout(prisma: PrismaClient, actor: Actor): Promise<void> {
+  if (!actor.sessionId) return;
+  await prisma.$transaction(async (tx) => {
+    await endSession(tx, actor.sessionId!);
+    if (actor.user) await recordAudit(tx, actor, { action: 'user.logout', entityType: 'User', entityId: actor.user.id });
+  });
+}

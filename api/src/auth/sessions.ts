@@ -1,0 +1,71 @@
+// Database sessions. The browser holds a random token in an HttpOnly cookie;
+// the database holds only its SHA-256, so a leaked table cannot be replayed.
+import crypto from 'node:crypto';
+import type { PrismaClient, User } from '../generated/prisma/client.js';
+import type { DbClient } from '../services/types.js';
+
+export const SESSION_COOKIE = 'grc_session';
+/** lastSeenAt is refreshed at most this often, to keep reads cheap. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function sha256(value: string): string {
+  return crypto.createHash('sha256').update(value).digest('hex');
+}
+
+export interface NewSession {
+  token: string;
+  id: string;
+  expiresAt: Date;
+}
+
+export async function createSession(
+  db: DbClient,
+  userId: string,
+  ttlHours: number,
+  meta: { ip?: string | null; userAgent?: string | null },
+): Promise<NewSession> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const id = sha256(token);
+  const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
+  await db.session.create({
+    data: { id, userId, expiresAt, ip: meta.ip ?? null, userAgent: meta.userAgent?.slice(0, 500) ?? null },
+  });
+  return { token, id, expiresAt };
+}
+
+export interface SessionLookup {
+  sessionId: string;
+  user: User;
+}
+
+/** The signed-in user behind a cookie token, or null (expired, unknown, deactivated). */
+export async function resolveSession(prisma: PrismaClient, token: string, ttlHours: number): Promise<SessionLookup | null> {
+  const id = sha256(token);
+  const session = await prisma.session.findUnique({ where: { id }, include: { user: true } });
+  if (!session) return null;
+  const now = Date.now();
+  if (session.expiresAt.getTime() <= now || !session.user.isActive) {
+    await prisma.session.deleteMany({ where: { id } });
+    return null;
+  }
+  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    const expiresAt = new Date(now + ttlHours * 3600_000);
+    await prisma.$transaction([
+      prisma.session.update({ where: { id }, data: { lastSeenAt: new Date(now), expiresAt } }),
+      prisma.user.update({ where: { id: session.userId }, data: { lastSeenAt: new Date(now) } }),
+    ]);
+  }
+  return { sessionId: id, user: session.user };
+}
+
+export async function endSession(db: DbClient, sessionId: string): Promise<void> {
+  await db.session.deleteMany({ where: { id: sessionId } });
+}
+
+/** Ends every session of a user, except optionally one (the caller's own). */
+export async function endUserSessions(db: DbClient, userId: string, exceptSessionId?: string | null): Promise<number> {
+  const r = await db.session.deleteMany({
+    where: { userId, ...(exceptSessionId ? { id: { not: exceptSessionId } } : {}) },
+  });
+  return r.count;
+}

@@ -1,0 +1,56 @@
+// Every environment variable the API reads, parsed and validated once.
+import { z } from 'zod';
+import path from 'node:path';
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.string().email().default('admin@example.com')),
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  SMTP_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('GRC Platform <no-reply@localhost>')),
+  APP_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().default('gpt-4o-mini')),
+  OIDC_ISSUER_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Where the built web app lives; served with SPA fallback when present. */
+  WEB_DIST: z.string().default('web/dist'),
+  /** Session lifetime in hours (sliding). */
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
+  /** Set to 'true' behind TLS so the session cookie is Secure. */
+  COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface Config extends RawConfig {
+  dataDir: string;
+  isProduction: boolean;
+  cookieSecure: boolean;
+  oidcEnabled: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    isProduction: c.NODE_ENV === 'production',
+    cookieSecure: c.COOKIE_SECURE === 'true',
+    oidcEnabled: Boolean(c.OIDC_ISSUER_URL && c.OIDC_CLIENT_ID),
+  };
+}

@@ -1,0 +1,117 @@
+// Database factory: PGlite under DATA_DIR when DATABASE_URL is unset, PostgreSQL
+// otherwise. Both give the same three things: a Prisma client (through a driver
+// adapter, no native engine), a small raw-SQL interface for the paths that
+// bypass Prisma (migrations, locks, COPY), and close().
+import path from 'node:path';
+import fs from 'node:fs';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/** One connection's worth of raw SQL. */
+export interface SqlConn {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements, no parameters (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Sql extends SqlConn {
+  kind: DbKind;
+  /** Runs fn on one dedicated connection (advisory locks, manual transactions). */
+  session<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
+}
+
+export interface Database {
+  kind: DbKind;
+  prisma: PrismaClient;
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** PGlite only: keep the database in memory (tests). */
+  inMemory?: boolean;
+}
+
+export async function createDatabase(opts: DbOptions): Promise<Database> {
+  return opts.databaseUrl ? createPostgres(opts.databaseUrl) : createPglite(opts);
+}
+
+async function createPostgres(url: string): Promise<Database> {
+  const pg = (await import('pg')).default;
+  const { PrismaPg } = await import('@prisma/adapter-pg');
+  // int8 (bigint ids, counts) as strings would surprise callers of the raw
+  // interface; keep pg's default (string) and convert where needed.
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', (err) => console.error('PostgreSQL pool error:', err.message));
+  const adapter = new PrismaPg(pool);
+  const prisma = new PrismaClient({ adapter });
+  const conn = (c: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): SqlConn => ({
+    async query<T>(text: string, params?: unknown[]) {
+      return (await c.query(text, params)).rows as T[];
+    },
+    async exec(text: string) {
+      await c.query(text);
+    },
+  });
+  const sql: Sql = {
+    kind: 'postgres',
+    ...conn(pool),
+    async session(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(conn(client));
+      } finally {
+        client.release();
+      }
+    },
+  };
+  return {
+    kind: 'postgres',
+    prisma,
+    sql,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function createPglite(opts: DbOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  let dir: string | undefined;
+  if (!opts.inMemory) {
+    dir = path.join(opts.dataDir, 'pgdata');
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const adapter = new PrismaPGlite(db);
+  const prisma = new PrismaClient({ adapter });
+  const conn: SqlConn = {
+    async query<T>(text: string, params?: unknown[]) {
+      return (await db.query(text, params)).rows as T[];
+    },
+    async exec(text: string) {
+      await db.exec(text);
+    },
+  };
+  const sql: Sql = {
+    kind: 'pglite',
+    ...conn,
+    // PGlite is a single connection: a session is that connection.
+    session: (fn) => fn(conn),
+  };
+  return {
+    kind: 'pglite',
+    prisma,
+    sql,
+    async close() {
+      await prisma.$disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Applies the SQL migrations under prisma/migrations at start-up, the way
+// Prisma Migrate would: each in its own transaction, under an advisory lock so
+// two instances starting together do not race, recorded in _prisma_migrations
+// with the same name and checksum, so `prisma migrate status` agrees.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { Sql } from './client.js';
+
+/** Arbitrary, fixed: the advisory lock key shared by every instance. */
+const MIGRATION_LOCK_KEY = 72707369;
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export function defaultMigrationsDir(): string {
+  return path.resolve(import.meta.dirname, '../../../prisma/migrations');
+}
+
+export function readMigrations(dir = defaultMigrationsDir()): MigrationFile[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: crypto.createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+export interface MigrateResult {
+  applied: string[];
+}
+
+export async function migrate(sql: Sql, dir?: string): Promise<MigrateResult> {
+  const migrations = readMigrations(dir);
+  return sql.session(async (conn) => {
+    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await conn.exec(CREATE_TABLE);
+      const done = await conn.query<{ migration_name: string; checksum: string }>(
+        'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      );
+      const doneByName = new Map(done.map((r) => [r.migration_name, r.checksum]));
+      const applied: string[] = [];
+      for (const m of migrations) {
+        const previous = doneByName.get(m.name);
+        if (previous !== undefined) {
+          if (previous !== m.checksum) {
+            console.warn(`migration ${m.name} was modified after it was applied (checksum differs)`);
+          }
+          continue;
+        }
+        await conn.exec('BEGIN');
+        try {
+          await conn.exec(m.sql);
+          await conn.query(
+            `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count)
+             VALUES ($1, $2, now(), $3, 1)`,
+            [crypto.randomUUID(), m.checksum, m.name],
+          );
+          await conn.exec('COMMIT');
+        } catch (err) {
+          await conn.exec('ROLLBACK');
+          throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+        }
+        applied.push(m.name);
+      }
+      return { applied };
+    } finally {
+      await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  });
+}

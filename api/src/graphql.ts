@@ -1,0 +1,118 @@
+// GraphQL Yoga over the Pothos schema: persisted operations, depth/cost
+// limits, introspection and GraphiQL for signed-in callers only, masked errors.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { schema } from './schema/index.js';
+import { authenticate, createContext, type AppDeps, type Context } from './context.js';
+import { AppError } from './services/errors.js';
+import { clearSessionCookie, setSessionCookie } from './rest/http.js';
+
+export interface ServerContext {
+  req: FastifyRequest;
+  reply?: FastifyReply;
+}
+
+export const GRAPHQL_LIMITS = { maxDepth: 12, maxCost: 20000, maxAliases: 20 };
+
+/** Relay's persisted operations (web/persisted-queries.json), reloaded when the file changes. */
+export function createPersistedStore(file: string) {
+  let mtime = -1;
+  let map: Record<string, string> = {};
+  return (id: string): string | null => {
+    try {
+      const m = fs.statSync(file).mtimeMs;
+      if (m !== mtime) {
+        map = JSON.parse(fs.readFileSync(file, 'utf8'));
+        mtime = m;
+      }
+    } catch {
+      map = {};
+    }
+    return Object.prototype.hasOwnProperty.call(map, id) ? map[id]! : null;
+  };
+}
+
+function headersOf(request: Request) {
+  const h: Record<string, string> = {};
+  request.headers.forEach((v, k) => (h[k] = v));
+  return h;
+}
+
+export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerContext, Context>; persisted: (id: string) => string | null } {
+  const persisted = createPersistedStore(path.resolve(import.meta.dirname, '../../web/persisted-queries.json'));
+
+
+  const yoga = createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: deps.config.LOG_LEVEL === 'silent' ? false : 'warn',
+    context: ({ req, reply }) =>
+      createContext(deps, req.raw, {
+        headers: req.headers,
+        ip: req.ip,
+        cookies: reply
+          ? { set: (s) => setSessionCookie(reply, deps.config, s), clear: () => clearSessionCookie(reply, deps.config) }
+          : undefined,
+      }),
+    graphiql: async (_request, ctx) => {
+      const auth = await authenticate(deps, ctx.req.raw, ctx.req.headers);
+      return auth.user ? { title: 'GRC Platform GraphQL' } : false;
+    },
+    maskedErrors: {
+      maskError(error, message) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof AppError) {
+          return new GraphQLError(original.message, { extensions: { code: original.code } });
+        }
+        if (error instanceof GraphQLError && !error.originalError) return error;
+        if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error.originalError;
+        deps.log(`unexpected GraphQL error: ${(original as Error)?.stack ?? String(original)}`);
+        return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      },
+    },
+    plugins: [
+      usePersistedOperations({
+        getPersistedOperation: (id) => persisted(id),
+        extractPersistedOperationId: (params) => {
+          const p = params as typeof params & { documentId?: string; doc_id?: string; id?: string };
+          return p.documentId ?? p.doc_id ?? p.extensions?.persistedQuery?.sha256Hash ?? null;
+        },
+        // Arbitrary documents only from authenticated callers (API tokens, GraphiQL).
+        allowArbitraryOperations: async (request) => {
+          const auth = await authenticate(deps, request, headersOf(request));
+          return Boolean(auth.user);
+        },
+        customErrors: {
+          persistedQueryOnly: {
+            message: 'Only persisted operations are accepted from callers who are not signed in',
+            extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
+          },
+        },
+      }),
+      // Anonymous callers may not introspect the schema. Whether the caller is
+      // signed in is settled once, while the request is parsed (auth is memoised).
+      {
+        onValidate({ context, addValidationRule }) {
+          const ctx = context as unknown as ServerContext & { __signedIn?: boolean };
+          if (ctx.__signedIn === false) addValidationRule(NoSchemaIntrospectionCustomRule);
+        },
+        async onRequestParse({ serverContext }) {
+          const sc = serverContext as unknown as ServerContext & { __signedIn?: boolean };
+          if (sc?.req) sc.__signedIn = Boolean((await authenticate(deps, sc.req.raw, sc.req.headers)).user);
+        },
+      } as Plugin<ServerContext>,
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true }),
+      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
+    ],
+  });
+  return { yoga, persisted };
+}

@@ -1,0 +1,69 @@
+// Shared plumbing of the REST adapter: declared access per route (fail
+// closed), the request context, errors as { message }, the session cookie.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Config } from '../config.js';
+import { access, createContext, type AccessRule, type AppDeps, type Context } from '../context.js';
+import { AppError, AuthenticationError, ForbiddenError } from '../services/errors.js';
+import { SESSION_COOKIE, type NewSession } from '../auth/sessions.js';
+
+export type RouteAccess = AccessRule | 'public';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route. Every /api route must declare it. */
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    ctx: Context;
+  }
+}
+
+export function setSessionCookie(reply: FastifyReply, config: Config, s: NewSession) {
+  reply.setCookie(SESSION_COOKIE, s.token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.cookieSecure,
+    path: '/',
+    expires: s.expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config) {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/' });
+}
+
+/** Builds the request context and enforces the route's declared access. */
+export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
+  app.decorateRequest('ctx', null as unknown as Context);
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.url.startsWith('/api/') || req.is404) return;
+    const rule = req.routeOptions.config?.access;
+    req.ctx = await createContext(deps, req.raw, {
+      headers: req.headers,
+      ip: req.ip,
+      cookies: { set: (s) => setSessionCookie(reply, deps.config, s), clear: () => clearSessionCookie(reply, deps.config) },
+    });
+    if (rule === 'public') return;
+    if (!rule) throw new ForbiddenError('This route declares no access rule');
+    if (access[rule](req.ctx.user)) return;
+    if (!req.ctx.user) throw new AuthenticationError('You are not signed in');
+    if (req.ctx.user.passwordResetRequired) throw new ForbiddenError('You must change your password first');
+    throw new ForbiddenError(rule === 'admin' ? 'Only administrators can do this' : 'You do not have permission to do this');
+  });
+}
+
+export function registerErrorHandler(app: FastifyInstance, log: (m: string) => void) {
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
+    if (err instanceof AppError) {
+      if ('retryAfterSeconds' in err) reply.header('retry-after', String((err as { retryAfterSeconds: number }).retryAfterSeconds));
+      return reply.status(err.status).send({ message: err.message });
+    }
+    if (err.validation || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
+      return reply.status(err.statusCode ?? 400).send({ message: err.message });
+    }
+    log(`unexpected error: ${err.stack ?? err.message}`);
+    return reply.status(500).send({ message: 'Internal server error' });
+  });
+}
+
+export type Route = RouteOptions & { config: { access: RouteAccess } };

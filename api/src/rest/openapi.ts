@@ -1,0 +1,75 @@
+// /api/openapi.json, built from the routes as they are registered, so the
+// document cannot miss one.
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+interface Collected {
+  method: string;
+  url: string;
+  access: string;
+  summary?: string;
+}
+
+export function collectRoutes(app: FastifyInstance): Collected[] {
+  const routes: Collected[] = [];
+  app.addHook('onRoute', (r: RouteOptions) => {
+    if (!r.url.startsWith('/api/')) return;
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    for (const m of methods) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      routes.push({
+        method: m.toLowerCase(),
+        url: r.url,
+        access: (r.config as { access?: string } | undefined)?.access ?? 'none',
+        summary: (r.schema as { summary?: string } | undefined)?.summary,
+      });
+    }
+  });
+  return routes;
+}
+
+const ACCESS_TEXT: Record<string, string> = {
+  public: 'No sign-in needed.',
+  authenticated: 'Any signed-in user, including one who must still change the password.',
+  signedIn: 'Any signed-in user.',
+  admin: 'Administrators only.',
+  reviewer: 'Reviewers only.',
+};
+
+export function openApiDocument(routes: Collected[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const p = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const params = [...r.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    (paths[p] ??= {})[r.method] = {
+      summary: r.summary ?? `${r.method.toUpperCase()} ${p}`,
+      description: ACCESS_TEXT[r.access] ?? '',
+      parameters: params.length ? params : undefined,
+      security: r.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
+      responses: {
+        '200': { description: 'OK' },
+        '400': { description: 'Bad input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '401': { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        '403': { description: 'Not allowed', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'GRC Platform REST API', version: '1.0.0', description: 'The documented /api calls (SPEC §7). GraphQL is at /graphql.' },
+    paths,
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'grc_session' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API token (grc_…)' },
+      },
+      schemas: {
+        Error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// REST: user administration (SPEC §7 /api/users…).
+import type { FastifyInstance } from 'fastify';
+import * as users from '../services/users.js';
+import { publicUser } from '../services/types.js';
+
+export function registerUserRoutes(app: FastifyInstance) {
+  app.get('/api/users', { config: { access: 'admin' } }, async (req) => {
+    return (await users.listUsers(req.ctx.prisma)).map(publicUser);
+  });
+
+  app.post<{ Body: users.CreateUserInput }>('/api/users', { config: { access: 'admin' } }, async (req, reply) => {
+    const { ctx } = req;
+    const user = await users.createUser(ctx.deps, ctx.actor, req.body);
+    return reply.status(201).send({ user: publicUser(user) });
+  });
+
+  for (const [suffix, active] of [['deactivate', false], ['activate', true]] as const) {
+    app.put<{ Params: { id: string } }>(`/api/users/:id/${suffix}`, { config: { access: 'admin' } }, async (req) => {
+      const { ctx } = req;
+      const user = await users.setUserActive(ctx.deps, ctx.actor, req.params.id, active);
+      return { user: publicUser(user) };
+    });
+  }
+}

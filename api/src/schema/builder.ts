@@ -1,0 +1,107 @@
+// The Pothos schema builder: configuration only. Domain files (imported by
+// schema/index.ts) add the types and fields; the builder never imports them.
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import { GraphQLError } from 'graphql';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
+import type { Context } from '../context.js';
+import { access } from '../context.js';
+import { AppError, ValidationError } from '../services/errors.js';
+
+/** Largest page a connection returns, whatever `first`/`last` asks. */
+export const MAX_CONNECTION_SIZE = 500;
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: {
+    public: boolean;
+    authenticated: boolean;
+    signedIn: boolean;
+    admin: boolean;
+    reviewer: boolean;
+    /** The signed-in user is the user with this id. */
+    self: string;
+  };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    ID: { Input: string; Output: string | number | bigint };
+  };
+  DefaultFieldNullability: false;
+}>({
+  // Relay first, so scope functions receive decoded global IDs (Pothos docs).
+  plugins: [RelayPlugin, ScopeAuthPlugin, PrismaPlugin, ErrorsPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: (ctx) => ({
+      public: true,
+      authenticated: access.authenticated(ctx.user),
+      signedIn: access.signedIn(ctx.user),
+      admin: access.admin(ctx.user),
+      reviewer: access.reviewer(ctx.user),
+      self: (id: string) => access.signedIn(ctx.user) && ctx.user!.id === id,
+    }),
+    unauthorizedError: (_parent, ctx) =>
+      ctx.user
+        ? new GraphQLError('You do not have permission to do this', { extensions: { code: 'FORBIDDEN', http: { status: 200 } } })
+        : new GraphQLError('You are not signed in', { extensions: { code: 'UNAUTHENTICATED', http: { status: 200 } } }),
+  },
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    maxConnectionSize: MAX_CONNECTION_SIZE,
+    defaultConnectionSize: 50,
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: { authScopes: { signedIn: true } },
+    nodesQueryOptions: { authScopes: { signedIn: true } },
+  },
+  errors: {
+    // Only our own domain errors become typed results; anything else is an
+    // unexpected failure and is masked by Yoga.
+    defaultTypes: [AppError],
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});
+
+builder.scalarType('DateTime', {
+  description: 'An ISO-8601 date and time in UTC.',
+  serialize: (d) => (d instanceof Date ? d.toISOString() : new Date(d as string).toISOString()),
+  parseValue: (v) => {
+    const d = new Date(String(v));
+    if (Number.isNaN(d.getTime())) throw new GraphQLError(`Not a valid date: ${String(v)}`);
+    return d;
+  },
+});
+
+export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
+  fields: (t) => ({ message: t.exposeString('message') }),
+});
+
+builder.objectType(AppError, {
+  name: 'BaseError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ code: t.exposeString('code') }),
+});
+
+builder.objectType(ValidationError, {
+  name: 'ValidationError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    field: t.exposeString('field', { nullable: true }),
+  }),
+});

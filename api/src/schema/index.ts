@@ -1,0 +1,6 @@
+// Imports every domain file for its side effects, then builds the schema.
+// Only the server and the print script import this module.
+import { builder } from './builder.js';
+import './users.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,156 @@
+// Users: the User node, the viewer, sign-in and sign-out, administration.
+import { builder } from './builder.js';
+import { ValidationError } from '../services/errors.js';
+import * as internalAuth from '../auth/internal.js';
+import * as users from '../services/users.js';
+import { createApiToken } from '../auth/tokens.js';
+import { access } from '../context.js';
+
+export const RoleEnum = builder.enumType('Role', { values: ['admin', 'reviewer'] as const });
+
+export const UserNode = builder.prismaNode('User', {
+  id: { field: 'id' },
+  // Administrators see everyone; others see only themselves.
+  authScopes: (user, ctx) => access.admin(ctx.user) || ctx.user?.id === user.id,
+  fields: (t) => ({
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    email: t.exposeString('email'),
+    role: t.expose('role', { type: RoleEnum }),
+    isActive: t.exposeBoolean('isActive'),
+    passwordResetRequired: t.exposeBoolean('passwordResetRequired'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastLoginAt: t.expose('lastLoginAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  viewer: t.prismaField({
+    type: 'User',
+    nullable: true,
+    description: 'The signed-in user, or null when not signed in.',
+    authScopes: { public: true },
+    resolve: (query, _root, _args, ctx) =>
+      ctx.user ? ctx.prisma.user.findUnique({ ...query, where: { id: ctx.user.id } }) : null,
+  }),
+  users: t.prismaConnection({
+    type: 'User',
+    cursor: 'email',
+    authScopes: { admin: true },
+    resolve: (query, _root, _args, ctx) => ctx.prisma.user.findMany({ ...query, orderBy: { email: 'asc' } }),
+  }),
+}));
+
+const LoginInput = builder.inputType('LoginInput', {
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    password: t.string({ required: true }),
+  }),
+});
+
+const ChangePasswordInput = builder.inputType('ChangePasswordInput', {
+  fields: (t) => ({
+    currentPassword: t.string({ required: true }),
+    newPassword: t.string({ required: true }),
+  }),
+});
+
+const CreateUserInput = builder.inputType('CreateUserInput', {
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    firstName: t.string({ required: true }),
+    lastName: t.string(),
+    role: t.field({ type: RoleEnum, required: true }),
+  }),
+});
+
+const ApiTokenCreated = builder
+  .objectRef<{ token: string; name: string; expiresAt: Date | null }>('ApiTokenCreated')
+  .implement({
+    fields: (t) => ({
+      token: t.exposeString('token', { description: 'Shown once; only its hash is stored.' }),
+      name: t.exposeString('name'),
+      expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    }),
+  });
+
+builder.mutationFields((t) => ({
+  login: t.prismaField({
+    type: 'User',
+    authScopes: { public: true },
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: LoginInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const { user, session } = await internalAuth.login(ctx.prisma, input, {
+        ip: ctx.actor.ip,
+        userAgent: ctx.actor.userAgent,
+        sessionTtlHours: ctx.config.SESSION_TTL_HOURS,
+      });
+      ctx.cookies?.set(session);
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  changePassword: t.prismaField({
+    type: 'User',
+    authScopes: { authenticated: true },
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const user = await internalAuth.changePassword(ctx.prisma, ctx.actor, input);
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  logout: t.boolean({
+    authScopes: { public: true },
+    resolve: async (_root, _args, ctx) => {
+      await internalAuth.logout(ctx.prisma, ctx.actor);
+      ctx.cookies?.clear();
+      return true;
+    },
+  }),
+  createUser: t.prismaField({
+    type: 'User',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: CreateUserInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const user = await users.createUser(ctx.deps, ctx.actor, { ...input, lastName: input.lastName ?? '' });
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  setUserActive: t.prismaField({
+    type: 'User',
+    authScopes: { admin: true },
+    errors: {},
+    args: {
+      id: t.arg.globalID({ required: true, for: UserNode }),
+      active: t.arg.boolean({ required: true }),
+    },
+    resolve: async (query, _root, { id, active }, ctx) => {
+      const user = await users.setUserActive(ctx.deps, ctx.actor, id.id, active);
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  createApiToken: t.field({
+    type: ApiTokenCreated,
+    authScopes: { signedIn: true },
+    errors: { types: [ValidationError] },
+    args: {
+      name: t.arg.string({ required: true }),
+      expiresInDays: t.arg.int(),
+    },
+    resolve: async (_root, args, ctx) => {
+      const { token, record } = await createApiToken(ctx.prisma, { ...ctx.actor, user: ctx.user! }, args);
+      return { token, name: record.name, expiresAt: record.expiresAt };
+    },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  viewerSessionEnded: t.string({
+    description: "Fires when the viewer's sessions are ended elsewhere (e.g. the account was deactivated); the payload is the reason.",
+    authScopes: { authenticated: true },
+    subscribe: (_root, _args, ctx) => ctx.pubsub.subscribe('session:ended', ctx.user!.id),
+    resolve: (payload: { reason: string }) => payload.reason,
+  }),
+}));

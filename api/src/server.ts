@@ -1,0 +1,144 @@
+// Builds the Fastify app: GraphQL (HTTP and graphql-ws), the REST adapter,
+// the built web app with SPA fallback, health checks. No side effects on
+// import; main.ts starts it.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { GraphQLError, parse, type ExecutionArgs } from 'graphql';
+import type { AppDeps } from './context.js';
+import { createContext } from './context.js';
+import { createGraphQL } from './graphql.js';
+import { registerAccessControl, registerErrorHandler } from './rest/http.js';
+import { collectRoutes, openApiDocument } from './rest/openapi.js';
+import { registerAuthRoutes } from './rest/auth.js';
+import { registerUserRoutes } from './rest/users.js';
+
+interface Enveloped {
+  execute: (a: ExecutionArgs) => unknown;
+  subscribe: (a: ExecutionArgs) => unknown;
+}
+
+export interface BuiltServer {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
+  const app = Fastify({
+    logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  await app.register(fastifyCookie);
+  registerErrorHandler(app, deps.log);
+  registerAccessControl(app, deps);
+  const routes = collectRoutes(app);
+
+  // Health: /healthz says the process runs; /readyz that the database answers.
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await deps.db.sql.query('SELECT 1');
+      return { status: 'ready', database: deps.db.kind };
+    } catch (err) {
+      return reply.status(503).send({ status: 'unavailable', message: (err as Error).message });
+    }
+  });
+
+  // GraphQL over HTTP.
+  const { yoga, persisted } = createGraphQL(deps);
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => {
+        if (key.toLowerCase() !== 'set-cookie') reply.header(key, value);
+      });
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  // REST adapter (SPEC §7).
+  registerAuthRoutes(app);
+  registerUserRoutes(app);
+  app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
+
+  // The built web app, with SPA fallback for client-side routes.
+  const webDist = path.resolve(deps.config.WEB_DIST);
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = req.url.startsWith('/api/') || req.url.startsWith('/graphql');
+    if (!isApi && hasWeb && req.method === 'GET') {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: `Not found: ${req.method} ${req.url.split('?')[0]}` });
+  });
+
+  // GraphQL subscriptions over graphql-ws, same path, same context factory.
+  const wss = new WebSocketServer({ noServer: true });
+  app.server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const origin = request.headers.origin;
+    // Cookie-authenticated sockets: refuse other sites' pages (cross-site WebSocket hijacking).
+    const sameOrigin = !origin || new URL(origin).host === request.headers.host;
+    if (url.pathname !== '/graphql' || !sameOrigin) {
+      socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  });
+  const wsServer = useServer(
+    {
+      // Yoga's enveloped execute/subscribe travel in rootValue (graphql-ws + Yoga recipe).
+      execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, params) => {
+        const p = params as typeof params & { documentId?: string; extensions?: { persistedQuery?: { sha256Hash?: string } } };
+        const request = ctx.extra.request;
+        const persistedId = p.documentId ?? p.extensions?.persistedQuery?.sha256Hash;
+        let query = p.query;
+        const context = await createContext(deps, request, { headers: request.headers, ip: request.socket.remoteAddress });
+        if (persistedId) {
+          const text = persisted(persistedId);
+          if (!text) return [new GraphQLError('PersistedQueryNotFound')];
+          query = text;
+        } else if (!context.user) {
+          return [new GraphQLError('Only persisted operations are accepted from callers who are not signed in')];
+        }
+        const enveloped = yoga.getEnveloped({ req: undefined as never, request: undefined as never, params: { ...p, query } });
+        const document = parse(query!);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length) return errors;
+        return {
+          schema: enveloped.schema,
+          operationName: p.operationName,
+          document,
+          variableValues: p.variables ?? undefined,
+          contextValue: context,
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+      },
+    },
+    wss,
+  );
+
+  return {
+    app,
+    async close() {
+      await wsServer.dispose();
+      wss.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// The append-only evidence trail. Every service that changes something an
+// auditor may ask about records it here, inside the same transaction as the
+// change. The database refuses UPDATE and DELETE on audit_events.
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Actor, DbClient } from './types.js';
+
+export interface AuditEntry {
+  action: string;
+  entityType: string;
+  entityId?: string | null;
+  periodId?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+export function actorLabel(actor: Actor | null | undefined): string {
+  if (!actor?.user) return 'system';
+  const u = actor.user;
+  const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
+  return name ? `${name} <${u.email}>` : u.email;
+}
+
+function json(v: unknown): Prisma.InputJsonValue | undefined {
+  if (v === undefined || v === null) return undefined;
+  return JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)));
+}
+
+export async function recordAudit(db: DbClient, actor: Actor | null, entry: AuditEntry): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      actorId: actor?.user?.id ?? null,
+      actorLabel: actorLabel(actor),
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId ?? null,
+      periodId: entry.periodId ?? null,
+      before: json(entry.before),
+      after: json(entry.after),
+      ip: actor?.ip ?? null,
+    },
+  });
+}

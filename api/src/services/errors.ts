@@ -1,0 +1,57 @@
+// Domain errors. Services throw these; the REST adapter turns them into an
+// HTTP status with { message }, the GraphQL schema into typed errors (errors
+// plugin) or GraphQLErrors with an extensions.code.
+
+export class AppError extends Error {
+  readonly status: number = 400;
+  readonly code: string = 'BAD_REQUEST';
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input: names what was wrong (and which field, when one). */
+export class ValidationError extends AppError {
+  override readonly status = 400;
+  override readonly code = 'BAD_USER_INPUT';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Not signed in, or credentials refused. */
+export class AuthenticationError extends AppError {
+  override readonly status = 401;
+  override readonly code = 'UNAUTHENTICATED';
+}
+
+/** Signed in, but not allowed. */
+export class ForbiddenError extends AppError {
+  override readonly status = 403;
+  override readonly code = 'FORBIDDEN';
+}
+
+export class NotFoundError extends AppError {
+  override readonly status = 404;
+  override readonly code = 'NOT_FOUND';
+}
+
+export class ConflictError extends AppError {
+  override readonly status = 409;
+  override readonly code = 'CONFLICT';
+}
+
+export class TooManyRequestsError extends AppError {
+  override readonly status = 429;
+  override readonly code = 'TOO_MANY_REQUESTS';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,143 @@
+// User administration: the first administrator, creating users, activating
+// and deactivating them. (Editing, password resets and the e-mail job come
+// with the user-management issue.)
+import { z } from 'zod';
+import type { PrismaClient, Role, User } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
+import { recordAudit } from './audit.js';
+import type { Actor } from './types.js';
+import { publicUser } from './types.js';
+import type { Mailer } from './mail.js';
+import type { PubSub } from '../pubsub.js';
+import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
+import { endUserSessions } from '../auth/sessions.js';
+import { normalizeEmail } from '../auth/internal.js';
+
+export interface UserDeps {
+  prisma: PrismaClient;
+  mailer: Mailer;
+  pubsub: PubSub;
+  log: (msg: string) => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** First start: creates the administrator when there is no user at all. */
+export async function ensureFirstAdmin(
+  deps: Pick<UserDeps, 'prisma' | 'log'>,
+  opts: { email: string; password?: string },
+): Promise<{ created: boolean; generatedPassword?: string }> {
+  if ((await deps.prisma.user.count()) > 0) return { created: false };
+  const password = opts.password ?? generatePassword();
+  const user = await deps.prisma.$transaction(async (tx) => {
+    const u = await tx.user.create({
+      data: {
+        email: normalizeEmail(opts.email),
+        firstName: 'Administrator',
+        lastName: '',
+        role: 'admin',
+        passwordHash: await hashPassword(password),
+        passwordResetRequired: true,
+      },
+    });
+    await recordAudit(tx, null, { action: 'user.created', entityType: 'User', entityId: u.id, after: publicUser(u) });
+    return u;
+  });
+  deps.log(`created the first administrator ${user.email}`);
+  return { created: true, generatedPassword: opts.password ? undefined : password };
+}
+
+const createUserSchema = z.object({
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').email('Please enter a valid email address'),
+  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required'),
+  lastName: z.string().trim().optional().default(''),
+  role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }),
+  password: z.string().min(MIN_PASSWORD_LENGTH, 'Password must be at least 6 characters long').optional(),
+});
+
+export type CreateUserInput = z.input<typeof createUserSchema>;
+
+export function parseOrThrow<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
+  const r = schema.safeParse(input ?? {});
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new ValidationError(issue.message, issue.path.join('.') || undefined);
+  }
+  return r.data;
+}
+
+/**
+ * Creates a user with an initial password (given, or generated and e-mailed);
+ * the user must change it at first sign-in.
+ */
+export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer'>, actor: Actor, input: CreateUserInput): Promise<User> {
+  const data = parseOrThrow(createUserSchema, input);
+  const email = normalizeEmail(data.email);
+  const password = data.password ?? generatePassword();
+  let user: User;
+  try {
+    user = await deps.prisma.$transaction(async (tx) => {
+      const u = await tx.user.create({
+        data: {
+          email,
+          firstName: data.firstName,
+          lastName: data.lastName,
+          role: data.role as Role,
+          passwordHash: await hashPassword(password),
+          passwordResetRequired: true,
+        },
+      });
+      await recordAudit(tx, actor, { action: 'user.created', entityType: 'User', entityId: u.id, after: publicUser(u) });
+      return u;
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      throw new ConflictError(`A user with the email ${email} already exists`);
+    }
+    throw err;
+  }
+  if (!data.password) {
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Your GRC Platform account',
+      text:
+        `Hello ${user.firstName},\n\nAn account has been created for you on the GRC Platform.\n\n` +
+        `Email: ${user.email}\nTemporary password: ${password}\n\n` +
+        'You will be asked to choose a new password when you first sign in.\n',
+    });
+  }
+  return user;
+}
+
+export async function listUsers(prisma: PrismaClient): Promise<User[]> {
+  return prisma.user.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+export async function setUserActive(
+  deps: Pick<UserDeps, 'prisma' | 'pubsub'>,
+  actor: Actor,
+  userId: string,
+  active: boolean,
+): Promise<User> {
+  if (!UUID.test(userId)) throw new NotFoundError('User not found');
+  if (!active && actor.user?.id === userId) throw new ForbiddenError('You cannot deactivate your own account');
+  const updated = await deps.prisma.$transaction(async (tx) => {
+    const before = await tx.user.findUnique({ where: { id: userId } });
+    if (!before) throw new NotFoundError('User not found');
+    const user = await tx.user.update({ where: { id: userId }, data: { isActive: active } });
+    // A deactivated user is signed out everywhere at once.
+    if (!active) await endUserSessions(tx, userId);
+    await recordAudit(tx, actor, {
+      action: active ? 'user.activated' : 'user.deactivated',
+      entityType: 'User',
+      entityId: userId,
+      before: { isActive: before.isActive },
+      after: { isActive: active },
+    });
+    return user;
+  });
+  // After the commit: open browsers of a deactivated user sign out at once.
+  if (!active) deps.pubsub.publish('session:ended', userId, { userId, reason: 'deactivated' });
+  return updated;
+}

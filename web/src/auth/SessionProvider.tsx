@@ -1,0 +1,320 @@
+import {
+  Component,
+  Suspense,
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
+import {
+  RelayEnvironmentProvider,
+  graphql,
+  loadQuery,
+  usePreloadedQuery,
+  type PreloadedQuery,
+} from 'react-relay';
+import { useNavigate } from 'react-router';
+import {
+  commitLocalUpdate,
+  commitMutation,
+  fetchQuery,
+  type Environment,
+} from 'relay-runtime';
+import type { SessionProviderLogoutMutation } from '../__generated__/SessionProviderLogoutMutation.graphql';
+import type {
+  SessionProviderQuery,
+  SessionProviderQuery$data,
+} from '../__generated__/SessionProviderQuery.graphql';
+import { useNotify } from '../components/toast';
+import { createEnvironment } from '../relay/environment';
+import { onUnauthenticated } from '../relay/errors';
+import { closeSubscriptions } from '../relay/network';
+import {
+  INTERNAL_USER_KEY,
+  clearStoredUser,
+  parseStoredUser,
+  readStoredUser,
+  writeStoredUser,
+} from './storage';
+
+const viewerQuery = graphql`
+  query SessionProviderQuery {
+    viewer {
+      id
+      firstName
+      lastName
+      email
+      role
+      isActive
+      passwordResetRequired
+      ...Sidebar_viewer
+    }
+  }
+`;
+
+const logoutMutation = graphql`
+  mutation SessionProviderLogoutMutation {
+    logout
+  }
+`;
+
+export type Viewer = NonNullable<SessionProviderQuery$data['viewer']>;
+
+/** SPEC §2/§4: authenticated only when a user exists and needs no password reset. */
+export type AuthState =
+  | { status: 'loading' }
+  | { status: 'signedOut' }
+  | { status: 'resetRequired'; viewer: Viewer }
+  | { status: 'signedIn'; viewer: Viewer };
+
+export type SessionActions = {
+  /** Starts a fresh Relay store and loads the viewer from the server (after sign-in or password change). */
+  reload: () => Promise<Viewer | null>;
+  /** Ends the server session, clears the stored user and goes to /. */
+  signOut: () => Promise<void>;
+  /** Forgets the session locally (the server already considers it gone). */
+  resetSignedOut: () => void;
+};
+
+/** SPEC §6/§8: redirect delay after the server reports the session gone. */
+export const UNAUTHORIZED_REDIRECT_MS = 500;
+/** Routes whose unauthenticated users go to the external login endpoint. */
+const EXTERNAL_LOGIN_PATHS = ['/reports', '/assigned-risks'];
+
+const AuthStateContext = createContext<AuthState>({ status: 'loading' });
+const SessionActionsContext = createContext<SessionActions | null>(null);
+
+export function useAuth(): AuthState {
+  return useContext(AuthStateContext);
+}
+
+export function useSession(): SessionActions {
+  const actions = useContext(SessionActionsContext);
+  if (actions == null) throw new Error('useSession must be used inside <SessionProvider>');
+  return actions;
+}
+
+type Session = {
+  generation: number;
+  environment: Environment;
+  queryRef: PreloadedQuery<SessionProviderQuery> | null;
+};
+
+let generations = 0;
+
+function signedOutSession(): Session {
+  const environment = createEnvironment();
+  // Record `viewer: null` so the query is fulfilled from the store, without a request.
+  commitLocalUpdate(environment, (store) => {
+    store.getRoot().setValue(null, 'viewer');
+  });
+  return {
+    generation: ++generations,
+    environment,
+    queryRef: loadQuery<SessionProviderQuery>(environment, viewerQuery, {}, { fetchPolicy: 'store-or-network' }),
+  };
+}
+
+function logout(environment: Environment): Promise<void> {
+  return new Promise((resolve) => {
+    commitMutation<SessionProviderLogoutMutation>(environment, {
+      mutation: logoutMutation,
+      variables: {},
+      onCompleted: () => resolve(),
+      onError: (error) => {
+        console.warn('Sign-out request failed', error);
+        resolve();
+      },
+    });
+  });
+}
+
+function initialSession(): Session {
+  const environment = createEnvironment();
+  if (readStoredUser().status === 'corrupt') {
+    // SPEC §4: a corrupt stored user is logged (by readStoredUser), removed and treated as signed out.
+    return { generation: ++generations, environment, queryRef: null };
+  }
+  return {
+    generation: ++generations,
+    environment,
+    queryRef: loadQuery<SessionProviderQuery>(environment, viewerQuery, {}, { fetchPolicy: 'network-only' }),
+  };
+}
+
+// Started at module load, so the viewer request runs before the first render.
+let bootSession: Session | null = null;
+function getBootSession(): Session {
+  bootSession ??= initialSession();
+  return bootSession;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session>(getBootSession);
+  // The latest session asked for (state may lag behind while a transition renders).
+  const sessionRef = useRef(session);
+  const navigate = useNavigate();
+  const notify = useNotify();
+
+  const replaceSession = useCallback((next: Session) => {
+    const previous = sessionRef.current;
+    sessionRef.current = next;
+    if (previous.environment !== next.environment) closeSubscriptions();
+    startTransition(() => setSession(next));
+    // Let the new tree commit before releasing the previous query.
+    window.setTimeout(() => previous.queryRef?.dispose(), 0);
+  }, []);
+
+  const resetSignedOut = useCallback(() => {
+    clearStoredUser();
+    replaceSession(signedOutSession());
+  }, [replaceSession]);
+
+  const reload = useCallback(async () => {
+    const environment = createEnvironment();
+    const data = await fetchQuery<SessionProviderQuery>(environment, viewerQuery, {}, {
+      fetchPolicy: 'network-only',
+    }).toPromise();
+    replaceSession({
+      generation: ++generations,
+      environment,
+      queryRef: loadQuery<SessionProviderQuery>(environment, viewerQuery, {}, { fetchPolicy: 'store-or-network' }),
+    });
+    return data?.viewer ?? null;
+  }, [replaceSession]);
+
+  const signOut = useCallback(async () => {
+    await logout(sessionRef.current.environment);
+    resetSignedOut();
+    navigate('/');
+  }, [navigate, resetSignedOut]);
+
+  // A corrupt stored user found at start-up: end any server session, then start signed out.
+  useEffect(() => {
+    if (session.queryRef != null) return;
+    let cancelled = false;
+    void logout(session.environment).then(() => {
+      if (!cancelled) replaceSession(signedOutSession());
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [session, replaceSession]);
+
+  // Sign-in and sign-out in other tabs (SPEC §4).
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.storageArea !== window.localStorage) return;
+      if (event.key !== INTERNAL_USER_KEY && event.key !== null) return;
+      const stored = parseStoredUser(event.key === null ? null : event.newValue);
+      if (stored.status === 'valid') {
+        void reload().catch((error: unknown) => console.error('Could not refresh the session', error));
+      } else if (stored.status === 'corrupt') {
+        void signOut();
+      } else {
+        resetSignedOut();
+        navigate('/');
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [navigate, reload, resetSignedOut, signOut]);
+
+  // The server reports the session gone (HTTP 401 in SPEC §6/§8).
+  const redirectPending = useRef(false);
+  useEffect(
+    () =>
+      onUnauthenticated(() => {
+        if (redirectPending.current) return;
+        redirectPending.current = true;
+        notify({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', intent: 'error' });
+        window.setTimeout(() => {
+          redirectPending.current = false;
+          const path = window.location.pathname;
+          resetSignedOut();
+          if (EXTERNAL_LOGIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
+            window.location.assign('/api/login');
+          } else {
+            navigate('/internal-login');
+          }
+        }, UNAUTHORIZED_REDIRECT_MS);
+      }),
+    [navigate, notify, resetSignedOut],
+  );
+
+  const actions = useMemo<SessionActions>(
+    () => ({ reload, signOut, resetSignedOut }),
+    [reload, signOut, resetSignedOut],
+  );
+
+  const loading = <AuthStateContext.Provider value={{ status: 'loading' }}>{children}</AuthStateContext.Provider>;
+
+  return (
+    <RelayEnvironmentProvider environment={session.environment}>
+      <SessionActionsContext.Provider value={actions}>
+        {session.queryRef == null ? (
+          loading
+        ) : (
+          <ViewerErrorBoundary key={session.generation} fallback={children}>
+            <Suspense fallback={loading}>
+              <ViewerState queryRef={session.queryRef}>{children}</ViewerState>
+            </Suspense>
+          </ViewerErrorBoundary>
+        )}
+      </SessionActionsContext.Provider>
+    </RelayEnvironmentProvider>
+  );
+}
+
+function ViewerState({
+  queryRef,
+  children,
+}: {
+  queryRef: PreloadedQuery<SessionProviderQuery>;
+  children: ReactNode;
+}) {
+  const { viewer } = usePreloadedQuery(viewerQuery, queryRef);
+
+  const state = useMemo<AuthState>(() => {
+    if (viewer == null) return { status: 'signedOut' };
+    if (viewer.passwordResetRequired) return { status: 'resetRequired', viewer };
+    return { status: 'signedIn', viewer };
+  }, [viewer]);
+
+  // Keep the stored copy in step with the server session.
+  useEffect(() => {
+    if (viewer == null) {
+      if (readStoredUser().status !== 'none') clearStoredUser();
+    } else if (!viewer.passwordResetRequired) {
+      writeStoredUser(viewer);
+    }
+  }, [viewer]);
+
+  return <AuthStateContext.Provider value={state}>{children}</AuthStateContext.Provider>;
+}
+
+/** If the viewer cannot be loaded (server unreachable), the app behaves as signed out. */
+class ViewerErrorBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error('Could not load the signed-in user', error, info.componentStack);
+  }
+
+  render() {
+    if (this.state.failed) {
+      return <AuthStateContext.Provider value={{ status: 'signedOut' }}>{this.props.fallback}</AuthStateContext.Provider>;
+    }
+    return this.props.children;
+  }
+}

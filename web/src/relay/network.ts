@@ -1,0 +1,120 @@
+import { createClient, type Client, type SubscribePayload } from 'graphql-ws';
+import {
+  Network,
+  Observable,
+  type FetchFunction,
+  type GraphQLResponse,
+  type SubscribeFunction,
+} from 'relay-runtime';
+import { NetworkError, notifyUnauthenticated, type GraphQLResponseError } from './errors';
+
+const GRAPHQL_PATH = '/graphql';
+
+type ResponseBody = {
+  data?: unknown;
+  errors?: GraphQLResponseError[];
+  extensions?: unknown;
+};
+
+function firstErrorCode(errors: ReadonlyArray<GraphQLResponseError> | undefined): string | undefined {
+  return errors?.find((e) => typeof e.extensions?.code === 'string')?.extensions?.code;
+}
+
+/**
+ * Sends Relay's persisted operations: the artifacts carry only an id (the
+ * SHA-256 of the operation text), never the text itself.
+ */
+const fetchFn: FetchFunction = (params, variables) => {
+  const operationName = params.name;
+  return Observable.create<GraphQLResponse>((sink) => {
+    const controller = new AbortController();
+    (async () => {
+      if (params.id == null) {
+        throw new NetworkError(`Operation ${operationName} has no persisted id; run relay-compiler.`);
+      }
+      const response = await fetch(GRAPHQL_PATH, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ documentId: params.id, operationName, variables }),
+        signal: controller.signal,
+      });
+      let body: ResponseBody;
+      try {
+        body = (await response.json()) as ResponseBody;
+      } catch {
+        throw new NetworkError(response.statusText || 'Unknown error', { status: response.status });
+      }
+      const code =
+        firstErrorCode(body.errors) ?? (response.status === 401 ? 'UNAUTHENTICATED' : undefined);
+      if (code === 'UNAUTHENTICATED') {
+        notifyUnauthenticated(operationName);
+      }
+      // Relay can render partial data; without data, the errors are the result.
+      if (body.data == null || code === 'UNAUTHENTICATED' || code === 'FORBIDDEN') {
+        const message = body.errors?.[0]?.message ?? (response.statusText || 'Unknown error');
+        throw new NetworkError(message, { code, errors: body.errors, status: response.status });
+      }
+      sink.next(body as GraphQLResponse);
+      sink.complete();
+    })().catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      sink.error(error instanceof Error ? error : new NetworkError(String(error)));
+    });
+    return () => controller.abort();
+  });
+};
+
+let wsClient: Client | null = null;
+
+function getWsClient(): Client {
+  if (wsClient == null) {
+    const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    wsClient = createClient({
+      url: `${protocol}//${window.location.host}${GRAPHQL_PATH}`,
+      lazy: true,
+      retryAttempts: 5,
+    });
+  }
+  return wsClient;
+}
+
+/** Closes the shared WebSocket (on sign-out, so the next session authenticates afresh). */
+export function closeSubscriptions(): void {
+  if (wsClient != null) {
+    void wsClient.dispose();
+    wsClient = null;
+  }
+}
+
+const subscribeFn: SubscribeFunction = (params, variables) => {
+  return Observable.create<GraphQLResponse>((sink) => {
+    if (params.id == null) {
+      sink.error(new NetworkError(`Subscription ${params.name} has no persisted id; run relay-compiler.`));
+      return undefined;
+    }
+    // graphql-ws requires `query` to be a string; the operation is identified by its persisted id.
+    const payload: SubscribePayload & { documentId: string } = {
+      query: '',
+      operationName: params.name,
+      variables,
+      documentId: params.id,
+      extensions: { persistedQuery: { version: 1, sha256Hash: params.id } },
+    };
+    return getWsClient().subscribe(payload, {
+      next: (result) => {
+        if (firstErrorCode(result.errors as GraphQLResponseError[] | undefined) === 'UNAUTHENTICATED') {
+          notifyUnauthenticated(params.name);
+        }
+        sink.next(result as GraphQLResponse);
+      },
+      error: (error) =>
+        sink.error(error instanceof Error ? error : new NetworkError('Subscription failed')),
+      complete: () => sink.complete(),
+    });
+  });
+};
+
+export function createNetwork() {
+  return Network.create(fetchFn, subscribeFn);
+}

@@ -1,0 +1,7 @@
+
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+/** SPEC §2, 'Admin Settings'. */
+export default function AdminSettingsRoute() {
+  return <NotAvailableYet title="Admin Settings" />;
+}

@@ -1,0 +1,228 @@
+import {
+  Body1,
+  Button,
+  Card,
+  Field,
+  Input,
+  Link,
+  makeStyles,
+  Spinner,
+  Title2,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowLeft16Regular, Mail20Regular, Password20Regular, PersonLock24Regular } from '@fluentui/react-icons';
+import { useState, type FormEvent, type MouseEvent } from 'react';
+import { graphql, useMutation } from 'react-relay';
+import { useNavigate } from 'react-router';
+import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
+import { useSession } from '../../auth/SessionProvider';
+import { writeStoredUser } from '../../auth/storage';
+import { useNotify } from '../../components/toast';
+
+const mutation = graphql`
+  mutation InternalLoginRouteLoginMutation($input: LoginInput!) {
+    login(input: $input) {
+      __typename
+      ... on MutationLoginSuccess {
+        data {
+          id
+          firstName
+          lastName
+          email
+          passwordResetRequired
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const DEFAULT_LOGIN_ERROR = 'Please check your email and password and try again.';
+
+/** SPEC §8, 'Login errors'. */
+export function loginErrorMessage(message: string | null | undefined): string {
+  if (!message) return DEFAULT_LOGIN_ERROR;
+  if (message === 'Invalid credentials') {
+    return "The email or password you entered is incorrect. If you recently reset your password, make sure you're using the latest one.";
+  }
+  if (message === 'Account is deactivated') {
+    return 'Your account has been deactivated. Please contact your administrator for assistance.';
+  }
+  return message;
+}
+
+const useStyles = makeStyles({
+  page: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    minHeight: '100vh',
+    boxSizing: 'border-box',
+    padding: tokens.spacingHorizontalL,
+    backgroundColor: tokens.colorNeutralBackground2,
+    backgroundImage: `linear-gradient(160deg, ${tokens.colorBrandBackground2} 0%, ${tokens.colorNeutralBackground2} 55%)`,
+  },
+  card: {
+    width: '100%',
+    maxWidth: '420px',
+    boxSizing: 'border-box',
+    paddingTop: tokens.spacingVerticalXXL,
+    paddingBottom: tokens.spacingVerticalXXL,
+    paddingLeft: tokens.spacingHorizontalXXL,
+    paddingRight: tokens.spacingHorizontalXXL,
+    boxShadow: tokens.shadow16,
+  },
+  header: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    rowGap: tokens.spacingVerticalS,
+    textAlign: 'center',
+    marginBottom: tokens.spacingVerticalL,
+  },
+  icon: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    width: '56px',
+    height: '56px',
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground1,
+  },
+  title: {
+    margin: 0,
+  },
+  subtitle: {
+    color: tokens.colorNeutralForeground3,
+  },
+  form: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalL,
+  },
+  submit: {
+    width: '100%',
+    marginTop: tokens.spacingVerticalS,
+  },
+  back: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalXS,
+    alignSelf: 'center',
+  },
+});
+
+/** SPEC §2, 'Internal login'. */
+export default function InternalLoginRoute() {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const { reload } = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [finishing, setFinishing] = useState(false);
+  const [commit, inFlight] = useMutation<InternalLoginRouteLoginMutation>(mutation);
+  const busy = inFlight || finishing;
+
+  const fail = (message: string | null | undefined) =>
+    notify({ title: 'Login Failed', description: loginErrorMessage(message), intent: 'error' });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!email.trim() || !password) {
+      notify({ title: 'Missing Information', description: 'Please enter both email and password', intent: 'error' });
+      return;
+    }
+    commit({
+      variables: { input: { email: email.trim(), password } },
+      onCompleted: ({ login }) => {
+        if (login.__typename !== 'MutationLoginSuccess') {
+          fail('message' in login ? login.message : undefined);
+          return;
+        }
+        const user = login.data;
+        if (user == null) {
+          notify({ title: 'Login Error', description: 'Invalid response from server', intent: 'error' });
+          return;
+        }
+        setFinishing(true);
+        // SPEC §4: with a required reset, the session is stored only after the change.
+        if (!user.passwordResetRequired) writeStoredUser(user);
+        reload()
+          .then(() => {
+            if (!user.passwordResetRequired) {
+              const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || user.email;
+              notify({ title: 'Login Successful', description: `Welcome back, ${name}`, intent: 'success' });
+            }
+            navigate('/', { replace: true });
+          })
+          .catch((error: unknown) => fail(error instanceof Error ? error.message : undefined))
+          .finally(() => setFinishing(false));
+      },
+      onError: (error) => fail(error.message),
+    });
+  };
+
+  const goHome = (event: MouseEvent) => {
+    event.preventDefault();
+    navigate('/');
+  };
+
+  return (
+    <main className={styles.page}>
+      <Card className={styles.card}>
+        <div className={styles.header}>
+          <div className={styles.icon} aria-hidden>
+            <PersonLock24Regular />
+          </div>
+          <Title2 as="h1" className={styles.title}>
+            Internal User Login
+          </Title2>
+          <Body1 className={styles.subtitle}>Sign in with your email and password</Body1>
+        </div>
+        <form className={styles.form} onSubmit={onSubmit} noValidate>
+          <Field label="Email">
+            <Input
+              type="email"
+              name="email"
+              autoComplete="username"
+              placeholder="you@company.com"
+              contentBefore={<Mail20Regular aria-hidden />}
+              value={email}
+              onChange={(_, d) => setEmail(d.value)}
+              autoFocus
+            />
+          </Field>
+          <Field label="Password">
+            <Input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              contentBefore={<Password20Regular aria-hidden />}
+              value={password}
+              onChange={(_, d) => setPassword(d.value)}
+            />
+          </Field>
+          <Button
+            appearance="primary"
+            size="large"
+            type="submit"
+            className={styles.submit}
+            disabled={busy}
+            icon={busy ? <Spinner size="tiny" /> : undefined}
+          >
+            {busy ? 'Signing In...' : 'Sign In'}
+          </Button>
+          <Link href="/" onClick={goHome} className={styles.back}>
+            <ArrowLeft16Regular aria-hidden />
+            Back to home
+          </Link>
+        </form>
+      </Card>
+    </main>
+  );
+}

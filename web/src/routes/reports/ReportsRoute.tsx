@@ -1,0 +1,7 @@
+
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+/** SPEC §2, 'Reports'. */
+export default function ReportsRoute() {
+  return <NotAvailableYet title="Reports" />;
+}
