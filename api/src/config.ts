@@ -23,6 +23,8 @@ const schema = z.object({
   OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Where the built web app lives; served with SPA fallback when present. */
   WEB_DIST: z.string().default('web/dist'),
+  /** Relay's persisted operations (written by relay-compiler). */
+  PERSISTED_QUERIES: z.string().default('web/persisted-queries.json'),
   /** Session lifetime in hours (sliding). */
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   /** Set to 'true' behind TLS so the session cookie is Secure. */
@@ -32,8 +34,13 @@ const schema = z.object({
 
 export type RawConfig = z.infer<typeof schema>;
 
+/** The repository root (the web build and persisted operations live under it). */
+export const ROOT_DIR = path.resolve(import.meta.dirname, '..', '..');
+
 export interface Config extends RawConfig {
   dataDir: string;
+  webDist: string;
+  persistedQueriesFile: string;
   isProduction: boolean;
   cookieSecure: boolean;
   oidcEnabled: boolean;
@@ -49,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
+    webDist: path.resolve(ROOT_DIR, c.WEB_DIST),
+    persistedQueriesFile: path.resolve(ROOT_DIR, c.PERSISTED_QUERIES),
     isProduction: c.NODE_ENV === 'production',
     cookieSecure: c.COOKIE_SECURE === 'true',
     oidcEnabled: Boolean(c.OIDC_ISSUER_URL && c.OIDC_CLIENT_ID),

@@ -110,6 +110,14 @@ export async function createContext(deps: AppDeps, key: object, info: RequestInf
   };
 }
 
+/** After a sign-in or sign-out within a request, the rest of the request sees the new state. */
+export function setContextUser(ctx: Context, user: User | null, sessionId: string | null) {
+  ctx.user = user;
+  ctx.sessionId = sessionId;
+  ctx.authKind = user ? 'session' : null;
+  ctx.actor = { ...ctx.actor, user, sessionId };
+}
+
 /** The role checks, in one place, for Pothos scopes and REST routes alike. */
 export const access = {
   /** Any authenticated user, including one who must still change the password. */

@@ -1,7 +1,6 @@
 // GraphQL Yoga over the Pothos schema: persisted operations, depth/cost
 // limits, introspection and GraphiQL for signed-in callers only, masked errors.
 import fs from 'node:fs';
-import path from 'node:path';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
@@ -46,7 +45,7 @@ function headersOf(request: Request) {
 }
 
 export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerContext, Context>; persisted: (id: string) => string | null } {
-  const persisted = createPersistedStore(path.resolve(import.meta.dirname, '../../web/persisted-queries.json'));
+  const persisted = createPersistedStore(deps.config.persistedQueriesFile);
 
 
   const yoga = createYoga<ServerContext, Context>({
@@ -68,12 +67,14 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
     },
     maskedErrors: {
       maskError(error, message) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
+        // Duck-typed: graphql may be loaded twice (ESM and CJS copies), so instanceof is unreliable.
+        const isGql = (e: unknown): e is GraphQLError => (e as Error | undefined)?.name === 'GraphQLError';
+        const original = isGql(error) ? error.originalError : error;
         if (original instanceof AppError) {
           return new GraphQLError(original.message, { extensions: { code: original.code } });
         }
-        if (error instanceof GraphQLError && !error.originalError) return error;
-        if (error instanceof GraphQLError && error.originalError instanceof GraphQLError) return error.originalError;
+        if (isGql(error) && !error.originalError) return error;
+        if (isGql(error) && isGql(error.originalError)) return error;
         deps.log(`unexpected GraphQL error: ${(original as Error)?.stack ?? String(original)}`);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },

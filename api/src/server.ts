@@ -71,7 +71,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.
-  const webDist = path.resolve(deps.config.WEB_DIST);
+  const webDist = deps.config.webDist;
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });

@@ -4,7 +4,7 @@ import { ValidationError } from '../services/errors.js';
 import * as internalAuth from '../auth/internal.js';
 import * as users from '../services/users.js';
 import { createApiToken } from '../auth/tokens.js';
-import { access } from '../context.js';
+import { access, setContextUser } from '../context.js';
 
 export const RoleEnum = builder.enumType('Role', { values: ['admin', 'reviewer'] as const });
 
@@ -87,6 +87,7 @@ builder.mutationFields((t) => ({
         sessionTtlHours: ctx.config.SESSION_TTL_HOURS,
       });
       ctx.cookies?.set(session);
+      setContextUser(ctx, user, session.id);
       return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
     },
   }),
@@ -105,6 +106,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, _args, ctx) => {
       await internalAuth.logout(ctx.prisma, ctx.actor);
       ctx.cookies?.clear();
+      setContextUser(ctx, null, null);
       return true;
     },
   }),

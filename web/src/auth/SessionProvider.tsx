@@ -87,6 +87,9 @@ export const UNAUTHORIZED_REDIRECT_MS = 500;
 /** Routes whose unauthenticated users go to the external login endpoint. */
 const EXTERNAL_LOGIN_PATHS = ['/reports', '/assigned-risks'];
 
+/** The status last rendered; a 401 matters only to a session the client believes is live. */
+let liveStatus: AuthState['status'] = 'loading';
+
 const AuthStateContext = createContext<AuthState>({ status: 'loading' });
 const SessionActionsContext = createContext<SessionActions | null>(null);
 
@@ -172,6 +175,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const resetSignedOut = useCallback(() => {
+    liveStatus = 'signedOut';
     clearStoredUser();
     replaceSession(signedOutSession());
   }, [replaceSession]);
@@ -232,6 +236,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () =>
       onUnauthenticated(() => {
         if (redirectPending.current) return;
+        if (liveStatus !== 'signedIn' && liveStatus !== 'resetRequired') return;
         redirectPending.current = true;
         notify({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', intent: 'error' });
         window.setTimeout(() => {
@@ -279,13 +284,17 @@ function ViewerState({
   queryRef: PreloadedQuery<SessionProviderQuery>;
   children: ReactNode;
 }) {
-  const { viewer } = usePreloadedQuery(viewerQuery, queryRef);
+  const { viewer } = usePreloadedQuery<SessionProviderQuery>(viewerQuery, queryRef);
 
   const state = useMemo<AuthState>(() => {
     if (viewer == null) return { status: 'signedOut' };
     if (viewer.passwordResetRequired) return { status: 'resetRequired', viewer };
     return { status: 'signedIn', viewer };
   }, [viewer]);
+
+  useEffect(() => {
+    liveStatus = state.status;
+  }, [state.status]);
 
   // Keep the stored copy in step with the server session.
   useEffect(() => {

@@ -1,4 +1,3 @@
-
 import { NotAvailableYet } from '../../components/NotAvailableYet';
 
 /** SPEC §2, 'Risk Management Dashboard'. */
