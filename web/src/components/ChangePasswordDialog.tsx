@@ -81,6 +81,9 @@ const useStyles = makeStyles({
     columnGap: tokens.spacingHorizontalS,
     color: tokens.colorNeutralForeground2,
   },
+  action: {
+    whiteSpace: 'nowrap',
+  },
   hintIcon: {
     color: tokens.colorBrandForeground1,
     flexShrink: 0,
@@ -262,6 +265,7 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
               <Button
                 appearance="primary"
                 type="submit"
+                className={styles.action}
                 disabled={inFlight}
                 icon={inFlight ? <Spinner size="tiny" /> : undefined}
               >
