@@ -22,8 +22,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const db = await freshDatabase();
+export async function startServer(
+  env: Record<string, string> = {},
+  opts: { sameDatabaseAs?: TestServer } = {},
+): Promise<TestServer> {
+  const db = opts.sameDatabaseAs
+    ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} }
+    : await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-test-'));
   const persistedFile = path.join(dataDir, 'persisted.json');
   fs.writeFileSync(persistedFile, '{}');
