@@ -3,7 +3,8 @@
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { createOutboxMailer } from './services/mail.js';
+import { createMailTransport, startMail } from './services/mail.js';
+import { startJobQueue } from './jobs/queue.js';
 import { createAppPubSub } from './pubsub.js';
 import { ensureFirstAdmin } from './services/users.js';
 import { buildServer, type BuiltServer } from './server.js';
@@ -26,11 +27,15 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
     const { applied } = await migrate(db.sql);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
     const ps = await createAppPubSub(config.REDIS_URL);
+    const jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL });
+    const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
+    const mailer = await startMail(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
     const deps: AppDeps = {
       config,
       db,
       prisma: db.prisma,
-      mailer: createOutboxMailer(config.dataDir, config.MAIL_FROM, log),
+      mailer,
+      jobs,
       pubsub: ps.pubsub,
       log,
     };
@@ -42,6 +47,8 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       generatedAdminPassword: first.generatedPassword,
       async close() {
         await server.close();
+        await jobs.stop();
+        transport.close();
         await ps.close();
         await db.close();
       },

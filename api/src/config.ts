@@ -25,6 +25,8 @@ const schema = z.object({
   WEB_DIST: z.string().default('web/dist'),
   /** Relay's persisted operations (written by relay-compiler). */
   PERSISTED_QUERIES: z.string().default('web/persisted-queries.json'),
+  /** How often job workers look for work, in seconds (at least 0.5). */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   /** Session lifetime in hours (sliding). */
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   /** Set to 'true' behind TLS so the session cookie is Secure. */

@@ -7,6 +7,7 @@ import type { Database } from './db/client.js';
 import type { Mailer } from './services/mail.js';
 import type { Actor } from './services/types.js';
 import type { PubSub } from './pubsub.js';
+import type { JobQueue } from './jobs/queue.js';
 import { resolveSession, SESSION_COOKIE, type NewSession } from './auth/sessions.js';
 import { resolveApiToken } from './auth/tokens.js';
 
@@ -16,6 +17,7 @@ export interface AppDeps {
   db: Database;
   prisma: PrismaClient;
   mailer: Mailer;
+  jobs: JobQueue;
   pubsub: PubSub;
   log: (msg: string) => void;
 }

@@ -17,6 +17,8 @@ export interface SqlConn {
 
 export interface Sql extends SqlConn {
   kind: DbKind;
+  /** Several statements, no parameters; the rows of the last one. */
+  execResults<T = Record<string, unknown>>(text: string): Promise<T[]>;
   /** Runs fn on one dedicated connection (advisory locks, manual transactions). */
   session<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
 }
@@ -59,6 +61,10 @@ async function createPostgres(url: string): Promise<Database> {
   const sql: Sql = {
     kind: 'postgres',
     ...conn(pool),
+    async execResults<T>(text: string) {
+      const r = (await pool.query(text)) as unknown as { rows: T[] } | { rows: T[] }[];
+      return Array.isArray(r) ? (r.at(-1)?.rows ?? []) : r.rows;
+    },
     async session(fn) {
       const client = await pool.connect();
       try {
@@ -102,6 +108,10 @@ async function createPglite(opts: DbOptions): Promise<Database> {
   const sql: Sql = {
     kind: 'pglite',
     ...conn,
+    async execResults<T>(text: string) {
+      const results = await db.exec(text);
+      return (results.at(-1)?.rows ?? []) as T[];
+    },
     // PGlite is a single connection: a session is that connection.
     session: (fn) => fn(conn),
   };

@@ -38,6 +38,7 @@ export async function startServer(
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
+    JOB_POLL_SECONDS: '0.5',
     ADMIN_EMAIL,
     ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
     PERSISTED_QUERIES: persistedFile,
@@ -123,16 +124,16 @@ export class Client {
   put = <T = any>(url: string, body?: unknown) => this.request<T>('PUT', url, body ?? {});
 
   /** A GraphQL operation sent as a document (signed-in callers and tokens only). */
-  gql<T = any>(query: string, variables?: Record<string, unknown>) {
-    return this.request<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>('POST', '/graphql', {
+  gql(query: string, variables?: Record<string, unknown>) {
+    return this.request<any>('POST', '/graphql', {
       query,
       variables,
     });
   }
 
   /** A GraphQL operation sent by persisted id, as the web client does. */
-  gqlPersisted<T = any>(documentId: string, variables?: Record<string, unknown>) {
-    return this.request<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>('POST', '/graphql', {
+  gqlPersisted(documentId: string, variables?: Record<string, unknown>) {
+    return this.request<any>('POST', '/graphql', {
       documentId,
       variables,
     });

@@ -81,6 +81,8 @@ const useStyles = makeStyles({
   root: {
     display: 'flex',
     flexDirection: 'column',
+    flexGrow: 1,
+    width: '100%',
     height: '100%',
     minHeight: 0,
     boxSizing: 'border-box',
@@ -137,6 +139,9 @@ const useStyles = makeStyles({
     display: 'flex',
     flexDirection: 'column',
     rowGap: tokens.spacingVerticalXXS,
+  },
+  navItem: {
+    backgroundColor: 'transparent',
   },
   navItemCollapsed: {
     justifyContent: 'center',
@@ -279,10 +284,17 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
           {entries.map((entry) =>
             collapsed ? (
               <Tooltip key={entry.to} content={entry.label} relationship="label" positioning="after">
-                <NavItem value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)} className={styles.navItemCollapsed} />
+                <NavItem value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)} className={mergeClasses(styles.navItem, styles.navItemCollapsed)} />
               </Tooltip>
             ) : (
-              <NavItem key={entry.to} value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)}>
+              <NavItem
+                key={entry.to}
+                value={entry.to}
+                href={entry.to}
+                icon={entry.icon}
+                onClick={go(entry.to)}
+                className={styles.navItem}
+              >
                 {entry.label}
               </NavItem>
             ),

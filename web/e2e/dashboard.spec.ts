@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN_CHANGED_PASSWORD, ADMIN_EMAIL, ensureAdminSession, signInThroughForm, toast } from './helpers';
+
+test('a signed-in administrator sees the dashboard and is welcomed', async ({ page, request }) => {
+  await ensureAdminSession(request);
+  await signInThroughForm(page, ADMIN_EMAIL, ADMIN_CHANGED_PASSWORD);
+  await expect(toast(page, 'Login Successful')).toContainText('Welcome back, ');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Risk Management Dashboard', level: 1 })).toBeVisible();
+});
+
+test('screens not built yet show their title and say so', async ({ page, request }) => {
+  await ensureAdminSession(request);
+  await signInThroughForm(page, ADMIN_EMAIL, ADMIN_CHANGED_PASSWORD);
+  await expect(page.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
+
+  const screens: Array<[string, string]> = [
+    ['/upload', 'Data Upload'],
+    ['/risk-review', 'Risk Review'],
+    ['/assignments', 'Risk Assignment Management'],
+    ['/reports', 'Reports'],
+    ['/users', 'User Management'],
+    ['/notifications', 'Notifications'],
+    ['/risk-simulation', 'Risk Simulation & Analysis'],
+    ['/all-reviews', 'All Review Decisions'],
+    ['/admin-settings', 'Admin Settings'],
+  ];
+  for (const [path, title] of screens) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: title, exact: true, level: 1 })).toBeVisible();
+    await expect(page.getByText('This screen is not available yet.')).toBeVisible();
+  }
+
+  // /assigned-risks is for reviewers only.
+  await page.goto('/assigned-risks');
+  await expect(page.getByText('Access Restricted')).toBeVisible();
+  await expect(page.getByText('Only reviewers can access this page.')).toBeVisible();
+
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+});
+
+test('signed out, / is the landing page and other paths are not found', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
+  for (const path of ['/users', '/reports', '/upload', '/dashboard']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  }
+});
