@@ -112,6 +112,17 @@ export async function createContext(deps: AppDeps, key: object, info: RequestInf
   };
 }
 
+/** For long-lived subscriptions: is the session (or token) the context was built with still valid? */
+export async function stillSignedIn(ctx: Context): Promise<boolean> {
+  if (!ctx.user) return false;
+  if (ctx.authKind === 'session' && ctx.sessionId) {
+    const s = await ctx.prisma.session.findUnique({ where: { id: ctx.sessionId }, select: { expiresAt: true } });
+    return Boolean(s && s.expiresAt.getTime() > Date.now());
+  }
+  const u = await ctx.prisma.user.findUnique({ where: { id: ctx.user.id }, select: { isActive: true } });
+  return Boolean(u?.isActive);
+}
+
 /** After a sign-in or sign-out within a request, the rest of the request sees the new state. */
 export function setContextUser(ctx: Context, user: User | null, sessionId: string | null) {
   ctx.user = user;

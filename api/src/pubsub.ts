@@ -5,6 +5,8 @@ import { createPubSub } from 'graphql-yoga';
 export type PubSubEvents = {
   /** Every session of this user was ended (deactivated, password changed elsewhere). */
   'session:ended': [userId: string, payload: { userId: string; reason: string }];
+  /** A notification was sent; subscribers deliver it only to the users it targets. */
+  'notification:added': [payload: { notificationId: string; targetType: 'all' | 'specific'; targetUserId: string | null }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;

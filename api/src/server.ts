@@ -16,6 +16,7 @@ import { registerAccessControl, registerErrorHandler } from './rest/http.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerAuthRoutes } from './rest/auth.js';
 import { registerUserRoutes } from './rest/users.js';
+import { registerNotificationRoutes } from './rest/notifications.js';
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -68,6 +69,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   // REST adapter (SPEC §7).
   registerAuthRoutes(app);
   registerUserRoutes(app);
+  registerNotificationRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.

@@ -1,8 +1,7 @@
 // Two instances on one PostgreSQL database with Redis between them: an event
 // published on one reaches a subscriber connected to the other. Runs when
 // DATABASE_URL and REDIS_URL are set (CI sets both for the PostgreSQL run).
-import WebSocket from 'ws';
-import { createClient } from 'graphql-ws';
+import { wsClient } from './helpers/ws.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 
@@ -20,16 +19,7 @@ describe.runIf(enabled)('scale-out over Redis', () => {
     servers.push(b);
     const admin = await adminClient(a);
     const { client, user } = await userClient(a, admin);
-    const ws = createClient({
-      url: b.url.replace('http', 'ws') + '/graphql',
-      retryAttempts: 0,
-      lazy: false,
-      webSocketImpl: class extends WebSocket {
-        constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { headers: { cookie: client.cookieHeader } });
-        }
-      },
-    });
+    const ws = wsClient(b.url, client.cookieHeader);
     const got = new Promise<unknown>((resolve, reject) =>
       ws.subscribe({ query: 'subscription { viewerSessionEnded }' }, { next: resolve, error: reject, complete: () => {} }),
     );

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { createClient } from 'graphql-ws';
+import { wsClient as makeWsClient } from './helpers/ws.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 
@@ -97,19 +97,7 @@ describe('REST adapter', () => {
   });
 });
 
-function wsClient(cookie: string) {
-  const url = server.url.replace('http', 'ws') + '/graphql';
-  return createClient({
-    url,
-    lazy: false,
-    retryAttempts: 0,
-    webSocketImpl: class extends WebSocket {
-      constructor(address: string, protocols?: string | string[]) {
-        super(address, protocols, { headers: { cookie } });
-      }
-    },
-  });
-}
+const wsClient = (cookie: string) => makeWsClient(server.url, cookie);
 
 describe('subscriptions over graphql-ws', () => {
   it("use the same session as HTTP: a reviewer's open browser hears at once that the account was deactivated", async () => {

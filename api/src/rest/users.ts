@@ -14,6 +14,20 @@ export function registerUserRoutes(app: FastifyInstance) {
     return reply.status(201).send({ user: publicUser(user) });
   });
 
+  app.put<{ Params: { id: string }; Body: users.UpdateUserInput }>('/api/users/:id', { config: { access: 'admin' } }, async (req) => {
+    const user = await users.updateUser(req.ctx.deps, req.ctx.actor, req.params.id, req.body ?? {});
+    return { user: publicUser(user) };
+  });
+
+  app.put<{ Params: { id: string }; Body: { newPassword?: string } }>(
+    '/api/users/:id/reset-password',
+    { config: { access: 'admin' } },
+    async (req) => {
+      const user = await users.resetPassword(req.ctx.deps, req.ctx.actor, req.params.id, req.body ?? {});
+      return { user: publicUser(user) };
+    },
+  );
+
   for (const [suffix, active] of [['deactivate', false], ['activate', true]] as const) {
     app.put<{ Params: { id: string } }>(`/api/users/:id/${suffix}`, { config: { access: 'admin' } }, async (req) => {
       const { ctx } = req;

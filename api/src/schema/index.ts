@@ -2,5 +2,6 @@
 // Only the server and the print script import this module.
 import { builder } from './builder.js';
 import './users.js';
+import './notifications.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -64,6 +64,14 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
   }),
 });
 
+const UpdateUserInput = builder.inputType('UpdateUserInput', {
+  fields: (t) => ({
+    firstName: t.string(),
+    lastName: t.string(),
+    role: t.field({ type: RoleEnum }),
+  }),
+});
+
 const ApiTokenCreated = builder
   .objectRef<{ token: string; name: string; expiresAt: Date | null }>('ApiTokenCreated')
   .implement({
@@ -130,6 +138,36 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { id, active }, ctx) => {
       const user = await users.setUserActive(ctx.deps, ctx.actor, id.id, active);
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  updateUser: t.prismaField({
+    type: 'User',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: UserNode }),
+      input: t.arg({ type: UpdateUserInput, required: true }),
+    },
+    resolve: async (query, _root, { id, input }, ctx) => {
+      const user = await users.updateUser(ctx.deps, ctx.actor, id.id, {
+        firstName: input.firstName ?? undefined,
+        lastName: input.lastName ?? undefined,
+        role: input.role ?? undefined,
+      });
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+    },
+  }),
+  resetUserPassword: t.prismaField({
+    type: 'User',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: UserNode }),
+      newPassword: t.arg.string({ required: true }),
+    },
+    resolve: async (query, _root, { id, newPassword }, ctx) => {
+      const user = await users.resetPassword(ctx.deps, ctx.actor, id.id, { newPassword });
       return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
     },
   }),

@@ -110,6 +110,76 @@ export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer'>, acto
   return user;
 }
 
+const updateUserSchema = z.object({
+  firstName: z.string().trim().min(1, 'First name is required').optional(),
+  lastName: z.string().trim().optional(),
+  role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
+});
+export type UpdateUserInput = z.input<typeof updateUserSchema>;
+
+/** Edits a user's name and role. An administrator cannot change their own role (no self-lockout). */
+export async function updateUser(deps: Pick<UserDeps, 'prisma'>, actor: Actor, userId: string, input: UpdateUserInput): Promise<User> {
+  if (!UUID.test(userId)) throw new NotFoundError('User not found');
+  const data = parseOrThrow(updateUserSchema, input);
+  return deps.prisma.$transaction(async (tx) => {
+    const before = await tx.user.findUnique({ where: { id: userId } });
+    if (!before) throw new NotFoundError('User not found');
+    if (data.role && data.role !== before.role && actor.user?.id === userId) {
+      throw new ForbiddenError('You cannot change your own role');
+    }
+    const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
+    await recordAudit(tx, actor, {
+      action: 'user.updated',
+      entityType: 'User',
+      entityId: userId,
+      before: { firstName: before.firstName, lastName: before.lastName, role: before.role },
+      after: { firstName: user.firstName, lastName: user.lastName, role: user.role },
+    });
+    return user;
+  });
+}
+
+/**
+ * An administrator sets a new password for a user (typed, or made with
+ * 'Generate'). The user must change it at next sign-in, is signed out
+ * everywhere, and receives it by e-mail.
+ */
+export async function resetPassword(
+  deps: Pick<UserDeps, 'prisma' | 'mailer' | 'pubsub'>,
+  actor: Actor,
+  userId: string,
+  input: { newPassword?: string | null },
+): Promise<User> {
+  if (!UUID.test(userId)) throw new NotFoundError('User not found');
+  const newPassword = input.newPassword ?? '';
+  if (!newPassword) throw new ValidationError('New password is required', 'newPassword');
+  if (newPassword.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
+  const passwordHash = await hashPassword(newPassword);
+  const user = await deps.prisma.$transaction(async (tx) => {
+    const before = await tx.user.findUnique({ where: { id: userId } });
+    if (!before) throw new NotFoundError('User not found');
+    const u = await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordResetRequired: true } });
+    await endUserSessions(tx, userId, actor.user?.id === userId ? actor.sessionId : null);
+    await recordAudit(tx, actor, {
+      action: 'user.password_reset',
+      entityType: 'User',
+      entityId: userId,
+      after: { passwordResetRequired: true },
+    });
+    return u;
+  });
+  if (actor.user?.id !== userId) deps.pubsub.publish('session:ended', userId, { userId, reason: 'password_reset' });
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Your GRC Platform password was reset',
+    text:
+      `Hello ${user.firstName},\n\nAn administrator has reset your GRC Platform password.\n\n` +
+      `Email: ${user.email}\nTemporary password: ${newPassword}\n\n` +
+      'You will be asked to choose a new password when you next sign in.\n',
+  });
+  return user;
+}
+
 export async function listUsers(prisma: PrismaClient): Promise<User[]> {
   return prisma.user.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }

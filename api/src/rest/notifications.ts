@@ -1,0 +1,55 @@
+// REST: notifications (SPEC §7 /api/notifications…).
+import type { FastifyInstance } from 'fastify';
+import * as notifications from '../services/notifications.js';
+
+type View = notifications.NotificationView & { targetUser?: { firstName: string; lastName: string; email: string } | null; _count?: { reads: number } };
+
+/** The SPEC §3 shape. */
+function shape(n: View) {
+  return {
+    id: n.id,
+    type: n.type,
+    title: n.title,
+    message: n.message,
+    isRead: n.isRead,
+    readAt: n.readAt,
+    senderName: n.senderName,
+    targetType: n.targetType,
+    targetUserId: n.targetUserId,
+    createdAt: n.createdAt,
+    ...(n.targetUser !== undefined
+      ? { targetUserName: n.targetUser ? [n.targetUser.firstName, n.targetUser.lastName].filter(Boolean).join(' ') : null }
+      : {}),
+    ...(n._count ? { readCount: n._count.reads } : {}),
+  };
+}
+
+export function registerNotificationRoutes(app: FastifyInstance) {
+  app.get<{ Querystring: { admin?: string } }>('/api/notifications', { config: { access: 'signedIn' } }, async (req) => {
+    const { ctx } = req;
+    const r =
+      req.query.admin === 'true'
+        ? await notifications.listAll(ctx.prisma, ctx.user!)
+        : await notifications.listForUser(ctx.prisma, ctx.user!);
+    return { notifications: r.notifications.map(shape), total: r.total, unreadCount: r.unreadCount };
+  });
+
+  app.post<{ Body: notifications.SendNotificationInput }>('/api/notifications', { config: { access: 'admin' } }, async (req, reply) => {
+    const n = await notifications.sendNotification(req.ctx.deps, req.ctx.actor, req.body ?? {});
+    return reply.status(201).send(shape({ ...n, isRead: false, readAt: null }));
+  });
+
+  app.put('/api/notifications/read-all', { config: { access: 'signedIn' } }, async (req) => {
+    const count = await notifications.markAllRead(req.ctx.prisma, req.ctx.user!);
+    return { success: true, count };
+  });
+
+  app.put<{ Params: { id: string } }>('/api/notifications/:id/read', { config: { access: 'signedIn' } }, async (req) => {
+    return shape(await notifications.markRead(req.ctx.prisma, req.ctx.user!, req.params.id));
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/notifications/:id', { config: { access: 'admin' } }, async (req) => {
+    await notifications.deleteNotification(req.ctx.deps, req.ctx.actor, req.params.id);
+    return { success: true };
+  });
+}
