@@ -1,7 +1,8 @@
 // `npm run test:e2e`: builds the web app, starts the real server on a fresh
 // database (PGlite in a temporary DATA_DIR, or a new database on the
-// PostgreSQL server when DATABASE_URL is set), runs the Playwright specs in
-// Debian's Chromium, and stops the server.
+// PostgreSQL server when DATABASE_URL is set) with a real SMTP server for its
+// mail, runs the Playwright specs in Debian's Chromium, and stops everything.
+// Specs read received mail from E2E_MAILBOX_URL.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,44 @@ if (!process.env.E2E_SKIP_BUILD) {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
+// A real SMTP server standing in for the company relay, with a small HTTP
+// mailbox the specs read: GET http://127.0.0.1:<E2E_MAILBOX_PORT>/messages.
+const { SMTPServer } = await import('smtp-server');
+const http = await import('node:http');
+const messages = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks = [];
+    stream.on('data', (c) => chunks.push(c));
+    stream.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const i = raw.indexOf('\r\n\r\n');
+      const head = raw.slice(0, i);
+      let body = raw.slice(i + 4);
+      if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
+        body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+      }
+      messages.push({
+        to: session.envelope.rcptTo.map((r) => r.address),
+        subject: /^Subject: (.*)$/im.exec(head)?.[1]?.trim() ?? '',
+        body,
+      });
+      callback();
+    });
+  },
+});
+await new Promise((r) => smtp.listen(0, '127.0.0.1', r));
+const smtpPort = smtp.server.address().port;
+const mailbox = http.createServer((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(messages));
+});
+await new Promise((r) => mailbox.listen(0, '127.0.0.1', r));
+const mailboxUrl = `http://127.0.0.1:${mailbox.address().port}/messages`;
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-e2e-'));
 const env = {
   ...process.env,
@@ -29,6 +68,8 @@ const env = {
   ADMIN_PASSWORD: 'Initial#Pass1',
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  JOB_POLL_SECONDS: '0.5',
 };
 
 let dropDb = async () => {};
@@ -75,7 +116,7 @@ try {
   const pw = spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', ...process.argv.slice(2)], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, E2E_BASE_URL: baseUrl },
+    env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_MAILBOX_URL: mailboxUrl },
   });
   code = pw.status ?? 1;
 } catch (err) {
@@ -84,6 +125,8 @@ try {
   server.kill('SIGTERM');
   await new Promise((r) => (serverExited ? r() : server.on('exit', r)));
   await dropDb();
+  smtp.close();
+  mailbox.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(code);

@@ -169,7 +169,7 @@ export async function storedUser(page: Page): Promise<Record<string, unknown> | 
   return raw == null ? null : (JSON.parse(raw) as Record<string, unknown>);
 }
 
-/** A toast with the given title (and optional body text). */
+/** The latest toast with the given title (a replaced one may still be leaving the screen). */
 export function toast(page: Page, title: string) {
-  return page.locator('.fui-Toast').filter({ hasText: title });
+  return page.locator('.fui-Toast').filter({ hasText: title }).last();
 }

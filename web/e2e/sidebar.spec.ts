@@ -48,7 +48,7 @@ test('a reviewer sees only Dashboard, Risk Review and Reports, and is kept off a
 
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
   await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Risk Review', 'Reports']);
-  await expect(page.getByText('Rita Reviewer')).toBeVisible();
+  await expect(page.getByText('Rita Reviewer', { exact: true })).toBeVisible();
   await expect(page.getByText('Reviewer', { exact: true })).toBeVisible();
   await expect(page.getByText('RR', { exact: true })).toBeVisible();
 

@@ -6,6 +6,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -160,6 +161,17 @@ function getBootSession(): Session {
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>(getBootSession);
+  // The state shown, with the environment it was read from: the routed tree
+  // switches store and state together, never a new store with an old viewer.
+  const [shown, setShown] = useState<{ environment: Environment; auth: AuthState }>(() => ({
+    environment: session.environment,
+    auth: { status: 'loading' },
+  }));
+  const reportAuth = useCallback(
+    (environment: Environment) => (auth: AuthState) => setShown({ environment, auth }),
+    [],
+  );
+  const onChange = useMemo(() => reportAuth(session.environment), [reportAuth, session.environment]);
   // The latest session asked for (state may lag behind while a transition renders).
   const sessionRef = useRef(session);
   const navigate = useNavigate();
@@ -258,31 +270,32 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [reload, signOut, resetSignedOut],
   );
 
-  const loading = <AuthStateContext.Provider value={{ status: 'loading' }}>{children}</AuthStateContext.Provider>;
-
   return (
-    <RelayEnvironmentProvider environment={session.environment}>
-      <SessionActionsContext.Provider value={actions}>
-        {session.queryRef == null ? (
-          loading
-        ) : (
-          <ViewerErrorBoundary key={session.generation} fallback={children}>
-            <Suspense fallback={loading}>
-              <ViewerState queryRef={session.queryRef}>{children}</ViewerState>
+    <SessionActionsContext.Provider value={actions}>
+      {session.queryRef == null ? null : (
+        <RelayEnvironmentProvider environment={session.environment}>
+          <ViewerErrorBoundary key={session.generation} onError={() => onChange({ status: 'signedOut' })}>
+            <Suspense fallback={null}>
+              <ViewerReader queryRef={session.queryRef} onChange={onChange} />
             </Suspense>
           </ViewerErrorBoundary>
-        )}
-      </SessionActionsContext.Provider>
-    </RelayEnvironmentProvider>
+        </RelayEnvironmentProvider>
+      )}
+      {/* The routed tree stays mounted while the viewer loads, so typed input is never lost. */}
+      <RelayEnvironmentProvider environment={shown.environment}>
+        <AuthStateContext.Provider value={shown.auth}>{children}</AuthStateContext.Provider>
+      </RelayEnvironmentProvider>
+    </SessionActionsContext.Provider>
   );
 }
 
-function ViewerState({
+/** Reads the viewer and reports the authentication state it implies. */
+function ViewerReader({
   queryRef,
-  children,
+  onChange,
 }: {
   queryRef: PreloadedQuery<SessionProviderQuery>;
-  children: ReactNode;
+  onChange: (state: AuthState) => void;
 }) {
   const { viewer } = usePreloadedQuery<SessionProviderQuery>(viewerQuery, queryRef);
 
@@ -292,9 +305,10 @@ function ViewerState({
     return { status: 'signedIn', viewer };
   }, [viewer]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     liveStatus = state.status;
-  }, [state.status]);
+    onChange(state);
+  }, [state, onChange]);
 
   // Keep the stored copy in step with the server session.
   useEffect(() => {
@@ -305,11 +319,11 @@ function ViewerState({
     }
   }, [viewer]);
 
-  return <AuthStateContext.Provider value={state}>{children}</AuthStateContext.Provider>;
+  return null;
 }
 
 /** If the viewer cannot be loaded (server unreachable), the app behaves as signed out. */
-class ViewerErrorBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
+class ViewerErrorBoundary extends Component<{ children: ReactNode; onError: () => void }, { failed: boolean }> {
   state = { failed: false };
 
   static getDerivedStateFromError(): { failed: boolean } {
@@ -318,12 +332,11 @@ class ViewerErrorBoundary extends Component<{ children: ReactNode; fallback: Rea
 
   componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error('Could not load the signed-in user', error, info.componentStack);
+    liveStatus = 'signedOut';
+    this.props.onError();
   }
 
   render() {
-    if (this.state.failed) {
-      return <AuthStateContext.Provider value={{ status: 'signedOut' }}>{this.props.fallback}</AuthStateContext.Provider>;
-    }
-    return this.props.children;
+    return this.state.failed ? null : this.props.children;
   }
 }

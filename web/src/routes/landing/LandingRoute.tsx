@@ -43,7 +43,9 @@ const useStyles = makeStyles({
   heading: {
     display: 'flex',
     flexDirection: 'column',
+    alignItems: 'center',
     rowGap: tokens.spacingVerticalS,
+    textAlign: 'center',
   },
   title: {
     margin: 0,
