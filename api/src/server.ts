@@ -17,6 +17,9 @@ import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerAuthRoutes } from './rest/auth.js';
 import { registerUserRoutes } from './rest/users.js';
 import { registerNotificationRoutes } from './rest/notifications.js';
+import { registerPeriodRoutes } from './rest/periods.js';
+import { registerAssignmentRoutes } from './rest/assignments.js';
+import { registerReviewRoutes } from './rest/reviews.js';
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -70,6 +73,9 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   registerAuthRoutes(app);
   registerUserRoutes(app);
   registerNotificationRoutes(app);
+  registerPeriodRoutes(app);
+  registerAssignmentRoutes(app);
+  registerReviewRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.

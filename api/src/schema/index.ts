@@ -3,5 +3,8 @@
 import { builder } from './builder.js';
 import './users.js';
 import './notifications.js';
+import './periods.js';
+import './assignments.js';
+import './reviews.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,76 @@
+// Assignment criteria: node, list, value options, create and delete.
+import { builder } from './builder.js';
+import { UserNode } from './users.js';
+import { ValidationError } from '../services/errors.js';
+import * as assignments from '../services/assignments.js';
+
+export const CriteriaTypeEnum = builder.enumType('CriteriaType', { values: assignments.CRITERIA_TYPES });
+
+export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
+  id: { field: 'id' },
+  authScopes: { admin: true },
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum }),
+    criteriaValue: t.exposeString('criteriaValue'),
+    assignedAt: t.expose('assignedAt', { type: 'DateTime' }),
+    reviewer: t.relation('reviewer'),
+  }),
+});
+
+const ValueOption = builder.objectRef<assignments.ValueOption>('AssignmentValueOption').implement({
+  fields: (t) => ({ value: t.exposeString('value'), label: t.exposeString('label') }),
+});
+
+builder.queryFields((t) => ({
+  assignmentCriteria: t.prismaConnection({
+    type: 'AssignmentCriteria',
+    cursor: 'id',
+    authScopes: { admin: true },
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.assignmentCriteria.findMany({ ...query, orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] }),
+  }),
+  assignmentValues: t.field({
+    type: [ValueOption],
+    description: 'The values a criteria type can take in the loaded data; values the reviewer already has are left out.',
+    authScopes: { admin: true },
+    args: {
+      criteriaType: t.arg({ type: CriteriaTypeEnum, required: true }),
+      reviewerId: t.arg.globalID({ for: UserNode }),
+    },
+    resolve: (_root, args, ctx) => assignments.criteriaValues(ctx.prisma, args.criteriaType, args.reviewerId?.id),
+  }),
+}));
+
+const CreateAssignmentInput = builder.inputType('CreateAssignmentInput', {
+  fields: (t) => ({
+    name: t.string(),
+    reviewerId: t.globalID({ required: true, for: UserNode }),
+    criteriaType: t.field({ type: CriteriaTypeEnum, required: true }),
+    criteriaValue: t.string({ required: true }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createAssignment: t.prismaField({
+    type: 'AssignmentCriteria',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: CreateAssignmentInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const c = await assignments.createCriteria(ctx.prisma, ctx.actor, { ...input, reviewerId: input.reviewerId.id });
+      return ctx.prisma.assignmentCriteria.findUniqueOrThrow({ ...query, where: { id: c.id } });
+    },
+  }),
+  deleteAssignment: t.field({
+    type: 'ID',
+    description: 'Deletes an assignment; returns its id.',
+    authScopes: { admin: true },
+    errors: {},
+    args: { id: t.arg.globalID({ required: true, for: AssignmentCriteriaNode }) },
+    resolve: async (_root, { id }, ctx) => {
+      await assignments.deleteCriteria(ctx.prisma, ctx.actor, id.id);
+      return Buffer.from(`AssignmentCriteria:${id.id}`).toString('base64');
+    },
+  }),
+}));

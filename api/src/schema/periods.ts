@@ -1,0 +1,78 @@
+// Review periods: the node, the active one, the list, create / close / reopen.
+import { builder } from './builder.js';
+import { ValidationError } from '../services/errors.js';
+import * as periods from '../services/periods.js';
+
+export const PeriodStatusEnum = builder.enumType('PeriodStatus', { values: ['active', 'closed'] as const });
+
+export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
+  id: { field: 'id' },
+  authScopes: { signedIn: true },
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    startDate: t.expose('startDate', { type: 'DateTime' }),
+    endDate: t.expose('endDate', { type: 'DateTime', nullable: true }),
+    status: t.expose('status', { type: PeriodStatusEnum }),
+    closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  activeReviewPeriod: t.prismaField({
+    type: 'ReviewPeriod',
+    nullable: true,
+    authScopes: { signedIn: true },
+    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findFirst({ ...query, where: { status: 'active' } }),
+  }),
+  reviewPeriods: t.prismaConnection({
+    type: 'ReviewPeriod',
+    cursor: 'id',
+    description: 'Every review period, newest first.',
+    authScopes: { admin: true },
+    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+  }),
+}));
+
+const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    endDate: t.field({ type: 'DateTime' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createReviewPeriod: t.prismaField({
+    type: 'ReviewPeriod',
+    description: 'Creates a review period and activates it at once.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const p = await periods.createPeriod(ctx.prisma, ctx.actor, input);
+      return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: p.id } });
+    },
+  }),
+  closeReviewPeriod: t.prismaField({
+    type: 'ReviewPeriod',
+    authScopes: { admin: true },
+    errors: {},
+    args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, 'closed');
+      return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: id.id } });
+    },
+  }),
+  reopenReviewPeriod: t.prismaField({
+    type: 'ReviewPeriod',
+    authScopes: { admin: true },
+    errors: {},
+    args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, 'active');
+      return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: id.id } });
+    },
+  }),
+}));

@@ -1,0 +1,141 @@
+// Assignment criteria: a reviewer is assigned every risk row that matches any
+// of their criteria (risk id, user id, user group, system, role/profile).
+// Administrators see every row. A role is shared when more than one reviewer
+// is assigned the same user and role.
+import { z } from 'zod';
+import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
+import { ConflictError, NotFoundError, ValidationError } from './errors.js';
+import { recordAudit } from './audit.js';
+import { parseOrThrow } from './users.js';
+import type { Actor, DbClient } from './types.js';
+
+export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
+
+/** The risk_rows column each criteria type matches. */
+export const CRITERIA_COLUMN: Record<CriteriaType, string> = {
+  risk_id: 'access_risk_id',
+  user_id: 'user_id',
+  user_group: 'user_group',
+  system: 'system',
+  role_profile: 'role_profile',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** SPEC §5: the type in upper case with underscores as spaces, a colon, the value. */
+export function defaultCriteriaName(type: CriteriaType, value: string): string {
+  return `${type.toUpperCase().replace(/_/g, ' ')}: ${value}`;
+}
+
+const REQUIRED = 'Please fill in all required fields';
+const createSchema = z.object({
+  name: z.string().trim().max(200, 'Assignment name is too long').nullish(),
+  reviewerId: z.string({ error: REQUIRED }).trim().min(1, REQUIRED),
+  criteriaType: z.enum(CRITERIA_TYPES, { error: REQUIRED }),
+  criteriaValue: z.string({ error: REQUIRED }).trim().min(1, REQUIRED),
+});
+export type CreateCriteriaInput = z.input<typeof createSchema>;
+
+export type CriteriaWithReviewer = AssignmentCriteria & { reviewer: User };
+
+export function listCriteria(prisma: PrismaClient): Promise<CriteriaWithReviewer[]> {
+  return prisma.assignmentCriteria.findMany({ include: { reviewer: true }, orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] });
+}
+
+export async function createCriteria(prisma: PrismaClient, actor: Actor, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
+  const data = parseOrThrow(createSchema, input);
+  const reviewer = UUID.test(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
+  if (!reviewer) throw new ValidationError('The chosen reviewer does not exist', 'reviewerId');
+  if (reviewer.role !== 'reviewer') throw new ValidationError('Assignments can only be made to reviewers', 'reviewerId');
+  if (!reviewer.isActive) throw new ValidationError('The chosen reviewer is deactivated', 'reviewerId');
+  const name = data.name || defaultCriteriaName(data.criteriaType, data.criteriaValue);
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const c = await tx.assignmentCriteria.create({
+        data: { name, reviewerId: reviewer.id, criteriaType: data.criteriaType, criteriaValue: data.criteriaValue },
+        include: { reviewer: true },
+      });
+      await recordAudit(tx, actor, {
+        action: 'assignment.created',
+        entityType: 'AssignmentCriteria',
+        entityId: c.id,
+        after: { name, reviewerId: reviewer.id, reviewerEmail: reviewer.email, criteriaType: c.criteriaType, criteriaValue: c.criteriaValue },
+      });
+      return c;
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      throw new ConflictError('This reviewer already has that assignment');
+    }
+    throw err;
+  }
+}
+
+export async function deleteCriteria(prisma: PrismaClient, actor: Actor, id: string): Promise<void> {
+  if (!UUID.test(id)) throw new NotFoundError('Assignment not found');
+  await prisma.$transaction(async (tx) => {
+    const c = await tx.assignmentCriteria.findUnique({ where: { id } });
+    if (!c) throw new NotFoundError('Assignment not found');
+    await tx.assignmentCriteria.delete({ where: { id } });
+    await recordAudit(tx, actor, { action: 'assignment.deleted', entityType: 'AssignmentCriteria', entityId: id, before: c });
+  });
+}
+
+export interface ValueOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * The values a criteria type can take, from the loaded data, with labels;
+ * values the reviewer already has are left out.
+ */
+export async function criteriaValues(prisma: PrismaClient, type: string, reviewerId?: string | null, limit = 1000): Promise<ValueOption[]> {
+  if (!(CRITERIA_TYPES as readonly string[]).includes(type)) {
+    throw new ValidationError(`Unknown criteria type '${type}': use one of ${CRITERIA_TYPES.join(', ')}`, 'criteriaType');
+  }
+  const t = type as CriteriaType;
+  const col = CRITERIA_COLUMN[t];
+  const taken = reviewerId && UUID.test(reviewerId)
+    ? new Set((await prisma.assignmentCriteria.findMany({ where: { reviewerId, criteriaType: t }, select: { criteriaValue: true } })).map((c) => c.criteriaValue))
+    : new Set<string>();
+  const labelCol = t === 'user_id' ? 'user_name' : t === 'risk_id' ? 'risk_description' : t === 'role_profile' ? 'role_profile_description' : null;
+  const rows = await prisma.$queryRawUnsafe<{ value: string; label: string | null }[]>(
+    labelCol
+      ? `SELECT DISTINCT ON (${col}) ${col} AS value, ${labelCol} AS label FROM risk_rows WHERE ${col} <> '' ORDER BY ${col} LIMIT $1`
+      : `SELECT DISTINCT ${col} AS value, NULL AS label FROM risk_rows WHERE ${col} <> '' ORDER BY ${col} LIMIT $1`,
+    limit + taken.size,
+  );
+  return rows
+    .filter((r) => !taken.has(r.value))
+    .slice(0, limit)
+    .map((r) => ({ value: r.value, label: r.label ? `${r.value} — ${r.label}` : r.value }));
+}
+
+/** Per-reviewer criteria values grouped by type, for building the row filter. */
+export type CriteriaSets = Record<CriteriaType, string[]>;
+
+export async function criteriaSetsFor(db: DbClient, reviewerId: string): Promise<CriteriaSets> {
+  const rows = await db.assignmentCriteria.findMany({ where: { reviewerId }, select: { criteriaType: true, criteriaValue: true } });
+  const sets: CriteriaSets = { risk_id: [], user_id: [], user_group: [], system: [], role_profile: [] };
+  for (const r of rows) sets[r.criteriaType].push(r.criteriaValue);
+  return sets;
+}
+
+/**
+ * The SQL condition selecting a reviewer's rows (alias r), as ORs of
+ * `column = ANY(array)`, so each branch can use its index.
+ */
+export function assignedRowsCondition(sets: CriteriaSets): Prisma.Sql {
+  const parts = (Object.keys(sets) as CriteriaType[])
+    .filter((t) => sets[t].length)
+    .map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`);
+  return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+}
+
+/** Whether a risk row is assigned to a reviewer. */
+export async function isRowAssigned(db: DbClient, reviewerId: string, rowId: bigint): Promise<boolean> {
+  const sets = await criteriaSetsFor(db, reviewerId);
+  const r = await db.$queryRaw<{ ok: boolean }[]>`SELECT EXISTS (SELECT 1 FROM risk_rows r WHERE r.id = ${rowId} AND ${assignedRowsCondition(sets)}) AS ok`;
+  return Boolean(r[0]?.ok);
+}

@@ -1,0 +1,262 @@
+// Decisions, submissions and approval. A decision is a reviewer's retain /
+// remove (or retain with a mitigating control) on one risk row in the active
+// period; a decision on a user's composite role is recorded on each of that
+// user's rows under the role. A reviewer's set is submitted for approval,
+// locked until recalled, and then approved (final) or returned (editable).
+// Every change writes audit events in the same transaction.
+import { z } from 'zod';
+import { Prisma, type PrismaClient, type Submission, type User } from '../generated/prisma/client.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
+import { actorLabel, recordAudit } from './audit.js';
+import { parseOrThrow } from './users.js';
+import { requireActivePeriod, getActivePeriod } from './periods.js';
+import { visibleRowsCondition } from './risks.js';
+import { sendNotification } from './notifications.js';
+import type { Actor, DbClient } from './types.js';
+import type { PubSub } from '../pubsub.js';
+
+export const DECISION_VALUES = ['retain', 'remove', 'retain_mitigated'] as const;
+export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
+export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
+export const LOCKED_APPROVED = 'Your decisions for this period were approved and are final.';
+
+const itemSchema = z
+  .object({
+    riskDefinitionId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, 'riskDefinitionId must be a number')]).optional(),
+    userId: z.string().trim().min(1).optional(),
+    compositeBusinessRole: z.string().trim().optional(),
+    decision: z.enum(DECISION_VALUES, { error: 'Decision must be retain, remove or retain_mitigated' }),
+    comments: z.string().trim().max(4000, 'Comments are too long (4,000 characters at most)').nullish(),
+    mitigationControl: z.string().trim().max(200).nullish(),
+    mitigationExpiresAt: z.coerce.date({ error: 'Mitigation expiry is not a valid date' }).nullish(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.riskDefinitionId === undefined && (v.userId === undefined || v.compositeBusinessRole === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'Each decision needs a riskDefinitionId, or a userId and a compositeBusinessRole' });
+    }
+    if (v.decision === 'retain_mitigated') {
+      if (!v.mitigationControl) ctx.addIssue({ code: 'custom', message: 'A mitigated decision must name the mitigating control', path: ['mitigationControl'] });
+      if (!v.mitigationExpiresAt) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs an expiry date', path: ['mitigationExpiresAt'] });
+      if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
+    }
+  });
+export type DecisionItem = z.input<typeof itemSchema>;
+
+export interface DecisionDeps {
+  prisma: PrismaClient;
+  pubsub: PubSub;
+}
+
+/** Serialises saves, submits and recalls of one reviewer in one period. */
+async function lockReviewer(tx: DbClient, periodId: string, reviewerId: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review:${periodId}:${reviewerId}`}, 0))`;
+}
+
+export async function latestSubmission(db: DbClient, periodId: string, reviewerId: string): Promise<Submission | null> {
+  return db.submission.findFirst({ where: { periodId, reviewerId }, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] });
+}
+
+function assertEditable(latest: Submission | null) {
+  if (latest?.status === 'submitted') throw new ConflictError(LOCKED_SUBMITTED);
+  if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
+}
+
+/** Saves decisions, all or nothing. Returns how many risk rows they covered. */
+export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: unknown): Promise<{ saved: number }> {
+  const user = actor.user;
+  if (!user) throw new ForbiddenError('Not signed in');
+  if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ValidationError(NO_RISKS_SELECTED);
+  if (rawItems.length > 100_000) throw new ValidationError('At most 100,000 decisions at once');
+  const items = rawItems.map((i, n) => {
+    try {
+      return parseOrThrow(itemSchema, i);
+    } catch (e) {
+      throw new ValidationError(`Decision ${n + 1}: ${(e as Error).message}`, (e as ValidationError).field);
+    }
+  });
+
+  return deps.prisma.$transaction(
+    async (tx) => {
+      const period = await requireActivePeriod(tx);
+      await lockReviewer(tx, period.id, user.id);
+      assertEditable(await latestSubmission(tx, period.id, user.id));
+      const visible = await visibleRowsCondition(tx, user);
+
+      // Resolve every item to risk rows the caller may decide on; last item wins per row.
+      const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
+      const direct = items.filter((i) => i.riskDefinitionId !== undefined).map((i) => BigInt(i.riskDefinitionId!));
+      const found = new Set<bigint>();
+      if (direct.length) {
+        const rows = await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r WHERE r.id = ANY(${direct}::bigint[]) AND ${visible}`;
+        for (const r of rows) found.add(BigInt(r.id));
+      }
+      for (const i of items) {
+        const value = { decision: i.decision, comments: i.comments ?? null, mc: i.mitigationControl ?? null, mexp: i.mitigationExpiresAt ?? null };
+        if (i.riskDefinitionId !== undefined) {
+          const id = BigInt(i.riskDefinitionId);
+          if (!found.has(id)) throw new NotFoundError(`Risk ${id} was not found`);
+          byRow.set(id, { ...value, via: false });
+        } else {
+          const rows = await tx.$queryRaw<{ id: bigint }[]>`
+            SELECT r.id FROM risk_rows r
+             WHERE r.user_id = ${i.userId} AND r.composite_business_role = ${i.compositeBusinessRole} AND ${visible}`;
+          if (!rows.length) throw new NotFoundError(`No risks of user ${i.userId} under role '${i.compositeBusinessRole}' were found`);
+          for (const r of rows) byRow.set(BigInt(r.id), { ...value, via: true });
+        }
+      }
+
+      const ids = [...byRow.keys()];
+      const v = [...byRow.values()];
+      await tx.$executeRaw`
+        WITH input AS (
+          SELECT * FROM unnest(${ids}::bigint[], ${v.map((x) => x.decision)}::text[], ${v.map((x) => x.comments)}::text[],
+                               ${v.map((x) => x.via)}::boolean[], ${v.map((x) => x.mc)}::text[], ${v.map((x) => x.mexp)}::date[])
+                 AS t(risk_row_id, decision, comments, via, mc, mexp)
+        ), prev AS (
+          SELECT d.risk_row_id, d.decision::text AS decision, d.comments
+            FROM decisions d
+           WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid
+             AND d.risk_row_id IN (SELECT risk_row_id FROM input)
+        ), up AS (
+          INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments, mitigation_control, mitigation_expires_at, updated_at)
+          SELECT ${period.id}::uuid, ${user.id}::uuid, risk_row_id, decision::"DecisionValue", via, comments, mc, mexp, now() FROM input
+          ON CONFLICT (period_id, reviewer_id, risk_row_id) DO UPDATE
+             SET decision = EXCLUDED.decision, via_composite_role = EXCLUDED.via_composite_role, comments = EXCLUDED.comments,
+                 mitigation_control = EXCLUDED.mitigation_control, mitigation_expires_at = EXCLUDED.mitigation_expires_at, updated_at = now()
+          RETURNING risk_row_id, decision::text AS decision, comments, mitigation_control, mitigation_expires_at
+        )
+        INSERT INTO audit_events (actor_id, actor_label, action, entity_type, entity_id, period_id, before, after, ip)
+        SELECT ${user.id}::uuid, ${actorLabel(actor)}, 'decision.changed', 'RiskRow', up.risk_row_id::text, ${period.id}::uuid,
+               CASE WHEN prev.risk_row_id IS NULL THEN NULL ELSE jsonb_build_object('decision', prev.decision, 'comments', prev.comments) END,
+               jsonb_strip_nulls(jsonb_build_object('decision', up.decision, 'comments', up.comments,
+                 'mitigationControl', up.mitigation_control, 'mitigationExpiresAt', up.mitigation_expires_at)),
+               ${actor.ip ?? null}
+          FROM up LEFT JOIN prev USING (risk_row_id)
+         WHERE prev.decision IS DISTINCT FROM up.decision OR prev.comments IS DISTINCT FROM up.comments`;
+      return { saved: ids.length };
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
+}
+
+export async function submissionStatus(prisma: PrismaClient, user: User) {
+  const period = await getActivePeriod(prisma);
+  if (!period) return { isSubmitted: false, hasDecisions: false, totalDecisions: 0, submittedAt: null, status: null, reviewComment: null, periodActive: false };
+  const [latest, total] = await Promise.all([
+    latestSubmission(prisma, period.id, user.id),
+    prisma.decision.count({ where: { periodId: period.id, reviewerId: user.id } }),
+  ]);
+  const locked = latest?.status === 'submitted' || latest?.status === 'approved';
+  return {
+    isSubmitted: locked,
+    hasDecisions: total > 0,
+    totalDecisions: total,
+    submittedAt: locked ? latest!.submittedAt : null,
+    status: latest?.status ?? null,
+    reviewComment: latest?.reviewComment ?? null,
+    periodActive: true,
+  };
+}
+
+export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count: number; submission: Submission }> {
+  const user = actor.user!;
+  return deps.prisma.$transaction(async (tx) => {
+    const period = await requireActivePeriod(tx);
+    await lockReviewer(tx, period.id, user.id);
+    const latest = await latestSubmission(tx, period.id, user.id);
+    if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
+    if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
+    const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
+    if (!count) throw new ValidationError('There are no decisions to submit');
+    const submission = await tx.submission.create({ data: { periodId: period.id, reviewerId: user.id, decisionCount: count } });
+    await tx.decision.updateMany({ where: { periodId: period.id, reviewerId: user.id }, data: { submissionId: submission.id } });
+    await recordAudit(tx, actor, {
+      action: 'submission.submitted',
+      entityType: 'Submission',
+      entityId: submission.id,
+      periodId: period.id,
+      after: { status: 'submitted', decisionCount: count },
+    });
+    return { count, submission };
+  });
+}
+
+export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count: number }> {
+  const user = actor.user!;
+  return deps.prisma.$transaction(async (tx) => {
+    const period = await requireActivePeriod(tx);
+    await lockReviewer(tx, period.id, user.id);
+    const latest = await latestSubmission(tx, period.id, user.id);
+    if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
+    if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
+    await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
+    await recordAudit(tx, actor, {
+      action: 'submission.recalled',
+      entityType: 'Submission',
+      entityId: latest.id,
+      periodId: period.id,
+      before: { status: 'submitted' },
+      after: { status: 'recalled' },
+    });
+    return { count: latest.decisionCount };
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An administrator approves a submitted set (final: no more edits or recall
+ * for that reviewer in that period) or returns it with a comment (editable
+ * again; the reviewer is notified).
+ */
+export async function reviewSubmission(
+  deps: DecisionDeps,
+  actor: Actor,
+  submissionId: string,
+  outcome: 'approved' | 'returned',
+  comment?: string | null,
+): Promise<Submission> {
+  if (!UUID.test(submissionId)) throw new NotFoundError('Submission not found');
+  const text = comment?.trim() || null;
+  if (outcome === 'returned' && !text) throw new ValidationError('Please say why the decisions are returned', 'comment');
+  const updated = await deps.prisma.$transaction(async (tx) => {
+    const s = await tx.submission.findUnique({ where: { id: submissionId } });
+    if (!s) throw new NotFoundError('Submission not found');
+    await lockReviewer(tx, s.periodId, s.reviewerId);
+    const fresh = await tx.submission.findUniqueOrThrow({ where: { id: submissionId } });
+    if (fresh.status !== 'submitted') throw new ConflictError(`This submission is ${fresh.status}, not awaiting approval`);
+    const u = await tx.submission.update({
+      where: { id: submissionId },
+      data: { status: outcome, reviewedById: actor.user?.id ?? null, reviewedAt: new Date(), reviewComment: text },
+    });
+    await recordAudit(tx, actor, {
+      action: outcome === 'approved' ? 'submission.approved' : 'submission.returned',
+      entityType: 'Submission',
+      entityId: submissionId,
+      periodId: s.periodId,
+      before: { status: 'submitted' },
+      after: { status: outcome, comment: text },
+    });
+    return u;
+  });
+  if (outcome === 'returned') {
+    await sendNotification(deps, actor, {
+      title: 'Your review decisions were returned',
+      message: `An administrator returned your submitted decisions for changes: ${text}`,
+      type: 'warning',
+      targetType: 'specific',
+      targetUserId: updated.reviewerId,
+    });
+  }
+  return updated;
+}
+
+export function listSubmissions(prisma: PrismaClient, filter: { status?: string | null } = {}) {
+  const status = filter.status && ['submitted', 'recalled', 'approved', 'returned'].includes(filter.status) ? filter.status : undefined;
+  return prisma.submission.findMany({
+    where: status ? { status: status as Prisma.EnumSubmissionStatusFilter['equals'] } : {},
+    include: { reviewer: true, period: true, reviewedBy: true },
+    orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],
+    take: 500,
+  });
+}
