@@ -15,8 +15,10 @@ const require = createRequire(import.meta.url);
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseUrl = `http://127.0.0.1:${port}`;
 
+// E2E_WEB_DIST builds into another folder, so two runs on one machine do not collide.
+const webDist = path.resolve(root, process.env.E2E_WEB_DIST ?? 'web/dist');
 if (!process.env.E2E_SKIP_BUILD) {
-  const b = spawnSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit', cwd: root });
+  const b = spawnSync(process.execPath, ['scripts/build-web.mjs', '--outDir', webDist, '--emptyOutDir'], { stdio: 'inherit', cwd: root });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
@@ -69,6 +71,7 @@ const env = {
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  WEB_DIST: webDist,
   JOB_POLL_SECONDS: '0.5',
 };
 
