@@ -20,6 +20,7 @@ import { registerNotificationRoutes } from './rest/notifications.js';
 import { registerPeriodRoutes } from './rest/periods.js';
 import { registerAssignmentRoutes } from './rest/assignments.js';
 import { registerReviewRoutes } from './rest/reviews.js';
+import { registerDashboardRoutes } from './rest/dashboard.js';
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -76,6 +77,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   registerPeriodRoutes(app);
   registerAssignmentRoutes(app);
   registerReviewRoutes(app);
+  registerDashboardRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.

@@ -211,6 +211,44 @@ describe('decisions, submission and approval', () => {
   });
 });
 
+describe('dashboard, reviewer status and export', () => {
+  it('counts conflicts, high-risk users, pending reviews and reviewers online, per viewer', async () => {
+    const s = (await admin.get('/api/dashboard/stats')).body;
+    expect(s).toMatchObject({ totalConflicts: 5, highRiskUsers: 2 });
+    expect(s.activeReviewers).toBeGreaterThanOrEqual(2);
+    const mine = (await b.client.get('/api/dashboard/stats')).body;
+    expect(mine.totalConflicts).toBe(3);
+    const g = await admin.gql('{ dashboardStats { totalConflicts pendingReviews } }');
+    expect(g.body.data.dashboardStats.totalConflicts).toBe(5);
+  });
+
+  it('shows each reviewer\u2019s assigned, decided, submitted and approved counts', async () => {
+    const r = await admin.get('/api/reviewer-status');
+    const pa = r.body.find((x: any) => x.reviewer.id === a.user.id);
+    expect(pa).toMatchObject({ assigned: 3, decided: 3, submissionStatus: 'approved', submitted: 3, approved: 3 });
+    expect(new Date(pa.lastActivity).getTime()).toBeGreaterThan(Date.now() - 120_000);
+    expect((await a.client.get('/api/reviewer-status')).status).toBe(403);
+  });
+
+  it('exports the filtered rows as CSV with every column and the decision, neutralising formulas', async () => {
+    await seedRows(server.app.deps.prisma, [{ userId: 'U9', userName: '=HYPERLINK("http://evil")', accessRiskId: 'R09', system: 'Workday' }]);
+    const res = await fetch(server.url + '/api/risks/export?system=Workday', { headers: { cookie: admin.cookieHeader } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="risk-export-.*\.csv"/);
+    const text = (await res.text()).replace(/^\uFEFF/, '');
+    const lines = text.trim().split('\r\n');
+    expect(lines[0]!.split(',').slice(0, 4)).toEqual(['User ID', 'User Name', 'User Group', 'Access Risk ID']);
+    expect(lines[0]).toContain('Decision');
+    expect(lines).toHaveLength(3);
+    expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    // A reviewer's export holds only their rows.
+    const mine = await fetch(server.url + '/api/risks/export', { headers: { cookie: b.client.cookieHeader } });
+    expect((await mine.text()).trim().split('\r\n')).toHaveLength(1 + 3);
+    expect((await fetch(server.url + '/api/risks/export?riskLevel=bogus', { headers: { cookie: admin.cookieHeader } })).status).toBe(400);
+  });
+});
+
 describe('GraphQL', () => {
   it('exposes the same workflow: queue for administrators, assigned rows for reviewers, decisions by role, submit and recall', async () => {
     const q = await admin.gql(`{ riskQueue(filter: { search: "alice" }, limit: 2) { total page limit rows { id userName accessRiskId isHighRiskRule } } }`);

@@ -6,6 +6,8 @@ import * as risks from '../services/risks.js';
 import * as decisions from '../services/decisions.js';
 import { criteriaSetsFor, CRITERIA_COLUMN, type CriteriaSets } from '../services/assignments.js';
 import { getActivePeriod } from '../services/periods.js';
+import * as dashboard from '../services/dashboard.js';
+import { UserNode } from './users.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
 import type { RiskRow } from '../generated/prisma/client.js';
@@ -156,7 +158,41 @@ export const SubmissionNode = builder.prismaNode('Submission', {
   }),
 });
 
+const DashboardStats = builder
+  .objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats')
+  .implement({
+    fields: (t) => ({
+      totalConflicts: t.exposeInt('totalConflicts'),
+      highRiskUsers: t.exposeInt('highRiskUsers'),
+      pendingReviews: t.exposeInt('pendingReviews'),
+      activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
+    }),
+  });
+
+const ReviewerProgress = builder.objectRef<dashboard.ReviewerProgress>('ReviewerProgress').implement({
+  fields: (t) => ({
+    reviewer: t.field({ type: UserNode, resolve: (p) => p.reviewer }),
+    assigned: t.exposeInt('assigned'),
+    decided: t.exposeInt('decided'),
+    submissionStatus: t.field({ type: SubmissionStatusEnum, nullable: true, resolve: (p) => p.submissionStatus as never }),
+    submitted: t.exposeInt('submittedCount'),
+    approved: t.exposeInt('approvedCount'),
+    lastActivity: t.expose('lastActivity', { type: 'DateTime', nullable: true }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  dashboardStats: t.field({
+    type: DashboardStats,
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.user!),
+  }),
+  reviewerProgress: t.field({
+    type: [ReviewerProgress],
+    description: 'Per reviewer in the active period: assigned, decided, submitted, approved, last activity.',
+    authScopes: { admin: true },
+    resolve: (_root, _args, ctx) => dashboard.reviewerProgress(ctx.prisma),
+  }),
   riskQueue: t.field({
     type: RiskPage,
     description: 'Every risk row (administrators), filtered, searched and paged.',

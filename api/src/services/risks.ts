@@ -102,6 +102,56 @@ export async function listRisks(prisma: PrismaClient, user: User, filter: RiskFi
   return { risks: rows.map(fromRaw), total: Number(count[0]?.n ?? 0), page, limit };
 }
 
+/** Every column of the export, in the order the CSV writes them. */
+export const EXPORT_COLUMNS: [header: string, column: string][] = [
+  ['User ID', 'user_id'], ['User Name', 'user_name'], ['User Group', 'user_group'], ['Access Risk ID', 'access_risk_id'],
+  ['Risk Description', 'risk_description'], ['Risk Level', 'risk_level_label'], ['Risk Type', 'risk_type'], ['Rule ID', 'rule_id'],
+  ['Org Rule ID', 'org_rule_id'], ['Org Level', 'org_level'], ['Org Value', 'org_value'], ['Business Process', 'business_process'],
+  ['Business Process Description', 'business_process_description'], ['Function', 'function'], ['Function Description', 'function_description'],
+  ['System', 'system'], ['Action', 'action'], ['Action Description', 'action_description'], ['Resource', 'resource'],
+  ['Resource Description', 'resource_description'], ['Resource Extn', 'resource_extn'], ['Resource Extn Desc', 'resource_extn_desc'],
+  ['Value From', 'value_from'], ['Value To', 'value_to'], ['Role/Profile', 'role_profile'], ['Role/Profile Description', 'role_profile_description'],
+  ['Composite/Business Role', 'composite_business_role'], ['Composite Role Description', 'composite_role_description'],
+  ['Control', 'mitigation_control'], ['Control Description', 'mitigation_control_description'], ['Monitor', 'monitor'],
+  ['Monitor Name', 'monitor_name'], ['Short description', 'short_description'], ['Execution Count', 'execution_count'],
+  ['Last Executed On', 'last_executed_on'],
+];
+
+/**
+ * The filtered rows the viewer may see, as CSV, in batches (keyset on id) so
+ * memory stays flat however many rows match. Adds the viewer's decision.
+ */
+export async function* exportRisksCsv(prisma: PrismaClient, user: User, filter: RiskFilter): AsyncGenerator<string> {
+  const { csvLine } = await import('./csv.js');
+  const period = await getActivePeriod(prisma);
+  const visible = await visibleRowsCondition(prisma, user);
+  const where = filterCondition(filter);
+  const cols = Prisma.raw(EXPORT_COLUMNS.map(([, c]) => `r.${c}`).join(', '));
+  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At']);
+  let after = 0n;
+  for (;;) {
+    const batch = await prisma.$queryRaw<Record<string, unknown>[]>`
+      SELECT r.id, ${cols}, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at
+        FROM risk_rows r
+        LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid
+       WHERE r.id > ${after} AND ${visible} AND ${where}
+       ORDER BY r.id LIMIT 5000`;
+    if (!batch.length) return;
+    let chunk = '';
+    for (const row of batch) {
+      const lastExecuted = row.last_executed_on instanceof Date ? row.last_executed_on.toISOString().slice(0, 10) : row.last_executed_on;
+      chunk += csvLine([
+        ...EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? lastExecuted : row[c])),
+        row.decision ?? 'pending',
+        row.decision_comments,
+        row.decided_at,
+      ]);
+    }
+    yield chunk;
+    after = BigInt(batch[batch.length - 1]!.id as bigint);
+  }
+}
+
 /** Summary tiles of a reviewer's assigned rows in the active period. */
 export async function assignedSummary(prisma: PrismaClient, user: User) {
   const period = await getActivePeriod(prisma);

@@ -1,0 +1,36 @@
+// REST: dashboard figures, reviewer progress, and the risk queue's CSV export.
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import * as dashboard from '../services/dashboard.js';
+import * as risks from '../services/risks.js';
+
+export function registerDashboardRoutes(app: FastifyInstance) {
+  app.get('/api/dashboard/stats', { config: { access: 'signedIn' } }, async (req) => dashboard.dashboardStats(req.ctx.prisma, req.ctx.user!));
+
+  app.get('/api/reviewer-status', { config: { access: 'admin' } }, async (req) =>
+    (await dashboard.reviewerProgress(req.ctx.prisma)).map((p) => ({
+      reviewer: { id: p.reviewer.id, firstName: p.reviewer.firstName, lastName: p.reviewer.lastName, email: p.reviewer.email },
+      assigned: p.assigned,
+      decided: p.decided,
+      submissionStatus: p.submissionStatus,
+      submitted: p.submittedCount,
+      approved: p.approvedCount,
+      lastActivity: p.lastActivity,
+    })),
+  );
+
+  // Export Results: the filtered queue as CSV (UTF-8 with BOM, so Excel reads accents), streamed.
+  app.get<{ Querystring: risks.RiskFilter }>('/api/risks/export', { config: { access: 'signedIn' } }, async (req, reply) => {
+    // Validate the filter before the first byte goes out, so bad input is a 400, not a broken file.
+    risks.filterCondition(req.query);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    async function* body() {
+      yield '\uFEFF';
+      yield* risks.exportRisksCsv(req.ctx.prisma, req.ctx.user!, req.query);
+    }
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="risk-export-${stamp}.csv"`)
+      .send(Readable.from(body()));
+  });
+}
