@@ -94,6 +94,13 @@ if (process.env.DATABASE_URL) {
   };
 }
 
+// Risk rows for the review screens (the specs' fixture), loaded before the server starts.
+const fixture = path.join(root, 'web/e2e/fixtures/risk-rows.json');
+if (fs.existsSync(fixture)) {
+  const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-rows.ts', fixture], { cwd: root, env, stdio: 'inherit' });
+  if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+}
+
 const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
 let serverExited = false;
 server.on('exit', () => (serverExited = true));
