@@ -5,6 +5,7 @@ import { createDatabase, type Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createMailTransport, startMail } from './services/mail.js';
 import { startJobQueue } from './jobs/queue.js';
+import { startIngestWorker } from './jobs/ingest.js';
 import { createAppPubSub } from './pubsub.js';
 import { ensureFirstAdmin } from './services/users.js';
 import { buildServer, type BuiltServer } from './server.js';
@@ -39,6 +40,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       pubsub: ps.pubsub,
       log,
     };
+    const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });
     const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
     const server = await buildServer(deps);
     return {
@@ -47,6 +49,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       generatedAdminPassword: first.generatedPassword,
       async close() {
         await server.close();
+        ingest.stop();
         await jobs.stop();
         transport.close();
         await ps.close();

@@ -27,6 +27,8 @@ const schema = z.object({
   PERSISTED_QUERIES: z.string().default('web/persisted-queries.json'),
   /** How often job workers look for work, in seconds (at least 0.5). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
+  /** An upload whose worker sent no heartbeat for this long is failed as interrupted. */
+  UPLOAD_STALE_SECONDS: z.coerce.number().min(1).default(60),
   /** Session lifetime in hours (sliding). */
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   /** Set to 'true' behind TLS so the session cookie is Secure. */

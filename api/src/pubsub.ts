@@ -5,6 +5,19 @@ import { createPubSub } from 'graphql-yoga';
 export type PubSubEvents = {
   /** Every session of this user was ended (deactivated, password changed elsewhere). */
   'session:ended': [userId: string, payload: { userId: string; reason: string }];
+  /** Progress of an upload's load, as it happens. */
+  'upload:progress': [
+    uploadId: string,
+    payload: {
+      uploadId: string;
+      status: 'processing' | 'completed' | 'failed';
+      rowsProcessed: number;
+      bytesProcessed: number;
+      sizeBytes: number;
+      duplicatesSkipped: number;
+      errorMessage: string | null;
+    },
+  ];
   /** A notification was sent; subscribers deliver it only to the users it targets. */
   'notification:added': [payload: { notificationId: string; targetType: 'all' | 'specific'; targetUserId: string | null }];
 };

@@ -21,6 +21,7 @@ import { registerPeriodRoutes } from './rest/periods.js';
 import { registerAssignmentRoutes } from './rest/assignments.js';
 import { registerReviewRoutes } from './rest/reviews.js';
 import { registerDashboardRoutes } from './rest/dashboard.js';
+import { registerUploadRoutes } from './rest/uploads.js';
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -37,6 +38,8 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
     logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // On shutdown, do not wait for clients that keep a request open (e.g. a refused upload).
+    forceCloseConnections: true,
   });
   await app.register(fastifyCookie);
   registerErrorHandler(app, deps.log);
@@ -78,6 +81,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   registerAssignmentRoutes(app);
   registerReviewRoutes(app);
   registerDashboardRoutes(app);
+  await registerUploadRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.

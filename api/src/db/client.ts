@@ -19,6 +19,8 @@ export interface Sql extends SqlConn {
   kind: DbKind;
   /** Several statements, no parameters; the rows of the last one. */
   execResults<T = Record<string, unknown>>(text: string): Promise<T[]>;
+  /** Bulk-loads CSV text (COPY … FROM STDIN, FORMAT csv) into a table's columns. */
+  copyCsv(table: string, columns: string[], csv: string): Promise<void>;
   /** Runs fn on one dedicated connection (advisory locks, manual transactions). */
   session<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
 }
@@ -35,6 +37,10 @@ export interface DbOptions {
   dataDir: string;
   /** PGlite only: keep the database in memory (tests). */
   inMemory?: boolean;
+}
+
+function quoteIdent(name: string): string {
+  return '"' + name.replace(/"/g, '""') + '"';
 }
 
 export async function createDatabase(opts: DbOptions): Promise<Database> {
@@ -61,6 +67,18 @@ async function createPostgres(url: string): Promise<Database> {
   const sql: Sql = {
     kind: 'postgres',
     ...conn(pool),
+    async copyCsv(table, columns, csv) {
+      const { from } = await import('pg-copy-streams');
+      const { pipeline } = await import('node:stream/promises');
+      const { Readable } = await import('node:stream');
+      const client = await pool.connect();
+      try {
+        const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM STDIN WITH (FORMAT csv)`;
+        await pipeline(Readable.from([csv]), client.query(from(sql)));
+      } finally {
+        client.release();
+      }
+    },
     async execResults<T>(text: string) {
       const r = (await pool.query(text)) as unknown as { rows: T[] } | { rows: T[] }[];
       return Array.isArray(r) ? (r.at(-1)?.rows ?? []) : r.rows;
@@ -108,6 +126,10 @@ async function createPglite(opts: DbOptions): Promise<Database> {
   const sql: Sql = {
     kind: 'pglite',
     ...conn,
+    async copyCsv(table, columns, csv) {
+      const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`;
+      await db.query(sql, [], { blob: new Blob([csv]) });
+    },
     async execResults<T>(text: string) {
       const results = await db.exec(text);
       return (results.at(-1)?.rows ?? []) as T[];

@@ -43,4 +43,5 @@ export async function startJobQueue(db: Database, opts: { databaseUrl?: string; 
 /** Job names, in one place. */
 export const JOBS = {
   sendMail: 'mail.send',
+  ingestUpload: 'upload.ingest',
 } as const;

@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
 import { parseOrThrow } from './users.js';
 import type { Actor, DbClient } from './types.js';
+import { LIVE_ROWS } from './live-rows.js';
 
 export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
 
@@ -100,12 +101,14 @@ export async function criteriaValues(prisma: PrismaClient, type: string, reviewe
     ? new Set((await prisma.assignmentCriteria.findMany({ where: { reviewerId, criteriaType: t }, select: { criteriaValue: true } })).map((c) => c.criteriaValue))
     : new Set<string>();
   const labelCol = t === 'user_id' ? 'user_name' : t === 'risk_id' ? 'risk_description' : t === 'role_profile' ? 'role_profile_description' : null;
-  const rows = await prisma.$queryRawUnsafe<{ value: string; label: string | null }[]>(
-    labelCol
-      ? `SELECT DISTINCT ON (${col}) ${col} AS value, ${labelCol} AS label FROM risk_rows WHERE ${col} <> '' ORDER BY ${col} LIMIT $1`
-      : `SELECT DISTINCT ${col} AS value, NULL AS label FROM risk_rows WHERE ${col} <> '' ORDER BY ${col} LIMIT $1`,
-    limit + taken.size,
-  );
+  const c = Prisma.raw(col);
+  const rows = labelCol
+    ? await prisma.$queryRaw<{ value: string; label: string | null }[]>`
+        SELECT DISTINCT ON (r.${c}) r.${c} AS value, r.${Prisma.raw(labelCol)} AS label
+          FROM risk_rows r WHERE r.${c} <> '' AND ${LIVE_ROWS} ORDER BY r.${c} LIMIT ${limit + taken.size}`
+    : await prisma.$queryRaw<{ value: string; label: string | null }[]>`
+        SELECT DISTINCT r.${c} AS value, NULL AS label
+          FROM risk_rows r WHERE r.${c} <> '' AND ${LIVE_ROWS} ORDER BY 1 LIMIT ${limit + taken.size}`;
   return rows
     .filter((r) => !taken.has(r.value))
     .slice(0, limit)
@@ -131,11 +134,4 @@ export function assignedRowsCondition(sets: CriteriaSets): Prisma.Sql {
     .filter((t) => sets[t].length)
     .map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`);
   return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
-}
-
-/** Whether a risk row is assigned to a reviewer. */
-export async function isRowAssigned(db: DbClient, reviewerId: string, rowId: bigint): Promise<boolean> {
-  const sets = await criteriaSetsFor(db, reviewerId);
-  const r = await db.$queryRaw<{ ok: boolean }[]>`SELECT EXISTS (SELECT 1 FROM risk_rows r WHERE r.id = ${rowId} AND ${assignedRowsCondition(sets)}) AS ok`;
-  return Boolean(r[0]?.ok);
 }

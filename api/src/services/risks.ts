@@ -5,6 +5,7 @@ import { Prisma, type PrismaClient, type RiskRow, type User } from '../generated
 import { ValidationError } from './errors.js';
 import { assignedRowsCondition, criteriaSetsFor } from './assignments.js';
 import { getActivePeriod } from './periods.js';
+import { LIVE_ROWS } from './live-rows.js';
 import type { DbClient } from './types.js';
 
 export const RISK_LEVELS = ['high', 'medium', 'low'] as const;
@@ -40,8 +41,8 @@ function escapeLike(s: string): string {
 
 /** Which rows a user may see at all (the rule, in one place). */
 export async function visibleRowsCondition(db: DbClient, user: User): Promise<Prisma.Sql> {
-  if (user.role === 'admin') return Prisma.sql`TRUE`;
-  return assignedRowsCondition(await criteriaSetsFor(db, user.id));
+  if (user.role === 'admin') return LIVE_ROWS;
+  return Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(await criteriaSetsFor(db, user.id))}`;
 }
 
 export function filterCondition(f: RiskFilter): Prisma.Sql {

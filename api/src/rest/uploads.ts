@@ -1,0 +1,93 @@
+// REST: uploads (SPEC §7 /api/upload, /api/upload-status/{id}, /api/uploads).
+// The request body streams to a file under DATA_DIR/uploads; it is never held
+// in memory. Over 2 GB is refused with 413 as soon as the size is known.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import * as uploads from '../services/uploads.js';
+import { uploadsDir } from '../ingest/pipeline.js';
+import { AppError, ValidationError } from '../services/errors.js';
+
+class TooLargeError extends AppError {
+  override readonly status = 413;
+  override readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+export async function registerUploadRoutes(app: FastifyInstance) {
+  await app.register(multipart, {
+    limits: { fileSize: uploads.MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 1024 },
+    throwFileSizeLimit: false,
+  });
+
+  app.post('/api/upload', { config: { access: 'admin' } }, async (req, reply) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > uploads.MAX_UPLOAD_BYTES + 1024 * 1024) {
+      // Answer now and drop the connection rather than read 2 GB we will not keep.
+      reply.header('connection', 'close');
+      throw new TooLargeError(uploads.TOO_LARGE);
+    }
+    if (!req.isMultipart()) throw new ValidationError('Send the file as multipart/form-data, in a field named file');
+    const incoming = path.join(uploadsDir(req.ctx.config.dataDir), '.incoming');
+    await fs.promises.mkdir(incoming, { recursive: true });
+    const fields: Record<string, string> = {};
+    let file: { originalName: string; tempPath: string; sizeBytes: number } | undefined;
+    const temps: string[] = [];
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === 'file') {
+          if (file) {
+            // Several files selected: only the first is uploaded (SPEC §2).
+            part.file.resume();
+            continue;
+          }
+          const tmp = path.join(incoming, crypto.randomUUID());
+          temps.push(tmp);
+          await pipeline(part.file, fs.createWriteStream(tmp));
+          if (part.file.truncated) throw new TooLargeError(uploads.TOO_LARGE);
+          file = { originalName: path.basename(part.filename || 'upload'), tempPath: tmp, sizeBytes: (await fs.promises.stat(tmp)).size };
+        } else {
+          fields[part.fieldname] = String(part.value);
+        }
+      }
+      if (!file) throw new ValidationError('No file was sent: add it in a field named file');
+      const u = await uploads.acceptUpload(req.ctx.deps, req.ctx.actor, file, {
+        uploadMode: fields.uploadMode as 'append' | 'replace' | undefined,
+        skipDuplicates: fields.skipDuplicates as never,
+        batchSize: fields.batchSize as never,
+        emailNotification: fields.emailNotification as never,
+      });
+      if (u.status === 'failed') return reply.status(400).send({ message: u.errorMessage, uploadId: u.id, status: u.status });
+      return reply.status(202).send({ uploadId: u.id, status: u.status });
+    } finally {
+      // Whatever was not handed over (abort, refusal, error) is removed.
+      for (const t of temps) await fs.promises.rm(t, { force: true });
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' } }, async (req) => {
+    const u = await uploads.getUpload(req.ctx.prisma, req.params.id);
+    return {
+      status: u.status,
+      recordCount: u.recordCount,
+      errorMessage: u.errorMessage,
+      rowsProcessed: u.rowsProcessed,
+      bytesProcessed: Number(u.bytesProcessed),
+      sizeBytes: Number(u.sizeBytes),
+      duplicatesSkipped: u.duplicatesSkipped,
+    };
+  });
+
+  app.get('/api/uploads', { config: { access: 'admin' } }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploads.uploadJson));
+
+  app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' } }, async (req) =>
+    uploads.uploadJson(await uploads.getUpload(req.ctx.prisma, req.params.id)),
+  );
+
+  app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' } }, async (req, reply) => {
+    const u = await uploads.retryUpload(req.ctx.deps, req.ctx.actor, req.params.id);
+    return reply.status(202).send({ uploadId: u.id, status: u.status });
+  });
+}

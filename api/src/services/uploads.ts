@@ -1,0 +1,157 @@
+// Uploads: accepting a stored file, its status and history, retrying a failed
+// one from its stored file, and failing loads whose worker died.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { PrismaClient, Upload, User } from '../generated/prisma/client.js';
+import { ConflictError, NotFoundError, ValidationError } from './errors.js';
+import { recordAudit } from './audit.js';
+import { parseOrThrow } from './users.js';
+import type { Actor } from './types.js';
+import type { AppDeps } from '../context.js';
+import { JOBS } from '../jobs/queue.js';
+import { uploadsDir } from '../ingest/pipeline.js';
+
+export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'];
+export const BATCH_SIZES = [5000, 10000, 25000, 50000, 100000];
+export const TOO_LARGE = 'File Too Large: the limit is 2GB per file.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const bool = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1' || v === 'on'), z.boolean().optional());
+
+const optionsSchema = z.object({
+  uploadMode: z.enum(['append', 'replace'], { error: 'Upload mode must be append or replace' }).default('append'),
+  skipDuplicates: bool.default(true),
+  batchSize: z.coerce
+    .number({ error: 'Batch size must be a number' })
+    .refine((n) => BATCH_SIZES.includes(n), { message: `Batch size must be one of ${BATCH_SIZES.join(', ')}` })
+    .default(50000),
+  emailNotification: bool.default(true),
+});
+export type UploadOptions = z.input<typeof optionsSchema>;
+
+export type UploadDeps = Pick<AppDeps, 'prisma' | 'jobs' | 'config'>;
+
+/**
+ * Records a received file (already streamed to a temporary path) and queues
+ * its load. A file of a type we do not read is recorded as failed.
+ */
+export async function acceptUpload(
+  deps: UploadDeps,
+  actor: Actor,
+  file: { originalName: string; tempPath: string; sizeBytes: number },
+  rawOptions: UploadOptions,
+): Promise<Upload> {
+  const options = parseOrThrow(optionsSchema, rawOptions);
+  const ext = path.extname(file.originalName).toLowerCase();
+  const dir = uploadsDir(deps.config.dataDir);
+  await fs.promises.mkdir(dir, { recursive: true });
+  const accepted = ACCEPTED_EXTENSIONS.includes(ext);
+  const upload = await deps.prisma.$transaction(async (tx) => {
+    const u = await tx.upload.create({
+      data: {
+        originalName: file.originalName.slice(0, 255),
+        fileName: '',
+        sizeBytes: BigInt(file.sizeBytes),
+        status: accepted ? 'processing' : 'failed',
+        errorMessage: accepted ? null : `Files of type '${ext || 'none'}' cannot be loaded: upload a .csv, .xlsx or .xls file.`,
+        mode: options.uploadMode,
+        skipDuplicates: options.skipDuplicates,
+        batchSize: options.batchSize,
+        emailNotification: options.emailNotification,
+        uploadedById: actor.user?.id ?? null,
+        completedAt: accepted ? null : new Date(),
+      },
+    });
+    const stored = await tx.upload.update({ where: { id: u.id }, data: { fileName: `${u.id}${ext}` } });
+    await recordAudit(tx, actor, {
+      action: 'upload.received',
+      entityType: 'Upload',
+      entityId: u.id,
+      after: { originalName: stored.originalName, sizeBytes: file.sizeBytes, mode: options.uploadMode, skipDuplicates: options.skipDuplicates },
+    });
+    return stored;
+  });
+  if (!accepted) {
+    await fs.promises.rm(file.tempPath, { force: true });
+    return upload;
+  }
+  await fs.promises.rename(file.tempPath, path.join(dir, upload.fileName));
+  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: upload.id }, { retryLimit: 0, expireInHours: 6 });
+  return upload;
+}
+
+export async function getUpload(prisma: PrismaClient, id: string): Promise<Upload & { uploadedBy: User | null }> {
+  const u = UUID.test(id) ? await prisma.upload.findUnique({ where: { id }, include: { uploadedBy: true } }) : null;
+  if (!u) throw new NotFoundError('Upload not found');
+  return u;
+}
+
+export function listUploads(prisma: PrismaClient, limit = 200) {
+  return prisma.upload.findMany({ include: { uploadedBy: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
+}
+
+/** Re-runs a failed upload from its stored file. */
+export async function retryUpload(deps: UploadDeps, actor: Actor, id: string): Promise<Upload> {
+  const u = await getUpload(deps.prisma, id);
+  if (u.status !== 'failed') throw new ConflictError('Only a failed upload can be retried');
+  if (!ACCEPTED_EXTENSIONS.includes(path.extname(u.originalName).toLowerCase())) {
+    throw new ValidationError('This file type cannot be loaded; upload a .csv, .xlsx or .xls file');
+  }
+  if (!fs.existsSync(path.join(uploadsDir(deps.config.dataDir), u.fileName))) {
+    throw new ConflictError('The stored file is gone; upload it again');
+  }
+  const updated = await deps.prisma.$transaction(async (tx) => {
+    const r = await tx.upload.update({
+      where: { id },
+      data: { status: 'processing', errorMessage: null, completedAt: null, rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, heartbeatAt: new Date() },
+    });
+    await recordAudit(tx, actor, { action: 'upload.retried', entityType: 'Upload', entityId: id });
+    return r;
+  });
+  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: id }, { retryLimit: 0, expireInHours: 6 });
+  return updated;
+}
+
+export const INTERRUPTED =
+  'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
+
+/** Fails uploads whose worker stopped sending heartbeats (the server died mid-load). */
+export async function failInterrupted(prisma: PrismaClient, staleSeconds: number): Promise<string[]> {
+  const cutoff = new Date(Date.now() - staleSeconds * 1000);
+  const stale = await prisma.upload.findMany({
+    where: { status: 'processing', OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, createdAt: { lt: cutoff } }] },
+    select: { id: true },
+  });
+  for (const { id } of stale) {
+    await prisma.upload.updateMany({ where: { id, status: 'processing' }, data: { status: 'failed', live: false, errorMessage: INTERRUPTED, completedAt: new Date() } });
+  }
+  return stale.map((s) => s.id);
+}
+
+export function uploadJson(u: Upload & { uploadedBy?: User | null }) {
+  return {
+    id: u.id,
+    originalName: u.originalName,
+    fileName: u.fileName,
+    sizeBytes: Number(u.sizeBytes),
+    recordCount: u.recordCount,
+    status: u.status,
+    errorMessage: u.errorMessage,
+    mode: u.mode,
+    skipDuplicates: u.skipDuplicates,
+    batchSize: u.batchSize,
+    emailNotification: u.emailNotification,
+    rowsProcessed: u.rowsProcessed,
+    bytesProcessed: Number(u.bytesProcessed),
+    duplicatesSkipped: u.duplicatesSkipped,
+    columnMapping: u.columnMapping,
+    unknownColumns: u.unknownColumns,
+    live: u.live,
+    createdAt: u.createdAt,
+    startedAt: u.startedAt,
+    completedAt: u.completedAt,
+    uploadedBy: u.uploadedBy ? { id: u.uploadedBy.id, firstName: u.uploadedBy.firstName, lastName: u.uploadedBy.lastName, email: u.uploadedBy.email } : null,
+  };
+}
