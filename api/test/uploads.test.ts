@@ -24,7 +24,7 @@ afterAll(async () => {
 async function upload(name: string, content: Buffer | string, fields: Record<string, string> = {}, c: Client = admin) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([content]), name);
+  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
   const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: c.cookieHeader } });
   return { status: res.status, body: (await res.json()) as any };
 }
