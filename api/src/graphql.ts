@@ -2,7 +2,7 @@
 // limits, introspection and GraphiQL for signed-in callers only, masked errors.
 import fs from 'node:fs';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, type ExecutionArgs } from 'graphql';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
@@ -116,4 +116,62 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
     ],
   });
   return { yoga, persisted };
+}
+
+export interface OperationParams {
+  query?: string | null;
+  documentId?: string | null;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+  extensions?: { persistedQuery?: { sha256Hash?: string } } | null;
+}
+
+export interface Prepared {
+  args: ExecutionArgs;
+  execute: (a: ExecutionArgs) => unknown;
+  subscribe: (a: ExecutionArgs) => unknown;
+}
+
+/**
+ * Prepares an operation that arrives outside Yoga's own HTTP handling
+ * (graphql-ws messages, multipart uploads) with the same rules: persisted
+ * operations for anonymous callers, the same plugins (limits, masking,
+ * introspection guard) through Yoga's envelop, the same context.
+ */
+export function prepareOperation(
+  yoga: YogaServerInstance<ServerContext, Context>,
+  persisted: (id: string) => string | null,
+  context: Context,
+  params: OperationParams,
+): Prepared | readonly GraphQLError[] {
+  const persistedId = params.documentId ?? params.extensions?.persistedQuery?.sha256Hash;
+  let query = params.query ?? undefined;
+  if (persistedId) {
+    query = persisted(persistedId) ?? undefined;
+    if (!query) return [new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } })];
+  } else if (!context.user) {
+    return [new GraphQLError('Only persisted operations are accepted from callers who are not signed in', { extensions: { code: 'PERSISTED_QUERY_ONLY' } })];
+  }
+  if (!query) return [new GraphQLError('Must provide a query string')];
+  const enveloped = yoga.getEnveloped({ __signedIn: Boolean(context.user) } as never);
+  let document;
+  try {
+    document = parse(query);
+  } catch (e) {
+    return [e as GraphQLError];
+  }
+  const errors = enveloped.validate(enveloped.schema, document);
+  if (errors.length) return errors;
+  return {
+    args: {
+      schema: enveloped.schema,
+      document,
+      operationName: params.operationName ?? undefined,
+      variableValues: params.variables ?? undefined,
+      contextValue: context,
+      rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+    },
+    execute: enveloped.execute as (a: ExecutionArgs) => unknown,
+    subscribe: enveloped.subscribe as (a: ExecutionArgs) => unknown,
+  };
 }

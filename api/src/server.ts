@@ -8,10 +8,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, parse, type ExecutionArgs } from 'graphql';
+import type { ExecutionArgs } from 'graphql';
 import type { AppDeps } from './context.js';
 import { createContext } from './context.js';
-import { createGraphQL } from './graphql.js';
+import { createGraphQL, prepareOperation, type OperationParams } from './graphql.js';
+import { processRequest } from 'graphql-upload-minimal';
+import { MAX_UPLOAD_BYTES } from './services/uploads.js';
+import { setSessionCookie, clearSessionCookie } from './rest/http.js';
 import { registerAccessControl, registerErrorHandler } from './rest/http.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerAuthRoutes } from './rest/auth.js';
@@ -63,6 +66,26 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      if (req.method === 'POST' && req.isMultipart()) {
+        // GraphQL multipart request (file uploads): streamed by graphql-upload-minimal
+        // instead of Yoga's parser, which would hold the whole file in memory.
+        const context = await createContext(deps, req.raw, {
+          headers: req.headers,
+          ip: req.ip,
+          cookies: { set: (s) => setSessionCookie(reply, deps.config, s), clear: () => clearSessionCookie(reply, deps.config) },
+        });
+        let body;
+        try {
+          body = await processRequest(req.raw, reply.raw, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 1 });
+        } catch (err) {
+          const status = (err as { status?: number }).status ?? 400;
+          return reply.status(status).send({ errors: [{ message: (err as Error).message }] });
+        }
+        if (Array.isArray(body)) return reply.status(400).send({ errors: [{ message: 'Batched multipart operations are not supported' }] });
+        const prepared = prepareOperation(yoga, persisted, context, body as OperationParams);
+        if (!('args' in prepared)) return reply.send({ errors: prepared.map((e) => ({ message: e.message, extensions: e.extensions })) });
+        return reply.send(await prepared.execute(prepared.args));
+      }
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => {
         if (key.toLowerCase() !== 'set-cookie') reply.header(key, value);
@@ -118,30 +141,10 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
-        const p = params as typeof params & { documentId?: string; extensions?: { persistedQuery?: { sha256Hash?: string } } };
         const request = ctx.extra.request;
-        const persistedId = p.documentId ?? p.extensions?.persistedQuery?.sha256Hash;
-        let query = p.query;
         const context = await createContext(deps, request, { headers: request.headers, ip: request.socket.remoteAddress });
-        if (persistedId) {
-          const text = persisted(persistedId);
-          if (!text) return [new GraphQLError('PersistedQueryNotFound')];
-          query = text;
-        } else if (!context.user) {
-          return [new GraphQLError('Only persisted operations are accepted from callers who are not signed in')];
-        }
-        const enveloped = yoga.getEnveloped({ req: undefined as never, request: undefined as never, params: { ...p, query } });
-        const document = parse(query!);
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length) return errors;
-        return {
-          schema: enveloped.schema,
-          operationName: p.operationName,
-          document,
-          variableValues: p.variables ?? undefined,
-          contextValue: context,
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
+        const prepared = prepareOperation(yoga, persisted, context, params as OperationParams);
+        return 'args' in prepared ? prepared.args : [...prepared];
       },
     },
     wss,

@@ -183,6 +183,51 @@ describe('bad input: failed, a message a person understands, nothing visible', (
   });
 });
 
+describe('GraphQL', () => {
+  it('uploads with the multipart request spec and lists the history with the column mapping', async () => {
+    const body = csv([HEADERS, ...sample(1200, 61)]);
+    const form = new FormData();
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: `mutation($file: Upload!) { uploadFile(file: $file, options: { batchSize: 5000, emailNotification: false }) {
+          __typename ... on MutationUploadFileSuccess { data { id status originalName } } ... on Error { message } } }`,
+        variables: { file: null },
+      }),
+    );
+    form.append('map', JSON.stringify({ '0': ['variables.file'] }));
+    form.append('0', new Blob([body]), 'graphql.csv');
+    const res = await fetch(server.url + '/graphql', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
+    const json = (await res.json()) as any;
+    const node = json.data.uploadFile.data;
+    expect(node).toMatchObject({ originalName: 'graphql.csv' });
+    const raw = Buffer.from(node.id, 'base64').toString().split(':')[1]!;
+    const done = await settle(raw);
+    expect(done.status).toBe('completed');
+    const list = await admin.gql('{ uploads(first: 1) { edges { node { originalName status recordCount columnMapping { header field } } } } }');
+    expect(list.body.data.uploads.edges[0].node).toMatchObject({ originalName: 'graphql.csv', status: 'completed' });
+    expect(list.body.data.uploads.edges[0].node.columnMapping).toContainEqual({ header: 'User ID', field: 'userId' });
+  });
+
+  it('pushes progress while a file loads, ending with completed', async () => {
+    const { wsClient, until } = await import('./helpers/ws.js');
+    const ws = wsClient(server.url, admin.cookieHeader);
+    // Hold the worker back: subscribe first, using the id the REST call returns before the job runs.
+    const file = path.join(tmp, 'progress.csv');
+    writeCsv(file, 20000, { seed: 62 });
+    const r = await upload('progress.csv', fs.readFileSync(file), { batchSize: '5000' });
+    const gid = Buffer.from(`DataUpload:${r.body.uploadId}`).toString('base64');
+    const events: any[] = [];
+    ws.subscribe({ query: `subscription { uploadProgress(id: "${gid}") { status rowsProcessed sizeBytes } }` }, { next: (v) => events.push(v.data?.uploadProgress), error: () => {}, complete: () => {} });
+    await until(() => events.some((e) => e?.status === 'completed'), 60_000);
+    const rowsSeen = events.map((e) => e.rowsProcessed);
+    expect(rowsSeen.length).toBeGreaterThan(1);
+    expect(rowsSeen).toEqual([...rowsSeen].sort((a, b) => a - b));
+    expect(events.at(-1).status).toBe('completed');
+    await ws.dispose();
+  });
+});
+
 describe('limits and permissions', () => {
   it('refuses a body over 2 GB with 413 as soon as the size is known, without reading it', async () => {
     const status = await new Promise<{ code: number; body: string }>((resolve, reject) => {

@@ -2,19 +2,10 @@
 // The request body streams to a file under DATA_DIR/uploads; it is never held
 // in memory. Over 2 GB is refused with 413 as soon as the size is known.
 import fs from 'node:fs';
-import path from 'node:path';
-import crypto from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as uploads from '../services/uploads.js';
-import { uploadsDir } from '../ingest/pipeline.js';
-import { AppError, ValidationError } from '../services/errors.js';
-
-class TooLargeError extends AppError {
-  override readonly status = 413;
-  override readonly code = 'PAYLOAD_TOO_LARGE';
-}
+import { PayloadTooLargeError, ValidationError } from '../services/errors.js';
 
 export async function registerUploadRoutes(app: FastifyInstance) {
   await app.register(multipart, {
@@ -27,14 +18,11 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     if (declared > uploads.MAX_UPLOAD_BYTES + 1024 * 1024) {
       // Answer now and drop the connection rather than read 2 GB we will not keep.
       reply.header('connection', 'close');
-      throw new TooLargeError(uploads.TOO_LARGE);
+      throw new PayloadTooLargeError(uploads.TOO_LARGE);
     }
     if (!req.isMultipart()) throw new ValidationError('Send the file as multipart/form-data, in a field named file');
-    const incoming = path.join(uploadsDir(req.ctx.config.dataDir), '.incoming');
-    await fs.promises.mkdir(incoming, { recursive: true });
     const fields: Record<string, string> = {};
-    let file: { originalName: string; tempPath: string; sizeBytes: number } | undefined;
-    const temps: string[] = [];
+    let file: uploads.ReceivedFile | undefined;
     try {
       for await (const part of req.parts()) {
         if (part.type === 'file') {
@@ -43,11 +31,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
             part.file.resume();
             continue;
           }
-          const tmp = path.join(incoming, crypto.randomUUID());
-          temps.push(tmp);
-          await pipeline(part.file, fs.createWriteStream(tmp));
-          if (part.file.truncated) throw new TooLargeError(uploads.TOO_LARGE);
-          file = { originalName: path.basename(part.filename || 'upload'), tempPath: tmp, sizeBytes: (await fs.promises.stat(tmp)).size };
+          file = await uploads.receiveFile(req.ctx.config.dataDir, part.file, part.filename);
         } else {
           fields[part.fieldname] = String(part.value);
         }
@@ -63,7 +47,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
       return reply.status(202).send({ uploadId: u.id, status: u.status });
     } finally {
       // Whatever was not handed over (abort, refusal, error) is removed.
-      for (const t of temps) await fs.promises.rm(t, { force: true });
+      if (file) await fs.promises.rm(file.tempPath, { force: true });
     }
   });
 

@@ -29,6 +29,7 @@ export const builder = new SchemaBuilder<{
   };
   Scalars: {
     DateTime: { Input: Date; Output: Date };
+    Upload: { Input: unknown; Output: never };
     ID: { Input: string; Output: string | number | bigint };
   };
   DefaultFieldNullability: false;

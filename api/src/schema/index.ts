@@ -6,5 +6,6 @@ import './notifications.js';
 import './periods.js';
 import './assignments.js';
 import './reviews.js';
+import './uploads.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -55,3 +55,8 @@ export class TooManyRequestsError extends AppError {
     super(message);
   }
 }
+
+export class PayloadTooLargeError extends AppError {
+  override readonly status = 413;
+  override readonly code = 'PAYLOAD_TOO_LARGE';
+}

@@ -4,7 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PrismaClient, Upload, User } from '../generated/prisma/client.js';
-import { ConflictError, NotFoundError, ValidationError } from './errors.js';
+import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from './errors.js';
+import crypto from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { recordAudit } from './audit.js';
 import { parseOrThrow } from './users.js';
 import type { Actor } from './types.js';
@@ -32,6 +35,35 @@ const optionsSchema = z.object({
 export type UploadOptions = z.input<typeof optionsSchema>;
 
 export type UploadDeps = Pick<AppDeps, 'prisma' | 'jobs' | 'config'>;
+
+export interface ReceivedFile {
+  originalName: string;
+  tempPath: string;
+  sizeBytes: number;
+}
+
+/**
+ * Streams an incoming file to a temporary path under DATA_DIR/uploads (never
+ * whole in memory), refusing it past 2 GB. On any failure nothing is left.
+ */
+export async function receiveFile(dataDir: string, stream: Readable, originalName: string): Promise<ReceivedFile> {
+  const incoming = path.join(uploadsDir(dataDir), '.incoming');
+  await fs.promises.mkdir(incoming, { recursive: true });
+  const tempPath = path.join(incoming, crypto.randomUUID());
+  let size = 0;
+  stream.on('data', (c: Buffer) => (size += c.length));
+  try {
+    await pipeline(stream, fs.createWriteStream(tempPath));
+    if ((stream as Readable & { truncated?: boolean }).truncated || size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeError(TOO_LARGE);
+  } catch (err) {
+    await fs.promises.rm(tempPath, { force: true });
+    if ((err as { status?: number }).status === 413 || /exceeds the \d+ byte size limit/.test(String((err as Error).message))) {
+      throw new PayloadTooLargeError(TOO_LARGE);
+    }
+    throw err;
+  }
+  return { originalName: path.basename(originalName || 'upload'), tempPath, sizeBytes: size };
+}
 
 /**
  * Records a received file (already streamed to a temporary path) and queues

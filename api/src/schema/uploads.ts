@@ -1,0 +1,133 @@
+// Uploads in GraphQL: the node, the history, uploading (GraphQL multipart
+// request spec, streamed by graphql-upload-minimal), retry, live progress.
+import type { FileUpload } from 'graphql-upload-minimal';
+import { GraphQLError } from 'graphql';
+import { builder } from './builder.js';
+import { ValidationError } from '../services/errors.js';
+import * as uploads from '../services/uploads.js';
+
+builder.scalarType('Upload', {
+  description: 'A file sent as a GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec).',
+  serialize: () => {
+    throw new GraphQLError('Upload is an input-only scalar');
+  },
+  parseValue: (v) => v as { promise: Promise<FileUpload> },
+});
+
+export const UploadStatusEnum = builder.enumType('UploadStatus', { values: ['processing', 'completed', 'failed'] as const });
+export const UploadModeEnum = builder.enumType('UploadMode', { values: ['append', 'replace'] as const });
+
+// 'Upload' is the multipart spec's scalar, so the model is exposed as DataUpload.
+export const UploadNode = builder.prismaNode('Upload', {
+  name: 'DataUpload',
+  id: { field: 'id' },
+  authScopes: { admin: true },
+  fields: (t) => ({
+    originalName: t.exposeString('originalName'),
+    sizeBytes: t.float({ resolve: (u) => Number(u.sizeBytes) }),
+    status: t.expose('status', { type: UploadStatusEnum }),
+    mode: t.expose('mode', { type: UploadModeEnum }),
+    skipDuplicates: t.exposeBoolean('skipDuplicates'),
+    batchSize: t.exposeInt('batchSize'),
+    emailNotification: t.exposeBoolean('emailNotification'),
+    recordCount: t.exposeInt('recordCount'),
+    rowsProcessed: t.exposeInt('rowsProcessed'),
+    bytesProcessed: t.float({ resolve: (u) => Number(u.bytesProcessed) }),
+    duplicatesSkipped: t.exposeInt('duplicatesSkipped'),
+    errorMessage: t.exposeString('errorMessage', { nullable: true }),
+    columnMapping: t.field({
+      type: [ColumnMapping],
+      description: 'Source header and the field it was mapped to.',
+      resolve: (u) => Object.entries((u.columnMapping ?? {}) as Record<string, string>).map(([header, field]) => ({ header, field })),
+    }),
+    unknownColumns: t.exposeStringList('unknownColumns'),
+    live: t.exposeBoolean('live', { description: 'Whether its rows are part of the current data.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    uploadedBy: t.relation('uploadedBy', { nullable: true }),
+  }),
+});
+
+const ColumnMapping = builder.objectRef<{ header: string; field: string }>('ColumnMapping').implement({
+  fields: (t) => ({ header: t.exposeString('header'), field: t.exposeString('field') }),
+});
+
+const UploadProgress = builder
+  .objectRef<{ uploadId: string; status: 'processing' | 'completed' | 'failed'; rowsProcessed: number; bytesProcessed: number; sizeBytes: number; duplicatesSkipped: number; errorMessage: string | null }>('UploadProgress')
+  .implement({
+    fields: (t) => ({
+      uploadId: t.field({ type: 'ID', resolve: (p) => Buffer.from(`DataUpload:${p.uploadId}`).toString('base64') }),
+      status: t.expose('status', { type: UploadStatusEnum }),
+      rowsProcessed: t.exposeInt('rowsProcessed'),
+      bytesProcessed: t.exposeFloat('bytesProcessed'),
+      sizeBytes: t.exposeFloat('sizeBytes'),
+      duplicatesSkipped: t.exposeInt('duplicatesSkipped'),
+      errorMessage: t.exposeString('errorMessage', { nullable: true }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  uploads: t.prismaConnection({
+    type: 'Upload',
+    cursor: 'id',
+    description: 'Upload history, newest first.',
+    authScopes: { admin: true },
+    resolve: (query, _root, _args, ctx) => ctx.prisma.upload.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+  }),
+}));
+
+const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
+  fields: (t) => ({
+    uploadMode: t.field({ type: UploadModeEnum }),
+    skipDuplicates: t.boolean(),
+    batchSize: t.int(),
+    emailNotification: t.boolean(),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  uploadFile: t.prismaField({
+    type: 'Upload',
+    description: 'Uploads an Access Risk Analysis export (.csv, .xlsx, .xls, up to 2 GB); it loads in the background.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      file: t.arg({ type: 'Upload', required: true }),
+      options: t.arg({ type: UploadOptionsInput }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
+      const received = await uploads.receiveFile(ctx.config.dataDir, f.createReadStream(), f.filename);
+      const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, {
+        uploadMode: args.options?.uploadMode ?? undefined,
+        skipDuplicates: args.options?.skipDuplicates ?? undefined,
+        batchSize: args.options?.batchSize ?? undefined,
+        emailNotification: args.options?.emailNotification ?? undefined,
+      });
+      return ctx.prisma.upload.findUniqueOrThrow({ ...query, where: { id: u.id } });
+    },
+  }),
+  retryUpload: t.prismaField({
+    type: 'Upload',
+    description: 'Re-runs a failed upload from its stored file.',
+    authScopes: { admin: true },
+    errors: {},
+    args: { id: t.arg.globalID({ required: true, for: UploadNode }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      await uploads.retryUpload(ctx.deps, ctx.actor, id.id);
+      return ctx.prisma.upload.findUniqueOrThrow({ ...query, where: { id: id.id } });
+    },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  uploadProgress: t.field({
+    type: UploadProgress,
+    description: 'Rows and bytes processed, status and errors of one upload, as they happen.',
+    authScopes: { admin: true },
+    args: { id: t.arg.globalID({ required: true, for: UploadNode }) },
+    subscribe: (_root, { id }, ctx) => ctx.pubsub.subscribe('upload:progress', id.id),
+    resolve: (p) => p,
+  }),
+}));
