@@ -19,7 +19,8 @@ export function uploadsDir(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
 
-const HEARTBEAT_MS = 10_000;
+/** Uploads this process is loading right now (the reaper leaves them alone). */
+export const loadingHere = new Set<string>();
 
 async function deleteUploadRows(deps: IngestDeps, uploadId: string) {
   // In slices, so other requests are answered in between.
@@ -62,9 +63,11 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
   });
   // An earlier, interrupted attempt may have left rows.
   await deleteUploadRows(deps, uploadId);
+  loadingHere.add(uploadId);
+  // Well inside the staleness limit, so a live load is never taken for a dead one.
   const heartbeat = setInterval(() => {
     prisma.upload.update({ where: { id: uploadId }, data: { heartbeatAt: new Date() } }).catch(() => {});
-  }, HEARTBEAT_MS);
+  }, Math.min(10_000, (deps.config.UPLOAD_STALE_SECONDS * 1000) / 3));
 
   let rows = 0;
   let dups = 0;
@@ -198,5 +201,6 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
     }
   } finally {
     clearInterval(heartbeat);
+    loadingHere.delete(uploadId);
   }
 }

@@ -2,14 +2,14 @@
 // fails loads whose worker died (no heartbeat) so none stays 'processing'.
 import type { AppDeps } from '../context.js';
 import { JOBS } from './queue.js';
-import { ingestUpload, purgeDeadRows } from '../ingest/pipeline.js';
+import { ingestUpload, loadingHere, purgeDeadRows } from '../ingest/pipeline.js';
 import { failInterrupted } from '../services/uploads.js';
 
 export async function startIngestWorker(deps: AppDeps, opts: { pollingIntervalSeconds: number; staleSeconds: number }) {
   const { boss } = deps.jobs;
   await boss.createQueue(JOBS.ingestUpload);
   const reap = async () => {
-    const failed = await failInterrupted(deps.prisma, opts.staleSeconds);
+    const failed = await failInterrupted(deps.prisma, opts.staleSeconds, loadingHere);
     if (failed.length) {
       deps.log(`marked ${failed.length} interrupted upload(s) failed`);
       await purgeDeadRows(deps);

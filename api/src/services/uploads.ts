@@ -150,10 +150,14 @@ export const INTERRUPTED =
   'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
 
 /** Fails uploads whose worker stopped sending heartbeats (the server died mid-load). */
-export async function failInterrupted(prisma: PrismaClient, staleSeconds: number): Promise<string[]> {
+export async function failInterrupted(prisma: PrismaClient, staleSeconds: number, exclude: Set<string> = new Set()): Promise<string[]> {
   const cutoff = new Date(Date.now() - staleSeconds * 1000);
   const stale = await prisma.upload.findMany({
-    where: { status: 'processing', OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, createdAt: { lt: cutoff } }] },
+    where: {
+      status: 'processing',
+      id: { notIn: [...exclude] },
+      OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, createdAt: { lt: cutoff } }],
+    },
     select: { id: true },
   });
   for (const { id } of stale) {
