@@ -123,12 +123,14 @@ async function waitReady() {
 let code = 1;
 try {
   await waitReady();
-  const pw = spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', ...process.argv.slice(2)], {
+  // Asynchronous, not spawnSync: this process must keep serving the SMTP
+  // server and the mailbox while the specs run.
+  const pw = spawn(process.execPath, [require.resolve('@playwright/test/cli'), 'test', ...process.argv.slice(2)], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_MAILBOX_URL: mailboxUrl },
   });
-  code = pw.status ?? 1;
+  code = await new Promise((resolve) => pw.on('exit', (status) => resolve(status ?? 1)));
 } catch (err) {
   console.error(err.message);
 } finally {

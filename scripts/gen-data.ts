@@ -1,7 +1,7 @@
 // Deterministic generator of realistic Access Risk Analysis exports (permission
 // level, 35 columns as SAP GRC writes them): thousands of users, hundreds of
 // risks, rule ids 0101-0399, composite roles, usage columns.
-//   npm run gen:data -- --rows 100000 --format csv [--out file] [--seed 1] [--delimiter ;]
+//   npm run gen:data -- --rows 100000 --format csv|xlsx [--out file] [--seed 1] [--delimiter ;|tab]
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -111,6 +111,20 @@ export function writeCsv(file: string, rows: number, opts: { seed?: number; deli
   fs.closeSync(fd);
 }
 
+/** An .xlsx written as a stream (exceljs), so the generator handles millions of rows. */
+export async function writeXlsx(file: string, rows: number, opts: { seed?: number } = {}) {
+  const ExcelJS = (await import('exceljs')).default;
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+  const ws = wb.addWorksheet('Access Risk Analysis');
+  ws.addRow(HEADERS).commit();
+  for (const row of generateRows(rows, opts.seed ?? 1)) {
+    const values: (string | number)[] = row.map((v, i) => (i === 33 && v !== '' ? Number(v) : v));
+    ws.addRow(values).commit();
+  }
+  ws.commit();
+  await wb.commit();
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
   const arg = (name: string, dflt: string) => {
@@ -119,13 +133,14 @@ if (isMain) {
   };
   const rows = Number(arg('rows', '10000'));
   const format = arg('format', 'csv');
-  if (format !== 'csv') {
-    console.error(`format ${format} is not available yet (csv only)`);
+  if (format !== 'csv' && format !== 'xlsx') {
+    console.error(`format ${format}: use csv or xlsx`);
     process.exit(2);
   }
-  const out = arg('out', `data/generated-${rows}.csv`);
+  const out = arg('out', `data/generated-${rows}.${format}`);
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
   const t = Date.now();
-  writeCsv(out, rows, { seed: Number(arg('seed', '1')), delimiter: arg('delimiter', ',') === 'tab' ? '\t' : arg('delimiter', ',') });
+  if (format === 'xlsx') await writeXlsx(out, rows, { seed: Number(arg('seed', '1')) });
+  else writeCsv(out, rows, { seed: Number(arg('seed', '1')), delimiter: arg('delimiter', ',') === 'tab' ? '\t' : arg('delimiter', ',') });
   console.log(`wrote ${rows} rows to ${out} (${(fs.statSync(out).size / 1e6).toFixed(1)} MB) in ${Date.now() - t} ms`);
 }

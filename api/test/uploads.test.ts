@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
-import { HEADERS, generateRows, writeCsv } from '../../scripts/gen-data.js';
+import { HEADERS, generateRows, writeCsv, writeXlsx } from '../../scripts/gen-data.js';
+import zlib from 'node:zlib';
 
 let server: TestServer;
 let admin: Client;
@@ -109,6 +110,55 @@ describe('loading a CSV export', () => {
   });
 });
 
+describe('Excel workbooks', () => {
+  it('loads an .xlsx as a stream, with the same mapping and checks', async () => {
+    const before = await total();
+    const file = path.join(tmp, 'export.xlsx');
+    await writeXlsx(file, 2500, { seed: 81 });
+    const r = await upload('export.xlsx', fs.readFileSync(file));
+    const done = await settle(r.body.uploadId);
+    expect(done.status).toBe('completed');
+    expect(done.recordCount + done.duplicatesSkipped).toBe(2500);
+    expect(await total()).toBe(before + done.recordCount);
+    const row = (await admin.get('/api/risks?limit=500')).body.risks.find((x: any) => x.executionCount !== null);
+    expect(typeof row.executionCount).toBe('number');
+  });
+
+  it('loads a legacy .xls', async () => {
+    const XLSX = (await import('xlsx')).default;
+    const rows = sample(40, 82);
+    const ws = XLSX.utils.aoa_to_sheet([HEADERS, ...rows]);
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, 'Report');
+    const buf = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
+    const done = await settle((await upload('legacy.xls', buf)).body.uploadId);
+    expect(done).toMatchObject({ status: 'completed', recordCount: 40 });
+  });
+
+  it('refuses an .xlsx that is a zip bomb, before inflating it', async () => {
+    // A zip whose one entry inflates 300 MB of zeros from a few hundred KB.
+    const size = 300 * 1024 ** 2;
+    const data = zlib.deflateRawSync(Buffer.alloc(size), { level: 9 });
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(data.length, 18); local.writeUInt32LE(size, 22); local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(data.length, 20); central.writeUInt32LE(size, 24); central.writeUInt16LE(name.length, 28);
+    const cdOffset = local.length + name.length + data.length;
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(1, 8); end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(central.length + name.length, 12); end.writeUInt32LE(cdOffset, 16);
+    const zip = Buffer.concat([local, name, data, central, name, end]);
+    const before = await total();
+    const done = await settle((await upload('bomb.xlsx', zip)).body.uploadId);
+    expect(done.status).toBe('failed');
+    expect(done.errorMessage).toMatch(/refused as a possible zip bomb/);
+    expect(await total()).toBe(before);
+  });
+});
+
 describe('replace', () => {
   it('swaps the data atomically and keeps decisions on rows the new file keeps', async () => {
     const keep = sample(3, 21);
@@ -151,7 +201,8 @@ describe('bad input: failed, a message a person understands, nothing visible', (
     ['level.csv', csv([HEADERS, ...sample(2, 43).map((r, i) => (i === 1 ? r.map((v, j) => (j === 5 ? 'Severe' : v)) : r))]), /^Row 3, column 'Risk Level': 'Severe' is not a risk level/],
     ['utf8.csv', Buffer.concat([Buffer.from(csv([HEADERS, ...sample(2, 44)])), Buffer.from([0x55, 0xc3, 0x28, 0x2c, 0x0a])]), /not valid UTF-8/],
     ['blank-id.csv', csv([HEADERS, ...sample(1, 45).map((r) => ['', ...r.slice(1)])]), /^Row 2, column 'User ID': the value is empty/],
-    ['fake.xlsx', 'not a zip', /not available yet|not a zip/i],
+    ['fake.xlsx', 'not a zip', /^This \.xlsx file is not a valid Excel workbook \(it is not a zip archive\)/],
+    ['fake.xls', 'not an xls workbook at all, just text', /^This \.xls file is not a readable Excel workbook|not a recognisable header/],
   ];
   for (const [name, content, message] of cases) {
     it(name, async () => {

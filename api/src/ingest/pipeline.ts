@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../context.js';
 import { openCsv, IngestError } from './csv.js';
+import { openXls, openXlsx } from './tables.js';
 import { looksLikeHeader, mapHeaders } from './headers.js';
 import { COPY_COLUMNS, copyLine, rowNormalizer } from './rows.js';
 import { recordAudit } from '../services/audit.js';
@@ -75,10 +76,8 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
     const file = path.join(uploadsDir(deps.config.dataDir), up.fileName);
     if (!fs.existsSync(file)) throw new IngestError('The stored file is missing; upload it again.');
     const ext = path.extname(up.originalName).toLowerCase();
-    if (ext !== '.csv') {
-      throw new IngestError(`Loading ${ext} files is not available yet: export the report as CSV (comma, semicolon or tab separated) and upload that.`);
-    }
-    const reader = await openCsv(file, up.batchSize);
+    const reader =
+      ext === '.xlsx' ? await openXlsx(file, up.batchSize) : ext === '.xls' ? await openXls(file, up.batchSize) : await openCsv(file, up.batchSize);
     if (!looksLikeHeader(reader.header)) {
       throw new IngestError(
         'The first row is not a recognisable header. An Access Risk Analysis export starts with column names such as User ID, Access Risk ID, Role/Profile and System.',
