@@ -9,7 +9,7 @@ import type { AppDeps } from '../context.js';
 import { openCsv, IngestError } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
 import { looksLikeHeader, mapHeaders } from './headers.js';
-import { COPY_COLUMNS, copyLine, rowNormalizer } from './rows.js';
+import { COPY_COLUMNS, rowNormalizer } from './rows.js';
 import { recordAudit } from '../services/audit.js';
 import { LIVE_ROWS } from '../services/live-rows.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -72,6 +72,7 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
 
   let rows = 0;
   let dups = 0;
+  let inFlight: Promise<void> = Promise.resolve();
   try {
     const file = path.join(uploadsDir(deps.config.dataDir), up.fileName);
     if (!fs.existsSync(file)) throw new IngestError('The stored file is missing; upload it again.');
@@ -95,6 +96,8 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
     const seen = new Set<string>();
     if (up.skipDuplicates && up.mode === 'append') await existingHashes(deps, seen);
 
+    // One COPY in flight while the next batch is parsed (the database and
+    // the parser work at the same time on PostgreSQL).
     for await (const batch of reader.batches) {
       let csv = '';
       for (const rec of batch.records) {
@@ -106,24 +109,29 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
           }
           seen.add(n.hash);
         }
-        csv += copyLine(n.values);
+        csv += n.line;
         rows++;
       }
-      if (csv) await deps.db.sql.copyCsv('risk_rows', COPY_COLUMNS, csv);
-      await prisma.upload.update({
-        where: { id: uploadId },
-        data: { rowsProcessed: rows, bytesProcessed: BigInt(batch.bytesRead), duplicatesSkipped: dups, heartbeatAt: new Date() },
-      });
-      deps.pubsub.publish('upload:progress', uploadId, {
-        uploadId,
-        status: 'processing',
-        rowsProcessed: rows,
-        bytesProcessed: batch.bytesRead,
-        sizeBytes: Number(up.sizeBytes),
-        duplicatesSkipped: dups,
-        errorMessage: null,
-      });
+      await inFlight;
+      const progress = { rowsProcessed: rows, bytesProcessed: batch.bytesRead, duplicatesSkipped: dups };
+      inFlight = (async () => {
+        if (csv) await deps.db.sql.copyCsv('risk_rows', COPY_COLUMNS, csv);
+        await prisma.upload.update({
+          where: { id: uploadId },
+          data: { rowsProcessed: progress.rowsProcessed, bytesProcessed: BigInt(progress.bytesProcessed), duplicatesSkipped: progress.duplicatesSkipped, heartbeatAt: new Date() },
+        });
+        deps.pubsub.publish('upload:progress', uploadId, {
+          uploadId,
+          status: 'processing',
+          ...progress,
+          sizeBytes: Number(up.sizeBytes),
+          errorMessage: null,
+        });
+      })();
+      // Do not leave a rejected promise unobserved while the next batch parses.
+      inFlight.catch(() => {});
     }
+    await inFlight;
     if (rows === 0 && dups === 0) throw new IngestError('The file has a header row but no data rows.');
 
     await prisma.$transaction(
@@ -176,6 +184,8 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
     }
     if (up.mode === 'replace') await purgeDeadRows(deps);
   } catch (err) {
+    // A COPY may still be running: let it finish before its rows are removed.
+    await inFlight.catch(() => {});
     const message =
       err instanceof IngestError
         ? err.message

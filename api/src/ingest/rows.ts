@@ -47,78 +47,81 @@ function parseDate(raw: string): string | null | undefined {
 }
 
 export interface NormalizedRow {
-  values: (string | null)[];
+  /** The row as one COPY CSV line (with its label, hash and upload id). */
+  line: string;
   hash: string;
 }
 
-/** Builds a function that turns a record into COPY values (or throws an IngestError naming row and column). */
+/** A COPY CSV field: quoted, so an empty string stays an empty string (not NULL). */
+function q(v: string): string {
+  return v.includes('"') ? '"' + v.replace(/"/g, '""') + '"' : '"' + v + '"';
+}
+
+function trimmed(v: string): string {
+  const n = v.length;
+  return n && (v.charCodeAt(0) <= 32 || v.charCodeAt(n - 1) <= 32) ? v.trim() : v;
+}
+
+/**
+ * Builds a function that turns a record into a COPY line (or throws an
+ * IngestError naming row and column). The hash is of the export columns'
+ * values, so equal rows hash equally whatever file they came from.
+ */
 export function rowNormalizer(map: HeaderMapping, headers: string[]) {
   const indexOf = new Map<CanonicalField, number>();
   map.byIndex.forEach((f, i) => f && indexOf.set(f, i));
   const headerOf = (f: CanonicalField) => headers[indexOf.get(f)!]?.trim() ?? f;
-  const required: CanonicalField[] = ['userId', 'accessRiskId', 'system'];
-  const roleFields: CanonicalField[] = ['roleProfile', 'compositeBusinessRole'];
-  const hasLevel = indexOf.has('riskLevel');
+  const source = ROW_COLUMNS.map(([f]) => indexOf.get(f) ?? -1);
+  const at = (f: CanonicalField) => ROW_COLUMNS.findIndex(([x]) => x === f);
+  const kUser = at('userId');
+  const kRisk = at('accessRiskId');
+  const kSystem = at('system');
+  const kRole = at('roleProfile');
+  const kComposite = at('compositeBusinessRole');
+  const kLevel = at('riskLevel');
+  const kCount = at('executionCount');
+  const kDate = at('lastExecutedOn');
+  const hasLevel = source[kLevel]! >= 0;
+  const width = ROW_COLUMNS.length;
+  const values: string[] = new Array(width);
 
   return (row: number, fields: string[], uploadId: string): NormalizedRow => {
-    const get = (f: CanonicalField) => {
-      const i = indexOf.get(f);
-      return i === undefined ? '' : (fields[i] ?? '').trim();
-    };
-    for (const f of required) {
-      if (!get(f)) throw new IngestError(`Row ${row}, column '${headerOf(f)}': the value is empty, but every row needs one.`);
+    for (let k = 0; k < width; k++) {
+      const i = source[k]!;
+      values[k] = i < 0 ? '' : trimmed(fields[i] ?? '');
     }
-    if (!roleFields.some((f) => get(f))) {
+    if (!values[kUser]) throw new IngestError(`Row ${row}, column '${headerOf('userId')}': the value is empty, but every row needs one.`);
+    if (!values[kRisk]) throw new IngestError(`Row ${row}, column '${headerOf('accessRiskId')}': the value is empty, but every row needs one.`);
+    if (!values[kSystem]) throw new IngestError(`Row ${row}, column '${headerOf('system')}': the value is empty, but every row needs one.`);
+    if (!values[kRole] && !values[kComposite]) {
       throw new IngestError(`Row ${row}: both Role/Profile and Composite Role are empty; every row needs one of them.`);
     }
-    const values: (string | null)[] = [];
     let label = '';
-    for (const [f] of ROW_COLUMNS) {
-      const v = get(f);
-      if (f === 'riskLevel') {
-        if (!hasLevel) {
-          values.push('high');
-          continue;
-        }
-        const level = levelOf(v);
-        if (!level) {
-          throw new IngestError(
-            `Row ${row}, column '${headerOf(f)}': '${v}' is not a risk level (use Critical, High, Medium or Low).`,
-          );
-        }
-        label = v;
-        values.push(level);
-      } else if (f === 'executionCount') {
-        if (!v) values.push(null);
-        else {
-          const n = Number(v.replace(/[\s,]/g, ''));
-          if (!Number.isInteger(n) || n < 0 || n > 2_147_483_647) {
-            throw new IngestError(`Row ${row}, column '${headerOf(f)}': '${v}' is not a whole number.`);
-          }
-          values.push(String(n));
-        }
-      } else if (f === 'lastExecutedOn') {
+    if (hasLevel) {
+      label = values[kLevel]!;
+      const level = levelOf(label);
+      if (!level) throw new IngestError(`Row ${row}, column '${headerOf('riskLevel')}': '${label}' is not a risk level (use Critical, High, Medium or Low).`);
+      values[kLevel] = level;
+    } else values[kLevel] = 'high';
+
+    let line = '';
+    for (let k = 0; k < width; k++) {
+      const v = values[k]!;
+      if (k) line += ',';
+      if (k === kCount) {
+        if (!v) continue; // NULL
+        const n = Number(v.replace(/[\s,]/g, ''));
+        if (!Number.isInteger(n) || n < 0 || n > 2_147_483_647) throw new IngestError(`Row ${row}, column '${headerOf('executionCount')}': '${v}' is not a whole number.`);
+        line += n;
+      } else if (k === kDate) {
         const d = parseDate(v);
-        if (d === undefined) throw new IngestError(`Row ${row}, column '${headerOf(f)}': '${v}' is not a date (use YYYY-MM-DD or DD.MM.YYYY).`);
-        values.push(d);
+        if (d === undefined) throw new IngestError(`Row ${row}, column '${headerOf('lastExecutedOn')}': '${v}' is not a date (use YYYY-MM-DD or DD.MM.YYYY).`);
+        if (d !== null) line += d;
       } else {
-        values.push(v);
+        line += q(v);
       }
     }
-    const hash = crypto.createHash('sha1').update(values.map((v) => v ?? '').join('\u001f')).digest('base64');
-    values.push(label, hash, uploadId);
-    return { values, hash };
+    const hash = crypto.hash('sha1', line, 'base64');
+    return { line: line + ',' + q(label) + ',"' + hash + '","' + uploadId + '"\n', hash };
   };
-}
-
-/** One COPY CSV line. */
-export function copyLine(values: (string | null)[]): string {
-  let s = '';
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] ?? null;
-    if (i) s += ',';
-    if (v === null) continue; // unquoted empty = NULL in COPY CSV
-    s += '"' + (v.includes('"') ? v.replace(/"/g, '""') : v) + '"';
-  }
-  return s + '\n';
 }
