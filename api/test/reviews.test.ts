@@ -246,6 +246,10 @@ describe('dashboard, reviewer status and export', () => {
     const mine = await fetch(server.url + '/api/risks/export', { headers: { cookie: b.client.cookieHeader } });
     expect((await mine.text()).trim().split('\r\n')).toHaveLength(1 + 3);
     expect((await fetch(server.url + '/api/risks/export?riskLevel=bogus', { headers: { cookie: admin.cookieHeader } })).status).toBe(400);
+    // The dashboard's report is the same export over every row.
+    const report = await fetch(server.url + '/api/reports/risk-report', { headers: { cookie: admin.cookieHeader } });
+    expect(report.headers.get('content-disposition')).toMatch(/attachment/);
+    expect((await report.text()).trim().split('\r\n').length).toBe(1 + 6);
   });
 });
 

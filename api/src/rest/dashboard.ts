@@ -1,6 +1,6 @@
 // REST: dashboard figures, reviewer progress, and the risk queue's CSV export.
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as dashboard from '../services/dashboard.js';
 import * as risks from '../services/risks.js';
 
@@ -19,8 +19,9 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     })),
   );
 
-  // Export Results: the filtered queue as CSV (UTF-8 with BOM, so Excel reads accents), streamed.
-  app.get<{ Querystring: risks.RiskFilter }>('/api/risks/export', { config: { access: 'signedIn' } }, async (req, reply) => {
+  // Export Results (the filtered queue) and the dashboard's risk report (SPEC §7
+  // /api/reports/risk-report): CSV, UTF-8 with BOM so Excel reads accents, streamed.
+  const exportCsv = async (req: FastifyRequest<{ Querystring: risks.RiskFilter }>, reply: FastifyReply) => {
     // Validate the filter before the first byte goes out, so bad input is a 400, not a broken file.
     risks.filterCondition(req.query);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -32,5 +33,7 @@ export function registerDashboardRoutes(app: FastifyInstance) {
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="risk-export-${stamp}.csv"`)
       .send(Readable.from(body()));
-  });
+  };
+  app.get<{ Querystring: risks.RiskFilter }>('/api/risks/export', { config: { access: 'signedIn' } }, exportCsv);
+  app.get<{ Querystring: risks.RiskFilter }>('/api/reports/risk-report', { config: { access: 'signedIn' } }, exportCsv);
 }
