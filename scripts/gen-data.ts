@@ -4,15 +4,9 @@
 //   npm run gen:data -- --rows 100000 --format csv|xlsx [--out file] [--seed 1] [--delimiter ;|tab]
 import fs from 'node:fs';
 import path from 'node:path';
+import { EXPORT_FIELDS } from '../api/src/ingest/columns.js';
 
-export const HEADERS = [
-  'User ID', 'User Name', 'User Group', 'Access Risk ID', 'Risk Description', 'Risk Level', 'Risk Type', 'Rule ID',
-  'Org Rule ID', 'Org Level', 'Org Value', 'Business Process', 'Business Process Description', 'Function',
-  'Function Description', 'System', 'Action', 'Action Description', 'Resource', 'Resource Description', 'Resource Extn',
-  'Resource Extn Desc', 'Value From', 'Value To', 'Role/Profile', 'Role/Profile Description', 'Composite/Business Role',
-  'Composite Role Description', 'Control', 'Control Description', 'Monitor', 'Monitor Name', 'Short description',
-  'Execution Count', 'Last Executed On',
-];
+export const HEADERS = EXPORT_FIELDS.map((f) => f.header);
 
 /** mulberry32: small, fast, deterministic. */
 export function rng(seed: number) {

@@ -6,20 +6,9 @@
 import crypto from 'node:crypto';
 import type { CanonicalField, HeaderMapping } from './headers.js';
 import { IngestError } from './csv.js';
+import { EXPORT_FIELDS } from './columns.js';
 
-export const ROW_COLUMNS: [CanonicalField, string][] = [
-  ['userId', 'user_id'], ['userName', 'user_name'], ['userGroup', 'user_group'], ['accessRiskId', 'access_risk_id'],
-  ['riskDescription', 'risk_description'], ['riskLevel', 'risk_level'], ['riskType', 'risk_type'], ['ruleId', 'rule_id'],
-  ['orgRuleId', 'org_rule_id'], ['orgLevel', 'org_level'], ['orgValue', 'org_value'], ['businessProcess', 'business_process'],
-  ['businessProcessDescription', 'business_process_description'], ['function', 'function'], ['functionDescription', 'function_description'],
-  ['system', 'system'], ['action', 'action'], ['actionDescription', 'action_description'], ['resource', 'resource'],
-  ['resourceDescription', 'resource_description'], ['resourceExtn', 'resource_extn'], ['resourceExtnDesc', 'resource_extn_desc'],
-  ['valueFrom', 'value_from'], ['valueTo', 'value_to'], ['roleProfile', 'role_profile'], ['roleProfileDescription', 'role_profile_description'],
-  ['compositeBusinessRole', 'composite_business_role'], ['compositeRoleDescription', 'composite_role_description'],
-  ['mitigationControl', 'mitigation_control'], ['mitigationControlDescription', 'mitigation_control_description'],
-  ['monitor', 'monitor'], ['monitorName', 'monitor_name'], ['shortDescription', 'short_description'],
-  ['executionCount', 'execution_count'], ['lastExecutedOn', 'last_executed_on'],
-];
+export const ROW_COLUMNS: [CanonicalField, string][] = EXPORT_FIELDS.map((f) => [f.field, f.column]);
 
 /** The columns COPY writes, in order. */
 export const COPY_COLUMNS = [...ROW_COLUMNS.map(([, c]) => c), 'risk_level_label', 'row_hash', 'upload_id'];

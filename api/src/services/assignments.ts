@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
 import { parseOrThrow } from './users.js';
 import type { Actor, DbClient } from './types.js';
+import { isUuid } from './types.js';
 import { LIVE_ROWS } from './live-rows.js';
 
 export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
@@ -21,7 +22,6 @@ export const CRITERIA_COLUMN: Record<CriteriaType, string> = {
   role_profile: 'role_profile',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** SPEC §5: the type in upper case with underscores as spaces, a colon, the value. */
 export function defaultCriteriaName(type: CriteriaType, value: string): string {
@@ -45,7 +45,7 @@ export function listCriteria(prisma: PrismaClient): Promise<CriteriaWithReviewer
 
 export async function createCriteria(prisma: PrismaClient, actor: Actor, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
   const data = parseOrThrow(createSchema, input);
-  const reviewer = UUID.test(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
+  const reviewer = isUuid(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
   if (!reviewer) throw new ValidationError('The chosen reviewer does not exist', 'reviewerId');
   if (reviewer.role !== 'reviewer') throw new ValidationError('Assignments can only be made to reviewers', 'reviewerId');
   if (!reviewer.isActive) throw new ValidationError('The chosen reviewer is deactivated', 'reviewerId');
@@ -73,7 +73,7 @@ export async function createCriteria(prisma: PrismaClient, actor: Actor, input: 
 }
 
 export async function deleteCriteria(prisma: PrismaClient, actor: Actor, id: string): Promise<void> {
-  if (!UUID.test(id)) throw new NotFoundError('Assignment not found');
+  if (!isUuid(id)) throw new NotFoundError('Assignment not found');
   await prisma.$transaction(async (tx) => {
     const c = await tx.assignmentCriteria.findUnique({ where: { id } });
     if (!c) throw new NotFoundError('Assignment not found');
@@ -97,7 +97,7 @@ export async function criteriaValues(prisma: PrismaClient, type: string, reviewe
   }
   const t = type as CriteriaType;
   const col = CRITERIA_COLUMN[t];
-  const taken = reviewerId && UUID.test(reviewerId)
+  const taken = reviewerId && isUuid(reviewerId)
     ? new Set((await prisma.assignmentCriteria.findMany({ where: { reviewerId, criteriaType: t }, select: { criteriaValue: true } })).map((c) => c.criteriaValue))
     : new Set<string>();
   const labelCol = t === 'user_id' ? 'user_name' : t === 'risk_id' ? 'risk_description' : t === 'role_profile' ? 'role_profile_description' : null;

@@ -13,6 +13,7 @@ import { requireActivePeriod, getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './risks.js';
 import { sendNotification } from './notifications.js';
 import type { Actor, DbClient } from './types.js';
+import { isUuid } from './types.js';
 import type { PubSub } from '../pubsub.js';
 
 export const DECISION_VALUES = ['retain', 'remove', 'retain_mitigated'] as const;
@@ -202,7 +203,6 @@ export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count:
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * An administrator approves a submitted set (final: no more edits or recall
@@ -216,7 +216,7 @@ export async function reviewSubmission(
   outcome: 'approved' | 'returned',
   comment?: string | null,
 ): Promise<Submission> {
-  if (!UUID.test(submissionId)) throw new NotFoundError('Submission not found');
+  if (!isUuid(submissionId)) throw new NotFoundError('Submission not found');
   const text = comment?.trim() || null;
   if (outcome === 'returned' && !text) throw new ValidationError('Please say why the decisions are returned', 'comment');
   const updated = await deps.prisma.$transaction(async (tx) => {

@@ -8,6 +8,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
 import { parseOrThrow } from './users.js';
 import type { Actor } from './types.js';
+import { isUuid } from './types.js';
 import type { PubSub } from '../pubsub.js';
 
 export interface NotificationDeps {
@@ -15,7 +16,6 @@ export interface NotificationDeps {
   pubsub: PubSub;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const sendSchema = z.object({
   title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title is too long (200 characters at most)'),
@@ -51,7 +51,7 @@ export async function sendNotification(deps: NotificationDeps, actor: Actor, inp
   let targetUserId: string | null = null;
   if (data.targetType === 'specific') {
     if (!data.targetUserId) throw new ValidationError('Please choose the user to send to', 'targetUserId');
-    const target = UUID.test(data.targetUserId) ? await deps.prisma.user.findUnique({ where: { id: data.targetUserId } }) : null;
+    const target = isUuid(data.targetUserId) ? await deps.prisma.user.findUnique({ where: { id: data.targetUserId } }) : null;
     if (!target) throw new ValidationError('The chosen user does not exist', 'targetUserId');
     targetUserId = target.id;
   }
@@ -116,7 +116,7 @@ export async function listAll(prisma: PrismaClient, admin: User, opts: { limit?:
 }
 
 async function findVisible(prisma: PrismaClient, user: User, id: string): Promise<Notification> {
-  const n = UUID.test(id) ? await prisma.notification.findUnique({ where: { id } }) : null;
+  const n = isUuid(id) ? await prisma.notification.findUnique({ where: { id } }) : null;
   // Not visible is the same as not there: no hint that it exists.
   if (!n || !isVisibleTo(n, user.id)) throw new NotFoundError('Notification not found');
   return n;
@@ -142,7 +142,7 @@ export async function markAllRead(prisma: PrismaClient, user: User): Promise<num
 }
 
 export async function deleteNotification(deps: NotificationDeps, actor: Actor, id: string): Promise<void> {
-  if (!UUID.test(id)) throw new NotFoundError('Notification not found');
+  if (!isUuid(id)) throw new NotFoundError('Notification not found');
   await deps.prisma.$transaction(async (tx) => {
     const n = await tx.notification.findUnique({ where: { id } });
     if (!n) throw new NotFoundError('Notification not found');

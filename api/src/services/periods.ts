@@ -6,11 +6,11 @@ import { ConflictError, NotFoundError } from './errors.js';
 import { recordAudit } from './audit.js';
 import { parseOrThrow } from './users.js';
 import type { Actor, DbClient } from './types.js';
+import { isUuid } from './types.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function getActivePeriod(db: DbClient): Promise<ReviewPeriod | null> {
   return db.reviewPeriod.findFirst({ where: { status: 'active' } });
@@ -69,7 +69,7 @@ export async function createPeriod(prisma: PrismaClient, actor: Actor, input: Cr
 }
 
 export async function setPeriodStatus(prisma: PrismaClient, actor: Actor, id: string, status: 'active' | 'closed'): Promise<ReviewPeriod> {
-  if (!UUID.test(id)) throw new NotFoundError('Review period not found');
+  if (!isUuid(id)) throw new NotFoundError('Review period not found');
   try {
     return await prisma.$transaction(async (tx) => {
       const before = await tx.reviewPeriod.findUnique({ where: { id } });

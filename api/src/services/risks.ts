@@ -6,6 +6,7 @@ import { ValidationError } from './errors.js';
 import { assignedRowsCondition, criteriaSetsFor } from './assignments.js';
 import { getActivePeriod } from './periods.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from './types.js';
 
 export const RISK_LEVELS = ['high', 'medium', 'low'] as const;
@@ -103,20 +104,11 @@ export async function listRisks(prisma: PrismaClient, user: User, filter: RiskFi
   return { risks: rows.map(fromRaw), total: Number(count[0]?.n ?? 0), page, limit };
 }
 
-/** Every column of the export, in the order the CSV writes them. */
-export const EXPORT_COLUMNS: [header: string, column: string][] = [
-  ['User ID', 'user_id'], ['User Name', 'user_name'], ['User Group', 'user_group'], ['Access Risk ID', 'access_risk_id'],
-  ['Risk Description', 'risk_description'], ['Risk Level', 'risk_level_label'], ['Risk Type', 'risk_type'], ['Rule ID', 'rule_id'],
-  ['Org Rule ID', 'org_rule_id'], ['Org Level', 'org_level'], ['Org Value', 'org_value'], ['Business Process', 'business_process'],
-  ['Business Process Description', 'business_process_description'], ['Function', 'function'], ['Function Description', 'function_description'],
-  ['System', 'system'], ['Action', 'action'], ['Action Description', 'action_description'], ['Resource', 'resource'],
-  ['Resource Description', 'resource_description'], ['Resource Extn', 'resource_extn'], ['Resource Extn Desc', 'resource_extn_desc'],
-  ['Value From', 'value_from'], ['Value To', 'value_to'], ['Role/Profile', 'role_profile'], ['Role/Profile Description', 'role_profile_description'],
-  ['Composite/Business Role', 'composite_business_role'], ['Composite Role Description', 'composite_role_description'],
-  ['Control', 'mitigation_control'], ['Control Description', 'mitigation_control_description'], ['Monitor', 'monitor'],
-  ['Monitor Name', 'monitor_name'], ['Short description', 'short_description'], ['Execution Count', 'execution_count'],
-  ['Last Executed On', 'last_executed_on'],
-];
+/** Every column of the export, in the order the CSV writes them (the level as exported). */
+export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.map((f) => [
+  f.header,
+  f.column === 'risk_level' ? 'risk_level_label' : f.column,
+]);
 
 /**
  * The filtered rows the viewer may see, as CSV, in batches (keyset on id) so

@@ -39,3 +39,10 @@ export function publicUser(u: User): PublicUser {
     lastLoginAt: u.lastLoginAt,
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether an id from a URL or a body can be a database id at all (else: not found). */
+export function isUuid(v: string | null | undefined): v is string {
+  return typeof v === 'string' && UUID.test(v);
+}

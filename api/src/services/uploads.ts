@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { recordAudit } from './audit.js';
 import { parseOrThrow } from './users.js';
 import type { Actor } from './types.js';
+import { isUuid } from './types.js';
 import type { AppDeps } from '../context.js';
 import { JOBS } from '../jobs/queue.js';
 import { uploadsDir } from '../ingest/pipeline.js';
@@ -20,7 +21,6 @@ export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'];
 export const BATCH_SIZES = [5000, 10000, 25000, 50000, 100000];
 export const TOO_LARGE = 'File Too Large: the limit is 2GB per file.';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const bool = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1' || v === 'on'), z.boolean().optional());
 
 const optionsSchema = z.object({
@@ -115,7 +115,7 @@ export async function acceptUpload(
 }
 
 export async function getUpload(prisma: PrismaClient, id: string): Promise<Upload & { uploadedBy: User | null }> {
-  const u = UUID.test(id) ? await prisma.upload.findUnique({ where: { id }, include: { uploadedBy: true } }) : null;
+  const u = isUuid(id) ? await prisma.upload.findUnique({ where: { id }, include: { uploadedBy: true } }) : null;
   if (!u) throw new NotFoundError('Upload not found');
   return u;
 }

@@ -7,6 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
 import type { Actor } from './types.js';
+import { isUuid } from './types.js';
 import { publicUser } from './types.js';
 import type { Mailer } from './mail.js';
 import type { PubSub } from '../pubsub.js';
@@ -21,7 +22,6 @@ export interface UserDeps {
   log: (msg: string) => void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** First start: creates the administrator when there is no user at all. */
 export async function ensureFirstAdmin(
@@ -119,7 +119,7 @@ export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 /** Edits a user's name and role. An administrator cannot change their own role (no self-lockout). */
 export async function updateUser(deps: Pick<UserDeps, 'prisma'>, actor: Actor, userId: string, input: UpdateUserInput): Promise<User> {
-  if (!UUID.test(userId)) throw new NotFoundError('User not found');
+  if (!isUuid(userId)) throw new NotFoundError('User not found');
   const data = parseOrThrow(updateUserSchema, input);
   return deps.prisma.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId } });
@@ -150,7 +150,7 @@ export async function resetPassword(
   userId: string,
   input: { newPassword?: string | null },
 ): Promise<User> {
-  if (!UUID.test(userId)) throw new NotFoundError('User not found');
+  if (!isUuid(userId)) throw new NotFoundError('User not found');
   const newPassword = input.newPassword ?? '';
   if (!newPassword) throw new ValidationError('New password is required', 'newPassword');
   if (newPassword.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
@@ -190,7 +190,7 @@ export async function setUserActive(
   userId: string,
   active: boolean,
 ): Promise<User> {
-  if (!UUID.test(userId)) throw new NotFoundError('User not found');
+  if (!isUuid(userId)) throw new NotFoundError('User not found');
   if (!active && actor.user?.id === userId) throw new ForbiddenError('You cannot deactivate your own account');
   const updated = await deps.prisma.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId } });

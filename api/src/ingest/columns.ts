@@ -1,0 +1,42 @@
+// The columns of an Access Risk Analysis export, in the order SAP GRC writes
+// them: the canonical field, the risk_rows column and the English header. The
+// importer, the CSV export and the data generator all use this one list.
+import type { CanonicalField } from './headers.js';
+
+export const EXPORT_FIELDS: { field: CanonicalField; column: string; header: string }[] = [
+  { field: 'userId', column: 'user_id', header: 'User ID' },
+  { field: 'userName', column: 'user_name', header: 'User Name' },
+  { field: 'userGroup', column: 'user_group', header: 'User Group' },
+  { field: 'accessRiskId', column: 'access_risk_id', header: 'Access Risk ID' },
+  { field: 'riskDescription', column: 'risk_description', header: 'Risk Description' },
+  { field: 'riskLevel', column: 'risk_level', header: 'Risk Level' },
+  { field: 'riskType', column: 'risk_type', header: 'Risk Type' },
+  { field: 'ruleId', column: 'rule_id', header: 'Rule ID' },
+  { field: 'orgRuleId', column: 'org_rule_id', header: 'Org Rule ID' },
+  { field: 'orgLevel', column: 'org_level', header: 'Org Level' },
+  { field: 'orgValue', column: 'org_value', header: 'Org Value' },
+  { field: 'businessProcess', column: 'business_process', header: 'Business Process' },
+  { field: 'businessProcessDescription', column: 'business_process_description', header: 'Business Process Description' },
+  { field: 'function', column: 'function', header: 'Function' },
+  { field: 'functionDescription', column: 'function_description', header: 'Function Description' },
+  { field: 'system', column: 'system', header: 'System' },
+  { field: 'action', column: 'action', header: 'Action' },
+  { field: 'actionDescription', column: 'action_description', header: 'Action Description' },
+  { field: 'resource', column: 'resource', header: 'Resource' },
+  { field: 'resourceDescription', column: 'resource_description', header: 'Resource Description' },
+  { field: 'resourceExtn', column: 'resource_extn', header: 'Resource Extn' },
+  { field: 'resourceExtnDesc', column: 'resource_extn_desc', header: 'Resource Extn Desc' },
+  { field: 'valueFrom', column: 'value_from', header: 'Value From' },
+  { field: 'valueTo', column: 'value_to', header: 'Value To' },
+  { field: 'roleProfile', column: 'role_profile', header: 'Role/Profile' },
+  { field: 'roleProfileDescription', column: 'role_profile_description', header: 'Role/Profile Description' },
+  { field: 'compositeBusinessRole', column: 'composite_business_role', header: 'Composite/Business Role' },
+  { field: 'compositeRoleDescription', column: 'composite_role_description', header: 'Composite Role Description' },
+  { field: 'mitigationControl', column: 'mitigation_control', header: 'Control' },
+  { field: 'mitigationControlDescription', column: 'mitigation_control_description', header: 'Control Description' },
+  { field: 'monitor', column: 'monitor', header: 'Monitor' },
+  { field: 'monitorName', column: 'monitor_name', header: 'Monitor Name' },
+  { field: 'shortDescription', column: 'short_description', header: 'Short description' },
+  { field: 'executionCount', column: 'execution_count', header: 'Execution Count' },
+  { field: 'lastExecutedOn', column: 'last_executed_on', header: 'Last Executed On' },
+];
