@@ -18,7 +18,8 @@ export interface ServerContext {
   reply?: FastifyReply;
 }
 
-export const GRAPHQL_LIMITS = { maxDepth: 12, maxCost: 20000, maxAliases: 20 };
+// Cost counts list sizes written into a query; connections are capped at 500 items anyway.
+export const GRAPHQL_LIMITS = { maxDepth: 12, maxCost: 250000, maxAliases: 20 };
 
 /** Relay's persisted operations (web/persisted-queries.json), reloaded when the file changes. */
 export function createPersistedStore(file: string) {

@@ -95,6 +95,11 @@ describe('per-user read state', () => {
     expect(after.body.unreadCount).toBe(before.body.unreadCount + 1);
     expect(after.body.notifications[0]).toMatchObject({ title: 'To delete', readCount: 0 });
 
+    // Unread counts only what is addressed to the administrator: marking all read reaches 0.
+    await admin.put('/api/notifications/read-all');
+    expect((await admin.get('/api/notifications?admin=true')).body.unreadCount).toBe(0);
+    expect((await admin.gql('{ allNotificationCounts { unreadCount } }')).body.data.allNotificationCounts.unreadCount).toBe(0);
+
     const { client } = await userClient(server, admin);
     expect((await client.request('DELETE', `/api/notifications/${n.body.id}`)).status).toBe(403);
     const d = await admin.request('DELETE', `/api/notifications/${n.body.id}`);

@@ -98,6 +98,18 @@ describe('edit, reset password, activate', () => {
     expect((await new Client(server.url).login(email, password)).status).toBe(200);
   });
 
+  it('filters the list by search, role and status, over REST and GraphQL', async () => {
+    const { email, user } = await userClient(server, admin);
+    await admin.put(`/api/users/${user.id}/deactivate`);
+    const found = (await admin.get(`/api/users?search=${encodeURIComponent(email.slice(0, 12))}`)).body;
+    expect(found.map((u: any) => u.email)).toEqual([email]);
+    expect((await admin.get('/api/users?role=admin')).body.every((u: any) => u.role === 'admin')).toBe(true);
+    expect((await admin.get('/api/users?active=false')).body.map((u: any) => u.email)).toContain(email);
+    const g = await admin.gql(`{ users(first: 50, role: reviewer, active: false) { edges { node { email isActive role } } } }`);
+    expect(g.body.data.users.edges.map((e: any) => e.node.email)).toContain(email);
+    expect(g.body.data.users.edges.every((e: any) => !e.node.isActive && e.node.role === 'reviewer')).toBe(true);
+  });
+
   it('answers 404 for an unknown user id', async () => {
     expect((await admin.put('/api/users/not-a-uuid/deactivate')).status).toBe(404);
     expect((await admin.put('/api/users/00000000-0000-4000-8000-000000000000/activate')).status).toBe(404);

@@ -4,8 +4,15 @@ import * as users from '../services/users.js';
 import { publicUser } from '../services/types.js';
 
 export function registerUserRoutes(app: FastifyInstance) {
-  app.get('/api/users', { config: { access: 'admin' } }, async (req) => {
-    return (await users.listUsers(req.ctx.prisma)).map(publicUser);
+  app.get<{ Querystring: { search?: string; role?: string; active?: string } }>('/api/users', { config: { access: 'admin' } }, async (req) => {
+    const { search, role, active } = req.query;
+    return (
+      await users.listUsers(req.ctx.prisma, {
+        search,
+        role: role === 'admin' || role === 'reviewer' ? role : undefined,
+        active: active === 'true' ? true : active === 'false' ? false : undefined,
+      })
+    ).map(publicUser);
   });
 
   app.post<{ Body: users.CreateUserInput }>('/api/users', { config: { access: 'admin' } }, async (req, reply) => {

@@ -76,10 +76,13 @@ builder.queryFields((t) => ({
   }),
   allNotificationCounts: t.field({
     type: NotificationCounts,
-    description: 'Totals over every notification sent; unread as seen by the viewer (administrators).',
+    description: 'Totals over every notification sent; unread counts those addressed to the viewer that they have not read (administrators).',
     authScopes: { admin: true },
     resolve: async (_root, _args, ctx) => {
-      const [total, unreadCount] = await Promise.all([ctx.prisma.notification.count(), notifications.unreadCount(ctx.prisma, ctx.user!.id, {})]);
+      const [total, unreadCount] = await Promise.all([
+        ctx.prisma.notification.count(),
+        notifications.unreadCount(ctx.prisma, ctx.user!.id, notifications.visibleTo(ctx.user!.id)),
+      ]);
       return { total, unreadCount };
     },
   }),

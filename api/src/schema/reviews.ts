@@ -175,6 +175,7 @@ const ReviewerProgress = builder.objectRef<dashboard.ReviewerProgress>('Reviewer
     assigned: t.exposeInt('assigned'),
     decided: t.exposeInt('decided'),
     submissionStatus: t.field({ type: SubmissionStatusEnum, nullable: true, resolve: (p) => p.submissionStatus as never }),
+    submission: t.field({ type: SubmissionNode, nullable: true, description: 'The latest submission in the active period.', resolve: (p) => p.submission }),
     submitted: t.exposeInt('submittedCount'),
     approved: t.exposeInt('approvedCount'),
     lastActivity: t.expose('lastActivity', { type: 'DateTime', nullable: true }),

@@ -37,7 +37,13 @@ builder.queryFields((t) => ({
     type: 'User',
     cursor: 'email',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.user.findMany({ ...query, orderBy: { email: 'asc' } }),
+    args: {
+      search: t.arg.string({ description: 'Part of the name or e-mail.' }),
+      role: t.arg({ type: RoleEnum }),
+      active: t.arg.boolean(),
+    },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.user.findMany({ ...query, where: users.userFilter(args), orderBy: { email: 'asc' } }),
   }),
 }));
 

@@ -1,5 +1,5 @@
 // Dashboard figures and the administrators' per-reviewer progress.
-import type { PrismaClient, User } from '../generated/prisma/client.js';
+import type { PrismaClient, Submission, User } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './risks.js';
@@ -38,6 +38,8 @@ export interface ReviewerProgress {
   assigned: number;
   decided: number;
   submissionStatus: string | null;
+  /** The reviewer's latest submission in the active period. */
+  submission: Submission | null;
   submittedCount: number;
   approvedCount: number;
   lastActivity: Date | null;
@@ -66,6 +68,7 @@ export async function reviewerProgress(prisma: PrismaClient): Promise<ReviewerPr
       assigned: Number(a?.n ?? 0),
       decided,
       submissionStatus: latest?.status ?? null,
+      submission: latest,
       submittedCount: latest && latest.status !== 'recalled' ? latest.decisionCount : 0,
       approvedCount: latest?.status === 'approved' ? latest.decisionCount : 0,
       lastActivity: times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null,

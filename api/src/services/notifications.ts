@@ -109,7 +109,8 @@ export async function listAll(prisma: PrismaClient, admin: User, opts: { limit?:
       include: { targetUser: true, _count: { select: { reads: true } } },
     }),
     prisma.notification.count(),
-    unreadCount(prisma, admin.id, {}),
+    // Unread as the administrator can read them: notifications addressed to them.
+    unreadCount(prisma, admin.id, visibleTo(admin.id)),
   ]);
   const views = await withReadState(prisma, admin.id, rows);
   return { notifications: views, total, unreadCount: unread };

@@ -180,8 +180,26 @@ export async function resetPassword(
   return user;
 }
 
-export async function listUsers(prisma: PrismaClient): Promise<User[]> {
-  return prisma.user.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+/** The users list's filters (search over names and e-mail, role, active). */
+export function userFilter(f: { search?: string | null; role?: Role | null; active?: boolean | null }): Prisma.UserWhereInput {
+  const q = f.search?.trim();
+  return {
+    ...(f.role ? { role: f.role } : {}),
+    ...(typeof f.active === 'boolean' ? { isActive: f.active } : {}),
+    ...(q
+      ? {
+          OR: [
+            { firstName: { contains: q, mode: 'insensitive' } },
+            { lastName: { contains: q, mode: 'insensitive' } },
+            { email: { contains: q, mode: 'insensitive' } },
+          ],
+        }
+      : {}),
+  };
+}
+
+export async function listUsers(prisma: PrismaClient, filter: Parameters<typeof userFilter>[0] = {}): Promise<User[]> {
+  return prisma.user.findMany({ where: userFilter(filter), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
 export async function setUserActive(
