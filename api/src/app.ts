@@ -20,8 +20,9 @@ export interface App {
 }
 
 export async function createApp(config: Config, opts: { inMemory?: boolean; db?: Database } = {}): Promise<App> {
+  // Operational messages (migrations, mail, loads) are info-level.
   const log = (msg: string) => {
-    if (config.LOG_LEVEL !== 'silent') console.log(`[grc] ${msg}`);
+    if (['info', 'debug', 'trace'].includes(config.LOG_LEVEL)) console.log(`[grc] ${msg}`);
   };
   const db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory }));
   try {

@@ -173,3 +173,62 @@ export async function storedUser(page: Page): Promise<Record<string, unknown> | 
 export function toast(page: Page, title: string) {
   return page.locator('.fui-Toast').filter({ hasText: title }).last();
 }
+
+export type Mail = { to: string[]; subject: string; body: string };
+
+/** The mail the e2e SMTP server has received (scripts/e2e.mjs). */
+export async function mailbox(): Promise<Mail[]> {
+  const url = process.env.E2E_MAILBOX_URL;
+  if (!url) throw new Error('E2E_MAILBOX_URL is not set; run the specs with `npm run test:e2e`');
+  const response = await fetch(url);
+  return (await response.json()) as Mail[];
+}
+
+/**
+ * Waits for a message to `to` whose body matches `pattern` and returns the
+ * first capture group (e.g. the temporary password).
+ */
+export async function waitForMailed(to: string, pattern: RegExp, options: { after?: number } = {}): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const messages = (await mailbox()).slice(options.after ?? 0);
+        for (const m of messages) {
+          if (!m.to.some((address) => address.toLowerCase() === to.toLowerCase())) continue;
+          const match = pattern.exec(m.body);
+          if (match?.[1]) {
+            found = match[1];
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 20_000, message: `mail to ${to} matching ${pattern}` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** 'Temporary password: <pw>' in account and reset mails. */
+export const TEMPORARY_PASSWORD = /Temporary password: (\S+)/;
+
+/** POST /api/notifications with an admin session on `api`. */
+export async function sendNotificationRest(
+  api: APIRequestContext,
+  input: { title: string; message: string; type?: string; targetType: 'all' | 'specific'; targetUserId?: string },
+): Promise<void> {
+  const response = await api.post('/api/notifications', { data: { type: 'general', ...input } });
+  expect(response.ok(), `send notification: ${response.status()} ${await response.text()}`).toBeTruthy();
+}
+
+/** The bell button in the app header; its name carries the unread count. */
+export function bellButton(page: Page) {
+  return page.getByRole('banner').getByRole('button', { name: /^Notifications(, \d+ unread)?$/ });
+}
+
+/** The value shown on one of the Notifications page's stat cards. */
+export async function statValue(page: Page, label: string): Promise<string> {
+  const text = await page.getByRole('group', { name: label }).innerText();
+  return text.replace(label, '').trim();
+}

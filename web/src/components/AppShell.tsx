@@ -10,7 +10,8 @@ import {
 import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
 import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import type { Sidebar_viewer$key } from '../__generated__/Sidebar_viewer.graphql';
+import type { Viewer } from '../auth/SessionProvider';
+import { NotificationBell } from './NotificationBell';
 import { Sidebar } from './Sidebar';
 import { useIsMobile } from './useMediaQuery';
 
@@ -59,6 +60,18 @@ const useStyles = makeStyles({
     paddingRight: tokens.spacingHorizontalL,
     backgroundColor: tokens.colorNeutralBackground1,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  topBarDesktop: {
+    justifyContent: 'flex-end',
+    minHeight: '56px',
+    boxSizing: 'border-box',
+    paddingLeft: tokens.spacingHorizontalXXXL,
+    paddingRight: tokens.spacingHorizontalXXL,
+  },
+  topBarEnd: {
+    marginLeft: 'auto',
+    display: 'flex',
+    alignItems: 'center',
   },
   topBarLogo: {
     display: 'flex',
@@ -112,7 +125,7 @@ function readCollapsed(): boolean {
 }
 
 /** The signed-in layout: sidebar (slide-over under 768 px) and the routed screen. */
-export function AppShell({ viewer }: { viewer: Sidebar_viewer$key }) {
+export function AppShell({ viewer }: { viewer: Viewer }) {
   const styles = useStyles();
   const isMobile = useIsMobile();
   const [collapsed, setCollapsed] = useState(readCollapsed);
@@ -132,6 +145,8 @@ export function AppShell({ viewer }: { viewer: Sidebar_viewer$key }) {
 
   // Close the slide-over on navigation and when leaving the mobile layout.
   useEffect(() => setDrawerOpen(false), [pathname, isMobile]);
+
+  const bell = <NotificationBell viewerId={viewer.id} isAdmin={viewer.role === 'admin'} />;
 
   return (
     <div className={styles.shell}>
@@ -161,8 +176,11 @@ export function AppShell({ viewer }: { viewer: Sidebar_viewer$key }) {
               <Text className={styles.topBarTitle}>GRC Platform</Text>
               <Caption1 className={styles.topBarSubtitle}>Risk Management</Caption1>
             </div>
+            <div className={styles.topBarEnd}>{bell}</div>
           </header>
-        ) : null}
+        ) : (
+          <header className={mergeClasses(styles.topBar, styles.topBarDesktop)}>{bell}</header>
+        )}
         <main className={mergeClasses(styles.content, isMobile && styles.contentMobile)}>
           <Outlet />
         </main>

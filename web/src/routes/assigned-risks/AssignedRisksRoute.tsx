@@ -1,11 +1,11 @@
 import { ReviewerOnly } from '../../components/AccessGate';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { AssignedRisks } from './AssignedRisks';
 
-/** SPEC §2, 'My Assigned Risks'. */
+/** SPEC §2, 'My Assigned Risks' (reviewers only). */
 export default function AssignedRisksRoute() {
   return (
     <ReviewerOnly>
-      <NotAvailableYet title="My Assigned Risks" />
+      <AssignedRisks />
     </ReviewerOnly>
   );
 }

@@ -1,11 +1,11 @@
 import { AdminOnly } from '../../components/AccessGate';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { AssignmentManager } from './AssignmentManager';
 
-/** SPEC §2, 'Risk Assignment Management'. */
+/** SPEC §2, 'Risk Assignment Management' (administrators only). */
 export default function AssignmentsRoute() {
   return (
     <AdminOnly>
-      <NotAvailableYet title="Risk Assignment Management" />
+      <AssignmentManager />
     </AdminOnly>
   );
 }

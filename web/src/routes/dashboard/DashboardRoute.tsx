@@ -1,6 +1,80 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { Suspense, useCallback, useEffect } from 'react';
+import { graphql, usePreloadedQuery, useQueryLoader, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
+import { fetchQuery } from 'relay-runtime';
+import type { DashboardRouteQuery } from '../../__generated__/DashboardRouteQuery.graphql';
+import { useAuth } from '../../auth/SessionProvider';
+import { PageHeader } from '../../components/PageHeader';
+import { DashboardStatCards } from './DashboardStatCards';
+import { NotYetCard } from './NotYetCard';
+import { ReportsCard } from './ReportsCard';
+import { ReviewPeriodCard } from './ReviewPeriodCard';
+
+const query = graphql`
+  query DashboardRouteQuery($isAdmin: Boolean!) {
+    dashboardStats {
+      ...DashboardStatCards_stats
+    }
+    ...ReviewPeriodCard_query @include(if: $isAdmin) @alias(as: "periodCard")
+  }
+`;
+
+const useStyles = makeStyles({
+  grid: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 340px), 1fr))',
+    gap: tokens.spacingHorizontalL,
+    marginTop: tokens.spacingVerticalL,
+    alignItems: 'start',
+  },
+  loading: {
+    paddingTop: tokens.spacingVerticalXXL,
+  },
+});
 
 /** SPEC §2, 'Risk Management Dashboard'. */
 export default function DashboardRoute() {
-  return <NotAvailableYet title="Risk Management Dashboard" />;
+  const styles = useStyles();
+  const auth = useAuth();
+  const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'admin';
+  const [queryRef, loadQuery] = useQueryLoader<DashboardRouteQuery>(query);
+
+  useEffect(() => {
+    loadQuery({ isAdmin }, { fetchPolicy: 'store-and-network' });
+  }, [loadQuery, isAdmin]);
+
+  const loading = <Spinner className={styles.loading} label="Loading dashboard..." />;
+  return (
+    <>
+      <PageHeader title="Risk Management Dashboard" subtitle="Access-risk conflicts, review progress and reports at a glance." />
+      {queryRef == null ? (
+        loading
+      ) : (
+        <Suspense fallback={loading}>
+          <Dashboard queryRef={queryRef} isAdmin={isAdmin} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+function Dashboard({ queryRef, isAdmin }: { queryRef: PreloadedQuery<DashboardRouteQuery>; isAdmin: boolean }) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<DashboardRouteQuery>(query, queryRef);
+  const environment = useRelayEnvironment();
+  // A period change moves the figures (pending reviews count only in an active period): refetch this page's query.
+  const refreshFigures = useCallback(() => {
+    fetchQuery<DashboardRouteQuery>(environment, query, { isAdmin }, { fetchPolicy: 'network-only' }).subscribe({});
+  }, [environment, isAdmin]);
+
+  return (
+    <>
+      <DashboardStatCards stats={data.dashboardStats} />
+      <div className={styles.grid}>
+        {data.periodCard ? <ReviewPeriodCard query={data.periodCard} onPeriodChanged={refreshFigures} /> : null}
+        <ReportsCard />
+        <NotYetCard />
+      </div>
+    </>
+  );
 }

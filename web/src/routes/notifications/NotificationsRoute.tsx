@@ -1,6 +1,128 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import {
+  Breadcrumb,
+  BreadcrumbButton,
+  BreadcrumbDivider,
+  BreadcrumbItem,
+  Button,
+  makeStyles,
+  Tab,
+  TabList,
+  tokens,
+} from '@fluentui/react-components';
+import { Send20Regular } from '@fluentui/react-icons';
+import { useState, type MouseEvent } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
+import { useNavigate } from 'react-router';
+import type { NotificationsRouteQuery } from '../../__generated__/NotificationsRouteQuery.graphql';
+import { useAuth } from '../../auth/SessionProvider';
+import { PageHeader } from '../../components/PageHeader';
+import { AllNotificationsFeed } from './AllNotificationsFeed';
+import { MyNotificationsFeed } from './MyNotificationsFeed';
+import type { NotificationTab } from './NotificationList';
+import { NotificationStats } from './NotificationStats';
+import { SendNotificationDialog } from './SendNotificationDialog';
 
-/** SPEC §2, 'Notifications'. */
+const query = graphql`
+  query NotificationsRouteQuery($isAdmin: Boolean!, $count: Int!, $userCount: Int!) {
+    allNotificationCounts @include(if: $isAdmin) {
+      ...NotificationStats_counts
+    }
+    notificationCounts @skip(if: $isAdmin) {
+      ...NotificationStats_counts
+    }
+    ...AllNotificationsFeed_query @include(if: $isAdmin) @alias(as: "allFeed") @arguments(count: $count)
+    ...MyNotificationsFeed_query @skip(if: $isAdmin) @alias(as: "myFeed") @arguments(count: $count)
+    ...SendNotificationDialog_query @include(if: $isAdmin) @alias(as: "sendDialog") @arguments(count: $userCount)
+  }
+`;
+
+/** Page sizes are variables: the server's cost limit multiplies literal ones. */
+const FEED_PAGE = 50;
+const USER_CHOICES = 500;
+
+const TABS: ReadonlyArray<{ value: NotificationTab; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'general', label: 'General' },
+  { value: 'urgent', label: 'Urgent' },
+  { value: 'warning', label: 'Warning' },
+];
+
+const useStyles = makeStyles({
+  breadcrumb: {
+    marginBottom: tokens.spacingVerticalS,
+    marginLeft: `calc(-1 * ${tokens.spacingHorizontalS})`,
+  },
+  tabs: {
+    marginBottom: tokens.spacingVerticalL,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    overflowX: 'auto',
+  },
+});
+
+/**
+ * SPEC §2, 'Notifications'. Administrators see every notification sent and
+ * may send and delete; other users see their own (SPEC §6 shows no role gate).
+ */
 export default function NotificationsRoute() {
-  return <NotAvailableYet title="Notifications" />;
+  const auth = useAuth();
+  const viewer = auth.status === 'signedIn' ? auth.viewer : null;
+  const isAdmin = viewer?.role === 'admin';
+  const data = useLazyLoadQuery<NotificationsRouteQuery>(query, { isAdmin, count: FEED_PAGE, userCount: USER_CHOICES }, { fetchPolicy: 'store-and-network' });
+  const styles = useStyles();
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<NotificationTab>('all');
+  const [sendOpen, setSendOpen] = useState(false);
+  const viewerId = viewer?.id ?? '';
+
+  const counts = isAdmin ? data.allNotificationCounts : data.notificationCounts;
+
+  const toDashboard = (event: MouseEvent) => {
+    event.preventDefault();
+    navigate('/');
+  };
+
+  return (
+    <>
+      <Breadcrumb aria-label="Breadcrumb" className={styles.breadcrumb} size="small">
+        <BreadcrumbItem>
+          <BreadcrumbButton href="/" onClick={toDashboard}>
+            Dashboard
+          </BreadcrumbButton>
+        </BreadcrumbItem>
+        <BreadcrumbDivider />
+        <BreadcrumbItem>
+          <BreadcrumbButton current>Notifications</BreadcrumbButton>
+        </BreadcrumbItem>
+      </Breadcrumb>
+      <PageHeader
+        title="Notifications"
+        subtitle={isAdmin ? 'Send announcements to users and review what has been sent.' : 'Messages sent to you by administrators.'}
+        actions={
+          isAdmin ? (
+            <Button appearance="primary" icon={<Send20Regular />} onClick={() => setSendOpen(true)}>
+              Send Notification
+            </Button>
+          ) : null
+        }
+      />
+      {counts ? <NotificationStats counts={counts} /> : null}
+      <TabList
+        className={styles.tabs}
+        selectedValue={tab}
+        onTabSelect={(_, d) => setTab(d.value as NotificationTab)}
+        aria-label="Filter by type"
+      >
+        {TABS.map((t) => (
+          <Tab key={t.value} value={t.value}>
+            {t.label}
+          </Tab>
+        ))}
+      </TabList>
+      {data.allFeed ? <AllNotificationsFeed query={data.allFeed} tab={tab} viewerId={viewerId} /> : null}
+      {data.myFeed ? <MyNotificationsFeed query={data.myFeed} tab={tab} viewerId={viewerId} /> : null}
+      {data.sendDialog ? (
+        <SendNotificationDialog query={data.sendDialog} viewerId={viewerId} open={sendOpen} onOpenChange={setSendOpen} />
+      ) : null}
+    </>
+  );
 }

@@ -1,11 +1,142 @@
+import { Button, Card, Input, makeStyles, Select, Spinner, tokens } from '@fluentui/react-components';
+import { PersonAdd20Regular, Search20Regular } from '@fluentui/react-icons';
+import { Suspense, useEffect, useState } from 'react';
+import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { UsersRouteQuery } from '../../__generated__/UsersRouteQuery.graphql';
+import { useAuth } from '../../auth/SessionProvider';
 import { AdminOnly } from '../../components/AccessGate';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { PageHeader } from '../../components/PageHeader';
+import { CreateUserDialog } from './CreateUserDialog';
+import { UsersTable, type UserFilters } from './UsersTable';
 
-/** SPEC §2, 'User Management'. */
+const query = graphql`
+  query UsersRouteQuery($count: Int!) {
+    ...UsersTable_query @arguments(count: $count)
+  }
+`;
+
+/** Users listed per page (a variable: the server's cost limit multiplies literal page sizes). */
+const USERS_PAGE = 200;
+
+const useStyles = makeStyles({
+  card: {
+    padding: 0,
+    rowGap: 0,
+  },
+  toolbar: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: tokens.spacingHorizontalL,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  search: {
+    flexGrow: 1,
+    minWidth: '220px',
+    maxWidth: '420px',
+  },
+  filter: {
+    minWidth: '150px',
+  },
+  tableArea: {
+    paddingBottom: tokens.spacingVerticalM,
+  },
+  loading: {
+    paddingTop: tokens.spacingVerticalXXL,
+    paddingBottom: tokens.spacingVerticalXXL,
+  },
+});
+
+/** SPEC §2, 'User Management' (administrators only). */
 export default function UsersRoute() {
   return (
     <AdminOnly>
-      <NotAvailableYet title="User Management" />
+      <UsersScreen />
     </AdminOnly>
   );
+}
+
+function UsersScreen() {
+  const styles = useStyles();
+  const auth = useAuth();
+  const viewerId = auth.status === 'signedIn' ? auth.viewer.id : '';
+  const [queryRef, loadQuery] = useQueryLoader<UsersRouteQuery>(query);
+  const [filters, setFilters] = useState<UserFilters>({ search: '', role: 'all', status: 'all' });
+  const [creating, setCreating] = useState(false);
+
+  useEffect(() => {
+    loadQuery({ count: USERS_PAGE }, { fetchPolicy: 'store-and-network' });
+  }, [loadQuery]);
+
+  const loading = <Spinner className={styles.loading} label="Loading users..." />;
+
+  return (
+    <>
+      <PageHeader
+        title="User Management"
+        subtitle="Create accounts, assign roles and control who can sign in."
+        actions={
+          <Button appearance="primary" icon={<PersonAdd20Regular />} onClick={() => setCreating(true)}>
+            Add User
+          </Button>
+        }
+      />
+      <Card className={styles.card}>
+        <div className={styles.toolbar} role="search">
+          <Input
+            className={styles.search}
+            contentBefore={<Search20Regular />}
+            placeholder="Search users by name or email..."
+            aria-label="Search users"
+            value={filters.search}
+            onChange={(_, d) => setFilters((f) => ({ ...f, search: d.value }))}
+          />
+          <Select
+            className={styles.filter}
+            aria-label="Filter by role"
+            value={filters.role}
+            onChange={(_, d) => setFilters((f) => ({ ...f, role: d.value as UserFilters['role'] }))}
+          >
+            <option value="all">All Roles</option>
+            <option value="admin">Administrator</option>
+            <option value="reviewer">Reviewer</option>
+          </Select>
+          <Select
+            className={styles.filter}
+            aria-label="Filter by status"
+            value={filters.status}
+            onChange={(_, d) => setFilters((f) => ({ ...f, status: d.value as UserFilters['status'] }))}
+          >
+            <option value="all">All Status</option>
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+          </Select>
+        </div>
+        <div className={styles.tableArea}>
+          {queryRef == null ? (
+            loading
+          ) : (
+            <Suspense fallback={loading}>
+              <LoadedUsers queryRef={queryRef} filters={filters} viewerId={viewerId} />
+            </Suspense>
+          )}
+        </div>
+      </Card>
+      <CreateUserDialog open={creating} onOpenChange={setCreating} />
+    </>
+  );
+}
+
+function LoadedUsers({
+  queryRef,
+  filters,
+  viewerId,
+}: {
+  queryRef: PreloadedQuery<UsersRouteQuery>;
+  filters: UserFilters;
+  viewerId: string;
+}) {
+  const data = usePreloadedQuery<UsersRouteQuery>(query, queryRef);
+  return <UsersTable query={data} filters={filters} viewerId={viewerId} />;
 }

@@ -1,0 +1,61 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * Helpers for the review-workflow specs. They assume the risk rows of
+ * fixtures/risk-rows.json are in the database (scripts/e2e.mjs loads them
+ * into the fresh database before the server starts).
+ */
+
+export type ApiPeriod = { id: string; name: string; status: 'active' | 'closed' };
+
+/** A name no other spec (or run) uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+}
+
+/** GET /api/review-periods/active (any signed-in session on `api`). */
+export async function activePeriod(api: APIRequestContext): Promise<ApiPeriod | null> {
+  const response = await api.get('/api/review-periods/active');
+  expect(response.ok(), `active period: ${response.status()}`).toBeTruthy();
+  const text = await response.text();
+  return text && text !== 'null' ? (JSON.parse(text) as ApiPeriod) : null;
+}
+
+/** Closes the active review period, if any (admin session on `api`). */
+export async function closeActivePeriod(api: APIRequestContext): Promise<void> {
+  const active = await activePeriod(api);
+  if (!active) return;
+  const response = await api.put(`/api/review-periods/${active.id}/close`);
+  expect(response.ok(), `close period: ${response.status()} ${await response.text()}`).toBeTruthy();
+}
+
+/** Closes any active period and opens a new one, so the admin's decisions start empty. */
+export async function openFreshPeriod(api: APIRequestContext, name = uniqueName('E2E period')): Promise<ApiPeriod> {
+  await closeActivePeriod(api);
+  const response = await api.post('/api/review-periods', { data: { name } });
+  expect(response.ok(), `create period: ${response.status()} ${await response.text()}`).toBeTruthy();
+  return (await response.json()) as ApiPeriod;
+}
+
+/** POST /api/assignment-criteria (admin session on `api`). */
+export async function createAssignmentRest(
+  api: APIRequestContext,
+  input: { reviewerId: string; criteriaType: string; criteriaValue: string; name?: string },
+): Promise<{ id: string; name: string }> {
+  const response = await api.post('/api/assignment-criteria', { data: input });
+  expect(response.ok(), `create assignment: ${response.status()} ${await response.text()}`).toBeTruthy();
+  return (await response.json()) as { id: string; name: string };
+}
+
+/** The value shown on a stat tile (a group named by its label). */
+export async function tileValue(page: Page, label: string): Promise<string> {
+  const text = await page.getByRole('group', { name: label, exact: true }).innerText();
+  return text.split('\n').map((s) => s.trim()).filter(Boolean)[1] ?? '';
+}
+
+/** Saves a screenshot when E2E_SHOTS_DIR is set (for reviewing the layout by eye). */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (!dir) return;
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { ensureAdminSession, signInAsAdmin, toast } from './helpers';
+import { openFreshPeriod, shot } from './review-helpers';
+
+// fixtures/risk-rows.json: 60 rows; 6 of user Grace Liu; 15 low; 13 on Workday, 7 of them low;
+// 16 in group Finance; 7 with rule 0201; 7 under composite role CR_IT_IDENTITY.
+const range = (page: Page) => page.getByRole('navigation', { name: 'Pagination' }).locator('[aria-live]');
+const dataRows = (page: Page) => page.getByRole('table', { name: 'Risks' }).locator('tbody tr');
+
+test('the administrators’ queue: search, filters, advanced filters, paging, selection and batch decisions', async ({ page, request }) => {
+  await ensureAdminSession(request);
+  await openFreshPeriod(request);
+  await signInAsAdmin(page, request);
+
+  await page.goto('/risks');
+  await expect(page.getByRole('heading', { name: 'Risk Review', level: 1 })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Risk Overview' })).toHaveAttribute('aria-selected', 'true');
+  await expect(range(page)).toHaveText('Showing 1-25 of 60');
+  await expect(dataRows(page)).toHaveCount(25);
+  await shot(page, 'queue-1280');
+
+  // Pagination: Next, a page button, Previous.
+  const pager = page.getByRole('navigation', { name: 'Pagination' });
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(range(page)).toHaveText('Showing 26-50 of 60');
+  await pager.getByRole('button', { name: 'Page 3' }).click();
+  await expect(range(page)).toHaveText('Showing 51-60 of 60');
+  await expect(dataRows(page)).toHaveCount(10);
+  await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await pager.getByRole('button', { name: 'Previous' }).click();
+  await expect(range(page)).toHaveText('Showing 26-50 of 60');
+
+  // Search (back to page 1).
+  const search = page.getByPlaceholder('Search users, roles, or risk IDs...');
+  await search.fill('Grace');
+  await expect(range(page)).toHaveText('Showing 1-6 of 6');
+  await expect(dataRows(page).first()).toContainText('Grace Liu');
+  await expect(dataRows(page).first()).toContainText('Treasury');
+  await search.fill('');
+  await expect(range(page)).toHaveText('Showing 1-25 of 60');
+
+  // Risk level and system filters (systems come from the data).
+  await page.getByLabel('Risk level').selectOption('low');
+  await expect(range(page)).toHaveText('Showing 1-15 of 15');
+  const system = page.getByLabel('System', { exact: true });
+  await expect(system.locator('option')).toHaveText(['All Systems', 'Active Directory', 'SAP ERP', 'Workday']);
+  await system.selectOption('Workday');
+  await expect(range(page)).toHaveText('Showing 1-7 of 7');
+  await page.getByLabel('Risk level').selectOption('');
+  await expect(range(page)).toHaveText('Showing 1-13 of 13');
+  await system.selectOption('');
+  await expect(range(page)).toHaveText('Showing 1-25 of 60');
+
+  // A row without a group says so.
+  await search.fill('Hugo');
+  await expect(dataRows(page).first()).toContainText('No Group');
+  await search.fill('');
+
+  // Advanced filters really filter.
+  await page.getByRole('button', { name: 'Advanced Filters' }).click();
+  const advanced = page.getByRole('group', { name: 'Advanced filters' });
+  await advanced.getByLabel('Rule ID').fill('0201');
+  await expect(range(page)).toHaveText('Showing 1-7 of 7');
+  await advanced.getByLabel('Rule ID').fill('');
+  await advanced.getByLabel('Composite Role').fill('CR_IT_IDENTITY');
+  await expect(range(page)).toHaveText('Showing 1-7 of 7');
+  await advanced.getByLabel('Composite Role').fill('');
+  await advanced.getByLabel('User Group').selectOption('Finance');
+  await expect(range(page)).toHaveText('Showing 1-16 of 16');
+  await shot(page, 'queue-advanced-1280');
+
+  // Batch buttons need a selection.
+  await page.getByRole('button', { name: 'Retain Selected (0)' }).click();
+  await expect(toast(page, 'No Risks Selected')).toContainText('Please select risks to make decisions on');
+
+  // Select all on the page, then retain them together.
+  await page.getByRole('checkbox', { name: 'Select all risks on this page' }).check();
+  await expect(page.getByRole('button', { name: 'Retain Selected (16)' })).toBeVisible();
+  await dataRows(page).first().getByRole('checkbox').uncheck();
+  await expect(page.getByRole('button', { name: 'Remove Selected (15)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Retain Selected (15)' }).click();
+  await expect(toast(page, 'Decision Submitted')).toContainText('15 risks marked Retain');
+  await expect(page.getByRole('button', { name: 'Retain Selected (0)' })).toBeVisible();
+
+  // The decision filter: 15 retained, the other Finance row pending.
+  await advanced.getByLabel('Decision').selectOption('retain');
+  await expect(range(page)).toHaveText('Showing 1-15 of 15');
+  await advanced.getByLabel('Decision').selectOption('pending');
+  await expect(range(page)).toHaveText('Showing 1-1 of 1');
+
+  // One row's switch saves that row's decision.
+  const only = dataRows(page).first();
+  await expect(only.getByRole('switch')).not.toBeChecked();
+  await only.getByRole('switch').click();
+  await expect(toast(page, 'Decision Submitted')).toBeVisible();
+  await expect(only.getByRole('switch')).toBeChecked();
+  await expect(only).toContainText('Retain');
+  await advanced.getByLabel('Decision').selectOption('retain');
+  await expect(range(page)).toHaveText('Showing 1-16 of 16');
+  await dataRows(page).first().getByRole('switch').click();
+  await expect(toast(page, 'Decision Submitted')).toContainText('Remove');
+  await advanced.getByLabel('Decision').selectOption('remove');
+  await expect(range(page)).toHaveText('Showing 1-1 of 1');
+
+  // Export Results downloads the filtered rows as CSV.
+  await advanced.getByLabel('Decision').selectOption('');
+  await expect(range(page)).toHaveText('Showing 1-16 of 16');
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Results' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  expect(csv[0]).toContain('User ID');
+  expect(csv).toHaveLength(17);
+  expect(csv.slice(1).every((line) => line.includes('Finance'))).toBe(true);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'queue-390');
+});

@@ -1,0 +1,84 @@
+import { Caption1, Card, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import type { ReactNode } from 'react';
+
+const useStyles = makeStyles({
+  tile: {
+    display: 'flex',
+    flexDirection: 'row',
+    alignItems: 'flex-start',
+    justifyContent: 'space-between',
+    columnGap: tokens.spacingHorizontalM,
+    padding: tokens.spacingHorizontalL,
+    minWidth: 0,
+  },
+  text: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXXS,
+    minWidth: 0,
+  },
+  label: {
+    color: tokens.colorNeutralForeground2,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  value: {
+    fontSize: tokens.fontSizeHero700,
+    lineHeight: tokens.lineHeightHero700,
+    fontWeight: tokens.fontWeightSemibold,
+    color: tokens.colorNeutralForeground1,
+    fontVariantNumeric: 'tabular-nums',
+  },
+  caption: {
+    color: tokens.colorNeutralForeground3,
+  },
+  icon: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    flexShrink: 0,
+    width: '40px',
+    height: '40px',
+    borderRadius: tokens.borderRadiusMedium,
+  },
+  brand: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorBrandForeground2 },
+  danger: { backgroundColor: tokens.colorPaletteRedBackground1, color: tokens.colorPaletteRedForeground1 },
+  warning: { backgroundColor: tokens.colorPaletteYellowBackground1, color: tokens.colorPaletteMarigoldForeground2 },
+  success: { backgroundColor: tokens.colorPaletteGreenBackground1, color: tokens.colorPaletteGreenForeground1 },
+  neutral: { backgroundColor: tokens.colorNeutralBackground3, color: tokens.colorNeutralForeground2 },
+});
+
+export type StatTone = 'brand' | 'danger' | 'warning' | 'success' | 'neutral';
+
+export type StatTileProps = {
+  label: string;
+  value: number | string;
+  caption?: ReactNode;
+  icon?: ReactNode;
+  tone?: StatTone;
+  className?: string;
+};
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** One figure with its label (a named group, so tests and screen readers can find it by label). */
+export function StatTile({ label, value, caption, icon, tone = 'brand', className }: StatTileProps) {
+  const styles = useStyles();
+  return (
+    <Card className={mergeClasses(styles.tile, className)} role="group" aria-label={label}>
+      <div className={styles.text}>
+        <Text className={styles.label}>{label}</Text>
+        <Text className={styles.value}>{typeof value === 'number' ? numberFormat.format(value) : value}</Text>
+        {caption ? <Caption1 className={styles.caption}>{caption}</Caption1> : null}
+      </div>
+      {icon ? (
+        <div className={mergeClasses(styles.icon, styles[tone])} aria-hidden>
+          {icon}
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+export function formatCount(n: number): string {
+  return numberFormat.format(n);
+}

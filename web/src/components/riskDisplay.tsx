@@ -1,0 +1,94 @@
+import { Badge, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+
+const useStyles = makeStyles({
+  level: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    whiteSpace: 'nowrap',
+  },
+  dot: {
+    display: 'inline-block',
+    flexShrink: 0,
+    width: '10px',
+    height: '10px',
+    borderRadius: tokens.borderRadiusCircular,
+  },
+  high: { backgroundColor: tokens.colorPaletteRedBackground3 },
+  medium: { backgroundColor: tokens.colorPaletteDarkOrangeBackground3 },
+  low: { backgroundColor: tokens.colorPaletteGreenBackground3 },
+});
+
+export type RiskLevelValue = 'high' | 'medium' | 'low' | '%future added value';
+export type DecisionValueType = 'retain' | 'remove' | 'retain_mitigated' | '%future added value';
+
+const LEVEL_LABEL: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
+
+export function riskLevelLabel(level: string): string {
+  return LEVEL_LABEL[level] ?? level;
+}
+
+/** The risk level dot (SPEC §2), with the level as text beside it unless `dotOnly`. */
+export function RiskLevelIndicator({ level, dotOnly = false, className }: { level: string; dotOnly?: boolean; className?: string }) {
+  const styles = useStyles();
+  const tone = level === 'high' ? styles.high : level === 'medium' ? styles.medium : styles.low;
+  const label = riskLevelLabel(level);
+  return (
+    <span className={mergeClasses(styles.level, className)} title={`${label} risk`}>
+      <span className={mergeClasses(styles.dot, tone)} role="img" aria-label={`${label} risk`} />
+      {dotOnly ? null : <Text size={200}>{label}</Text>}
+    </span>
+  );
+}
+
+export function decisionLabel(decision: string | null | undefined): string {
+  if (decision === 'retain') return 'Retain';
+  if (decision === 'remove') return 'Remove';
+  if (decision === 'retain_mitigated') return 'Retain (mitigated)';
+  return 'Pending';
+}
+
+/** Retain, Remove or Pending as a badge. */
+export function DecisionBadge({ decision }: { decision: string | null | undefined }) {
+  const color = decision === 'remove' ? 'danger' : decision === 'retain' || decision === 'retain_mitigated' ? 'success' : 'warning';
+  return (
+    <Badge appearance="tint" color={color} shape="rounded">
+      {decisionLabel(decision)}
+    </Badge>
+  );
+}
+
+/** SPEC §3 criteria types with readable labels. */
+export const CRITERIA_TYPE_OPTIONS = [
+  { value: 'risk_id', label: 'Risk ID' },
+  { value: 'user_id', label: 'User ID' },
+  { value: 'user_group', label: 'User Group' },
+  { value: 'system', label: 'System' },
+  { value: 'role_profile', label: 'Role Profile' },
+] as const;
+
+export type CriteriaTypeValue = (typeof CRITERIA_TYPE_OPTIONS)[number]['value'];
+
+export function criteriaTypeLabel(type: string): string {
+  return CRITERIA_TYPE_OPTIONS.find((o) => o.value === type)?.label ?? type;
+}
+
+/** SPEC §5: the default assignment name — the type upper-cased with underscores as spaces, a colon, the value. */
+export function defaultAssignmentName(type: string, value: string): string {
+  return `${type.toUpperCase().replace(/_/g, ' ')}: ${value}`;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? '—' : dateFormat.format(d);
+}
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? '—' : dateTimeFormat.format(d);
+}

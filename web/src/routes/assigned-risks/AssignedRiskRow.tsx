@@ -1,0 +1,197 @@
+import {
+  Button,
+  Caption1,
+  makeStyles,
+  Menu,
+  mergeClasses,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Spinner,
+  TableCell,
+  TableCellLayout,
+  TableRow,
+  TableSelectionCell,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { AssignedRiskRowDecideMutation } from '../../__generated__/AssignedRiskRowDecideMutation.graphql';
+import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
+import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { DecisionBadge, decisionLabel, RiskLevelIndicator } from '../../components/riskDisplay';
+import { useNotify } from '../../components/toast';
+
+const useStyles = makeStyles({
+  primary: { fontWeight: tokens.fontWeightSemibold },
+  wrap: { overflowWrap: 'anywhere' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  actions: { display: 'flex', flexWrap: 'nowrap', gap: tokens.spacingHorizontalXS },
+  retain: { color: tokens.colorPaletteGreenForeground1 },
+  remove: { color: tokens.colorPaletteRedForeground1 },
+  riskId: { fontFamily: tokens.fontFamilyMonospace },
+  clamp: { display: '-webkit-box', WebkitLineClamp: '2', WebkitBoxOrient: 'vertical', overflow: 'hidden' },
+});
+
+const decideMutation = graphql`
+  mutation AssignedRiskRowDecideMutation($decisions: [DecisionInput!]!) {
+    saveDecisions(decisions: $decisions) {
+      __typename
+      ... on MutationSaveDecisionsSuccess {
+        data {
+          saved
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+type Decision = 'retain' | 'remove';
+
+/** One assigned risk with its decision; Retain / Remove on pending rows, 'Change' on decided ones while editable. */
+export function AssignedRiskRow({
+  row,
+  editable,
+  selected,
+  onToggle,
+}: {
+  row: AssignedRiskRow_row$key;
+  editable: boolean;
+  selected: boolean;
+  onToggle: () => void;
+}) {
+  const styles = useStyles();
+  const notify = useNotify();
+  const r = useFragment(
+    graphql`
+      fragment AssignedRiskRow_row on RiskRow {
+        id
+        userId
+        userName
+        userGroup
+        accessRiskId
+        riskDescription
+        riskLevel
+        system
+        roleProfile
+        roleProfileDescription
+        myDecision
+      }
+    `,
+    row,
+  );
+  const [commit, saving] = useMutation<AssignedRiskRowDecideMutation>(decideMutation);
+  const who = r.userName || r.userId;
+
+  const decide = (decision: Decision) => {
+    const wasPending = r.myDecision == null;
+    const fail = (message?: string) =>
+      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
+    commit({
+      variables: { decisions: [{ riskRowId: r.id, decision }] },
+      updater: (store, response) => {
+        if (response?.saveDecisions.__typename !== 'MutationSaveDecisionsSuccess') return;
+        store.get(r.id)?.setValue(decision, 'myDecision');
+        if (!wasPending) return;
+        // A first decision on a row moves the summary tiles and the submission state.
+        const root = store.getRoot();
+        const summary = root.getLinkedRecord('assignedSummary');
+        if (summary) {
+          summary.setValue(Math.max(0, Number(summary.getValue('pendingReview') ?? 0) - 1), 'pendingReview');
+          summary.setValue(Number(summary.getValue('reviewed') ?? 0) + 1, 'reviewed');
+        }
+        const state = root.getLinkedRecord('submissionStatus');
+        if (state) {
+          state.setValue(true, 'hasDecisions');
+          state.setValue(Number(state.getValue('totalDecisions') ?? 0) + 1, 'totalDecisions');
+        }
+      },
+      onCompleted: ({ saveDecisions: res }) => {
+        if (res.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(res));
+        notify({ title: 'Decision Submitted', description: `${who} · ${r.accessRiskId}: ${decisionLabel(decision)}`, intent: 'success' });
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  const label = `${who} ${r.accessRiskId} ${r.roleProfile}`;
+
+  return (
+    <TableRow aria-selected={selected}>
+      <TableSelectionCell checked={selected} onClick={onToggle} checkboxIndicator={{ 'aria-label': `Select ${label}` }} />
+      <TableCell>
+        <TableCellLayout description={<Caption1 className={styles.muted}>{r.userGroup ? `${r.userId} · ${r.userGroup}` : r.userId}</Caption1>}>
+          <Text className={styles.primary}>{who}</Text>
+        </TableCellLayout>
+      </TableCell>
+      <TableCell>
+        <TableCellLayout description={<Caption1 className={mergeClasses(styles.muted, styles.clamp)}>{r.riskDescription}</Caption1>}>
+          <span className={styles.riskId}>{r.accessRiskId}</span>
+        </TableCellLayout>
+      </TableCell>
+      <TableCell>
+        <RiskLevelIndicator level={r.riskLevel} />
+      </TableCell>
+      <TableCell>{r.system}</TableCell>
+      <TableCell>
+        <TableCellLayout className={styles.wrap} description={<Caption1 className={styles.muted}>{r.roleProfileDescription}</Caption1>}>
+          {r.roleProfile || '—'}
+        </TableCellLayout>
+      </TableCell>
+      <TableCell>
+        <DecisionBadge decision={r.myDecision} />
+      </TableCell>
+      <TableCell>
+        {saving ? (
+          <Spinner size="tiny" label="Saving..." />
+        ) : r.myDecision == null ? (
+          <div className={styles.actions}>
+            <Button
+              size="small"
+              icon={<Checkmark16Regular className={styles.retain} />}
+              disabled={!editable}
+              aria-label={`Retain ${label}`}
+              onClick={() => decide('retain')}
+            >
+              Retain
+            </Button>
+            <Button
+              size="small"
+              icon={<Dismiss16Regular className={styles.remove} />}
+              disabled={!editable}
+              aria-label={`Remove ${label}`}
+              onClick={() => decide('remove')}
+            >
+              Remove
+            </Button>
+          </div>
+        ) : editable ? (
+          <Menu>
+            <MenuTrigger disableButtonEnhancement>
+              <Button size="small" appearance="subtle" icon={<ChevronDown16Regular />} iconPosition="after" aria-label={`Change decision for ${label}`}>
+                Change
+              </Button>
+            </MenuTrigger>
+            <MenuPopover>
+              <MenuList>
+                <MenuItem icon={<Checkmark16Regular />} disabled={r.myDecision === 'retain'} onClick={() => decide('retain')}>
+                  Retain
+                </MenuItem>
+                <MenuItem icon={<Dismiss16Regular />} disabled={r.myDecision === 'remove'} onClick={() => decide('remove')}>
+                  Remove
+                </MenuItem>
+              </MenuList>
+            </MenuPopover>
+          </Menu>
+        ) : (
+          <Caption1 className={styles.muted}>Locked</Caption1>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,178 @@
+import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
+import { ArrowUndo20Regular, Send20Regular } from '@fluentui/react-icons';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { SubmissionPanelRecallMutation } from '../../__generated__/SubmissionPanelRecallMutation.graphql';
+import type { SubmissionPanelSubmitMutation } from '../../__generated__/SubmissionPanelSubmitMutation.graphql';
+import type { SubmissionPanel_status$key } from '../../__generated__/SubmissionPanel_status.graphql';
+import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { formatDateTime } from '../../components/riskDisplay';
+import { formatCount } from '../../components/StatTile';
+import { useNotify } from '../../components/toast';
+
+const submitMutation = graphql`
+  mutation SubmissionPanelSubmitMutation {
+    submitDecisions {
+      __typename
+      ... on MutationSubmitDecisionsSuccess {
+        data {
+          id
+          status
+          decisionCount
+          submittedAt
+          reviewComment
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const recallMutation = graphql`
+  mutation SubmissionPanelRecallMutation {
+    recallDecisions {
+      __typename
+      ... on MutationRecallDecisionsSuccess {
+        data
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const decisions = (n: number) => `${formatCount(n)} ${n === 1 ? 'decision' : 'decisions'}`;
+
+/** SPEC §2/§4 submission area: no decisions, decisions ready, submitted (locked), recalled, returned, approved. */
+export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key }) {
+  const notify = useNotify();
+  const s = useFragment(
+    graphql`
+      fragment SubmissionPanel_status on SubmissionState {
+        periodActive
+        isSubmitted
+        hasDecisions
+        totalDecisions
+        submittedAt
+        status
+        reviewComment
+      }
+    `,
+    status,
+  );
+  const [commitSubmit, submitting] = useMutation<SubmissionPanelSubmitMutation>(submitMutation);
+  const [commitRecall, recalling] = useMutation<SubmissionPanelRecallMutation>(recallMutation);
+
+  const submit = () => {
+    const fail = (message?: string) => notify({ title: 'Submission Failed', description: message || 'Failed to submit decisions', intent: 'error' });
+    commitSubmit({
+      variables: {},
+      updater: (store) => {
+        const submission = store.getRootField('submitDecisions')?.getLinkedRecord('data');
+        const state = store.getRoot().getLinkedRecord('submissionStatus');
+        if (!submission || !state) return;
+        state.setValue(true, 'isSubmitted');
+        state.setValue('submitted', 'status');
+        state.setValue(submission.getValue('submittedAt'), 'submittedAt');
+        state.setValue(null, 'reviewComment');
+      },
+      onCompleted: ({ submitDecisions: r }) => {
+        if (r.__typename !== 'MutationSubmitDecisionsSuccess') return fail(errorMessage(r));
+        notify({ title: 'Decisions Submitted', description: `${r.data?.decisionCount ?? s.totalDecisions} review decisions submitted for approval`, intent: 'success' });
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  const recall = () => {
+    const fail = (message?: string) => notify({ title: 'Recall Failed', description: message || 'Failed to recall decisions', intent: 'error' });
+    commitRecall({
+      variables: {},
+      updater: (store, response) => {
+        if (response?.recallDecisions.__typename !== 'MutationRecallDecisionsSuccess') return;
+        const state = store.getRoot().getLinkedRecord('submissionStatus');
+        if (!state) return;
+        state.setValue(false, 'isSubmitted');
+        state.setValue('recalled', 'status');
+        state.setValue(null, 'submittedAt');
+      },
+      onCompleted: ({ recallDecisions: r }) => {
+        if (r.__typename !== 'MutationRecallDecisionsSuccess') return fail(errorMessage(r));
+        notify({ title: 'Decisions Recalled', description: `${decisions(r.data ?? s.totalDecisions)} can be edited again.`, intent: 'success' });
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  if (!s.periodActive) return null;
+
+  const submitButton = (
+    <Button appearance="primary" icon={submitting ? <Spinner size="tiny" /> : <Send20Regular />} disabled={submitting} onClick={submit}>
+      Submit All Decisions
+    </Button>
+  );
+
+  if (s.status === 'approved') {
+    return (
+      <MessageBar intent="success" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>Approved</MessageBarTitle>
+          Your {decisions(s.totalDecisions)} for this period were approved and are final.
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+
+  if (s.status === 'submitted') {
+    return (
+      <MessageBar intent="info" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>Submitted for Approval</MessageBarTitle>
+          Your {decisions(s.totalDecisions)} were submitted {s.submittedAt ? `on ${formatDateTime(s.submittedAt)} ` : ''}and are
+          locked while they await an administrator&apos;s approval. Recall them to make changes.
+        </MessageBarBody>
+        <MessageBarActions>
+          <Button icon={recalling ? <Spinner size="tiny" /> : <ArrowUndo20Regular />} disabled={recalling} onClick={recall}>
+            Recall for Editing
+          </Button>
+        </MessageBarActions>
+      </MessageBar>
+    );
+  }
+
+  if (s.status === 'returned') {
+    return (
+      <MessageBar intent="warning" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>Returned</MessageBarTitle>
+          An administrator returned your decisions{s.reviewComment ? <>: “{s.reviewComment}”</> : '.'} Make the changes needed, then
+          submit them again.
+        </MessageBarBody>
+        {s.hasDecisions ? <MessageBarActions>{submitButton}</MessageBarActions> : null}
+      </MessageBar>
+    );
+  }
+
+  if (!s.hasDecisions) {
+    return (
+      <MessageBar intent="info" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>No decisions yet</MessageBarTitle>
+          Retain or remove your assigned risks below. Once you have made decisions, submit them all for approval.
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+
+  return (
+    <MessageBar intent="info" layout="multiline" role="status">
+      <MessageBarBody>
+        <MessageBarTitle>{decisions(s.totalDecisions)} ready</MessageBarTitle>
+        When you are done, submit all your decisions for approval. They are locked once submitted.
+      </MessageBarBody>
+      <MessageBarActions>{submitButton}</MessageBarActions>
+    </MessageBar>
+  );
+}

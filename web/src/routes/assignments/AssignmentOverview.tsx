@@ -1,0 +1,201 @@
+import {
+  Body1,
+  Button,
+  Card,
+  makeStyles,
+  Spinner,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
+import {
+  Add20Regular,
+  ClipboardTaskListLtr24Regular,
+  Desktop24Regular,
+  People24Regular,
+  PeopleTeam24Regular,
+  ShieldError24Regular,
+} from '@fluentui/react-icons';
+import { useEffect, useMemo } from 'react';
+import { graphql, usePaginationFragment } from 'react-relay';
+import type { AssignmentOverview_assignments$key } from '../../__generated__/AssignmentOverview_assignments.graphql';
+import type { AssignmentOverview_reviewers$key } from '../../__generated__/AssignmentOverview_reviewers.graphql';
+import { StatTile } from '../../components/StatTile';
+import { AssignmentRow } from './AssignmentRow';
+import { CreateAssignmentDialog, type ReviewerOption } from './CreateAssignmentDialog';
+
+const useStyles = makeStyles({
+  tiles: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))',
+    gap: tokens.spacingHorizontalL,
+    marginBottom: tokens.spacingVerticalL,
+  },
+  card: { padding: 0, rowGap: 0 },
+  scroll: { overflowX: 'auto' },
+  table: { minWidth: '760px' },
+  nameCol: { width: '24%' },
+  reviewerCol: { width: '28%' },
+  typeCol: { width: '120px' },
+  createdCol: { width: '120px' },
+  actionsCol: { width: '80px' },
+  empty: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    rowGap: tokens.spacingVerticalM,
+    textAlign: 'center',
+    padding: tokens.spacingHorizontalXXL,
+  },
+  emptyIcon: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    width: '56px',
+    height: '56px',
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground2,
+  },
+  muted: { color: tokens.colorNeutralForeground3 },
+  more: { padding: tokens.spacingHorizontalM },
+});
+
+const REVIEWER_PAGE = 50;
+const ASSIGNMENT_PAGE = 25;
+
+export function AssignmentOverview({
+  assignments: assignmentsRef,
+  reviewers: reviewersRef,
+  creating,
+  onCreatingChange,
+}: {
+  assignments: AssignmentOverview_assignments$key;
+  reviewers: AssignmentOverview_reviewers$key;
+  creating: boolean;
+  onCreatingChange: (open: boolean) => void;
+}) {
+  const styles = useStyles();
+  const { data: reviewerData, hasNext: moreReviewers, isLoadingNext: loadingReviewers, loadNext: loadMoreReviewers } =
+    usePaginationFragment(
+      graphql`
+        fragment AssignmentOverview_reviewers on Query
+        @refetchable(queryName: "AssignmentOverviewReviewersPaginationQuery")
+        @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" }) {
+          users(first: $count, after: $cursor) @connection(key: "AssignmentOverview_users") {
+            edges {
+              node {
+                id
+                firstName
+                lastName
+                email
+                role
+                isActive
+              }
+            }
+          }
+        }
+      `,
+      reviewersRef,
+    );
+  const { data, hasNext: moreAssignments, isLoadingNext: loadingAssignments, loadNext: loadMoreAssignments } = usePaginationFragment(
+    graphql`
+      fragment AssignmentOverview_assignments on Query
+      @refetchable(queryName: "AssignmentOverviewAssignmentsPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 25 }, cursor: { type: "String" }) {
+        assignmentCriteria(first: $count, after: $cursor) @connection(key: "AssignmentOverview_assignmentCriteria") {
+          __id
+          edges {
+            node {
+              id
+              criteriaType
+              ...AssignmentRow_assignment
+            }
+          }
+        }
+      }
+    `,
+    assignmentsRef,
+  );
+
+  // Every reviewer and every assignment are needed (the dialog's list, the tiles' counts): load the remaining pages.
+  useEffect(() => {
+    if (moreReviewers && !loadingReviewers) loadMoreReviewers(REVIEWER_PAGE);
+  }, [moreReviewers, loadingReviewers, loadMoreReviewers]);
+  useEffect(() => {
+    if (moreAssignments && !loadingAssignments) loadMoreAssignments(ASSIGNMENT_PAGE);
+  }, [moreAssignments, loadingAssignments, loadMoreAssignments]);
+  const loadingMore = moreReviewers || moreAssignments;
+
+  const reviewers: ReviewerOption[] = useMemo(
+    () =>
+      reviewerData.users.edges
+        .map((e) => e.node)
+        .filter((u) => u.role === 'reviewer' && u.isActive)
+        .map((u) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email }))
+        .sort((a, b) => `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`)),
+    [reviewerData.users],
+  );
+  const assignments = data.assignmentCriteria.edges.map((e) => e.node);
+  const count = (type: string) => assignments.filter((a) => a.criteriaType === type).length;
+
+  return (
+    <>
+      <section className={styles.tiles} aria-label="Assignment summary">
+        <StatTile label="Active Assignments" value={assignments.length} icon={<ClipboardTaskListLtr24Regular />} />
+        <StatTile label="Available Reviewers" value={reviewers.length} icon={<People24Regular />} tone="success" />
+        <StatTile label="System-based" value={count('system')} icon={<Desktop24Regular />} tone="neutral" />
+        <StatTile label="Group-based" value={count('user_group')} icon={<PeopleTeam24Regular />} tone="neutral" />
+        <StatTile label="Risk-specific" value={count('risk_id')} icon={<ShieldError24Regular />} tone="warning" />
+      </section>
+      <Card className={styles.card}>
+        {assignments.length === 0 ? (
+          <div className={styles.empty}>
+            <div className={styles.emptyIcon} aria-hidden>
+              <ClipboardTaskListLtr24Regular />
+            </div>
+            <Subtitle2 as="h3">No assignments yet</Subtitle2>
+            <Body1 className={styles.muted}>
+              Assign risks to reviewers by risk ID, user, user group, system or role profile. Reviewers see only the risks
+              assigned to them.
+            </Body1>
+            <Button appearance="primary" icon={<Add20Regular />} onClick={() => onCreatingChange(true)}>
+              Create Your First Assignment
+            </Button>
+          </div>
+        ) : (
+          <div className={styles.scroll}>
+            <Table className={styles.table} aria-label="Assignments">
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell className={styles.nameCol}>Assignment Name</TableHeaderCell>
+                  <TableHeaderCell className={styles.reviewerCol}>Reviewer</TableHeaderCell>
+                  <TableHeaderCell className={styles.typeCol}>Type</TableHeaderCell>
+                  <TableHeaderCell>Value</TableHeaderCell>
+                  <TableHeaderCell className={styles.createdCol}>Created</TableHeaderCell>
+                  <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {assignments.map((a) => (
+                  <AssignmentRow key={a.id} assignment={a} connectionId={data.assignmentCriteria.__id} />
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        )}
+        {loadingMore ? <Spinner className={styles.more} size="tiny" label="Loading more assignments..." /> : null}
+      </Card>
+      <CreateAssignmentDialog
+        open={creating}
+        onOpenChange={onCreatingChange}
+        reviewers={reviewers}
+        connectionId={data.assignmentCriteria.__id}
+      />
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  makeStyles,
+  Select,
+  Spinner,
+  tokens,
+} from '@fluentui/react-components';
+import { useEffect, useState, type FormEvent } from 'react';
+import { graphql, useMutation, useRelayEnvironment } from 'react-relay';
+import { fetchQuery } from 'relay-runtime';
+import type { CreateAssignmentDialogMutation } from '../../__generated__/CreateAssignmentDialogMutation.graphql';
+import type {
+  CreateAssignmentDialogValuesQuery,
+  CreateAssignmentDialogValuesQuery$data,
+} from '../../__generated__/CreateAssignmentDialogValuesQuery.graphql';
+import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../../components/riskDisplay';
+import { fullName } from '../../components/Sidebar';
+import { useNotify } from '../../components/toast';
+
+const useStyles = makeStyles({
+  surface: { maxWidth: '560px' },
+  form: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
+  row: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))',
+    gap: tokens.spacingHorizontalL,
+  },
+});
+
+// The value list for a type and reviewer: a lookup the dialog makes as the form changes.
+const valuesQuery = graphql`
+  query CreateAssignmentDialogValuesQuery($criteriaType: CriteriaType!, $reviewerId: ID) {
+    assignmentValues(criteriaType: $criteriaType, reviewerId: $reviewerId) {
+      value
+      label
+    }
+  }
+`;
+
+const mutation = graphql`
+  mutation CreateAssignmentDialogMutation($input: CreateAssignmentInput!, $connections: [ID!]!) {
+    createAssignment(input: $input) {
+      __typename
+      ... on MutationCreateAssignmentSuccess {
+        data @prependNode(connections: $connections, edgeTypeName: "QueryAssignmentCriteriaConnectionEdge") {
+          id
+          name
+          criteriaType
+          ...AssignmentRow_assignment
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+export type ReviewerOption = { id: string; firstName: string; lastName: string; email: string };
+type Options = CreateAssignmentDialogValuesQuery$data['assignmentValues'];
+type Form = { reviewerId: string; criteriaType: CriteriaTypeValue | ''; criteriaValue: string; name: string };
+const EMPTY: Form = { reviewerId: '', criteriaType: '', criteriaValue: '', name: '' };
+
+/** SPEC §2/§5: the 'Create Assignment' dialog. */
+export function CreateAssignmentDialog({
+  open,
+  onOpenChange,
+  reviewers,
+  connectionId,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  reviewers: ReviewerOption[];
+  connectionId: string;
+}) {
+  const styles = useStyles();
+  const notify = useNotify();
+  const environment = useRelayEnvironment();
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [options, setOptions] = useState<Options>([]);
+  const [loadingValues, setLoadingValues] = useState(false);
+  const [commit, inFlight] = useMutation<CreateAssignmentDialogMutation>(mutation);
+
+  // The value list follows the type and the reviewer (values the reviewer already has are left out).
+  useEffect(() => {
+    if (!open || !form.criteriaType) {
+      setOptions([]);
+      return;
+    }
+    setLoadingValues(true);
+    const subscription = fetchQuery<CreateAssignmentDialogValuesQuery>(
+      environment,
+      valuesQuery,
+      { criteriaType: form.criteriaType, reviewerId: form.reviewerId || null },
+      { fetchPolicy: 'network-only' },
+    ).subscribe({
+      next: (d) => {
+        setOptions(d.assignmentValues);
+        setLoadingValues(false);
+      },
+      error: (e: unknown) => {
+        // SPEC §8: a failed value lookup is logged and the list left empty.
+        console.error('Failed to load assignment values', e);
+        setOptions([]);
+        setLoadingValues(false);
+      },
+    });
+    return () => subscription.unsubscribe();
+  }, [environment, open, form.criteriaType, form.reviewerId]);
+
+  const close = () => {
+    if (inFlight) return;
+    setForm(EMPTY);
+    onOpenChange(false);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight) return;
+    if (!form.reviewerId || !form.criteriaType || !form.criteriaValue) {
+      notify({ title: 'Missing Information', description: 'Please fill in all required fields', intent: 'error' });
+      return;
+    }
+    const fail = (message?: string) => notify({ title: 'Creation Failed', description: message || 'Failed to create assignment', intent: 'error' });
+    commit({
+      variables: {
+        input: {
+          reviewerId: form.reviewerId,
+          criteriaType: form.criteriaType,
+          criteriaValue: form.criteriaValue,
+          name: form.name.trim() || null,
+        },
+        connections: [connectionId],
+      },
+      onCompleted: ({ createAssignment: r }) => {
+        if (r.__typename !== 'MutationCreateAssignmentSuccess') return fail(errorMessage(r));
+        notify({ title: 'Assignment Created', description: r.data ? `'${r.data.name}' has been created.` : undefined, intent: 'success' });
+        setForm(EMPTY);
+        onOpenChange(false);
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  const valuePlaceholder = !form.criteriaType
+    ? 'Choose a type first'
+    : loadingValues
+      ? 'Loading values...'
+      : options.length === 0
+        ? 'No values available'
+        : 'Select a value';
+  const namePlaceholder =
+    form.criteriaType && form.criteriaValue
+      ? defaultAssignmentName(form.criteriaType, form.criteriaValue)
+      : form.criteriaType
+        ? defaultAssignmentName(form.criteriaType, 'value')
+        : 'TYPE: value';
+
+  return (
+    <Dialog open={open} onOpenChange={(_, d) => (d.open ? onOpenChange(true) : close())}>
+      <DialogSurface className={styles.surface}>
+        <form onSubmit={onSubmit} noValidate>
+          <DialogBody>
+            <DialogTitle>Create Assignment</DialogTitle>
+            <DialogContent className={styles.form}>
+              <Field label="Reviewer" required>
+                <Select
+                  value={form.reviewerId}
+                  onChange={(_, d) => setForm((f) => ({ ...f, reviewerId: d.value, criteriaValue: '' }))}
+                >
+                  <option value="" disabled>
+                    {reviewers.length ? 'Select a reviewer' : 'No active reviewers'}
+                  </option>
+                  {reviewers.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {fullName(r.firstName, r.lastName)} ({r.email})
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+              <div className={styles.row}>
+                <Field label="Assignment Type" required>
+                  <Select
+                    value={form.criteriaType}
+                    onChange={(_, d) => setForm((f) => ({ ...f, criteriaType: d.value as CriteriaTypeValue, criteriaValue: '' }))}
+                  >
+                    <option value="" disabled>
+                      Select a type
+                    </option>
+                    {CRITERIA_TYPE_OPTIONS.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </Select>
+                </Field>
+                <Field label="Value" required hint={loadingValues ? undefined : form.criteriaType ? `${options.length} available` : undefined}>
+                  <Select
+                    value={form.criteriaValue}
+                    disabled={loadingValues || options.length === 0}
+                    onChange={(_, d) => setForm((f) => ({ ...f, criteriaValue: d.value }))}
+                  >
+                    <option value="" disabled>
+                      {valuePlaceholder}
+                    </option>
+                    {options.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </Select>
+                </Field>
+              </div>
+              <Field label="Assignment Name" hint="Optional: left empty, the name is the type and the value.">
+                <Input value={form.name} placeholder={namePlaceholder} onChange={(_, d) => setForm((f) => ({ ...f, name: d.value }))} />
+              </Field>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={close} disabled={inFlight}>
+                Cancel
+              </Button>
+              <Button appearance="primary" type="submit" disabled={inFlight} icon={inFlight ? <Spinner size="tiny" /> : undefined}>
+                Create Assignment
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}

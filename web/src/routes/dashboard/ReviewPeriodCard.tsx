@@ -1,0 +1,306 @@
+import {
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  Card,
+  CardHeader,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  Spinner,
+  Subtitle2,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { Add20Regular, CalendarLtr24Regular, LockClosed20Regular, ArrowCounterclockwise20Regular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { ReviewPeriodCardCloseMutation } from '../../__generated__/ReviewPeriodCardCloseMutation.graphql';
+import type { ReviewPeriodCardReopenMutation } from '../../__generated__/ReviewPeriodCardReopenMutation.graphql';
+import type { ReviewPeriodCard_query$key } from '../../__generated__/ReviewPeriodCard_query.graphql';
+import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { formatDate } from '../../components/riskDisplay';
+import { useNotify } from '../../components/toast';
+import { CreateReviewPeriodDialog } from './CreateReviewPeriodDialog';
+
+/** SPEC §9: recent closed periods shown. */
+export const RECENT_CLOSED_PERIODS = 3;
+
+const useStyles = makeStyles({
+  cardTitle: { margin: 0 },
+  card: { padding: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalM },
+  icon: { color: tokens.colorBrandForeground1 },
+  muted: { color: tokens.colorNeutralForeground3 },
+  active: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXS,
+    padding: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorPaletteGreenBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorPaletteGreenBorder1}`,
+  },
+  nameRow: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    columnGap: tokens.spacingHorizontalS,
+  },
+  name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
+  none: {
+    padding: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXS,
+  },
+  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
+  recentTitle: { color: tokens.colorNeutralForeground2, fontWeight: tokens.fontWeightSemibold },
+  recentList: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalS },
+  recentItem: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    columnGap: tokens.spacingHorizontalM,
+    paddingTop: tokens.spacingVerticalXS,
+    paddingBottom: tokens.spacingVerticalXS,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  recentText: { display: 'flex', flexDirection: 'column', minWidth: 0 },
+});
+
+const closeMutation = graphql`
+  mutation ReviewPeriodCardCloseMutation($id: ID!) {
+    closeReviewPeriod(id: $id) {
+      __typename
+      ... on MutationCloseReviewPeriodSuccess {
+        data {
+          id
+          status
+          closedAt
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const reopenMutation = graphql`
+  mutation ReviewPeriodCardReopenMutation($id: ID!) {
+    reopenReviewPeriod(id: $id) {
+      __typename
+      ... on MutationReopenReviewPeriodSuccess {
+        data {
+          id
+          name
+          description
+          startDate
+          endDate
+          status
+          closedAt
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+export function periodRange(startDate: string, endDate: string | null | undefined): string {
+  return `${formatDate(startDate)} – ${endDate ? formatDate(endDate) : 'Ongoing'}`;
+}
+
+/** SPEC §2: the administrators' Review Period Status card. */
+export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeriodCard_query$key; onPeriodChanged: () => void }) {
+  const styles = useStyles();
+  const notify = useNotify();
+  const data = useFragment(
+    graphql`
+      fragment ReviewPeriodCard_query on Query {
+        activeReviewPeriod {
+          id
+          name
+          description
+          startDate
+          endDate
+          status
+        }
+        reviewPeriods(first: 20) @connection(key: "ReviewPeriodCard_reviewPeriods") {
+          __id
+          edges {
+            node {
+              id
+              name
+              startDate
+              endDate
+              closedAt
+              status
+            }
+          }
+        }
+      }
+    `,
+    query,
+  );
+  const [confirmClose, setConfirmClose] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [commitClose, closing] = useMutation<ReviewPeriodCardCloseMutation>(closeMutation);
+  const [commitReopen, reopening] = useMutation<ReviewPeriodCardReopenMutation>(reopenMutation);
+  const [reopeningId, setReopeningId] = useState<string | null>(null);
+
+  const active = data.activeReviewPeriod;
+  const closed = data.reviewPeriods.edges
+    .map((e) => e.node)
+    .filter((p) => p.status === 'closed' && p.id !== active?.id)
+    .slice(0, RECENT_CLOSED_PERIODS);
+
+  const close = () => {
+    if (!active) return;
+    const fail = (message?: string) =>
+      notify({ title: 'Error', description: message || 'Failed to close review period. Please try again', intent: 'error' });
+    commitClose({
+      variables: { id: active.id },
+      updater: (store, response) => {
+        if (response?.closeReviewPeriod.__typename === 'MutationCloseReviewPeriodSuccess') {
+          store.getRoot().setValue(null, 'activeReviewPeriod');
+        }
+      },
+      onCompleted: ({ closeReviewPeriod: r }) => {
+        if (r.__typename !== 'MutationCloseReviewPeriodSuccess') return fail(errorMessage(r));
+        setConfirmClose(false);
+        notify({ title: 'Success', description: 'Review period closed', intent: 'success' });
+        onPeriodChanged();
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  const reopen = (id: string) => {
+    const fail = (message?: string) =>
+      notify({ title: 'Error', description: message || 'Failed to open review period. Please try again', intent: 'error' });
+    setReopeningId(id);
+    commitReopen({
+      variables: { id },
+      updater: (store) => {
+        const payload = store.getRootField('reopenReviewPeriod');
+        const period = payload?.getLinkedRecord('data');
+        if (period) store.getRoot().setLinkedRecord(period, 'activeReviewPeriod');
+      },
+      onCompleted: ({ reopenReviewPeriod: r }) => {
+        setReopeningId(null);
+        if (r.__typename !== 'MutationReopenReviewPeriodSuccess') return fail(errorMessage(r));
+        notify({ title: 'Success', description: 'Review period opened', intent: 'success' });
+        onPeriodChanged();
+      },
+      onError: (e) => {
+        setReopeningId(null);
+        fail(thrownMessage(e));
+      },
+    });
+  };
+
+  return (
+    <Card className={styles.card}>
+      <CardHeader
+        image={<CalendarLtr24Regular className={styles.icon} />}
+        header={<Subtitle2 as="h2" className={styles.cardTitle}>Review Period Status</Subtitle2>}
+        description={<Caption1 className={styles.muted}>Decisions can be made only while a period is active</Caption1>}
+      />
+      {active ? (
+        <>
+          <div className={styles.active} role="group" aria-label="Active review period">
+            <div className={styles.nameRow}>
+              <Text className={styles.name}>{active.name}</Text>
+              <Badge appearance="filled" color="success">
+                Active
+              </Badge>
+            </div>
+            <Caption1>{periodRange(active.startDate, active.endDate)}</Caption1>
+            {active.description ? <Caption1 className={styles.muted}>{active.description}</Caption1> : null}
+          </div>
+          <div className={styles.actions}>
+            <Button icon={<LockClosed20Regular />} onClick={() => setConfirmClose(true)}>
+              Close Period
+            </Button>
+          </div>
+        </>
+      ) : (
+        <>
+          <div className={styles.none} role="status">
+            <Text weight="semibold">No Active Review Period</Text>
+            <Caption1 className={styles.muted}>
+              Review operations are locked. Create a new period, or reopen a recent one, to let reviewers decide.
+            </Caption1>
+          </div>
+          <div className={styles.actions}>
+            <Button appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)}>
+              Create New Review Period
+            </Button>
+          </div>
+          {closed.length > 0 ? (
+            <section aria-label="Recent closed periods">
+              <Caption1 className={styles.recentTitle}>Recent closed periods</Caption1>
+              <ul className={styles.recentList}>
+                {closed.map((p) => (
+                  <li key={p.id} className={styles.recentItem}>
+                    <div className={styles.recentText}>
+                      <Text className={styles.name}>{p.name}</Text>
+                      <Caption1 className={styles.muted}>{periodRange(p.startDate, p.endDate)}</Caption1>
+                    </div>
+                    <Button
+                      size="small"
+                      icon={reopening && reopeningId === p.id ? <Spinner size="tiny" /> : <ArrowCounterclockwise20Regular />}
+                      disabled={reopening}
+                      onClick={() => reopen(p.id)}
+                      aria-label={`Reopen ${p.name}`}
+                    >
+                      Reopen
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </>
+      )}
+
+      <Dialog open={confirmClose} onOpenChange={(_, d) => !closing && setConfirmClose(d.open)}>
+        <DialogSurface>
+          <DialogBody>
+            <DialogTitle>Close Review Period</DialogTitle>
+            <DialogContent>
+              <Body1>
+                Closing {active ? <strong>{active.name}</strong> : 'the period'} locks all review operations: reviewers cannot
+                make, change, submit or recall decisions until a new review period is opened.
+              </Body1>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" disabled={closing} onClick={() => setConfirmClose(false)}>
+                Cancel
+              </Button>
+              <Button appearance="primary" disabled={closing} icon={closing ? <Spinner size="tiny" /> : undefined} onClick={close}>
+                Close Period
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+
+      <CreateReviewPeriodDialog
+        open={creating}
+        onOpenChange={setCreating}
+        connectionId={data.reviewPeriods.__id}
+        onCreated={onPeriodChanged}
+      />
+    </Card>
+  );
+}

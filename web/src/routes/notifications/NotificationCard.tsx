@@ -1,0 +1,251 @@
+import {
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  Card,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  mergeClasses,
+  Spinner,
+  Subtitle2,
+  tokens,
+  Tooltip,
+} from '@fluentui/react-components';
+import { Checkmark16Regular, Delete20Regular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
+import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
+import { fullName } from '../../components/Sidebar';
+import { typeBadgeColor, typeEmoji, typeLabel } from '../../components/notificationKinds';
+import {
+  ALL_FEED_CONNECTION,
+  BELL_CONNECTION,
+  MY_FEED_CONNECTION,
+  adjustCounts,
+  connectionId,
+} from '../../components/notificationStore';
+import { fullDateTime, relativeTime } from '../../components/relativeTime';
+import { useNotify } from '../../components/toast';
+
+const useStyles = makeStyles({
+  card: {
+    display: 'flex',
+    flexDirection: 'row',
+    alignItems: 'flex-start',
+    columnGap: tokens.spacingHorizontalL,
+    padding: tokens.spacingHorizontalL,
+  },
+  unread: {
+    borderLeft: `${tokens.strokeWidthThicker} solid ${tokens.colorBrandStroke1}`,
+  },
+  emoji: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    flexShrink: 0,
+    width: '40px',
+    height: '40px',
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorNeutralBackground3,
+    fontSize: tokens.fontSizeBase500,
+  },
+  body: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXS,
+    flexGrow: 1,
+    minWidth: 0,
+  },
+  titleRow: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    rowGap: tokens.spacingVerticalXXS,
+  },
+  title: {
+    margin: 0,
+    overflowWrap: 'anywhere',
+  },
+  message: {
+    color: tokens.colorNeutralForeground2,
+    whiteSpace: 'pre-wrap',
+    overflowWrap: 'anywhere',
+  },
+  meta: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    columnGap: tokens.spacingHorizontalM,
+    rowGap: tokens.spacingVerticalXXS,
+    color: tokens.colorNeutralForeground3,
+  },
+  actions: {
+    display: 'flex',
+    flexShrink: 0,
+    columnGap: tokens.spacingHorizontalXS,
+  },
+  danger: {
+    color: tokens.colorPaletteRedForeground1,
+  },
+});
+
+const deleteMutation = graphql`
+  mutation NotificationCardDeleteMutation($id: ID!, $connections: [ID!]!) {
+    deleteNotification(id: $id) {
+      __typename
+      ... on MutationDeleteNotificationSuccess {
+        data @deleteEdge(connections: $connections)
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+export type NotificationCardProps = {
+  notification: NotificationCard_notification$key;
+  viewerId: string;
+  isAdmin: boolean;
+  onMarkRead: (id: string) => void;
+};
+
+/** One notification on the Notifications page (SPEC §2). */
+export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }: NotificationCardProps) {
+  const n = useFragment(
+    graphql`
+      fragment NotificationCard_notification on Notification
+      @argumentDefinitions(isAdmin: { type: "Boolean", defaultValue: false }) {
+        id
+        type
+        title
+        message
+        senderName
+        targetType
+        createdAt
+        isRead
+        targetUser @include(if: $isAdmin) {
+          id
+          firstName
+          lastName
+          email
+        }
+        readCount @include(if: $isAdmin)
+      }
+    `,
+    notification,
+  );
+  const styles = useStyles();
+  const notify = useNotify();
+  const [confirming, setConfirming] = useState(false);
+  const [commitDelete, deleting] = useMutation<NotificationCardDeleteMutation>(deleteMutation);
+
+  const visibleToViewer = n.targetType === 'all' || n.targetUser?.id === viewerId || !isAdmin;
+  const target = n.targetType === 'all' ? 'All users' : 'Specific user';
+  const targetName = n.targetUser ? fullName(n.targetUser.firstName, n.targetUser.lastName) : null;
+
+  const fail = () => notify({ title: 'Error', description: 'Failed to delete notification', intent: 'error' });
+
+  const onDelete = () => {
+    const unread = n.isRead ? 0 : -1;
+    commitDelete({
+      variables: {
+        id: n.id,
+        connections: [connectionId(ALL_FEED_CONNECTION), connectionId(MY_FEED_CONNECTION), connectionId(BELL_CONNECTION)],
+      },
+      updater: (store) => {
+        if (store.getRootField('deleteNotification')?.getValue('__typename') !== 'MutationDeleteNotificationSuccess') return;
+        adjustCounts(store, 'allNotificationCounts', { total: -1, unread });
+        if (visibleToViewer) adjustCounts(store, 'notificationCounts', { total: -1, unread });
+      },
+      onCompleted: (response) => {
+        if (response.deleteNotification.__typename === 'MutationDeleteNotificationSuccess') {
+          setConfirming(false);
+          notify({ title: 'Notification deleted', description: 'The notification has been deleted successfully.', intent: 'success' });
+        } else {
+          fail();
+        }
+      },
+      onError: fail,
+    });
+  };
+
+  return (
+    <Card className={mergeClasses(styles.card, !n.isRead && visibleToViewer && styles.unread)} role="article" aria-label={n.title}>
+      <div className={styles.emoji} aria-hidden>
+        {typeEmoji(n.type)}
+      </div>
+      <div className={styles.body}>
+        <div className={styles.titleRow}>
+          <Subtitle2 as="h3" className={styles.title}>
+            {n.title}
+          </Subtitle2>
+          <Badge appearance="tint" color={typeBadgeColor(n.type)} size="small">
+            {typeLabel(n.type)}
+          </Badge>
+          <Badge appearance="outline" color="informative" size="small">
+            {target}
+          </Badge>
+          {!n.isRead && visibleToViewer ? (
+            <Badge appearance="filled" color="brand" size="small">
+              Unread
+            </Badge>
+          ) : null}
+        </div>
+        <Body1 className={styles.message}>{n.message}</Body1>
+        <Caption1 className={styles.meta}>
+          <time dateTime={n.createdAt} title={fullDateTime(n.createdAt)}>
+            {relativeTime(n.createdAt)}
+          </time>
+          {n.senderName ? <span>By: {n.senderName}</span> : null}
+          {targetName ? <span title={n.targetUser?.email}>To: {targetName}</span> : null}
+          {isAdmin && n.readCount != null ? <span>Read by {n.readCount}</span> : null}
+        </Caption1>
+      </div>
+      <div className={styles.actions}>
+        {!n.isRead && visibleToViewer ? (
+          <Tooltip content="Mark as read" relationship="label">
+            <Button appearance="subtle" icon={<Checkmark16Regular />} onClick={() => onMarkRead(n.id)} />
+          </Tooltip>
+        ) : null}
+        {isAdmin ? (
+          <Tooltip content="Delete notification" relationship="label">
+            <Button appearance="subtle" icon={<Delete20Regular className={styles.danger} />} onClick={() => setConfirming(true)} />
+          </Tooltip>
+        ) : null}
+      </div>
+      {isAdmin ? (
+        <Dialog open={confirming} onOpenChange={(_, d) => !deleting && setConfirming(d.open)} modalType="alert">
+          <DialogSurface>
+            <DialogBody>
+              <DialogTitle>Delete Notification</DialogTitle>
+              <DialogContent>
+                Are you sure you want to delete this notification? This action cannot be undone.
+              </DialogContent>
+              <DialogActions>
+                <Button appearance="secondary" onClick={() => setConfirming(false)} disabled={deleting}>
+                  Cancel
+                </Button>
+                <Button
+                  appearance="primary"
+                  onClick={onDelete}
+                  disabled={deleting}
+                  icon={deleting ? <Spinner size="tiny" /> : undefined}
+                >
+                  Delete
+                </Button>
+              </DialogActions>
+            </DialogBody>
+          </DialogSurface>
+        </Dialog>
+      ) : null}
+    </Card>
+  );
+}

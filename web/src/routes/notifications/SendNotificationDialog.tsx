@@ -1,0 +1,297 @@
+import {
+  Button,
+  Caption1,
+  Combobox,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  makeStyles,
+  Option,
+  Radio,
+  RadioGroup,
+  Select,
+  Spinner,
+  Textarea,
+  tokens,
+} from '@fluentui/react-components';
+import { useMemo, useState, type FormEvent } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { SendNotificationDialog_query$key } from '../../__generated__/SendNotificationDialog_query.graphql';
+import type { SendNotificationDialogMutation } from '../../__generated__/SendNotificationDialogMutation.graphql';
+import { fullName } from '../../components/Sidebar';
+import { NOTIFICATION_TYPE_OPTIONS, type NotificationKind } from '../../components/notificationKinds';
+import { addNotification } from '../../components/notificationStore';
+import { useNotify } from '../../components/toast';
+
+const useStyles = makeStyles({
+  surface: {
+    maxWidth: '560px',
+  },
+  form: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalM,
+  },
+  row: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))',
+    gap: tokens.spacingHorizontalL,
+  },
+  option: {
+    display: 'flex',
+    flexDirection: 'column',
+  },
+  email: {
+    color: tokens.colorNeutralForeground3,
+  },
+});
+
+const mutation = graphql`
+  mutation SendNotificationDialogMutation($input: SendNotificationInput!) {
+    sendNotification(input: $input) {
+      __typename
+      ... on MutationSendNotificationSuccess {
+        data {
+          id
+          type
+          isRead
+          targetType
+          targetUser {
+            id
+          }
+          ...NotificationCard_notification @arguments(isAdmin: true)
+          ...NotificationBellItem_notification
+        }
+      }
+      ... on ValidationError {
+        field
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+type Form = {
+  title: string;
+  message: string;
+  type: NotificationKind;
+  targetType: 'all' | 'specific';
+  targetUserId: string | null;
+};
+
+type Errors = Partial<Record<'title' | 'message' | 'targetUserId', string>>;
+
+const EMPTY: Form = { title: '', message: '', type: 'general', targetType: 'all', targetUserId: null };
+
+/** SPEC §5, 'Notification form'. */
+export function validateNotificationForm(form: Form): Errors {
+  const errors: Errors = {};
+  if (!form.title.trim()) errors.title = 'Title is required';
+  if (!form.message.trim()) errors.message = 'Message is required';
+  if (form.targetType === 'specific' && !form.targetUserId) errors.targetUserId = 'Please choose the user to send to';
+  return errors;
+}
+
+export type SendNotificationDialogProps = {
+  query: SendNotificationDialog_query$key;
+  viewerId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+};
+
+/** 'Send Notification' (SPEC §2, Notifications). */
+export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: SendNotificationDialogProps) {
+  const data = useFragment(
+    graphql`
+      fragment SendNotificationDialog_query on Query @argumentDefinitions(count: { type: "Int!" }) {
+        users(first: $count) {
+          edges {
+            node {
+              id
+              firstName
+              lastName
+              email
+              isActive
+            }
+          }
+        }
+      }
+    `,
+    query,
+  );
+  const styles = useStyles();
+  const notify = useNotify();
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [userQuery, setUserQuery] = useState('');
+  const [commit, sending] = useMutation<SendNotificationDialogMutation>(mutation);
+
+  const users = useMemo(
+    () =>
+      data.users.edges
+        .map((e) => e.node)
+        .filter((u) => u.isActive)
+        .map((u) => ({ id: u.id, name: fullName(u.firstName, u.lastName), email: u.email })),
+    [data],
+  );
+  const matching = users.filter((u) => {
+    const q = userQuery.trim().toLowerCase();
+    const selected = users.find((s) => s.id === form.targetUserId);
+    if (!q || (selected && userQuery === selected.name)) return true;
+    return u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q);
+  });
+
+  const set = <K extends keyof Form>(field: K, value: Form[K]) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    setErrors((e) => {
+      if (!(field in e)) return e;
+      const next = { ...e };
+      delete next[field as keyof Errors];
+      return next;
+    });
+  };
+
+  const close = () => {
+    if (sending) return;
+    setForm(EMPTY);
+    setErrors({});
+    setUserQuery('');
+    onOpenChange(false);
+  };
+
+  const fail = (message?: string) => notify({ title: 'Error', description: message || 'Failed to send notification', intent: 'error' });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (sending) return;
+    const found = validateNotificationForm(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    commit({
+      variables: {
+        input: {
+          title: form.title.trim(),
+          message: form.message.trim(),
+          type: form.type,
+          targetType: form.targetType,
+          targetUserId: form.targetType === 'specific' ? form.targetUserId : null,
+        },
+      },
+      updater: (store) => {
+        const result = store.getRootField('sendNotification');
+        const node = result?.getValue('__typename') === 'MutationSendNotificationSuccess' ? result.getLinkedRecord('data') : null;
+        if (node == null) return;
+        const visibleToViewer =
+          node.getValue('targetType') === 'all' || node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
+        addNotification(store, node, { visibleToViewer });
+      },
+      onCompleted: ({ sendNotification: result }) => {
+        if (result.__typename === 'MutationSendNotificationSuccess') {
+          notify({ title: 'Notification sent', description: 'Your notification has been sent successfully.', intent: 'success' });
+          setForm(EMPTY);
+          setErrors({});
+          setUserQuery('');
+          onOpenChange(false);
+          return;
+        }
+        const message = 'message' in result ? result.message : undefined;
+        const field = 'field' in result ? result.field : undefined;
+        if (message && (field === 'title' || field === 'message' || field === 'targetUserId')) {
+          setErrors((e) => ({ ...e, [field]: message }));
+        }
+        fail(message);
+      },
+      onError: () => fail(),
+    });
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(_, d) => (d.open ? onOpenChange(true) : close())}>
+      <DialogSurface className={styles.surface}>
+        <form onSubmit={onSubmit} noValidate>
+          <DialogBody>
+            <DialogTitle>Send Notification</DialogTitle>
+            <DialogContent className={styles.form}>
+              <Field label="Title" required validationState={errors.title ? 'error' : 'none'} validationMessage={errors.title}>
+                <Input value={form.title} onChange={(_, d) => set('title', d.value)} maxLength={200} autoFocus />
+              </Field>
+              <Field label="Message" required validationState={errors.message ? 'error' : 'none'} validationMessage={errors.message}>
+                <Textarea value={form.message} onChange={(_, d) => set('message', d.value)} rows={5} resize="vertical" maxLength={5000} />
+              </Field>
+              <div className={styles.row}>
+                <Field label="Type">
+                  <Select value={form.type} onChange={(_, d) => set('type', d.value as NotificationKind)}>
+                    {NOTIFICATION_TYPE_OPTIONS.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </Select>
+                </Field>
+                <Field label="Send to">
+                  <RadioGroup
+                    layout="horizontal"
+                    value={form.targetType}
+                    onChange={(_, d) => set('targetType', d.value as Form['targetType'])}
+                  >
+                    <Radio value="all" label="All users" />
+                    <Radio value="specific" label="Specific user" />
+                  </RadioGroup>
+                </Field>
+              </div>
+              {form.targetType === 'specific' ? (
+                <Field
+                  label="User"
+                  required
+                  validationState={errors.targetUserId ? 'error' : 'none'}
+                  validationMessage={errors.targetUserId}
+                >
+                  <Combobox
+                    placeholder="Search by name or email"
+                    value={userQuery}
+                    selectedOptions={form.targetUserId ? [form.targetUserId] : []}
+                    onChange={(event) => setUserQuery(event.target.value)}
+                    onOptionSelect={(_, d) => {
+                      set('targetUserId', d.optionValue ?? null);
+                      setUserQuery(d.optionText ?? '');
+                    }}
+                  >
+                    {matching.length === 0 ? (
+                      <Option value="" text="" disabled>
+                        No users found
+                      </Option>
+                    ) : (
+                      matching.map((u) => (
+                        <Option key={u.id} value={u.id} text={u.name}>
+                          <span className={styles.option}>
+                            <span>{u.name}</span>
+                            <Caption1 className={styles.email}>{u.email}</Caption1>
+                          </span>
+                        </Option>
+                      ))
+                    )}
+                  </Combobox>
+                </Field>
+              ) : null}
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={close} disabled={sending}>
+                Cancel
+              </Button>
+              <Button appearance="primary" type="submit" disabled={sending} icon={sending ? <Spinner size="tiny" /> : undefined}>
+                {sending ? 'Sending...' : 'Send'}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}

@@ -1,0 +1,164 @@
+import {
+  Body1,
+  Card,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  mergeClasses,
+  ProgressBar,
+  Spinner,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
+import { People24Regular } from '@fluentui/react-icons';
+import { Suspense, useEffect, useRef, useTransition } from 'react';
+import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
+import { ReviewerStatusRow } from './ReviewerStatusRow';
+
+const query = graphql`
+  query ReviewerStatusQuery {
+    activeReviewPeriod {
+      id
+      name
+    }
+    reviewerProgress {
+      reviewer {
+        id
+      }
+      ...ReviewerStatusRow_progress
+    }
+    submissions(status: submitted, first: 100) {
+      edges {
+        node {
+          id
+          reviewer {
+            id
+          }
+          period {
+            id
+          }
+        }
+      }
+    }
+  }
+`;
+
+const useStyles = makeStyles({
+  card: { padding: 0, rowGap: 0 },
+  scroll: { overflowX: 'auto' },
+  table: { minWidth: '940px' },
+  reviewerCol: { width: '24%' },
+  numCol: { width: '84px' },
+  progressCol: { width: '18%' },
+  statusCol: { width: '104px' },
+  activityCol: { width: '132px' },
+  actionsCol: { width: '184px' },
+  banner: { margin: tokens.spacingHorizontalL },
+  progress: { height: '2px' },
+  idle: { visibility: 'hidden' },
+  loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+  empty: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    rowGap: tokens.spacingVerticalS,
+    textAlign: 'center',
+    padding: tokens.spacingHorizontalXXL,
+    color: tokens.colorNeutralForeground3,
+  },
+});
+
+/** Risk Review's 'Reviewer Status' tab: per-reviewer progress in the active period, with approval of submitted sets. */
+export function ReviewerStatus() {
+  const styles = useStyles();
+  const [queryRef, loadQuery] = useQueryLoader<ReviewerStatusQuery>(query);
+  const [isPending, startTransition] = useTransition();
+  const loaded = useRef(false);
+
+  useEffect(() => {
+    if (loaded.current) return;
+    loaded.current = true;
+    loadQuery({}, { fetchPolicy: 'store-and-network' });
+  }, [loadQuery]);
+
+  const refetch = () => startTransition(() => loadQuery({}, { fetchPolicy: 'network-only' }));
+  const loading = <Spinner className={styles.loading} label="Loading reviewer status..." />;
+
+  return (
+    <Card className={styles.card}>
+      <ProgressBar className={mergeClasses(styles.progress, !isPending && styles.idle)} aria-label="Refreshing reviewer status" />
+      {queryRef == null ? (
+        loading
+      ) : (
+        <Suspense fallback={loading}>
+          <LoadedStatus queryRef={queryRef} onChanged={refetch} />
+        </Suspense>
+      )}
+    </Card>
+  );
+}
+
+function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<ReviewerStatusQuery>; onChanged: () => void }) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<ReviewerStatusQuery>(query, queryRef);
+  const periodId = data.activeReviewPeriod?.id;
+  // The submission awaiting approval for each reviewer in the active period.
+  const pending = new Map<string, string>();
+  for (const { node } of data.submissions.edges) {
+    if (node.period.id === periodId && !pending.has(node.reviewer.id)) pending.set(node.reviewer.id, node.id);
+  }
+
+  return (
+    <>
+      {data.activeReviewPeriod == null ? (
+        <MessageBar intent="warning" className={styles.banner} layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>No Active Review Period</MessageBarTitle>
+            Progress is counted within the active review period. Open one from the dashboard to start a review.
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {data.reviewerProgress.length === 0 ? (
+        <div className={styles.empty}>
+          <People24Regular />
+          <Subtitle2 as="h3">No reviewers yet</Subtitle2>
+          <Body1>Create reviewer accounts in User Management, then assign risks to them.</Body1>
+        </div>
+      ) : (
+        <div className={styles.scroll}>
+          <Table className={styles.table} aria-label="Reviewer status">
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell className={styles.reviewerCol}>Reviewer</TableHeaderCell>
+                <TableHeaderCell className={styles.numCol}>Assigned</TableHeaderCell>
+                <TableHeaderCell className={styles.progressCol}>Decided</TableHeaderCell>
+                <TableHeaderCell className={styles.numCol}>Submitted</TableHeaderCell>
+                <TableHeaderCell className={styles.numCol}>Approved</TableHeaderCell>
+                <TableHeaderCell className={styles.statusCol}>Status</TableHeaderCell>
+                <TableHeaderCell className={styles.activityCol}>Last Activity</TableHeaderCell>
+                <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {data.reviewerProgress.map((p) => (
+                <ReviewerStatusRow
+                  key={p.reviewer.id}
+                  progress={p}
+                  submissionId={pending.get(p.reviewer.id) ?? null}
+                  onChanged={onChanged}
+                />
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+    </>
+  );
+}

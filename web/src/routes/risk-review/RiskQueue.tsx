@@ -1,0 +1,427 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Field,
+  Input,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  mergeClasses,
+  ProgressBar,
+  Select,
+  Spinner,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular, Search20Regular } from '@fluentui/react-icons';
+import { Suspense, useEffect, useMemo, useRef, useState, useTransition } from 'react';
+import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
+import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
+import { downloadCsv, fileStamp, riskExportUrl } from '../../components/download';
+import { RISK_PAGE_SIZE } from '../../components/Pagination';
+import { useNotify } from '../../components/toast';
+import { useDebounced } from '../../components/useDebounced';
+import { RiskQueueResults } from './RiskQueueResults';
+
+const optionsQuery = graphql`
+  query RiskQueueOptionsQuery {
+    riskSystems
+    groups: assignmentValues(criteriaType: user_group) {
+      value
+    }
+    roles: assignmentValues(criteriaType: role_profile) {
+      value
+      label
+    }
+  }
+`;
+
+export const riskQueueQuery = graphql`
+  query RiskQueueQuery($filter: RiskFilterInput, $page: Int, $limit: Int) {
+    activeReviewPeriod {
+      id
+      name
+    }
+    riskQueue(filter: $filter, page: $page, limit: $limit) {
+      total
+      page
+      limit
+      rows {
+        id
+        ...RiskQueueRow_row
+      }
+    }
+  }
+`;
+
+export type QueueFilters = {
+  search: string;
+  riskLevel: '' | 'high' | 'medium' | 'low';
+  system: string;
+  userGroup: string;
+  roleProfile: string;
+  compositeRole: string;
+  ruleId: string;
+  decision: string;
+};
+
+const EMPTY_FILTERS: QueueFilters = {
+  search: '',
+  riskLevel: '',
+  system: '',
+  userGroup: '',
+  roleProfile: '',
+  compositeRole: '',
+  ruleId: '',
+  decision: '',
+};
+
+const ADVANCED_KEYS = ['userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'decision'] as const;
+
+/** The filter as the API takes it (empty fields left out). */
+export function toFilterInput(f: QueueFilters): RiskFilterInput {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(f)) if (v.trim()) out[k] = v.trim();
+  return out as RiskFilterInput;
+}
+
+const useStyles = makeStyles({
+  card: { padding: 0, rowGap: 0 },
+  toolbar: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: tokens.spacingHorizontalL,
+  },
+  search: { flexGrow: 1, minWidth: '220px', maxWidth: '420px' },
+  select: { minWidth: '150px' },
+  toolbarEnd: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
+  advanced: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 190px), 1fr))',
+    gap: tokens.spacingHorizontalM,
+    alignItems: 'end',
+    paddingLeft: tokens.spacingHorizontalL,
+    paddingRight: tokens.spacingHorizontalL,
+    paddingBottom: tokens.spacingVerticalL,
+    paddingTop: tokens.spacingVerticalM,
+    backgroundColor: tokens.colorNeutralBackground2,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  field: { minWidth: 0 },
+  fill: { width: '100%', minWidth: 0, '& select': { minWidth: 0, width: '100%', textOverflow: 'ellipsis' } },
+  divider: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  progress: { height: '2px' },
+  progressIdle: { visibility: 'hidden' },
+  loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+  banner: { marginBottom: tokens.spacingVerticalL },
+});
+
+/** SPEC §2: the administrators' review queue (Risk Overview). */
+export function RiskQueue() {
+  const styles = useStyles();
+  const notify = useNotify();
+  const [filters, setFilters] = useState<QueueFilters>(EMPTY_FILTERS);
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [showAdvanced, setShowAdvanced] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [isPending, startTransition] = useTransition();
+  const [optionsRef, loadOptions] = useQueryLoader<RiskQueueOptionsQuery>(optionsQuery);
+  const [queryRef, loadQuery] = useQueryLoader<RiskQueueQuery>(riskQueueQuery);
+
+  const applied = useDebounced(filters, 300);
+  const filterInput = useMemo(() => toFilterInput(applied), [applied]);
+  const variables = useMemo(() => ({ filter: filterInput, page, limit: RISK_PAGE_SIZE }), [filterInput, page]);
+  const first = useRef(true);
+
+  useEffect(() => {
+    loadOptions({}, { fetchPolicy: 'store-and-network' });
+  }, [loadOptions]);
+
+  useEffect(() => {
+    setSelected(new Set());
+    if (first.current) {
+      first.current = false;
+      loadQuery(variables, { fetchPolicy: 'store-and-network' });
+      return;
+    }
+    // Keep the current page on screen while the next one loads.
+    startTransition(() => loadQuery(variables, { fetchPolicy: 'store-and-network' }));
+  }, [loadQuery, variables]);
+
+  const refetch = () => startTransition(() => loadQuery(variables, { fetchPolicy: 'network-only' }));
+
+  const update = (patch: Partial<QueueFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+  const advancedCount = ADVANCED_KEYS.filter((k) => filters[k].trim()).length;
+
+  const exportResults = async () => {
+    setExporting(true);
+    try {
+      await downloadCsv(riskExportUrl(toFilterInput(filters) as Record<string, string>), `risk-export-${fileStamp()}.csv`);
+      notify({ title: 'Export Complete', description: 'The filtered risks have been downloaded as a CSV file.', intent: 'success' });
+    } catch (e) {
+      notify({ title: 'Export Failed', description: (e as Error).message || 'Failed to download risk report', intent: 'error' });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const loading = <Spinner className={styles.loading} label="Loading risks..." />;
+
+  return (
+    <Card className={styles.card}>
+      <div className={styles.toolbar} role="search">
+        <Input
+          className={styles.search}
+          contentBefore={<Search20Regular />}
+          placeholder="Search users, roles, or risk IDs..."
+          aria-label="Search risks"
+          value={filters.search}
+          onChange={(_, d) => update({ search: d.value })}
+        />
+        <Select
+          className={styles.select}
+          aria-label="Risk level"
+          value={filters.riskLevel}
+          onChange={(_, d) => update({ riskLevel: d.value as QueueFilters['riskLevel'] })}
+        >
+          <option value="">All</option>
+          <option value="high">high</option>
+          <option value="medium">medium</option>
+          <option value="low">low</option>
+        </Select>
+        <SystemSelect optionsRef={optionsRef} value={filters.system} onChange={(system) => update({ system })} />
+        <div className={styles.toolbarEnd}>
+          <Button
+            icon={<Filter20Regular />}
+            appearance={showAdvanced ? 'secondary' : 'subtle'}
+            aria-expanded={showAdvanced}
+            onClick={() => setShowAdvanced((s) => !s)}
+          >
+            Advanced Filters
+            {advancedCount ? (
+              <Badge size="small" appearance="filled" color="brand">
+                {advancedCount}
+              </Badge>
+            ) : null}
+          </Button>
+          <Button
+            icon={exporting ? <Spinner size="tiny" /> : <ArrowDownload20Regular />}
+            disabled={exporting}
+            onClick={exportResults}
+          >
+            Export Results
+          </Button>
+        </div>
+      </div>
+      {showAdvanced ? (
+        <div className={styles.advanced} role="group" aria-label="Advanced filters">
+          <AdvancedOptions optionsRef={optionsRef} filters={filters} onChange={update} />
+          <Field className={styles.field} label="Composite Role">
+            <Input value={filters.compositeRole} placeholder="e.g. CR_FIN_AP" onChange={(_, d) => update({ compositeRole: d.value })} />
+          </Field>
+          <Field className={styles.field} label="Rule ID">
+            <Input value={filters.ruleId} placeholder="e.g. 0201" onChange={(_, d) => update({ ruleId: d.value })} />
+          </Field>
+          <Field className={styles.field} label="Decision">
+            <Select value={filters.decision} onChange={(_, d) => update({ decision: d.value })}>
+              <option value="">All Decisions</option>
+              <option value="pending">Pending</option>
+              <option value="retain">Retain</option>
+              <option value="remove">Remove</option>
+              <option value="retain_mitigated">Retain (mitigated)</option>
+            </Select>
+          </Field>
+          <Button
+            appearance="subtle"
+            icon={<Dismiss16Regular />}
+            disabled={advancedCount === 0}
+            onClick={() => update({ userGroup: '', roleProfile: '', compositeRole: '', ruleId: '', decision: '' })}
+          >
+            Clear advanced filters
+          </Button>
+        </div>
+      ) : null}
+      <ProgressBar
+        className={mergeClasses(styles.progress, !isPending && styles.progressIdle)}
+        thickness="medium"
+        aria-label="Loading risks"
+      />
+      <div className={styles.divider}>
+        {queryRef == null ? (
+          loading
+        ) : (
+          <Suspense fallback={loading}>
+            <LoadedQueue
+              queryRef={queryRef}
+              page={page}
+              onPageChange={setPage}
+              selected={selected}
+              onSelectedChange={setSelected}
+              onBatchSaved={refetch}
+              busy={isPending}
+            />
+          </Suspense>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function SystemSelect({
+  optionsRef,
+  value,
+  onChange,
+}: {
+  optionsRef: PreloadedQuery<RiskQueueOptionsQuery> | null | undefined;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const styles = useStyles();
+  const fallback = (
+    <Select className={styles.select} aria-label="System" value="" disabled>
+      <option value="">All Systems</option>
+    </Select>
+  );
+  if (!optionsRef) return fallback;
+  return (
+    <Suspense fallback={fallback}>
+      <SystemOptions optionsRef={optionsRef} value={value} onChange={onChange} />
+    </Suspense>
+  );
+}
+
+function SystemOptions({
+  optionsRef,
+  value,
+  onChange,
+}: {
+  optionsRef: PreloadedQuery<RiskQueueOptionsQuery>;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<RiskQueueOptionsQuery>(optionsQuery, optionsRef);
+  return (
+    <Select className={styles.select} aria-label="System" value={value} onChange={(_, d) => onChange(d.value)}>
+      <option value="">All Systems</option>
+      {data.riskSystems.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+function AdvancedOptions({
+  optionsRef,
+  filters,
+  onChange,
+}: {
+  optionsRef: PreloadedQuery<RiskQueueOptionsQuery> | null | undefined;
+  filters: QueueFilters;
+  onChange: (patch: Partial<QueueFilters>) => void;
+}) {
+  const styles = useStyles();
+  const placeholder = (
+    <>
+      <Field className={styles.field} label="User Group">
+        <Select disabled>
+          <option>All Groups</option>
+        </Select>
+      </Field>
+      <Field className={styles.field} label="Role/Profile">
+        <Select disabled>
+          <option>All Roles</option>
+        </Select>
+      </Field>
+    </>
+  );
+  if (!optionsRef) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <AdvancedOptionsLoaded optionsRef={optionsRef} filters={filters} onChange={onChange} />
+    </Suspense>
+  );
+}
+
+function AdvancedOptionsLoaded({
+  optionsRef,
+  filters,
+  onChange,
+}: {
+  optionsRef: PreloadedQuery<RiskQueueOptionsQuery>;
+  filters: QueueFilters;
+  onChange: (patch: Partial<QueueFilters>) => void;
+}) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<RiskQueueOptionsQuery>(optionsQuery, optionsRef);
+  return (
+    <>
+      <Field className={styles.field} label="User Group">
+        <Select className={styles.fill} value={filters.userGroup} onChange={(_, d) => onChange({ userGroup: d.value })}>
+          <option value="">All Groups</option>
+          {data.groups.map((g) => (
+            <option key={g.value} value={g.value}>
+              {g.value}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field className={styles.field} label="Role/Profile">
+        <Select className={styles.fill} value={filters.roleProfile} onChange={(_, d) => onChange({ roleProfile: d.value })}>
+          <option value="">All Roles</option>
+          {data.roles.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    </>
+  );
+}
+
+function LoadedQueue({
+  queryRef,
+  ...rest
+}: {
+  queryRef: PreloadedQuery<RiskQueueQuery>;
+  page: number;
+  onPageChange: (page: number) => void;
+  selected: ReadonlySet<string>;
+  onSelectedChange: (selected: ReadonlySet<string>) => void;
+  onBatchSaved: () => void;
+  busy: boolean;
+}) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<RiskQueueQuery>(riskQueueQuery, queryRef);
+  const locked = data.activeReviewPeriod == null;
+  return (
+    <>
+      {locked ? (
+        <MessageBar intent="warning" className={styles.banner} layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Review Period Closed</MessageBarTitle>
+            No review period is active. Decisions are locked until a review period is opened from the dashboard.
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <RiskQueueResults
+        rows={data.riskQueue.rows}
+        total={data.riskQueue.total}
+        locked={locked}
+        {...rest}
+        page={data.riskQueue.page}
+      />
+    </>
+  );
+}

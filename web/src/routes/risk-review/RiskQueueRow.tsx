@@ -1,0 +1,159 @@
+import { Caption1, makeStyles, Switch, TableCell, TableCellLayout, TableRow, TableSelectionCell, Text, tokens } from '@fluentui/react-components';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { RiskQueueRowDecideMutation } from '../../__generated__/RiskQueueRowDecideMutation.graphql';
+import type { RiskQueueRow_row$key } from '../../__generated__/RiskQueueRow_row.graphql';
+import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { decisionLabel, RiskLevelIndicator } from '../../components/riskDisplay';
+import { useNotify } from '../../components/toast';
+
+const useStyles = makeStyles({
+  primary: { fontWeight: tokens.fontWeightSemibold },
+  wrap: { overflowWrap: 'anywhere' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  noGroup: { color: tokens.colorNeutralForeground4, fontStyle: 'italic' },
+  clamp: {
+    display: '-webkit-box',
+    WebkitLineClamp: '2',
+    WebkitBoxOrient: 'vertical',
+    overflow: 'hidden',
+  },
+  highRule: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+  selectedRow: { backgroundColor: tokens.colorBrandBackground2 },
+});
+
+const decideMutation = graphql`
+  mutation RiskQueueRowDecideMutation($decisions: [DecisionInput!]!) {
+    saveDecisions(decisions: $decisions) {
+      __typename
+      ... on MutationSaveDecisionsSuccess {
+        data {
+          saved
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+/** One risk of the queue: user, level dot, role, risk, system and the retain/remove switch. */
+export function RiskQueueRow({
+  row,
+  selected,
+  onToggle,
+  locked,
+}: {
+  row: RiskQueueRow_row$key;
+  selected: boolean;
+  onToggle: () => void;
+  locked: boolean;
+}) {
+  const styles = useStyles();
+  const notify = useNotify();
+  const r = useFragment(
+    graphql`
+      fragment RiskQueueRow_row on RiskRow {
+        id
+        userId
+        userName
+        userGroup
+        riskLevel
+        roleProfile
+        roleProfileDescription
+        riskDescription
+        accessRiskId
+        ruleId
+        isHighRiskRule
+        system
+        myDecision
+      }
+    `,
+    row,
+  );
+  const [commit, saving] = useMutation<RiskQueueRowDecideMutation>(decideMutation);
+
+  const decide = (decision: 'retain' | 'remove') => {
+    const previous = r.myDecision ?? null;
+    const fail = (message?: string) =>
+      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
+    commit({
+      variables: { decisions: [{ riskRowId: r.id, decision }] },
+      optimisticUpdater: (store) => {
+        store.get(r.id)?.setValue(decision, 'myDecision');
+      },
+      updater: (store, response) => {
+        const ok = response?.saveDecisions.__typename === 'MutationSaveDecisionsSuccess';
+        store.get(r.id)?.setValue(ok ? decision : previous, 'myDecision');
+      },
+      onCompleted: ({ saveDecisions: res }) => {
+        if (res.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(res));
+        notify({
+          title: 'Decision Submitted',
+          description: `${r.userName || r.userId} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
+          intent: 'success',
+        });
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  const retained = r.myDecision === 'retain' || r.myDecision === 'retain_mitigated';
+  const who = r.userName || r.userId;
+
+  return (
+    <TableRow aria-selected={selected} className={selected ? styles.selectedRow : undefined}>
+      <TableSelectionCell
+        checked={selected}
+        onClick={onToggle}
+        checkboxIndicator={{ 'aria-label': `Select ${who} ${r.accessRiskId} ${r.roleProfile}` }}
+      />
+      <TableCell>
+        <TableCellLayout
+          description={
+            r.userGroup ? <Caption1 className={styles.muted}>{r.userGroup}</Caption1> : <Caption1 className={styles.noGroup}>No Group</Caption1>
+          }
+        >
+          <Text className={styles.primary}>{who}</Text>
+        </TableCellLayout>
+      </TableCell>
+      <TableCell>
+        <RiskLevelIndicator level={r.riskLevel} />
+      </TableCell>
+      <TableCell>
+        <TableCellLayout className={styles.wrap} description={<Caption1 className={styles.muted}>{r.roleProfileDescription}</Caption1>}>
+          {r.roleProfile || '—'}
+        </TableCellLayout>
+      </TableCell>
+      <TableCell>
+        <TableCellLayout
+          description={
+            <Caption1 className={styles.muted}>
+              {r.accessRiskId}
+              {r.ruleId ? (
+                <>
+                  {' · Rule '}
+                  <span className={r.isHighRiskRule ? styles.highRule : undefined} title={r.isHighRiskRule ? 'High-risk rule' : undefined}>
+                    {r.ruleId}
+                  </span>
+                </>
+              ) : null}
+            </Caption1>
+          }
+        >
+          <span className={styles.clamp}>{r.riskDescription || '—'}</span>
+        </TableCellLayout>
+      </TableCell>
+      <TableCell>{r.system}</TableCell>
+      <TableCell>
+        <Switch
+          checked={retained}
+          disabled={locked || saving}
+          label={decisionLabel(r.myDecision)}
+          aria-label={`Retain access: ${who} ${r.accessRiskId} ${r.roleProfile}`}
+          onChange={(_, d) => decide(d.checked ? 'retain' : 'remove')}
+        />
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,217 @@
+import {
+  Body1,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  makeStyles,
+  Spinner,
+  tokens,
+  Tooltip,
+} from '@fluentui/react-components';
+import { ArrowClockwise16Regular, Eye20Regular, EyeOff20Regular } from '@fluentui/react-icons';
+import { useState, type FormEvent } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { ResetPasswordDialog_user$key } from '../../__generated__/ResetPasswordDialog_user.graphql';
+import type { ResetPasswordDialogMutation } from '../../__generated__/ResetPasswordDialogMutation.graphql';
+import { MIN_PASSWORD_LENGTH } from '../../components/ChangePasswordDialog';
+import { fullName } from '../../components/Sidebar';
+import { useNotify } from '../../components/toast';
+import { generatePassword } from './userFormat';
+
+const useStyles = makeStyles({
+  surface: { maxWidth: '480px' },
+  form: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalM,
+  },
+  intro: { color: tokens.colorNeutralForeground2 },
+  passwordRow: {
+    display: 'flex',
+    alignItems: 'flex-start',
+    columnGap: tokens.spacingHorizontalS,
+  },
+  grow: { flexGrow: 1, minWidth: 0 },
+  generate: {
+    marginTop: '26px',
+    flexShrink: 0,
+  },
+  mono: {
+    fontFamily: tokens.fontFamilyMonospace,
+  },
+});
+
+const mutation = graphql`
+  mutation ResetPasswordDialogMutation($id: ID!, $newPassword: String!) {
+    resetUserPassword(id: $id, newPassword: $newPassword) {
+      __typename
+      ... on MutationResetUserPasswordSuccess {
+        data {
+          id
+          passwordResetRequired
+        }
+      }
+      ... on ValidationError {
+        field
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+type Errors = { newPassword?: string; confirmPassword?: string };
+
+/** SPEC §5, 'Reset password'. */
+export function validateReset(newPassword: string, confirmPassword: string): Errors {
+  const errors: Errors = {};
+  if (!newPassword) errors.newPassword = 'New password is required';
+  else if (newPassword.length < MIN_PASSWORD_LENGTH) errors.newPassword = 'Password must be at least 6 characters long';
+  if (!confirmPassword) errors.confirmPassword = 'Please confirm the new password';
+  else if (confirmPassword !== newPassword) errors.confirmPassword = 'Passwords do not match';
+  return errors;
+}
+
+export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDialog_user$key; onClose: () => void }) {
+  const u = useFragment(
+    graphql`
+      fragment ResetPasswordDialog_user on User {
+        id
+        firstName
+        lastName
+        email
+      }
+    `,
+    user,
+  );
+  const styles = useStyles();
+  const notify = useNotify();
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [visible, setVisible] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [commit, inFlight] = useMutation<ResetPasswordDialogMutation>(mutation);
+  const name = fullName(u.firstName, u.lastName);
+
+  const fail = (message?: string) => notify({ title: 'Reset Failed', description: message || 'Failed to reset password', intent: 'error' });
+
+  const onGenerate = () => {
+    const password = generatePassword();
+    setNewPassword(password);
+    setConfirmPassword(password);
+    setVisible(true);
+    setErrors({});
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight) return;
+    const found = validateReset(newPassword, confirmPassword);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    commit({
+      variables: { id: u.id, newPassword },
+      onCompleted: ({ resetUserPassword: result }) => {
+        if (result.__typename === 'MutationResetUserPasswordSuccess') {
+          notify({
+            title: 'Password Reset',
+            description: `The new password has been e-mailed to ${u.email}. ${name} must change it at next sign-in.`,
+            intent: 'success',
+          });
+          onClose();
+          return;
+        }
+        const message = 'message' in result ? result.message : undefined;
+        if (message && 'field' in result && result.field === 'newPassword') setErrors({ newPassword: message });
+        fail(message);
+      },
+      onError: () => fail(),
+    });
+  };
+
+  const visibility = (
+    <Tooltip content={visible ? 'Hide password' : 'Show password'} relationship="label">
+      <Button
+        appearance="transparent"
+        size="small"
+        icon={visible ? <EyeOff20Regular /> : <Eye20Regular />}
+        onClick={() => setVisible((v) => !v)}
+      />
+    </Tooltip>
+  );
+
+  return (
+    <Dialog open onOpenChange={(_, d) => !d.open && !inFlight && onClose()}>
+      <DialogSurface className={styles.surface}>
+        <form onSubmit={onSubmit} noValidate>
+          <DialogBody>
+            <DialogTitle>Reset Password</DialogTitle>
+            <DialogContent className={styles.form}>
+              <Body1 className={styles.intro}>
+                Set a new password for {name} ({u.email}). It is e-mailed to them, and they must change it when they next sign in.
+              </Body1>
+              <div className={styles.passwordRow}>
+                <Field
+                  className={styles.grow}
+                  label="New Password"
+                  required
+                  hint="At least 6 characters"
+                  validationState={errors.newPassword ? 'error' : 'none'}
+                  validationMessage={errors.newPassword}
+                >
+                  <Input
+                    className={styles.mono}
+                    type={visible ? 'text' : 'password'}
+                    autoComplete="new-password"
+                    value={newPassword}
+                    contentAfter={visibility}
+                    onChange={(_, d) => {
+                      setNewPassword(d.value);
+                      setErrors((e) => ({ ...e, newPassword: undefined }));
+                    }}
+                    autoFocus
+                  />
+                </Field>
+                <Button className={styles.generate} icon={<ArrowClockwise16Regular />} onClick={onGenerate}>
+                  Generate
+                </Button>
+              </div>
+              <Field
+                label="Confirm Password"
+                required
+                validationState={errors.confirmPassword ? 'error' : 'none'}
+                validationMessage={errors.confirmPassword}
+              >
+                <Input
+                  className={styles.mono}
+                  type={visible ? 'text' : 'password'}
+                  autoComplete="new-password"
+                  value={confirmPassword}
+                  onChange={(_, d) => {
+                    setConfirmPassword(d.value);
+                    setErrors((e) => ({ ...e, confirmPassword: undefined }));
+                  }}
+                />
+              </Field>
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" onClick={onClose} disabled={inFlight}>
+                Cancel
+              </Button>
+              <Button appearance="primary" type="submit" disabled={inFlight} icon={inFlight ? <Spinner size="tiny" /> : undefined}>
+                {inFlight ? 'Resetting...' : 'Reset Password'}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}
