@@ -1,11 +1,230 @@
+import { makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { UploadRouteQuery } from '../../__generated__/UploadRouteQuery.graphql';
 import { AdminOnly } from '../../components/AccessGate';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { PageHeader } from '../../components/PageHeader';
+import { useNotify } from '../../components/toast';
+import { followExisting, startSending, uploadIdOf, type TrackedUpload } from './trackedUpload';
+import {
+  formatNumber,
+  sendUpload,
+  TIMEOUT_NOTICE_BYTES,
+  uploadGlobalId,
+  type SendHandle,
+  type UploadMode,
+  type UploadOptions,
+} from './uploadClient';
+import { HISTORY_PAGE, UploadHistory, type CheckingFor } from './UploadHistory';
+import type { RetriedUpload } from './UploadHistoryRow';
+import { UploadForm } from './UploadForm';
+import { UploadStatusCard } from './UploadStatusCard';
 
-/** SPEC §2, 'Data Upload'. */
+const query = graphql`
+  query UploadRouteQuery($count: Int!) {
+    ...UploadHistory_query @arguments(count: $count)
+  }
+`;
+
+const useStyles = makeStyles({
+  layout: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)',
+    alignItems: 'start',
+    gap: tokens.spacingHorizontalXL,
+    marginBottom: tokens.spacingVerticalXL,
+    '@media (max-width: 1100px)': {
+      gridTemplateColumns: 'minmax(0, 1fr)',
+    },
+  },
+  loading: {
+    paddingTop: tokens.spacingVerticalXXL,
+    paddingBottom: tokens.spacingVerticalXXL,
+  },
+});
+
+/** SPEC §2, 'Data Upload' (administrators only). */
 export default function UploadRoute() {
   return (
     <AdminOnly>
-      <NotAvailableYet title="Data Upload" />
+      <UploadScreen />
     </AdminOnly>
   );
+}
+
+function UploadScreen() {
+  const styles = useStyles();
+  const notify = useNotify();
+  const [queryRef, loadQuery] = useQueryLoader<UploadRouteQuery>(query);
+  const [tracked, setTracked] = useState<TrackedUpload | null>(null);
+  const [refreshSignal, setRefreshSignal] = useState(0);
+  const sendRef = useRef<SendHandle | null>(null);
+
+  useEffect(() => {
+    loadQuery({ count: HISTORY_PAGE }, { fetchPolicy: 'store-and-network' });
+  }, [loadQuery]);
+
+  // Leaving the page stops a send in progress (the server keeps nothing of it).
+  useEffect(() => () => sendRef.current?.cancel(), []);
+
+  const refreshHistory = useCallback(() => setRefreshSignal((n) => n + 1), []);
+
+  const update = useCallback((fn: (t: TrackedUpload) => TrackedUpload) => {
+    setTracked((t) => (t ? fn(t) : t));
+  }, []);
+
+  // SPEC §8: 'Upload Complete' / 'Upload Failed', once per tracked upload; the history then shows the outcome.
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    if (!tracked || (tracked.phase !== 'completed' && tracked.phase !== 'failed')) return;
+    const mark = `${tracked.key}:${tracked.phase}`;
+    if (announced.current === mark) return;
+    announced.current = mark;
+    if (tracked.phase === 'completed') {
+      notify({
+        title: 'Upload Complete',
+        description: `File processed successfully, ${formatNumber(tracked.recordCount ?? tracked.rowsProcessed)} records imported`,
+        intent: 'success',
+      });
+    } else {
+      notify({ title: 'Upload Failed', description: tracked.errorMessage || 'File processing failed', intent: 'error' });
+    }
+    refreshHistory();
+  }, [notify, refreshHistory, tracked]);
+
+  const start = useCallback(
+    async (file: File, options: UploadOptions): Promise<boolean> => {
+      const initial = startSending(file, options.uploadMode);
+      const key = initial.key;
+      const mine = (fn: (t: TrackedUpload) => TrackedUpload | null) => setTracked((t) => (t && t.key === key ? fn(t) : t));
+      setTracked(initial);
+      const handle = sendUpload(file, options, (sent) =>
+        mine((t) => (t.phase === 'sending' || t.phase === 'waiting' ? { ...t, sent, phase: sent.loaded >= sent.total ? 'waiting' : 'sending' } : t)),
+      );
+      sendRef.current = handle;
+      const result = await handle.result;
+      if (sendRef.current === handle) sendRef.current = null;
+
+      switch (result.kind) {
+        case 'accepted': {
+          notify({ title: 'Upload Started', description: 'Your file has been uploaded and queued for processing', intent: 'success' });
+          const globalId = uploadGlobalId(result.uploadId);
+          mine((t) => ({
+            ...t,
+            phase: 'processing',
+            sent: { loaded: t.size, total: t.size },
+            uploadId: result.uploadId,
+            globalId,
+            processingSince: Date.now(),
+          }));
+          refreshHistory();
+          return true;
+        }
+        case 'rejected':
+          // e.g. 400 for a type the server cannot read (recorded as a failed upload), 413 over 2 GB.
+          mine((t) => ({
+            ...t,
+            phase: 'failed',
+            uploadId: result.uploadId ?? null,
+            globalId: result.uploadId ? uploadGlobalId(result.uploadId) : null,
+            finishedAt: Date.now(),
+            errorMessage: result.message,
+          }));
+          return false;
+        case 'network':
+          mine((t) => ({ ...t, phase: 'failed', finishedAt: Date.now(), errorMessage: result.message }));
+          return false;
+        case 'timeout':
+          // SPEC §8/§9: no answer within 30 s; the file may still be processing.
+          if (file.size > TIMEOUT_NOTICE_BYTES) {
+            notify({
+              title: 'Upload Timeout',
+              description: 'Your file may still be processing. Check the upload history in a few minutes.',
+              intent: 'warning',
+            });
+          } else {
+            notify({
+              title: 'Upload Status Uncertain',
+              description: 'The server did not respond in time. Your file may still be processing; check the upload history.',
+              intent: 'warning',
+            });
+          }
+          mine((t) => ({ ...t, phase: 'checking' }));
+          refreshHistory();
+          return true;
+        case 'cancelled':
+        case 'unauthenticated':
+          mine(() => null);
+          return false;
+      }
+    },
+    [notify, refreshHistory],
+  );
+
+  const onFound = useCallback(
+    (key: number, found: { globalId: string; status: string; mode: UploadMode; size: number }) => {
+      setTracked((t) => {
+        if (!t || t.key !== key || t.phase !== 'checking') return t;
+        return {
+          ...t,
+          phase: 'processing',
+          globalId: found.globalId,
+          uploadId: uploadIdOf(found.globalId),
+          processingSince: t.processingSince ?? Date.now(),
+        };
+      });
+    },
+    [],
+  );
+
+  const onRetried = useCallback((upload: RetriedUpload) => {
+    setTracked(followExisting({ ...upload, retried: true }));
+  }, []);
+
+  const checkingFor: CheckingFor | null =
+    tracked?.phase === 'checking' ? { key: tracked.key, name: tracked.name, since: tracked.sendStartedAt } : null;
+  const sending = tracked?.phase === 'sending' || tracked?.phase === 'waiting';
+  const loading = <Spinner className={styles.loading} label="Loading upload history..." />;
+
+  return (
+    <>
+      <PageHeader title="Data Upload" subtitle="Upload Access Risk Analysis exports and follow their processing." />
+      <div className={styles.layout}>
+        <UploadForm onStart={start} sending={sending} />
+        <UploadStatusCard
+          tracked={tracked}
+          onUpdate={update}
+          onCancel={() => sendRef.current?.cancel()}
+          onDismiss={() => setTracked(null)}
+        />
+      </div>
+      {queryRef == null ? (
+        loading
+      ) : (
+        <Suspense fallback={loading}>
+          <LoadedHistory
+            queryRef={queryRef}
+            refreshSignal={refreshSignal}
+            checkingFor={checkingFor}
+            onFound={onFound}
+            onRetried={onRetried}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+function LoadedHistory({
+  queryRef,
+  ...rest
+}: {
+  queryRef: PreloadedQuery<UploadRouteQuery>;
+  refreshSignal: number;
+  checkingFor: CheckingFor | null;
+  onFound: (key: number, found: { globalId: string; status: string; mode: UploadMode; size: number }) => void;
+  onRetried: (upload: RetriedUpload) => void;
+}) {
+  const data = usePreloadedQuery<UploadRouteQuery>(query, queryRef);
+  return <UploadHistory query={data} {...rest} />;
 }

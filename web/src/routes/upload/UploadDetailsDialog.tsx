@@ -1,0 +1,344 @@
+import {
+  Badge,
+  Body1,
+  Button,
+  Caption1,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowClockwise16Regular, ArrowRight12Regular } from '@fluentui/react-icons';
+import { graphql, useFragment } from 'react-relay';
+import type { UploadDetailsDialog_upload$key } from '../../__generated__/UploadDetailsDialog_upload.graphql';
+import { fullDateTime } from '../../components/relativeTime';
+import { formatBytes, formatDuration, formatNumber, modeLabel, type UploadMode } from './uploadClient';
+import { StatusBadge, uploaderName, useRetryUpload, type RetriedUpload } from './UploadHistoryRow';
+
+const useStyles = makeStyles({
+  surface: {
+    maxWidth: '760px',
+    width: 'calc(100vw - 32px)',
+  },
+  content: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalL,
+    '& > *': {
+      flexShrink: 0,
+    },
+  },
+  title: {
+    overflowWrap: 'anywhere',
+  },
+  summary: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    rowGap: tokens.spacingVerticalXS,
+    color: tokens.colorNeutralForeground3,
+  },
+  counts: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(150px, 1fr))',
+    gap: tokens.spacingHorizontalS,
+    margin: 0,
+  },
+  count: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXXS,
+    padding: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground2,
+    minWidth: 0,
+  },
+  label: {
+    margin: 0,
+    color: tokens.colorNeutralForeground3,
+    fontSize: tokens.fontSizeBase200,
+    lineHeight: tokens.lineHeightBase200,
+  },
+  value: {
+    margin: 0,
+    fontSize: tokens.fontSizeBase400,
+    lineHeight: tokens.lineHeightBase400,
+    fontWeight: tokens.fontWeightSemibold,
+    fontVariantNumeric: 'tabular-nums',
+    color: tokens.colorNeutralForeground1,
+    overflowWrap: 'anywhere',
+  },
+  section: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalS,
+  },
+  sectionTitle: {
+    margin: 0,
+  },
+  facts: {
+    display: 'grid',
+    gridTemplateColumns: 'minmax(140px, max-content) 1fr',
+    columnGap: tokens.spacingHorizontalL,
+    rowGap: tokens.spacingVerticalXS,
+    margin: 0,
+    '@media (max-width: 480px)': {
+      gridTemplateColumns: '1fr',
+    },
+  },
+  factLabel: {
+    color: tokens.colorNeutralForeground3,
+  },
+  factValue: {
+    margin: 0,
+    color: tokens.colorNeutralForeground1,
+    overflowWrap: 'anywhere',
+  },
+  mappingScroller: {
+    maxHeight: '280px',
+    overflowY: 'auto',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+  },
+  mappingTable: {
+    tableLayout: 'fixed',
+  },
+  arrowCell: {
+    width: '40px',
+    color: tokens.colorNeutralForeground3,
+  },
+  field: {
+    fontFamily: tokens.fontFamilyMonospace,
+    fontSize: tokens.fontSizeBase200,
+  },
+  tags: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalXS,
+  },
+  muted: {
+    color: tokens.colorNeutralForeground3,
+  },
+  errorText: {
+    overflowWrap: 'anywhere',
+  },
+});
+
+function Count({ label, value }: { label: string; value: string }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.count}>
+      <dt className={styles.label}>{label}</dt>
+      <dd className={styles.value}>{value}</dd>
+    </div>
+  );
+}
+
+export type UploadDetailsDialogProps = {
+  upload: UploadDetailsDialog_upload$key;
+  onClose: () => void;
+  onRetried: (upload: RetriedUpload) => void;
+};
+
+/** 'View Details' on an upload (ARCHITECTURE 'Beyond the spec'): counts, options, column mapping, error. */
+export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetailsDialogProps) {
+  const u = useFragment(
+    graphql`
+      fragment UploadDetailsDialog_upload on DataUpload {
+        id
+        originalName
+        sizeBytes
+        status
+        mode
+        skipDuplicates
+        batchSize
+        emailNotification
+        recordCount
+        rowsProcessed
+        bytesProcessed
+        duplicatesSkipped
+        errorMessage
+        columnMapping {
+          header
+          field
+        }
+        unknownColumns
+        live
+        createdAt
+        startedAt
+        completedAt
+        uploadedBy {
+          firstName
+          lastName
+          email
+        }
+      }
+    `,
+    upload,
+  );
+  const styles = useStyles();
+  const [retry, retrying] = useRetryUpload((r) => {
+    onRetried(r);
+    onClose();
+  });
+
+  const duration =
+    u.startedAt && u.completedAt ? formatDuration(new Date(u.completedAt).getTime() - new Date(u.startedAt).getTime()) : null;
+
+  return (
+    <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
+      <DialogSurface className={styles.surface} aria-label="Upload Details">
+        <DialogBody>
+          <DialogTitle className={styles.title}>Upload Details</DialogTitle>
+          <DialogContent className={styles.content}>
+            <div className={styles.summary}>
+              <Body1>
+                <strong>{u.originalName}</strong>
+              </Body1>
+              <StatusBadge status={u.status} />
+              {u.live ? (
+                <Badge appearance="outline" color="brand">
+                  Current data
+                </Badge>
+              ) : null}
+            </div>
+
+            {u.status === 'failed' ? (
+              <MessageBar intent="error" layout="multiline">
+                <MessageBarBody className={styles.errorText}>
+                  <MessageBarTitle>Error</MessageBarTitle>
+                  {u.errorMessage || 'File processing failed'}
+                </MessageBarBody>
+              </MessageBar>
+            ) : null}
+
+            <dl className={styles.counts} aria-label="Counts">
+              <Count label="Records imported" value={formatNumber(u.recordCount)} />
+              <Count label="Rows processed" value={formatNumber(u.rowsProcessed)} />
+              <Count label="Duplicates skipped" value={formatNumber(u.duplicatesSkipped)} />
+              <Count label="File size" value={formatBytes(u.sizeBytes)} />
+            </dl>
+
+            <section className={styles.section} aria-label="Options">
+              <Subtitle2 as="h3" className={styles.sectionTitle}>
+                Options
+              </Subtitle2>
+              <dl className={styles.facts}>
+                <dt className={styles.factLabel}>Mode</dt>
+                <dd className={styles.factValue}>{modeLabel(u.mode as UploadMode)}</dd>
+                <dt className={styles.factLabel}>Skip duplicate records</dt>
+                <dd className={styles.factValue}>{u.skipDuplicates ? 'Yes' : 'No'}</dd>
+                <dt className={styles.factLabel}>Batch Size</dt>
+                <dd className={styles.factValue}>{formatNumber(u.batchSize)} records</dd>
+                <dt className={styles.factLabel}>Email notification</dt>
+                <dd className={styles.factValue}>{u.emailNotification ? 'Yes' : 'No'}</dd>
+                <dt className={styles.factLabel}>Uploaded by</dt>
+                <dd className={styles.factValue}>
+                  {uploaderName(u.uploadedBy)}
+                  {u.uploadedBy ? ` (${u.uploadedBy.email})` : ''}
+                </dd>
+                <dt className={styles.factLabel}>Uploaded</dt>
+                <dd className={styles.factValue}>{fullDateTime(u.createdAt)}</dd>
+                {u.completedAt ? (
+                  <>
+                    <dt className={styles.factLabel}>Finished</dt>
+                    <dd className={styles.factValue}>
+                      {fullDateTime(u.completedAt)}
+                      {duration ? ` (${duration})` : ''}
+                    </dd>
+                  </>
+                ) : null}
+              </dl>
+            </section>
+
+            <section className={styles.section} aria-label="Column mapping">
+              <Subtitle2 as="h3" className={styles.sectionTitle}>
+                Column Mapping
+              </Subtitle2>
+              {u.columnMapping.length > 0 ? (
+                <div className={styles.mappingScroller}>
+                  <Table size="small" className={styles.mappingTable} aria-label="Column mapping">
+                    <TableHeader>
+                      <TableRow>
+                        <TableHeaderCell>Column in file</TableHeaderCell>
+                        <TableHeaderCell className={styles.arrowCell} aria-hidden />
+                        <TableHeaderCell>Field</TableHeaderCell>
+                      </TableRow>
+                    </TableHeader>
+                    <TableBody>
+                      {u.columnMapping.map((m) => (
+                        <TableRow key={m.header}>
+                          <TableCell>{m.header}</TableCell>
+                          <TableCell className={styles.arrowCell} aria-hidden>
+                            <ArrowRight12Regular />
+                          </TableCell>
+                          <TableCell>
+                            <span className={styles.field}>{m.field}</span>
+                          </TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                </div>
+              ) : (
+                <Caption1 className={styles.muted}>
+                  {u.status === 'processing' ? 'The columns are mapped when processing starts.' : 'No columns were mapped.'}
+                </Caption1>
+              )}
+            </section>
+
+            <section className={styles.section} aria-label="Unknown columns">
+              <Subtitle2 as="h3" className={styles.sectionTitle}>
+                Unknown Columns
+              </Subtitle2>
+              {u.unknownColumns.length > 0 ? (
+                <div className={styles.tags}>
+                  {u.unknownColumns.map((c) => (
+                    <Badge key={c} appearance="tint" color="warning">
+                      {c}
+                    </Badge>
+                  ))}
+                </div>
+              ) : (
+                <Caption1 className={styles.muted}>
+                  {u.columnMapping.length > 0 ? 'None: every column was recognised.' : 'No columns were read.'}
+                </Caption1>
+              )}
+            </section>
+          </DialogContent>
+          <DialogActions>
+            {u.status === 'failed' ? (
+              <Button
+                appearance="primary"
+                icon={retrying ? <Spinner size="tiny" /> : <ArrowClockwise16Regular />}
+                disabled={retrying}
+                onClick={() => retry({ globalId: u.id, name: u.originalName, size: u.sizeBytes, mode: u.mode as UploadMode })}
+              >
+                Retry
+              </Button>
+            ) : null}
+            <Button appearance="secondary" onClick={onClose}>
+              Close
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
+  );
+}

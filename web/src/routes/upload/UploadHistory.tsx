@@ -1,0 +1,308 @@
+import {
+  Body1,
+  Button,
+  Caption1,
+  Card,
+  CardHeader,
+  makeStyles,
+  mergeClasses,
+  Spinner,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
+import { DocumentSearch24Regular, History20Regular } from '@fluentui/react-icons';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { graphql, usePaginationFragment } from 'react-relay';
+import type { UploadHistory_query$key } from '../../__generated__/UploadHistory_query.graphql';
+import type { UploadHistoryPaginationQuery } from '../../__generated__/UploadHistoryPaginationQuery.graphql';
+import { useIsMobile } from '../../components/useMediaQuery';
+import { HISTORY_REFRESH_MS, type UploadMode } from './uploadClient';
+import { UploadDetailsDialog } from './UploadDetailsDialog';
+import { UploadHistoryRow, type RetriedUpload } from './UploadHistoryRow';
+
+/** Uploads listed per page. */
+export const HISTORY_PAGE = 20;
+
+const COLUMNS = ['File Name', 'Records', 'Status', 'Uploaded By', 'Date', 'Actions'] as const;
+const COLUMN_CLASS: Partial<Record<(typeof COLUMNS)[number], 'recordsColumn' | 'statusColumn' | 'uploaderColumn' | 'dateColumn' | 'actionsColumn'>> = {
+  Records: 'recordsColumn',
+  Status: 'statusColumn',
+  'Uploaded By': 'uploaderColumn',
+  Date: 'dateColumn',
+  Actions: 'actionsColumn',
+};
+
+const useStyles = makeStyles({
+  card: {
+    padding: 0,
+    rowGap: 0,
+  },
+  header: {
+    paddingTop: tokens.spacingVerticalL,
+    paddingBottom: tokens.spacingVerticalL,
+    paddingLeft: tokens.spacingHorizontalXL,
+    paddingRight: tokens.spacingHorizontalXL,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  headerIcon: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    width: '36px',
+    height: '36px',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground2,
+  },
+  heading: {
+    margin: 0,
+  },
+  muted: {
+    color: tokens.colorNeutralForeground3,
+  },
+  refreshing: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalXS,
+    color: tokens.colorNeutralForeground3,
+  },
+  scroller: {
+    overflowX: 'auto',
+  },
+  table: {
+    minWidth: '900px',
+    tableLayout: 'fixed',
+  },
+  recordsColumn: {
+    width: '90px',
+  },
+  statusColumn: {
+    width: '115px',
+  },
+  uploaderColumn: {
+    width: '145px',
+  },
+  dateColumn: {
+    width: '160px',
+  },
+  actionsColumn: {
+    width: '195px',
+  },
+  list: {
+    listStyleType: 'none',
+    margin: 0,
+    padding: 0,
+  },
+  empty: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    rowGap: tokens.spacingVerticalS,
+    paddingTop: tokens.spacingVerticalXXL,
+    paddingBottom: tokens.spacingVerticalXXL,
+    color: tokens.colorNeutralForeground3,
+  },
+  footer: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    flexWrap: 'wrap',
+    rowGap: tokens.spacingVerticalS,
+    paddingTop: tokens.spacingVerticalM,
+    paddingBottom: tokens.spacingVerticalM,
+    paddingLeft: tokens.spacingHorizontalXL,
+    paddingRight: tokens.spacingHorizontalXL,
+    color: tokens.colorNeutralForeground3,
+  },
+});
+
+export type CheckingFor = {
+  /** The tracked upload's key. */
+  key: number;
+  name: string;
+  /** When the browser started sending it (ms). */
+  since: number;
+};
+
+export type UploadHistoryProps = {
+  query: UploadHistory_query$key;
+  /** Changes whenever the history must be fetched again now (a new upload, an upload that ended). */
+  refreshSignal: number;
+  /** After a client timeout: the file to look for in the history (SPEC §4, the checking state). */
+  checkingFor: CheckingFor | null;
+  onFound: (key: number, upload: { globalId: string; status: string; mode: UploadMode; size: number }) => void;
+  onRetried: (upload: RetriedUpload) => void;
+  className?: string;
+};
+
+/** Clock differences between browser and server tolerated when matching a timed-out upload. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/** SPEC §2 'Data Upload': the Upload History table, refreshed every 5 s while anything is processing. */
+export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRetried, className }: UploadHistoryProps) {
+  const { data, hasNext, isLoadingNext, loadNext, refetch } = usePaginationFragment<
+    UploadHistoryPaginationQuery,
+    UploadHistory_query$key
+  >(
+    graphql`
+      fragment UploadHistory_query on Query
+      @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" })
+      @refetchable(queryName: "UploadHistoryPaginationQuery") {
+        uploads(first: $count, after: $cursor) @connection(key: "UploadHistory_uploads") {
+          edges {
+            node {
+              id
+              originalName
+              status
+              mode
+              sizeBytes
+              createdAt
+              ...UploadHistoryRow_upload
+              ...UploadDetailsDialog_upload
+            }
+          }
+        }
+      }
+    `,
+    query,
+  );
+  const styles = useStyles();
+  const isMobile = useIsMobile();
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const nodes = data.uploads.edges.map((e) => e.node);
+  const anyProcessing = nodes.some((n) => n.status === 'processing');
+  const loadedRef = useRef(nodes.length);
+  loadedRef.current = nodes.length;
+
+  const refresh = useCallback(() => {
+    startTransition(() => {
+      refetch({ count: Math.max(HISTORY_PAGE, loadedRef.current) }, { fetchPolicy: 'network-only' });
+    });
+  }, [refetch]);
+
+  // Fetched again on demand (skipping the first render: the route has just loaded it).
+  const firstSignal = useRef(refreshSignal);
+  useEffect(() => {
+    if (refreshSignal !== firstSignal.current) refresh();
+  }, [refresh, refreshSignal]);
+
+  // SPEC §4/§9: every 5 s while any upload is processing (or one is being checked for).
+  const polling = anyProcessing || checkingFor != null;
+  useEffect(() => {
+    if (!polling) return undefined;
+    const timer = window.setInterval(refresh, HISTORY_REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [polling, refresh]);
+
+  // The checking state ends when the timed-out file shows up in the history.
+  useEffect(() => {
+    if (!checkingFor) return;
+    const match = nodes.find(
+      (n) => n.originalName === checkingFor.name && new Date(n.createdAt).getTime() >= checkingFor.since - CLOCK_SKEW_MS,
+    );
+    if (match) {
+      onFound(checkingFor.key, { globalId: match.id, status: match.status, mode: match.mode as UploadMode, size: match.sizeBytes });
+    }
+  }, [checkingFor, nodes, onFound]);
+
+  const empty = (
+    <div className={styles.empty}>
+      <DocumentSearch24Regular aria-hidden />
+      <Body1>No uploads yet</Body1>
+      <Caption1>Files you upload are listed here with their status.</Caption1>
+    </div>
+  );
+
+  const open = detailsId ? nodes.find((n) => n.id === detailsId) : undefined;
+
+  return (
+    <Card className={mergeClasses(styles.card, className)} aria-label="Upload History">
+      <CardHeader
+        className={styles.header}
+        image={
+          <span className={styles.headerIcon} aria-hidden>
+            <History20Regular />
+          </span>
+        }
+        header={
+          <Subtitle2 as="h2" className={styles.heading}>
+            Upload History
+          </Subtitle2>
+        }
+        description={<Caption1 className={styles.muted}>Every file uploaded, newest first</Caption1>}
+        action={
+          polling ? (
+            <span className={styles.refreshing}>
+              <Spinner size="extra-tiny" aria-hidden />
+              <Caption1>Refreshing every 5 s</Caption1>
+            </span>
+          ) : undefined
+        }
+      />
+      {isMobile ? (
+        nodes.length === 0 ? (
+          empty
+        ) : (
+          <ul className={styles.list} aria-label="Upload History">
+            {nodes.map((n) => (
+              <UploadHistoryRow key={n.id} compact upload={n} onViewDetails={() => setDetailsId(n.id)} onRetried={onRetried} />
+            ))}
+          </ul>
+        )
+      ) : (
+        <div className={styles.scroller}>
+          <Table className={styles.table} aria-label="Upload History">
+            <TableHeader>
+              <TableRow>
+                {COLUMNS.map((c) => (
+                  <TableHeaderCell
+                    key={c}
+                    className={COLUMN_CLASS[c] ? styles[COLUMN_CLASS[c]] : undefined}
+                  >
+                    {c}
+                  </TableHeaderCell>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {nodes.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={COLUMNS.length}>
+                    {empty}
+                  </TableCell>
+                </TableRow>
+              ) : (
+                nodes.map((n) => (
+                  <UploadHistoryRow key={n.id} upload={n} onViewDetails={() => setDetailsId(n.id)} onRetried={onRetried} />
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      {nodes.length > 0 ? (
+        <div className={styles.footer}>
+          <Caption1>
+            Showing {nodes.length} {nodes.length === 1 ? 'upload' : 'uploads'}
+          </Caption1>
+          {hasNext ? (
+            <Button
+              onClick={() => loadNext(HISTORY_PAGE)}
+              disabled={isLoadingNext}
+              icon={isLoadingNext ? <Spinner size="tiny" /> : undefined}
+            >
+              Load more uploads
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {open ? <UploadDetailsDialog key={open.id} upload={open} onClose={() => setDetailsId(null)} onRetried={onRetried} /> : null}
+    </Card>
+  );
+}
