@@ -27,34 +27,17 @@ import {
   SearchInfo24Regular,
 } from '@fluentui/react-icons';
 import { Suspense, useEffect, useMemo, useRef, useState, useTransition } from 'react';
-import { graphql, useMutation, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
-import type { AssignedRisksDecideMutation } from '../../__generated__/AssignedRisksDecideMutation.graphql';
+import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { PageHeader } from '../../components/PageHeader';
+import { useBatchDecisions } from '../../components/useBatchDecisions';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
 import { formatDate } from '../../components/riskDisplay';
-import { useNotify } from '../../components/toast';
 import { useDebounced } from '../../components/useDebounced';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { SubmissionPanel } from './SubmissionPanel';
 
-const batchMutation = graphql`
-  mutation AssignedRisksDecideMutation($decisions: [DecisionInput!]!) {
-    saveDecisions(decisions: $decisions) {
-      __typename
-      ... on MutationSaveDecisionsSuccess {
-        data {
-          saved
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
 
 const query = graphql`
   query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $limit: Int) {
@@ -203,8 +186,6 @@ function Loaded({
   const rows = data.assignedRisks.rows;
   const period = data.activeReviewPeriod;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [commit, saving] = useMutation<AssignedRisksDecideMutation>(batchMutation);
-  const notify = useNotify();
   const ids = rows.map((r) => r.id);
   const chosen = ids.filter((id) => selected.has(id));
   const allChecked = ids.length > 0 && chosen.length === ids.length;
@@ -222,34 +203,12 @@ function Loaded({
     setSelected(new Set());
   }
 
-  const decideSelected = (decision: 'retain' | 'remove') => {
-    if (chosen.length === 0) {
-      notify({ title: 'No Risks Selected', description: 'Please select risks to make decisions on', intent: 'warning' });
-      return;
-    }
-    const fail = (message?: string) =>
-      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
-    commit({
-      variables: { decisions: chosen.map((riskRowId) => ({ riskRowId, decision })) },
-      updater: (store, response) => {
-        if (response?.saveDecisions.__typename !== 'MutationSaveDecisionsSuccess') return;
-        for (const id of chosen) store.get(id)?.setValue(decision, 'myDecision');
-      },
-      onCompleted: ({ saveDecisions: r }) => {
-        if (r.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(r));
-        const n = r.data?.saved ?? chosen.length;
-        notify({
-          title: 'Decision Submitted',
-          description: `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decision === 'retain' ? 'Retain' : 'Remove'}.`,
-          intent: 'success',
-        });
-        setSelected(new Set());
-        // The tiles and the submission state move with a batch: refetch this page's query.
-        onRefetch();
-      },
-      onError: (e) => fail(thrownMessage(e)),
-    });
-  };
+  const [decide, saving] = useBatchDecisions(() => {
+    setSelected(new Set());
+    // The tiles and the submission state move with a batch: refetch this page's query.
+    onRefetch();
+  });
+  const decideSelected = (decision: 'retain' | 'remove') => decide(chosen, decision);
 
   return (
     <div className={styles.stack}>

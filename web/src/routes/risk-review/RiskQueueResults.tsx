@@ -14,12 +14,9 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Checkmark20Regular, Dismiss20Regular, SearchInfo24Regular } from '@fluentui/react-icons';
-import { graphql, useMutation } from 'react-relay';
 import type { RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
-import type { RiskQueueResultsDecideMutation } from '../../__generated__/RiskQueueResultsDecideMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
-import { useNotify } from '../../components/toast';
+import { useBatchDecisions } from '../../components/useBatchDecisions';
 import { RiskQueueRow } from './RiskQueueRow';
 
 const useStyles = makeStyles({
@@ -58,21 +55,6 @@ const useStyles = makeStyles({
   remove: { color: tokens.colorPaletteRedForeground1 },
 });
 
-const batchMutation = graphql`
-  mutation RiskQueueResultsDecideMutation($decisions: [DecisionInput!]!) {
-    saveDecisions(decisions: $decisions) {
-      __typename
-      ... on MutationSaveDecisionsSuccess {
-        data {
-          saved
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
 
 type Rows = RiskQueueQuery$data['riskQueue']['rows'];
 
@@ -98,8 +80,6 @@ export function RiskQueueResults({
   busy: boolean;
 }) {
   const styles = useStyles();
-  const notify = useNotify();
-  const [commit, saving] = useMutation<RiskQueueResultsDecideMutation>(batchMutation);
 
   const ids = rows.map((r) => r.id);
   const chosen = ids.filter((id) => selected.has(id));
@@ -114,33 +94,11 @@ export function RiskQueueResults({
     onSelectedChange(next);
   };
 
-  const decideSelected = (decision: 'retain' | 'remove') => {
-    if (chosen.length === 0) {
-      notify({ title: 'No Risks Selected', description: 'Please select risks to make decisions on', intent: 'warning' });
-      return;
-    }
-    const fail = (message?: string) =>
-      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
-    commit({
-      variables: { decisions: chosen.map((riskRowId) => ({ riskRowId, decision })) },
-      updater: (store, response) => {
-        if (response?.saveDecisions.__typename !== 'MutationSaveDecisionsSuccess') return;
-        for (const id of chosen) store.get(id)?.setValue(decision, 'myDecision');
-      },
-      onCompleted: ({ saveDecisions: r }) => {
-        if (r.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(r));
-        const n = r.data?.saved ?? chosen.length;
-        notify({
-          title: 'Decision Submitted',
-          description: `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decision === 'retain' ? 'Retain' : 'Remove'}.`,
-          intent: 'success',
-        });
-        onSelectedChange(new Set());
-        onBatchSaved();
-      },
-      onError: (e) => fail(thrownMessage(e)),
-    });
-  };
+  const [decide, saving] = useBatchDecisions(() => {
+    onSelectedChange(new Set());
+    onBatchSaved();
+  });
+  const decideSelected = (decision: 'retain' | 'remove') => decide(chosen, decision);
 
   return (
     <>
