@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 // Assignment criteria: node, list, value options, create and delete.
 import { builder } from './builder.js';
 import { UserNode } from './users.js';
@@ -70,7 +71,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.globalID({ required: true, for: AssignmentCriteriaNode }) },
     resolve: async (_root, { id }, ctx) => {
       await assignments.deleteCriteria(ctx.prisma, ctx.actor, id.id);
-      return Buffer.from(`AssignmentCriteria:${id.id}`).toString('base64');
+      return encodeGlobalID('AssignmentCriteria', id.id);
     },
   }),
 }));

@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 // Notifications: the node, the viewer's list and counts, the administrators'
 // list, sending, read state, deleting, and live delivery.
 import { filter, pipe } from 'graphql-yoga';
@@ -132,7 +133,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.globalID({ required: true, for: NotificationNode }) },
     resolve: async (_root, { id }, ctx) => {
       await notifications.deleteNotification(ctx.deps, ctx.actor, id.id);
-      return Buffer.from(`Notification:${id.id}`).toString('base64');
+      return encodeGlobalID('Notification', id.id);
     },
   }),
 }));

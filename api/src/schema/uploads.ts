@@ -1,3 +1,4 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
 // Uploads in GraphQL: the node, the history, uploading (GraphQL multipart
 // request spec, streamed by graphql-upload-minimal), retry, live progress.
 import type { FileUpload } from 'graphql-upload-minimal';
@@ -57,7 +58,7 @@ const UploadProgress = builder
   .objectRef<{ uploadId: string; status: 'processing' | 'completed' | 'failed'; rowsProcessed: number; bytesProcessed: number; sizeBytes: number; duplicatesSkipped: number; errorMessage: string | null }>('UploadProgress')
   .implement({
     fields: (t) => ({
-      uploadId: t.field({ type: 'ID', resolve: (p) => Buffer.from(`DataUpload:${p.uploadId}`).toString('base64') }),
+      uploadId: t.field({ type: 'ID', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
       status: t.expose('status', { type: UploadStatusEnum }),
       rowsProcessed: t.exposeInt('rowsProcessed'),
       bytesProcessed: t.exposeFloat('bytesProcessed'),
