@@ -77,8 +77,10 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
     const file = path.join(uploadsDir(deps.config.dataDir), up.fileName);
     if (!fs.existsSync(file)) throw new IngestError('The stored file is missing; upload it again.');
     const ext = path.extname(up.originalName).toLowerCase();
-    const reader =
-      ext === '.xlsx' ? await openXlsx(file, up.batchSize) : ext === '.xls' ? await openXls(file, up.batchSize) : await openCsv(file, up.batchSize);
+    // The reader hands over small groups of records, so only the COPY text of a
+    // batch is held, not every parsed field of it.
+    const group = Math.min(up.batchSize, 2000);
+    const reader = ext === '.xlsx' ? await openXlsx(file, group) : ext === '.xls' ? await openXls(file, group) : await openCsv(file, group);
     if (!looksLikeHeader(reader.header)) {
       throw new IngestError(
         'The first row is not a recognisable header. An Access Risk Analysis export starts with column names such as User ID, Access Risk ID, Role/Profile and System.',
@@ -98,24 +100,17 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
 
     // One COPY in flight while the next batch is parsed (the database and
     // the parser work at the same time on PostgreSQL).
-    for await (const batch of reader.batches) {
-      let csv = '';
-      for (const rec of batch.records) {
-        const n = normalize(rec.row, rec.fields, uploadId);
-        if (up.skipDuplicates) {
-          if (seen.has(n.hash)) {
-            dups++;
-            continue;
-          }
-          seen.add(n.hash);
-        }
-        csv += n.line;
-        rows++;
-      }
+    let csv = '';
+    let pending = 0;
+    let bytesRead = 0;
+    const flush = async () => {
       await inFlight;
-      const progress = { rowsProcessed: rows, bytesProcessed: batch.bytesRead, duplicatesSkipped: dups };
+      const text = csv;
+      const progress = { rowsProcessed: rows, bytesProcessed: bytesRead, duplicatesSkipped: dups };
+      csv = '';
+      pending = 0;
       inFlight = (async () => {
-        if (csv) await deps.db.sql.copyCsv('risk_rows', COPY_COLUMNS, csv);
+        if (text) await deps.db.sql.copyCsv('risk_rows', COPY_COLUMNS, text);
         await prisma.upload.update({
           where: { id: uploadId },
           data: { rowsProcessed: progress.rowsProcessed, bytesProcessed: BigInt(progress.bytesProcessed), duplicatesSkipped: progress.duplicatesSkipped, heartbeatAt: new Date() },
@@ -130,7 +125,25 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
       })();
       // Do not leave a rejected promise unobserved while the next batch parses.
       inFlight.catch(() => {});
+    };
+    for await (const batch of reader.batches) {
+      for (const rec of batch.records) {
+        const n = normalize(rec.row, rec.fields, uploadId);
+        if (up.skipDuplicates) {
+          if (seen.has(n.hash)) {
+            dups++;
+            continue;
+          }
+          seen.add(n.hash);
+        }
+        csv += n.line;
+        rows++;
+        pending++;
+      }
+      bytesRead = batch.bytesRead;
+      if (pending >= up.batchSize) await flush();
     }
+    await flush();
     await inFlight;
     if (rows === 0 && dups === 0) throw new IngestError('The file has a header row but no data rows.');
 
