@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
-import { parseOrThrow } from './users.js';
+import { parseOrThrow } from './validation.js';
 import type { Actor, DbClient } from './types.js';
 import { isUuid } from './types.js';
 import { LIVE_ROWS } from './live-rows.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type Submission, type User } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { actorLabel, recordAudit } from './audit.js';
-import { parseOrThrow } from './users.js';
+import { parseOrThrow } from './validation.js';
 import { requireActivePeriod, getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './risks.js';
 import { sendNotification } from './notifications.js';

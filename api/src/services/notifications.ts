@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Notification, NotificationType, Prisma, PrismaClient, User } from '../generated/prisma/client.js';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
-import { parseOrThrow } from './users.js';
+import { parseOrThrow } from './validation.js';
 import type { Actor } from './types.js';
 import { isUuid } from './types.js';
 import type { PubSub } from '../pubsub.js';

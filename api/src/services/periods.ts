@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError } from './errors.js';
 import { recordAudit } from './audit.js';
-import { parseOrThrow } from './users.js';
+import { parseOrThrow } from './validation.js';
 import type { Actor, DbClient } from './types.js';
 import { isUuid } from './types.js';
 

@@ -6,6 +6,7 @@ import { ValidationError } from './errors.js';
 import { assignedRowsCondition, criteriaSetsFor } from './assignments.js';
 import { getActivePeriod } from './periods.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { csvLine } from './csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from './types.js';
 
@@ -115,7 +116,6 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
  * memory stays flat however many rows match. Adds the viewer's decision.
  */
 export async function* exportRisksCsv(prisma: PrismaClient, user: User, filter: RiskFilter): AsyncGenerator<string> {
-  const { csvLine } = await import('./csv.js');
   const period = await getActivePeriod(prisma);
   const visible = await visibleRowsCondition(prisma, user);
   const where = filterCondition(filter);

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { recordAudit } from './audit.js';
-import { parseOrThrow } from './users.js';
+import { parseOrThrow } from './validation.js';
 import type { Actor } from './types.js';
 import { isUuid } from './types.js';
 import type { AppDeps } from '../context.js';

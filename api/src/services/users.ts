@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { PrismaClient, Role, User } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { parseOrThrow } from './validation.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { recordAudit } from './audit.js';
 import type { Actor } from './types.js';
@@ -58,14 +59,6 @@ const createUserSchema = z.object({
 
 export type CreateUserInput = z.input<typeof createUserSchema>;
 
-export function parseOrThrow<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
-  const r = schema.safeParse(input ?? {});
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    throw new ValidationError(issue.message, issue.path.join('.') || undefined);
-  }
-  return r.data;
-}
 
 /**
  * Creates a user with an initial password (given, or generated and e-mailed);
