@@ -63,8 +63,11 @@ export function createMailTransport(opts: { smtpUrl?: string; from: string; data
         m.text,
         '',
       ].join('\r\n');
+      // Written under a temporary name and renamed, so whoever watches the
+      // outbox (an operator's relay script, a test) never reads half a message.
       const file = path.join(dir, `${id}.eml`);
-      await fs.writeFile(file, eml, { mode: 0o600 });
+      await fs.writeFile(`${file}.part`, eml, { mode: 0o600 });
+      await fs.rename(`${file}.part`, file);
       opts.log(`mail to ${m.to} ("${m.subject}") written to ${file}`);
     },
     close: () => {},
