@@ -8,6 +8,8 @@ import { defineConfig, devices } from '@playwright/test';
 export default defineConfig({
   testDir: './web/e2e',
   testMatch: '**/*.spec.ts',
+  // Two runs on one machine (E2E_PORT / E2E_WEB_DIST) also need their own results folder.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -2,6 +2,7 @@
 // level, 35 columns as SAP GRC writes them): thousands of users, hundreds of
 // risks, rule ids 0101-0399, composite roles, usage columns.
 //   npm run gen:data -- --rows 100000 --format csv|xlsx [--out file] [--seed 1] [--delimiter ;|tab]
+//                       [--shared-strings true] (xlsx: strings in a shared-strings part, as Excel writes them)
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXPORT_FIELDS } from '../api/src/ingest/columns.js';
@@ -105,10 +106,14 @@ export function writeCsv(file: string, rows: number, opts: { seed?: number; deli
   fs.closeSync(fd);
 }
 
-/** An .xlsx written as a stream (exceljs), so the generator handles millions of rows. */
-export async function writeXlsx(file: string, rows: number, opts: { seed?: number } = {}) {
+/**
+ * An .xlsx written as a stream (exceljs), so the generator handles millions of
+ * rows. Strings are written in the cells (t="str") unless sharedStrings is set,
+ * which writes them as Excel itself does (a shared-strings part).
+ */
+export async function writeXlsx(file: string, rows: number, opts: { seed?: number; sharedStrings?: boolean } = {}) {
   const ExcelJS = (await import('exceljs')).default;
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: false });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: opts.sharedStrings ?? false, useStyles: false });
   const ws = wb.addWorksheet('Access Risk Analysis');
   ws.addRow(HEADERS).commit();
   for (const row of generateRows(rows, opts.seed ?? 1)) {
@@ -134,7 +139,7 @@ if (isMain) {
   const out = arg('out', `data/generated-${rows}.${format}`);
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
   const t = Date.now();
-  if (format === 'xlsx') await writeXlsx(out, rows, { seed: Number(arg('seed', '1')) });
+  if (format === 'xlsx') await writeXlsx(out, rows, { seed: Number(arg('seed', '1')), sharedStrings: arg('shared-strings', 'false') === 'true' });
   else writeCsv(out, rows, { seed: Number(arg('seed', '1')), delimiter: arg('delimiter', ',') === 'tab' ? '\t' : arg('delimiter', ',') });
   console.log(`wrote ${rows} rows to ${out} (${(fs.statSync(out).size / 1e6).toFixed(1)} MB) in ${Date.now() - t} ms`);
 }

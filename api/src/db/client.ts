@@ -19,10 +19,25 @@ export interface Sql extends SqlConn {
   kind: DbKind;
   /** Several statements, no parameters; the rows of the last one. */
   execResults<T = Record<string, unknown>>(text: string): Promise<T[]>;
-  /** Bulk-loads CSV text (COPY … FROM STDIN, FORMAT csv) into a table's columns. */
-  copyCsv(table: string, columns: string[], csv: string): Promise<void>;
+  /**
+   * Bulk-loads CSV (FORMAT csv) into a table's columns: one COPY statement
+   * that chunks are written into as they are ready, committed by end(). On
+   * PostgreSQL the statement stays open across writes (fewer, larger
+   * statements load faster: per-statement work such as triggers is paid once);
+   * PGlite has no streaming COPY, so there each chunk is its own statement.
+   */
+  openCopy(table: string, columns: string[]): Promise<CopyWriter>;
   /** Runs fn on one dedicated connection (advisory locks, manual transactions). */
   session<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
+}
+
+export interface CopyWriter {
+  /** Resolves when the chunk is handed to the database (backpressure). */
+  write(chunk: Buffer): Promise<void>;
+  /** Ends the COPY; resolves once the database has committed it. */
+  end(): Promise<void>;
+  /** Abandons the COPY (its rows are not written). */
+  abort(): void;
 }
 
 export interface Database {
@@ -67,17 +82,45 @@ async function createPostgres(url: string): Promise<Database> {
   const sql: Sql = {
     kind: 'postgres',
     ...conn(pool),
-    async copyCsv(table, columns, csv) {
+    async openCopy(table, columns) {
       const { from } = await import('pg-copy-streams');
-      const { pipeline } = await import('node:stream/promises');
-      const { Readable } = await import('node:stream');
+      const { once } = (await import('node:events')).default;
+      const { finished } = await import('node:stream/promises');
       const client = await pool.connect();
-      try {
-        const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM STDIN WITH (FORMAT csv)`;
-        await pipeline(Readable.from([csv]), client.query(from(sql)));
-      } finally {
-        client.release();
-      }
+      const stream = client.query(from(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM STDIN WITH (FORMAT csv)`));
+      let failure: Error | undefined;
+      let released = false;
+      const release = (broken: boolean) => {
+        if (released) return;
+        released = true;
+        client.release(broken || undefined);
+      };
+      stream.on('error', (e: Error) => {
+        failure ??= e;
+        release(true);
+      });
+      return {
+        async write(chunk) {
+          if (failure) throw failure;
+          if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+          if (failure) throw failure;
+        },
+        async end() {
+          if (failure) throw failure;
+          stream.end();
+          try {
+            await finished(stream);
+          } finally {
+            release(Boolean(failure));
+          }
+          if (failure) throw failure;
+        },
+        abort() {
+          failure ??= new Error('COPY abandoned');
+          stream.destroy(failure);
+          release(true);
+        },
+      };
     },
     async execResults<T>(text: string) {
       const r = (await pool.query(text)) as unknown as { rows: T[] } | { rows: T[] }[];
@@ -126,9 +169,15 @@ async function createPglite(opts: DbOptions): Promise<Database> {
   const sql: Sql = {
     kind: 'pglite',
     ...conn,
-    async copyCsv(table, columns, csv) {
-      const sql = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`;
-      await db.query(sql, [], { blob: new Blob([csv]) });
+    async openCopy(table, columns) {
+      const statement = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`;
+      return {
+        async write(chunk) {
+          await db.query(statement, [], { blob: new Blob([new Uint8Array(chunk)]) });
+        },
+        async end() {},
+        abort() {},
+      };
     },
     async execResults<T>(text: string) {
       const results = await db.exec(text);

@@ -75,8 +75,17 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
   })();
 
   const decoder = new TextDecoder(encoding, { fatal: true });
-  const stream = fs.createReadStream(file, { start: bom, highWaterMark: CHUNK });
+  // One buffer, reused for every chunk (the decoder keeps the bytes of a
+  // character split between chunks), so reading makes no garbage buffers.
+  const fh = await fs.promises.open(file, 'r');
+  const chunk = Buffer.allocUnsafe(CHUNK);
   let bytesRead = bom;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await fh.close();
+  };
 
   // Parser state, kept across chunks.
   let field = '';
@@ -90,15 +99,15 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
   let pendingCR = false;
   let out: { row: number; fields: string[] }[] = [];
 
-  const iterator = stream[Symbol.asyncIterator]();
   let text = '';
   let done = false;
 
   async function nextText(): Promise<boolean> {
     if (done) return false;
-    const r = await iterator.next();
-    if (r.done) {
+    const n = closed ? 0 : (await fh.read(chunk, 0, CHUNK, bytesRead)).bytesRead;
+    if (n === 0) {
       done = true;
+      await close();
       try {
         text = decoder.decode();
       } catch {
@@ -106,7 +115,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
       }
       return text.length > 0;
     }
-    const buf = r.value as Buffer;
+    const buf = chunk.subarray(0, n);
     try {
       text = decoder.decode(buf, { stream: true });
     } catch {
@@ -229,44 +238,75 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
 
   // Read until the header is complete, detecting the delimiter from the first line.
   let buffered = '';
-  while (!header) {
-    if (!(await nextText())) break;
-    buffered += text;
-    if (!delimiter) {
-      const nl = buffered.search(/\r|\n/);
-      if (nl < 0 && !done) continue;
-      delimiter = detectDelimiter(nl < 0 ? buffered : buffered.slice(0, nl));
+  try {
+    while (!header) {
+      if (!(await nextText())) break;
+      buffered += text;
+      if (!delimiter) {
+        const nl = buffered.search(/\r|\n/);
+        if (nl < 0 && !done) continue;
+        delimiter = detectDelimiter(nl < 0 ? buffered : buffered.slice(0, nl));
+      }
+      parse(buffered);
+      buffered = '';
     }
-    parse(buffered);
-    buffered = '';
+    if (done && !header) {
+      if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
+      if (field !== '' || fields.length) endRecord();
+    }
+    if (!header) throw new IngestError('The file has no header row.');
+  } catch (e) {
+    await close();
+    throw e;
   }
-  if (done && !header) {
-    if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
-    if (field !== '' || fields.length) endRecord();
-  }
-  if (!header) throw new IngestError('The file has no header row.');
   const headerRow: string[] = header;
 
   async function* batches(): AsyncGenerator<CsvBatch> {
-    for (;;) {
-      while (out.length < batchRows) {
-        if (!(await nextText())) {
-          if (inQuotes || afterQuote) {
-            if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
-            afterQuote = false;
+    try {
+      for (;;) {
+        while (out.length < batchRows) {
+          if (!(await nextText())) {
+            if (inQuotes || afterQuote) {
+              if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
+              afterQuote = false;
+            }
+            if (field !== '' || fields.length) endRecord();
+            if (out.length) yield { records: out, bytesRead };
+            out = [];
+            return;
           }
-          if (field !== '' || fields.length) endRecord();
-          if (out.length) yield { records: out, bytesRead };
-          out = [];
-          return;
+          parse(text);
         }
-        parse(text);
+        const b = out;
+        out = [];
+        yield { records: b, bytesRead };
       }
-      const b = out;
-      out = [];
-      yield { records: b, bytesRead };
+    } finally {
+      await close();
     }
   }
 
-  return { header: headerRow, delimiter, encoding, batches: batches() };
+  return { header: headerRow, delimiter, encoding, batches: closing(batches(), close) };
+}
+
+/**
+ * The batches of a reader, closing its file when they end, fail, or are
+ * given up (return()) — also when the caller gives up before the first batch,
+ * which a generator's own finally block does not see.
+ */
+export function closing(gen: AsyncGenerator<CsvBatch>, close: () => unknown): AsyncGenerator<CsvBatch> {
+  return {
+    next: () => gen.next(),
+    return: async (v) => {
+      await close();
+      return gen.return(v);
+    },
+    throw: async (e) => {
+      await close();
+      return gen.throw(e);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

@@ -3,6 +3,11 @@
 // variants too), usage columns parsed, and a hash of the export columns.
 // A duplicate is a row whose export columns are all equal (after trimming) to
 // another row's, in the same file or already loaded.
+//
+// Rows are written as COPY CSV bytes straight into one growing buffer per
+// batch (no per-row strings to collect), and the hash is taken from those
+// bytes: row_hash is the base64 SHA-1 of the row's export columns as a COPY
+// line (the format earlier loads stored; replace joins old and new rows on it).
 import crypto from 'node:crypto';
 import type { CanonicalField, HeaderMapping } from './headers.js';
 import { IngestError } from './csv.js';
@@ -35,15 +40,123 @@ function parseDate(raw: string): string | null | undefined {
   return undefined;
 }
 
-export interface NormalizedRow {
-  /** The row as one COPY CSV line (with its label, hash and upload id). */
-  line: string;
-  hash: string;
+/** A small memo for values with few distinct forms (levels, dates); bounded, so a file of unique values cannot grow it. */
+function memo<T>(fn: (raw: string) => T, max = 4096): (raw: string) => T {
+  const cache = new Map<string, T>();
+  return (raw) => {
+    let v = cache.get(raw);
+    if (v === undefined && !cache.has(raw)) {
+      v = fn(raw);
+      if (cache.size < max) cache.set(raw, v);
+    }
+    return v as T;
+  };
 }
 
-/** A COPY CSV field: quoted, so an empty string stays an empty string (not NULL). */
-function q(v: string): string {
-  return v.includes('"') ? '"' + v.replace(/"/g, '""') + '"' : '"' + v + '"';
+/** COPY CSV text of one batch, as UTF-8 bytes in a buffer that grows by doubling and is reused. */
+export class CopyBuffer {
+  buf: Buffer;
+  length = 0;
+  constructor(initial = 1 << 20) {
+    this.buf = Buffer.allocUnsafe(initial);
+  }
+  /** Room for n more bytes. */
+  ensure(n: number) {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const b = Buffer.allocUnsafe(size);
+    this.buf.copy(b, 0, 0, this.length);
+    this.buf = b;
+  }
+  /** The text so far, and empty again. */
+  /** The bytes written so far (a copy), emptying the buffer. */
+  take(): Buffer {
+    const out = Buffer.from(this.buf.subarray(0, this.length));
+    this.length = 0;
+    return out;
+  }
+  /** A quoted COPY CSV field ("" doubled inside), so an empty string stays an empty string (not NULL). */
+  quoted(v: string) {
+    const n = v.length;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; quotes double.
+    this.ensure(3 * n + 2);
+    const b = this.buf;
+    let p = this.length;
+    b[p++] = 34;
+    for (let i = 0; i < n; i++) {
+      const c = v.charCodeAt(i);
+      if (c >= 128) {
+        // Not ASCII: the rest through the encoder.
+        const rest = v.slice(i);
+        this.length = p;
+        this.ensure(6 * rest.length + 1);
+        const b2 = this.buf;
+        p += b2.write(rest.includes('"') ? rest.replace(/"/g, '""') : rest, p, 'utf8');
+        b2[p++] = 34;
+        this.length = p;
+        return;
+      }
+      if (c === 34) b[p++] = 34;
+      b[p++] = c;
+    }
+    b[p++] = 34;
+    this.length = p;
+  }
+  /** ASCII text as is (numbers, dates, separators). */
+  ascii(v: string) {
+    const n = v.length;
+    this.ensure(n);
+    const b = this.buf;
+    let p = this.length;
+    for (let i = 0; i < n; i++) b[p++] = v.charCodeAt(i);
+    this.length = p;
+  }
+  byte(c: number) {
+    this.ensure(1);
+    this.buf[this.length++] = c;
+  }
+  /**
+   * Drops the quotes of quoted fields in [start, this.length) that do not need
+   * them (not empty, no comma, quote or line break inside): the same values
+   * for COPY, in fewer bytes for PostgreSQL to parse. Unquoted numbers and
+   * dates (and NULLs) stay as they are.
+   */
+  unquote(start: number) {
+    const b = this.buf;
+    const end = this.length;
+    let r = start;
+    let w = start;
+    while (r < end) {
+      if (b[r] === 34) {
+        // A quoted field: find its closing quote ("" inside is an escaped quote).
+        let e = r + 1;
+        let plain = true;
+        for (;;) {
+          const c = b[e]!;
+          if (c === 34) {
+            if (b[e + 1] === 34) {
+              plain = false;
+              e += 2;
+              continue;
+            }
+            break;
+          }
+          if (c === 44 || c === 10 || c === 13) plain = false;
+          e++;
+        }
+        // Moved left in place (w <= r), byte by byte: fields are short.
+        if (plain && e > r + 1) for (let k = r + 1; k < e; k++) b[w++] = b[k]!;
+        else for (let k = r; k <= e; k++) b[w++] = b[k]!;
+        r = e + 1;
+      } else {
+        // Unquoted: up to the next comma.
+        while (r < end && b[r] !== 44) b[w++] = b[r++]!;
+      }
+      if (r < end) b[w++] = b[r++]!; // the comma
+    }
+    this.length = w;
+  }
 }
 
 function trimmed(v: string): string {
@@ -51,12 +164,24 @@ function trimmed(v: string): string {
   return n && (v.charCodeAt(0) <= 32 || v.charCodeAt(n - 1) <= 32) ? v.trim() : v;
 }
 
+/** A whole number written plainly ('1234'), or undefined; spaces and thousands commas are allowed ('1,234'). */
+function wholeNumber(v: string): number | undefined {
+  let plain = v.length <= 10;
+  for (let i = 0; plain && i < v.length; i++) {
+    const d = v.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) plain = false;
+  }
+  const n = plain ? Number(v) : Number(v.replace(/[\s,]/g, ''));
+  return Number.isInteger(n) && n >= 0 && n <= 2_147_483_647 ? n : undefined;
+}
+
 /**
- * Builds a function that turns a record into a COPY line (or throws an
- * IngestError naming row and column). The hash is of the export columns'
- * values, so equal rows hash equally whatever file they came from.
+ * Builds a function that appends a record's COPY line to `out` and returns
+ * its hash (or throws an IngestError naming row and column). The hash is of
+ * the export columns' values, so equal rows hash equally whatever file they
+ * came from. To drop the row again (a duplicate), set out.length back.
  */
-export function rowNormalizer(map: HeaderMapping, headers: string[]) {
+export function rowNormalizer(map: HeaderMapping, headers: string[], uploadId: string) {
   const indexOf = new Map<CanonicalField, number>();
   map.byIndex.forEach((f, i) => f && indexOf.set(f, i));
   const headerOf = (f: CanonicalField) => headers[indexOf.get(f)!]?.trim() ?? f;
@@ -73,8 +198,11 @@ export function rowNormalizer(map: HeaderMapping, headers: string[]) {
   const hasLevel = source[kLevel]! >= 0;
   const width = ROW_COLUMNS.length;
   const values: string[] = new Array(width);
+  const level = memo(levelOf);
+  const date = memo(parseDate);
+  const tail = `","${uploadId}"\n`;
 
-  return (row: number, fields: string[], uploadId: string): NormalizedRow => {
+  return (row: number, fields: string[], out: CopyBuffer): string => {
     for (let k = 0; k < width; k++) {
       const i = source[k]!;
       values[k] = i < 0 ? '' : trimmed(fields[i] ?? '');
@@ -88,29 +216,41 @@ export function rowNormalizer(map: HeaderMapping, headers: string[]) {
     let label = '';
     if (hasLevel) {
       label = values[kLevel]!;
-      const level = levelOf(label);
-      if (!level) throw new IngestError(`Row ${row}, column '${headerOf('riskLevel')}': '${label}' is not a risk level (use Critical, High, Medium or Low).`);
-      values[kLevel] = level;
+      const l = level(label);
+      if (!l) throw new IngestError(`Row ${row}, column '${headerOf('riskLevel')}': '${label}' is not a risk level (use Critical, High, Medium or Low).`);
+      values[kLevel] = l;
     } else values[kLevel] = 'high';
 
-    let line = '';
+    const start = out.length;
     for (let k = 0; k < width; k++) {
       const v = values[k]!;
-      if (k) line += ',';
+      if (k) out.byte(44); // ','
       if (k === kCount) {
         if (!v) continue; // NULL
-        const n = Number(v.replace(/[\s,]/g, ''));
-        if (!Number.isInteger(n) || n < 0 || n > 2_147_483_647) throw new IngestError(`Row ${row}, column '${headerOf('executionCount')}': '${v}' is not a whole number.`);
-        line += n;
+        const n = wholeNumber(v);
+        if (n === undefined) {
+          out.length = start;
+          throw new IngestError(`Row ${row}, column '${headerOf('executionCount')}': '${v}' is not a whole number.`);
+        }
+        out.ascii(String(n));
       } else if (k === kDate) {
-        const d = parseDate(v);
-        if (d === undefined) throw new IngestError(`Row ${row}, column '${headerOf('lastExecutedOn')}': '${v}' is not a date (use YYYY-MM-DD or DD.MM.YYYY).`);
-        if (d !== null) line += d;
+        const d = date(v);
+        if (d === undefined) {
+          out.length = start;
+          throw new IngestError(`Row ${row}, column '${headerOf('lastExecutedOn')}': '${v}' is not a date (use YYYY-MM-DD or DD.MM.YYYY).`);
+        }
+        if (d !== null) out.ascii(d);
       } else {
-        line += q(v);
+        out.quoted(v);
       }
     }
-    const hash = crypto.hash('sha1', line, 'base64');
-    return { line: line + ',' + q(label) + ',"' + hash + '","' + uploadId + '"\n', hash };
+    const hash = crypto.hash('sha1', out.buf.subarray(start, out.length), 'base64');
+    out.unquote(start);
+    out.byte(44);
+    out.quoted(label);
+    out.ascii(',"');
+    out.ascii(hash);
+    out.ascii(tail);
+    return hash;
   };
 }

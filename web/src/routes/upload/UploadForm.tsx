@@ -4,7 +4,6 @@ import {
   Button,
   Caption1,
   Card,
-  CardHeader,
   Checkbox,
   Divider,
   Field,
@@ -32,6 +31,7 @@ import {
 } from '@fluentui/react-icons';
 import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useNotify } from '../../components/toast';
+import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
 import {
   ACCEPT_ATTRIBUTE,
   BATCH_SIZES,
@@ -46,29 +46,6 @@ import {
 } from './uploadClient';
 
 const useStyles = makeStyles({
-  card: {
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalL,
-    padding: tokens.spacingHorizontalXL,
-    minWidth: 0,
-  },
-  headerIcon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '36px',
-    height: '36px',
-    borderRadius: tokens.borderRadiusMedium,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-  },
-  heading: {
-    margin: 0,
-  },
-  muted: {
-    color: tokens.colorNeutralForeground3,
-  },
   dropzone: {
     display: 'flex',
     flexDirection: 'column',
@@ -198,6 +175,7 @@ function listNames(files: readonly File[]): string {
 /** SPEC §2 'Data Upload': the drop area, the file list, the options and 'Start Upload'. */
 export function UploadForm({ onStart, sending, className }: UploadFormProps) {
   const styles = useStyles();
+  const shared = useUploadCardStyles();
   const notify = useNotify();
   const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
@@ -256,19 +234,11 @@ export function UploadForm({ onStart, sending, className }: UploadFormProps) {
   const large = first != null && first.size > LARGE_FILE_BYTES;
 
   return (
-    <Card className={mergeClasses(styles.card, className)} aria-label="Upload File">
-      <CardHeader
-        image={
-          <span className={styles.headerIcon} aria-hidden>
-            <ArrowUpload20Regular />
-          </span>
-        }
-        header={
-          <Subtitle2 as="h2" className={styles.heading}>
-            Upload File
-          </Subtitle2>
-        }
-        description={<Caption1 className={styles.muted}>Access Risk Analysis export: .csv, .xlsx or .xls, up to 2GB</Caption1>}
+    <Card className={mergeClasses(shared.card, className)} aria-label="Upload File">
+      <UploadCardHeader
+        icon={<ArrowUpload20Regular />}
+        title="Upload File"
+        description="Access Risk Analysis export: .csv, .xlsx or .xls, up to 2GB"
       />
 
       <div
@@ -295,7 +265,7 @@ export function UploadForm({ onStart, sending, className }: UploadFormProps) {
       >
         <CloudArrowUp24Regular className={styles.dropIcon} aria-hidden />
         <Text className={styles.dropTitle}>{dragging ? 'Drop the file to add it' : 'Drag and drop your file here'}</Text>
-        <Caption1 id={hintId} className={styles.muted}>
+        <Caption1 id={hintId} className={shared.muted}>
           Supported formats: .csv, .xlsx, .xls. If you select several files, only the first is uploaded.
         </Caption1>
         <Button
@@ -337,7 +307,7 @@ export function UploadForm({ onStart, sending, className }: UploadFormProps) {
                 <Text className={styles.fileName} title={file.name}>
                   {file.name}
                 </Text>
-                <Caption1 className={styles.muted}>
+                <Caption1 className={shared.muted}>
                   {formatBytes(file.size)} · ~{formatNumber(estimatedRecords(file.size))} records (estimated)
                 </Caption1>
               </div>
@@ -429,7 +399,7 @@ export function UploadForm({ onStart, sending, className }: UploadFormProps) {
       ) : null}
 
       <div className={styles.actions}>
-        <Body1 className={styles.muted}>
+        <Body1 className={shared.muted}>
           {first ? `Ready to upload ${first.name}` : 'No file selected'}
         </Body1>
         <Button

@@ -1,42 +1,18 @@
-import {
-  Body1,
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  makeStyles,
-  mergeClasses,
-  Spinner,
-  Subtitle2,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  tokens,
-} from '@fluentui/react-components';
+import { Caption1, Card, makeStyles, mergeClasses, Spinner, tokens } from '@fluentui/react-components';
 import { DocumentSearch24Regular, History20Regular } from '@fluentui/react-icons';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { UploadHistory_query$key } from '../../__generated__/UploadHistory_query.graphql';
 import type { UploadHistoryPaginationQuery } from '../../__generated__/UploadHistoryPaginationQuery.graphql';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
 import { useIsMobile } from '../../components/useMediaQuery';
 import { HISTORY_REFRESH_MS, type UploadMode } from './uploadClient';
+import { UploadCardHeader } from './UploadCardHeader';
 import { UploadDetailsDialog } from './UploadDetailsDialog';
 import { UploadHistoryRow, type RetriedUpload } from './UploadHistoryRow';
 
 /** Uploads listed per page. */
 export const HISTORY_PAGE = 20;
-
-const COLUMNS = ['File Name', 'Records', 'Status', 'Uploaded By', 'Date', 'Actions'] as const;
-const COLUMN_CLASS: Partial<Record<(typeof COLUMNS)[number], 'recordsColumn' | 'statusColumn' | 'uploaderColumn' | 'dateColumn' | 'actionsColumn'>> = {
-  Records: 'recordsColumn',
-  Status: 'statusColumn',
-  'Uploaded By': 'uploaderColumn',
-  Date: 'dateColumn',
-  Actions: 'actionsColumn',
-};
 
 const useStyles = makeStyles({
   card: {
@@ -50,30 +26,11 @@ const useStyles = makeStyles({
     paddingRight: tokens.spacingHorizontalXL,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  headerIcon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '36px',
-    height: '36px',
-    borderRadius: tokens.borderRadiusMedium,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-  },
-  heading: {
-    margin: 0,
-  },
-  muted: {
-    color: tokens.colorNeutralForeground3,
-  },
   refreshing: {
     display: 'inline-flex',
     alignItems: 'center',
     columnGap: tokens.spacingHorizontalXS,
     color: tokens.colorNeutralForeground3,
-  },
-  scroller: {
-    overflowX: 'auto',
   },
   table: {
     minWidth: '900px',
@@ -94,31 +51,10 @@ const useStyles = makeStyles({
   actionsColumn: {
     width: '195px',
   },
-  list: {
-    listStyleType: 'none',
-    margin: 0,
-    padding: 0,
-  },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalS,
-    paddingTop: tokens.spacingVerticalXXL,
-    paddingBottom: tokens.spacingVerticalXXL,
-    color: tokens.colorNeutralForeground3,
-  },
   footer: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'space-between',
-    flexWrap: 'wrap',
-    rowGap: tokens.spacingVerticalS,
-    paddingTop: tokens.spacingVerticalM,
     paddingBottom: tokens.spacingVerticalM,
     paddingLeft: tokens.spacingHorizontalXL,
     paddingRight: tokens.spacingHorizontalXL,
-    color: tokens.colorNeutralForeground3,
   },
 });
 
@@ -211,31 +147,23 @@ export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRe
     }
   }, [checkingFor, nodes, onFound]);
 
-  const empty = (
-    <div className={styles.empty}>
-      <DocumentSearch24Regular aria-hidden />
-      <Body1>No uploads yet</Body1>
-      <Caption1>Files you upload are listed here with their status.</Caption1>
-    </div>
-  );
-
   const open = detailsId ? nodes.find((n) => n.id === detailsId) : undefined;
+  const columns = [
+    { label: 'File Name' },
+    { label: 'Records', className: styles.recordsColumn },
+    { label: 'Status', className: styles.statusColumn },
+    { label: 'Uploaded By', className: styles.uploaderColumn },
+    { label: 'Date', className: styles.dateColumn },
+    { label: 'Actions', className: styles.actionsColumn },
+  ];
 
   return (
     <Card className={mergeClasses(styles.card, className)} aria-label="Upload History">
-      <CardHeader
+      <UploadCardHeader
         className={styles.header}
-        image={
-          <span className={styles.headerIcon} aria-hidden>
-            <History20Regular />
-          </span>
-        }
-        header={
-          <Subtitle2 as="h2" className={styles.heading}>
-            Upload History
-          </Subtitle2>
-        }
-        description={<Caption1 className={styles.muted}>Every file uploaded, newest first</Caption1>}
+        icon={<History20Regular />}
+        title="Upload History"
+        description="Every file uploaded, newest first"
         action={
           polling ? (
             <span className={styles.refreshing}>
@@ -245,62 +173,35 @@ export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRe
           ) : undefined
         }
       />
-      {isMobile ? (
-        nodes.length === 0 ? (
-          empty
-        ) : (
-          <ul className={styles.list} aria-label="Upload History">
-            {nodes.map((n) => (
-              <UploadHistoryRow key={n.id} compact upload={n} onViewDetails={() => setDetailsId(n.id)} onRetried={onRetried} />
-            ))}
-          </ul>
-        )
-      ) : (
-        <div className={styles.scroller}>
-          <Table className={styles.table} aria-label="Upload History">
-            <TableHeader>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableHeaderCell
-                    key={c}
-                    className={COLUMN_CLASS[c] ? styles[COLUMN_CLASS[c]] : undefined}
-                  >
-                    {c}
-                  </TableHeaderCell>
-                ))}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {nodes.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={COLUMNS.length}>
-                    {empty}
-                  </TableCell>
-                </TableRow>
-              ) : (
-                nodes.map((n) => (
-                  <UploadHistoryRow key={n.id} upload={n} onViewDetails={() => setDetailsId(n.id)} onRetried={onRetried} />
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </div>
-      )}
+      <ListTable
+        label="Upload History"
+        className={styles.table}
+        columns={columns}
+        asList={isMobile}
+        empty={
+          <ListEmpty
+            icon={<DocumentSearch24Regular aria-hidden />}
+            title="No uploads yet"
+            description="Files you upload are listed here with their status."
+          />
+        }
+        rows={nodes.map((n) => (
+          <UploadHistoryRow key={n.id} compact={isMobile} upload={n} onViewDetails={() => setDetailsId(n.id)} onRetried={onRetried} />
+        ))}
+      />
       {nodes.length > 0 ? (
-        <div className={styles.footer}>
-          <Caption1>
-            Showing {nodes.length} {nodes.length === 1 ? 'upload' : 'uploads'}
-          </Caption1>
-          {hasNext ? (
-            <Button
-              onClick={() => loadNext(HISTORY_PAGE)}
-              disabled={isLoadingNext}
-              icon={isLoadingNext ? <Spinner size="tiny" /> : undefined}
-            >
-              Load more uploads
-            </Button>
-          ) : null}
-        </div>
+        <LoadMoreFooter
+          className={styles.footer}
+          summary={
+            <Caption1>
+              Showing {nodes.length} {nodes.length === 1 ? 'upload' : 'uploads'}
+            </Caption1>
+          }
+          hasNext={hasNext}
+          isLoadingNext={isLoadingNext}
+          onLoadMore={() => loadNext(HISTORY_PAGE)}
+          loadMoreLabel="Load more uploads"
+        />
       ) : null}
       {open ? <UploadDetailsDialog key={open.id} upload={open} onClose={() => setDetailsId(null)} onRetried={onRetried} /> : null}
     </Card>

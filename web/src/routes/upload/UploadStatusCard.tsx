@@ -4,7 +4,6 @@ import {
   Button,
   Caption1,
   Card,
-  CardHeader,
   makeStyles,
   mergeClasses,
   MessageBar,
@@ -12,7 +11,6 @@ import {
   MessageBarTitle,
   ProgressBar,
   Spinner,
-  Subtitle2,
   Text,
   tokens,
 } from '@fluentui/react-components';
@@ -26,6 +24,7 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { commitLocalUpdate, useRelayEnvironment } from 'react-relay';
 import { applySnapshot, type TrackedUpload } from './trackedUpload';
+import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
 import {
   estimatedRecords,
   fetchUploadStatus,
@@ -40,26 +39,6 @@ import {
 import { useUploadProgressLive, writeProgress, type ProgressEvent } from './UploadProgressLive';
 
 const useStyles = makeStyles({
-  card: {
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalL,
-    padding: tokens.spacingHorizontalXL,
-    minWidth: 0,
-  },
-  headerIcon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '36px',
-    height: '36px',
-    borderRadius: tokens.borderRadiusMedium,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-  },
-  heading: {
-    margin: 0,
-  },
   empty: {
     display: 'flex',
     flexDirection: 'column',
@@ -94,9 +73,6 @@ const useStyles = makeStyles({
     overflow: 'hidden',
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
-  },
-  muted: {
-    color: tokens.colorNeutralForeground3,
   },
   progress: {
     display: 'flex',
@@ -254,7 +230,7 @@ function viewOf(t: TrackedUpload): View {
       if (reportsBytes(t.name) && t.size > 0) {
         return { label: 'Processing...', percent: Math.min(99, (t.bytesProcessed / t.size) * 100), approximate: false, color: 'brand' };
       }
-      // Excel files give no byte position: rows against the estimate, held below 100% until done.
+      // A legacy .xls gives no byte position: rows against the estimate, held below 100% until done.
       const estimate = Math.max(1, estimatedRecords(t.size));
       return {
         label: 'Processing...',
@@ -292,22 +268,15 @@ function Stat({ label, value }: { label: string; value: string }) {
 /** SPEC §2 'Data Upload': the status card, with determinate progress fed live. */
 export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, className }: UploadStatusCardProps) {
   const styles = useStyles();
+  const shared = useUploadCardStyles();
   const active = tracked != null && tracked.phase !== 'completed' && tracked.phase !== 'failed';
   const now = useNow(active);
 
   const header = (
-    <CardHeader
-      image={
-        <span className={styles.headerIcon} aria-hidden>
-          <ArrowSync20Regular />
-        </span>
-      }
-      header={
-        <Subtitle2 as="h2" className={styles.heading}>
-          Upload Status
-        </Subtitle2>
-      }
-      description={<Caption1 className={styles.muted}>Progress of the file being uploaded and processed</Caption1>}
+    <UploadCardHeader
+      icon={<ArrowSync20Regular />}
+      title="Upload Status"
+      description="Progress of the file being uploaded and processed"
       action={
         tracked ? (
           <Badge appearance="tint" color={PHASE_BADGE[tracked.phase].color}>
@@ -320,7 +289,7 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
 
   if (tracked == null) {
     return (
-      <Card className={mergeClasses(styles.card, className)} aria-label="Upload Status">
+      <Card className={mergeClasses(shared.card, className)} aria-label="Upload Status">
         {header}
         <div className={styles.empty}>
           <CloudArrowUp24Regular className={styles.emptyIcon} aria-hidden />
@@ -346,7 +315,7 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
   }
 
   return (
-    <Card className={mergeClasses(styles.card, className)} aria-label="Upload Status">
+    <Card className={mergeClasses(shared.card, className)} aria-label="Upload Status">
       {header}
       <div className={styles.file}>
         <DocumentTable20Regular className={styles.fileIcon} aria-hidden />
@@ -354,7 +323,7 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
           <Text className={styles.fileName} title={tracked.name}>
             {tracked.name}
           </Text>
-          <Caption1 className={styles.muted}>
+          <Caption1 className={shared.muted}>
             {formatBytes(tracked.size)} · {modeLabel(tracked.mode)}
             {tracked.retried ? ' · Retry' : ''}
           </Caption1>
@@ -385,18 +354,18 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
           color={view.color}
         />
         {tracked.phase === 'sending' && tracked.sent ? (
-          <Caption1 className={styles.muted}>
+          <Caption1 className={shared.muted}>
             {formatBytes(Math.min(tracked.sent.loaded, tracked.size))} of {formatBytes(tracked.size)} sent
           </Caption1>
         ) : null}
         {since != null && (tracked.phase === 'processing' || tracked.phase === 'completed' || tracked.phase === 'failed') ? (
-          <Caption1 className={styles.muted}>
+          <Caption1 className={shared.muted}>
             {tracked.phase === 'processing' ? 'Elapsed' : 'Took'} {formatDuration(elapsedMs)}
             {remaining ? ` · about ${remaining} left` : ''}
           </Caption1>
         ) : null}
         {tracked.phase === 'checking' ? (
-          <Caption1 className={styles.muted}>
+          <Caption1 className={shared.muted}>
             The server did not answer in time. The upload history refreshes every 5 seconds and this card picks the file up when it
             appears there.
           </Caption1>

@@ -67,9 +67,14 @@ export function isAcceptedType(name: string): boolean {
   return (ACCEPTED_EXTENSIONS as readonly string[]).includes(extensionOf(name));
 }
 
-/** Whether the server reports byte progress for the file (CSV streams; Excel does not). */
+/**
+ * Whether the server reports byte progress for the file: CSV and .xlsx are
+ * read as streams (for .xlsx, the position in the compressed worksheet);
+ * a legacy .xls is read whole, so its progress is rows against an estimate.
+ */
 export function reportsBytes(name: string): boolean {
-  return extensionOf(name) === '.csv';
+  const ext = extensionOf(name);
+  return ext === '.csv' || ext === '.xlsx';
 }
 
 export type FileScreening = {
