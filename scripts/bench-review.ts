@@ -1,8 +1,13 @@
-// npm run bench:review -- --rows 1000000 [--reviewers 50] [--runs 40]
+// npm run bench:review -- --rows 1000000 [--reviewers 50] [--runs 40] [--keep-db] [--reuse-db NAME]
 // Loads a generated export through the upload path into a fresh PostgreSQL
 // database, gives 50 reviewers criteria, then times over HTTP the admin risk
-// queue (page 1, filtered, searched, a deep page) and a reviewer's assigned
-// risks, and prints p50 / p95 beside the same query run directly in SQL.
+// queue (page 1, filtered, searched, a deep page reached with Next, the last
+// page) and a reviewer's assigned risks, and prints p50 / p95 beside the same
+// statements run directly in SQL, with the ratio. 'The same statements' are
+// recorded from the pg driver while one request runs (the session lookup
+// included) and replayed one after another on a separate connection.
+// --keep-db keeps the loaded database (its name is printed); --reuse-db NAME
+// skips the load and uses it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,10 +32,12 @@ if (!fs.existsSync(file)) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeCsv(file, rows);
 }
-const dbName = `grc_bench_review_${Date.now()}`;
+const reuse = process.argv.includes('--reuse-db') ? arg('reuse-db', '') : '';
+const keep = process.argv.includes('--keep-db') || Boolean(reuse);
+const dbName = reuse || `grc_bench_review_${Date.now()}`;
 const admin = new pg.Client({ connectionString: pgUrl });
 await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
+if (!reuse) await admin.query(`CREATE DATABASE ${dbName}`);
 const u = new URL(pgUrl);
 u.pathname = `/${dbName}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-review-'));
@@ -47,6 +54,7 @@ async function login(email: string, password: string) {
 }
 const adminCookie = await login('admin@example.com', 'Bench#Pass1');
 
+if (!reuse) {
 console.log(`loading ${rows} rows…`);
 const form = new FormData();
 form.append('emailNotification', 'false');
@@ -57,7 +65,8 @@ for (;;) {
   if (s.status !== 'processing') break;
   await new Promise((r) => setTimeout(r, 1000));
 }
-await app.deps.db.sql.query('ANALYZE');
+await app.deps.db.sql.query('VACUUM ANALYZE');
+}
 
 // 50 reviewers, each with a system, two user groups and five risk ids.
 const hash = await hashPassword('Review#Pass1');
@@ -66,7 +75,9 @@ const groups = (await app.deps.db.sql.query<{ g: string }>('SELECT DISTINCT user
 const risks = (await app.deps.db.sql.query<{ r: string }>('SELECT DISTINCT access_risk_id AS r FROM risk_rows')).map((r) => r.r);
 const users = [];
 for (let i = 0; i < reviewers; i++) {
-  const user = await prisma.user.create({ data: { email: `rev${i}@bench.example`, firstName: 'Rev', lastName: String(i), role: 'reviewer', passwordHash: hash } });
+  const email = `rev${i}@bench.example`;
+  if (reuse && (await prisma.user.findUnique({ where: { email } }))) continue;
+  const user = await prisma.user.create({ data: { email, firstName: 'Rev', lastName: String(i), role: 'reviewer', passwordHash: hash } });
   users.push(user);
   const crit = [
     { criteriaType: 'system' as const, criteriaValue: systems[i % systems.length]! },
@@ -78,25 +89,65 @@ for (let i = 0; i < reviewers; i++) {
 }
 const reviewerCookie = await login('rev7@bench.example', 'Review#Pass1');
 
+// A deep page as the page buttons reach it: Next from the page before (the
+// cursor is that page's last row), and the last page, read from the end.
+const deepPage = Math.floor(rows / 25 / 2);
+const [edge] = await app.deps.db.sql.query<{ id: string }>(`SELECT id::text FROM risk_rows ORDER BY id OFFSET ${(deepPage - 1) * 25 - 1} LIMIT 1`);
+const total = ((await (await fetch(base + '/api/risks?limit=25', { headers: { cookie: adminCookie } })).json()) as { total: number }).total;
+
 const cases: [string, string, string][] = [
   ['admin queue, page 1', '/api/risks?page=1&limit=25', adminCookie],
   ['admin queue, filtered (system + level)', '/api/risks?page=1&limit=25&system=Workday&riskLevel=high', adminCookie],
   ['admin queue, searched', '/api/risks?page=1&limit=25&search=Martin', adminCookie],
-  ['admin queue, deep page', `/api/risks?page=${Math.floor(rows / 25 / 2)}&limit=25`, adminCookie],
+  [`admin queue, deep page ${deepPage} (Next)`, `/api/risks?page=${deepPage}&limit=25&after=${edge!.id}`, adminCookie],
+  ['admin queue, last page', `/api/risks?page=${Math.ceil(total / 25)}&limit=25`, adminCookie],
   ['reviewer assigned risks', '/api/assigned-risks?page=1&limit=25', reviewerCookie],
+  ['reviewer assigned risks, searched', '/api/assigned-risks?page=1&limit=25&search=Martin', reviewerCookie],
 ];
-console.log(`\n${rows} rows, ${reviewers} reviewers, ${runs} runs each (HTTP, including the count)`);
+
+// Records the statements the server's pg clients run during one request.
+type Stmt = { text: string; values?: unknown[] };
+let recording: Stmt[] | null = null;
+const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+const original = proto.query;
+proto.query = function (this: unknown, ...a: unknown[]) {
+  if (recording) {
+    const q = a[0] as string | { text: string; values?: unknown[] };
+    if (typeof q === 'string') recording.push({ text: q, values: Array.isArray(a[1]) ? (a[1] as unknown[]) : undefined });
+    else if (q && typeof q === 'object' && 'text' in q) recording.push({ text: q.text, values: q.values });
+  }
+  return original.apply(this, a);
+};
+const direct = new pg.Client({ connectionString: u.toString() });
+await direct.connect();
+
+console.log(`\n${total.toLocaleString('en-US')} live rows, ${reviewers} reviewers, ${runs} runs each`);
+console.log(`${''.padEnd(44)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'SQL p50'.padStart(9)} ${'SQL p95'.padStart(9)} ${'ratio p95'.padStart(9)}  statements`);
 for (const [label, url, cookie] of cases) {
-  const times: number[] = [];
+  // Warm up (first count per data version, plans), then record one request.
+  await (await fetch(base + url, { headers: { cookie } })).json();
+  recording = [];
+  await (await fetch(base + url, { headers: { cookie } })).json();
+  const stmts = recording.filter((q) => !/^(BEGIN|COMMIT|ROLLBACK|SET|SHOW)/i.test(q.text.trim()));
+  recording = null;
+  const http: number[] = [];
+  const sql: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     const r = await fetch(base + url, { headers: { cookie } });
     await r.json();
-    times.push(performance.now() - t);
+    http.push(performance.now() - t);
+    const s0 = performance.now();
+    for (const q of stmts) await direct.query(q.text, q.values as unknown[] | undefined);
+    sql.push(performance.now() - s0);
   }
-  console.log(`${label.padEnd(42)} p50 ${pct(times, 50).toFixed(0).padStart(6)} ms   p95 ${pct(times, 95).toFixed(0).padStart(6)} ms`);
+  const f = (n: number) => `${n.toFixed(0)} ms`.padStart(9);
+  console.log(`${label.padEnd(44)} ${f(pct(http, 50))} ${f(pct(http, 95))} ${f(pct(sql, 50))} ${f(pct(sql, 95))} ${`${(pct(http, 95) / pct(sql, 95)).toFixed(1)}x`.padStart(9)}  ${stmts.length}`);
 }
+proto.query = original;
+await direct.end();
 await app.close();
-await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+if (keep) console.log(`\ndatabase kept: ${dbName} (reuse with --reuse-db ${dbName})`);
+else await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
 await admin.end();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -111,7 +111,8 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
           if (sc?.req) sc.__signedIn = Boolean((await authenticate(deps, sc.req.raw, sc.req.headers)).user);
         },
       } as Plugin<ServerContext>,
-      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true }),
+      // A fragment spread is not a level of nesting (Relay spreads many).
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
     ],

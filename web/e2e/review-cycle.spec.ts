@@ -98,12 +98,35 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await shot(rev, 'assigned-390');
   await rev.setViewportSize({ width: 1280, height: 800 });
 
+  // By composite role: Grace Liu's CR_FIN_TREASURY (two rows under risk F002) is removed as one.
+  await rev.getByRole('tab', { name: 'By Composite Role' }).click();
+  await rev.getByRole('button', { name: /^Grace Liu \(U1007\):/ }).click();
+  await rev.getByRole('button', { name: /^Risk F002:/ }).click();
+  const treasury = rev.getByRole('group', { name: 'Composite role CR_FIN_TREASURY' });
+  await treasury.getByRole('button', { name: 'Remove' }).click();
+  await expect(toast(rev, 'Decision Submitted')).toContainText('1 composite role decision saved (2 risks)');
+  await expect(treasury.getByRole('button', { name: 'Remove' })).toHaveAttribute('aria-pressed', 'true');
+  await rev.getByRole('tab', { name: 'Risk List' }).click();
+  await rev.getByPlaceholder('Search users, roles, or descriptions...').fill('TREASURY_POST');
+  await expect(rowsOf(rev)).toHaveCount(2);
+  await expect(rowsOf(rev).nth(0)).toContainText('Remove');
+  await expect(rowsOf(rev).nth(1)).toContainText('Remove');
+  await rev.getByPlaceholder('Search users, roles, or descriptions...').fill('');
+  await expect(rowsOf(rev)).toHaveCount(ASSIGNED);
+  await expect.poll(() => tileValue(rev, 'Reviewed')).toBe(String(ASSIGNED));
+
   // Submit: the set is locked.
   await rev.getByRole('button', { name: 'Submit All Decisions' }).click();
   await expect(toast(rev, 'Decisions Submitted')).toContainText(`${ASSIGNED} review decisions submitted for approval`);
   await expect(rev.getByText('Submitted for Approval', { exact: true })).toBeVisible();
   await expect(rowsOf(rev).first()).toContainText('Locked');
   await expect(rev.getByRole('button', { name: /^Retain Selected/ })).toBeDisabled();
+  // The composite view is locked too.
+  await rev.getByRole('tab', { name: 'By Composite Role' }).click();
+  await rev.getByRole('button', { name: /^Grace Liu \(U1007\):/ }).click();
+  await rev.getByRole('button', { name: /^Risk F002:/ }).click();
+  await expect(rev.getByRole('group', { name: 'Composite role CR_FIN_TREASURY' }).getByRole('button', { name: 'Retain' })).toBeDisabled();
+  await rev.getByRole('tab', { name: 'Risk List' }).click();
 
   // Recall for editing, then submit again.
   await rev.getByRole('button', { name: 'Recall for Editing' }).click();

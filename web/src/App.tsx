@@ -1,22 +1,25 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { useAuth } from './auth/SessionProvider';
 import { AppShell } from './components/AppShell';
 import { RouteBoundary } from './components/RouteBoundary';
-import AdminSettingsRoute from './routes/admin-settings/AdminSettingsRoute';
-import AllReviewsRoute from './routes/all-reviews/AllReviewsRoute';
-import AssignedRisksRoute from './routes/assigned-risks/AssignedRisksRoute';
-import AssignmentsRoute from './routes/assignments/AssignmentsRoute';
 import DashboardRoute from './routes/dashboard/DashboardRoute';
 import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
 import LandingRoute from './routes/landing/LandingRoute';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
-import NotificationsRoute from './routes/notifications/NotificationsRoute';
-import ReportsRoute from './routes/reports/ReportsRoute';
-import RiskReviewRoute from './routes/risk-review/RiskReviewRoute';
-import RiskSimulationRoute from './routes/risk-simulation/RiskSimulationRoute';
-import UploadRoute from './routes/upload/UploadRoute';
-import UsersRoute from './routes/users/UsersRoute';
+
+// Each screen but the dashboard is its own chunk, loaded when first opened
+// (RouteBoundary's Suspense shows the loading state meanwhile).
+const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
+const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
+const AssignedRisksRoute = lazy(() => import('./routes/assigned-risks/AssignedRisksRoute'));
+const AssignmentsRoute = lazy(() => import('./routes/assignments/AssignmentsRoute'));
+const NotificationsRoute = lazy(() => import('./routes/notifications/NotificationsRoute'));
+const ReportsRoute = lazy(() => import('./routes/reports/ReportsRoute'));
+const RiskReviewRoute = lazy(() => import('./routes/risk-review/RiskReviewRoute'));
+const RiskSimulationRoute = lazy(() => import('./routes/risk-simulation/RiskSimulationRoute'));
+const UploadRoute = lazy(() => import('./routes/upload/UploadRoute'));
+const UsersRoute = lazy(() => import('./routes/users/UsersRoute'));
 
 /** The routes of SPEC §2 available when signed in with no password reset pending. */
 const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode }> = [

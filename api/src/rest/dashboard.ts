@@ -23,7 +23,7 @@ export function registerDashboardRoutes(app: FastifyInstance) {
   // /api/reports/risk-report): CSV, UTF-8 with BOM so Excel reads accents, streamed.
   const exportCsv = async (req: FastifyRequest<{ Querystring: risks.RiskFilter }>, reply: FastifyReply) => {
     // Validate the filter before the first byte goes out, so bad input is a 400, not a broken file.
-    risks.filterCondition(req.query);
+    risks.validateFilter(req.query);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     async function* body() {
       yield '\uFEFF';

@@ -6,6 +6,7 @@ import './notifications.js';
 import './periods.js';
 import './assignments.js';
 import './reviews.js';
+import './composite.js';
 import './uploads.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -108,14 +108,20 @@ const RiskFilterInput = builder.inputType('RiskFilterInput', {
 });
 
 const RiskPage = builder.objectRef<{ rows: RiskRow[]; total: number; page: number; limit: number }>('RiskPage').implement({
-  description: 'One page of risk rows; total counts every row matching the filter.',
+  description:
+    'One page of risk rows; total counts every row matching the filter. To move to the next or previous page, ' +
+    'pass endCursor as `after` or startCursor as `before` with the new page number: that page is then found by ' +
+    'seeking, which stays fast however deep it is.',
   fields: (t) => ({
     rows: t.field({ type: [RiskRowNode], resolve: (p) => p.rows }),
     total: t.exposeInt('total'),
     page: t.exposeInt('page'),
     limit: t.exposeInt('limit'),
+    startCursor: t.string({ nullable: true, resolve: (p) => (p.rows.length ? String(p.rows[0]!.id) : null) }),
+    endCursor: t.string({ nullable: true, resolve: (p) => (p.rows.length ? String(p.rows[p.rows.length - 1]!.id) : null) }),
   }),
 });
+
 
 const AssignedSummary = builder
   .objectRef<{ totalAssigned: number; highRisk: number; pendingReview: number; reviewed: number }>('AssignedSummary')
@@ -182,63 +188,73 @@ const ReviewerProgress = builder.objectRef<dashboard.ReviewerProgress>('Reviewer
   }),
 });
 
-builder.queryFields((t) => ({
-  dashboardStats: t.field({
-    type: DashboardStats,
-    authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.user!),
-  }),
-  reviewerProgress: t.field({
-    type: [ReviewerProgress],
-    description: 'Per reviewer in the active period: assigned, decided, submitted, approved, last activity.',
-    authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => dashboard.reviewerProgress(ctx.prisma),
-  }),
-  riskQueue: t.field({
-    type: RiskPage,
-    description: 'Every risk row (administrators), filtered, searched and paged.',
-    authScopes: { admin: true },
-    args: { filter: t.arg({ type: RiskFilterInput }), page: t.arg.int(), limit: t.arg.int() },
-    resolve: async (_root, args, ctx) => {
-      const r = await risks.listRisks(ctx.prisma, ctx.user!, args.filter ?? {}, args);
-      return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
-    },
-  }),
-  assignedRisks: t.field({
-    type: RiskPage,
-    description: "The viewer's assigned risk rows (reviewers), filtered, searched and paged.",
-    authScopes: { reviewer: true },
-    args: { filter: t.arg({ type: RiskFilterInput }), page: t.arg.int(), limit: t.arg.int() },
-    resolve: async (_root, args, ctx) => {
-      const r = await risks.listRisks(ctx.prisma, ctx.user!, args.filter ?? {}, args);
-      return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
-    },
-  }),
-  assignedSummary: t.field({
-    type: AssignedSummary,
-    authScopes: { reviewer: true },
-    resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.user!),
-  }),
-  riskSystems: t.stringList({
-    description: 'The systems in the rows the viewer may see.',
-    authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.user!),
-  }),
-  submissionStatus: t.field({
-    type: SubmissionStatusType,
-    authScopes: { reviewer: true },
-    resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
-  }),
-  submissions: t.prismaConnection({
-    type: 'Submission',
-    cursor: 'id',
-    description: 'Submitted decision sets, newest first (administrators).',
-    authScopes: { admin: true },
-    args: { status: t.arg({ type: SubmissionStatusEnum }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.prisma.submission.findMany({ ...query, where: args.status ? { status: args.status } : {}, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] }),
-  }),
-}));
+builder.queryFields((t) => {
+  const riskPageArgs = () => ({
+    filter: t.arg({ type: RiskFilterInput }),
+    page: t.arg.int({ description: 'The page number (from 1); with after/before, the number of the page they lead to.' }),
+    limit: t.arg.int(),
+    after: t.arg.string({ description: 'The endCursor of the current page: the page after it.' }),
+    before: t.arg.string({ description: 'The startCursor of the current page: the page before it.' }),
+  });
+
+  return {
+    dashboardStats: t.field({
+      type: DashboardStats,
+      authScopes: { signedIn: true },
+      resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.user!),
+    }),
+    reviewerProgress: t.field({
+      type: [ReviewerProgress],
+      description: 'Per reviewer in the active period: assigned, decided, submitted, approved, last activity.',
+      authScopes: { admin: true },
+      resolve: (_root, _args, ctx) => dashboard.reviewerProgress(ctx.prisma),
+    }),
+    riskQueue: t.field({
+      type: RiskPage,
+      description: 'Every risk row (administrators), filtered, searched and paged.',
+      authScopes: { admin: true },
+      args: riskPageArgs(),
+      resolve: async (_root, args, ctx) => {
+        const r = await risks.listRisks(ctx.prisma, ctx.user!, args.filter ?? {}, args);
+        return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
+      },
+    }),
+    assignedRisks: t.field({
+      type: RiskPage,
+      description: "The viewer's assigned risk rows (reviewers), filtered, searched and paged.",
+      authScopes: { reviewer: true },
+      args: riskPageArgs(),
+      resolve: async (_root, args, ctx) => {
+        const r = await risks.listRisks(ctx.prisma, ctx.user!, args.filter ?? {}, args);
+        return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
+      },
+    }),
+    assignedSummary: t.field({
+      type: AssignedSummary,
+      authScopes: { reviewer: true },
+      resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.user!),
+    }),
+    riskSystems: t.stringList({
+      description: 'The systems in the rows the viewer may see.',
+      authScopes: { signedIn: true },
+      resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.user!),
+    }),
+    submissionStatus: t.field({
+      type: SubmissionStatusType,
+      authScopes: { reviewer: true },
+      resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
+    }),
+    submissions: t.prismaConnection({
+      type: 'Submission',
+      cursor: 'id',
+      description: 'Submitted decision sets, newest first (administrators).',
+      authScopes: { admin: true },
+      args: { status: t.arg({ type: SubmissionStatusEnum }) },
+      resolve: (query, _root, args, ctx) =>
+        ctx.prisma.submission.findMany({ ...query, where: args.status ? { status: args.status } : {}, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] }),
+    }),
+  };
+});
 
 const DecisionInput = builder.inputType('DecisionInput', {
   description: 'A decision on one risk row (riskRowId), or on a user and composite role (userId + compositeBusinessRole).',

@@ -1,34 +1,24 @@
 // Dashboard figures and the administrators' per-reviewer progress.
 import type { PrismaClient, Submission, User } from '../generated/prisma/client.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { getActivePeriod } from './periods.js';
-import { visibleRowsCondition } from './risks.js';
-import { assignedRowsCondition, criteriaSetsFor } from './assignments.js';
+import { decidedRowCount, viewerScope, visibleTotals } from './risks.js';
 import { latestSubmission } from './decisions.js';
 
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
 
 export async function dashboardStats(prisma: PrismaClient, user: User) {
-  const period = await getActivePeriod(prisma);
-  const visible = await visibleRowsCondition(prisma, user);
-  // Pending: for a reviewer, rows they have not decided; for an administrator, rows nobody has decided.
-  const decided =
-    user.role === 'admin'
-      ? Prisma.sql`EXISTS (SELECT 1 FROM decisions d WHERE d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid)`
-      : Prisma.sql`EXISTS (SELECT 1 FROM decisions d WHERE d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid)`;
-  const [row] = await prisma.$queryRaw<{ total: bigint; high_users: bigint; pending: bigint }[]>`
-    SELECT count(*) AS total,
-           count(DISTINCT r.user_id) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high_users,
-           count(*) FILTER (WHERE NOT ${decided}) AS pending
-      FROM risk_rows r WHERE ${visible}`;
+  // Pending: for a reviewer, rows they have not decided; for an administrator,
+  // rows nobody has decided.
+  const [period, scope] = await Promise.all([getActivePeriod(prisma), viewerScope(prisma, user)]);
+  const [totals, decided] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
   const activeReviewers = await prisma.user.count({
     where: { role: 'reviewer', isActive: true, lastSeenAt: { gte: new Date(Date.now() - ONLINE_WINDOW_MS) } },
   });
   return {
-    totalConflicts: Number(row?.total ?? 0),
-    highRiskUsers: Number(row?.high_users ?? 0),
-    pendingReviews: period ? Number(row?.pending ?? 0) : 0,
+    totalConflicts: totals.total,
+    highRiskUsers: totals.highUsers,
+    pendingReviews: period ? totals.total - decided : 0,
     activeReviewers,
   };
 }
@@ -51,8 +41,7 @@ export async function reviewerProgress(prisma: PrismaClient): Promise<ReviewerPr
   const reviewers = await prisma.user.findMany({ where: { role: 'reviewer' }, orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
   const out: ReviewerProgress[] = [];
   for (const reviewer of reviewers) {
-    const cond = assignedRowsCondition(await criteriaSetsFor(prisma, reviewer.id));
-    const [a] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r WHERE ${cond}`;
+    const assigned = (await visibleTotals(prisma, reviewer)).total;
     let decided = 0;
     let lastDecision: Date | null = null;
     let latest = null;
@@ -65,7 +54,7 @@ export async function reviewerProgress(prisma: PrismaClient): Promise<ReviewerPr
     const times = [lastDecision, reviewer.lastSeenAt, latest?.submittedAt ?? null].filter((d): d is Date => Boolean(d));
     out.push({
       reviewer,
-      assigned: Number(a?.n ?? 0),
+      assigned,
       decided,
       submissionStatus: latest?.status ?? null,
       submission: latest,

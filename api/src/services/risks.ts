@@ -9,6 +9,7 @@ import { LIVE_ROWS } from './live-rows.js';
 import { csvLine } from './csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from './types.js';
+import { cached, liveRowCount } from './risk-counts.js';
 
 export const RISK_LEVELS = ['high', 'medium', 'low'] as const;
 export const DECISION_STATES = ['pending', 'retain', 'remove', 'retain_mitigated'] as const;
@@ -30,6 +31,10 @@ export interface RiskFilter {
 export interface RiskPage {
   page?: number | null;
   limit?: number | null;
+  /** The id of the last row of the current page, to read the next one. */
+  after?: string | null;
+  /** The id of the first row of the current page, to read the previous one. */
+  before?: string | null;
 }
 
 export type RiskRowWithDecision = RiskRow & { decision: string | null; decisionComments: string | null; decidedAt: Date | null };
@@ -41,23 +46,60 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => '\\' + c);
 }
 
-/** Which rows a user may see at all (the rule, in one place). */
-export async function visibleRowsCondition(db: DbClient, user: User): Promise<Prisma.Sql> {
-  if (user.role === 'admin') return LIVE_ROWS;
-  return Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(await criteriaSetsFor(db, user.id))}`;
+/**
+ * Which rows a user may see at all (the rule, in one place), as a SQL
+ * condition, and as a key for cached counts (who sees the same rows).
+ */
+export async function viewerScope(db: DbClient, user: User): Promise<{ visible: Prisma.Sql; key: string }> {
+  if (user.role === 'admin') return { visible: LIVE_ROWS, key: 'admin' };
+  const sets = await criteriaSetsFor(db, user.id);
+  return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: JSON.stringify(sets) };
 }
 
-export function filterCondition(f: RiskFilter): Prisma.Sql {
+/** The condition of viewerScope alone. */
+export async function visibleRowsCondition(db: DbClient, user: User): Promise<Prisma.Sql> {
+  return (await viewerScope(db, user)).visible;
+}
+
+/** The values of risk_terms a search matches (see RiskTerm in schema.prisma). */
+async function searchTerms(db: DbClient, search: string): Promise<{ users: string[]; roles: string[]; risks: string[] }> {
+  const s = `%${escapeLike(search.trim())}%`;
+  const rows = await db.$queryRaw<{ kind: string; value: string }[]>`
+    SELECT DISTINCT t.kind, t.value FROM risk_terms t
+     WHERE (t.kind IN ('user', 'risk') AND (t.value ILIKE ${s} OR t.label ILIKE ${s}))
+        OR (t.kind = 'role' AND t.value ILIKE ${s})`;
+  const out = { users: [] as string[], roles: [] as string[], risks: [] as string[] };
+  for (const r of rows) (r.kind === 'user' ? out.users : r.kind === 'role' ? out.roles : out.risks).push(r.value);
+  return out;
+}
+
+/** Checks a filter's values (risk level, decision state) without touching the database. */
+export function validateFilter(f: RiskFilter): void {
+  if (present(f.riskLevel) && !(RISK_LEVELS as readonly string[]).includes(f.riskLevel.toLowerCase())) {
+    throw new ValidationError(`Unknown risk level '${f.riskLevel}': use high, medium or low`, 'riskLevel');
+  }
+  if (present(f.decision) && !(DECISION_STATES as readonly string[]).includes(f.decision)) {
+    throw new ValidationError(`Unknown decision state '${f.decision}': use pending, retain, remove or retain_mitigated`, 'decision');
+  }
+}
+
+/**
+ * The SQL condition of a filter (rows alias r, the viewer's decision alias d).
+ * A search covers user id and name, role and risk id and description: the
+ * matching values come from risk_terms, so the rows are found by btree index.
+ */
+export async function filterCondition(db: DbClient, f: RiskFilter): Promise<Prisma.Sql> {
+  validateFilter(f);
   const parts: Prisma.Sql[] = [];
   if (present(f.search)) {
-    const s = `%${escapeLike(f.search.trim())}%`;
-    parts.push(Prisma.sql`(r.user_name ILIKE ${s} OR r.user_id ILIKE ${s} OR r.role_profile ILIKE ${s} OR r.access_risk_id ILIKE ${s} OR r.risk_description ILIKE ${s})`);
+    const t = await searchTerms(db, f.search);
+    const any: Prisma.Sql[] = [];
+    if (t.users.length) any.push(Prisma.sql`r.user_id = ANY(${t.users}::text[])`);
+    if (t.roles.length) any.push(Prisma.sql`r.role_profile = ANY(${t.roles}::text[])`);
+    if (t.risks.length) any.push(Prisma.sql`r.access_risk_id = ANY(${t.risks}::text[])`);
+    parts.push(any.length ? Prisma.sql`(${Prisma.join(any, ' OR ')})` : Prisma.sql`FALSE`);
   }
-  if (present(f.riskLevel)) {
-    const level = f.riskLevel.toLowerCase();
-    if (!(RISK_LEVELS as readonly string[]).includes(level)) throw new ValidationError(`Unknown risk level '${f.riskLevel}': use high, medium or low`, 'riskLevel');
-    parts.push(Prisma.sql`r.risk_level = ${level}::"RiskLevel"`);
-  }
+  if (present(f.riskLevel)) parts.push(Prisma.sql`r.risk_level = ${f.riskLevel.toLowerCase()}::"RiskLevel"`);
   const eq: [keyof RiskFilter, string][] = [
     ['system', 'system'],
     ['userGroup', 'user_group'],
@@ -72,12 +114,15 @@ export function filterCondition(f: RiskFilter): Prisma.Sql {
     if (present(v)) parts.push(Prisma.sql`r.${Prisma.raw(col)} = ${v}`);
   }
   if (present(f.decision)) {
-    if (!(DECISION_STATES as readonly string[]).includes(f.decision)) {
-      throw new ValidationError(`Unknown decision state '${f.decision}': use pending, retain, remove or retain_mitigated`, 'decision');
-    }
     parts.push(f.decision === 'pending' ? Prisma.sql`d.decision IS NULL` : Prisma.sql`d.decision = ${f.decision}::"DecisionValue"`);
   }
   return parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`;
+}
+
+/** Only the filter fields that change which rows match (for count cache keys). */
+function filterKey(f: RiskFilter): string {
+  const keys: (keyof RiskFilter)[] = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'accessRiskId', 'userId', 'decision'];
+  return JSON.stringify(keys.map((k) => (present(f[k]) ? f[k]!.trim() : null)));
 }
 
 export function pageOf(p: RiskPage, defaultLimit = 25): { limit: number; offset: number; page: number } {
@@ -86,23 +131,60 @@ export function pageOf(p: RiskPage, defaultLimit = 25): { limit: number; offset:
   return { limit, page, offset: (page - 1) * limit };
 }
 
-/** Rows the viewer may see, filtered and paged, with the viewer's own decision in the active period. */
+function cursorId(v: string | number | null | undefined, name: string): bigint | null {
+  if (v === null || v === undefined || v === '') return null;
+  if (!/^\d{1,18}$/.test(String(v))) throw new ValidationError(`'${name}' must be the id of a risk row`, name);
+  return BigInt(v);
+}
+
+/**
+ * Rows the viewer may see, filtered and paged, with the viewer's own decision
+ * in the active period, and the exact number of matching rows.
+ *
+ * Paging stays fast on millions of rows (ARCHITECTURE.md 'Measured facts'):
+ * Next and Previous pass the edge row of the current page (`after` /
+ * `before`) and seek by id; a page in the second half of the result is read
+ * backwards from the end (so the last page is as quick as the first); only a
+ * page in the middle asked for by number alone is an OFFSET. The total comes
+ * from the count cache (risk-counts.ts).
+ */
 export async function listRisks(prisma: PrismaClient, user: User, filter: RiskFilter, paging: RiskPage) {
   const period = await getActivePeriod(prisma);
-  const visible = await visibleRowsCondition(prisma, user);
-  const where = filterCondition(filter);
+  const [{ visible, key }, where] = await Promise.all([viewerScope(prisma, user), filterCondition(prisma, filter)]);
   const { limit, offset, page } = pageOf(paging);
+  const after = cursorId(paging.after, 'after');
+  const before = after === null ? cursorId(paging.before, 'before') : null;
   const join = Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid`;
-  const [rows, count] = await Promise.all([
-    prisma.$queryRaw<RiskRowRaw[]>`
+  const total = await countRisks(prisma, user, key, filter, () =>
+    prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r ${filter.decision ? join : Prisma.empty} WHERE ${visible} AND ${where}`.then((r) => Number(r[0]?.n ?? 0)),
+  );
+  const select = (cond: Prisma.Sql, order: Prisma.Sql, skip: number, take: number) => prisma.$queryRaw<RiskRowRaw[]>`
       SELECT r.*, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at
         FROM risk_rows r ${join}
-       WHERE ${visible} AND ${where}
-       ORDER BY r.id
-       LIMIT ${limit} OFFSET ${offset}`,
-    prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r ${join} WHERE ${visible} AND ${where}`,
-  ]);
-  return { risks: rows.map(fromRaw), total: Number(count[0]?.n ?? 0), page, limit };
+       WHERE ${visible} AND ${where} AND ${cond}
+       ORDER BY r.id ${order}
+       LIMIT ${take} OFFSET ${skip}`;
+  let rows: RiskRowRaw[];
+  if (after !== null) rows = await select(Prisma.sql`r.id > ${after}`, Prisma.sql`ASC`, 0, limit);
+  else if (before !== null) rows = (await select(Prisma.sql`r.id < ${before}`, Prisma.sql`DESC`, 0, limit)).reverse();
+  else if (offset > 0 && offset >= total / 2 && offset < total) {
+    const take = Math.min(limit, total - offset);
+    rows = (await select(Prisma.sql`TRUE`, Prisma.sql`DESC`, total - offset - take, take)).reverse();
+  } else rows = await select(Prisma.sql`TRUE`, Prisma.sql`ASC`, offset, limit);
+  return { risks: rows.map(fromRaw), total, page, limit };
+}
+
+/**
+ * The exact number of rows matching a filter for this viewer, cached per
+ * data version (see RiskDataVersion): an upload, a purge or a change of
+ * assignments gives new keys. Counts that depend on decisions are not cached.
+ * With no filter, an administrator's total is the live uploads' record counts.
+ */
+async function countRisks(prisma: PrismaClient, user: User, scopeKey: string, filter: RiskFilter, count: () => Promise<number>): Promise<number> {
+  const unfiltered = filterKey(filter) === filterKey({});
+  if (user.role === 'admin' && unfiltered) return liveRowCount(prisma);
+  if (present(filter.decision)) return count();
+  return cached(prisma, `count|${scopeKey}|${filterKey(filter)}`, count);
 }
 
 /** Every column of the export, in the order the CSV writes them (the level as exported). */
@@ -117,8 +199,7 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
  */
 export async function* exportRisksCsv(prisma: PrismaClient, user: User, filter: RiskFilter): AsyncGenerator<string> {
   const period = await getActivePeriod(prisma);
-  const visible = await visibleRowsCondition(prisma, user);
-  const where = filterCondition(filter);
+  const [visible, where] = await Promise.all([visibleRowsCondition(prisma, user), filterCondition(prisma, filter)]);
   const cols = Prisma.raw(EXPORT_COLUMNS.map(([, c]) => `r.${c}`).join(', '));
   yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At']);
   let after = 0n;
@@ -145,20 +226,44 @@ export async function* exportRisksCsv(prisma: PrismaClient, user: User, filter: 
   }
 }
 
-/** Summary tiles of a reviewer's assigned rows in the active period. */
+/**
+ * How many rows the user sees, how many of them are high (or medium) and how
+ * many distinct users have a high one: cached per data version.
+ */
+export async function visibleTotals(
+  db: DbClient,
+  user: User,
+  scope?: { visible: Prisma.Sql; key: string },
+): Promise<{ total: number; high: number; highUsers: number }> {
+  const { visible, key } = scope ?? (await viewerScope(db, user));
+  return cached(db, `totals|${key}`, async () => {
+    const r = await db.$queryRaw<{ total: bigint; high: bigint; high_users: bigint }[]>`
+      SELECT count(*) AS total, count(*) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high,
+             count(DISTINCT r.user_id) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high_users
+        FROM risk_rows r WHERE ${visible}`;
+    return { total: Number(r[0]?.total ?? 0), high: Number(r[0]?.high ?? 0), highUsers: Number(r[0]?.high_users ?? 0) };
+  });
+}
+
+/**
+ * Of the rows `visible` selects, how many are decided in the period: by the
+ * user (a reviewer), or by anyone (an administrator). Counted from the
+ * decisions, so always exact and as cheap as their number.
+ */
+export async function decidedRowCount(db: DbClient, user: User, periodId: string | null, visible: Prisma.Sql): Promise<number> {
+  if (!periodId) return 0;
+  const byReviewer = user.role === 'admin' ? Prisma.empty : Prisma.sql`AND d.reviewer_id = ${user.id}::uuid`;
+  const r = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(DISTINCT d.risk_row_id) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+     WHERE d.period_id = ${periodId}::uuid ${byReviewer} AND ${visible}`;
+  return Number(r[0]?.n ?? 0);
+}
+
+/** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
 export async function assignedSummary(prisma: PrismaClient, user: User) {
-  const period = await getActivePeriod(prisma);
-  const visible = await visibleRowsCondition(prisma, user);
-  const r = await prisma.$queryRaw<{ total: bigint; high: bigint; reviewed: bigint }[]>`
-    SELECT count(*) AS total,
-           count(*) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high,
-           count(d.id) AS reviewed
-      FROM risk_rows r
-      LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid
-     WHERE ${visible}`;
-  const total = Number(r[0]?.total ?? 0);
-  const reviewed = Number(r[0]?.reviewed ?? 0);
-  return { totalAssigned: total, highRisk: Number(r[0]?.high ?? 0), pendingReview: total - reviewed, reviewed };
+  const [period, scope] = await Promise.all([getActivePeriod(prisma), viewerScope(prisma, user)]);
+  const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
+  return { totalAssigned: totals.total, highRisk: totals.high, pendingReview: totals.total - reviewed, reviewed };
 }
 
 /** The distinct systems in the data, for the system filter. */

@@ -2,37 +2,23 @@
 // the upload path) and users without going through the HTTP API.
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { hashPassword } from '../../src/auth/passwords.js';
+import { riskRowData, type SeedRow } from '../../src/db/seed-rows.js';
 
-export interface SeedRow {
-  userId: string;
-  userName?: string;
-  userGroup?: string;
-  accessRiskId: string;
-  riskDescription?: string;
-  riskLevel?: 'high' | 'medium' | 'low';
-  ruleId?: string;
-  system?: string;
-  roleProfile?: string;
-  compositeBusinessRole?: string;
-  function?: string;
-}
+export type { SeedRow };
 
+/** Rows straight into risk_rows, with test defaults for what a row leaves out; returns their ids. */
 export async function seedRows(prisma: PrismaClient, rows: SeedRow[]): Promise<bigint[]> {
   const created = await prisma.riskRow.createManyAndReturn({
-    data: rows.map((r) => ({
-      userId: r.userId,
-      userName: r.userName ?? `User ${r.userId}`,
-      userGroup: r.userGroup ?? '',
-      accessRiskId: r.accessRiskId,
-      riskDescription: r.riskDescription ?? `Risk ${r.accessRiskId}`,
-      riskLevel: r.riskLevel ?? 'high',
-      riskLevelLabel: r.riskLevel ?? 'High',
-      ruleId: r.ruleId ?? '0101',
-      system: r.system ?? 'SAP ERP',
-      roleProfile: r.roleProfile ?? 'Z_ROLE',
-      compositeBusinessRole: r.compositeBusinessRole ?? '',
-      function: r.function ?? 'F01',
-    })),
+    data: rows.map((r) =>
+      riskRowData(r, {
+        userName: `User ${r.userId}`,
+        riskDescription: `Risk ${r.accessRiskId}`,
+        ruleId: '0101',
+        system: 'SAP ERP',
+        roleProfile: 'Z_ROLE',
+        function: 'F01',
+      }),
+    ),
     select: { id: true },
   });
   return created.map((c) => c.id);

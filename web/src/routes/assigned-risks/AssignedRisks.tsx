@@ -11,12 +11,14 @@ import {
   ProgressBar,
   Spinner,
   Subtitle2,
+  Tab,
   Table,
   TableBody,
   TableHeader,
   TableHeaderCell,
   TableRow,
   TableSelectionCell,
+  TabList,
   tokens,
 } from '@fluentui/react-components';
 import {
@@ -26,21 +28,24 @@ import {
   Search20Regular,
   SearchInfo24Regular,
 } from '@fluentui/react-icons';
-import { Suspense, useEffect, useMemo, useRef, useState, useTransition } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { Suspense, useMemo, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.graphql';
 import { PageHeader } from '../../components/PageHeader';
+import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
+import { useVariablesQuery } from '../../components/useVariablesQuery';
 import { useBatchDecisions } from '../../components/useBatchDecisions';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
 import { formatDate } from '../../components/riskDisplay';
 import { useDebounced } from '../../components/useDebounced';
+import { DetailedReview } from '../risk-review/DetailedReview';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { SubmissionPanel } from './SubmissionPanel';
 
 
 const query = graphql`
-  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $limit: Int) {
+  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $limit: Int, $after: String, $before: String) {
     activeReviewPeriod {
       id
       name
@@ -55,9 +60,11 @@ const query = graphql`
       isSubmitted
       ...SubmissionPanel_status
     }
-    assignedRisks(filter: $filter, page: $page, limit: $limit) {
+    assignedRisks(filter: $filter, page: $page, limit: $limit, after: $after, before: $before) {
       total
       page
+      startCursor
+      endCursor
       rows {
         id
         ...AssignedRiskRow_row
@@ -118,26 +125,13 @@ const useStyles = makeStyles({
 export function AssignedRisks() {
   const styles = useStyles();
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [queryRef, loadQuery] = useQueryLoader<AssignedRisksQuery>(query);
-  const [isPending, startTransition] = useTransition();
+  const { paging, goTo, reset: firstPage } = useCursorPaging();
   const applied = useDebounced(search.trim(), 300);
   const variables = useMemo(
-    () => ({ filter: applied ? { search: applied } : {}, page, limit: RISK_PAGE_SIZE }),
-    [applied, page],
+    () => ({ filter: applied ? { search: applied } : {}, ...paging, limit: RISK_PAGE_SIZE }),
+    [applied, paging],
   );
-  const first = useRef(true);
-
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      loadQuery(variables, { fetchPolicy: 'store-and-network' });
-      return;
-    }
-    startTransition(() => loadQuery(variables, { fetchPolicy: 'store-and-network' }));
-  }, [loadQuery, variables]);
-
-  const refetch = () => startTransition(() => loadQuery(variables, { fetchPolicy: 'network-only' }));
+  const { queryRef, isPending, refetch } = useVariablesQuery<AssignedRisksQuery>(query, variables);
   const loading = <Spinner className={styles.loading} label="Loading your assigned risks..." />;
 
   return (
@@ -152,9 +146,9 @@ export function AssignedRisks() {
             search={search}
             onSearch={(v) => {
               setSearch(v);
-              setPage(1);
+              firstPage();
             }}
-            onPageChange={setPage}
+            onPageChange={goTo}
             busy={isPending}
             onRefetch={refetch}
           />
@@ -175,7 +169,7 @@ function Loaded({
   queryRef: PreloadedQuery<AssignedRisksQuery>;
   search: string;
   onSearch: (value: string) => void;
-  onPageChange: (page: number) => void;
+  onPageChange: (page: number, current: PageEdges) => void;
   busy: boolean;
   onRefetch: () => void;
 }) {
@@ -209,6 +203,8 @@ function Loaded({
     onRefetch();
   });
   const decideSelected = (decision: 'retain' | 'remove') => decide(chosen, decision);
+  // The same rows as a list, or grouped by user, risk and composite role (decided per role).
+  const [view, setView] = useState<'list' | 'roles'>('list');
 
   return (
     <div className={styles.stack}>
@@ -227,89 +223,99 @@ function Loaded({
       ) : null}
       <AssignedSummaryTiles summary={data.assignedSummary} />
       {status.periodActive ? <SubmissionPanel status={data.submissionStatus} /> : null}
-      <Card className={styles.card}>
-        <div className={styles.toolbar} role="search">
-          <Input
-            className={styles.search}
-            contentBefore={<Search20Regular />}
-            placeholder="Search users, roles, or descriptions..."
-            aria-label="Search assigned risks"
-            value={search}
-            onChange={(_, d) => onSearch(d.value)}
-          />
-          <div className={styles.batch} role="toolbar" aria-label="Batch decisions">
-            <Button
-              size="small"
-              icon={saving ? <Spinner size="tiny" /> : <Checkmark20Regular className={styles.retain} />}
-              disabled={!editable || saving}
-              onClick={() => decideSelected('retain')}
-            >
-              Retain Selected ({chosen.length})
-            </Button>
-            <Button
-              size="small"
-              icon={saving ? <Spinner size="tiny" /> : <Dismiss20Regular className={styles.remove} />}
-              disabled={!editable || saving}
-              onClick={() => decideSelected('remove')}
-            >
-              Remove Selected ({chosen.length})
-            </Button>
-          </div>
-        </div>
-        <ProgressBar className={mergeClasses(styles.progress, !busy && styles.idle)} aria-label="Loading risks" />
-        {data.assignedSummary.totalAssigned === 0 ? (
-          <div className={styles.empty}>
-            <div className={styles.emptyIcon} aria-hidden>
-              <ClipboardTaskListLtr24Regular />
-            </div>
-            <Subtitle2 as="h2">No Risks Assigned</Subtitle2>
-            <Body1>No risks are assigned to you yet. An administrator assigns risks to reviewers.</Body1>
-          </div>
-        ) : rows.length === 0 ? (
-          <div className={styles.empty}>
-            <SearchInfo24Regular />
-            <Subtitle2 as="h2">No matching risks</Subtitle2>
-            <Body1>No assigned risk matches your search.</Body1>
-          </div>
-        ) : (
-          <>
-            <div className={styles.scroll}>
-              <Table className={styles.table} aria-label="Assigned risks" aria-busy={busy}>
-                <TableHeader>
-                  <TableRow>
-                    <TableSelectionCell
-                      className={styles.selectCol}
-                      checked={allChecked ? true : chosen.length > 0 ? 'mixed' : false}
-                      onClick={() => setSelected(allChecked ? new Set() : new Set(ids))}
-                      checkboxIndicator={{ 'aria-label': 'Select all risks on this page' }}
-                    />
-                    <TableHeaderCell className={styles.userCol}>User</TableHeaderCell>
-                    <TableHeaderCell>Risk ID</TableHeaderCell>
-                    <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
-                    <TableHeaderCell className={styles.systemCol}>System</TableHeaderCell>
-                    <TableHeaderCell>Role Profile</TableHeaderCell>
-                    <TableHeaderCell className={styles.decisionCol}>Decision</TableHeaderCell>
-                    <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.map((r) => (
-                    <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => toggle(r.id)} />
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
-            <Pagination
-              className={styles.footer}
-              page={data.assignedRisks.page}
-              pageSize={RISK_PAGE_SIZE}
-              total={data.assignedRisks.total}
-              onPageChange={onPageChange}
-              disabled={busy}
+      {data.assignedSummary.totalAssigned > 0 ? (
+        <TabList selectedValue={view} onTabSelect={(_, d) => setView(d.value as 'list' | 'roles')} aria-label="Views of your assigned risks">
+          <Tab value="list">Risk List</Tab>
+          <Tab value="roles">By Composite Role</Tab>
+        </TabList>
+      ) : null}
+      {view === 'roles' && data.assignedSummary.totalAssigned > 0 ? (
+        <DetailedReview locked={!editable} onSaved={onRefetch} />
+      ) : (
+        <Card className={styles.card}>
+          <div className={styles.toolbar} role="search">
+            <Input
+              className={styles.search}
+              contentBefore={<Search20Regular />}
+              placeholder="Search users, roles, or descriptions..."
+              aria-label="Search assigned risks"
+              value={search}
+              onChange={(_, d) => onSearch(d.value)}
             />
-          </>
-        )}
-      </Card>
+            <div className={styles.batch} role="toolbar" aria-label="Batch decisions">
+              <Button
+                size="small"
+                icon={saving ? <Spinner size="tiny" /> : <Checkmark20Regular className={styles.retain} />}
+                disabled={!editable || saving}
+                onClick={() => decideSelected('retain')}
+              >
+                Retain Selected ({chosen.length})
+              </Button>
+              <Button
+                size="small"
+                icon={saving ? <Spinner size="tiny" /> : <Dismiss20Regular className={styles.remove} />}
+                disabled={!editable || saving}
+                onClick={() => decideSelected('remove')}
+              >
+                Remove Selected ({chosen.length})
+              </Button>
+            </div>
+          </div>
+          <ProgressBar className={mergeClasses(styles.progress, !busy && styles.idle)} aria-label="Loading risks" />
+          {data.assignedSummary.totalAssigned === 0 ? (
+            <div className={styles.empty}>
+              <div className={styles.emptyIcon} aria-hidden>
+                <ClipboardTaskListLtr24Regular />
+              </div>
+              <Subtitle2 as="h2">No Risks Assigned</Subtitle2>
+              <Body1>No risks are assigned to you yet. An administrator assigns risks to reviewers.</Body1>
+            </div>
+          ) : rows.length === 0 ? (
+            <div className={styles.empty}>
+              <SearchInfo24Regular />
+              <Subtitle2 as="h2">No matching risks</Subtitle2>
+              <Body1>No assigned risk matches your search.</Body1>
+            </div>
+          ) : (
+            <>
+              <div className={styles.scroll}>
+                <Table className={styles.table} aria-label="Assigned risks" aria-busy={busy}>
+                  <TableHeader>
+                    <TableRow>
+                      <TableSelectionCell
+                        className={styles.selectCol}
+                        checked={allChecked ? true : chosen.length > 0 ? 'mixed' : false}
+                        onClick={() => setSelected(allChecked ? new Set() : new Set(ids))}
+                        checkboxIndicator={{ 'aria-label': 'Select all risks on this page' }}
+                      />
+                      <TableHeaderCell className={styles.userCol}>User</TableHeaderCell>
+                      <TableHeaderCell>Risk ID</TableHeaderCell>
+                      <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
+                      <TableHeaderCell className={styles.systemCol}>System</TableHeaderCell>
+                      <TableHeaderCell>Role Profile</TableHeaderCell>
+                      <TableHeaderCell className={styles.decisionCol}>Decision</TableHeaderCell>
+                      <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {rows.map((r) => (
+                      <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => toggle(r.id)} />
+                    ))}
+                  </TableBody>
+                </Table>
+              </div>
+              <Pagination
+                className={styles.footer}
+                page={data.assignedRisks.page}
+                pageSize={RISK_PAGE_SIZE}
+                total={data.assignedRisks.total}
+                onPageChange={(p) => onPageChange(p, data.assignedRisks)}
+                disabled={busy}
+              />
+            </>
+          )}
+        </Card>
+      )}
     </div>
   );
 }

@@ -1,19 +1,5 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Select,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Field, Input, Select } from '@fluentui/react-components';
+import { useEffect, useState } from 'react';
 import { graphql, useMutation, useRelayEnvironment } from 'react-relay';
 import { fetchQuery } from 'relay-runtime';
 import type { CreateAssignmentDialogMutation } from '../../__generated__/CreateAssignmentDialogMutation.graphql';
@@ -21,20 +7,11 @@ import type {
   CreateAssignmentDialogValuesQuery,
   CreateAssignmentDialogValuesQuery$data,
 } from '../../__generated__/CreateAssignmentDialogValuesQuery.graphql';
+import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../../components/FormDialog';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../../components/riskDisplay';
 import { fullName } from '../../components/Sidebar';
 import { useNotify } from '../../components/toast';
-
-const useStyles = makeStyles({
-  surface: { maxWidth: '560px' },
-  form: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
-  row: {
-    display: 'grid',
-    gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))',
-    gap: tokens.spacingHorizontalL,
-  },
-});
 
 // The value list for a type and reviewer: a lookup the dialog makes as the form changes.
 const valuesQuery = graphql`
@@ -82,8 +59,9 @@ export function CreateAssignmentDialog({
   reviewers: ReviewerOption[];
   connectionId: string;
 }) {
-  const styles = useStyles();
+  const styles = useFormStyles();
   const notify = useNotify();
+  const fail = useFailureToast('Creation Failed', 'Failed to create assignment');
   const environment = useRelayEnvironment();
   const [form, setForm] = useState<Form>(EMPTY);
   const [options, setOptions] = useState<Options>([]);
@@ -118,19 +96,15 @@ export function CreateAssignmentDialog({
   }, [environment, open, form.criteriaType, form.reviewerId]);
 
   const close = () => {
-    if (inFlight) return;
     setForm(EMPTY);
     onOpenChange(false);
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (inFlight) return;
+  const onSubmit = () => {
     if (!form.reviewerId || !form.criteriaType || !form.criteriaValue) {
       notify({ title: 'Missing Information', description: 'Please fill in all required fields', intent: 'error' });
       return;
     }
-    const fail = (message?: string) => notify({ title: 'Creation Failed', description: message || 'Failed to create assignment', intent: 'error' });
     commit({
       variables: {
         input: {
@@ -144,8 +118,7 @@ export function CreateAssignmentDialog({
       onCompleted: ({ createAssignment: r }) => {
         if (r.__typename !== 'MutationCreateAssignmentSuccess') return fail(errorMessage(r));
         notify({ title: 'Assignment Created', description: r.data ? `'${r.data.name}' has been created.` : undefined, intent: 'success' });
-        setForm(EMPTY);
-        onOpenChange(false);
+        close();
       },
       onError: (e) => fail(thrownMessage(e)),
     });
@@ -166,75 +139,41 @@ export function CreateAssignmentDialog({
         : 'TYPE: value';
 
   return (
-    <Dialog open={open} onOpenChange={(_, d) => (d.open ? onOpenChange(true) : close())}>
-      <DialogSurface className={styles.surface}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogBody>
-            <DialogTitle>Create Assignment</DialogTitle>
-            <DialogContent className={styles.form}>
-              <Field label="Reviewer" required>
-                <Select
-                  value={form.reviewerId}
-                  onChange={(_, d) => setForm((f) => ({ ...f, reviewerId: d.value, criteriaValue: '' }))}
-                >
-                  <option value="" disabled>
-                    {reviewers.length ? 'Select a reviewer' : 'No active reviewers'}
-                  </option>
-                  {reviewers.map((r) => (
-                    <option key={r.id} value={r.id}>
-                      {fullName(r.firstName, r.lastName)} ({r.email})
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-              <div className={styles.row}>
-                <Field label="Assignment Type" required>
-                  <Select
-                    value={form.criteriaType}
-                    onChange={(_, d) => setForm((f) => ({ ...f, criteriaType: d.value as CriteriaTypeValue, criteriaValue: '' }))}
-                  >
-                    <option value="" disabled>
-                      Select a type
-                    </option>
-                    {CRITERIA_TYPE_OPTIONS.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
-                <Field label="Value" required hint={loadingValues ? undefined : form.criteriaType ? `${options.length} available` : undefined}>
-                  <Select
-                    value={form.criteriaValue}
-                    disabled={loadingValues || options.length === 0}
-                    onChange={(_, d) => setForm((f) => ({ ...f, criteriaValue: d.value }))}
-                  >
-                    <option value="" disabled>
-                      {valuePlaceholder}
-                    </option>
-                    {options.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
-              </div>
-              <Field label="Assignment Name" hint="Optional: left empty, the name is the type and the value.">
-                <Input value={form.name} placeholder={namePlaceholder} onChange={(_, d) => setForm((f) => ({ ...f, name: d.value }))} />
-              </Field>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={close} disabled={inFlight}>
-                Cancel
-              </Button>
-              <Button appearance="primary" type="submit" disabled={inFlight} icon={inFlight ? <Spinner size="tiny" /> : undefined}>
-                Create Assignment
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog open={open} title="Create Assignment" submitLabel="Create Assignment" busy={inFlight} onSubmit={onSubmit} onClose={close}>
+      <Field label="Reviewer" required>
+        <Select value={form.reviewerId} onChange={(_, d) => setForm((f) => ({ ...f, reviewerId: d.value, criteriaValue: '' }))}>
+          <option value="" disabled>
+            {reviewers.length ? 'Select a reviewer' : 'No active reviewers'}
+          </option>
+          {reviewers.map((r) => (
+            <option key={r.id} value={r.id}>
+              {fullName(r.firstName, r.lastName)} ({r.email})
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <div className={styles.row}>
+        <Field label="Assignment Type" required>
+          <Select
+            value={form.criteriaType}
+            onChange={(_, d) => setForm((f) => ({ ...f, criteriaType: d.value as CriteriaTypeValue, criteriaValue: '' }))}
+          >
+            <SelectOptions options={CRITERIA_TYPE_OPTIONS} placeholder="Select a type" />
+          </Select>
+        </Field>
+        <Field label="Value" required hint={loadingValues ? undefined : form.criteriaType ? `${options.length} available` : undefined}>
+          <Select
+            value={form.criteriaValue}
+            disabled={loadingValues || options.length === 0}
+            onChange={(_, d) => setForm((f) => ({ ...f, criteriaValue: d.value }))}
+          >
+            <SelectOptions options={options} placeholder={valuePlaceholder} />
+          </Select>
+        </Field>
+      </div>
+      <Field label="Assignment Name" hint="Optional: left empty, the name is the type and the value.">
+        <Input value={form.name} placeholder={namePlaceholder} onChange={(_, d) => setForm((f) => ({ ...f, name: d.value }))} />
+      </Field>
+    </FormDialog>
   );
 }

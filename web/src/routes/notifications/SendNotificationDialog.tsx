@@ -1,47 +1,15 @@
-import {
-  Button,
-  Caption1,
-  Combobox,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Option,
-  Radio,
-  RadioGroup,
-  Select,
-  Spinner,
-  Textarea,
-  tokens,
-} from '@fluentui/react-components';
-import { useMemo, useState, type FormEvent } from 'react';
+import { Caption1, Combobox, Field, Input, makeStyles, Option, Radio, RadioGroup, Select, Textarea, tokens } from '@fluentui/react-components';
+import { useMemo, useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { SendNotificationDialog_query$key } from '../../__generated__/SendNotificationDialog_query.graphql';
 import type { SendNotificationDialogMutation } from '../../__generated__/SendNotificationDialogMutation.graphql';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
 import { fullName } from '../../components/Sidebar';
 import { NOTIFICATION_TYPE_OPTIONS, type NotificationKind } from '../../components/notificationKinds';
 import { addNotification } from '../../components/notificationStore';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
-  surface: {
-    maxWidth: '560px',
-  },
-  form: {
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalM,
-  },
-  row: {
-    display: 'grid',
-    gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))',
-    gap: tokens.spacingHorizontalL,
-  },
   option: {
     display: 'flex',
     flexDirection: 'column',
@@ -86,7 +54,8 @@ type Form = {
   targetUserId: string | null;
 };
 
-type Errors = Partial<Record<'title' | 'message' | 'targetUserId', string>>;
+type Errors = FieldErrors<'title' | 'message' | 'targetUserId'>;
+const FIELDS = ['title', 'message', 'targetUserId'] as const;
 
 const EMPTY: Form = { title: '', message: '', type: 'general', targetType: 'all', targetUserId: null };
 
@@ -127,9 +96,11 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
     query,
   );
   const styles = useStyles();
+  const formStyles = useFormStyles();
   const notify = useNotify();
+  const fail = useFailureToast('Error', 'Failed to send notification');
   const [form, setForm] = useState<Form>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
+  const { setErrors, clearError, validation } = useFieldErrors<keyof Form>();
   const [userQuery, setUserQuery] = useState('');
   const [commit, sending] = useMutation<SendNotificationDialogMutation>(mutation);
 
@@ -150,27 +121,17 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
 
   const set = <K extends keyof Form>(field: K, value: Form[K]) => {
     setForm((f) => ({ ...f, [field]: value }));
-    setErrors((e) => {
-      if (!(field in e)) return e;
-      const next = { ...e };
-      delete next[field as keyof Errors];
-      return next;
-    });
+    clearError(field);
   };
 
   const close = () => {
-    if (sending) return;
     setForm(EMPTY);
     setErrors({});
     setUserQuery('');
     onOpenChange(false);
   };
 
-  const fail = (message?: string) => notify({ title: 'Error', description: message || 'Failed to send notification', intent: 'error' });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (sending) return;
+  const onSubmit = () => {
     const found = validateNotificationForm(form);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -195,17 +156,11 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
       onCompleted: ({ sendNotification: result }) => {
         if (result.__typename === 'MutationSendNotificationSuccess') {
           notify({ title: 'Notification sent', description: 'Your notification has been sent successfully.', intent: 'success' });
-          setForm(EMPTY);
-          setErrors({});
-          setUserQuery('');
-          onOpenChange(false);
+          close();
           return;
         }
-        const message = 'message' in result ? result.message : undefined;
-        const field = 'field' in result ? result.field : undefined;
-        if (message && (field === 'title' || field === 'message' || field === 'targetUserId')) {
-          setErrors((e) => ({ ...e, [field]: message }));
-        }
+        const { message, field } = failureOf(result, FIELDS);
+        if (field) setErrors((e) => ({ ...e, [field]: message }));
         fail(message);
       },
       onError: () => fail(),
@@ -213,85 +168,63 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
   };
 
   return (
-    <Dialog open={open} onOpenChange={(_, d) => (d.open ? onOpenChange(true) : close())}>
-      <DialogSurface className={styles.surface}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogBody>
-            <DialogTitle>Send Notification</DialogTitle>
-            <DialogContent className={styles.form}>
-              <Field label="Title" required validationState={errors.title ? 'error' : 'none'} validationMessage={errors.title}>
-                <Input value={form.title} onChange={(_, d) => set('title', d.value)} maxLength={200} autoFocus />
-              </Field>
-              <Field label="Message" required validationState={errors.message ? 'error' : 'none'} validationMessage={errors.message}>
-                <Textarea value={form.message} onChange={(_, d) => set('message', d.value)} rows={5} resize="vertical" maxLength={5000} />
-              </Field>
-              <div className={styles.row}>
-                <Field label="Type">
-                  <Select value={form.type} onChange={(_, d) => set('type', d.value as NotificationKind)}>
-                    {NOTIFICATION_TYPE_OPTIONS.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {o.label}
-                      </option>
-                    ))}
-                  </Select>
-                </Field>
-                <Field label="Send to">
-                  <RadioGroup
-                    layout="horizontal"
-                    value={form.targetType}
-                    onChange={(_, d) => set('targetType', d.value as Form['targetType'])}
-                  >
-                    <Radio value="all" label="All users" />
-                    <Radio value="specific" label="Specific user" />
-                  </RadioGroup>
-                </Field>
-              </div>
-              {form.targetType === 'specific' ? (
-                <Field
-                  label="User"
-                  required
-                  validationState={errors.targetUserId ? 'error' : 'none'}
-                  validationMessage={errors.targetUserId}
-                >
-                  <Combobox
-                    placeholder="Search by name or email"
-                    value={userQuery}
-                    selectedOptions={form.targetUserId ? [form.targetUserId] : []}
-                    onChange={(event) => setUserQuery(event.target.value)}
-                    onOptionSelect={(_, d) => {
-                      set('targetUserId', d.optionValue ?? null);
-                      setUserQuery(d.optionText ?? '');
-                    }}
-                  >
-                    {matching.length === 0 ? (
-                      <Option value="" text="" disabled>
-                        No users found
-                      </Option>
-                    ) : (
-                      matching.map((u) => (
-                        <Option key={u.id} value={u.id} text={u.name}>
-                          <span className={styles.option}>
-                            <span>{u.name}</span>
-                            <Caption1 className={styles.email}>{u.email}</Caption1>
-                          </span>
-                        </Option>
-                      ))
-                    )}
-                  </Combobox>
-                </Field>
-              ) : null}
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={close} disabled={sending}>
-                Cancel
-              </Button>
-              <Button appearance="primary" type="submit" disabled={sending} icon={sending ? <Spinner size="tiny" /> : undefined}>
-                {sending ? 'Sending...' : 'Send'}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title="Send Notification"
+      submitLabel="Send"
+      busyLabel="Sending..."
+      busy={sending}
+      onSubmit={onSubmit}
+      onClose={close}
+    >
+      <Field label="Title" required {...validation('title')}>
+        <Input value={form.title} onChange={(_, d) => set('title', d.value)} maxLength={200} autoFocus />
+      </Field>
+      <Field label="Message" required {...validation('message')}>
+        <Textarea value={form.message} onChange={(_, d) => set('message', d.value)} rows={5} resize="vertical" maxLength={5000} />
+      </Field>
+      <div className={formStyles.row}>
+        <Field label="Type">
+          <Select value={form.type} onChange={(_, d) => set('type', d.value as NotificationKind)}>
+            <SelectOptions options={NOTIFICATION_TYPE_OPTIONS} />
+          </Select>
+        </Field>
+        <Field label="Send to">
+          <RadioGroup layout="horizontal" value={form.targetType} onChange={(_, d) => set('targetType', d.value as Form['targetType'])}>
+            <Radio value="all" label="All users" />
+            <Radio value="specific" label="Specific user" />
+          </RadioGroup>
+        </Field>
+      </div>
+      {form.targetType === 'specific' ? (
+        <Field label="User" required {...validation('targetUserId')}>
+          <Combobox
+            placeholder="Search by name or email"
+            value={userQuery}
+            selectedOptions={form.targetUserId ? [form.targetUserId] : []}
+            onChange={(event) => setUserQuery(event.target.value)}
+            onOptionSelect={(_, d) => {
+              set('targetUserId', d.optionValue ?? null);
+              setUserQuery(d.optionText ?? '');
+            }}
+          >
+            {matching.length === 0 ? (
+              <Option value="" text="" disabled>
+                No users found
+              </Option>
+            ) : (
+              matching.map((u) => (
+                <Option key={u.id} value={u.id} text={u.name}>
+                  <span className={styles.option}>
+                    <span>{u.name}</span>
+                    <Caption1 className={styles.email}>{u.email}</Caption1>
+                  </span>
+                </Option>
+              ))
+            )}
+          </Combobox>
+        </Field>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -15,7 +15,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular, Search20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useMemo, useRef, useState, useTransition } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
@@ -23,6 +23,8 @@ import { downloadCsv, fileStamp, riskExportUrl } from '../../components/download
 import { RISK_PAGE_SIZE } from '../../components/Pagination';
 import { useNotify } from '../../components/toast';
 import { useDebounced } from '../../components/useDebounced';
+import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
+import { useVariablesQuery } from '../../components/useVariablesQuery';
 import { RiskQueueResults } from './RiskQueueResults';
 
 const optionsQuery = graphql`
@@ -39,15 +41,17 @@ const optionsQuery = graphql`
 `;
 
 export const riskQueueQuery = graphql`
-  query RiskQueueQuery($filter: RiskFilterInput, $page: Int, $limit: Int) {
+  query RiskQueueQuery($filter: RiskFilterInput, $page: Int, $limit: Int, $after: String, $before: String) {
     activeReviewPeriod {
       id
       name
     }
-    riskQueue(filter: $filter, page: $page, limit: $limit) {
+    riskQueue(filter: $filter, page: $page, limit: $limit, after: $after, before: $before) {
       total
       page
       limit
+      startCursor
+      endCursor
       rows {
         id
         ...RiskQueueRow_row
@@ -125,39 +129,28 @@ export function RiskQueue() {
   const styles = useStyles();
   const notify = useNotify();
   const [filters, setFilters] = useState<QueueFilters>(EMPTY_FILTERS);
-  const [page, setPage] = useState(1);
+  const { paging, goTo, reset: firstPage } = useCursorPaging();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [showAdvanced, setShowAdvanced] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const [isPending, startTransition] = useTransition();
   const [optionsRef, loadOptions] = useQueryLoader<RiskQueueOptionsQuery>(optionsQuery);
-  const [queryRef, loadQuery] = useQueryLoader<RiskQueueQuery>(riskQueueQuery);
 
   const applied = useDebounced(filters, 300);
   const filterInput = useMemo(() => toFilterInput(applied), [applied]);
-  const variables = useMemo(() => ({ filter: filterInput, page, limit: RISK_PAGE_SIZE }), [filterInput, page]);
-  const first = useRef(true);
+  const variables = useMemo(() => ({ filter: filterInput, ...paging, limit: RISK_PAGE_SIZE }), [filterInput, paging]);
+  // The current page stays on screen while the next one loads.
+  const { queryRef, isPending, refetch } = useVariablesQuery<RiskQueueQuery>(riskQueueQuery, variables);
 
   useEffect(() => {
     loadOptions({}, { fetchPolicy: 'store-and-network' });
   }, [loadOptions]);
 
-  useEffect(() => {
-    setSelected(new Set());
-    if (first.current) {
-      first.current = false;
-      loadQuery(variables, { fetchPolicy: 'store-and-network' });
-      return;
-    }
-    // Keep the current page on screen while the next one loads.
-    startTransition(() => loadQuery(variables, { fetchPolicy: 'store-and-network' }));
-  }, [loadQuery, variables]);
-
-  const refetch = () => startTransition(() => loadQuery(variables, { fetchPolicy: 'network-only' }));
+  // A new page or filter starts with nothing selected.
+  useEffect(() => setSelected(new Set()), [variables]);
 
   const update = (patch: Partial<QueueFilters>) => {
     setFilters((f) => ({ ...f, ...patch }));
-    setPage(1);
+    firstPage();
   };
   const advancedCount = ADVANCED_KEYS.filter((k) => filters[k].trim()).length;
 
@@ -261,8 +254,7 @@ export function RiskQueue() {
           <Suspense fallback={loading}>
             <LoadedQueue
               queryRef={queryRef}
-              page={page}
-              onPageChange={setPage}
+              onPageChange={goTo}
               selected={selected}
               onSelectedChange={setSelected}
               onBatchSaved={refetch}
@@ -392,11 +384,11 @@ function AdvancedOptionsLoaded({
 
 function LoadedQueue({
   queryRef,
+  onPageChange,
   ...rest
 }: {
   queryRef: PreloadedQuery<RiskQueueQuery>;
-  page: number;
-  onPageChange: (page: number) => void;
+  onPageChange: (page: number, current: PageEdges) => void;
   selected: ReadonlySet<string>;
   onSelectedChange: (selected: ReadonlySet<string>) => void;
   onBatchSaved: () => void;
@@ -421,6 +413,7 @@ function LoadedQueue({
         locked={locked}
         {...rest}
         page={data.riskQueue.page}
+        onPageChange={(p) => onPageChange(p, data.riskQueue)}
       />
     </>
   );

@@ -1,10 +1,10 @@
-import { Body1, Card, makeStyles, Subtitle2, Tab, TabList, tokens } from '@fluentui/react-components';
-import { WrenchScrewdriver24Regular } from '@fluentui/react-icons';
+import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
 import { AssignedRisks } from '../assigned-risks/AssignedRisks';
 import { AssignmentManager } from '../assignments/AssignmentManager';
+import { DetailedReview } from './DetailedReview';
 import { ReviewerStatus } from './ReviewerStatus';
 import { RiskQueue } from './RiskQueue';
 
@@ -22,27 +22,6 @@ const useStyles = makeStyles({
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     overflowX: 'auto',
   },
-  notYet: {
-    display: 'flex',
-    flexDirection: 'row',
-    alignItems: 'center',
-    columnGap: tokens.spacingHorizontalL,
-    padding: tokens.spacingHorizontalXL,
-    maxWidth: '720px',
-  },
-  notYetIcon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    flexShrink: 0,
-    width: '48px',
-    height: '48px',
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-  },
-  notYetText: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS },
-  muted: { color: tokens.colorNeutralForeground3 },
 });
 
 /** SPEC §2, 'Risk Review': reviewers get 'My Assigned Risks', administrators four tabs (default 'overview'). */
@@ -76,28 +55,10 @@ function AdminRiskReview() {
       </TabList>
       <div role="tabpanel" aria-label={TABS.find((t) => t.value === tab)?.label}>
         {tab === 'overview' ? <RiskQueue /> : null}
-        {tab === 'detailed' ? <DetailedReviewNotYet /> : null}
+        {tab === 'detailed' ? <DetailedReview /> : null}
         {tab === 'assignments' ? <AssignmentManager embedded /> : null}
         {tab === 'status' ? <ReviewerStatus /> : null}
       </div>
     </>
-  );
-}
-
-function DetailedReviewNotYet() {
-  const styles = useStyles();
-  return (
-    <Card className={styles.notYet} appearance="filled-alternative">
-      <div className={styles.notYetIcon} aria-hidden>
-        <WrenchScrewdriver24Regular />
-      </div>
-      <div className={styles.notYetText}>
-        <Subtitle2 as="h2">Detailed Review is not available yet.</Subtitle2>
-        <Body1 className={styles.muted}>
-          The composite-role view (users, their risk groups and composite roles with authorization details) is being built
-          and will appear here in a coming release. Use Risk Overview to review risks meanwhile.
-        </Body1>
-      </div>
-    </Card>
   );
 }

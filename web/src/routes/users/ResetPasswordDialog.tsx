@@ -1,37 +1,16 @@
-import {
-  Body1,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Spinner,
-  tokens,
-  Tooltip,
-} from '@fluentui/react-components';
+import { Body1, Button, Field, Input, makeStyles, tokens, Tooltip } from '@fluentui/react-components';
 import { ArrowClockwise16Regular, Eye20Regular, EyeOff20Regular } from '@fluentui/react-icons';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ResetPasswordDialog_user$key } from '../../__generated__/ResetPasswordDialog_user.graphql';
 import type { ResetPasswordDialogMutation } from '../../__generated__/ResetPasswordDialogMutation.graphql';
 import { MIN_PASSWORD_LENGTH } from '../../components/ChangePasswordDialog';
+import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
 import { fullName } from '../../components/Sidebar';
 import { useNotify } from '../../components/toast';
 import { generatePassword } from './userFormat';
 
 const useStyles = makeStyles({
-  surface: { maxWidth: '480px' },
-  form: {
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalM,
-  },
-  intro: { color: tokens.colorNeutralForeground2 },
   passwordRow: {
     display: 'flex',
     alignItems: 'flex-start',
@@ -67,7 +46,7 @@ const mutation = graphql`
   }
 `;
 
-type Errors = { newPassword?: string; confirmPassword?: string };
+type Errors = FieldErrors<'newPassword' | 'confirmPassword'>;
 
 /** SPEC §5, 'Reset password'. */
 export function validateReset(newPassword: string, confirmPassword: string): Errors {
@@ -92,15 +71,15 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
     user,
   );
   const styles = useStyles();
+  const formStyles = useFormStyles();
   const notify = useNotify();
+  const fail = useFailureToast('Reset Failed', 'Failed to reset password');
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [visible, setVisible] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
+  const { setErrors, clearError, validation } = useFieldErrors<keyof Errors>();
   const [commit, inFlight] = useMutation<ResetPasswordDialogMutation>(mutation);
   const name = fullName(u.firstName, u.lastName);
-
-  const fail = (message?: string) => notify({ title: 'Reset Failed', description: message || 'Failed to reset password', intent: 'error' });
 
   const onGenerate = () => {
     const password = generatePassword();
@@ -110,9 +89,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
     setErrors({});
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (inFlight) return;
+  const onSubmit = () => {
     const found = validateReset(newPassword, confirmPassword);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -128,8 +105,8 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
           onClose();
           return;
         }
-        const message = 'message' in result ? result.message : undefined;
-        if (message && 'field' in result && result.field === 'newPassword') setErrors({ newPassword: message });
+        const { message, field } = failureOf(result, ['newPassword'] as const);
+        if (field) setErrors({ [field]: message });
         fail(message);
       },
       onError: () => fail(),
@@ -148,70 +125,49 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
   );
 
   return (
-    <Dialog open onOpenChange={(_, d) => !d.open && !inFlight && onClose()}>
-      <DialogSurface className={styles.surface}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogBody>
-            <DialogTitle>Reset Password</DialogTitle>
-            <DialogContent className={styles.form}>
-              <Body1 className={styles.intro}>
-                Set a new password for {name} ({u.email}). It is e-mailed to them, and they must change it when they next sign in.
-              </Body1>
-              <div className={styles.passwordRow}>
-                <Field
-                  className={styles.grow}
-                  label="New Password"
-                  required
-                  hint="At least 6 characters"
-                  validationState={errors.newPassword ? 'error' : 'none'}
-                  validationMessage={errors.newPassword}
-                >
-                  <Input
-                    className={styles.mono}
-                    type={visible ? 'text' : 'password'}
-                    autoComplete="new-password"
-                    value={newPassword}
-                    contentAfter={visibility}
-                    onChange={(_, d) => {
-                      setNewPassword(d.value);
-                      setErrors((e) => ({ ...e, newPassword: undefined }));
-                    }}
-                    autoFocus
-                  />
-                </Field>
-                <Button className={styles.generate} icon={<ArrowClockwise16Regular />} onClick={onGenerate}>
-                  Generate
-                </Button>
-              </div>
-              <Field
-                label="Confirm Password"
-                required
-                validationState={errors.confirmPassword ? 'error' : 'none'}
-                validationMessage={errors.confirmPassword}
-              >
-                <Input
-                  className={styles.mono}
-                  type={visible ? 'text' : 'password'}
-                  autoComplete="new-password"
-                  value={confirmPassword}
-                  onChange={(_, d) => {
-                    setConfirmPassword(d.value);
-                    setErrors((e) => ({ ...e, confirmPassword: undefined }));
-                  }}
-                />
-              </Field>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={onClose} disabled={inFlight}>
-                Cancel
-              </Button>
-              <Button appearance="primary" type="submit" disabled={inFlight} icon={inFlight ? <Spinner size="tiny" /> : undefined}>
-                {inFlight ? 'Resetting...' : 'Reset Password'}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      title="Reset Password"
+      submitLabel="Reset Password"
+      busyLabel="Resetting..."
+      busy={inFlight}
+      onSubmit={onSubmit}
+      onClose={onClose}
+      size="small"
+    >
+      <Body1 className={formStyles.intro}>
+        Set a new password for {name} ({u.email}). It is e-mailed to them, and they must change it when they next sign in.
+      </Body1>
+      <div className={styles.passwordRow}>
+        <Field className={styles.grow} label="New Password" required hint="At least 6 characters" {...validation('newPassword')}>
+          <Input
+            className={styles.mono}
+            type={visible ? 'text' : 'password'}
+            autoComplete="new-password"
+            value={newPassword}
+            contentAfter={visibility}
+            onChange={(_, d) => {
+              setNewPassword(d.value);
+              clearError('newPassword');
+            }}
+            autoFocus
+          />
+        </Field>
+        <Button className={styles.generate} icon={<ArrowClockwise16Regular />} onClick={onGenerate}>
+          Generate
+        </Button>
+      </div>
+      <Field label="Confirm Password" required {...validation('confirmPassword')}>
+        <Input
+          className={styles.mono}
+          type={visible ? 'text' : 'password'}
+          autoComplete="new-password"
+          value={confirmPassword}
+          onChange={(_, d) => {
+            setConfirmPassword(d.value);
+            clearError('confirmPassword');
+          }}
+        />
+      </Field>
+    </FormDialog>
   );
 }

@@ -1,21 +1,10 @@
-import {
-  Body1,
-  Button,
-  makeStyles,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  tokens,
-} from '@fluentui/react-components';
+import { Body1, makeStyles } from '@fluentui/react-components';
 import { PeopleSearch24Regular } from '@fluentui/react-icons';
 import { useMemo, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { UsersTable_query$key } from '../../__generated__/UsersTable_query.graphql';
 import type { UsersTablePaginationQuery } from '../../__generated__/UsersTablePaginationQuery.graphql';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
 import { fullName } from '../../components/Sidebar';
 import { EditUserDialog } from './EditUserDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
@@ -27,13 +16,9 @@ export type UserFilters = {
   status: 'all' | 'active' | 'inactive';
 };
 
-const COLUMNS = ['User', 'Role', 'Status', 'Assigned Risks', 'Last Login', 'Created', 'Actions'] as const;
 const PAGE = 100;
 
 const useStyles = makeStyles({
-  scroller: {
-    overflowX: 'auto',
-  },
   table: {
     minWidth: '960px',
   },
@@ -42,26 +27,6 @@ const useStyles = makeStyles({
   },
   actionsColumn: {
     width: '140px',
-  },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalS,
-    paddingTop: tokens.spacingVerticalXXL,
-    paddingBottom: tokens.spacingVerticalXXL,
-    color: tokens.colorNeutralForeground3,
-  },
-  footer: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'space-between',
-    flexWrap: 'wrap',
-    rowGap: tokens.spacingVerticalS,
-    paddingTop: tokens.spacingVerticalM,
-    paddingLeft: tokens.spacingHorizontalM,
-    paddingRight: tokens.spacingHorizontalM,
-    color: tokens.colorNeutralForeground3,
   },
 });
 
@@ -108,56 +73,44 @@ export function UsersTable({ query, filters, viewerId }: { query: UsersTable_que
   }, [all, filters]);
   const open = dialog ? all.find((u) => u.id === dialog.id) : undefined;
 
+  const columns = [
+    { label: 'User', className: styles.userColumn },
+    { label: 'Role' },
+    { label: 'Status' },
+    { label: 'Assigned Risks' },
+    { label: 'Last Login' },
+    { label: 'Created' },
+    { label: 'Actions', className: styles.actionsColumn },
+  ];
+
   return (
     <>
-      <div className={styles.scroller}>
-        <Table className={styles.table} aria-label="Users">
-          <TableHeader>
-            <TableRow>
-              {COLUMNS.map((c) => (
-                <TableHeaderCell
-                  key={c}
-                  className={c === 'User' ? styles.userColumn : c === 'Actions' ? styles.actionsColumn : undefined}
-                >
-                  {c}
-                </TableHeaderCell>
-              ))}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={COLUMNS.length}>
-                  <div className={styles.empty}>
-                    <PeopleSearch24Regular aria-hidden />
-                    <Body1>No users found</Body1>
-                  </div>
-                </TableCell>
-              </TableRow>
-            ) : (
-              rows.map((u) => (
-                <UserRow
-                  key={u.id}
-                  user={u}
-                  isSelf={u.id === viewerId}
-                  onEdit={() => setDialog({ kind: 'edit', id: u.id })}
-                  onResetPassword={() => setDialog({ kind: 'reset', id: u.id })}
-                />
-              ))
-            )}
-          </TableBody>
-        </Table>
-      </div>
-      <div className={styles.footer}>
-        <Body1>
-          Showing {rows.length} of {all.length} {all.length === 1 ? 'user' : 'users'}
-        </Body1>
-        {hasNext ? (
-          <Button onClick={() => loadNext(PAGE)} disabled={isLoadingNext} icon={isLoadingNext ? <Spinner size="tiny" /> : undefined}>
-            Load more users
-          </Button>
-        ) : null}
-      </div>
+      <ListTable
+        label="Users"
+        className={styles.table}
+        columns={columns}
+        empty={<ListEmpty icon={<PeopleSearch24Regular aria-hidden />} title="No users found" />}
+        rows={rows.map((u) => (
+          <UserRow
+            key={u.id}
+            user={u}
+            isSelf={u.id === viewerId}
+            onEdit={() => setDialog({ kind: 'edit', id: u.id })}
+            onResetPassword={() => setDialog({ kind: 'reset', id: u.id })}
+          />
+        ))}
+      />
+      <LoadMoreFooter
+        summary={
+          <Body1>
+            Showing {rows.length} of {all.length} {all.length === 1 ? 'user' : 'users'}
+          </Body1>
+        }
+        hasNext={hasNext}
+        isLoadingNext={isLoadingNext}
+        onLoadMore={() => loadNext(PAGE)}
+        loadMoreLabel="Load more users"
+      />
       {open && dialog?.kind === 'edit' ? (
         <EditUserDialog key={open.id} user={open} isSelf={open.id === viewerId} onClose={() => setDialog(null)} />
       ) : null}

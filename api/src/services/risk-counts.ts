@@ -1,0 +1,42 @@
+// Counts over millions of risk rows take seconds in PostgreSQL (an exact
+// count(*) over a broad filter: 1.3 s on 1M rows), and the risk queue shows a
+// total on every page. Counts are therefore kept per data version: triggers
+// bump risk_data_version whenever rows are inserted or deleted or an upload
+// becomes live or stops being live, so a cached count is reused exactly as
+// long as the rows it counted are the same (on every instance: the version
+// lives in the database). Counts that depend on decisions are not cached.
+import type { DbClient } from './types.js';
+
+const MAX_ENTRIES = 2000;
+const cache = new Map<string, { version: bigint; value: Promise<unknown> }>();
+
+export async function dataVersion(db: DbClient): Promise<bigint> {
+  const r = await db.$queryRaw<{ version: bigint }[]>`SELECT version FROM risk_data_version WHERE id = 1`;
+  return r[0]?.version ?? 0n;
+}
+
+/** `compute()`'s value for `key` at the current data version, computed once per version. */
+export async function cached<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
+  const version = await dataVersion(db);
+  const hit = cache.get(key);
+  if (hit && hit.version === version) {
+    cache.delete(key); // least recently used goes first
+    cache.set(key, hit);
+    return hit.value as Promise<T>;
+  }
+  // Stored under the version read before computing: if the data changes
+  // meanwhile, the next request sees a newer version and counts again.
+  const value = compute();
+  cache.set(key, { version, value });
+  value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+/** Every live row: the record counts of the live uploads plus rows loaded without an upload. */
+export async function liveRowCount(db: DbClient): Promise<number> {
+  const r = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT (SELECT coalesce(sum(record_count), 0) FROM uploads WHERE live)::bigint
+         + (SELECT count(*) FROM risk_rows WHERE upload_id IS NULL) AS n`;
+  return Number(r[0]?.n ?? 0);
+}

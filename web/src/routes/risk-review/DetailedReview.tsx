@@ -1,0 +1,126 @@
+import {
+  Body1,
+  Card,
+  Input,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  mergeClasses,
+  ProgressBar,
+  Spinner,
+  tokens,
+} from '@fluentui/react-components';
+import { Search20Regular } from '@fluentui/react-icons';
+import { Suspense, useMemo, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { DetailedReviewQuery } from '../../__generated__/DetailedReviewQuery.graphql';
+import { useDebounced } from '../../components/useDebounced';
+import { useVariablesQuery } from '../../components/useVariablesQuery';
+import { DetailedReviewDecisionsProvider, DetailedReviewLocked } from './DetailedReviewDecisions';
+import { DetailedReviewUserList } from './DetailedReviewUserList';
+
+/** Users per page of the composite view. */
+export const DETAILED_USERS_PAGE = 50;
+
+const query = graphql`
+  query DetailedReviewQuery($search: String, $count: Int!) {
+    activeReviewPeriod {
+      id
+      name
+    }
+    ...DetailedReviewUserList_query @arguments(search: $search, count: $count)
+  }
+`;
+
+const useStyles = makeStyles({
+  card: { padding: 0, rowGap: 0 },
+  toolbar: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: tokens.spacingHorizontalL,
+  },
+  search: { flexGrow: 1, minWidth: '220px', maxWidth: '420px' },
+  hint: { color: tokens.colorNeutralForeground3, marginLeft: 'auto' },
+  progress: { height: '2px' },
+  idle: { visibility: 'hidden' },
+  body: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  banner: { margin: tokens.spacingHorizontalL, marginBottom: 0 },
+  loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+});
+
+export type DetailedReviewProps = {
+  /**
+   * Set by a page that shows the view inside its own state (My Assigned
+   * Risks): decisions are also locked when this is true (a submitted set),
+   * and the page shows the period banner itself.
+   */
+  locked?: boolean;
+  /** Called after decisions are saved (the page's own figures move). */
+  onSaved?: () => void;
+};
+
+/**
+ * SPEC §2 'Composite-role risk view' (the Detailed Review tab): users, their
+ * risk groups and the composite roles under each, loaded level by level as
+ * they are expanded; retain or remove per user and composite role.
+ */
+export function DetailedReview({ locked, onSaved }: DetailedReviewProps = {}) {
+  const styles = useStyles();
+  const [search, setSearch] = useState('');
+  const applied = useDebounced(search.trim(), 300);
+  const variables = useMemo(() => ({ search: applied || null, count: DETAILED_USERS_PAGE }), [applied]);
+  // The current list stays on screen while a search loads.
+  const { queryRef, isPending } = useVariablesQuery<DetailedReviewQuery>(query, variables);
+
+  const loading = <Spinner className={styles.loading} label="Loading risk data..." />;
+
+  return (
+    <DetailedReviewDecisionsProvider onSaved={onSaved}>
+      <Card className={styles.card}>
+        <div className={styles.toolbar} role="search">
+          <Input
+            className={styles.search}
+            contentBefore={<Search20Regular />}
+            placeholder="Search users by name or ID..."
+            aria-label="Search users"
+            value={search}
+            onChange={(_, d) => setSearch(d.value)}
+          />
+          <Body1 className={styles.hint}>Decisions are saved automatically, 2 seconds after the last change.</Body1>
+        </div>
+        <ProgressBar className={mergeClasses(styles.progress, !isPending && styles.idle)} thickness="medium" aria-label="Loading users" />
+        <div className={styles.body}>
+          {queryRef == null ? (
+            loading
+          ) : (
+            <Suspense fallback={loading}>
+              <Loaded queryRef={queryRef} searching={applied !== ''} locked={locked} />
+            </Suspense>
+          )}
+        </div>
+      </Card>
+    </DetailedReviewDecisionsProvider>
+  );
+}
+
+function Loaded({ queryRef, searching, locked: lockedByPage }: { queryRef: PreloadedQuery<DetailedReviewQuery>; searching: boolean; locked?: boolean }) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<DetailedReviewQuery>(query, queryRef);
+  const noPeriod = data.activeReviewPeriod == null;
+  return (
+    <DetailedReviewLocked value={noPeriod || Boolean(lockedByPage)}>
+      {noPeriod && lockedByPage === undefined ? (
+        <MessageBar intent="warning" className={styles.banner} layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Review Period Closed</MessageBarTitle>
+            No review period is active. Decisions are locked until a review period is opened from the dashboard.
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <DetailedReviewUserList query={data} searching={searching} />
+    </DetailedReviewLocked>
+  );
+}
