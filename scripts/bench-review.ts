@@ -15,17 +15,13 @@ import pg from 'pg';
 import { loadConfig } from '../api/src/config.js';
 import { createApp } from '../api/src/app.js';
 import { writeCsv } from './gen-data.js';
+import { arg, percentile as pct } from './cli.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const rows = Number(arg('rows', '1000000'));
 const reviewers = Number(arg('reviewers', '50'));
 const runs = Number(arg('runs', '40'));
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((p / 100) * a.length))]!;
 
 const file = path.resolve(`data/bench-${rows}.csv`);
 if (!fs.existsSync(file)) {
@@ -145,6 +141,22 @@ for (const [label, url, cookie] of cases) {
   console.log(`${label.padEnd(44)} ${f(pct(http, 50))} ${f(pct(http, 95))} ${f(pct(sql, 50))} ${f(pct(sql, 95))} ${`${(pct(http, 95) / pct(sql, 95)).toFixed(1)}x`.padStart(9)}  ${stmts.length}`);
 }
 proto.query = original;
+
+// Reviewer Status counts every reviewer's assigned rows: cached per data
+// version, so the first view after an upload (or any change to the rows)
+// pays for all of them. 'cold' bumps the data version before each request.
+const statusRuns = Math.max(3, Math.floor(runs / 8));
+for (const cold of [true, false]) {
+  const times: number[] = [];
+  for (let i = 0; i < (cold ? statusRuns : runs); i++) {
+    if (cold) await direct.query('UPDATE risk_data_version SET version = version + 1 WHERE id = 1');
+    const t = performance.now();
+    await (await fetch(base + '/api/reviewer-status', { headers: { cookie: adminCookie } })).json();
+    times.push(performance.now() - t);
+  }
+  const f = (n: number) => `${n.toFixed(0)} ms`.padStart(9);
+  console.log(`${`reviewer status, ${reviewers} reviewers${cold ? ', cold' : ''}`.padEnd(44)} ${f(pct(times, 50))} ${f(pct(times, 95))}`);
+}
 await direct.end();
 await app.close();
 if (keep) console.log(`\ndatabase kept: ${dbName} (reuse with --reuse-db ${dbName})`);

@@ -230,6 +230,34 @@ describe('dashboard, reviewer status and export', () => {
     expect((await a.client.get('/api/reviewer-status')).status).toBe(403);
   });
 
+  it('counts each reviewer\u2019s assigned rows as their own queue does, and again when the rows change', async () => {
+    const c = await userClient(server, admin); // no criteria yet
+    const status = async () => new Map<string, number>((await admin.get('/api/reviewer-status')).body.map((x: any) => [x.reviewer.id, x.assigned]));
+    const queueTotal = async (r: typeof a) => (await r.client.get('/api/assigned-risks?limit=25')).body.total as number;
+    let s = await status();
+    const before = await queueTotal(a);
+    expect(s.get(a.user.id)).toBe(before);
+    expect(s.get(b.user.id)).toBe(await queueTotal(b));
+    expect(s.get(c.user.id)).toBe(0);
+    // c gets the same criteria as b: the same count, from the same pass.
+    for (const x of (await admin.get(`/api/assignment-criteria?reviewerId=${b.user.id}`)).body.filter((x: any) => x.reviewerId === b.user.id)) {
+      await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: x.criteriaType, criteriaValue: x.criteriaValue });
+    }
+    // A new row a's criteria match: counted once the data changes, not served from the cache.
+    const [added] = await seedRows(server.app.deps.prisma, [{ userId: 'U8', userName: 'Dan Grey', userGroup: 'FIN', accessRiskId: 'R01', system: 'SAP ERP', roleProfile: 'Z_AP_CLERK' }]);
+    s = await status();
+    expect(await queueTotal(a)).toBe(before + 1);
+    expect(s.get(a.user.id)).toBe(before + 1);
+    expect(s.get(c.user.id)).toBe(s.get(b.user.id));
+    expect(s.get(c.user.id)).toBeGreaterThan(0);
+    // Criteria that overlap (the same rows by user and by system) count each row once.
+    await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'user_id', criteriaValue: 'U1' });
+    await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' });
+    expect((await status()).get(c.user.id)).toBe(await queueTotal(c));
+    await server.app.deps.prisma.riskRow.delete({ where: { id: added! } });
+    expect((await status()).get(a.user.id)).toBe(before);
+  });
+
   it('exports the filtered rows as CSV with every column and the decision, neutralising formulas', async () => {
     await seedRows(server.app.deps.prisma, [{ userId: 'U9', userName: '=HYPERLINK("http://evil")', accessRiskId: 'R09', system: 'Workday' }]);
     const res = await fetch(server.url + '/api/risks/export?system=Workday', { headers: { cookie: admin.cookieHeader } });

@@ -119,10 +119,24 @@ export async function criteriaValues(prisma: PrismaClient, type: string, reviewe
 export type CriteriaSets = Record<CriteriaType, string[]>;
 
 export async function criteriaSetsFor(db: DbClient, reviewerId: string): Promise<CriteriaSets> {
-  const rows = await db.assignmentCriteria.findMany({ where: { reviewerId }, select: { criteriaType: true, criteriaValue: true } });
-  const sets: CriteriaSets = { risk_id: [], user_id: [], user_group: [], system: [], role_profile: [] };
-  for (const r of rows) sets[r.criteriaType].push(r.criteriaValue);
-  return sets;
+  return (await criteriaSetsOf(db, [reviewerId])).get(reviewerId)!;
+}
+
+/**
+ * The criteria sets of several reviewers in one query, each set's values in
+ * order, so reviewers with the same criteria have equal sets (and share
+ * cached counts).
+ */
+export async function criteriaSetsOf(db: DbClient, reviewerIds: string[]): Promise<Map<string, CriteriaSets>> {
+  const out = new Map<string, CriteriaSets>();
+  for (const id of reviewerIds) out.set(id, { risk_id: [], user_id: [], user_group: [], system: [], role_profile: [] });
+  const rows = await db.assignmentCriteria.findMany({
+    where: { reviewerId: { in: reviewerIds } },
+    select: { reviewerId: true, criteriaType: true, criteriaValue: true },
+    orderBy: [{ criteriaValue: 'asc' }],
+  });
+  for (const r of rows) out.get(r.reviewerId)![r.criteriaType].push(r.criteriaValue);
+  return out;
 }
 
 /**

@@ -1,8 +1,8 @@
 // Dashboard figures and the administrators' per-reviewer progress.
 import type { PrismaClient, Submission, User } from '../generated/prisma/client.js';
 import { getActivePeriod } from './periods.js';
-import { decidedRowCount, viewerScope, visibleTotals } from './risks.js';
-import { latestSubmission } from './decisions.js';
+import { assignedCounts, decidedRowCount, viewerScope, visibleTotals } from './risks.js';
+import { latestSubmissions } from './decisions.js';
 
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
@@ -35,33 +35,35 @@ export interface ReviewerProgress {
   lastActivity: Date | null;
 }
 
-/** Per reviewer: assigned, decided, submitted, approved, last activity (Reviewer Status tab). */
+/**
+ * Per reviewer: assigned, decided, submitted, approved, last activity (Reviewer
+ * Status tab): a fixed number of queries whatever the number of reviewers.
+ */
 export async function reviewerProgress(prisma: PrismaClient): Promise<ReviewerProgress[]> {
   const period = await getActivePeriod(prisma);
   const reviewers = await prisma.user.findMany({ where: { role: 'reviewer' }, orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
-  const out: ReviewerProgress[] = [];
-  for (const reviewer of reviewers) {
-    const assigned = (await visibleTotals(prisma, reviewer)).total;
-    let decided = 0;
-    let lastDecision: Date | null = null;
-    let latest = null;
-    if (period) {
-      const agg = await prisma.decision.aggregate({ where: { periodId: period.id, reviewerId: reviewer.id }, _count: true, _max: { updatedAt: true } });
-      decided = agg._count;
-      lastDecision = agg._max.updatedAt;
-      latest = await latestSubmission(prisma, period.id, reviewer.id);
-    }
-    const times = [lastDecision, reviewer.lastSeenAt, latest?.submittedAt ?? null].filter((d): d is Date => Boolean(d));
-    out.push({
+  const ids = reviewers.map((r) => r.id);
+  const [assigned, decisions, submissions] = await Promise.all([
+    assignedCounts(prisma, ids),
+    period
+      ? prisma.decision.groupBy({ by: ['reviewerId'], where: { periodId: period.id, reviewerId: { in: ids } }, _count: true, _max: { updatedAt: true } })
+      : [],
+    period ? latestSubmissions(prisma, period.id, ids) : new Map<string, Submission>(),
+  ]);
+  const decided = new Map(decisions.map((d) => [d.reviewerId, d]));
+  return reviewers.map((reviewer) => {
+    const d = decided.get(reviewer.id);
+    const latest = submissions.get(reviewer.id) ?? null;
+    const times = [d?._max.updatedAt ?? null, reviewer.lastSeenAt, latest?.submittedAt ?? null].filter((t): t is Date => Boolean(t));
+    return {
       reviewer,
-      assigned,
-      decided,
+      assigned: assigned.get(reviewer.id) ?? 0,
+      decided: d?._count ?? 0,
       submissionStatus: latest?.status ?? null,
       submission: latest,
       submittedCount: latest && latest.status !== 'recalled' ? latest.decisionCount : 0,
       approvedCount: latest?.status === 'approved' ? latest.decisionCount : 0,
-      lastActivity: times.length ? new Date(Math.max(...times.map((d) => d.getTime()))) : null,
-    });
-  }
-  return out;
+      lastActivity: times.length ? new Date(Math.max(...times.map((t) => t.getTime()))) : null,
+    };
+  });
 }

@@ -57,6 +57,16 @@ export async function latestSubmission(db: DbClient, periodId: string, reviewerI
   return db.submission.findFirst({ where: { periodId, reviewerId }, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] });
 }
 
+/** Each reviewer's latest submission in the period (by the same order as latestSubmission). */
+export async function latestSubmissions(db: DbClient, periodId: string, reviewerIds: string[]): Promise<Map<string, Submission>> {
+  const all = await db.submission.findMany({
+    where: { periodId, reviewerId: { in: reviewerIds } },
+    orderBy: [{ reviewerId: 'asc' }, { submittedAt: 'desc' }, { id: 'desc' }],
+    distinct: ['reviewerId'],
+  });
+  return new Map(all.map((s) => [s.reviewerId, s]));
+}
+
 function assertEditable(latest: Submission | null) {
   if (latest?.status === 'submitted') throw new ConflictError(LOCKED_SUBMITTED);
   if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);

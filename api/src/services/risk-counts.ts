@@ -33,6 +33,33 @@ export async function cached<T>(db: DbClient, key: string, compute: () => Promis
   return value;
 }
 
+/**
+ * Like `cached` for many keys at once: the values cached at the current data
+ * version are reused, and the missing ones are computed together by
+ * `computeMissing` (one query for all of them, say) and cached one by one.
+ */
+export async function cachedMany<T>(db: DbClient, keys: string[], computeMissing: (missing: string[]) => Promise<Map<string, T>>): Promise<Map<string, T>> {
+  const version = await dataVersion(db);
+  const out = new Map<string, T>();
+  const missing: string[] = [];
+  for (const key of new Set(keys)) {
+    const hit = cache.get(key);
+    if (hit && hit.version === version) out.set(key, await (hit.value as Promise<T>));
+    else missing.push(key);
+  }
+  if (missing.length) {
+    const computed = await computeMissing(missing);
+    for (const key of missing) {
+      const value = computed.get(key);
+      if (value === undefined) continue;
+      out.set(key, value);
+      cache.set(key, { version, value: Promise.resolve(value) });
+    }
+    while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  }
+  return out;
+}
+
 /** Every live row: the record counts of the live uploads plus rows loaded without an upload. */
 export async function liveRowCount(db: DbClient): Promise<number> {
   const r = await db.$queryRaw<{ n: bigint }[]>`

@@ -1,15 +1,15 @@
 // The risk queue: risk rows with filters, search and paging, each with the
 // viewer's decision in the active period. Administrators see every row;
 // reviewers only the rows assigned to them, whichever way they ask.
-import { Prisma, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
+import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
 import { ValidationError } from './errors.js';
-import { assignedRowsCondition, criteriaSetsFor } from './assignments.js';
+import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsFor, criteriaSetsOf, type CriteriaSets } from './assignments.js';
 import { getActivePeriod } from './periods.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { csvLine } from './csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from './types.js';
-import { cached, liveRowCount } from './risk-counts.js';
+import { cached, cachedMany, liveRowCount } from './risk-counts.js';
 
 export const RISK_LEVELS = ['high', 'medium', 'low'] as const;
 export const DECISION_STATES = ['pending', 'retain', 'remove', 'retain_mitigated'] as const;
@@ -52,7 +52,10 @@ function escapeLike(s: string): string {
  */
 export async function viewerScope(db: DbClient, user: User): Promise<{ visible: Prisma.Sql; key: string }> {
   if (user.role === 'admin') return { visible: LIVE_ROWS, key: 'admin' };
-  const sets = await criteriaSetsFor(db, user.id);
+  return reviewerScope(await criteriaSetsFor(db, user.id));
+}
+
+function reviewerScope(sets: CriteriaSets): { visible: Prisma.Sql; key: string } {
   return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: JSON.stringify(sets) };
 }
 
@@ -243,6 +246,48 @@ export async function visibleTotals(
         FROM risk_rows r WHERE ${visible}`;
     return { total: Number(r[0]?.total ?? 0), high: Number(r[0]?.high ?? 0), highUsers: Number(r[0]?.high_users ?? 0) };
   });
+}
+
+/**
+ * How many rows each reviewer is assigned (Reviewer Status), cached per data
+ * version like the other totals. The reviewers not cached are counted in one
+ * pass: the rows any of them is assigned, grouped by the criteria columns
+ * (each reduced to the values some criterion names, others to NULL, so the
+ * groups stay few), and each reviewer's total summed from the groups their
+ * criteria match. Counted one reviewer after another, the first view after a
+ * change took 54 s (50 reviewers, 1M rows); one scan with a FILTER per
+ * reviewer, 6-12 s; this, 0.9 s (npm run bench:review).
+ */
+export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promise<Map<string, number>> {
+  const setsOf = await criteriaSetsOf(db, reviewerIds);
+  const keyOf = new Map([...setsOf].map(([id, sets]) => [id, `assigned|${reviewerScope(sets).key}`]));
+  const setsByKey = new Map([...setsOf].map(([id, sets]) => [keyOf.get(id)!, sets]));
+  const counts = await cachedMany(db, [...keyOf.values()], async (missing) => {
+    const named = new Map<CriteriaType, Set<string>>();
+    for (const key of missing) {
+      for (const [t, values] of Object.entries(setsByKey.get(key)!) as [CriteriaType, string[]][]) {
+        for (const v of values) (named.get(t) ?? named.set(t, new Set()).get(t)!).add(v);
+      }
+    }
+    const types = [...named.keys()];
+    const out = new Map(missing.map((k) => [k, 0]));
+    if (!types.length) return out;
+    const col = (t: CriteriaType) => Prisma.raw(`r.${CRITERIA_COLUMN[t]}`);
+    const groups = await db.$queryRaw<{ v: (string | null)[]; n: bigint }[]>`
+      SELECT ARRAY[${Prisma.join(types.map((t) => Prisma.sql`CASE WHEN ${col(t)} = ANY(${[...named.get(t)!]}::text[]) THEN ${col(t)} END`))}] AS v, count(*) AS n
+        FROM risk_rows r
+       WHERE ${LIVE_ROWS} AND (${Prisma.join(types.map((t) => Prisma.sql`${col(t)} = ANY(${[...named.get(t)!]}::text[])`), ' OR ')})
+       GROUP BY 1`;
+    for (const key of missing) {
+      const sets = setsByKey.get(key)!;
+      const lookup = types.map((t) => new Set(sets[t]));
+      let n = 0;
+      for (const g of groups) if (g.v.some((v, i) => v !== null && lookup[i]!.has(v))) n += Number(g.n);
+      out.set(key, n);
+    }
+    return out;
+  });
+  return new Map(reviewerIds.map((id) => [id, counts.get(keyOf.get(id)!) ?? 0]));
 }
 
 /**
