@@ -19,12 +19,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import pg from 'pg';
 import { loadConfig } from '../api/src/config.js';
 import { writeCsv, writeXlsx } from './gen-data.js';
+import { arg, percentile as pct } from './cli.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const rows = Number(arg('rows', '1000000'));
 const which = arg('db', 'both');
 const formatArg = arg('format', 'csv');
@@ -54,10 +51,6 @@ async function benchFile(format: 'csv' | 'xlsx') {
   return { file, mb };
 }
 
-function pct(a: number[], p: number) {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
-}
 
 /** A memory figure of a process from /proc (kB -> MB), or NaN when it has gone. */
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {

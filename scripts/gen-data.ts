@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXPORT_FIELDS } from '../api/src/ingest/columns.js';
+import { arg } from './cli.js';
 
 export const HEADERS = EXPORT_FIELDS.map((f) => f.header);
 
@@ -126,10 +127,6 @@ export async function writeXlsx(file: string, rows: number, opts: { seed?: numbe
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
-  const arg = (name: string, dflt: string) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i > 0 ? process.argv[i + 1]! : dflt;
-  };
   const rows = Number(arg('rows', '10000'));
   const format = arg('format', 'csv');
   if (format !== 'csv' && format !== 'xlsx') {
