@@ -1,14 +1,14 @@
-// Legacy .xls files are read by SheetJS in a worker thread with its own heap
+// Legacy .xls files are read by SheetJS in a child process with its own heap
 // (api/src/ingest/xls-worker.mjs, started by openXls in tables.ts): the same
-// batches as before, and a workbook the worker cannot read — too large for its
+// batches as before, and a workbook the child cannot read — too large for its
 // heap, or damaged — fails its upload with a clear message while the server
-// keeps serving.
+// keeps serving. No child is left behind: closing the reader kills it, and it
+// exits when the process that started it dies.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import XLSX from 'xlsx';
 import { openXls } from '../src/ingest/tables.js';
@@ -48,6 +48,23 @@ async function upload(name: string, content: Buffer) {
   return ((await res.json()) as { uploadId: string }).uploadId;
 }
 
+/** Spies on each child process started (ChildProcess.prototype.spawn: its `this` is the child). */
+const spyOnSpawn = () => vi.spyOn(ChildProcess.prototype as ChildProcess & { spawn(options: unknown): unknown }, 'spawn');
+
+/** True while the process runs (a zombie, exited but not yet reaped, has gone). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    return true; // no /proc: kill(pid, 0) has said
+  }
+}
+
 async function settle(id: string) {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -79,17 +96,78 @@ describe('openXls', () => {
     expect(got.map((r) => r.fields)).toEqual(rows.map((r) => HEADERS.map((_h, j) => String(r[j] ?? ''))));
   });
 
-  it('terminates the worker when the reader is given up before the end', async () => {
-    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+  it('kills the child when the reader is given up before the end, and no child remains', async () => {
+    const spawned = spyOnSpawn();
+    const kill = vi.spyOn(ChildProcess.prototype, 'kill');
     try {
       const reader = await openXls(writeXls([HEADERS, ...generateRows(50, 92)]), 10);
       const first = await reader.batches.next();
       expect(first.done).toBe(false);
+      expect(spawned).toHaveBeenCalledTimes(1);
+      const child = spawned.mock.contexts[0] as ChildProcess;
+      const pid = child.pid!;
+      expect(pid).toBeGreaterThan(0);
+      expect(alive(pid)).toBe(true);
       await reader.batches.return(undefined);
-      expect(terminate).toHaveBeenCalledTimes(1);
+      expect(kill).toHaveBeenCalledTimes(1);
+      // The reader's return() waits until the child has gone.
+      expect(child.signalCode).toBe('SIGKILL');
+      expect(alive(pid)).toBe(false);
+      expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     } finally {
-      terminate.mockRestore();
+      spawned.mockRestore();
+      kill.mockRestore();
     }
+  });
+
+  it('leaves no child running when a reader is closed before its first batch, or when it has read to the end', async () => {
+    const spawned = spyOnSpawn();
+    try {
+      const early = await openXls(writeXls([HEADERS, ...generateRows(50, 97)]), 10);
+      await early.batches.return(undefined);
+      const whole = await openXls(writeXls([HEADERS, ...generateRows(50, 98)]), 10);
+      let rows = 0;
+      for await (const b of whole.batches) rows += b.records.length;
+      expect(rows).toBe(50);
+      const children = spawned.mock.contexts as ChildProcess[];
+      expect(children).toHaveLength(2);
+      for (const c of children) expect(alive(c.pid!)).toBe(false);
+    } finally {
+      spawned.mockRestore();
+    }
+  });
+
+  it('the child exits when the process that started it dies', async () => {
+    const file = writeXls([HEADERS, ...generateRows(50, 99)]);
+    const script = path.join(tmp, 'die-while-reading.mjs');
+    fs.writeFileSync(
+      script,
+      `import { ChildProcess } from 'node:child_process';
+const spawnChild = ChildProcess.prototype.spawn;
+ChildProcess.prototype.spawn = function (...args) {
+  const r = spawnChild.apply(this, args);
+  console.log(JSON.stringify({ child: this.pid }));
+  return r;
+};
+const { openXls } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'api/src/ingest/tables.ts')).href)});
+const r = await openXls(process.argv[2], 10);
+await r.batches.next();
+// Dies without closing the reader: its child waits for 'next'.
+process.kill(process.pid, 'SIGKILL');
+`,
+    );
+    const parent = spawn(process.execPath, ['--import', 'tsx', script, file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    parent.stdout.on('data', (c) => (out += c));
+    parent.stderr.on('data', (c) => (err += c));
+    const signal = await new Promise((resolve) => parent.on('exit', (_code, sig) => resolve(sig)));
+    expect(signal, err).toBe('SIGKILL');
+    const pid = JSON.parse(out.trim().split('\n')[0]!).child as number;
+    expect(pid).toBeGreaterThan(0);
+    const deadline = Date.now() + 20_000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(pid)).toBe(false);
   });
 
   it('refuses a damaged .xls with the reason SheetJS gives', async () => {
@@ -104,7 +182,7 @@ describe('openXls', () => {
     expect((e as Error).message).toMatch(/^This \.xls file is not a readable Excel workbook \(.+\)\.$/);
   });
 
-  it("gives the worker its own heap even when the server's heap is capped with --max-old-space-size", () => {
+  it("gives the child its own heap even when the server's heap is capped with --max-old-space-size", () => {
     // This workbook needs more than 64 MB of heap to read; the server runs with 48 MB.
     const file = writeXls([HEADERS, ...generateRows(5000, 94)]);
     const script = path.join(tmp, 'read-xls.mjs');
@@ -131,8 +209,8 @@ console.log(JSON.stringify({ rows, heapLimitMb: v8.getHeapStatistics().heap_size
   });
 });
 
-describe('an .xls the worker cannot read fails its upload, and the server keeps serving', () => {
-  it('a workbook too large for the worker heap', async () => {
+describe('an .xls the child cannot read fails its upload, and the server keeps serving', () => {
+  it('a workbook too large for the child heap', async () => {
     const buf = fs.readFileSync(writeXls([HEADERS, ...generateRows(2000, 95)]));
     const before = (await admin.get('/api/risks?limit=1')).body.total;
     process.env.XLS_WORKER_HEAP_MB = '32';

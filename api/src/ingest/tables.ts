@@ -1,6 +1,6 @@
 // Excel workbooks as tables: .xlsx read as a stream by our own reader, so
 // memory does not grow with the number of rows; legacy .xls through SheetJS,
-// in a worker thread with its own heap (SheetJS reads the whole workbook, so
+// in a child process with its own heap (SheetJS reads the whole workbook, so
 // those files are capped, and a workbook too large for that heap fails its
 // upload, not the server). Both yield the same batches as the CSV reader. An .xlsx is checked as a zip first: not a
 // zip, or one that inflates out of proportion (a zip bomb), is refused before
@@ -36,8 +36,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
-import v8 from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import yauzl from 'yauzl';
 import { IngestError, closing, type CsvBatch, type CsvReader } from './csv.js';
 import { mapHeaders } from './headers.js';
@@ -991,55 +990,41 @@ function typeOfBytes(b: Uint8Array, from: number, to: number): number {
 // --- legacy .xls -------------------------------------------------------------
 
 /**
- * The heap of the worker that reads an .xls. SheetJS holds the whole workbook:
- * 20,000 rows of 35 columns (a 25 MB file) take 300-400 MB at the peak, so a
- * full sheet (65,536 rows, the format's limit) needs about 1.2 GB.
+ * The heap of the child process that reads an .xls. SheetJS holds the whole
+ * workbook: 20,000 rows of 35 columns (a 25 MB file) take 300-400 MB at the
+ * peak, so a full sheet (65,536 rows, the format's limit) needs about 1.2 GB.
  */
 const XLS_HEAP_MB = 1536;
 
-/**
- * Heap flags the server was started with. V8 applies them to every isolate it
- * creates, worker threads too, over the worker's resourceLimits; they are
- * lifted while an .xls worker's isolate is created (see startXlsWorker).
- */
-const HEAP_FLAGS = (() => {
-  const flags = new Map<string, string>();
-  const args = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
-  for (const a of args) {
-    const m = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)=(\d+)$/.exec(a);
-    if (m) flags.set(m[1]!.replace(/_/g, '-'), m[2]!);
-  }
-  return flags;
-})();
-let workersStarting = 0;
+/** How much of the child's stderr is kept (its end: V8's fatal error is there). */
+const XLS_STDERR_CHARS = 16 * 1024;
+
+/** What V8 prints when a heap runs out ("... Allocation failed - JavaScript heap out of memory"). */
+const OUT_OF_MEMORY = /JavaScript heap out of memory|Allocation failed/;
 
 /**
- * Starts the .xls worker with its own heap limit. The server's heap flags are
- * set to 0 (none) from just before the worker is created until it is online
- * (its isolate made): the server's own heap keeps the limit it started with.
+ * Starts the .xls reader (xls-worker.mjs) as a child process of plain node.
+ * A process of its own, not a worker thread: V8 applies the server's heap
+ * flags (`npm start` runs with --max-old-space-size=192) to every isolate of
+ * the process, over a worker's resourceLimits, whereas a child gets its own
+ * flags, so it has the heap SheetJS needs while the server keeps its cap; and
+ * a workbook too large for that heap ends the child (V8 aborts on running out
+ * of heap), never the server.
+ * Nothing of the server's is inherited: execArgv is only the heap limit (no
+ * loader flags such as tsx's: the reader is JavaScript) and NODE_OPTIONS is
+ * left out. Messages use the advanced (structured clone) serialization, so a
+ * batch is not turned into JSON; stderr is piped to tell a heap out of memory
+ * from other failures; stdin and stdout are not used.
  */
-function startXlsWorker(workerData: { file: string; size: number; batchRows: number }, heapMb: number): Worker {
-  const lift = HEAP_FLAGS.size > 0;
-  if (lift && workersStarting++ === 0) for (const f of HEAP_FLAGS.keys()) v8.setFlagsFromString(`--${f}=0`);
-  let started = false;
-  const online = () => {
-    if (started) return;
-    started = true;
-    if (lift && --workersStarting === 0) for (const [f, v] of HEAP_FLAGS) v8.setFlagsFromString(`--${f}=${v}`);
-  };
-  try {
-    const worker = new Worker(new URL('./xls-worker.mjs', import.meta.url), {
-      workerData,
-      // Plain node: no loader flags of the server's (the worker is JavaScript).
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    });
-    worker.once('online', online).once('error', online).once('exit', online);
-    return worker;
-  } catch (e) {
-    online();
-    throw e;
-  }
+function startXlsChild(args: { file: string; size: number; batchRows: number }, heapMb: number): ChildProcess {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  return fork(new URL('./xls-worker.mjs', import.meta.url), [args.file, String(args.size), String(args.batchRows)], {
+    execArgv: [`--max-old-space-size=${heapMb}`],
+    env,
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
 }
 
 type XlsMessage =
@@ -1049,11 +1034,14 @@ type XlsMessage =
   | { type: 'error'; message: string };
 
 /**
- * A legacy .xls, read by SheetJS in a worker thread (xls-worker.mjs) with its
- * own heap (XLS_HEAP_MB; XLS_WORKER_HEAP_MB in the environment overrides it):
- * a workbook too large for that, or one SheetJS fails on, fails its upload,
- * not the server. Batches come one at a time, the next asked for as one is
- * handed over, so the server holds at most two.
+ * A legacy .xls, read by SheetJS in a child process (xls-worker.mjs, see
+ * startXlsChild) with its own heap (XLS_HEAP_MB; XLS_WORKER_HEAP_MB in the
+ * environment overrides it): a workbook too large for that, or one SheetJS
+ * fails on, fails its upload, not the server. Batches come one at a time, the
+ * next asked for as one is handed over, so the server holds at most two.
+ * Closing the reader (the upload done, failed or given up) kills the child and
+ * waits until it has gone; the child also exits when the server does (its IPC
+ * channel closes).
  */
 export async function openXls(file: string, batchRows: number): Promise<CsvReader> {
   const size = (await fs.promises.stat(file)).size;
@@ -1062,42 +1050,57 @@ export async function openXls(file: string, batchRows: number): Promise<CsvReade
     throw new IngestError('Legacy .xls files over 100 MB cannot be loaded (the format must be read whole); save it as .xlsx or CSV.');
   }
   const heapMb = Number(process.env.XLS_WORKER_HEAP_MB) || XLS_HEAP_MB;
-  const worker = startXlsWorker({ file, size, batchRows }, heapMb);
+  const child = startXlsChild({ file, size, batchRows }, heapMb);
   const inbox: XlsMessage[] = [];
   let failure: IngestError | undefined;
   let wake: (() => void) | undefined;
   let closed = false;
+  let stderr = '';
   const notify = () => {
     const w = wake;
     wake = undefined;
     w?.();
   };
-  worker.on('message', (m: XlsMessage) => {
+  // Settles once the child has gone (or was never started): close() waits on it.
+  const gone = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => {
+      if (child.pid === undefined) resolve();
+    });
+  });
+  child.on('message', (m: XlsMessage) => {
     inbox.push(m);
     notify();
   });
-  // Listened to for the worker's whole life: an unheard 'error' would be thrown in the server.
-  worker.on('error', (e: Error & { code?: string }) => {
-    failure ??=
-      e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new IngestError(`This .xls file is too large to read: the legacy format is read whole, and this one needs more than the ${heapMb} MB set aside for it. Save it as .xlsx or CSV (those are read as a stream, at any size).`)
-        : new IngestError(`This .xls file could not be read: ${e.message}`);
-    notify();
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-XLS_STDERR_CHARS);
   });
-  worker.on('messageerror', (e: Error) => {
+  // Listened to for the child's whole life: an unheard 'error' would be thrown in the server.
+  child.on('error', (e: Error) => {
     failure ??= new IngestError(`This .xls file could not be read: ${e.message}`);
     notify();
   });
-  worker.on('exit', (code) => {
-    failure ??= new IngestError(`This .xls file could not be read: its reader stopped (exit code ${code}).`);
+  // 'close' comes after the child has exited, its stderr has ended and every
+  // message it sent has been delivered.
+  child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
+    failure ??= OUT_OF_MEMORY.test(stderr)
+      ? new IngestError(`This .xls file is too large to read: the legacy format is read whole, and this one needs more than the ${heapMb} MB set aside for it. Save it as .xlsx or CSV (those are read as a stream, at any size).`)
+      : new IngestError(`This .xls file could not be read: its reader stopped (${signal ? `signal ${signal}` : `exit code ${code}`}).`);
     notify();
   });
   const close = async () => {
-    if (closed) return;
-    closed = true;
-    failure ??= new IngestError('The .xls reader was closed.');
-    notify();
-    await worker.terminate();
+    if (!closed) {
+      closed = true;
+      failure ??= new IngestError('The .xls reader was closed.');
+      notify();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    await gone;
+  };
+  /** Asks for the next message; a child that has gone is reported by 'close'. */
+  const next = () => {
+    if (child.connected) child.send('next', () => {});
   };
   const receive = async (): Promise<XlsMessage> => {
     for (;;) {
@@ -1116,7 +1119,7 @@ export async function openXls(file: string, batchRows: number): Promise<CsvReade
     const first = await receive();
     if (first.type !== 'header') throw new IngestError('This .xls file could not be read: its reader gave no header.');
     header = first.header;
-    worker.postMessage('next');
+    next();
   } catch (e) {
     await close();
     throw e;
@@ -1128,7 +1131,7 @@ export async function openXls(file: string, batchRows: number): Promise<CsvReade
         if (m.type === 'end') break;
         if (m.type !== 'batch') throw new IngestError('This .xls file could not be read: its reader gave an unexpected message.');
         // The next batch is read while this one is loaded.
-        worker.postMessage('next');
+        next();
         yield { records: m.records, bytesRead: m.bytesRead };
       }
     } finally {

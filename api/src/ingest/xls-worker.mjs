@@ -1,24 +1,40 @@
-// Reads a legacy .xls with SheetJS in a worker thread (started by openXls in
-// tables.ts). SheetJS holds the whole workbook in memory (some KB per row), so
-// this runs on the worker's own heap, with its own limit: a workbook too large
-// for it ends the worker (ERR_WORKER_OUT_OF_MEMORY), not the server.
+// Reads a legacy .xls with SheetJS in a child process of its own (started by
+// openXls in tables.ts). SheetJS holds the whole workbook in memory (some KB
+// per row), so this runs in its own process, with its own heap limit
+// (--max-old-space-size, given by the parent): the server keeps the heap cap
+// it was started with, and a workbook too large for this heap makes V8 abort
+// this process ("JavaScript heap out of memory" on stderr, which the parent
+// reads), not the server. A worker thread cannot do this: V8 applies the
+// server's heap flags to every isolate of the process, over a worker's limits.
 //
-// Plain JavaScript, so that it runs the same under plain node and under tsx
-// (a worker thread does not inherit tsx's in-process registration).
+// Plain JavaScript, so that it runs under plain node, without the server's
+// loader (tsx).
 //
-// workerData: { file, size, batchRows }. Messages to the parent:
+// Arguments: file, size (bytes), batchRows. Messages to the parent (IPC,
+// advanced serialization):
 //   { type: 'header', header }                 once, first
 //   { type: 'batch', records, bytesRead }       one per 'next' from the parent
 //   { type: 'end' }                             after the last batch
 //   { type: 'error', message }                  a file that cannot be loaded
 // The parent asks for each batch with 'next', so at most the batch asked for
-// waits in the message queue; the rows are made from the sheet a slice at a
-// time, so the sheet is not held twice (as cells and as rows) either.
+// waits in the channel; the rows are made from the sheet a slice at a time,
+// so the sheet is not held twice (as cells and as rows) either. After 'end' or
+// 'error' this process closes its channel and exits; it also exits when the
+// channel is disconnected because the parent closed it or died (noticed once
+// the step under way, such as reading the workbook, is done; the parent kills
+// this process outright when its reader is closed).
 import fs from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
 import XLSX from 'xlsx';
 
-const { file, size, batchRows } = workerData;
+if (!process.send) {
+  console.error('xls-worker.mjs is started by openXls (tables.ts), with an IPC channel.');
+  process.exit(2);
+}
+process.on('disconnect', () => process.exit());
+
+const file = process.argv[2];
+const size = Number(process.argv[3]);
+const batchRows = Number(process.argv[4]);
 /** Sheet rows turned into arrays at a time. */
 const SLICE = Math.max(batchRows, 1000);
 
@@ -97,7 +113,10 @@ function* batches(ws) {
 }
 
 let gen;
-/** Posts the next message; a file that cannot be loaded is reported, anything else ends the worker with its error. */
+/**
+ * Sends the next message. A file that cannot be loaded is reported as is; any
+ * other error as the file not being readable, with its reason.
+ */
 function step() {
   let m;
   try {
@@ -105,16 +124,19 @@ function step() {
     const n = gen.next();
     m = n.done ? { type: 'end' } : n.value;
   } catch (e) {
-    if (!(e instanceof FileError)) throw e;
-    m = { type: 'error', message: e.message };
+    m = { type: 'error', message: e instanceof FileError ? e.message : `This .xls file could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }
-  parentPort.postMessage(m);
-  if (m.type === 'end' || m.type === 'error') parentPort.off('message', onMessage);
+  const last = m.type === 'end' || m.type === 'error';
+  if (last) process.off('message', onMessage);
+  // The channel is closed once the last message has been written to it.
+  process.send(m, (err) => {
+    if ((err || last) && process.connected) process.disconnect();
+  });
 }
 
 function onMessage(m) {
   if (m === 'next') step();
 }
 
-parentPort.on('message', onMessage);
+process.on('message', onMessage);
 step();
