@@ -1,23 +1,9 @@
-import {
-  Body1,
-  Button,
-  Caption1,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
+import { Body1, Caption1, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { CheckmarkCircle16Regular } from '@fluentui/react-icons';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { ChangePasswordDialogChangePasswordMutation } from '../__generated__/ChangePasswordDialogChangePasswordMutation.graphql';
+import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from './FormDialog';
 import { useNotify } from './toast';
 
 /** SPEC §9: minimum password length. */
@@ -29,7 +15,7 @@ export type PasswordForm = {
   confirmPassword: string;
 };
 
-export type PasswordErrors = Partial<Record<keyof PasswordForm, string>>;
+export type PasswordErrors = FieldErrors<keyof PasswordForm>;
 
 /** SPEC §5, password change. */
 export function validatePasswordForm(form: PasswordForm): PasswordErrors {
@@ -51,17 +37,6 @@ export function validatePasswordForm(form: PasswordForm): PasswordErrors {
 }
 
 const useStyles = makeStyles({
-  surface: {
-    maxWidth: '480px',
-  },
-  form: {
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalM,
-  },
-  intro: {
-    color: tokens.colorNeutralForeground2,
-  },
   hints: {
     display: 'flex',
     flexDirection: 'column',
@@ -80,9 +55,6 @@ const useStyles = makeStyles({
     alignItems: 'center',
     columnGap: tokens.spacingHorizontalS,
     color: tokens.colorNeutralForeground2,
-  },
-  action: {
-    whiteSpace: 'nowrap',
   },
   hintIcon: {
     color: tokens.colorBrandForeground1,
@@ -116,6 +88,12 @@ const mutation = graphql`
 `;
 
 const EMPTY: PasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const PASSWORD_FIELDS = [
+  { field: 'currentPassword', label: 'Current Password', autoComplete: 'current-password' },
+  { field: 'newPassword', label: 'New Password', autoComplete: 'new-password' },
+  { field: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
+] as const;
+const FIELDS = PASSWORD_FIELDS.map((f) => f.field);
 
 export type ChangePasswordDialogProps = {
   open: boolean;
@@ -130,28 +108,20 @@ export type ChangePasswordDialogProps = {
 
 export function ChangePasswordDialog({ open, required = false, onCancel, onChanged }: ChangePasswordDialogProps) {
   const styles = useStyles();
+  const formStyles = useFormStyles();
   const notify = useNotify();
+  const fail = useFailureToast('Password Change Failed', 'Failed to change password');
   const [form, setForm] = useState<PasswordForm>(EMPTY);
-  const [errors, setErrors] = useState<PasswordErrors>({});
+  const { setErrors, clearError, validation } = useFieldErrors<keyof PasswordForm>();
   const [commit, inFlight] = useMutation<ChangePasswordDialogChangePasswordMutation>(mutation);
 
   const update = (field: keyof PasswordForm) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
     // An error clears when its field is edited.
-    setErrors((e) => {
-      if (!e[field]) return e;
-      const next = { ...e };
-      delete next[field];
-      return next;
-    });
+    clearError(field);
   };
 
-  const fail = (message?: string | null) =>
-    notify({ title: 'Password Change Failed', description: message || 'Failed to change password', intent: 'error' });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (inFlight) return;
+  const onSubmit = () => {
     const found = validatePasswordForm(form);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -168,11 +138,8 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
           onChanged?.();
           return;
         }
-        const message = 'message' in result ? result.message : undefined;
-        const field = 'field' in result ? result.field : undefined;
-        if (message && (field === 'currentPassword' || field === 'newPassword' || field === 'confirmPassword')) {
-          setErrors((e) => ({ ...e, [field]: message }));
-        }
+        const { message, field } = failureOf(result, FIELDS);
+        if (field) setErrors((e) => ({ ...e, [field]: message }));
         fail(message);
       },
       onError: (error) => fail(error.message),
@@ -180,101 +147,53 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
   };
 
   const cancel = () => {
-    if (inFlight) return;
     setForm(EMPTY);
     setErrors({});
     onCancel();
   };
 
+  // Required: an alert dialog, which outside clicks never close; Escape ends the flow like Cancel.
   return (
-    <Dialog
+    <FormDialog
       open={open}
       modalType={required ? 'alert' : 'modal'}
-      onOpenChange={(_, data) => {
-        // Outside clicks never close an alert dialog; Escape ends the flow like Cancel.
-        if (!data.open) cancel();
-      }}
+      describedBy="change-password-intro"
+      title="Change Password"
+      submitLabel="Change Password"
+      busyLabel="Changing Password..."
+      busy={inFlight}
+      onSubmit={onSubmit}
+      onClose={cancel}
+      size="small"
     >
-      <DialogSurface className={styles.surface} aria-describedby="change-password-intro">
-        <form onSubmit={onSubmit} noValidate>
-          <DialogBody>
-            <DialogTitle>Change Password</DialogTitle>
-            <DialogContent className={styles.form}>
-              <Body1 id="change-password-intro" className={styles.intro}>
-                {required
-                  ? 'You must change your password before you can continue. Cancelling signs you out.'
-                  : 'Enter your current password and choose a new one.'}
-              </Body1>
-              <Field
-                label="Current Password"
-                required
-                validationState={errors.currentPassword ? 'error' : 'none'}
-                validationMessage={errors.currentPassword}
-              >
-                <Input
-                  type="password"
-                  autoComplete="current-password"
-                  value={form.currentPassword}
-                  onChange={(_, d) => update('currentPassword')(d.value)}
-                  autoFocus
-                />
-              </Field>
-              <Field
-                label="New Password"
-                required
-                validationState={errors.newPassword ? 'error' : 'none'}
-                validationMessage={errors.newPassword}
-              >
-                <Input
-                  type="password"
-                  autoComplete="new-password"
-                  value={form.newPassword}
-                  onChange={(_, d) => update('newPassword')(d.value)}
-                />
-              </Field>
-              <Field
-                label="Confirm New Password"
-                required
-                validationState={errors.confirmPassword ? 'error' : 'none'}
-                validationMessage={errors.confirmPassword}
-              >
-                <Input
-                  type="password"
-                  autoComplete="new-password"
-                  value={form.confirmPassword}
-                  onChange={(_, d) => update('confirmPassword')(d.value)}
-                />
-              </Field>
-              <ul className={styles.hints} aria-label="Password requirements">
-                {[
-                  'At least 6 characters long',
-                  'Different from your current password',
-                  'Choose something secure that you have not used before',
-                ].map((hint) => (
-                  <li key={hint} className={styles.hint}>
-                    <CheckmarkCircle16Regular className={styles.hintIcon} aria-hidden />
-                    <Caption1>{hint}</Caption1>
-                  </li>
-                ))}
-              </ul>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={cancel} disabled={inFlight}>
-                Cancel
-              </Button>
-              <Button
-                appearance="primary"
-                type="submit"
-                className={styles.action}
-                disabled={inFlight}
-                icon={inFlight ? <Spinner size="tiny" /> : undefined}
-              >
-                {inFlight ? 'Changing Password...' : 'Change Password'}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+      <Body1 id="change-password-intro" className={formStyles.intro}>
+        {required
+          ? 'You must change your password before you can continue. Cancelling signs you out.'
+          : 'Enter your current password and choose a new one.'}
+      </Body1>
+      {PASSWORD_FIELDS.map(({ field, label, autoComplete }, i) => (
+        <Field key={field} label={label} required {...validation(field)}>
+          <Input
+            type="password"
+            autoComplete={autoComplete}
+            value={form[field]}
+            onChange={(_, d) => update(field)(d.value)}
+            autoFocus={i === 0}
+          />
+        </Field>
+      ))}
+      <ul className={styles.hints} aria-label="Password requirements">
+        {[
+          'At least 6 characters long',
+          'Different from your current password',
+          'Choose something secure that you have not used before',
+        ].map((hint) => (
+          <li key={hint} className={styles.hint}>
+            <CheckmarkCircle16Regular className={styles.hintIcon} aria-hidden />
+            <Caption1>{hint}</Caption1>
+          </li>
+        ))}
+      </ul>
+    </FormDialog>
   );
 }

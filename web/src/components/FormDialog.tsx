@@ -22,6 +22,7 @@ const useStyles = makeStyles({
     flexDirection: 'column',
     rowGap: tokens.spacingVerticalM,
   },
+  submit: { whiteSpace: 'nowrap' },
 });
 
 /** Layout classes for the fields of a form dialog. */
@@ -52,10 +53,16 @@ export type FormDialogProps = {
   busyLabel?: string;
   /** A submission is in flight: both buttons are disabled and the dialog cannot be closed. */
   busy: boolean;
+  /** The primary button is disabled (as while `busy`), for instance until a required field is filled. */
+  submitDisabled?: boolean;
   /** The form was submitted (Enter or the primary button); not called while busy. */
   onSubmit: () => void;
-  /** Cancel, Escape or a click outside; not called while busy. */
+  /** Cancel, Escape or a click outside (not with `modalType` 'alert'); not called while busy. */
   onClose: () => void;
+  /** 'alert': a dialog that a click outside does not dismiss (Cancel and Escape still call `onClose`). */
+  modalType?: 'modal' | 'alert';
+  /** The id of the element that describes the dialog (its intro), for assistive technology. */
+  describedBy?: string;
   /** The surface's maximum width: 480, 520 or 560 px. */
   size?: 'small' | 'medium' | 'large';
   /** The fields, laid out in a column. */
@@ -72,8 +79,11 @@ export function FormDialog({
   submitLabel,
   busyLabel,
   busy,
+  submitDisabled = false,
   onSubmit,
   onClose,
+  modalType = 'modal',
+  describedBy,
   size = 'large',
   children,
 }: FormDialogProps) {
@@ -86,8 +96,8 @@ export function FormDialog({
     if (!busy) onSubmit();
   };
   return (
-    <Dialog open={open} onOpenChange={(_, d) => !d.open && close()}>
-      <DialogSurface className={styles[size]}>
+    <Dialog open={open} modalType={modalType} onOpenChange={(_, d) => !d.open && close()}>
+      <DialogSurface className={styles[size]} aria-describedby={describedBy}>
         <form onSubmit={submit} noValidate>
           <DialogBody>
             <DialogTitle>{title}</DialogTitle>
@@ -96,7 +106,13 @@ export function FormDialog({
               <Button appearance="secondary" onClick={close} disabled={busy}>
                 Cancel
               </Button>
-              <Button appearance="primary" type="submit" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
+              <Button
+                appearance="primary"
+                type="submit"
+                className={styles.submit}
+                disabled={busy || submitDisabled}
+                icon={busy ? <Spinner size="tiny" /> : undefined}
+              >
                 {busy ? (busyLabel ?? submitLabel) : submitLabel}
               </Button>
             </DialogActions>

@@ -58,8 +58,10 @@ export type ListTableProps = {
   columns: readonly ListTableColumn[];
   /** The rows: `TableRow`s, or `li`s when `asList`. */
   rows: readonly ReactNode[];
-  /** Shown in place of the rows when there are none. */
+  /** Shown in place of the rows when there are none: in a row under the table's header, or alone (see `emptyAlone`). */
   empty: ReactNode;
+  /** With no rows, `empty` stands alone, without the table's header (as it always does in the list form). */
+  emptyAlone?: boolean;
   /** The narrow-screen form: the rows as a plain list instead of a table. */
   asList?: boolean;
   /** The table's class (its minimum width, its layout). */
@@ -67,12 +69,11 @@ export type ListTableProps = {
 };
 
 /** A table that scrolls sideways when the screen is narrower than it, or on narrow screens a list. */
-export function ListTable({ label, columns, rows, empty, asList = false, className }: ListTableProps) {
+export function ListTable({ label, columns, rows, empty, emptyAlone = false, asList = false, className }: ListTableProps) {
   const styles = useStyles();
+  if (rows.length === 0 && (asList || emptyAlone)) return <>{empty}</>;
   if (asList) {
-    return rows.length === 0 ? (
-      <>{empty}</>
-    ) : (
+    return (
       <ul className={styles.list} aria-label={label}>
         {rows}
       </ul>

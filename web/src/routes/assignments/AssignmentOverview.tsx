@@ -1,17 +1,4 @@
-import {
-  Body1,
-  Button,
-  Card,
-  makeStyles,
-  Spinner,
-  Subtitle2,
-  Table,
-  TableBody,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  tokens,
-} from '@fluentui/react-components';
+import { Body1, Button, Card, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import {
   Add20Regular,
   ClipboardTaskListLtr24Regular,
@@ -24,6 +11,7 @@ import { useEffect, useMemo } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { AssignmentOverview_assignments$key } from '../../__generated__/AssignmentOverview_assignments.graphql';
 import type { AssignmentOverview_reviewers$key } from '../../__generated__/AssignmentOverview_reviewers.graphql';
+import { ListTable } from '../../components/ListTable';
 import { StatTile } from '../../components/StatTile';
 import { AssignmentRow } from './AssignmentRow';
 import { CreateAssignmentDialog, type ReviewerOption } from './CreateAssignmentDialog';
@@ -36,7 +24,6 @@ const useStyles = makeStyles({
     marginBottom: tokens.spacingVerticalL,
   },
   card: { padding: 0, rowGap: 0 },
-  scroll: { overflowX: 'auto' },
   table: { minWidth: '760px' },
   nameCol: { width: '24%' },
   reviewerCol: { width: '28%' },
@@ -142,6 +129,14 @@ export function AssignmentOverview({
   );
   const assignments = data.assignmentCriteria.edges.map((e) => e.node);
   const count = (type: string) => assignments.filter((a) => a.criteriaType === type).length;
+  const columns = [
+    { label: 'Assignment Name', className: styles.nameCol },
+    { label: 'Reviewer', className: styles.reviewerCol },
+    { label: 'Type', className: styles.typeCol },
+    { label: 'Value' },
+    { label: 'Created', className: styles.createdCol },
+    { label: 'Actions', className: styles.actionsCol },
+  ];
 
   return (
     <>
@@ -153,41 +148,30 @@ export function AssignmentOverview({
         <StatTile label="Risk-specific" value={count('risk_id')} icon={<ShieldError24Regular />} tone="warning" />
       </section>
       <Card className={styles.card}>
-        {assignments.length === 0 ? (
-          <div className={styles.empty}>
-            <div className={styles.emptyIcon} aria-hidden>
-              <ClipboardTaskListLtr24Regular />
+        <ListTable
+          label="Assignments"
+          className={styles.table}
+          columns={columns}
+          emptyAlone
+          empty={
+            <div className={styles.empty}>
+              <div className={styles.emptyIcon} aria-hidden>
+                <ClipboardTaskListLtr24Regular />
+              </div>
+              <Subtitle2 as="h3">No assignments yet</Subtitle2>
+              <Body1 className={styles.muted}>
+                Assign risks to reviewers by risk ID, user, user group, system or role profile. Reviewers see only the risks
+                assigned to them.
+              </Body1>
+              <Button appearance="primary" icon={<Add20Regular />} onClick={() => onCreatingChange(true)}>
+                Create Your First Assignment
+              </Button>
             </div>
-            <Subtitle2 as="h3">No assignments yet</Subtitle2>
-            <Body1 className={styles.muted}>
-              Assign risks to reviewers by risk ID, user, user group, system or role profile. Reviewers see only the risks
-              assigned to them.
-            </Body1>
-            <Button appearance="primary" icon={<Add20Regular />} onClick={() => onCreatingChange(true)}>
-              Create Your First Assignment
-            </Button>
-          </div>
-        ) : (
-          <div className={styles.scroll}>
-            <Table className={styles.table} aria-label="Assignments">
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell className={styles.nameCol}>Assignment Name</TableHeaderCell>
-                  <TableHeaderCell className={styles.reviewerCol}>Reviewer</TableHeaderCell>
-                  <TableHeaderCell className={styles.typeCol}>Type</TableHeaderCell>
-                  <TableHeaderCell>Value</TableHeaderCell>
-                  <TableHeaderCell className={styles.createdCol}>Created</TableHeaderCell>
-                  <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {assignments.map((a) => (
-                  <AssignmentRow key={a.id} assignment={a} connectionId={data.assignmentCriteria.__id} />
-                ))}
-              </TableBody>
-            </Table>
-          </div>
-        )}
+          }
+          rows={assignments.map((a) => (
+            <AssignmentRow key={a.id} assignment={a} connectionId={data.assignmentCriteria.__id} />
+          ))}
+        />
         {loadingMore ? <Spinner className={styles.more} size="tiny" label="Loading more assignments..." /> : null}
       </Card>
       <CreateAssignmentDialog

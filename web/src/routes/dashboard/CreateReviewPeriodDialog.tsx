@@ -1,28 +1,10 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Spinner,
-  Textarea,
-  tokens,
-} from '@fluentui/react-components';
-import { useState, type FormEvent } from 'react';
+import { Field, Input, Textarea } from '@fluentui/react-components';
+import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CreateReviewPeriodDialogMutation } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { failureOf, FormDialog, useFailureToast, useFieldErrors } from '../../components/FormDialog';
+import { thrownMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
-
-const useStyles = makeStyles({
-  surface: { maxWidth: '520px' },
-  form: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
-});
 
 const mutation = graphql`
   mutation CreateReviewPeriodDialogMutation($input: CreateReviewPeriodInput!, $connections: [ID!]!) {
@@ -64,25 +46,20 @@ export function CreateReviewPeriodDialog({
   connectionId: string;
   onCreated: () => void;
 }) {
-  const styles = useStyles();
   const notify = useNotify();
+  const fail = useFailureToast('Error', 'Failed to create review period. Please try again');
   const [form, setForm] = useState<Form>(EMPTY);
-  const [nameError, setNameError] = useState<string | undefined>();
+  const { setErrors, clearError, validation } = useFieldErrors<'name'>();
   const [commit, inFlight] = useMutation<CreateReviewPeriodDialogMutation>(mutation);
 
   const close = () => {
-    if (inFlight) return;
     setForm(EMPTY);
-    setNameError(undefined);
+    setErrors({});
     onOpenChange(false);
   };
 
-  const fail = (message?: string) =>
-    notify({ title: 'Error', description: message || 'Failed to create review period. Please try again', intent: 'error' });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (inFlight || !form.name.trim()) return;
+  const onSubmit = () => {
+    if (!form.name.trim()) return;
     commit({
       variables: {
         input: {
@@ -98,14 +75,12 @@ export function CreateReviewPeriodDialog({
       },
       onCompleted: ({ createReviewPeriod: r }) => {
         if (r.__typename !== 'MutationCreateReviewPeriodSuccess') {
-          const message = errorMessage(r);
-          if ('field' in r && r.field === 'name') setNameError(message);
+          const { message, field } = failureOf(r, ['name'] as const);
+          if (field) setErrors({ [field]: message });
           return fail(message);
         }
         notify({ title: 'Success', description: 'Review period created and activated', intent: 'success' });
-        setForm(EMPTY);
-        setNameError(undefined);
-        onOpenChange(false);
+        close();
         onCreated();
       },
       onError: (e) => fail(thrownMessage(e)),
@@ -113,46 +88,33 @@ export function CreateReviewPeriodDialog({
   };
 
   return (
-    <Dialog open={open} onOpenChange={(_, d) => (d.open ? onOpenChange(true) : close())}>
-      <DialogSurface className={styles.surface}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogBody>
-            <DialogTitle>Create New Review Period</DialogTitle>
-            <DialogContent className={styles.form}>
-              <Field label="Name" required validationState={nameError ? 'error' : 'none'} validationMessage={nameError}>
-                <Input
-                  value={form.name}
-                  placeholder="e.g. Q3 2025 Access Review"
-                  autoFocus
-                  onChange={(_, d) => {
-                    setForm((f) => ({ ...f, name: d.value }));
-                    setNameError(undefined);
-                  }}
-                />
-              </Field>
-              <Field label="Description" hint="Optional">
-                <Textarea value={form.description} resize="vertical" onChange={(_, d) => setForm((f) => ({ ...f, description: d.value }))} />
-              </Field>
-              <Field label="End Date" hint="Optional: reviewers with pending decisions are reminded as it nears.">
-                <Input type="date" value={form.endDate} onChange={(_, d) => setForm((f) => ({ ...f, endDate: d.value }))} />
-              </Field>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={close} disabled={inFlight}>
-                Cancel
-              </Button>
-              <Button
-                appearance="primary"
-                type="submit"
-                disabled={inFlight || !form.name.trim()}
-                icon={inFlight ? <Spinner size="tiny" /> : undefined}
-              >
-                Create &amp; Activate
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </form>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title="Create New Review Period"
+      submitLabel="Create & Activate"
+      busy={inFlight}
+      submitDisabled={!form.name.trim()}
+      onSubmit={onSubmit}
+      onClose={close}
+      size="medium"
+    >
+      <Field label="Name" required {...validation('name')}>
+        <Input
+          value={form.name}
+          placeholder="e.g. Q3 2025 Access Review"
+          autoFocus
+          onChange={(_, d) => {
+            setForm((f) => ({ ...f, name: d.value }));
+            clearError('name');
+          }}
+        />
+      </Field>
+      <Field label="Description" hint="Optional">
+        <Textarea value={form.description} resize="vertical" onChange={(_, d) => setForm((f) => ({ ...f, description: d.value }))} />
+      </Field>
+      <Field label="End Date" hint="Optional: reviewers with pending decisions are reminded as it nears.">
+        <Input type="date" value={form.endDate} onChange={(_, d) => setForm((f) => ({ ...f, endDate: d.value }))} />
+      </Field>
+    </FormDialog>
   );
 }

@@ -9,17 +9,13 @@ import {
   ProgressBar,
   Spinner,
   Subtitle2,
-  Table,
-  TableBody,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
   tokens,
 } from '@fluentui/react-components';
 import { People24Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useRef, useTransition } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
+import { ListTable } from '../../components/ListTable';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
 
 const query = graphql`
@@ -52,7 +48,6 @@ const query = graphql`
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0 },
-  scroll: { overflowX: 'auto' },
   table: { minWidth: '940px' },
   reviewerCol: { width: '24%' },
   numCol: { width: '84px' },
@@ -114,6 +109,16 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
   for (const { node } of data.submissions.edges) {
     if (node.period.id === periodId && !pending.has(node.reviewer.id)) pending.set(node.reviewer.id, node.id);
   }
+  const columns = [
+    { label: 'Reviewer', className: styles.reviewerCol },
+    { label: 'Assigned', className: styles.numCol },
+    { label: 'Decided', className: styles.progressCol },
+    { label: 'Submitted', className: styles.numCol },
+    { label: 'Approved', className: styles.numCol },
+    { label: 'Status', className: styles.statusCol },
+    { label: 'Last Activity', className: styles.activityCol },
+    { label: 'Actions', className: styles.actionsCol },
+  ];
 
   return (
     <>
@@ -125,40 +130,22 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      {data.reviewerProgress.length === 0 ? (
-        <div className={styles.empty}>
-          <People24Regular />
-          <Subtitle2 as="h3">No reviewers yet</Subtitle2>
-          <Body1>Create reviewer accounts in User Management, then assign risks to them.</Body1>
-        </div>
-      ) : (
-        <div className={styles.scroll}>
-          <Table className={styles.table} aria-label="Reviewer status">
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell className={styles.reviewerCol}>Reviewer</TableHeaderCell>
-                <TableHeaderCell className={styles.numCol}>Assigned</TableHeaderCell>
-                <TableHeaderCell className={styles.progressCol}>Decided</TableHeaderCell>
-                <TableHeaderCell className={styles.numCol}>Submitted</TableHeaderCell>
-                <TableHeaderCell className={styles.numCol}>Approved</TableHeaderCell>
-                <TableHeaderCell className={styles.statusCol}>Status</TableHeaderCell>
-                <TableHeaderCell className={styles.activityCol}>Last Activity</TableHeaderCell>
-                <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.reviewerProgress.map((p) => (
-                <ReviewerStatusRow
-                  key={p.reviewer.id}
-                  progress={p}
-                  submissionId={pending.get(p.reviewer.id) ?? null}
-                  onChanged={onChanged}
-                />
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
+      <ListTable
+        label="Reviewer status"
+        className={styles.table}
+        columns={columns}
+        emptyAlone
+        empty={
+          <div className={styles.empty}>
+            <People24Regular />
+            <Subtitle2 as="h3">No reviewers yet</Subtitle2>
+            <Body1>Create reviewer accounts in User Management, then assign risks to them.</Body1>
+          </div>
+        }
+        rows={data.reviewerProgress.map((p) => (
+          <ReviewerStatusRow key={p.reviewer.id} progress={p} submissionId={pending.get(p.reviewer.id) ?? null} onChanged={onChanged} />
+        ))}
+      />
     </>
   );
 }
