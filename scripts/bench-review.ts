@@ -5,7 +5,9 @@
 // page) and a reviewer's assigned risks, and prints p50 / p95 beside the same
 // statements run directly in SQL, with the ratio. 'The same statements' are
 // recorded from the pg driver while one request runs (the session lookup
-// included) and replayed one after another on a separate connection.
+// included) and replayed one after another on a separate connection. Then
+// Reviewer Status for all reviewers (cold, after a data change, and warm) and
+// a notification's delivery to every reviewer's open subscription.
 // --keep-db keeps the loaded database (its name is printed); --reuse-db NAME
 // skips the load and uses it.
 import fs from 'node:fs';
@@ -158,6 +160,47 @@ for (const cold of [true, false]) {
   console.log(`${`reviewer status, ${reviewers} reviewers${cold ? ', cold' : ''}`.padEnd(44)} ${f(pct(times, 50))} ${f(pct(times, 95))}`);
 }
 await direct.end();
+
+// A notification sent to everyone, as it reaches each of 50 reviewers' open
+// browsers (graphql-ws): time from the administrator's POST to each arrival.
+{
+  const { createClient } = await import('graphql-ws');
+  const { default: WebSocket } = await import('ws');
+  const arrivals: number[] = [];
+  let sentAt = 0;
+  const cookies = await Promise.all(Array.from({ length: reviewers }, (_, i) => login(`rev${i}@bench.example`, 'Review#Pass1')));
+  const sockets = cookies.map((cookie) => {
+    const c = createClient({
+      url: base.replace('http', 'ws') + '/graphql',
+      lazy: false,
+      retryAttempts: 0,
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols, { headers: { cookie } });
+        }
+      },
+    });
+    c.subscribe({ query: 'subscription { notificationAdded { title } }' }, { next: () => arrivals.push(performance.now() - sentAt), error: () => {}, complete: () => {} });
+    return c;
+  });
+  const until = async (check: () => boolean) => {
+    for (const deadline = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 5))) {
+      if (Date.now() > deadline) throw new Error('notifications did not arrive');
+    }
+  };
+  await until(() => app.deps.pubsub.listening('notification:added') >= reviewers);
+  const all: number[] = [];
+  for (let i = 0; i < Math.max(5, Math.floor(runs / 4)); i++) {
+    arrivals.length = 0;
+    sentAt = performance.now();
+    await fetch(base + '/api/notifications', { method: 'POST', headers: { cookie: adminCookie, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Bench ${i}`, message: 'x' }) });
+    await until(() => arrivals.length >= reviewers);
+    all.push(...arrivals);
+  }
+  const f = (n: number) => `${n.toFixed(0)} ms`.padStart(9);
+  console.log(`${`notification to ${reviewers} open sessions`.padEnd(44)} ${f(pct(all, 50))} ${f(pct(all, 95))}   (max ${Math.max(...all).toFixed(0)} ms, from the POST)`);
+  await Promise.all(sockets.map((c) => c.dispose()));
+}
 await app.close();
 if (keep) console.log(`\ndatabase kept: ${dbName} (reuse with --reuse-db ${dbName})`);
 else await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);

@@ -1,5 +1,6 @@
 // Typed pub/sub for subscriptions: in-process, or fanned out through Redis
 // across instances when REDIS_URL is set. Publish only after the write commits.
+import { setMaxListeners } from 'node:events';
 import { createPubSub } from 'graphql-yoga';
 
 export type PubSubEvents = {
@@ -22,7 +23,51 @@ export type PubSubEvents = {
   'notification:added': [payload: { notificationId: string; targetType: 'all' | 'specific'; targetUserId: string | null }];
 };
 
-export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
+type BasePubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
+
+export type PubSub = BasePubSub & {
+  /** How many subscriptions of this instance listen on a topic now (health figures; tests wait on it). */
+  listening(topic: keyof PubSubEvents): number;
+};
+
+/** Counts each subscription from when it starts listening until it ends. */
+function counted(base: BasePubSub): PubSub {
+  const active = new Map<string, number>();
+  const add = (topic: string, n: number) => active.set(topic, (active.get(topic) ?? 0) + n);
+  const subscribe = ((...args: Parameters<BasePubSub['subscribe']>) => {
+    const source = base.subscribe(...args);
+    return {
+      [Symbol.asyncIterator]() {
+        const it = source[Symbol.asyncIterator]();
+        // The source listens from its first next(); counted from then.
+        let started = false;
+        let ended = false;
+        const end = () => {
+          if (started && !ended) add(args[0], -1);
+          ended = true;
+        };
+        return {
+          next() {
+            if (!started && !ended) {
+              started = true;
+              add(args[0], 1);
+            }
+            return it.next().then((r) => (r.done && end(), r));
+          },
+          return(v?: unknown) {
+            end();
+            return it.return ? it.return(v) : Promise.resolve({ done: true as const, value: v });
+          },
+          throw(e?: unknown) {
+            end();
+            return it.throw ? it.throw(e) : Promise.reject(e);
+          },
+        };
+      },
+    };
+  }) as BasePubSub['subscribe'];
+  return { ...base, subscribe, listening: (topic) => active.get(topic) ?? 0 };
+}
 
 export interface PubSubHandle {
   pubsub: PubSub;
@@ -30,14 +75,20 @@ export interface PubSubHandle {
 }
 
 export async function createAppPubSub(redisUrl?: string): Promise<PubSubHandle> {
-  if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
+  if (!redisUrl) {
+    // One listener per open subscription: with more than ten people online,
+    // Node's default limit would log a false 'memory leak' warning.
+    const eventTarget = new EventTarget();
+    setMaxListeners(0, eventTarget);
+    return { pubsub: counted(createPubSub<PubSubEvents>({ eventTarget })), close: async () => {} };
+  }
   const { Redis } = await import('ioredis');
   const { createRedisEventTarget } = await import('@graphql-yoga/redis-event-target');
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
   return {
-    pubsub: createPubSub<PubSubEvents>({ eventTarget }),
+    pubsub: counted(createPubSub<PubSubEvents>({ eventTarget })),
     async close() {
       publishClient.disconnect();
       subscribeClient.disconnect();

@@ -2,7 +2,7 @@
 // to exactly the users a notification targets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
-import { collect, until, wsClient } from './helpers/ws.js';
+import { collect, listening, until, wsClient } from './helpers/ws.js';
 
 let server: TestServer;
 let admin: Client;
@@ -136,35 +136,53 @@ describe('GraphQL', () => {
 });
 
 describe('live delivery (notificationAdded)', () => {
-  it('delivers to exactly the users a notification targets, within a second', async () => {
+  // How fast delivery is, is measured by npm run bench:review (50 reviewers), not here.
+  it('delivers to exactly the users a notification targets, as it is sent', async () => {
     const a = await userClient(server, admin);
     const b = await userClient(server, admin);
     const wa = wsClient(server.url, a.client.cookieHeader);
     const wb = wsClient(server.url, b.client.cookieHeader);
     const q = 'subscription { notificationAdded { title type isRead } }';
+    const before = server.app.deps.pubsub.listening('notification:added');
     const ca = collect(wa, q);
     const cb = collect(wb, q);
-    await Promise.all([ca.ready, cb.ready]);
+    await listening(server, 'notification:added', before + 2);
 
-    const t0 = Date.now();
     await admin.post('/api/notifications', { title: 'Only A', message: 'private', targetType: 'specific', targetUserId: a.user.id });
-    await until(() => ca.items.length === 1, 1000);
-    expect(Date.now() - t0).toBeLessThan(1000);
+    await until(() => ca.items.length === 1, 10_000);
     expect(ca.items[0]).toEqual({ data: { notificationAdded: { title: 'Only A', type: 'general', isRead: false } } });
 
     await admin.post('/api/notifications', { title: 'Everyone', message: 'all', targetType: 'all' });
-    await until(() => ca.items.length === 2 && cb.items.length === 1, 2000);
+    await until(() => ca.items.length === 2 && cb.items.length === 1, 10_000);
     // B never saw A's private notification.
     expect(cb.items.map((i) => i.data.notificationAdded.title)).toEqual(['Everyone']);
     await wa.dispose();
     await wb.dispose();
   });
 
+  it('serves many open browsers without a false memory-leak warning in the log', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const a = await userClient(server, admin);
+    const before = server.app.deps.pubsub.listening('notification:added');
+    const sockets = Array.from({ length: 12 }, () => wsClient(server.url, a.client.cookieHeader));
+    const subs = sockets.map((ws) => collect(ws, 'subscription { notificationAdded { title } }'));
+    await listening(server, 'notification:added', before + 12);
+    await admin.post('/api/notifications', { title: 'To many tabs', message: 'x', targetType: 'specific', targetUserId: a.user.id });
+    await until(() => subs.every((c) => c.items.length === 1), 10_000);
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(warnings.filter((w) => /MaxListeners/.test(w))).toEqual([]);
+    await Promise.all(sockets.map((ws) => ws.dispose()));
+  });
+
   it('stops delivering to a user whose account was deactivated', async () => {
     const a = await userClient(server, admin);
     const wa = wsClient(server.url, a.client.cookieHeader);
+    const before = server.app.deps.pubsub.listening('notification:added');
     const ca = collect(wa, 'subscription { notificationAdded { title } }');
-    await ca.ready;
+    await listening(server, 'notification:added', before + 1);
     await admin.put(`/api/users/${a.user.id}/deactivate`);
     await admin.post('/api/notifications', { title: 'After deactivation', message: 'x' });
     await new Promise((r) => setTimeout(r, 800));

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { wsClient as makeWsClient } from './helpers/ws.js';
+import { listening, wsClient as makeWsClient } from './helpers/ws.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 
@@ -102,6 +102,7 @@ const wsClient = (cookie: string) => makeWsClient(server.url, cookie);
 describe('subscriptions over graphql-ws', () => {
   it("use the same session as HTTP: a reviewer's open browser hears at once that the account was deactivated", async () => {
     const { client, user } = await userClient(server, admin);
+    const before = server.app.deps.pubsub.listening('session:ended');
     const ws = wsClient(client.cookieHeader);
     const received: unknown[] = [];
     const done = new Promise<void>((resolve, reject) => {
@@ -117,8 +118,8 @@ describe('subscriptions over graphql-ws', () => {
         },
       );
     });
-    // Let the subscription register before acting.
-    await new Promise((r) => setTimeout(r, 300));
+    // Act once the subscription listens.
+    await listening(server, 'session:ended', before + 1);
     expect((await admin.put(`/api/users/${user.id}/deactivate`)).status).toBe(200);
     await done;
     expect(received).toEqual([{ data: { viewerSessionEnded: 'deactivated' } }]);
@@ -139,8 +140,9 @@ describe('subscriptions over graphql-ws', () => {
     const b = await userClient(server, admin);
     const wsB = wsClient(b.client.cookieHeader);
     const got: unknown[] = [];
+    const before = server.app.deps.pubsub.listening('session:ended');
     wsB.subscribe({ query: 'subscription { viewerSessionEnded }' }, { next: (v) => got.push(v), error: () => {}, complete: () => {} });
-    await new Promise((r) => setTimeout(r, 300));
+    await listening(server, 'session:ended', before + 1);
     await admin.put(`/api/users/${a.user.id}/deactivate`);
     await new Promise((r) => setTimeout(r, 500));
     expect(got).toEqual([]);
