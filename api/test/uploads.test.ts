@@ -269,12 +269,22 @@ describe('GraphQL', () => {
     const r = await upload('progress.csv', fs.readFileSync(file), { batchSize: '5000' });
     const gid = Buffer.from(`DataUpload:${r.body.uploadId}`).toString('base64');
     const events: any[] = [];
-    ws.subscribe({ query: `subscription { uploadProgress(id: "${gid}") { status rowsProcessed sizeBytes } }` }, { next: (v) => events.push(v.data?.uploadProgress), error: () => {}, complete: () => {} });
+    const query = `subscription { uploadProgress(id: "${gid}") { status rowsProcessed sizeBytes } }`;
+    let ended = false;
+    ws.subscribe({ query }, { next: (v) => events.push(v.data?.uploadProgress), error: () => {}, complete: () => (ended = true) });
     await until(() => events.some((e) => e?.status === 'completed'), 60_000);
     const rowsSeen = events.map((e) => e.rowsProcessed);
     expect(rowsSeen.length).toBeGreaterThan(1);
     expect(rowsSeen).toEqual([...rowsSeen].sort((a, b) => a - b));
     expect(events.at(-1).status).toBe('completed');
+    // The subscription ends with the load.
+    await until(() => ended, 10_000);
+    // Whoever subscribes later (a reloaded page) is told where the load stands at once.
+    const late: any[] = [];
+    await new Promise<void>((resolve, reject) =>
+      ws.subscribe({ query }, { next: (v) => late.push(v.data?.uploadProgress), error: reject, complete: resolve }),
+    );
+    expect(late).toEqual([{ status: 'completed', rowsProcessed: events.at(-1).rowsProcessed, sizeBytes: events.at(-1).sizeBytes }]);
     await ws.dispose();
   });
 });

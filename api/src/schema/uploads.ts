@@ -125,10 +125,10 @@ builder.mutationFields((t) => ({
 builder.subscriptionFields((t) => ({
   uploadProgress: t.field({
     type: UploadProgress,
-    description: 'Rows and bytes processed, status and errors of one upload, as they happen.',
+    description: 'Rows and bytes processed, status and errors of one upload: where it stands first, then as they happen, ending after completed or failed.',
     authScopes: { admin: true },
     args: { id: t.arg.globalID({ required: true, for: UploadNode }) },
-    subscribe: (_root, { id }, ctx) => ctx.pubsub.subscribe('upload:progress', id.id),
+    subscribe: (_root, { id }, ctx) => uploads.progressStream(ctx.prisma, ctx.pubsub, id.id),
     resolve: (p) => p,
   }),
 }));

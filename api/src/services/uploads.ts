@@ -13,6 +13,7 @@ import { parseOrThrow } from './validation.js';
 import type { Actor } from './types.js';
 import { isUuid } from './types.js';
 import type { AppDeps } from '../context.js';
+import type { PubSub, PubSubEvents } from '../pubsub.js';
 import { JOBS } from '../jobs/queue.js';
 import { uploadsDir } from '../ingest/pipeline.js';
 
@@ -190,4 +191,51 @@ export function uploadJson(u: Upload & { uploadedBy?: User | null }) {
     completedAt: u.completedAt,
     uploadedBy: u.uploadedBy ? { id: u.uploadedBy.id, firstName: u.uploadedBy.firstName, lastName: u.uploadedBy.lastName, email: u.uploadedBy.email } : null,
   };
+}
+
+export type UploadProgress = PubSubEvents['upload:progress'][1];
+
+function progressOf(u: Upload): UploadProgress {
+  return {
+    uploadId: u.id,
+    status: u.status,
+    rowsProcessed: u.rowsProcessed,
+    bytesProcessed: Number(u.status === 'completed' ? u.sizeBytes : u.bytesProcessed),
+    sizeBytes: Number(u.sizeBytes),
+    duplicatesSkipped: u.duplicatesSkipped,
+    errorMessage: u.errorMessage,
+  };
+}
+
+/**
+ * An upload's progress as it stands, then as it happens, ending after
+ * 'completed' or 'failed': a client that subscribes late (a page opened or
+ * reloaded during the load, or after it) is told where the load is at once,
+ * instead of waiting for the next batch or for nothing.
+ */
+export async function* progressStream(prisma: PrismaClient, pubsub: PubSub, uploadId: string): AsyncGenerator<UploadProgress> {
+  const events = pubsub.subscribe('upload:progress', uploadId)[Symbol.asyncIterator]();
+  // Listening starts with the first next(), before the upload is read: an
+  // event published after the read cannot be missed. One published before it
+  // is older than what the read gave, and is skipped.
+  const first = events.next();
+  first.catch(() => {});
+  try {
+    const row = await prisma.upload.findUnique({ where: { id: uploadId } });
+    if (!row) return;
+    let last = progressOf(row);
+    yield last;
+    let next = first;
+    while (last.status === 'processing') {
+      const n = await next;
+      if (n.done) return;
+      if (n.value.status !== 'processing' || n.value.rowsProcessed >= last.rowsProcessed) {
+        last = n.value;
+        yield last;
+      }
+      if (last.status === 'processing') next = events.next();
+    }
+  } finally {
+    await events.return?.(undefined);
+  }
 }
