@@ -161,6 +161,31 @@ for (const cold of [true, false]) {
 }
 await direct.end();
 
+// Export Results over every row (the dashboard's risk report is the same
+// export), beside PostgreSQL writing the same rows as CSV itself.
+{
+  const t = performance.now();
+  const res = await fetch(base + '/api/risks/export', { headers: { cookie: adminCookie } });
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
+  }
+  const http = (performance.now() - t) / 1000;
+  const copyClient = new pg.Client({ connectionString: u.toString() });
+  await copyClient.connect();
+  const { to } = await import('pg-copy-streams');
+  const c0 = performance.now();
+  const out = copyClient.query(to('COPY (SELECT * FROM risk_rows ORDER BY id) TO STDOUT WITH (FORMAT csv)'));
+  let copyBytes = 0;
+  for await (const chunk of out as AsyncIterable<Buffer>) copyBytes += chunk.length;
+  const copy = (performance.now() - c0) / 1000;
+  await copyClient.end();
+  const mb = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MB`;
+  console.log(`export, all ${(lines - 1).toLocaleString('en-US')} rows: ${http.toFixed(1)} s (${Math.round((lines - 1) / http).toLocaleString('en-US')} rows/s, ${mb(bytes)}); COPY TO STDOUT of the table: ${copy.toFixed(1)} s (${mb(copyBytes)}), ratio ${(copy / http).toFixed(2)}`);
+}
+
 // A notification sent to everyone, as it reaches each of 50 reviewers' open
 // browsers (graphql-ws): time from the administrator's POST to each arrival.
 {

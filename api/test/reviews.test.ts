@@ -259,7 +259,8 @@ describe('dashboard, reviewer status and export', () => {
   });
 
   it('exports the filtered rows as CSV with every column and the decision, neutralising formulas', async () => {
-    await seedRows(server.app.deps.prisma, [{ userId: 'U9', userName: '=HYPERLINK("http://evil")', accessRiskId: 'R09', system: 'Workday' }]);
+    const [u9] = await seedRows(server.app.deps.prisma, [{ userId: 'U9', userName: '=HYPERLINK("http://evil")', accessRiskId: 'R09', system: 'Workday' }]);
+    await server.app.deps.prisma.riskRow.update({ where: { id: u9! }, data: { executionCount: 17, lastExecutedOn: new Date('2026-03-05T00:00:00Z') } });
     const res = await fetch(server.url + '/api/risks/export?system=Workday', { headers: { cookie: admin.cookieHeader } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/csv/);
@@ -270,9 +271,22 @@ describe('dashboard, reviewer status and export', () => {
     expect(lines[0]).toContain('Decision');
     expect(lines).toHaveLength(3);
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    // Usage columns as the export had them: the count, the date as YYYY-MM-DD; undecided rows say pending.
+    const header = lines[0]!.split(',');
+    const u9Line = lines.find((l) => l.startsWith('U9,'))!.split(',');
+    expect(u9Line[header.indexOf('Execution Count')]).toBe('17');
+    expect(u9Line[header.indexOf('Last Executed On')]).toBe('2026-03-05');
+    expect(u9Line.slice(-3)).toEqual(['pending', '', '']);
     // A reviewer's export holds only their rows.
     const mine = await fetch(server.url + '/api/risks/export', { headers: { cookie: b.client.cookieHeader } });
-    expect((await mine.text()).trim().split('\r\n')).toHaveLength(1 + 3);
+    const mineLines = (await mine.text()).trim().split('\r\n');
+    expect(mineLines).toHaveLength(1 + 3);
+    // Their decisions, with when they were made (ISO 8601, UTC), as the database has them.
+    const decided = await server.app.deps.prisma.decision.findMany({ where: { reviewerId: b.user.id } });
+    expect(decided.length).toBeGreaterThan(0);
+    for (const d of decided) {
+      expect(mineLines.some((l) => l.endsWith(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()}`))).toBe(true);
+    }
     expect((await fetch(server.url + '/api/risks/export?riskLevel=bogus', { headers: { cookie: admin.cookieHeader } })).status).toBe(400);
     // The dashboard's report is the same export over every row.
     const report = await fetch(server.url + '/api/reports/risk-report', { headers: { cookie: admin.cookieHeader } });

@@ -27,7 +27,7 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     async function* body() {
       yield '\uFEFF';
-      yield* risks.exportRisksCsv(req.ctx.prisma, req.ctx.user!, req.query);
+      yield* risks.exportRisksCsv(req.ctx.deps, req.ctx.user!, req.query);
     }
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
