@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows, type SeedRow } from './helpers/seed.js';
+import { riskRowData } from '../src/db/seed-rows.js';
+import { dataVersion } from '../src/services/risk-counts.js';
 
 let server: TestServer;
 let admin: Client;
@@ -135,5 +137,27 @@ describe('totals', () => {
     await server.app.deps.prisma.riskRow.deleteMany({ where: { userId: { in: ['T1', 'T2'] } } });
     expect((await list(admin, 'system=Workday')).total).toBe(before.total);
     expect((await list(admin, '')).total).toBe(unfiltered.total);
+  });
+  it('stay cached while a file loads: its rows change nothing until the upload goes live', async () => {
+    const prisma = server.app.deps.prisma;
+    const before = await list(admin, 'system=Workday');
+    const v0 = await dataVersion(prisma);
+    const up = await prisma.upload.create({ data: { originalName: 'loading.csv', fileName: 'loading.csv', status: 'processing', heartbeatAt: new Date() } });
+    await prisma.riskRow.createMany({
+      data: [1, 2, 3].map((i) => ({ ...riskRowData({ userId: `L${i}`, accessRiskId: 'PRL', system: 'Workday' }), uploadId: up.id })),
+    });
+    // Rows still loading: the counts of every page stay valid (no recount per batch).
+    expect(await dataVersion(prisma)).toBe(v0);
+    expect((await list(admin, 'system=Workday')).total).toBe(before.total);
+    // Live, as the loader makes it: counted.
+    const max = await prisma.riskRow.aggregate({ where: { uploadId: up.id }, _max: { id: true } });
+    await prisma.upload.update({ where: { id: up.id }, data: { live: true, status: 'completed', recordCount: 3, maxRowId: max._max.id } });
+    expect((await list(admin, 'system=Workday')).total).toBe(before.total + 3);
+    // Superseded, then its rows purged: the purge changes nothing visible.
+    await prisma.upload.update({ where: { id: up.id }, data: { live: false } });
+    expect((await list(admin, 'system=Workday')).total).toBe(before.total);
+    const v1 = await dataVersion(prisma);
+    await prisma.riskRow.deleteMany({ where: { uploadId: up.id } });
+    expect(await dataVersion(prisma)).toBe(v1);
   });
 });

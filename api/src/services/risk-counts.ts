@@ -1,10 +1,12 @@
 // Counts over millions of risk rows take seconds in PostgreSQL (an exact
 // count(*) over a broad filter: 1.3 s on 1M rows), and the risk queue shows a
 // total on every page. Counts are therefore kept per data version: triggers
-// bump risk_data_version whenever rows are inserted or deleted or an upload
-// becomes live or stops being live, so a cached count is reused exactly as
-// long as the rows it counted are the same (on every instance: the version
-// lives in the database). Counts that depend on decisions are not cached.
+// bump risk_data_version whenever the visible rows change (rows inserted
+// without an upload, live rows deleted, an upload going live or out; not the
+// batches of an upload still loading, nor the purge of a dead one's rows), so
+// a cached count is reused exactly as long as the rows it counted are the same
+// (on every instance: the version lives in the database). Counts that depend
+// on decisions are not cached.
 import type { DbClient } from './types.js';
 
 const MAX_ENTRIES = 2000;
