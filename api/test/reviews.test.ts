@@ -287,11 +287,25 @@ describe('dashboard, reviewer status and export', () => {
     for (const d of decided) {
       expect(mineLines.some((l) => l.endsWith(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()}`))).toBe(true);
     }
+    // Cells with commas, quotes and line breaks are quoted; an empty cell is empty; lines end in CRLF.
+    await seedRows(server.app.deps.prisma, [{ userId: 'U10', userName: 'Doe, "JJ"\nJr', userGroup: '', accessRiskId: 'R10', roleProfileDescription: '-1 day', system: 'Lab' }]);
+    const odd = (await (await fetch(server.url + '/api/risks/export?userId=U10', { headers: { cookie: admin.cookieHeader } })).text()).replace(/^\uFEFF/, '');
+    expect(odd.startsWith(lines[0]! + '\r\nU10,"Doe, ""JJ""\nJr",,R10,')).toBe(true);
+    expect(odd).toContain(",'-1 day,");
+    expect(odd.endsWith(',pending,,\r\n')).toBe(true);
+    expect(odd.split('\r\n')).toHaveLength(3);
+    // Filter values travel as data, whatever they hold (on PostgreSQL they are written into the COPY statement).
+    for (const evil of [`x'); DROP TABLE users; --`, `O'Brien\\`, '$1', `{"a","b"}`]) {
+      const r = await fetch(server.url + `/api/risks/export?userId=${encodeURIComponent(evil)}&search=${encodeURIComponent(evil)}`, { headers: { cookie: admin.cookieHeader } });
+      expect(r.status).toBe(200);
+      expect((await r.text()).replace(/^\uFEFF/, '')).toBe(lines[0] + '\r\n');
+    }
+    expect(await server.app.deps.prisma.user.count()).toBeGreaterThan(0);
     expect((await fetch(server.url + '/api/risks/export?riskLevel=bogus', { headers: { cookie: admin.cookieHeader } })).status).toBe(400);
     // The dashboard's report is the same export over every row.
     const report = await fetch(server.url + '/api/reports/risk-report', { headers: { cookie: admin.cookieHeader } });
     expect(report.headers.get('content-disposition')).toMatch(/attachment/);
-    expect((await report.text()).trim().split('\r\n').length).toBe(1 + 6);
+    expect((await report.text()).trim().split('\r\n').length).toBe(1 + 7);
   });
 });
 

@@ -4,6 +4,7 @@
 // bypass Prisma (migrations, locks, COPY), and close().
 import path from 'node:path';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type DbKind = 'pglite' | 'postgres';
@@ -29,6 +30,13 @@ export interface Sql extends SqlConn {
   openCopy(table: string, columns: string[]): Promise<CopyWriter>;
   /** Runs fn on one dedicated connection (advisory locks, manual transactions). */
   session<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only (PGlite cannot stream it): the output of `COPY (query)
+   * TO STDOUT WITH (FORMAT csv)`, as it comes. COPY takes no bind
+   * parameters, so `params` are written into the statement as escaped
+   * literals (pg's own escaping). Stopping early ends the COPY.
+   */
+  copyOut?(query: string, params: unknown[]): AsyncIterable<Buffer>;
 }
 
 export interface CopyWriter {
@@ -121,6 +129,30 @@ async function createPostgres(url: string): Promise<Database> {
           release(true);
         },
       };
+    },
+    async *copyOut(query, params) {
+      const { to } = await import('pg-copy-streams');
+      // pg's conversion of a parameter to its text form (arrays as array literals), untyped in @types/pg.
+      const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (v: unknown) => unknown };
+      const literal = (v: unknown) => {
+        const p = prepareValue(v);
+        return p === null || p === undefined ? 'NULL' : pg.escapeLiteral(String(p));
+      };
+      const text = query.replace(/\$(\d+)/g, (_m, n: string) => {
+        if (Number(n) < 1 || Number(n) > params.length) throw new Error(`copyOut: no value for $${n}`);
+        return literal(params[Number(n) - 1]);
+      });
+      // NULL written as \N: the query gives no NULLs, so an empty string is written as nothing, not "".
+      const client = await pool.connect();
+      const stream = client.query(to(`COPY (${text}) TO STDOUT WITH (FORMAT csv, NULL '\\N')`));
+      let done = false;
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+        done = true;
+      } finally {
+        if (!done) stream.destroy();
+        client.release(!done || undefined);
+      }
     },
     async execResults<T>(text: string) {
       const r = (await pool.query(text)) as unknown as { rows: T[] } | { rows: T[] }[];

@@ -6,7 +6,7 @@ import { ValidationError } from './errors.js';
 import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsFor, criteriaSetsOf, type CriteriaSets } from './assignments.js';
 import { getActivePeriod } from './periods.js';
 import { LIVE_ROWS } from './live-rows.js';
-import { csvLine } from './csv.js';
+import { crlfLines, csvLine, sqlCsvText } from './csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from './types.js';
 import type { Database } from '../db/client.js';
@@ -198,37 +198,45 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
 ]);
 
 /**
- * The filtered rows the viewer may see, as CSV, in batches (keyset on id) so
- * memory stays flat however many rows match. Adds the viewer's decision.
+ * The filtered rows the viewer may see, as CSV, with the viewer's decision.
+ * Every cell is made text by the database (dates as the CSV shows them, not
+ * read in the server's time zone; formulas neutralised, see sqlCsvText). On
+ * PostgreSQL the database writes the CSV itself (COPY TO STDOUT: 1M rows in
+ * 8 s, against 13 s reading them in batches); on PGlite, which cannot
+ * stream a COPY, batches of 10,000 by id, so memory stays flat either way.
  */
-export async function* exportRisksCsv(deps: { prisma: PrismaClient; db: Database }, user: User, filter: RiskFilter): AsyncGenerator<string> {
-  const { prisma } = deps;
+export async function* exportRisksCsv(deps: { prisma: PrismaClient; db: Database }, user: User, filter: RiskFilter): AsyncGenerator<string | Buffer> {
+  const { prisma, db } = deps;
   const period = await getActivePeriod(prisma);
   const [visible, where] = await Promise.all([visibleRowsCondition(prisma, user), filterCondition(prisma, filter)]);
-  // Dates as text in SQL, exactly as the CSV shows them (a pg Date would be
-  // read in the server's time zone).
-  const cols = Prisma.raw(
-    EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD') AS ${c}` : `r.${c}`)).join(', '),
-  );
-  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At']);
-  let after = '0';
-  for (;;) {
-    // Straight through the driver, not Prisma (1M rows: 17.5 s instead of 20.4 s).
-    const q = Prisma.sql`
-      SELECT r.id::text AS id, ${cols}, coalesce(d.decision::text, 'pending') AS decision, d.comments AS decision_comments,
-             to_char(d.updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS decided_at
+  const cells = [
+    ...EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`)),
+    `coalesce(d.decision::text, 'pending')`,
+    'd.comments',
+    `to_char(d.updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  ];
+  const cols = Prisma.raw(cells.map((c, i) => `${sqlCsvText(c)} AS c${i}`).join(', '));
+  const rows = (id: Prisma.Sql, after: Prisma.Sql, limit: Prisma.Sql) => Prisma.sql`
+      SELECT ${id}${cols}
         FROM risk_rows r
         LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid
-       WHERE r.id > ${after}::bigint AND ${visible} AND ${where}
-       ORDER BY r.id LIMIT 10000`;
-    const batch = await deps.db.sql.query<Record<string, unknown>>(q.text, q.values);
+       WHERE ${after} AND ${visible} AND ${where}
+       ORDER BY r.id ${limit}`;
+  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At']);
+  if (db.sql.copyOut) {
+    const q = rows(Prisma.empty, Prisma.sql`TRUE`, Prisma.empty);
+    yield* crlfLines(db.sql.copyOut(q.text, q.values));
+    return;
+  }
+  let after = '0';
+  for (;;) {
+    const q = rows(Prisma.sql`r.id::text AS id, `, Prisma.sql`r.id > ${after}::bigint`, Prisma.sql`LIMIT 10000`);
+    const batch = await db.sql.query<Record<string, string>>(q.text, q.values);
     if (!batch.length) return;
     let chunk = '';
-    for (const row of batch) {
-      chunk += csvLine([...EXPORT_COLUMNS.map(([, c]) => row[c]), row.decision, row.decision_comments, row.decided_at]);
-    }
+    for (const row of batch) chunk += csvLine(cells.map((_c, i) => row[`c${i}`]));
     yield chunk;
-    after = batch[batch.length - 1]!.id as string;
+    after = batch[batch.length - 1]!.id!;
   }
 }
 
