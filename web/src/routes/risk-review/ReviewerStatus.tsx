@@ -48,13 +48,14 @@ const query = graphql`
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0 },
-  table: { minWidth: '940px' },
-  reviewerCol: { width: '24%' },
-  numCol: { width: '84px' },
-  progressCol: { width: '18%' },
-  statusCol: { width: '104px' },
-  activityCol: { width: '132px' },
-  actionsCol: { width: '184px' },
+  // Sized by content (numbers stay narrow, the reviewer's name and e-mail get the rest).
+  table: { minWidth: '940px', tableLayout: 'auto' },
+  reviewerCol: { minWidth: '180px' },
+  numCol: { width: '1%', whiteSpace: 'nowrap' },
+  progressCol: { width: '120px' },
+  statusCol: { width: '1%' },
+  activityCol: { minWidth: '112px' },
+  actionsCol: { width: '1%', whiteSpace: 'nowrap' },
   banner: { margin: tokens.spacingHorizontalL },
   progress: { height: '2px' },
   idle: { visibility: 'hidden' },

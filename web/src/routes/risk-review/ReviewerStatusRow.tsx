@@ -39,7 +39,7 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   progress: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, minWidth: '120px' },
   num: { fontVariantNumeric: 'tabular-nums' },
-  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS },
+  actions: { display: 'flex', flexWrap: 'nowrap', gap: tokens.spacingHorizontalXS, paddingTop: tokens.spacingVerticalXS, paddingBottom: tokens.spacingVerticalXS },
   form: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
 });
 
