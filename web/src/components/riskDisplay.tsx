@@ -1,4 +1,5 @@
 import { Badge, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { Fragment } from 'react';
 
 const useStyles = makeStyles({
   level: {
@@ -91,4 +92,23 @@ export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? '—' : dateTimeFormat.format(d);
+}
+
+/**
+ * A technical name (a role such as WD_HR_PARTNER, a composite role) that a
+ * narrow column may break after its underscores, slashes and dots rather
+ * than in the middle of a word.
+ */
+export function TechName({ value }: { value: string }) {
+  const parts = value.split(/(?<=[_/.])/);
+  return (
+    <>
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {p}
+        </Fragment>
+      ))}
+    </>
+  );
 }

@@ -21,7 +21,7 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { AssignedRiskRowDecideMutation } from '../../__generated__/AssignedRiskRowDecideMutation.graphql';
 import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { DecisionBadge, decisionLabel, RiskLevelIndicator } from '../../components/riskDisplay';
+import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../components/riskDisplay';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
@@ -140,7 +140,7 @@ export function AssignedRiskRow({
       <TableCell>{r.system}</TableCell>
       <TableCell>
         <TableCellLayout className={styles.wrap} description={<Caption1 className={styles.muted}>{r.roleProfileDescription}</Caption1>}>
-          {r.roleProfile || '—'}
+          {r.roleProfile ? <TechName value={r.roleProfile} /> : '—'}
         </TableCellLayout>
       </TableCell>
       <TableCell>

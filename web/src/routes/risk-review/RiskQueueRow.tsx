@@ -3,7 +3,7 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { RiskQueueRowDecideMutation } from '../../__generated__/RiskQueueRowDecideMutation.graphql';
 import type { RiskQueueRow_row$key } from '../../__generated__/RiskQueueRow_row.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { decisionLabel, RiskLevelIndicator } from '../../components/riskDisplay';
+import { decisionLabel, RiskLevelIndicator, TechName } from '../../components/riskDisplay';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
@@ -122,7 +122,7 @@ export function RiskQueueRow({
       </TableCell>
       <TableCell>
         <TableCellLayout className={styles.wrap} description={<Caption1 className={styles.muted}>{r.roleProfileDescription}</Caption1>}>
-          {r.roleProfile || '—'}
+          {r.roleProfile ? <TechName value={r.roleProfile} /> : '—'}
         </TableCellLayout>
       </TableCell>
       <TableCell>
