@@ -171,9 +171,20 @@ describe('replace', () => {
     const target = (await admin.get('/api/risks?limit=10')).body.risks.find((r: any) => r.userId === keep[0]![0] && r.accessRiskId === keep[0]![3]);
     expect((await admin.post('/api/reviews/decision', { riskDefinitionId: target.id, decision: 'remove', comments: 'leaver' })).status).toBe(200);
 
-    const next = await settle((await upload('next.csv', csv([HEADERS, ...keep, ...sample(4, 23)]), { uploadMode: 'replace' })).body.uploadId);
+    const added = sample(4, 23);
+    const userTerms = async (ids: string[]) =>
+      (await server.app.deps.db.sql.query<{ value: string }>(`SELECT value FROM risk_terms WHERE kind = 'user' AND value = ANY($1::text[])`, [ids])).map((r) => r.value).sort();
+    const gone = drop.map((r) => String(r[0])).filter((id) => ![...keep, ...added].some((r) => String(r[0]) === id));
+    const kept = [...new Set(keep.map((r) => String(r[0])))].sort();
+    expect(gone.length).toBeGreaterThan(0);
+    expect(await userTerms(gone)).toEqual([...new Set(gone)].sort());
+    const next = await settle((await upload('next.csv', csv([HEADERS, ...keep, ...added]), { uploadMode: 'replace' })).body.uploadId);
     expect(next.status).toBe('completed');
     expect(await total()).toBe(7);
+    // The replaced rows' search terms go with them (after the purge that follows the swap).
+    for (const deadline = Date.now() + 20_000; (await userTerms(gone)).length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200));
+    expect(await userTerms(gone)).toEqual([]);
+    expect(await userTerms(kept)).toEqual(kept);
     const after = (await admin.get('/api/risks?limit=50')).body.risks;
     const carried = after.find((r: any) => r.userId === keep[0]![0] && r.accessRiskId === keep[0]![3] && r.decision === 'remove');
     expect(carried).toBeTruthy();

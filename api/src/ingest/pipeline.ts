@@ -30,12 +30,15 @@ export function uploadsDir(dataDir: string): string {
 /** Uploads this process is loading right now (the reaper leaves them alone). */
 export const loadingHere = new Set<string>();
 
-async function deleteUploadRows(deps: IngestDeps, uploadId: string) {
+/** Deletes an upload's rows; returns how many. */
+async function deleteUploadRows(deps: IngestDeps, uploadId: string): Promise<number> {
   // In slices, so other requests are answered in between.
+  let total = 0;
   for (;;) {
     const n = await deps.prisma.$executeRaw`
       DELETE FROM risk_rows WHERE id IN (SELECT id FROM risk_rows WHERE upload_id = ${uploadId}::uuid LIMIT 20000)`;
-    if (n === 0) return;
+    if (n === 0) return total;
+    total += n;
   }
 }
 
@@ -45,7 +48,54 @@ export async function purgeDeadRows(deps: IngestDeps) {
     where: { live: false, status: { not: 'processing' } },
     select: { id: true },
   });
-  for (const u of dead) await deleteUploadRows(deps, u.id);
+  await removeRowsOf(deps, dead.map((u) => u.id));
+}
+
+/** Deletes these uploads' rows, then the search terms only they carried. */
+async function removeRowsOf(deps: IngestDeps, uploadIds: string[]) {
+  let removed = 0;
+  for (const id of uploadIds) removed += await deleteUploadRows(deps, id);
+  if (removed) await pruneSearchTerms(deps);
+}
+
+/** For each kind of search term: the rows' columns that carry it (value, label). */
+const TERM_SOURCES = {
+  user: Prisma.sql`r.user_id = t.value AND r.user_name = t.label`,
+  role: Prisma.sql`r.role_profile = t.value`,
+  risk: Prisma.sql`r.access_risk_id = t.value AND r.risk_description = t.label`,
+} as const;
+
+/**
+ * Forgets the search terms (risk_terms) that no row carries any more, so the
+ * table does not keep every user, role and risk of every file ever loaded.
+ * The candidates are found first (one pass over the rows, no lock: ~1 s on
+ * 1M rows); they are deleted under a SHARE ROW EXCLUSIVE lock on risk_terms,
+ * each checked again: the lock first waits for loads whose insert trigger has
+ * touched the table to commit (their rows are then seen), and a load whose
+ * trigger comes later waits for it and adds its terms back afterwards. So a
+ * term that a row carries is never lost, and loads wait only for the recheck.
+ */
+async function pruneSearchTerms(deps: IngestDeps) {
+  const { prisma } = deps;
+  const candidates = new Map<keyof typeof TERM_SOURCES, { values: string[]; labels: string[] }>();
+  for (const [kind, carried] of Object.entries(TERM_SOURCES) as [keyof typeof TERM_SOURCES, Prisma.Sql][]) {
+    const rows = await prisma.$queryRaw<{ value: string; label: string }[]>`
+      SELECT t.value, t.label FROM risk_terms t WHERE t.kind = ${kind} AND NOT EXISTS (SELECT 1 FROM risk_rows r WHERE ${carried})`;
+    if (rows.length) candidates.set(kind, { values: rows.map((r) => r.value), labels: rows.map((r) => r.label) });
+  }
+  if (!candidates.size) return;
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`LOCK TABLE risk_terms IN SHARE ROW EXCLUSIVE MODE`;
+      for (const [kind, c] of candidates) {
+        await tx.$executeRaw`
+          DELETE FROM risk_terms t USING unnest(${c.values}::text[], ${c.labels}::text[]) AS x(value, label)
+           WHERE t.kind = ${kind} AND t.value = x.value AND t.label = x.label
+             AND NOT EXISTS (SELECT 1 FROM risk_rows r WHERE ${TERM_SOURCES[kind]})`;
+      }
+    },
+    { timeout: 120_000, maxWait: 60_000 },
+  );
 }
 
 /** Adds a stored row_hash (base64 SHA-1, as rows.ts writes it) to the duplicate set. */
@@ -256,7 +306,7 @@ export async function ingestUpload(deps: IngestDeps, uploadId: string): Promise<
       duplicatesSkipped: dups,
       errorMessage: message,
     });
-    await deleteUploadRows(deps, uploadId);
+    await removeRowsOf(deps, [uploadId]);
     if (up.emailNotification && up.uploadedBy) {
       await deps.mailer.send({ to: up.uploadedBy.email, subject: `Upload failed: ${up.originalName}`, text: `Your file ${up.originalName} could not be loaded.\n\n${message}\n` });
     }
