@@ -3,6 +3,7 @@ import { LockClosed24Regular } from '@fluentui/react-icons';
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuth } from '../auth/SessionProvider';
+import { IconTile } from './IconTile';
 import { RouteLoading } from './RouteLoading';
 import { useNotify } from './toast';
 
@@ -21,16 +22,6 @@ const useStyles = makeStyles({
     alignItems: 'center',
     rowGap: tokens.spacingVerticalM,
     textAlign: 'center',
-  },
-  icon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '56px',
-    height: '56px',
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorPaletteRedBackground1,
-    color: tokens.colorPaletteRedForeground1,
   },
   muted: {
     color: tokens.colorNeutralForeground3,
@@ -68,9 +59,9 @@ export function ReviewerOnly({ children }: { children: ReactNode }) {
   if (auth.viewer.role !== 'reviewer') {
     return (
       <Card className={styles.card} role="alert">
-        <div className={styles.icon} aria-hidden>
+        <IconTile size="disc" tone="danger">
           <LockClosed24Regular />
-        </div>
+        </IconTile>
         <Subtitle1 as="h1">Access Restricted</Subtitle1>
         <Body1 className={styles.muted}>Only reviewers can access this page.</Body1>
       </Card>

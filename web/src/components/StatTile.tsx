@@ -1,5 +1,6 @@
 import { Caption1, Card, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
+import { IconTile, type IconTone } from './IconTile';
 
 const useStyles = makeStyles({
   tile: {
@@ -31,23 +32,9 @@ const useStyles = makeStyles({
   caption: {
     color: tokens.colorNeutralForeground3,
   },
-  icon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    flexShrink: 0,
-    width: '40px',
-    height: '40px',
-    borderRadius: tokens.borderRadiusMedium,
-  },
-  brand: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorBrandForeground2 },
-  danger: { backgroundColor: tokens.colorPaletteRedBackground1, color: tokens.colorPaletteRedForeground1 },
-  warning: { backgroundColor: tokens.colorPaletteYellowBackground1, color: tokens.colorPaletteMarigoldForeground2 },
-  success: { backgroundColor: tokens.colorPaletteGreenBackground1, color: tokens.colorPaletteGreenForeground1 },
-  neutral: { backgroundColor: tokens.colorNeutralBackground3, color: tokens.colorNeutralForeground2 },
 });
 
-export type StatTone = 'brand' | 'danger' | 'warning' | 'success' | 'neutral';
+export type StatTone = Extract<IconTone, 'brand' | 'danger' | 'warning' | 'success' | 'neutral'>;
 
 export type StatTileProps = {
   label: string;
@@ -71,9 +58,9 @@ export function StatTile({ label, value, caption, icon, tone = 'brand', classNam
         {caption ? <Caption1 className={styles.caption}>{caption}</Caption1> : null}
       </div>
       {icon ? (
-        <div className={mergeClasses(styles.icon, styles[tone])} aria-hidden>
+        <IconTile size="small" tone={tone}>
           {icon}
-        </div>
+        </IconTile>
       ) : null}
     </Card>
   );

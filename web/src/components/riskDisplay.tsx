@@ -15,10 +15,16 @@ const useStyles = makeStyles({
     height: '10px',
     borderRadius: tokens.borderRadiusCircular,
   },
-  high: { backgroundColor: tokens.colorPaletteRedBackground3 },
-  medium: { backgroundColor: tokens.colorPaletteDarkOrangeBackground3 },
-  low: { backgroundColor: tokens.colorPaletteGreenBackground3 },
+  red: { backgroundColor: tokens.colorPaletteRedBackground3 },
+  orange: { backgroundColor: tokens.colorPaletteDarkOrangeBackground3 },
+  green: { backgroundColor: tokens.colorPaletteGreenBackground3 },
 });
+
+/** A small coloured dot standing for a state (a risk level, a review status), named by `label`. */
+export function ColorDot({ color, label, title, className }: { color: 'red' | 'orange' | 'green'; label: string; title?: string; className?: string }) {
+  const styles = useStyles();
+  return <span className={mergeClasses(styles.dot, styles[color], className)} role="img" aria-label={label} title={title} />;
+}
 
 export type RiskLevelValue = 'high' | 'medium' | 'low' | '%future added value';
 export type DecisionValueType = 'retain' | 'remove' | 'retain_mitigated' | '%future added value';
@@ -32,11 +38,10 @@ export function riskLevelLabel(level: string): string {
 /** The risk level dot (SPEC §2), with the level as text beside it unless `dotOnly`. */
 export function RiskLevelIndicator({ level, dotOnly = false, className }: { level: string; dotOnly?: boolean; className?: string }) {
   const styles = useStyles();
-  const tone = level === 'high' ? styles.high : level === 'medium' ? styles.medium : styles.low;
   const label = riskLevelLabel(level);
   return (
     <span className={mergeClasses(styles.level, className)} title={`${label} risk`}>
-      <span className={mergeClasses(styles.dot, tone)} role="img" aria-label={`${label} risk`} />
+      <ColorDot color={level === 'high' ? 'red' : level === 'medium' ? 'orange' : 'green'} label={`${label} risk`} />
       {dotOnly ? null : <Text size={200}>{label}</Text>}
     </span>
   );

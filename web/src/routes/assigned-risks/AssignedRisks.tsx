@@ -1,40 +1,28 @@
 import {
   Body1,
-  Button,
   Card,
-  Input,
   makeStyles,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  mergeClasses,
-  ProgressBar,
   Spinner,
-  Subtitle2,
   Tab,
   Table,
   TableBody,
   TableHeader,
   TableHeaderCell,
   TableRow,
-  TableSelectionCell,
   TabList,
   tokens,
 } from '@fluentui/react-components';
-import {
-  Checkmark20Regular,
-  ClipboardTaskListLtr24Regular,
-  Dismiss20Regular,
-  Search20Regular,
-  SearchInfo24Regular,
-} from '@fluentui/react-icons';
+import { ClipboardTaskListLtr24Regular, SearchInfo24Regular } from '@fluentui/react-icons';
 import { Suspense, useMemo, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.graphql';
+import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
+import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../components/riskSelection';
+import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
 import { useVariablesQuery } from '../../components/useVariablesQuery';
-import { useBatchDecisions } from '../../components/useBatchDecisions';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
 import { formatDate } from '../../components/riskDisplay';
 import { useDebounced } from '../../components/useDebounced';
@@ -76,20 +64,8 @@ const query = graphql`
 const useStyles = makeStyles({
   stack: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
   card: { padding: 0, rowGap: 0 },
-  toolbar: {
-    display: 'flex',
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalM,
-    padding: tokens.spacingHorizontalL,
-  },
-  search: { flexGrow: 1, minWidth: '220px', maxWidth: '460px' },
+  search: { maxWidth: '460px' },
   batch: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
-  selectCol: { width: '44px' },
-  retain: { color: tokens.colorPaletteGreenForeground1 },
-  remove: { color: tokens.colorPaletteRedForeground1 },
-  progress: { height: '2px' },
-  idle: { visibility: 'hidden' },
   scroll: { overflowX: 'auto', borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   table: { minWidth: '920px' },
   actionsCol: { width: '150px' },
@@ -99,26 +75,7 @@ const useStyles = makeStyles({
   decisionCol: { width: '96px' },
   footer: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalS,
-    textAlign: 'center',
-    padding: tokens.spacingHorizontalXXL,
-    color: tokens.colorNeutralForeground3,
-    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
-  emptyIcon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '56px',
-    height: '56px',
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorNeutralBackground3,
-    color: tokens.colorNeutralForeground2,
-  },
+  empty: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
 });
 
 /** SPEC §2 'My Assigned Risks': the reviewer's risks, decisions and submission. */
@@ -181,14 +138,7 @@ function Loaded({
   const period = data.activeReviewPeriod;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const ids = rows.map((r) => r.id);
-  const chosen = ids.filter((id) => selected.has(id));
-  const allChecked = ids.length > 0 && chosen.length === ids.length;
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
-  };
+  const selection = usePageSelection(ids, selected, setSelected);
   // A new page or search starts with nothing selected.
   const pageKey = `${data.assignedRisks.page}:${ids.join(',')}`;
   const [seenKey, setSeenKey] = useState(pageKey);
@@ -197,24 +147,20 @@ function Loaded({
     setSelected(new Set());
   }
 
-  const [decide, saving] = useBatchDecisions(() => {
+  const onBatchSaved = () => {
     setSelected(new Set());
     // The tiles and the submission state move with a batch: refetch this page's query.
     onRefetch();
-  });
-  const decideSelected = (decision: 'retain' | 'remove') => decide(chosen, decision);
+  };
   // The same rows as a list, or grouped by user, risk and composite role (decided per role).
   const [view, setView] = useState<'list' | 'roles'>('list');
 
   return (
     <div className={styles.stack}>
       {!status.periodActive ? (
-        <MessageBar intent="warning" layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>Review Period Closed</MessageBarTitle>
-            No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.
-          </MessageBarBody>
-        </MessageBar>
+        <ReviewPeriodClosed>
+          No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.
+        </ReviewPeriodClosed>
       ) : period ? (
         <Body1>
           Review period <strong>{period.name}</strong>
@@ -233,61 +179,42 @@ function Loaded({
         <DetailedReview locked={!editable} onSaved={onRefetch} />
       ) : (
         <Card className={styles.card}>
-          <div className={styles.toolbar} role="search">
-            <Input
-              className={styles.search}
-              contentBefore={<Search20Regular />}
-              placeholder="Search users, roles, or descriptions..."
-              aria-label="Search assigned risks"
-              value={search}
-              onChange={(_, d) => onSearch(d.value)}
-            />
+          <SearchToolbar
+            value={search}
+            onSearch={onSearch}
+            placeholder="Search users, roles, or descriptions..."
+            label="Search assigned risks"
+            searchClassName={styles.search}
+          >
             <div className={styles.batch} role="toolbar" aria-label="Batch decisions">
-              <Button
-                size="small"
-                icon={saving ? <Spinner size="tiny" /> : <Checkmark20Regular className={styles.retain} />}
-                disabled={!editable || saving}
-                onClick={() => decideSelected('retain')}
-              >
-                Retain Selected ({chosen.length})
-              </Button>
-              <Button
-                size="small"
-                icon={saving ? <Spinner size="tiny" /> : <Dismiss20Regular className={styles.remove} />}
-                disabled={!editable || saving}
-                onClick={() => decideSelected('remove')}
-              >
-                Remove Selected ({chosen.length})
-              </Button>
+              <BatchDecisionButtons chosen={selection.chosen} disabled={!editable} onSaved={onBatchSaved} />
             </div>
-          </div>
-          <ProgressBar className={mergeClasses(styles.progress, !busy && styles.idle)} aria-label="Loading risks" />
+          </SearchToolbar>
+          <LoadingBar active={busy} label="Loading risks" />
           {data.assignedSummary.totalAssigned === 0 ? (
-            <div className={styles.empty}>
-              <div className={styles.emptyIcon} aria-hidden>
-                <ClipboardTaskListLtr24Regular />
-              </div>
-              <Subtitle2 as="h2">No Risks Assigned</Subtitle2>
-              <Body1>No risks are assigned to you yet. An administrator assigns risks to reviewers.</Body1>
-            </div>
+            <EmptyState
+              className={styles.empty}
+              framed
+              icon={<ClipboardTaskListLtr24Regular />}
+              heading="h2"
+              title="No Risks Assigned"
+              description="No risks are assigned to you yet. An administrator assigns risks to reviewers."
+            />
           ) : rows.length === 0 ? (
-            <div className={styles.empty}>
-              <SearchInfo24Regular />
-              <Subtitle2 as="h2">No matching risks</Subtitle2>
-              <Body1>No assigned risk matches your search.</Body1>
-            </div>
+            <EmptyState
+              className={styles.empty}
+              icon={<SearchInfo24Regular />}
+              heading="h2"
+              title="No matching risks"
+              description="No assigned risk matches your search."
+            />
           ) : (
             <>
               <div className={styles.scroll}>
                 <Table className={styles.table} aria-label="Assigned risks" aria-busy={busy}>
                   <TableHeader>
                     <TableRow>
-                      <TableSelectionCell
-                        className={styles.selectCol}
-                        checked={allChecked ? true : chosen.length > 0 ? 'mixed' : false}
-                        onClick={() => setSelected(allChecked ? new Set() : new Set(ids))}
-                        checkboxIndicator={{ 'aria-label': 'Select all risks on this page' }}
-                      />
+                      <SelectAllRisksCell selection={selection} />
                       <TableHeaderCell className={styles.userCol}>User</TableHeaderCell>
                       <TableHeaderCell>Risk ID</TableHeaderCell>
                       <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
@@ -299,7 +226,7 @@ function Loaded({
                   </TableHeader>
                   <TableBody>
                     {rows.map((r) => (
-                      <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => toggle(r.id)} />
+                      <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => selection.toggle(r.id)} />
                     ))}
                   </TableBody>
                 </Table>

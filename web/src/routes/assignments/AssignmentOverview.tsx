@@ -1,4 +1,4 @@
-import { Body1, Button, Card, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { Button, Card, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import {
   Add20Regular,
   ClipboardTaskListLtr24Regular,
@@ -11,6 +11,7 @@ import { useEffect, useMemo } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { AssignmentOverview_assignments$key } from '../../__generated__/AssignmentOverview_assignments.graphql';
 import type { AssignmentOverview_reviewers$key } from '../../__generated__/AssignmentOverview_reviewers.graphql';
+import { EmptyState } from '../../components/EmptyState';
 import { ListTable } from '../../components/ListTable';
 import { StatTile } from '../../components/StatTile';
 import { AssignmentRow } from './AssignmentRow';
@@ -30,25 +31,6 @@ const useStyles = makeStyles({
   typeCol: { width: '120px' },
   createdCol: { width: '120px' },
   actionsCol: { width: '80px' },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalM,
-    textAlign: 'center',
-    padding: tokens.spacingHorizontalXXL,
-  },
-  emptyIcon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '56px',
-    height: '56px',
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-  },
-  muted: { color: tokens.colorNeutralForeground3 },
   more: { padding: tokens.spacingHorizontalM },
 });
 
@@ -154,19 +136,18 @@ export function AssignmentOverview({
           columns={columns}
           emptyAlone
           empty={
-            <div className={styles.empty}>
-              <div className={styles.emptyIcon} aria-hidden>
-                <ClipboardTaskListLtr24Regular />
-              </div>
-              <Subtitle2 as="h3">No assignments yet</Subtitle2>
-              <Body1 className={styles.muted}>
-                Assign risks to reviewers by risk ID, user, user group, system or role profile. Reviewers see only the risks
-                assigned to them.
-              </Body1>
-              <Button appearance="primary" icon={<Add20Regular />} onClick={() => onCreatingChange(true)}>
-                Create Your First Assignment
-              </Button>
-            </div>
+            <EmptyState
+              appearance="brand"
+              icon={<ClipboardTaskListLtr24Regular />}
+              heading="h3"
+              title="No assignments yet"
+              description="Assign risks to reviewers by risk ID, user, user group, system or role profile. Reviewers see only the risks assigned to them."
+              action={
+                <Button appearance="primary" icon={<Add20Regular />} onClick={() => onCreatingChange(true)}>
+                  Create Your First Assignment
+                </Button>
+              }
+            />
           }
           rows={assignments.map((a) => (
             <AssignmentRow key={a.id} assignment={a} connectionId={data.assignmentCriteria.__id} />

@@ -17,6 +17,7 @@ import { useNavigate } from 'react-router';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
 import { useSession } from '../../auth/SessionProvider';
 import { writeStoredUser } from '../../auth/storage';
+import { IconTile } from '../../components/IconTile';
 import { useNotify } from '../../components/toast';
 
 const mutation = graphql`
@@ -81,16 +82,6 @@ const useStyles = makeStyles({
     rowGap: tokens.spacingVerticalS,
     textAlign: 'center',
     marginBottom: tokens.spacingVerticalL,
-  },
-  icon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    width: '56px',
-    height: '56px',
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground1,
   },
   title: {
     margin: 0,
@@ -176,9 +167,9 @@ export default function InternalLoginRoute() {
     <main className={styles.page}>
       <Card className={styles.card}>
         <div className={styles.header}>
-          <div className={styles.icon} aria-hidden>
+          <IconTile size="disc" tone="brandStrong">
             <PersonLock24Regular />
-          </div>
+          </IconTile>
           <Title2 as="h1" className={styles.title}>
             Internal User Login
           </Title2>

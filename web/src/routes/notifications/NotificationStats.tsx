@@ -1,8 +1,9 @@
-import { Caption1, Card, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { Caption1, Card, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { AlertBadge24Regular, Mail24Regular, MailRead24Regular } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { NotificationStats_counts$key } from '../../__generated__/NotificationStats_counts.graphql';
+import { IconTile } from '../../components/IconTile';
 
 /** SPEC §2: rounded percentage of (total - unread) / total; 0 when total is 0. */
 export function readRate(total: number, unread: number): number {
@@ -24,18 +25,6 @@ const useStyles = makeStyles({
     columnGap: tokens.spacingHorizontalL,
     padding: tokens.spacingHorizontalL,
   },
-  icon: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    flexShrink: 0,
-    width: '44px',
-    height: '44px',
-    borderRadius: tokens.borderRadiusLarge,
-  },
-  brand: { backgroundColor: tokens.colorBrandBackground2, color: tokens.colorBrandForeground2 },
-  orange: { backgroundColor: tokens.colorPaletteDarkOrangeBackground1, color: tokens.colorPaletteDarkOrangeForeground1 },
-  green: { backgroundColor: tokens.colorPaletteGreenBackground1, color: tokens.colorPaletteGreenForeground1 },
   text: {
     display: 'flex',
     flexDirection: 'column',
@@ -52,13 +41,13 @@ const useStyles = makeStyles({
   },
 });
 
-function Stat({ label, value, icon, tone }: { label: string; value: string; icon: ReactElement; tone: 'brand' | 'orange' | 'green' }) {
+function Stat({ label, value, icon, tone }: { label: string; value: string; icon: ReactElement; tone: 'brand' | 'orange' | 'success' }) {
   const styles = useStyles();
   return (
     <Card className={styles.card} role="group" aria-label={label}>
-      <div className={mergeClasses(styles.icon, styles[tone])} aria-hidden>
+      <IconTile size="medium" tone={tone}>
         {icon}
-      </div>
+      </IconTile>
       <div className={styles.text}>
         <Caption1 className={styles.label}>{label}</Caption1>
         <Text className={styles.value}>{value}</Text>
@@ -83,7 +72,7 @@ export function NotificationStats({ counts }: { counts: NotificationStats_counts
     <section className={styles.grid} aria-label="Notification statistics">
       <Stat label="Total Notifications" value={String(total)} icon={<AlertBadge24Regular />} tone="brand" />
       <Stat label="Unread Messages" value={String(unreadCount)} icon={<Mail24Regular />} tone="orange" />
-      <Stat label="Read Rate" value={`${readRate(total, unreadCount)}%`} icon={<MailRead24Regular />} tone="green" />
+      <Stat label="Read Rate" value={`${readRate(total, unreadCount)}%`} icon={<MailRead24Regular />} tone="success" />
     </section>
   );
 }

@@ -1,20 +1,9 @@
-import {
-  Body1,
-  Card,
-  Input,
-  makeStyles,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  mergeClasses,
-  ProgressBar,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
-import { Search20Regular } from '@fluentui/react-icons';
+import { Body1, Card, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { Suspense, useMemo, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { DetailedReviewQuery } from '../../__generated__/DetailedReviewQuery.graphql';
+import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
+import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useDebounced } from '../../components/useDebounced';
 import { useVariablesQuery } from '../../components/useVariablesQuery';
 import { DetailedReviewDecisionsProvider, DetailedReviewLocked } from './DetailedReviewDecisions';
@@ -35,17 +24,7 @@ const query = graphql`
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0 },
-  toolbar: {
-    display: 'flex',
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalM,
-    padding: tokens.spacingHorizontalL,
-  },
-  search: { flexGrow: 1, minWidth: '220px', maxWidth: '420px' },
   hint: { color: tokens.colorNeutralForeground3, marginLeft: 'auto' },
-  progress: { height: '2px' },
-  idle: { visibility: 'hidden' },
   body: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   banner: { margin: tokens.spacingHorizontalL, marginBottom: 0 },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
@@ -80,18 +59,10 @@ export function DetailedReview({ locked, onSaved }: DetailedReviewProps = {}) {
   return (
     <DetailedReviewDecisionsProvider onSaved={onSaved}>
       <Card className={styles.card}>
-        <div className={styles.toolbar} role="search">
-          <Input
-            className={styles.search}
-            contentBefore={<Search20Regular />}
-            placeholder="Search users by name or ID..."
-            aria-label="Search users"
-            value={search}
-            onChange={(_, d) => setSearch(d.value)}
-          />
+        <SearchToolbar value={search} onSearch={setSearch} placeholder="Search users by name or ID..." label="Search users">
           <Body1 className={styles.hint}>Decisions are saved automatically, 2 seconds after the last change.</Body1>
-        </div>
-        <ProgressBar className={mergeClasses(styles.progress, !isPending && styles.idle)} thickness="medium" aria-label="Loading users" />
+        </SearchToolbar>
+        <LoadingBar active={isPending} label="Loading users" />
         <div className={styles.body}>
           {queryRef == null ? (
             loading
@@ -113,12 +84,7 @@ function Loaded({ queryRef, searching, locked: lockedByPage }: { queryRef: Prelo
   return (
     <DetailedReviewLocked value={noPeriod || Boolean(lockedByPage)}>
       {noPeriod && lockedByPage === undefined ? (
-        <MessageBar intent="warning" className={styles.banner} layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>Review Period Closed</MessageBarTitle>
-            No review period is active. Decisions are locked until a review period is opened from the dashboard.
-          </MessageBarBody>
-        </MessageBar>
+        <ReviewPeriodClosed className={styles.banner} />
       ) : null}
       <DetailedReviewUserList query={data} searching={searching} />
     </DetailedReviewLocked>

@@ -1,24 +1,16 @@
-import { Accordion, Body1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Accordion, makeStyles, tokens } from '@fluentui/react-components';
 import { DatabaseSearch24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { DetailedReviewUserList_query$key } from '../../__generated__/DetailedReviewUserList_query.graphql';
 import type { DetailedReviewUserListPaginationQuery } from '../../__generated__/DetailedReviewUserListPaginationQuery.graphql';
 import { DetailedReviewUser } from './DetailedReviewUser';
+import { EmptyState } from '../../components/EmptyState';
 import { LoadMoreButton } from '../../components/ListTable';
 
 const USERS_PAGE = 50;
 
 const useStyles = makeStyles({
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalS,
-    textAlign: 'center',
-    padding: tokens.spacingHorizontalXXL,
-    color: tokens.colorNeutralForeground3,
-  },
   list: { paddingTop: tokens.spacingVerticalS, paddingBottom: tokens.spacingVerticalS },
   more: {
     display: 'flex',
@@ -53,11 +45,12 @@ export function DetailedReviewUserList({ query, searching }: { query: DetailedRe
 
   if (users.length === 0) {
     return (
-      <div className={styles.empty}>
-        <DatabaseSearch24Regular />
-        <Subtitle2 as="h3">No risk data found</Subtitle2>
-        <Body1>{searching ? 'No user matches the search.' : 'Upload an access-risk export to review users and their composite roles here.'}</Body1>
-      </div>
+      <EmptyState
+        icon={<DatabaseSearch24Regular />}
+        heading="h3"
+        title="No risk data found"
+        description={searching ? 'No user matches the search.' : 'Upload an access-risk export to review users and their composite roles here.'}
+      />
     );
   }
 

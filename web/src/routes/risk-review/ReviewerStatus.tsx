@@ -1,21 +1,19 @@
 import {
-  Body1,
   Card,
   makeStyles,
   MessageBar,
   MessageBarBody,
   MessageBarTitle,
-  mergeClasses,
-  ProgressBar,
   Spinner,
-  Subtitle2,
   tokens,
 } from '@fluentui/react-components';
 import { People24Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useRef, useTransition } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
+import { EmptyState } from '../../components/EmptyState';
 import { ListTable } from '../../components/ListTable';
+import { LoadingBar } from '../../components/SearchToolbar';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
 
 const query = graphql`
@@ -57,18 +55,7 @@ const useStyles = makeStyles({
   activityCol: { minWidth: '112px' },
   actionsCol: { width: '1%', whiteSpace: 'nowrap' },
   banner: { margin: tokens.spacingHorizontalL },
-  progress: { height: '2px' },
-  idle: { visibility: 'hidden' },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalS,
-    textAlign: 'center',
-    padding: tokens.spacingHorizontalXXL,
-    color: tokens.colorNeutralForeground3,
-  },
 });
 
 /** Risk Review's 'Reviewer Status' tab: per-reviewer progress in the active period, with approval of submitted sets. */
@@ -89,7 +76,7 @@ export function ReviewerStatus() {
 
   return (
     <Card className={styles.card}>
-      <ProgressBar className={mergeClasses(styles.progress, !isPending && styles.idle)} aria-label="Refreshing reviewer status" />
+      <LoadingBar active={isPending} label="Refreshing reviewer status" />
       {queryRef == null ? (
         loading
       ) : (
@@ -137,11 +124,12 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
         columns={columns}
         emptyAlone
         empty={
-          <div className={styles.empty}>
-            <People24Regular />
-            <Subtitle2 as="h3">No reviewers yet</Subtitle2>
-            <Body1>Create reviewer accounts in User Management, then assign risks to them.</Body1>
-          </div>
+          <EmptyState
+            icon={<People24Regular />}
+            heading="h3"
+            title="No reviewers yet"
+            description="Create reviewer accounts in User Management, then assign risks to them."
+          />
         }
         rows={data.reviewerProgress.map((p) => (
           <ReviewerStatusRow key={p.reviewer.id} progress={p} submissionId={pending.get(p.reviewer.id) ?? null} onChanged={onChanged} />

@@ -5,22 +5,19 @@ import {
   Field,
   Input,
   makeStyles,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  mergeClasses,
-  ProgressBar,
   Select,
   Spinner,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular, Search20Regular } from '@fluentui/react-icons';
+import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
 import { downloadCsv, fileStamp, riskExportUrl } from '../../components/download';
 import { RISK_PAGE_SIZE } from '../../components/Pagination';
+import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
+import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useNotify } from '../../components/toast';
 import { useDebounced } from '../../components/useDebounced';
 import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
@@ -93,14 +90,6 @@ export function toFilterInput(f: QueueFilters): RiskFilterInput {
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0 },
-  toolbar: {
-    display: 'flex',
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalM,
-    padding: tokens.spacingHorizontalL,
-  },
-  search: { flexGrow: 1, minWidth: '220px', maxWidth: '420px' },
   select: { minWidth: '150px' },
   toolbarEnd: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
   advanced: {
@@ -118,8 +107,6 @@ const useStyles = makeStyles({
   field: { minWidth: 0 },
   fill: { width: '100%', minWidth: 0, '& select': { minWidth: 0, width: '100%', textOverflow: 'ellipsis' } },
   divider: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  progress: { height: '2px' },
-  progressIdle: { visibility: 'hidden' },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
   banner: { marginBottom: tokens.spacingVerticalL },
 });
@@ -170,15 +157,12 @@ export function RiskQueue() {
 
   return (
     <Card className={styles.card}>
-      <div className={styles.toolbar} role="search">
-        <Input
-          className={styles.search}
-          contentBefore={<Search20Regular />}
-          placeholder="Search users, roles, or risk IDs..."
-          aria-label="Search risks"
-          value={filters.search}
-          onChange={(_, d) => update({ search: d.value })}
-        />
+      <SearchToolbar
+        value={filters.search}
+        onSearch={(search) => update({ search })}
+        placeholder="Search users, roles, or risk IDs..."
+        label="Search risks"
+      >
         <Select
           className={styles.select}
           aria-label="Risk level"
@@ -213,7 +197,7 @@ export function RiskQueue() {
             Export Results
           </Button>
         </div>
-      </div>
+      </SearchToolbar>
       {showAdvanced ? (
         <div className={styles.advanced} role="group" aria-label="Advanced filters">
           <AdvancedOptions optionsRef={optionsRef} filters={filters} onChange={update} />
@@ -242,11 +226,7 @@ export function RiskQueue() {
           </Button>
         </div>
       ) : null}
-      <ProgressBar
-        className={mergeClasses(styles.progress, !isPending && styles.progressIdle)}
-        thickness="medium"
-        aria-label="Loading risks"
-      />
+      <LoadingBar active={isPending} label="Loading risks" />
       <div className={styles.divider}>
         {queryRef == null ? (
           loading
@@ -400,12 +380,7 @@ function LoadedQueue({
   return (
     <>
       {locked ? (
-        <MessageBar intent="warning" className={styles.banner} layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>Review Period Closed</MessageBarTitle>
-            No review period is active. Decisions are locked until a review period is opened from the dashboard.
-          </MessageBarBody>
-        </MessageBar>
+        <ReviewPeriodClosed className={styles.banner} />
       ) : null}
       <RiskQueueResults
         rows={data.riskQueue.rows}

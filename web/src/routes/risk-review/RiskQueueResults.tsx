@@ -1,22 +1,9 @@
-import {
-  Body1,
-  Button,
-  makeStyles,
-  Spinner,
-  Subtitle2,
-  Table,
-  TableBody,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  TableSelectionCell,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
-import { Checkmark20Regular, Dismiss20Regular, SearchInfo24Regular } from '@fluentui/react-icons';
+import { makeStyles, Table, TableBody, TableHeader, TableHeaderCell, TableRow, Text, tokens } from '@fluentui/react-components';
+import { SearchInfo24Regular } from '@fluentui/react-icons';
 import type { RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
+import { EmptyState } from '../../components/EmptyState';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
-import { useBatchDecisions } from '../../components/useBatchDecisions';
+import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../components/riskSelection';
 import { RiskQueueRow } from './RiskQueueRow';
 
 const useStyles = makeStyles({
@@ -35,24 +22,12 @@ const useStyles = makeStyles({
   batchInfo: { color: tokens.colorNeutralForeground3, marginRight: 'auto' },
   scroll: { overflowX: 'auto' },
   table: { minWidth: '900px' },
-  selectCol: { width: '44px' },
   userCol: { width: '15%' },
   levelCol: { width: '88px' },
   roleCol: { width: '17%' },
   systemCol: { width: '118px' },
   decisionCol: { width: '124px' },
   footer: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  empty: {
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    rowGap: tokens.spacingVerticalS,
-    textAlign: 'center',
-    padding: tokens.spacingHorizontalXXL,
-    color: tokens.colorNeutralForeground3,
-  },
-  retain: { color: tokens.colorPaletteGreenForeground1 },
-  remove: { color: tokens.colorPaletteRedForeground1 },
 });
 
 
@@ -81,24 +56,12 @@ export function RiskQueueResults({
 }) {
   const styles = useStyles();
 
-  const ids = rows.map((r) => r.id);
-  const chosen = ids.filter((id) => selected.has(id));
-  const allChecked = ids.length > 0 && chosen.length === ids.length;
-  const someChecked = chosen.length > 0 && !allChecked;
-
-  const toggleAll = () => onSelectedChange(allChecked ? new Set() : new Set(ids));
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    onSelectedChange(next);
-  };
-
-  const [decide, saving] = useBatchDecisions(() => {
-    onSelectedChange(new Set());
-    onBatchSaved();
-  });
-  const decideSelected = (decision: 'retain' | 'remove') => decide(chosen, decision);
+  const selection = usePageSelection(
+    rows.map((r) => r.id),
+    selected,
+    onSelectedChange,
+  );
+  const chosen = selection.chosen;
 
   return (
     <>
@@ -106,40 +69,28 @@ export function RiskQueueResults({
         <Text size={200} className={styles.batchInfo}>
           {chosen.length ? `${chosen.length} selected on this page` : 'Select risks to decide on them together'}
         </Text>
-        <Button
-          size="small"
-          icon={saving ? <Spinner size="tiny" /> : <Checkmark20Regular className={styles.retain} />}
-          disabled={locked || saving}
-          onClick={() => decideSelected('retain')}
-        >
-          Retain Selected ({chosen.length})
-        </Button>
-        <Button
-          size="small"
-          icon={saving ? <Spinner size="tiny" /> : <Dismiss20Regular className={styles.remove} />}
-          disabled={locked || saving}
-          onClick={() => decideSelected('remove')}
-        >
-          Remove Selected ({chosen.length})
-        </Button>
+        <BatchDecisionButtons
+          chosen={chosen}
+          disabled={locked}
+          onSaved={() => {
+            onSelectedChange(new Set());
+            onBatchSaved();
+          }}
+        />
       </div>
       {rows.length === 0 ? (
-        <div className={styles.empty}>
-          <SearchInfo24Regular />
-          <Subtitle2 as="h3">No risks found</Subtitle2>
-          <Body1>No risk matches the search and filters. Clear a filter to see more.</Body1>
-        </div>
+        <EmptyState
+          icon={<SearchInfo24Regular />}
+          heading="h3"
+          title="No risks found"
+          description="No risk matches the search and filters. Clear a filter to see more."
+        />
       ) : (
         <div className={styles.scroll}>
           <Table className={styles.table} aria-label="Risks" aria-busy={busy}>
             <TableHeader>
               <TableRow>
-                <TableSelectionCell
-                  className={styles.selectCol}
-                  checked={allChecked ? true : someChecked ? 'mixed' : false}
-                  onClick={toggleAll}
-                  checkboxIndicator={{ 'aria-label': 'Select all risks on this page' }}
-                />
+                <SelectAllRisksCell selection={selection} />
                 <TableHeaderCell className={styles.userCol}>User</TableHeaderCell>
                 <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
                 <TableHeaderCell className={styles.roleCol}>Role/Profile</TableHeaderCell>
@@ -150,7 +101,7 @@ export function RiskQueueResults({
             </TableHeader>
             <TableBody>
               {rows.map((r) => (
-                <RiskQueueRow key={r.id} row={r} selected={selected.has(r.id)} onToggle={() => toggle(r.id)} locked={locked} />
+                <RiskQueueRow key={r.id} row={r} selected={selected.has(r.id)} onToggle={() => selection.toggle(r.id)} locked={locked} />
               ))}
             </TableBody>
           </Table>

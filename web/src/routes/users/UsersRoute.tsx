@@ -1,11 +1,12 @@
-import { Button, Card, Input, makeStyles, Select, Spinner, tokens } from '@fluentui/react-components';
-import { PersonAdd20Regular, Search20Regular } from '@fluentui/react-icons';
+import { Button, Card, makeStyles, Select, Spinner, tokens } from '@fluentui/react-components';
+import { PersonAdd20Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { UsersRouteQuery } from '../../__generated__/UsersRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
 import { AdminOnly } from '../../components/AccessGate';
 import { PageHeader } from '../../components/PageHeader';
+import { SearchToolbar } from '../../components/SearchToolbar';
 import { CreateUserDialog } from './CreateUserDialog';
 import { UsersTable, type UserFilters } from './UsersTable';
 
@@ -24,17 +25,7 @@ const useStyles = makeStyles({
     rowGap: 0,
   },
   toolbar: {
-    display: 'flex',
-    flexWrap: 'wrap',
-    alignItems: 'center',
-    gap: tokens.spacingHorizontalM,
-    padding: tokens.spacingHorizontalL,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
-  search: {
-    flexGrow: 1,
-    minWidth: '220px',
-    maxWidth: '420px',
   },
   filter: {
     minWidth: '150px',
@@ -83,15 +74,13 @@ function UsersScreen() {
         }
       />
       <Card className={styles.card}>
-        <div className={styles.toolbar} role="search">
-          <Input
-            className={styles.search}
-            contentBefore={<Search20Regular />}
-            placeholder="Search users by name or email..."
-            aria-label="Search users"
-            value={filters.search}
-            onChange={(_, d) => setFilters((f) => ({ ...f, search: d.value }))}
-          />
+        <SearchToolbar
+          className={styles.toolbar}
+          value={filters.search}
+          onSearch={(search) => setFilters((f) => ({ ...f, search }))}
+          placeholder="Search users by name or email..."
+          label="Search users"
+        >
           <Select
             className={styles.filter}
             aria-label="Filter by role"
@@ -112,7 +101,7 @@ function UsersScreen() {
             <option value="active">Active</option>
             <option value="inactive">Inactive</option>
           </Select>
-        </div>
+        </SearchToolbar>
         <div className={styles.tableArea}>
           {queryRef == null ? (
             loading
