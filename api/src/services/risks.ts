@@ -205,24 +205,45 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
  * 8 s, against 13 s reading them in batches); on PGlite, which cannot
  * stream a COPY, batches of 10,000 by id, so memory stays flat either way.
  */
-export async function* exportRisksCsv(deps: { prisma: PrismaClient; db: Database }, user: User, filter: RiskFilter): AsyncGenerator<string | Buffer> {
+export async function* exportRisksCsv(
+  deps: { prisma: PrismaClient; db: Database },
+  user: User,
+  filter: RiskFilter,
+  opts: { everyReviewer?: boolean } = {},
+): AsyncGenerator<string | Buffer> {
   const { prisma, db } = deps;
   const period = await getActivePeriod(prisma);
   const [visible, where] = await Promise.all([visibleRowsCondition(prisma, user), filterCondition(prisma, filter)]);
   const cells = [
     ...EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`)),
-    `coalesce(d.decision::text, 'pending')`,
-    'd.comments',
-    `to_char(d.updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    `coalesce(rv.decision, 'pending')`,
+    'rv.comments',
+    `to_char(rv.decided_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    'rv.reviewers',
   ];
+  // The review metadata: the viewer's own decision (a reviewer; the queue's
+  // export), or for the administrators' risk report every reviewer's decision
+  // in the active period (distinct values, comments, the latest time, who).
+  // The decision-state filter keeps meaning the viewer's own decision (d).
+  const byReviewer = opts.everyReviewer && user.role === 'admin' ? Prisma.empty : Prisma.sql`AND v.reviewer_id = ${user.id}::uuid`;
   const cols = Prisma.raw(cells.map((c, i) => `${sqlCsvText(c)} AS c${i}`).join(', '));
   const rows = (id: Prisma.Sql, after: Prisma.Sql, limit: Prisma.Sql) => Prisma.sql`
       SELECT ${id}${cols}
         FROM risk_rows r
         LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid
+        LEFT JOIN (
+          SELECT v.risk_row_id,
+                 string_agg(DISTINCT v.decision::text, '; ' ORDER BY v.decision::text) AS decision,
+                 string_agg(nullif(v.comments, ''), '; ' ORDER BY v.updated_at) AS comments,
+                 max(v.updated_at) AS decided_at,
+                 string_agg(u.email, '; ' ORDER BY v.updated_at) AS reviewers
+            FROM decisions v JOIN users u ON u.id = v.reviewer_id
+           WHERE v.period_id = ${period?.id ?? null}::uuid ${byReviewer}
+           GROUP BY v.risk_row_id
+        ) rv ON rv.risk_row_id = r.id
        WHERE ${after} AND ${visible} AND ${where}
        ORDER BY r.id ${limit}`;
-  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At']);
+  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At', 'Reviewed By']);
   if (db.sql.copyOut) {
     const q = rows(Prisma.empty, Prisma.sql`TRUE`, Prisma.empty);
     yield* crlfLines(db.sql.copyOut(q.text, q.values));
