@@ -17,21 +17,30 @@ export async function dataVersion(db: DbClient): Promise<bigint> {
   return r[0]?.version ?? 0n;
 }
 
+/** The value cached for `key` at `version` (now the most recently used), if any. */
+function lookup(key: string, version: bigint): Promise<unknown> | undefined {
+  const hit = cache.get(key);
+  if (!hit || hit.version !== version) return undefined;
+  cache.delete(key); // least recently used goes first
+  cache.set(key, hit);
+  return hit.value;
+}
+
+function store(key: string, version: bigint, value: Promise<unknown>): void {
+  cache.set(key, { version, value });
+  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+}
+
 /** `compute()`'s value for `key` at the current data version, computed once per version. */
 export async function cached<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
   const version = await dataVersion(db);
-  const hit = cache.get(key);
-  if (hit && hit.version === version) {
-    cache.delete(key); // least recently used goes first
-    cache.set(key, hit);
-    return hit.value as Promise<T>;
-  }
+  const hit = lookup(key, version);
+  if (hit) return hit as Promise<T>;
   // Stored under the version read before computing: if the data changes
   // meanwhile, the next request sees a newer version and counts again.
   const value = compute();
-  cache.set(key, { version, value });
+  store(key, version, value);
   value.catch(() => cache.get(key)?.value === value && cache.delete(key));
-  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   return value;
 }
 
@@ -45,8 +54,8 @@ export async function cachedMany<T>(db: DbClient, keys: string[], computeMissing
   const out = new Map<string, T>();
   const missing: string[] = [];
   for (const key of new Set(keys)) {
-    const hit = cache.get(key);
-    if (hit && hit.version === version) out.set(key, await (hit.value as Promise<T>));
+    const hit = lookup(key, version);
+    if (hit) out.set(key, (await hit) as T);
     else missing.push(key);
   }
   if (missing.length) {
@@ -55,9 +64,8 @@ export async function cachedMany<T>(db: DbClient, keys: string[], computeMissing
       const value = computed.get(key);
       if (value === undefined) continue;
       out.set(key, value);
-      cache.set(key, { version, value: Promise.resolve(value) });
+      store(key, version, Promise.resolve(value));
     }
-    while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   }
   return out;
 }

@@ -57,7 +57,12 @@ export async function viewerScope(db: DbClient, user: User): Promise<{ visible: 
 }
 
 function reviewerScope(sets: CriteriaSets): { visible: Prisma.Sql; key: string } {
-  return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: JSON.stringify(sets) };
+  return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: scopeKey(sets) };
+}
+
+/** Who sees the same rows has the same key (criteria sets come with their values in order). */
+function scopeKey(sets: CriteriaSets): string {
+  return JSON.stringify(sets);
 }
 
 /** The condition of viewerScope alone. */
@@ -292,7 +297,7 @@ export async function visibleTotals(
  */
 export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promise<Map<string, number>> {
   const setsOf = await criteriaSetsOf(db, reviewerIds);
-  const keyOf = new Map([...setsOf].map(([id, sets]) => [id, `assigned|${reviewerScope(sets).key}`]));
+  const keyOf = new Map([...setsOf].map(([id, sets]) => [id, `assigned|${scopeKey(sets)}`]));
   const setsByKey = new Map([...setsOf].map(([id, sets]) => [keyOf.get(id)!, sets]));
   const counts = await cachedMany(db, [...keyOf.values()], async (missing) => {
     const named = new Map<CriteriaType, Set<string>>();
