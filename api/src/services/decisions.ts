@@ -54,10 +54,10 @@ async function lockReviewer(tx: DbClient, periodId: string, reviewerId: string) 
 }
 
 export async function latestSubmission(db: DbClient, periodId: string, reviewerId: string): Promise<Submission | null> {
-  return db.submission.findFirst({ where: { periodId, reviewerId }, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] });
+  return (await latestSubmissions(db, periodId, [reviewerId])).get(reviewerId) ?? null;
 }
 
-/** Each reviewer's latest submission in the period (by the same order as latestSubmission). */
+/** Each reviewer's latest submission in the period (the newest; of two at the same time, the greater id). */
 export async function latestSubmissions(db: DbClient, periodId: string, reviewerIds: string[]): Promise<Map<string, Submission>> {
   const all = await db.submission.findMany({
     where: { periodId, reviewerId: { in: reviewerIds } },
