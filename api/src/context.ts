@@ -5,7 +5,7 @@ import type { PrismaClient, User } from './generated/prisma/client.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Mailer } from './services/mail.js';
-import type { Actor } from './services/types.js';
+import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
 import type { JobQueue } from './jobs/queue.js';
 import { resolveSession, SESSION_COOKIE, type NewSession } from './auth/sessions.js';

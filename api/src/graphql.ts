@@ -10,7 +10,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schema } from './schema/index.js';
 import { authenticate, createContext, type AppDeps, type Context } from './context.js';
-import { AppError } from './services/errors.js';
+import { AppError } from './core/errors.js';
 import { clearSessionCookie, setSessionCookie } from './rest/http.js';
 
 export interface ServerContext {

@@ -24,6 +24,7 @@ import { registerPeriodRoutes } from './rest/periods.js';
 import { registerAssignmentRoutes } from './rest/assignments.js';
 import { registerReviewRoutes } from './rest/reviews.js';
 import { registerDashboardRoutes } from './rest/dashboard.js';
+import { registerReviewerStatusRoutes } from './rest/reviewer-status.js';
 import { registerUploadRoutes } from './rest/uploads.js';
 
 interface Enveloped {
@@ -104,6 +105,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   registerAssignmentRoutes(app);
   registerReviewRoutes(app);
   registerDashboardRoutes(app);
+  registerReviewerStatusRoutes(app);
   await registerUploadRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 

@@ -1,9 +1,9 @@
 // Internal sign-in: e-mail and password, the forced change of an initial
 // password, sign-out. Used by the GraphQL mutations and the REST routes alike.
 import type { PrismaClient, User } from '../generated/prisma/client.js';
-import { AuthenticationError, ForbiddenError, ValidationError } from '../services/errors.js';
-import { recordAudit } from '../services/audit.js';
-import type { Actor } from '../services/types.js';
+import { AuthenticationError, ForbiddenError, ValidationError } from '../core/errors.js';
+import { recordAudit } from '../core/audit.js';
+import type { Actor } from '../core/types.js';
 import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { createSession, endSession, endUserSessions, type NewSession } from './sessions.js';
 import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';

@@ -2,7 +2,7 @@
 // the database holds only its SHA-256, so a leaked table cannot be replayed.
 import crypto from 'node:crypto';
 import type { PrismaClient, User } from '../generated/prisma/client.js';
-import type { DbClient } from '../services/types.js';
+import type { DbClient } from '../core/types.js';
 
 export const SESSION_COOKIE = 'grc_session';
 /** lastSeenAt is refreshed at most this often, to keep reads cheap. */

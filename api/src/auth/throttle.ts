@@ -1,7 +1,7 @@
 // Throttling of failed sign-ins, per e-mail address and per client address,
 // kept in the database so that every instance sees the same counts.
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { TooManyRequestsError } from '../services/errors.js';
+import { TooManyRequestsError } from '../core/errors.js';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_EMAIL = 5;

@@ -2,9 +2,9 @@
 // SHA-256 of the token is stored; the token is shown once, at creation.
 import crypto from 'node:crypto';
 import type { ApiToken, PrismaClient, User } from '../generated/prisma/client.js';
-import { ValidationError } from '../services/errors.js';
-import { recordAudit } from '../services/audit.js';
-import type { Actor } from '../services/types.js';
+import { ValidationError } from '../core/errors.js';
+import { recordAudit } from '../core/audit.js';
+import type { Actor } from '../core/types.js';
 import { sha256 } from './sessions.js';
 
 export const TOKEN_PREFIX = 'grc_';

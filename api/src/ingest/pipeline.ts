@@ -14,7 +14,7 @@ import { looksLikeHeader, mapHeaders } from './headers.js';
 import { COPY_COLUMNS, CopyBuffer, rowNormalizer } from './rows.js';
 import { DigestSet } from './hash-set.js';
 import { liveRowCount } from '../services/risk-counts.js';
-import { recordAudit } from '../services/audit.js';
+import { recordAudit } from '../core/audit.js';
 import { LIVE_ROWS } from '../services/live-rows.js';
 import { Prisma } from '../generated/prisma/client.js';
 

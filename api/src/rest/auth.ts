@@ -1,8 +1,8 @@
 // REST: sign-in, password change, sign-out, external sign-in status (SPEC §7).
 import type { FastifyInstance } from 'fastify';
 import * as internalAuth from '../auth/internal.js';
-import { publicUser } from '../services/types.js';
-import { AuthenticationError } from '../services/errors.js';
+import { publicUser } from '../core/types.js';
+import { AuthenticationError } from '../core/errors.js';
 
 export function registerAuthRoutes(app: FastifyInstance) {
   app.post<{ Body: { email?: string; password?: string } }>(

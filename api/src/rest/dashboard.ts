@@ -1,4 +1,4 @@
-// REST: dashboard figures, reviewer progress, and the risk queue's CSV export.
+// REST: dashboard figures, and the risk queue's CSV export.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as dashboard from '../services/dashboard.js';
@@ -6,18 +6,6 @@ import * as risks from '../services/risks.js';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
   app.get('/api/dashboard/stats', { config: { access: 'signedIn' } }, async (req) => dashboard.dashboardStats(req.ctx.prisma, req.ctx.user!));
-
-  app.get('/api/reviewer-status', { config: { access: 'admin' } }, async (req) =>
-    (await dashboard.reviewerProgress(req.ctx.prisma)).map((p) => ({
-      reviewer: { id: p.reviewer.id, firstName: p.reviewer.firstName, lastName: p.reviewer.lastName, email: p.reviewer.email },
-      assigned: p.assigned,
-      decided: p.decided,
-      submissionStatus: p.submissionStatus,
-      submitted: p.submittedCount,
-      approved: p.approvedCount,
-      lastActivity: p.lastActivity,
-    })),
-  );
 
   // Export Results (the filtered queue, with the viewer's own decisions) and the
   // dashboard's risk report (SPEC §7 /api/reports/risk-report; for administrators

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { access, createContext, type AccessRule, type AppDeps, type Context } from '../context.js';
-import { AppError, AuthenticationError, ForbiddenError } from '../services/errors.js';
+import { AppError, AuthenticationError, ForbiddenError } from '../core/errors.js';
 import { SESSION_COOKIE, type NewSession } from '../auth/sessions.js';
 
 export type RouteAccess = AccessRule | 'public';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as uploads from '../services/uploads.js';
-import { PayloadTooLargeError, ValidationError } from '../services/errors.js';
+import { PayloadTooLargeError, ValidationError } from '../core/errors.js';
 
 export async function registerUploadRoutes(app: FastifyInstance) {
   await app.register(multipart, {

@@ -1,7 +1,7 @@
 // REST: user administration (SPEC §7 /api/users…).
 import type { FastifyInstance } from 'fastify';
 import * as users from '../services/users.js';
-import { publicUser } from '../services/types.js';
+import { publicUser } from '../core/types.js';
 
 export function registerUserRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { search?: string; role?: string; active?: string } }>('/api/users', { config: { access: 'admin' } }, async (req) => {

@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 // Assignment criteria: node, list, value options, create and delete.
 import { builder } from './builder.js';
 import { UserNode } from './users.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as assignments from '../services/assignments.js';
 
 export const CriteriaTypeEnum = builder.enumType('CriteriaType', { values: assignments.CRITERIA_TYPES });

@@ -10,7 +10,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
-import { AppError, ValidationError } from '../services/errors.js';
+import { AppError, ValidationError } from '../core/errors.js';
 
 /** Largest page a connection returns, whatever `first`/`last` asks. */
 export const MAX_CONNECTION_SIZE = 500;

@@ -9,7 +9,7 @@ import { decodeBase64, encodeBase64 } from '@pothos/core';
 import { encodeGlobalID, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from './builder.js';
 import { DecisionValueEnum, RiskLevelEnum } from './reviews.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as view from '../services/composite-view.js';
 import type { Context } from '../context.js';
 

@@ -4,7 +4,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { filter, pipe } from 'graphql-yoga';
 import { builder } from './builder.js';
 import { UserNode } from './users.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as notifications from '../services/notifications.js';
 import { access, stillSignedIn } from '../context.js';
 

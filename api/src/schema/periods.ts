@@ -1,6 +1,6 @@
 // Review periods: the node, the active one, the list, create / close / reopen.
 import { builder } from './builder.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as periods from '../services/periods.js';
 
 export const PeriodStatusEnum = builder.enumType('PeriodStatus', { values: ['active', 'closed'] as const });

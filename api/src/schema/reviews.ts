@@ -1,12 +1,13 @@
 // The review workflow in GraphQL: risk rows, the queue (page-based, as the
 // SPEC's page buttons need), assigned risks, decisions, submission, approval.
 import { builder } from './builder.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as risks from '../services/risks.js';
 import * as decisions from '../services/decisions.js';
 import { criteriaSetsFor, CRITERIA_COLUMN, type CriteriaSets } from '../services/assignments.js';
 import { getActivePeriod } from '../services/periods.js';
 import * as dashboard from '../services/dashboard.js';
+import { reviewerStatus, type ReviewerStatus } from '../services/reviewer-status.js';
 import { UserNode } from './users.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
@@ -175,7 +176,7 @@ const DashboardStats = builder
     }),
   });
 
-const ReviewerProgress = builder.objectRef<dashboard.ReviewerProgress>('ReviewerProgress').implement({
+const ReviewerStatusType = builder.objectRef<ReviewerStatus>('ReviewerStatus').implement({
   fields: (t) => ({
     reviewer: t.field({ type: UserNode, resolve: (p) => p.reviewer }),
     assigned: t.exposeInt('assigned'),
@@ -203,11 +204,11 @@ builder.queryFields((t) => {
       authScopes: { signedIn: true },
       resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.user!),
     }),
-    reviewerProgress: t.field({
-      type: [ReviewerProgress],
+    reviewerStatus: t.field({
+      type: [ReviewerStatusType],
       description: 'Per reviewer in the active period: assigned, decided, submitted, approved, last activity.',
       authScopes: { admin: true },
-      resolve: (_root, _args, ctx) => dashboard.reviewerProgress(ctx.prisma),
+      resolve: (_root, _args, ctx) => reviewerStatus(ctx.prisma),
     }),
     riskQueue: t.field({
       type: RiskPage,

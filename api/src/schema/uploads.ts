@@ -4,7 +4,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { GraphQLError } from 'graphql';
 import { builder } from './builder.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as uploads from '../services/uploads.js';
 
 builder.scalarType('Upload', {

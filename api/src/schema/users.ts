@@ -1,6 +1,6 @@
 // Users: the User node, the viewer, sign-in and sign-out, administration.
 import { builder } from './builder.js';
-import { ValidationError } from '../services/errors.js';
+import { ValidationError } from '../core/errors.js';
 import * as internalAuth from '../auth/internal.js';
 import * as users from '../services/users.js';
 import { createApiToken } from '../auth/tokens.js';

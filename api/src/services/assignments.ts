@@ -4,11 +4,11 @@
 // is assigned the same user and role.
 import { z } from 'zod';
 import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
-import { ConflictError, NotFoundError, ValidationError } from './errors.js';
-import { recordAudit } from './audit.js';
-import { parseOrThrow } from './validation.js';
-import type { Actor, DbClient } from './types.js';
-import { isUuid } from './types.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import { recordAudit } from '../core/audit.js';
+import { parseOrThrow } from '../core/validation.js';
+import type { Actor, DbClient } from '../core/types.js';
+import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
 
 export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;

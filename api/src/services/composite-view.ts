@@ -13,7 +13,7 @@ import { saveDecisions, type DecisionDeps } from './decisions.js';
 import { getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './risks.js';
 import { LIVE_ROWS } from './live-rows.js';
-import type { Actor, DbClient } from './types.js';
+import type { Actor, DbClient } from '../core/types.js';
 
 /** ARCHITECTURE.md 'High-risk rules': a rule id 02NN or 03NN. */
 export const HIGH_RISK_RULE = /^0[23]\d\d$/;

@@ -6,14 +6,14 @@
 // Every change writes audit events in the same transaction.
 import { z } from 'zod';
 import { Prisma, type PrismaClient, type Submission, type User } from '../generated/prisma/client.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
-import { actorLabel, recordAudit } from './audit.js';
-import { parseOrThrow } from './validation.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { actorLabel, recordAudit } from '../core/audit.js';
+import { parseOrThrow } from '../core/validation.js';
 import { requireActivePeriod, getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './risks.js';
 import { sendNotification } from './notifications.js';
-import type { Actor, DbClient } from './types.js';
-import { isUuid } from './types.js';
+import type { Actor, DbClient } from '../core/types.js';
+import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
 
 export const DECISION_VALUES = ['retain', 'remove', 'retain_mitigated'] as const;

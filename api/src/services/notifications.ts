@@ -4,11 +4,11 @@
 // fallback the SPEC describes.
 import { z } from 'zod';
 import type { Notification, NotificationType, Prisma, PrismaClient, User } from '../generated/prisma/client.js';
-import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
-import { recordAudit } from './audit.js';
-import { parseOrThrow } from './validation.js';
-import type { Actor } from './types.js';
-import { isUuid } from './types.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { recordAudit } from '../core/audit.js';
+import { parseOrThrow } from '../core/validation.js';
+import type { Actor } from '../core/types.js';
+import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
 
 export interface NotificationDeps {

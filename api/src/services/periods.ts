@@ -2,11 +2,11 @@
 // While none is active, every decision, submission and recall is refused.
 import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prisma/client.js';
-import { ConflictError, NotFoundError } from './errors.js';
-import { recordAudit } from './audit.js';
-import { parseOrThrow } from './validation.js';
-import type { Actor, DbClient } from './types.js';
-import { isUuid } from './types.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { recordAudit } from '../core/audit.js';
+import { parseOrThrow } from '../core/validation.js';
+import type { Actor, DbClient } from '../core/types.js';
+import { isUuid } from '../core/types.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';

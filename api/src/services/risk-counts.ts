@@ -7,7 +7,7 @@
 // a cached count is reused exactly as long as the rows it counted are the same
 // (on every instance: the version lives in the database). Counts that depend
 // on decisions are not cached.
-import type { DbClient } from './types.js';
+import type { DbClient } from '../core/types.js';
 
 const MAX_ENTRIES = 2000;
 const cache = new Map<string, { version: bigint; value: Promise<unknown> }>();

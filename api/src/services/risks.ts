@@ -2,13 +2,13 @@
 // viewer's decision in the active period. Administrators see every row;
 // reviewers only the rows assigned to them, whichever way they ask.
 import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../core/errors.js';
 import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsFor, criteriaSetsOf, type CriteriaSets } from './assignments.js';
 import { getActivePeriod } from './periods.js';
 import { LIVE_ROWS } from './live-rows.js';
-import { crlfLines, csvLine, sqlCsvText } from './csv.js';
+import { crlfLines, csvLine, sqlCsvText } from '../core/csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
-import type { DbClient } from './types.js';
+import type { DbClient } from '../core/types.js';
 import type { Database } from '../db/client.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
 

@@ -4,12 +4,12 @@
 import { z } from 'zod';
 import type { PrismaClient, Role, User } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { parseOrThrow } from './validation.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors.js';
-import { recordAudit } from './audit.js';
-import type { Actor } from './types.js';
-import { isUuid } from './types.js';
-import { publicUser } from './types.js';
+import { parseOrThrow } from '../core/validation.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { recordAudit } from '../core/audit.js';
+import type { Actor } from '../core/types.js';
+import { isUuid } from '../core/types.js';
+import { publicUser } from '../core/types.js';
 import type { Mailer } from './mail.js';
 import type { PubSub } from '../pubsub.js';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';

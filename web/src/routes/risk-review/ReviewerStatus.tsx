@@ -22,11 +22,11 @@ const query = graphql`
       id
       name
     }
-    reviewerProgress {
+    reviewerStatus {
       reviewer {
         id
       }
-      ...ReviewerStatusRow_progress
+      ...ReviewerStatusRow_status
     }
     submissions(status: submitted, first: 100) {
       edges {
@@ -131,8 +131,8 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
             description="Create reviewer accounts in User Management, then assign risks to them."
           />
         }
-        rows={data.reviewerProgress.map((p) => (
-          <ReviewerStatusRow key={p.reviewer.id} progress={p} submissionId={pending.get(p.reviewer.id) ?? null} onChanged={onChanged} />
+        rows={data.reviewerStatus.map((p) => (
+          <ReviewerStatusRow key={p.reviewer.id} reviewer={p} submissionId={pending.get(p.reviewer.id) ?? null} onChanged={onChanged} />
         ))}
       />
     </>

@@ -26,7 +26,7 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ReviewerStatusRowApproveMutation } from '../../__generated__/ReviewerStatusRowApproveMutation.graphql';
 import type { ReviewerStatusRowReturnMutation } from '../../__generated__/ReviewerStatusRowReturnMutation.graphql';
-import type { ReviewerStatusRow_progress$key } from '../../__generated__/ReviewerStatusRow_progress.graphql';
+import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { formatDateTime } from '../../components/riskDisplay';
 import { fullName } from '../../components/Sidebar';
@@ -88,11 +88,11 @@ const STATUS: Record<string, { label: string; color: BadgeProps['color'] }> = {
 };
 
 export function ReviewerStatusRow({
-  progress,
+  reviewer: statusRef,
   submissionId,
   onChanged,
 }: {
-  progress: ReviewerStatusRow_progress$key;
+  reviewer: ReviewerStatusRow_status$key;
   submissionId: string | null;
   onChanged: () => void;
 }) {
@@ -100,7 +100,7 @@ export function ReviewerStatusRow({
   const notify = useNotify();
   const p = useFragment(
     graphql`
-      fragment ReviewerStatusRow_progress on ReviewerProgress {
+      fragment ReviewerStatusRow_status on ReviewerStatus {
         reviewer {
           id
           firstName
@@ -116,7 +116,7 @@ export function ReviewerStatusRow({
         lastActivity
       }
     `,
-    progress,
+    statusRef,
   );
   const [approving, setApproving] = useState(false);
   const [returning, setReturning] = useState(false);
