@@ -1,0 +1,102 @@
+// The layers of docs/architecture.md, checked in CI (`npm run lint:layers`).
+// Who may import whom:
+//   core/ (errors, validation, audit writer, CSV, types)  <- everything
+//   db/, ingest/, auth/                                    <- import core/ (and db/) only
+//   services/                                              <- import core/, db/, ingest/, auth/, each other (no cycles)
+//   schema/, rest/, jobs/                                  <- import services/ and below; never each other
+// The generated Prisma client and config.ts are leaves everyone may read.
+const SRC = '^api/src/';
+const forbidden = [
+  {
+    name: 'no-circular',
+    comment: 'A cycle makes two modules one; split the shared part out instead.',
+    severity: 'error',
+    from: { path: SRC },
+    to: { circular: true },
+  },
+  {
+    name: 'core-is-a-leaf',
+    comment: 'core/ holds what every layer shares and no domain owns: it imports nothing of ours but the generated client.',
+    severity: 'error',
+    from: { path: `${SRC}core/` },
+    to: { path: SRC, pathNot: [`${SRC}core/`, `${SRC}generated/`] },
+  },
+  {
+    name: 'db-is-infrastructure',
+    comment: 'db/ is the client factory, migrator, bulk copy and job queue: no domain code.',
+    severity: 'error',
+    from: { path: `${SRC}db/` },
+    to: { path: SRC, pathNot: [`${SRC}db/`, `${SRC}core/`, `${SRC}generated/`] },
+  },
+  {
+    name: 'ingest-is-a-leaf',
+    comment: 'ingest/ reads files into rows and COPY batches; the upload lifecycle is a service.',
+    severity: 'error',
+    from: { path: `${SRC}ingest/` },
+    to: { path: SRC, pathNot: [`${SRC}ingest/`, `${SRC}core/`, `${SRC}db/`, `${SRC}generated/`] },
+  },
+  {
+    name: 'auth-below-services',
+    comment: 'auth/ (sessions, passwords, throttling, tokens, OIDC) is used by services and adapters, and uses none of them.',
+    severity: 'error',
+    from: { path: `${SRC}auth/` },
+    to: { path: SRC, pathNot: [`${SRC}auth/`, `${SRC}core/`, `${SRC}db/`, `${SRC}generated/`, `${SRC}config\\.ts$`] },
+  },
+  {
+    name: 'services-below-adapters',
+    comment: 'Services own the rules; they never reach up into the GraphQL schema, REST routes, jobs workers or the request context.',
+    severity: 'error',
+    from: { path: `${SRC}services/` },
+    to: { path: [`${SRC}schema/`, `${SRC}rest/`, `${SRC}jobs/`, `${SRC}context\\.ts$`, `${SRC}graphql\\.ts$`, `${SRC}server\\.ts$`, `${SRC}app\\.ts$`] },
+  },
+  {
+    name: 'schema-not-rest',
+    comment: 'GraphQL and REST are sibling adapters over the same services.',
+    severity: 'error',
+    from: { path: `${SRC}schema/` },
+    to: { path: [`${SRC}rest/`, `${SRC}jobs/`] },
+  },
+  {
+    name: 'rest-not-schema',
+    severity: 'error',
+    from: { path: `${SRC}rest/` },
+    to: { path: [`${SRC}schema/`, `${SRC}jobs/`] },
+  },
+  {
+    name: 'jobs-not-adapters',
+    severity: 'error',
+    from: { path: `${SRC}jobs/` },
+    to: { path: [`${SRC}schema/`, `${SRC}rest/`] },
+  },
+  {
+    name: 'web-routes-apart',
+    comment: 'A route folder owns its screen; what two screens share lives in components/, a domain folder, or routes/composite-view/.',
+    severity: 'error',
+    from: { path: '^web/src/routes/([^/]+)/' },
+    to: { path: '^web/src/routes/([^/]+)/', pathNot: ['^web/src/routes/$1/', '^web/src/routes/composite-view/'] },
+  },
+  {
+    name: 'web-components-generic',
+    comment: 'components/ is generic UI: it imports no route.',
+    severity: 'error',
+    from: { path: '^web/src/components/' },
+    to: { path: '^web/src/routes/' },
+  },
+  {
+    name: 'web-not-api',
+    severity: 'error',
+    from: { path: '^web/' },
+    to: { path: '^api/' },
+  },
+];
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['__generated__', '^api/src/generated/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
