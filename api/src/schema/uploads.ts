@@ -99,7 +99,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
-      const received = await uploads.receiveFile(ctx.config.dataDir, f.createReadStream(), f.filename);
+      const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
       const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, {
         uploadMode: args.options?.uploadMode ?? undefined,
         skipDuplicates: args.options?.skipDuplicates ?? undefined,
