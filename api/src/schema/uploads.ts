@@ -55,7 +55,7 @@ const ColumnMapping = builder.objectRef<{ header: string; field: string }>('Colu
 });
 
 const UploadProgress = builder
-  .objectRef<{ uploadId: string; status: 'processing' | 'completed' | 'failed'; rowsProcessed: number; bytesProcessed: number; sizeBytes: number; duplicatesSkipped: number; errorMessage: string | null }>('UploadProgress')
+  .objectRef<uploads.UploadProgress>('UploadProgress')
   .implement({
     fields: (t) => ({
       uploadId: t.field({ type: 'ID', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
