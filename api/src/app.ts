@@ -3,7 +3,8 @@
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { createMailTransport, startMail } from './services/mail.js';
+import { createMailer } from './services/mail.js';
+import { createMailTransport, startMailWorker } from './jobs/mail.js';
 import { startJobQueue } from './jobs/queue.js';
 import { startIngestWorker } from './jobs/ingest.js';
 import { createAppPubSub } from './pubsub.js';
@@ -31,7 +32,8 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
     const ps = await createAppPubSub(config.REDIS_URL);
     const jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL });
     const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-    const mailer = await startMail(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+    await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+    const mailer = createMailer(jobs);
     const deps: AppDeps = {
       config,
       db,

@@ -48,6 +48,8 @@ export interface Config extends RawConfig {
   isProduction: boolean;
   cookieSecure: boolean;
   oidcEnabled: boolean;
+  /** Where stored uploads live: DATA_DIR/uploads. */
+  uploadsDir: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,5 +67,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isProduction: c.NODE_ENV === 'production',
     cookieSecure: c.COOKIE_SECURE === 'true',
     oidcEnabled: Boolean(c.OIDC_ISSUER_URL && c.OIDC_CLIENT_ID),
+    uploadsDir: path.join(path.resolve(c.DATA_DIR), 'uploads'),
   };
 }

@@ -31,7 +31,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
             part.file.resume();
             continue;
           }
-          file = await uploads.receiveFile(req.ctx.config.dataDir, part.file, part.filename);
+          file = await uploads.receiveFile(req.ctx.config.uploadsDir, part.file, part.filename);
         } else {
           fields[part.fieldname] = String(part.value);
         }

@@ -55,7 +55,7 @@ const ColumnMapping = builder.objectRef<{ header: string; field: string }>('Colu
 });
 
 const UploadProgress = builder
-  .objectRef<{ uploadId: string; status: 'processing' | 'completed' | 'failed'; rowsProcessed: number; bytesProcessed: number; sizeBytes: number; duplicatesSkipped: number; errorMessage: string | null }>('UploadProgress')
+  .objectRef<uploads.UploadProgress>('UploadProgress')
   .implement({
     fields: (t) => ({
       uploadId: t.field({ type: 'ID', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
@@ -99,7 +99,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
-      const received = await uploads.receiveFile(ctx.config.dataDir, f.createReadStream(), f.filename);
+      const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
       const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, {
         uploadMode: args.options?.uploadMode ?? undefined,
         skipDuplicates: args.options?.skipDuplicates ?? undefined,

@@ -270,3 +270,21 @@ export function listSubmissions(prisma: PrismaClient, filter: { status?: string 
     take: 500,
   });
 }
+
+/**
+ * On a 'replace' load, in its going-live transaction: the decisions on rows
+ * the new upload keeps (equal export columns, i.e. the same row_hash) are
+ * copied to its rows, so a review in progress survives a reload of the same
+ * data. A decision already on a new row is kept.
+ */
+export async function carryOverDecisions(tx: DbClient, uploadId: string): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments,
+                           mitigation_control, mitigation_expires_at, submission_id, created_at, updated_at)
+    SELECT d.period_id, d.reviewer_id, n.id, d.decision, d.via_composite_role, d.comments,
+           d.mitigation_control, d.mitigation_expires_at, d.submission_id, d.created_at, d.updated_at
+      FROM decisions d
+      JOIN risk_rows o ON o.id = d.risk_row_id AND (o.upload_id IS NULL OR o.upload_id <> ${uploadId}::uuid)
+      JOIN risk_rows n ON n.row_hash = o.row_hash AND n.upload_id = ${uploadId}::uuid
+    ON CONFLICT (period_id, reviewer_id, risk_row_id) DO NOTHING`;
+}

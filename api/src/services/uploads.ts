@@ -15,7 +15,6 @@ import { isUuid } from '../core/types.js';
 import type { AppDeps } from '../context.js';
 import type { PubSub, PubSubEvents } from '../pubsub.js';
 import { JOBS } from '../jobs/queue.js';
-import { uploadsDir } from '../ingest/pipeline.js';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'];
@@ -44,11 +43,12 @@ export interface ReceivedFile {
 }
 
 /**
- * Streams an incoming file to a temporary path under DATA_DIR/uploads (never
- * whole in memory), refusing it past 2 GB. On any failure nothing is left.
+ * Streams an incoming file to a temporary path under the uploads folder
+ * (config.uploadsDir; never whole in memory), refusing it past 2 GB. On any
+ * failure nothing is left.
  */
-export async function receiveFile(dataDir: string, stream: Readable, originalName: string): Promise<ReceivedFile> {
-  const incoming = path.join(uploadsDir(dataDir), '.incoming');
+export async function receiveFile(uploadsDir: string, stream: Readable, originalName: string): Promise<ReceivedFile> {
+  const incoming = path.join(uploadsDir, '.incoming');
   await fs.promises.mkdir(incoming, { recursive: true });
   const tempPath = path.join(incoming, crypto.randomUUID());
   let size = 0;
@@ -78,7 +78,7 @@ export async function acceptUpload(
 ): Promise<Upload> {
   const options = parseOrThrow(optionsSchema, rawOptions);
   const ext = path.extname(file.originalName).toLowerCase();
-  const dir = uploadsDir(deps.config.dataDir);
+  const dir = deps.config.uploadsDir;
   await fs.promises.mkdir(dir, { recursive: true });
   const accepted = ACCEPTED_EXTENSIONS.includes(ext);
   const upload = await deps.prisma.$transaction(async (tx) => {
@@ -132,7 +132,7 @@ export async function retryUpload(deps: UploadDeps, actor: Actor, id: string): P
   if (!ACCEPTED_EXTENSIONS.includes(path.extname(u.originalName).toLowerCase())) {
     throw new ValidationError('This file type cannot be loaded; upload a .csv, .xlsx or .xls file');
   }
-  if (!fs.existsSync(path.join(uploadsDir(deps.config.dataDir), u.fileName))) {
+  if (!fs.existsSync(path.join(deps.config.uploadsDir, u.fileName))) {
     throw new ConflictError('The stored file is gone; upload it again');
   }
   const updated = await deps.prisma.$transaction(async (tx) => {
@@ -195,16 +195,29 @@ export function uploadJson(u: Upload & { uploadedBy?: User | null }) {
 
 export type UploadProgress = PubSubEvents['upload:progress'][1];
 
-function progressOf(u: Upload): UploadProgress {
+/**
+ * The one shape of an upload's progress event, for the subscription's first
+ * event (from the stored upload) and for every event a load publishes (from
+ * its own counts): the bytes of a completed upload are its whole size.
+ */
+export function progressEvent(
+  u: Pick<Upload, 'id' | 'sizeBytes'>,
+  at: { status: UploadProgress['status']; rowsProcessed: number; bytesProcessed: number | bigint; duplicatesSkipped: number; errorMessage: string | null },
+): UploadProgress {
   return {
     uploadId: u.id,
-    status: u.status,
-    rowsProcessed: u.rowsProcessed,
-    bytesProcessed: Number(u.status === 'completed' ? u.sizeBytes : u.bytesProcessed),
+    status: at.status,
+    rowsProcessed: at.rowsProcessed,
+    bytesProcessed: Number(at.status === 'completed' ? u.sizeBytes : at.bytesProcessed),
     sizeBytes: Number(u.sizeBytes),
-    duplicatesSkipped: u.duplicatesSkipped,
-    errorMessage: u.errorMessage,
+    duplicatesSkipped: at.duplicatesSkipped,
+    errorMessage: at.errorMessage,
   };
+}
+
+/** Publishes a progress event (after the write it reports has committed). */
+export function publishProgress(pubsub: PubSub, event: UploadProgress): void {
+  pubsub.publish('upload:progress', event.uploadId, event);
 }
 
 /**
@@ -223,7 +236,7 @@ export async function* progressStream(prisma: PrismaClient, pubsub: PubSub, uplo
   try {
     const row = await prisma.upload.findUnique({ where: { id: uploadId } });
     if (!row) return;
-    let last = progressOf(row);
+    let last = progressEvent(row, row);
     yield last;
     let next = first;
     while (last.status === 'processing') {

@@ -1,5 +1,5 @@
 // Reads a legacy .xls with SheetJS in a child process of its own (started by
-// openXls in tables.ts). SheetJS holds the whole workbook in memory (some KB
+// openXls in xls/reader.ts). SheetJS holds the whole workbook in memory (some KB
 // per row), so this runs in its own process, with its own heap limit
 // (--max-old-space-size, given by the parent): the server keeps the heap cap
 // it was started with, and a workbook too large for this heap makes V8 abort
@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import XLSX from 'xlsx';
 
 if (!process.send) {
-  console.error('xls-worker.mjs is started by openXls (tables.ts), with an IPC channel.');
+  console.error('xls-worker.mjs is started by openXls (xls/reader.ts), with an IPC channel.');
   process.exit(2);
 }
 process.on('disconnect', () => process.exit());

@@ -1,0 +1,150 @@
+// The .xlsx reader, as a stream, so memory does not grow with the number of
+// rows; it yields the same batches as the CSV reader. An .xlsx is checked as
+// a zip first (zip.ts): not a zip, or one that inflates out of proportion (a
+// zip bomb), is refused before parsing.
+//
+// yauzl gives the zip directory; the first worksheet is found through the package relationships (_rels/.rels -> workbook.xml -> its
+// rels; the part is not assumed to be sheet1.xml). xl/sharedStrings.xml is read
+// first (streamed, decoded with a streaming TextDecoder) into an array: its
+// size grows with the number of *distinct* strings in the workbook, not with
+// rows, but a column of unique values does cost its text once (about 60 MB for
+// a million unique 20-character strings). styles.xml is read only for which
+// cell formats are dates. Then the worksheet entry is inflated with zlib as it
+// streams from the file and scanned by hand, as bytes: each chunk is scanned
+// up to its last complete </row>, and the unfinished rest is kept for the next
+// chunk, so a tag or a multibyte UTF-8 character split between chunks is only
+// read once it is whole. Each stretch of complete rows is checked as UTF-8,
+// and a row's values are decoded with one call. Memory holds one chunk, one
+// row group and the shared strings, whatever the number of rows.
+// The scanner knows shared strings (t="s"), inline strings (<is><t>, rich-text
+// runs <r><t>, phonetic runs <rPh> left out), formula results (t="str", <f>
+// ignored), booleans ('true'/'false'), errors (empty), numbers, ISO dates
+// (t="d"), XML entities and Excel's _xHHHH_ escapes, CDATA, xml:space, cells
+// left out of a row (their column letters in r="..": the gaps become ''), rows
+// left out (empty rows are skipped, row numbers come from r="..") and
+// namespace prefixes (<x:row>).
+// Dates: a number in a cell whose format is a date, or in the column whose
+// header maps to Last Executed On, becomes YYYY-MM-DD (Excel serial, 1900 or
+// 1904 system); other numbers are written as JavaScript prints them ('42',
+// '0.5'), as the exceljs reader used here before gave them.
+// Files: zip.ts (the container), workbook.ts (which sheet, shared strings,
+// date styles), xml.ts (text and tags), sheet-rows.ts (the row scanner); this
+// file feeds the worksheet's chunks to the scanner and hands out batches.
+import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { IngestError, closing, type CsvBatch, type CsvReader } from '../csv.js';
+import { damaged, inflateEntry, openZip } from './zip.js';
+import { dateStyles, locateSheet, readSharedStrings } from './workbook.js';
+import { MAX_ELEMENT_CHARS, byteTags, rootPrefix, type ByteTags } from './xml.js';
+import { sheetRows } from './sheet-rows.js';
+
+export async function openXlsx(file: string, batchRows: number): Promise<CsvReader> {
+  if ((await fs.promises.stat(file)).size === 0) throw new IngestError('The file is empty (0 bytes).');
+  const z = await openZip(file);
+  let closed = false;
+  const close = () => {
+    if (!closed) {
+      closed = true;
+      z.zip.close();
+    }
+  };
+  try {
+    const wb = await locateSheet(z);
+    const shared = await readSharedStrings(z, wb.sharedStrings);
+    const dateStyle = dateStyles(wb.styles);
+    const what = `its worksheet${wb.sheetName ? ` '${wb.sheetName}'` : ''}`;
+    const sheetStart = wb.sheet.relativeOffsetOfLocalHeader;
+    let bytesRead = 0;
+    const chunks = inflateEntry(z, wb.sheet, what, (c) => (bytesRead = Math.min(z.size, sheetStart + c)));
+    // Each stretch of complete rows is checked as UTF-8 once (it ends at a
+    // '>', so no character is split), then values are decoded without checks.
+    const checkUtf8 = (b: Buffer, start: number, end: number) => {
+      if (!isUtf8(start === 0 && end === b.length ? b : b.subarray(start, end))) throw damaged(what, `is not valid UTF-8 text (after row ${rows.lastRow()})`);
+    };
+
+    const rows = sheetRows(what, shared, dateStyle, wb.date1904);
+    let ended = false;
+    let tags: ByteTags | undefined;
+    /** Bytes after the last complete row, waiting for the next chunk. */
+    let pending: Buffer | undefined;
+
+    /** Scans the next chunk of the worksheet; false at its end. */
+    const pump = async (): Promise<boolean> => {
+      if (ended) return false;
+      const n = await chunks.next();
+      if (n.done) {
+        ended = true;
+        const rest = pending ?? Buffer.alloc(0);
+        pending = undefined;
+        tags ??= byteTags(rootPrefix(rest.toString('latin1', 0, Math.min(rest.length, 64 * 1024))) ?? '');
+        checkUtf8(rest, 0, rest.length);
+        rows.scan(rest, 0, rest.length, tags);
+        if (rest.indexOf(`</${tags.prefix}worksheet>`) < 0) throw damaged(what, `ends early, after row ${rows.lastRow()} (the file may be truncated)`);
+        return false;
+      }
+      let data = n.value;
+      if (!tags) {
+        if (pending) data = Buffer.concat([pending, data]);
+        pending = undefined;
+        const prefix = rootPrefix(data.toString('latin1', 0, Math.min(data.length, 64 * 1024)));
+        if (prefix === undefined) {
+          if (data.length > MAX_ELEMENT_CHARS) throw damaged(what, 'does not start like a worksheet');
+          pending = data;
+          return true;
+        }
+        tags = byteTags(prefix);
+      }
+      const T = tags;
+      let start = 0;
+      if (pending) {
+        // The row begun in the last chunk is finished in a small buffer; the
+        // rest of this chunk is scanned where it is (no copy of the chunk).
+        const first = data.indexOf(T.rowEnd);
+        if (first < 0) {
+          if (pending.length + data.length > MAX_ELEMENT_CHARS) throw damaged(what, `has a row longer than ${MAX_ELEMENT_CHARS / 1024 ** 2} MB`);
+          pending = Buffer.concat([pending, data]);
+          return true;
+        }
+        start = first + T.rowEnd.length;
+        const head = Buffer.concat([pending, data.subarray(0, start)]);
+        pending = undefined;
+        checkUtf8(head, 0, head.length);
+        rows.scan(head, 0, head.length, T);
+      }
+      const cut = data.lastIndexOf(T.rowEnd);
+      const end = cut + T.rowEnd.length;
+      if (cut < 0 || end <= start) {
+        if (data.length - start > MAX_ELEMENT_CHARS) throw damaged(what, `has a row longer than ${MAX_ELEMENT_CHARS / 1024 ** 2} MB`);
+        pending = data.subarray(start);
+        return true;
+      }
+      checkUtf8(data, start, end);
+      rows.scan(data, start, end, T);
+      if (end < data.length) pending = data.subarray(end);
+      return true;
+    };
+
+    // The header is the first non-empty row.
+    while (!rows.header() && (await pump()));
+    const header = rows.header();
+    if (!header) throw new IngestError('The first worksheet is empty.');
+
+    async function* batches(): AsyncGenerator<CsvBatch> {
+      try {
+        for (;;) {
+          while (rows.waiting() < batchRows && (await pump()));
+          if (!rows.waiting()) break;
+          const records = rows.take();
+          yield { records, bytesRead: ended ? z.size : bytesRead };
+        }
+      } finally {
+        close();
+        await chunks.return(undefined);
+      }
+    }
+    return { header, delimiter: '', encoding: 'xlsx', batches: closing(batches(), close) };
+  } catch (e) {
+    close();
+    throw e;
+  }
+}
