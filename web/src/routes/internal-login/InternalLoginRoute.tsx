@@ -16,6 +16,7 @@ import { graphql, useMutation } from 'react-relay';
 import { useNavigate } from 'react-router';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
 import { useSession } from '../../auth/SessionProvider';
+import { SsoSignIn } from '../../auth/SsoSignIn';
 import { writeStoredUser } from '../../auth/storage';
 import { IconTile } from '../../components/IconTile';
 import { useNotify } from '../../components/toast';
@@ -213,6 +214,7 @@ export default function InternalLoginRoute() {
             Back to home
           </Link>
         </form>
+        <SsoSignIn />
       </Card>
     </main>
   );
