@@ -182,6 +182,30 @@ describe('single sign-on: the code flow', () => {
   });
 });
 
+describe('single sign-on: the provider says no, or cannot be reached', () => {
+  it('an error answered by the provider (the person cancelled) is a refused sign-in', async () => {
+    const browser = new Browser();
+    const start = await browser.request('GET', `${server.url}/api/login`);
+    const state = new URL(start.location!).searchParams.get('state')!;
+    const cb = new URL(`${server.url}/api/auth/callback`);
+    cb.search = new URLSearchParams({ error: 'access_denied', state, iss: idp.issuer }).toString();
+    const r = await browser.request('GET', cb.href);
+    expect(r.location).toBe(`${server.url}/sign-in-refused?reason=failed`);
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(false);
+  });
+
+  it('a provider that cannot be reached sends /api/login to the refusal page, not a 500', async () => {
+    const dead = await startServer({ OIDC_ISSUER_URL: 'http://127.0.0.1:9/', OIDC_CLIENT_ID: 'x', OIDC_CLIENT_SECRET: 'y' });
+    try {
+      const r = await new Browser().request('GET', `${dead.url}/api/login`);
+      expect(r.status).toBe(302);
+      expect(r.location).toBe(`${dead.url}/sign-in-refused?reason=unavailable`);
+    } finally {
+      await dead.close();
+    }
+  });
+});
+
 describe('single sign-on: refusals create nothing', () => {
   async function refused(appUrl: string, claims: Parameters<TestIdp['accounts']['set']>[1], reason: string) {
     const prisma = server.app.deps.prisma;
