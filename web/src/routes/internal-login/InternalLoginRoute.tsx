@@ -209,12 +209,12 @@ export default function InternalLoginRoute() {
           >
             {busy ? 'Signing In...' : 'Sign In'}
           </Button>
+          <SsoSignIn />
           <Link href="/" onClick={goHome} className={styles.back}>
             <ArrowLeft16Regular aria-hidden />
             Back to home
           </Link>
         </form>
-        <SsoSignIn />
       </Card>
     </main>
   );
