@@ -26,7 +26,8 @@ beforeAll(async () => {
   ]);
   idp.attach([server.url, grouped.url]);
   admin = await adminClient(server);
-});
+  // Two servers on fresh databases: more than the default hook time on a busy machine.
+}, 180_000);
 afterAll(async () => {
   await Promise.all([server?.close(), grouped?.close()]);
   await idp?.close();
