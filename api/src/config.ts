@@ -34,6 +34,14 @@ const schema = z.object({
   /** Set to 'true' behind TLS so the session cookie is Secure. */
   COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Single sign-on: the callback's absolute URL as registered at the provider; unset: /api/auth/callback on the request's host. */
+  OIDC_REDIRECT_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  /** Single sign-on: the scopes asked for (space-separated). */
+  OIDC_SCOPES: z.preprocess(emptyToUndefined, z.string().default('openid email profile')),
+  /** Single sign-on: a provider group whose unknown members are created as reviewers; unset: nobody is created. */
+  OIDC_REVIEWER_GROUP: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Single sign-on: the claim that lists the user's groups. */
+  OIDC_GROUPS_CLAIM: z.preprocess(emptyToUndefined, z.string().default('groups')),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -59,6 +67,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const c = parsed.data;
+  const oidcSet = [c.OIDC_ISSUER_URL, c.OIDC_CLIENT_ID, c.OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (oidcSet !== 0 && oidcSet !== 3) {
+    throw new Error('Invalid configuration: OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together (single sign-on) or not at all');
+  }
+  if (c.OIDC_REDIRECT_URL && new URL(c.OIDC_REDIRECT_URL).pathname !== '/api/auth/callback') {
+    throw new Error('Invalid configuration: OIDC_REDIRECT_URL must be the absolute URL of /api/auth/callback');
+  }
+  if (c.OIDC_SCOPES && !c.OIDC_SCOPES.split(/\s+/).includes('openid')) {
+    throw new Error("Invalid configuration: OIDC_SCOPES must include 'openid'");
+  }
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
@@ -66,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     persistedQueriesFile: path.resolve(ROOT_DIR, c.PERSISTED_QUERIES),
     isProduction: c.NODE_ENV === 'production',
     cookieSecure: c.COOKIE_SECURE === 'true',
-    oidcEnabled: Boolean(c.OIDC_ISSUER_URL && c.OIDC_CLIENT_ID),
+    oidcEnabled: oidcSet === 3,
     uploadsDir: path.join(path.resolve(c.DATA_DIR), 'uploads'),
   };
 }

@@ -7,6 +7,7 @@ import DashboardRoute from './routes/dashboard/DashboardRoute';
 import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
 import LandingRoute from './routes/landing/LandingRoute';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
+import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
 
 // Each screen but the dashboard is its own chunk, loaded when first opened
 // (RouteBoundary's Suspense shows the loading state meanwhile).
@@ -49,6 +50,7 @@ export function App() {
       <Routes>
         <Route path="/" element={<LandingRoute />} />
         <Route path="/internal-login" element={<InternalLoginRoute />} />
+        <Route path="/sign-in-refused" element={<SignInRefusedRoute />} />
         <Route path="*" element={<NotFoundRoute />} />
       </Routes>
     );
@@ -57,6 +59,7 @@ export function App() {
   return (
     <Routes>
       <Route path="/internal-login" element={<InternalLoginRoute />} />
+      <Route path="/sign-in-refused" element={<SignInRefusedRoute />} />
       <Route element={<AppShell viewer={auth.viewer} />}>
         <Route
           index

@@ -1,7 +1,7 @@
 // Database sessions. The browser holds a random token in an HttpOnly cookie;
 // the database holds only its SHA-256, so a leaked table cannot be replayed.
 import crypto from 'node:crypto';
-import type { PrismaClient, User } from '../generated/prisma/client.js';
+import type { AuthMethod, PrismaClient, User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 
 export const SESSION_COOKIE = 'grc_session';
@@ -22,13 +22,21 @@ export async function createSession(
   db: DbClient,
   userId: string,
   ttlHours: number,
-  meta: { ip?: string | null; userAgent?: string | null },
+  meta: { ip?: string | null; userAgent?: string | null; authMethod?: AuthMethod; idToken?: string | null },
 ): Promise<NewSession> {
   const token = crypto.randomBytes(32).toString('base64url');
   const id = sha256(token);
   const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
   await db.session.create({
-    data: { id, userId, expiresAt, ip: meta.ip ?? null, userAgent: meta.userAgent?.slice(0, 500) ?? null },
+    data: {
+      id,
+      userId,
+      expiresAt,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      authMethod: meta.authMethod ?? 'password',
+      idToken: meta.idToken ?? null,
+    },
   });
   return { token, id, expiresAt };
 }
@@ -56,6 +64,14 @@ export async function resolveSession(prisma: PrismaClient, token: string, ttlHou
     ]);
   }
   return { sessionId: id, user: session.user };
+}
+
+/** How a session was started (and, for single sign-on, the provider's ID token); null when it is gone. */
+export async function sessionOrigin(
+  db: DbClient,
+  sessionId: string,
+): Promise<{ authMethod: AuthMethod; idToken: string | null } | null> {
+  return db.session.findUnique({ where: { id: sessionId }, select: { authMethod: true, idToken: true } });
 }
 
 export async function endSession(db: DbClient, sessionId: string): Promise<void> {

@@ -1,6 +1,7 @@
 // REST: sign-in, password change, sign-out, external sign-in status (SPEC §7).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as internalAuth from '../auth/internal.js';
+import * as sso from '../auth/oidc.js';
 import { publicUser } from '../core/types.js';
 import { AuthenticationError } from '../core/errors.js';
 
@@ -29,18 +30,72 @@ export function registerAuthRoutes(app: FastifyInstance) {
     },
   );
 
+  // A single sign-on session answers where the browser goes next (the
+  // provider's end-session endpoint, then /internal-login); internal ones go to / as before.
   app.post('/api/logout', { config: { access: 'public' } }, async (req) => {
-    await internalAuth.logout(req.ctx.prisma, req.ctx.actor);
-    req.ctx.cookies!.clear();
-    return { success: true };
+    const { ctx } = req;
+    const redirectTo = await sso.signOutLocation(ctx.prisma, ctx.config, ctx.actor, requestOrigin(req));
+    await internalAuth.logout(ctx.prisma, ctx.actor);
+    ctx.cookies!.clear();
+    return redirectTo ? { success: true, redirectTo } : { success: true };
   });
 
-  // External (OpenID Connect) sign-in is not configured in this build: the
-  // user endpoint answers 401 and the login endpoint sends people to the
-  // internal login page, as the SPEC's client expects.
-  app.get('/api/auth/user', { config: { access: 'public' } }, async () => {
-    throw new AuthenticationError('External sign-in is not configured');
+  // External sign-in (OpenID Connect, auth/oidc.ts). Off unless configured:
+  // then the user endpoint answers 401 and the login endpoint sends people to
+  // the internal login page, as the SPEC's client expects.
+  app.get('/api/auth/user', { config: { access: 'public' } }, async (req) => {
+    const user = req.ctx.config.oidcEnabled ? await sso.externalUser(req.ctx.prisma, req.ctx.actor) : null;
+    if (!user) {
+      throw new AuthenticationError(
+        req.ctx.config.oidcEnabled ? 'Not signed in through single sign-on' : 'External sign-in is not configured',
+      );
+    }
+    return user;
   });
 
-  app.get('/api/login', { config: { access: 'public' } }, async (_req, reply) => reply.redirect('/internal-login'));
+  app.get('/api/auth/sso', { config: { access: 'public' } }, async (req) => ({
+    enabled: req.ctx.config.oidcEnabled,
+    loginUrl: '/api/login',
+  }));
+
+  app.get('/api/login', { config: { access: 'public' } }, async (req, reply) => {
+    const { config } = req.ctx;
+    if (!config.oidcEnabled) return reply.redirect('/internal-login');
+    let started: sso.StartedSignIn;
+    try {
+      started = await sso.startSignIn(config, requestOrigin(req));
+    } catch (err) {
+      req.log.error(`single sign-on could not start: ${(err as Error).message}`);
+      return reply.redirect(sso.refusedLocation('unavailable'));
+    }
+    reply.setCookie(sso.FLOW_COOKIE, started.flowCookie, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.cookieSecure,
+      path: sso.FLOW_COOKIE_PATH,
+      maxAge: sso.FLOW_TTL_SECONDS,
+    });
+    return reply.redirect(started.location);
+  });
+
+  app.get(sso.CALLBACK_PATH, { config: { access: 'public' } }, async (req, reply) => {
+    const { ctx } = req;
+    if (!ctx.config.oidcEnabled) return reply.redirect('/internal-login');
+    const flowCookie = req.cookies[sso.FLOW_COOKIE];
+    // One use: whatever happens next, this browser's flow is over.
+    reply.clearCookie(sso.FLOW_COOKIE, { httpOnly: true, sameSite: 'lax', secure: ctx.config.cookieSecure, path: sso.FLOW_COOKIE_PATH });
+    const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    const outcome = await sso.completeSignIn(ctx.prisma, ctx.config, { flowCookie, search, actor: ctx.actor });
+    if (!outcome.ok) {
+      req.log.warn(`single sign-on refused (${outcome.reason}): ${outcome.detail}`);
+      return reply.redirect(sso.refusedLocation(outcome.reason));
+    }
+    ctx.cookies!.set(outcome.session);
+    return reply.redirect('/');
+  });
+}
+
+/** The origin the browser used (behind a proxy: X-Forwarded-Proto/Host, Fastify's trustProxy). */
+function requestOrigin(req: FastifyRequest): string {
+  return `${req.protocol}://${req.host}`;
 }

@@ -43,6 +43,7 @@ import {
   readStoredUser,
   writeStoredUser,
 } from './storage';
+import { endServerSession } from './sso';
 
 const viewerQuery = graphql`
   query SessionProviderQuery {
@@ -77,7 +78,7 @@ export type AuthState =
 export type SessionActions = {
   /** Starts a fresh Relay store and loads the viewer from the server (after sign-in or password change). */
   reload: () => Promise<Viewer | null>;
-  /** Ends the server session, clears the stored user and goes to /. */
+  /** Ends the server session, clears the stored user and goes to / (single sign-on: to /internal-login, through the provider's sign-out). */
   signOut: () => Promise<void>;
   /** Forgets the session locally (the server already considers it gone). */
   resetSignedOut: () => void;
@@ -206,9 +207,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [replaceSession]);
 
   const signOut = useCallback(async () => {
-    await logout(sessionRef.current.environment);
+    // SPEC §4: an internal user goes to /; a single sign-on user through the
+    // provider's sign-out (when it has one) to /internal-login, as the server answers.
+    let next: string | null = null;
+    try {
+      next = await endServerSession();
+    } catch (error) {
+      console.warn('Sign-out request failed', error);
+      await logout(sessionRef.current.environment);
+    }
+    if (next && !next.startsWith('/')) {
+      // Leaving for the provider: forget the user here (and in other tabs) without re-rendering signed out first.
+      liveStatus = 'signedOut';
+      clearStoredUser();
+      window.location.assign(next);
+      return;
+    }
     resetSignedOut();
-    navigate('/');
+    navigate(next ?? '/');
   }, [navigate, resetSignedOut]);
 
   // A corrupt stored user found at start-up: end any server session, then start signed out.

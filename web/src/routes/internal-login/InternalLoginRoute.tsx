@@ -16,6 +16,7 @@ import { graphql, useMutation } from 'react-relay';
 import { useNavigate } from 'react-router';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
 import { useSession } from '../../auth/SessionProvider';
+import { SsoSignIn } from '../../auth/SsoSignIn';
 import { writeStoredUser } from '../../auth/storage';
 import { IconTile } from '../../components/IconTile';
 import { useNotify } from '../../components/toast';
@@ -208,6 +209,7 @@ export default function InternalLoginRoute() {
           >
             {busy ? 'Signing In...' : 'Sign In'}
           </Button>
+          <SsoSignIn />
           <Link href="/" onClick={goHome} className={styles.back}>
             <ArrowLeft16Regular aria-hidden />
             Back to home
