@@ -55,6 +55,7 @@ const viewerQuery = graphql`
       isActive
       passwordResetRequired
       ...Sidebar_viewer
+      ...ChangePasswordDialog_viewer
     }
   }
 `;
