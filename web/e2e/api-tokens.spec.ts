@@ -1,5 +1,16 @@
-import { expect, test } from '@playwright/test';
-import { ADMIN_EMAIL, baseURL, signInAsAdmin, toast } from './helpers';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
+import {
+  ADMIN_EMAIL,
+  baseURL,
+  changePasswordDialog,
+  createActiveUser,
+  ensureAdminSession,
+  passwordFields,
+  restLogin,
+  signInAsAdmin,
+  signInThroughForm,
+  toast,
+} from './helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -98,4 +109,35 @@ test("the administrators' switch, and the page at 390 px by keyboard", async ({ 
   expect(box!.width).toBeLessThanOrEqual(390);
   await created.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('list', { name: 'API tokens' }).getByRole('listitem').filter({ hasText: name })).toBeVisible();
+});
+
+test("a forced password change offers 'Also revoke my API tokens' to a user who has tokens, and revokes them", async ({ page, request }) => {
+  await ensureAdminSession(request);
+  const owner = await createActiveUser(request, { role: 'admin', prefix: 'tokenowner' });
+  const own = await playwrightRequest.newContext({ baseURL: baseURL() });
+  let secret: string;
+  try {
+    expect(await restLogin(own, owner.email, owner.password)).not.toBeNull();
+    const created = await own.post('/api/tokens', { data: { name: 'before reset' } });
+    expect(created.status()).toBe(201);
+    secret = ((await created.json()) as { token: string }).token;
+  } finally {
+    await own.dispose();
+  }
+  expect((await useToken(secret)).rest).toBe(200);
+  const temporary = 'Temp#Pass12';
+  const reset = await request.put(`/api/users/${owner.user.id}/reset-password`, { data: { newPassword: temporary } });
+  expect(reset.ok()).toBeTruthy();
+
+  await signInThroughForm(page, owner.email, temporary);
+  const dialog = changePasswordDialog(page);
+  await expect(dialog).toBeVisible();
+  const fields = passwordFields(page);
+  await fields.current.fill(temporary);
+  await fields.next.fill('After#Reset1');
+  await fields.confirm.fill('After#Reset1');
+  await dialog.getByRole('checkbox', { name: 'Also revoke my API tokens' }).check();
+  await fields.submit.click();
+  await expect(toast(page, 'Password Updated')).toBeVisible();
+  expect((await useToken(secret)).rest).toBe(401);
 });
