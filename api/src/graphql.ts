@@ -9,7 +9,7 @@ import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schema } from './schema/index.js';
-import { authenticate, createContext, type AppDeps, type Context } from './context.js';
+import { authenticate, bearerOf, createContext, type AppDeps, type Context } from './context.js';
 import { AppError } from './core/errors.js';
 import { clearSessionCookie, setSessionCookie } from './rest/http.js';
 
@@ -108,7 +108,15 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         },
         async onRequestParse({ serverContext }) {
           const sc = serverContext as unknown as ServerContext & { __signedIn?: boolean };
-          if (sc?.req) sc.__signedIn = Boolean((await authenticate(deps, sc.req.raw, sc.req.headers, { ip: sc.req.ip })).user);
+          if (!sc?.req) return;
+          const auth = await authenticate(deps, sc.req.raw, sc.req.headers, { ip: sc.req.ip });
+          // A presented API token that is unknown, revoked or expired is refused, not run anonymously.
+          if (!auth.user && bearerOf(sc.req.headers) !== null) {
+            throw new GraphQLError('The API token is invalid, expired or revoked', {
+              extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+            });
+          }
+          sc.__signedIn = Boolean(auth.user);
         },
       } as Plugin<ServerContext>,
       readOnlyTokens,

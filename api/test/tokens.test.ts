@@ -242,8 +242,9 @@ describe('listing and revoking', () => {
     expect(r.body.apiToken.active).toBe(false);
     expect((await tool.get('/api/risks')).status).toBe(401);
     const g = await tool.gql(VIEWER);
+    expect(g.status).toBe(401);
     expect(g.body.data?.viewer ?? null).toBeNull();
-    expect(g.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
+    expect(g.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     const audit = await server.app.deps.prisma.auditEvent.findMany({ where: { entityId: created.body.apiToken.id } });
     expect(audit.map((e) => e.action).sort()).toEqual(['api_token.created', 'api_token.revoked']);
   });
