@@ -9,7 +9,7 @@ import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
 import type { JobQueue } from './jobs/queue.js';
 import { resolveSession, SESSION_COOKIE, type NewSession } from './auth/sessions.js';
-import { resolveApiToken } from './auth/tokens.js';
+import { apiTokenStillValid, resolveApiToken, type ResolvedToken } from './auth/tokens.js';
 
 /** Long-lived things the app is built from. */
 export interface AppDeps {
@@ -28,12 +28,16 @@ export interface Auth {
   user: User | null;
   sessionId: string | null;
   kind: AuthKind;
+  /** The API token the caller used (kind 'token'). */
+  token?: ResolvedToken['token'] | null;
 }
 
 /** What the transport gives us about a request. */
 export interface RequestInfo {
   headers: IncomingHttpHeaders;
   ip?: string | null;
+  /** graphql-ws: the connection_init payload (`{ authorization: 'Bearer grc_…' }`). */
+  connectionParams?: Readonly<Record<string, unknown>> | null;
   /** HTTP only: sets or clears the session cookie on the response. */
   cookies?: {
     set(session: NewSession): void;
@@ -49,6 +53,8 @@ export interface Context {
   user: User | null;
   sessionId: string | null;
   authKind: AuthKind;
+  /** The API token the caller used, with its scope; null for sessions. */
+  apiToken: ResolvedToken['token'] | null;
   actor: Actor;
   cookies?: RequestInfo['cookies'];
 }
@@ -73,18 +79,35 @@ export function parseCookies(header: string | undefined): Record<string, string>
 const authCache = new WeakMap<object, Promise<Auth>>();
 
 /**
+ * The Bearer credential of a request: the Authorization header, else (graphql-ws)
+ * the connection parameters' `authorization`. Null when none is presented.
+ */
+export function bearerOf(headers: IncomingHttpHeaders, connectionParams?: RequestInfo['connectionParams']): string | null {
+  const fromParams = connectionParams?.authorization ?? connectionParams?.Authorization;
+  const authz = headers.authorization ?? (typeof fromParams === 'string' ? fromParams : undefined);
+  if (typeof authz === 'string' && authz.toLowerCase().startsWith('bearer ')) return authz.slice(7).trim();
+  return null;
+}
+
+/**
  * Who is calling: a Bearer API token, else the session cookie. Memoised per
  * request object, so GraphiQL checks, persisted-operation checks and the
- * context share one lookup.
+ * context share one lookup (never longer: a revoked token fails the next request).
+ * `ip`, when known, is recorded as the token's last-used address.
  */
-export function authenticate(deps: AppDeps, key: object, headers: IncomingHttpHeaders): Promise<Auth> {
+export function authenticate(
+  deps: AppDeps,
+  key: object,
+  headers: IncomingHttpHeaders,
+  extra: Pick<RequestInfo, 'ip' | 'connectionParams'> = {},
+): Promise<Auth> {
   let p = authCache.get(key);
   if (!p) {
     p = (async (): Promise<Auth> => {
-      const authz = headers.authorization;
-      if (typeof authz === 'string' && authz.toLowerCase().startsWith('bearer ')) {
-        const user = await resolveApiToken(deps.prisma, authz.slice(7).trim());
-        return { user, sessionId: null, kind: user ? 'token' : null };
+      const bearer = bearerOf(headers, extra.connectionParams);
+      if (bearer !== null) {
+        const r = await resolveApiToken(deps.prisma, bearer, extra.ip);
+        return r ? { user: r.user, sessionId: null, kind: 'token', token: r.token } : { user: null, sessionId: null, kind: null };
       }
       const token = parseCookies(headers.cookie)[SESSION_COOKIE];
       if (!token) return { user: null, sessionId: null, kind: null };
@@ -97,7 +120,7 @@ export function authenticate(deps: AppDeps, key: object, headers: IncomingHttpHe
 }
 
 export async function createContext(deps: AppDeps, key: object, info: RequestInfo): Promise<Context> {
-  const auth = await authenticate(deps, key, info.headers);
+  const auth = await authenticate(deps, key, info.headers, { ip: info.ip ?? null, connectionParams: info.connectionParams });
   const userAgent = typeof info.headers['user-agent'] === 'string' ? info.headers['user-agent'] : null;
   return {
     deps,
@@ -107,6 +130,7 @@ export async function createContext(deps: AppDeps, key: object, info: RequestInf
     user: auth.user,
     sessionId: auth.sessionId,
     authKind: auth.kind,
+    apiToken: auth.token ?? null,
     actor: { user: auth.user, ip: info.ip ?? null, userAgent, sessionId: auth.sessionId },
     cookies: info.cookies,
   };
@@ -119,6 +143,7 @@ export async function stillSignedIn(ctx: Context): Promise<boolean> {
     const s = await ctx.prisma.session.findUnique({ where: { id: ctx.sessionId }, select: { expiresAt: true } });
     return Boolean(s && s.expiresAt.getTime() > Date.now());
   }
+  if (ctx.apiToken) return apiTokenStillValid(ctx.prisma, ctx.apiToken.id);
   const u = await ctx.prisma.user.findUnique({ where: { id: ctx.user.id }, select: { isActive: true } });
   return Boolean(u?.isActive);
 }
@@ -128,6 +153,7 @@ export function setContextUser(ctx: Context, user: User | null, sessionId: strin
   ctx.user = user;
   ctx.sessionId = sessionId;
   ctx.authKind = user ? 'session' : null;
+  ctx.apiToken = null;
   ctx.actor = { ...ctx.actor, user, sessionId };
 }
 

@@ -2,14 +2,14 @@
 // limits, introspection and GraphiQL for signed-in callers only, masked errors.
 import fs from 'node:fs';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, type ExecutionArgs } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, type ExecutionArgs } from 'graphql';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schema } from './schema/index.js';
-import { authenticate, createContext, type AppDeps, type Context } from './context.js';
+import { authenticate, bearerOf, createContext, type AppDeps, type Context } from './context.js';
 import { AppError } from './core/errors.js';
 import { clearSessionCookie, setSessionCookie } from './rest/http.js';
 
@@ -63,7 +63,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
           : undefined,
       }),
     graphiql: async (_request, ctx) => {
-      const auth = await authenticate(deps, ctx.req.raw, ctx.req.headers);
+      const auth = await authenticate(deps, ctx.req.raw, ctx.req.headers, { ip: ctx.req.ip });
       return auth.user ? { title: 'GRC Platform GraphQL' } : false;
     },
     maskedErrors: {
@@ -108,9 +108,18 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         },
         async onRequestParse({ serverContext }) {
           const sc = serverContext as unknown as ServerContext & { __signedIn?: boolean };
-          if (sc?.req) sc.__signedIn = Boolean((await authenticate(deps, sc.req.raw, sc.req.headers)).user);
+          if (!sc?.req) return;
+          const auth = await authenticate(deps, sc.req.raw, sc.req.headers, { ip: sc.req.ip });
+          // A presented API token that is unknown, revoked or expired is refused, not run anonymously.
+          if (!auth.user && bearerOf(sc.req.headers) !== null) {
+            throw new GraphQLError('The API token is invalid, expired or revoked', {
+              extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+            });
+          }
+          sc.__signedIn = Boolean(auth.user);
         },
       } as Plugin<ServerContext>,
+      readOnlyTokens,
       // A fragment spread is not a level of nesting (Relay spreads many).
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true }),
@@ -119,6 +128,25 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
   });
   return { yoga, persisted };
 }
+
+/**
+ * A `read` API token runs queries and subscriptions only: a mutation is refused
+ * (HTTP 403, code FORBIDDEN) before anything executes, over HTTP and graphql-ws alike.
+ */
+const readOnlyTokens: Plugin<ServerContext> = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const ctx = args.contextValue as unknown as Context | undefined;
+    if (ctx?.apiToken?.scope !== 'read') return;
+    if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+    setResultAndStopExecution({
+      errors: [
+        new GraphQLError('This API token is read-only: it cannot run mutations', {
+          extensions: { code: 'FORBIDDEN', http: { status: 403 } },
+        }),
+      ],
+    });
+  },
+};
 
 export interface OperationParams {
   query?: string | null;

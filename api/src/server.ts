@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs } from 'graphql';
 import type { AppDeps } from './context.js';
-import { createContext } from './context.js';
+import { authenticate, bearerOf, createContext } from './context.js';
 import { createGraphQL, prepareOperation, type OperationParams } from './graphql.js';
 import { processRequest } from 'graphql-upload-minimal';
 import { MAX_UPLOAD_BYTES } from './services/uploads.js';
@@ -26,6 +26,7 @@ import { registerReviewRoutes } from './rest/reviews.js';
 import { registerDashboardRoutes } from './rest/dashboard.js';
 import { registerReviewerStatusRoutes } from './rest/reviewer-status.js';
 import { registerUploadRoutes } from './rest/uploads.js';
+import { registerTokenRoutes } from './rest/tokens.js';
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -107,6 +108,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   registerDashboardRoutes(app);
   registerReviewerStatusRoutes(app);
   await registerUploadRoutes(app);
+  registerTokenRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.
@@ -142,9 +144,22 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
       // Yoga's enveloped execute/subscribe travel in rootValue (graphql-ws + Yoga recipe).
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
+      // A connection that presents an API token (header or connectionParams) that is
+      // unknown, revoked or expired is refused (close 4403) rather than run anonymously.
+      onConnect: async (ctx) => {
+        const request = ctx.extra.request;
+        const params = ctx.connectionParams ?? null;
+        if (bearerOf(request.headers, params) === null) return true;
+        return Boolean((await authenticate(deps, {}, request.headers, { connectionParams: params })).user);
+      },
       onSubscribe: async (ctx, _id, params) => {
         const request = ctx.extra.request;
-        const context = await createContext(deps, request, { headers: request.headers, ip: request.socket.remoteAddress });
+        // A fresh key per operation: the caller is looked up again, so a revoked token stops at once.
+        const context = await createContext(deps, {}, {
+          headers: request.headers,
+          ip: request.socket.remoteAddress,
+          connectionParams: ctx.connectionParams ?? null,
+        });
         const prepared = prepareOperation(yoga, persisted, context, params as OperationParams);
         return 'args' in prepared ? prepared.args : [...prepared];
       },

@@ -12,6 +12,7 @@ import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
 // Each screen but the dashboard is its own chunk, loaded when first opened
 // (RouteBoundary's Suspense shows the loading state meanwhile).
 const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
+const ApiTokensRoute = lazy(() => import('./routes/api-tokens/ApiTokensRoute'));
 const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
 const AssignedRisksRoute = lazy(() => import('./routes/assigned-risks/AssignedRisksRoute'));
 const AssignmentsRoute = lazy(() => import('./routes/assignments/AssignmentsRoute'));
@@ -35,6 +36,7 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode }> = [
   { path: '/risk-simulation', element: <RiskSimulationRoute /> },
   { path: '/all-reviews', element: <AllReviewsRoute /> },
   { path: '/admin-settings', element: <AdminSettingsRoute /> },
+  { path: '/api-tokens', element: <ApiTokensRoute /> },
 ];
 
 /**

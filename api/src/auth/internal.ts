@@ -7,6 +7,7 @@ import type { Actor } from '../core/types.js';
 import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { createSession, endSession, endUserSessions, type NewSession } from './sessions.js';
 import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
+import { revokeUserApiTokens } from './tokens.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
@@ -58,6 +59,8 @@ export interface ChangePasswordInput {
   userId?: string | null;
   currentPassword?: string | null;
   newPassword?: string | null;
+  /** Also revoke every API token of the user, in the same transaction. */
+  revokeApiTokens?: boolean | null;
 }
 
 /** The SPEC §5 rules, in the order the SPEC gives them; the first broken one is reported. */
@@ -75,6 +78,9 @@ export async function changePassword(prisma: PrismaClient, actor: Actor, input: 
   if (!me) throw new AuthenticationError('Not signed in');
   if (input.userId && input.userId !== me.id) throw new ForbiddenError('You can only change your own password');
   checkNewPassword(input);
+  if (input.revokeApiTokens != null && typeof input.revokeApiTokens !== 'boolean') {
+    throw new ValidationError('revokeApiTokens must be true or false', 'revokeApiTokens');
+  }
   const fresh = await prisma.user.findUniqueOrThrow({ where: { id: me.id } });
   if (!(await verifyPassword(fresh.passwordHash, input.currentPassword!))) {
     throw new ValidationError('Current password is incorrect', 'currentPassword');
@@ -84,6 +90,7 @@ export async function changePassword(prisma: PrismaClient, actor: Actor, input: 
     const user = await tx.user.update({ where: { id: me.id }, data: { passwordHash, passwordResetRequired: false } });
     // Any other place still signed in with the old password is signed out.
     await endUserSessions(tx, me.id, actor.sessionId);
+    if (input.revokeApiTokens === true) await revokeUserApiTokens(tx, actor, me.id, 'password_changed');
     await recordAudit(tx, actor, {
       action: 'user.password_changed',
       entityType: 'User',

@@ -21,7 +21,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Body: { userId?: string; currentPassword?: string; newPassword?: string } }>(
+  app.put<{ Body: { userId?: string; currentPassword?: string; newPassword?: string; revokeApiTokens?: boolean } }>(
     '/api/internal/change-password',
     { config: { access: 'authenticated' } },
     async (req) => {

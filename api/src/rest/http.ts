@@ -45,6 +45,10 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     });
     if (rule === 'public') return;
     if (!rule) throw new ForbiddenError('This route declares no access rule');
+    // A read-only API token may only read.
+    if (req.ctx.apiToken?.scope === 'read' && req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new ForbiddenError('This API token is read-only: it can only make GET requests');
+    }
     if (access[rule](req.ctx.user)) return;
     if (!req.ctx.user) throw new AuthenticationError('You are not signed in');
     if (req.ctx.user.passwordResetRequired) throw new ForbiddenError('You must change your password first');

@@ -8,5 +8,6 @@ import './assignments.js';
 import './reviews.js';
 import './composite.js';
 import './uploads.js';
+import './tokens.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

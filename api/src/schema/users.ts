@@ -3,7 +3,6 @@ import { builder } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import * as internalAuth from '../auth/internal.js';
 import * as users from '../services/users.js';
-import { createApiToken } from '../auth/tokens.js';
 import { access, setContextUser } from '../context.js';
 
 export const RoleEnum = builder.enumType('Role', { values: ['admin', 'reviewer'] as const });
@@ -58,6 +57,7 @@ const ChangePasswordInput = builder.inputType('ChangePasswordInput', {
   fields: (t) => ({
     currentPassword: t.string({ required: true }),
     newPassword: t.string({ required: true }),
+    revokeApiTokens: t.boolean({ description: 'Also revoke all of my API tokens.' }),
   }),
 });
 
@@ -77,16 +77,6 @@ const UpdateUserInput = builder.inputType('UpdateUserInput', {
     role: t.field({ type: RoleEnum }),
   }),
 });
-
-const ApiTokenCreated = builder
-  .objectRef<{ token: string; name: string; expiresAt: Date | null }>('ApiTokenCreated')
-  .implement({
-    fields: (t) => ({
-      token: t.exposeString('token', { description: 'Shown once; only its hash is stored.' }),
-      name: t.exposeString('name'),
-      expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
-    }),
-  });
 
 builder.mutationFields((t) => ({
   login: t.prismaField({
@@ -175,19 +165,6 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { id, newPassword }, ctx) => {
       const user = await users.resetPassword(ctx.deps, ctx.actor, id.id, { newPassword });
       return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
-    },
-  }),
-  createApiToken: t.field({
-    type: ApiTokenCreated,
-    authScopes: { signedIn: true },
-    errors: { types: [ValidationError] },
-    args: {
-      name: t.arg.string({ required: true }),
-      expiresInDays: t.arg.int(),
-    },
-    resolve: async (_root, args, ctx) => {
-      const { token, record } = await createApiToken(ctx.prisma, { ...ctx.actor, user: ctx.user! }, args);
-      return { token, name: record.name, expiresAt: record.expiresAt };
     },
   }),
 }));

@@ -56,6 +56,7 @@ const viewerQuery = graphql`
       isActive
       passwordResetRequired
       ...Sidebar_viewer
+      ...ChangePasswordDialog_viewer
     }
   }
 `;

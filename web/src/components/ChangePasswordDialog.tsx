@@ -1,8 +1,9 @@
-import { Body1, Caption1, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
+import { Body1, Caption1, Checkbox, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { CheckmarkCircle16Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
-import { graphql, useMutation } from 'react-relay';
+import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ChangePasswordDialogChangePasswordMutation } from '../__generated__/ChangePasswordDialogChangePasswordMutation.graphql';
+import type { ChangePasswordDialog_viewer$key } from '../__generated__/ChangePasswordDialog_viewer.graphql';
 import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from './FormDialog';
 import { useNotify } from './toast';
 
@@ -104,9 +105,21 @@ export type ChangePasswordDialogProps = {
   required?: boolean;
   onCancel: () => void;
   onChanged?: () => void;
+  /** The user changing the password: when they have API tokens, the dialog offers to revoke them. */
+  viewer?: ChangePasswordDialog_viewer$key | null;
 };
 
-export function ChangePasswordDialog({ open, required = false, onCancel, onChanged }: ChangePasswordDialogProps) {
+export function ChangePasswordDialog({ open, required = false, onCancel, onChanged, viewer = null }: ChangePasswordDialogProps) {
+  const tokenOwner = useFragment(
+    graphql`
+      fragment ChangePasswordDialog_viewer on User {
+        activeApiTokenCount
+      }
+    `,
+    viewer,
+  );
+  const hasApiTokens = (tokenOwner?.activeApiTokenCount ?? 0) > 0;
+  const [revokeApiTokens, setRevokeApiTokens] = useState(false);
   const styles = useStyles();
   const formStyles = useFormStyles();
   const notify = useNotify();
@@ -126,7 +139,13 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     commit({
-      variables: { input: { currentPassword: form.currentPassword, newPassword: form.newPassword } },
+      variables: {
+        input: {
+          currentPassword: form.currentPassword,
+          newPassword: form.newPassword,
+          ...(hasApiTokens && revokeApiTokens ? { revokeApiTokens: true } : {}),
+        },
+      },
       onCompleted: ({ changePassword: result }) => {
         if (result.__typename === 'MutationChangePasswordSuccess') {
           setForm(EMPTY);
@@ -182,6 +201,13 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
           />
         </Field>
       ))}
+      {hasApiTokens ? (
+        <Checkbox
+          label="Also revoke my API tokens"
+          checked={revokeApiTokens}
+          onChange={(_, d) => setRevokeApiTokens(d.checked === true)}
+        />
+      ) : null}
       <ul className={styles.hints} aria-label="Password requirements">
         {[
           'At least 6 characters long',

@@ -17,6 +17,7 @@ import {
   Board20Regular,
   Dismiss20Regular,
   DocumentBulletList20Regular,
+  Key20Regular,
   PanelLeftContract20Regular,
   PanelLeftExpand20Regular,
   People20Regular,
@@ -207,6 +208,7 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
         lastName
         email
         role
+        canCreateApiTokens
       }
     `,
     viewer,
@@ -251,6 +253,23 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
       {collapsed ? null : 'Sign Out'}
     </Button>
   );
+
+  // API Tokens: a personal page beside Sign Out (administrators, or everyone when an administrator allows it).
+  const tokensLink =
+    user.role === 'admin' || user.canCreateApiTokens ? (
+      <Button
+        as="a"
+        href="/api-tokens"
+        appearance="subtle"
+        icon={<Key20Regular />}
+        onClick={go('/api-tokens')}
+        aria-label={collapsed ? 'API Tokens' : undefined}
+        aria-current={pathname === '/api-tokens' ? 'page' : undefined}
+        className={collapsed ? undefined : styles.signOut}
+      >
+        {collapsed ? null : 'API Tokens'}
+      </Button>
+    ) : null;
 
   return (
     <div className={mergeClasses(styles.root, className)}>
@@ -317,6 +336,13 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
               <Caption1 className={styles.userRole}>{role}</Caption1>
             </div>
           </div>
+        )}
+        {tokensLink && collapsed ? (
+          <Tooltip content="API Tokens" relationship="description" positioning="after">
+            {tokensLink}
+          </Tooltip>
+        ) : (
+          tokensLink
         )}
         {collapsed ? (
           <Tooltip content="Sign Out" relationship="description" positioning="after">

@@ -107,6 +107,7 @@ export default function LandingRoute() {
       </Card>
       <ChangePasswordDialog
         open={auth.status === 'resetRequired'}
+        viewer={auth.status === 'resetRequired' ? auth.viewer : null}
         required
         onCancel={() => void signOut()}
       />
