@@ -204,7 +204,7 @@ describe('single sign-on: the provider says no, or cannot be reached', () => {
     } finally {
       await dead.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('single sign-on: refusals create nothing', () => {

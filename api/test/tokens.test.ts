@@ -4,6 +4,12 @@
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDatabase } from '../src/db/client.js';
+import { migrate, readMigrations } from '../src/db/migrate.js';
+import { freshDatabase } from './helpers/db.js';
 import { ADMIN_EMAIL, Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -339,5 +345,43 @@ describe('openapi', () => {
     expect(Object.keys(doc.paths['/api/tokens'])).toEqual(expect.arrayContaining(['get', 'post']));
     expect(Object.keys(doc.paths['/api/tokens/settings'])).toEqual(expect.arrayContaining(['get', 'put']));
     expect(Object.keys(doc.paths['/api/tokens/{id}'])).toEqual(['delete']);
+  });
+});
+
+describe('migration 20261123120000_api_token_rules', () => {
+  it('gives tokens without an expiry one (created + 90 days) and keeps their full rights', async () => {
+    const test = await freshDatabase();
+    const db = await createDatabase({ databaseUrl: test.url, dataDir: '/nonexistent', inMemory: true });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-mig-tokens-'));
+    try {
+      for (const f of readMigrations().filter((m) => m.name < '20261123120000_api_token_rules')) {
+        fs.mkdirSync(path.join(dir, f.name));
+        fs.writeFileSync(path.join(dir, f.name, 'migration.sql'), f.sql);
+      }
+      await migrate(db.sql, dir);
+      const [u] = await db.sql.query<{ id: string }>(
+        `INSERT INTO users (email, first_name, last_name, role, password_hash) VALUES ('old@example.com', 'Old', '', 'admin', 'x') RETURNING id`,
+      );
+      await db.sql.query(
+        `INSERT INTO api_tokens (user_id, name, token_hash, prefix, created_at) VALUES ($1, 'legacy', 'h1', 'grc_abcdef', '2026-01-01T00:00:00Z')`,
+        [u!.id],
+      );
+      await db.sql.query(
+        `INSERT INTO api_tokens (user_id, name, token_hash, prefix, created_at, expires_at) VALUES ($1, 'dated', 'h2', 'grc_ghijkl', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z')`,
+        [u!.id],
+      );
+      await migrate(db.sql);
+      const rows = await db.sql.query<{ name: string; expires_at: Date; scope: string; last_used_ip: string | null }>(
+        `SELECT name, expires_at, scope::text AS scope, last_used_ip FROM api_tokens ORDER BY name`,
+      );
+      expect(rows.map((r) => [r.name, new Date(r.expires_at).toISOString(), r.scope, r.last_used_ip])).toEqual([
+        ['dated', '2026-02-01T00:00:00.000Z', 'full', null],
+        ['legacy', '2026-04-01T00:00:00.000Z', 'full', null],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await db.close();
+      await test.drop();
+    }
   });
 });

@@ -168,6 +168,7 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
   const cancel = () => {
     setForm(EMPTY);
     setErrors({});
+    setRevokeApiTokens(false);
     onCancel();
   };
 
