@@ -8,9 +8,10 @@
 import { decodeBase64, encodeBase64 } from '@pothos/core';
 import { encodeGlobalID, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from './builder.js';
-import { DecisionValueEnum, RiskLevelEnum } from './reviews.js';
+import { RiskLevelEnum } from './risks.js';
+import { DecisionValueEnum } from './decisions.js';
 import { ValidationError } from '../core/errors.js';
-import * as view from '../services/composite-view.js';
+import * as view from '../services/composite-view/index.js';
 import type { Context } from '../context.js';
 
 const scopes = new WeakMap<Context, Promise<view.ViewScope>>();
