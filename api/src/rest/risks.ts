@@ -9,19 +9,19 @@ type RiskQuery = risks.RiskFilter & risks.RiskPage;
 
 export function registerRiskRoutes(app: FastifyInstance) {
   app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' } }, async (req) => {
-    const r = await risks.listRisks(req.ctx.prisma, req.ctx.user!, req.query, req.query);
+    const r = await risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, req.query);
     return { risks: r.risks.map(risks.riskRowJson), total: r.total, page: r.page, limit: r.limit };
   });
 
   app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' } }, async (req) => {
     const [summary, page] = await Promise.all([
-      risks.assignedSummary(req.ctx.prisma, req.ctx.user!),
-      risks.listRisks(req.ctx.prisma, req.ctx.user!, req.query, { page: req.query.page, limit: req.query.limit ?? 100 }),
+      risks.assignedSummary(req.ctx.prisma, req.ctx.viewer!),
+      risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, { page: req.query.page, limit: req.query.limit ?? 100 }),
     ]);
     return { ...summary, risks: page.risks.map(risks.riskRowJson), total: page.total, page: page.page, limit: page.limit };
   });
 
-  app.get('/api/risks/systems', { config: { access: 'signedIn' } }, async (req) => risks.listSystems(req.ctx.prisma, req.ctx.user!));
+  app.get('/api/risks/systems', { config: { access: 'signedIn' } }, async (req) => risks.listSystems(req.ctx.prisma, req.ctx.viewer!));
 
   // Export Results (the filtered queue, with the viewer's own decisions) and the
   // dashboard's risk report (SPEC §7 /api/reports/risk-report; for administrators
@@ -32,7 +32,7 @@ export function registerRiskRoutes(app: FastifyInstance) {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     async function* body() {
       yield '\uFEFF';
-      yield* risks.exportRisksCsv(req.ctx.deps, req.ctx.user!, req.query, { everyReviewer });
+      yield* risks.exportRisksCsv(req.ctx.deps, req.ctx.viewer!, req.query, { everyReviewer });
     }
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

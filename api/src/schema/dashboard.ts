@@ -17,6 +17,6 @@ builder.queryFields((t) => ({
   dashboardStats: t.field({
     type: DashboardStats,
     authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.user!),
+    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.viewer!),
   }),
 }));

@@ -3,13 +3,13 @@
 import { builder } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import * as decisions from '../services/decisions.js';
-import { getActivePeriod } from '../services/periods.js';
+import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../services/risk-rules.js';
 import { access } from '../context.js';
 import type { RiskRow } from '../generated/prisma/client.js';
 import { RiskRowNode } from './risks.js';
 
-export const DecisionValueEnum = builder.enumType('DecisionValue', { values: decisions.DECISION_VALUES });
-export const SubmissionStatusEnum = builder.enumType('SubmissionStatus', { values: ['submitted', 'recalled', 'approved', 'returned'] as const });
+export const DecisionValueEnum = builder.enumType('DecisionValue', { values: DECISION_VALUES });
+export const SubmissionStatusEnum = builder.enumType('SubmissionStatus', { values: SUBMISSION_STATUSES });
 
 type WithDecision = RiskRow & { decision?: string | null };
 
@@ -20,13 +20,9 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
     nullable: true,
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
-      if (row.decision !== undefined) return (row.decision as (typeof decisions.DECISION_VALUES)[number] | null) ?? null;
-      const period = await getActivePeriod(ctx.prisma);
-      if (!period) return null;
-      const d = await ctx.prisma.decision.findUnique({
-        where: { periodId_reviewerId_riskRowId: { periodId: period.id, reviewerId: ctx.user!.id, riskRowId: r.id } },
-      });
-      return d?.decision ?? null;
+      if (row.decision !== undefined) return (row.decision as DecisionValue | null) ?? null;
+      // Rows of the lists carry it (joined); others are looked up together, one query per request.
+      return ctx.viewer!.myDecisions.load(r.id);
     },
   }),
 }));

@@ -2,34 +2,21 @@
 // SPEC's page buttons need), assigned risks and their summary, the systems.
 import { builder } from './builder.js';
 import * as risks from '../services/risks.js';
-import { criteriaSetsFor, CRITERIA_COLUMN, type CriteriaSets } from '../services/assignments.js';
-import type { Context } from '../context.js';
-import { access } from '../context.js';
+import { DECISION_STATES, RISK_LEVELS, isHighRiskRule, orList } from '../services/risk-rules.js';
 import type { RiskRow } from '../generated/prisma/client.js';
 
-export const RiskLevelEnum = builder.enumType('RiskLevel', { values: risks.RISK_LEVELS });
+export const RiskLevelEnum = builder.enumType('RiskLevel', { values: RISK_LEVELS });
 
-const criteriaCache = new WeakMap<Context, Promise<CriteriaSets>>();
-/** Whether the viewer may see a row: administrators all, reviewers their assigned rows. */
-async function canSeeRow(ctx: Context, row: RiskRow): Promise<boolean> {
-  if (access.admin(ctx.user)) return true;
-  if (!access.reviewer(ctx.user)) return false;
-  let p = criteriaCache.get(ctx);
-  if (!p) criteriaCache.set(ctx, (p = criteriaSetsFor(ctx.prisma, ctx.user!.id)));
-  const sets = await p;
-  const value: Record<string, string> = {
-    access_risk_id: row.accessRiskId,
-    user_id: row.userId,
-    user_group: row.userGroup,
-    system: row.system,
-    role_profile: row.roleProfile,
-  };
-  return (Object.keys(sets) as (keyof CriteriaSets)[]).some((t) => sets[t].includes(value[CRITERIA_COLUMN[t]]!));
-}
+/**
+ * What a read by id gives for a row the viewer may not see or that does not
+ * exist: the same answer for both (the type's authScopes refuse it), so an id
+ * tells nothing about rows outside the viewer's scope.
+ */
+const NOT_VISIBLE = Symbol('not visible');
+const notVisible = () => ({ [NOT_VISIBLE]: true }) as unknown as RiskRow;
 
-export const RiskRowNode = builder.prismaNode('RiskRow', {
-  id: { field: 'id' },
-  authScopes: (row, ctx) => canSeeRow(ctx, row as RiskRow),
+const RiskRowObject = builder.prismaObject('RiskRow', {
+  authScopes: (row) => !(NOT_VISIBLE in row),
   fields: (t) => ({
     userId: t.exposeString('userId'),
     userName: t.exposeString('userName'),
@@ -40,7 +27,7 @@ export const RiskRowNode = builder.prismaNode('RiskRow', {
     riskLevelLabel: t.exposeString('riskLevelLabel'),
     ruleId: t.exposeString('ruleId'),
     /** Rule ids 02NN and 03NN are high-risk rules. */
-    isHighRiskRule: t.boolean({ resolve: (r) => /^0[23]\d\d$/.test(r.ruleId) }),
+    isHighRiskRule: t.boolean({ resolve: (r) => isHighRiskRule(r.ruleId) }),
     system: t.exposeString('system'),
     roleProfile: t.exposeString('roleProfile'),
     roleProfileDescription: t.exposeString('roleProfileDescription'),
@@ -68,6 +55,19 @@ export const RiskRowNode = builder.prismaNode('RiskRow', {
   }),
 });
 
+/**
+ * RiskRow is a Node read by id through the one visibility rule
+ * (services/risks.ts visibleRows, batched per request by the viewer's loader):
+ * live rows in the viewer's scope only.
+ */
+export const RiskRowNode = builder.nodeRef(RiskRowObject, {
+  id: { resolve: (r: RiskRow) => String(r.id), parse: (id: string) => BigInt(id) },
+  loadMany: async (ids, ctx) => {
+    const rows: (RiskRow | Error | null)[] = await ctx.viewer!.rows.loadMany(ids as readonly unknown[] as bigint[]);
+    return rows.map((r) => (r instanceof Error ? Promise.reject(r) : (r ?? notVisible())));
+  },
+});
+
 const RiskFilterInput = builder.inputType('RiskFilterInput', {
   fields: (t) => ({
     search: t.string(),
@@ -79,7 +79,7 @@ const RiskFilterInput = builder.inputType('RiskFilterInput', {
     ruleId: t.string(),
     accessRiskId: t.string(),
     userId: t.string(),
-    decision: t.string({ description: 'pending, retain, remove or retain_mitigated' }),
+    decision: t.string({ description: orList(DECISION_STATES) }),
   }),
 });
 
@@ -126,7 +126,7 @@ builder.queryFields((t) => {
       authScopes: { admin: true },
       args: riskPageArgs(),
       resolve: async (_root, args, ctx) => {
-        const r = await risks.listRisks(ctx.prisma, ctx.user!, args.filter ?? {}, args);
+        const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, args);
         return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
       },
     }),
@@ -136,19 +136,19 @@ builder.queryFields((t) => {
       authScopes: { reviewer: true },
       args: riskPageArgs(),
       resolve: async (_root, args, ctx) => {
-        const r = await risks.listRisks(ctx.prisma, ctx.user!, args.filter ?? {}, args);
+        const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, args);
         return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
       },
     }),
     assignedSummary: t.field({
       type: AssignedSummary,
       authScopes: { reviewer: true },
-      resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.user!),
+      resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.viewer!),
     }),
     riskSystems: t.stringList({
       description: 'The systems in the rows the viewer may see.',
       authScopes: { signedIn: true },
-      resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.user!),
+      resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.viewer!),
     }),
   };
 });

@@ -4,6 +4,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { saveDecisions, type DecisionDeps } from '../decisions.js';
 import type { Actor } from '../../core/types.js';
+import type { Viewer } from '../viewer.js';
 import { decisionJoin, viewScope } from './scope.js';
 import { getUsers, type CompositeUserSummary } from './users.js';
 import { GROUP_COLUMNS, groupFromRaw, type GroupRaw, type RiskGroupSummary } from './risk-groups.js';
@@ -29,14 +30,13 @@ export interface RoleDecisionResult {
  * user and composite role) through the one decision path, all or nothing,
  * then reads back the users, risk groups and roles they touched.
  */
-export async function decideRoles(deps: DecisionDeps, actor: Actor, items: readonly RoleDecisionInput[]): Promise<RoleDecisionResult> {
+export async function decideRoles(deps: DecisionDeps, actor: Actor, viewer: Viewer, items: readonly RoleDecisionInput[]): Promise<RoleDecisionResult> {
   const { saved } = await saveDecisions(
     deps,
     actor,
     items.map((i) => ({ userId: i.userId, compositeBusinessRole: i.compositeBusinessRole, decision: i.decision, comments: i.comments ?? null })),
   );
-  // saveDecisions refused an anonymous actor already.
-  const scope = await viewScope(deps.prisma, actor.user!);
+  const scope = await viewScope(viewer);
   const users = [...new Set(items.map((i) => i.userId))];
   const pairs = [...new Map(items.map((i) => [JSON.stringify([i.userId, i.compositeBusinessRole]), i])).values()];
   const us = pairs.map((p) => p.userId);

@@ -2,6 +2,7 @@
 // access risk id (see scope.ts for the view as a whole).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DbClient } from '../../core/types.js';
+import { isHighLevel, type RiskLevel } from '../risk-rules.js';
 import { decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
 
 export interface RiskGroupSummary {
@@ -9,7 +10,7 @@ export interface RiskGroupSummary {
   userId: string;
   accessRiskId: string;
   riskDescription: string;
-  riskLevel: 'high' | 'medium' | 'low';
+  riskLevel: RiskLevel;
   /** High or medium: shown as RISK; low as NO RISK. */
   isRisk: boolean;
   totalRisks: number;
@@ -21,7 +22,7 @@ export type GroupRaw = {
   user_id: string;
   access_risk_id: string;
   risk_description: string;
-  risk_level: 'high' | 'medium' | 'low';
+  risk_level: RiskLevel;
   total: bigint;
   decided: bigint;
 };
@@ -35,7 +36,7 @@ export function groupFromRaw(r: GroupRaw): RiskGroupSummary {
     accessRiskId: r.access_risk_id,
     riskDescription: r.risk_description,
     riskLevel: r.risk_level,
-    isRisk: r.risk_level === 'high' || r.risk_level === 'medium',
+    isRisk: isHighLevel(r.risk_level),
     totalRisks: total,
     decidedRisks: decided,
     allDecided: total > 0 && decided >= total,
@@ -49,15 +50,28 @@ export const GROUP_COLUMNS = Prisma.sql`
 
 /** One user's risk groups (per access risk id), one keyset page over the risk ids. */
 export async function listRiskGroups(db: DbClient, scope: ViewScope, userId: string, page: Keyset): Promise<RiskGroupSummary[]> {
+  return (await listRiskGroupsOf(db, scope, [userId], page))[0]!;
+}
+
+/**
+ * The same page of risk groups for each of several users, in one query (a
+ * list of users asking for their groups costs one query, not one per user).
+ */
+export async function listRiskGroupsOf(db: DbClient, scope: ViewScope, userIds: readonly string[], page: Keyset): Promise<RiskGroupSummary[][]> {
+  if (!userIds.length) return [];
   const order = page.inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const rows = await db.$queryRaw<GroupRaw[]>`
-    SELECT ${GROUP_COLUMNS}
-      FROM risk_rows r ${decisionJoin(scope)}
-     WHERE r.user_id = ${userId} AND ${scope.visible} AND ${keysetWhere(Prisma.sql`r.access_risk_id`, page)}
-     GROUP BY r.user_id, r.access_risk_id
-     ORDER BY r.access_risk_id ${order}
-     LIMIT ${pageLimit(page)}`;
-  return rows.map(groupFromRaw);
+    SELECT * FROM (
+      SELECT ${GROUP_COLUMNS}, row_number() OVER (PARTITION BY r.user_id ORDER BY r.access_risk_id ${order}) AS n
+        FROM risk_rows r ${decisionJoin(scope)}
+       WHERE r.user_id = ANY(${[...userIds]}::text[]) AND ${scope.visible} AND ${keysetWhere(Prisma.sql`r.access_risk_id`, page)}
+       GROUP BY r.user_id, r.access_risk_id
+    ) g
+     WHERE g.n <= ${pageLimit(page)}
+     ORDER BY g.user_id, g.access_risk_id ${order}`;
+  const byUser = new Map<string, RiskGroupSummary[]>(userIds.map((u) => [u, []]));
+  for (const r of rows) byUser.get(r.user_id)?.push(groupFromRaw(r));
+  return userIds.map((u) => byUser.get(u)!);
 }
 
 /** The given risk groups as the viewer sees them; one with no visible row is null. */

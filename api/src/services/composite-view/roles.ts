@@ -3,16 +3,15 @@
 // as a whole).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DbClient } from '../../core/types.js';
+import { DECISION_COUNTS_SQL, HIGH_BADGE_SQL, uniformDecision, type DecisionValue } from '../risk-rules.js';
 import {
   DEFAULT_DETAIL_LIMIT,
-  HIGH_RISK_RULE_SQL,
   MAX_DETAIL_LIMIT,
   MAX_LIST,
   decisionJoin,
   int,
   keysetWhere,
   pageLimit,
-  type DecisionValue,
   type Keyset,
   type ViewScope,
 } from './scope.js';
@@ -78,9 +77,8 @@ export type RoleRaw = {
   is_high: boolean;
   conflicts: bigint;
   decided: bigint;
-  retained: bigint;
-  removed: bigint;
-  mitigated: bigint;
+  /** Rows per decision value, in DECISION_VALUES order. */
+  decision_counts: (bigint | number | string)[] | null;
   rule_ids: string[] | null;
   functions: string[] | null;
 };
@@ -90,16 +88,7 @@ export function roleFromRaw(r: RoleRaw): CompositeRoleSummary {
   const decided = int(r.decided);
   const isDirect = r.composite_business_role === '';
   const profiles = r.role_profiles ?? [];
-  const uniform: DecisionValue | null =
-    decided < conflicts || conflicts === 0
-      ? null
-      : int(r.removed) === conflicts
-        ? 'remove'
-        : int(r.retained) === conflicts
-          ? 'retain'
-          : int(r.mitigated) === conflicts
-            ? 'retain_mitigated'
-            : null;
+  const uniform = decided < conflicts ? null : uniformDecision(r.decision_counts, conflicts);
   return {
     kind: 'CompositeRole',
     userId: r.user_id,
@@ -127,27 +116,42 @@ export const ROLE_COLUMNS = Prisma.sql`
   max(r.composite_role_description) AS composite_role_description,
   (array_agg(DISTINCT r.role_profile) FILTER (WHERE r.role_profile <> ''))[1:${Prisma.raw(String(MAX_LIST))}] AS role_profiles,
   max(r.role_profile_description) AS role_profile_description,
-  bool_or(r.rule_id ~ ${HIGH_RISK_RULE_SQL} OR r.risk_level = 'high') AS is_high,
+  ${HIGH_BADGE_SQL} AS is_high,
   count(*) AS conflicts,
   count(d.id) AS decided,
-  count(*) FILTER (WHERE d.decision = 'retain') AS retained,
-  count(*) FILTER (WHERE d.decision = 'remove') AS removed,
-  count(*) FILTER (WHERE d.decision = 'retain_mitigated') AS mitigated,
+  ${DECISION_COUNTS_SQL} AS decision_counts,
   (array_agg(DISTINCT r.rule_id) FILTER (WHERE r.rule_id <> ''))[1:${Prisma.raw(String(MAX_LIST))}] AS rule_ids,
   (array_agg(DISTINCT r.function || chr(9) || r.function_description) FILTER (WHERE r.function <> ''))[1:${Prisma.raw(String(MAX_LIST))}] AS functions`;
 
 /** The composite roles under one of a user's risk groups, one keyset page over the role names. */
 export async function listRoles(db: DbClient, scope: ViewScope, userId: string, accessRiskId: string, page: Keyset): Promise<CompositeRoleSummary[]> {
+  return (await listRolesOf(db, scope, [{ userId, accessRiskId }], page))[0]!;
+}
+
+/** The same page of composite roles under each of several risk groups, in one query. */
+export async function listRolesOf(
+  db: DbClient,
+  scope: ViewScope,
+  groups: readonly { userId: string; accessRiskId: string }[],
+  page: Keyset,
+): Promise<CompositeRoleSummary[][]> {
+  if (!groups.length) return [];
   const order = page.inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const rows = await db.$queryRaw<RoleRaw[]>`
-    SELECT ${ROLE_COLUMNS}
-      FROM risk_rows r ${decisionJoin(scope)}
-     WHERE r.user_id = ${userId} AND r.access_risk_id = ${accessRiskId} AND ${scope.visible}
-       AND ${keysetWhere(Prisma.sql`r.composite_business_role`, page)}
-     GROUP BY r.user_id, r.access_risk_id, r.composite_business_role
-     ORDER BY r.composite_business_role ${order}
-     LIMIT ${pageLimit(page)}`;
-  return rows.map(roleFromRaw);
+    SELECT * FROM (
+      SELECT ${ROLE_COLUMNS},
+             row_number() OVER (PARTITION BY r.user_id, r.access_risk_id ORDER BY r.composite_business_role ${order}) AS n
+        FROM risk_rows r ${decisionJoin(scope)}
+       WHERE (r.user_id, r.access_risk_id) IN (SELECT * FROM unnest(${groups.map((g) => g.userId)}::text[], ${groups.map((g) => g.accessRiskId)}::text[]))
+         AND ${scope.visible} AND ${keysetWhere(Prisma.sql`r.composite_business_role`, page)}
+       GROUP BY r.user_id, r.access_risk_id, r.composite_business_role
+    ) g
+     WHERE g.n <= ${pageLimit(page)}
+     ORDER BY g.user_id, g.access_risk_id, g.composite_business_role ${order}`;
+  const key = (u: string, a: string) => JSON.stringify([u, a]);
+  const byGroup = new Map<string, CompositeRoleSummary[]>(groups.map((g) => [key(g.userId, g.accessRiskId), []]));
+  for (const r of rows) byGroup.get(key(r.user_id, r.access_risk_id))?.push(roleFromRaw(r));
+  return groups.map((g) => byGroup.get(key(g.userId, g.accessRiskId))!);
 }
 
 /** The given roles (user, risk, composite role) as the viewer sees them; one with no visible row is null. */
@@ -166,10 +170,14 @@ export async function getRoles(db: DbClient, scope: ViewScope, keys: readonly Ro
   return keys.map((k) => byKey.get(key(k.userId, k.accessRiskId, k.compositeBusinessRole)) ?? null);
 }
 
-function roleRowsWhere(scope: ViewScope, key: RoleKey): Prisma.Sql {
-  return Prisma.sql`r.user_id = ${key.userId} AND r.access_risk_id = ${key.accessRiskId}
-    AND r.composite_business_role = ${key.compositeBusinessRole} AND ${scope.visible}`;
+/** The rows of the given roles (alias r) that the viewer may see. */
+function rolesRowsWhere(scope: ViewScope, keys: readonly RoleKey[]): Prisma.Sql {
+  return Prisma.sql`(r.user_id, r.access_risk_id, r.composite_business_role) IN (
+      SELECT * FROM unnest(${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.accessRiskId)}::text[], ${keys.map((k) => k.compositeBusinessRole)}::text[]))
+    AND ${scope.visible}`;
 }
+
+const roleKey = (u: string, a: string, c: string) => JSON.stringify([u, a, c]);
 
 /**
  * The Authorization Details of one role in one risk group: its first `limit`
@@ -181,16 +189,33 @@ export async function authorizationDetails(
   key: RoleKey,
   limit: number = DEFAULT_DETAIL_LIMIT,
 ): Promise<AuthorizationDetail[]> {
+  return (await authorizationDetailsOf(db, scope, [key], limit))[0]!;
+}
+
+/** The first `limit` Authorization Details of each of several roles, in one query. */
+export async function authorizationDetailsOf(
+  db: DbClient,
+  scope: ViewScope,
+  keys: readonly RoleKey[],
+  limit: number = DEFAULT_DETAIL_LIMIT,
+): Promise<AuthorizationDetail[][]> {
   const n = Math.min(Math.max(Math.trunc(limit) || 0, 0), MAX_DETAIL_LIMIT);
-  if (n === 0) return [];
+  if (n === 0 || !keys.length) return keys.map(() => []);
   const rows = await db.$queryRaw<Record<string, string | bigint>[]>`
-    SELECT r.id, r.resource, r.resource_description, r.resource_extn, r.resource_extn_desc, r.action, r.action_description,
-           r.value_from, r.value_to, r.system, r.business_process, r.business_process_description, r.role_profile, r.rule_id, r.function
-      FROM risk_rows r WHERE ${roleRowsWhere(scope, key)} ORDER BY r.id LIMIT ${n}`;
+    SELECT * FROM (
+      SELECT r.id, r.user_id, r.access_risk_id, r.composite_business_role,
+             r.resource, r.resource_description, r.resource_extn, r.resource_extn_desc, r.action, r.action_description,
+             r.value_from, r.value_to, r.system, r.business_process, r.business_process_description, r.role_profile, r.rule_id, r.function,
+             row_number() OVER (PARTITION BY r.user_id, r.access_risk_id, r.composite_business_role ORDER BY r.id) AS n
+        FROM risk_rows r WHERE ${rolesRowsWhere(scope, keys)}
+    ) x
+     WHERE x.n <= ${n}
+     ORDER BY x.id`;
   const s = (v: unknown) => (typeof v === 'string' ? v : '');
-  return rows.map((r) => {
+  const byRole = new Map<string, AuthorizationDetail[]>(keys.map((k) => [roleKey(k.userId, k.accessRiskId, k.compositeBusinessRole), []]));
+  for (const r of rows) {
     const extn = s(r.resource_extn);
-    return {
+    byRole.get(roleKey(s(r.user_id), s(r.access_risk_id), s(r.composite_business_role)))?.push({
       id: BigInt(r.id!),
       authObject: s(r.resource),
       authObjectDescription: s(r.resource_description),
@@ -204,13 +229,23 @@ export async function authorizationDetails(
       roleProfile: s(r.role_profile),
       ruleId: s(r.rule_id),
       function: s(r.function),
-    };
-  });
+    });
+  }
+  return keys.map((k) => byRole.get(roleKey(k.userId, k.accessRiskId, k.compositeBusinessRole))!);
 }
 
 /** How many permission rows one role has in one risk group. */
 export async function authorizationDetailCount(db: DbClient, scope: ViewScope, key: RoleKey): Promise<number> {
-  const r = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r WHERE ${roleRowsWhere(scope, key)}`;
-  return int(r[0]?.n);
+  return (await authorizationDetailCounts(db, scope, [key]))[0]!;
 }
 
+/** How many permission rows each of several roles has, in one query. */
+export async function authorizationDetailCounts(db: DbClient, scope: ViewScope, keys: readonly RoleKey[]): Promise<number[]> {
+  if (!keys.length) return [];
+  const rows = await db.$queryRaw<{ user_id: string; access_risk_id: string; composite_business_role: string; n: bigint }[]>`
+    SELECT r.user_id, r.access_risk_id, r.composite_business_role, count(*) AS n
+      FROM risk_rows r WHERE ${rolesRowsWhere(scope, keys)}
+     GROUP BY r.user_id, r.access_risk_id, r.composite_business_role`;
+  const byRole = new Map(rows.map((r) => [roleKey(r.user_id, r.access_risk_id, r.composite_business_role), int(r.n)]));
+  return keys.map((k) => byRole.get(roleKey(k.userId, k.accessRiskId, k.compositeBusinessRole)) ?? 0);
+}

@@ -8,14 +8,7 @@
 // assigned rows, whichever way they ask. Decisions from this view go through
 // the one decision path (services/decisions.ts, per user and composite role).
 import { Prisma } from '../../generated/prisma/client.js';
-import type { User } from '../../generated/prisma/client.js';
-import { getActivePeriod } from '../periods.js';
-import { visibleRowsCondition } from '../risks.js';
-import type { DbClient } from '../../core/types.js';
-
-/** ARCHITECTURE.md 'High-risk rules': a rule id 02NN or 03NN. */
-export const HIGH_RISK_RULE = /^0[23]\d\d$/;
-export const HIGH_RISK_RULE_SQL = '^0[23][0-9][0-9]$';
+import type { Viewer } from '../viewer.js';
 
 /** Largest page of any level, whatever is asked. */
 export const MAX_PAGE = 200;
@@ -24,8 +17,6 @@ export const DEFAULT_DETAIL_LIMIT = 200;
 export const MAX_DETAIL_LIMIT = 500;
 /** Distinct rule ids, functions and role profiles listed per role at most. */
 export const MAX_LIST = 100;
-
-export type DecisionValue = 'retain' | 'remove' | 'retain_mitigated';
 
 /** Who is looking: which rows they may see and whose decisions count (theirs, in the active period). */
 export interface ViewScope {
@@ -36,9 +27,9 @@ export interface ViewScope {
   visible: Prisma.Sql;
 }
 
-export async function viewScope(db: DbClient, viewer: User): Promise<ViewScope> {
-  const [period, visible] = await Promise.all([getActivePeriod(db), visibleRowsCondition(db, viewer)]);
-  return { viewerId: viewer.id, all: viewer.role === 'admin', periodId: period?.id ?? null, visible };
+export async function viewScope(viewer: Viewer): Promise<ViewScope> {
+  const [period, { visible }] = await Promise.all([viewer.activePeriod(), viewer.scope()]);
+  return { viewerId: viewer.user.id, all: viewer.role === 'admin', periodId: period?.id ?? null, visible };
 }
 
 /**
@@ -71,7 +62,4 @@ export function keysetWhere(col: Prisma.Sql, k: Keyset): Prisma.Sql {
   return parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`;
 }
 
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => '\\' + c);
-}
 

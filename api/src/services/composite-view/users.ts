@@ -3,7 +3,8 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import type { DbClient } from '../../core/types.js';
-import { decisionJoin, escapeLike, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
+import { HIGH_LEVEL_SQL, likeContains } from '../risk-rules.js';
+import { decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
 
 export interface CompositeUserSummary {
   kind: 'CompositeUser';
@@ -37,7 +38,7 @@ function userFromRaw(r: UserRaw): CompositeUserSummary {
 async function userSummaries(db: DbClient, scope: ViewScope, keys: Prisma.Sql): Promise<CompositeUserSummary[]> {
   const rows = await db.$queryRaw<UserRaw[]>`
     SELECT r.user_id, max(r.user_name) AS user_name, max(r.user_group) AS user_group, count(*) AS total,
-           count(*) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high, count(d.id) AS decided
+           count(*) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high, count(d.id) AS decided
       FROM risk_rows r ${decisionJoin(scope)}
      WHERE r.user_id IN (${keys}) AND ${scope.visible}
      GROUP BY r.user_id
@@ -110,7 +111,7 @@ async function isSelective(db: DbClient, scope: ViewScope): Promise<boolean> {
  * and only they are checked for a row the viewer may see.
  */
 async function searchUserIds(db: DbClient, scope: ViewScope, search: string, page: Keyset, limit: number): Promise<{ user_id: string }[]> {
-  const like = `%${escapeLike(search)}%`;
+  const like = likeContains(search);
   const order = page.inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   return db.$queryRaw<{ user_id: string }[]>`
     SELECT t.value AS user_id FROM risk_terms t
