@@ -1,5 +1,5 @@
 // One typed context, built by the same factory for HTTP (GraphQL and REST)
-// and WebSocket requests.
+// and WebSocket requests, with one viewer per request (services/viewer.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PrismaClient, User } from './generated/prisma/client.js';
 import type { Config } from './config.js';
@@ -10,6 +10,7 @@ import type { PubSub } from './pubsub.js';
 import type { JobQueue } from './jobs/queue.js';
 import { resolveSession, SESSION_COOKIE, type NewSession } from './auth/sessions.js';
 import { apiTokenStillValid, resolveApiToken, type ResolvedToken } from './auth/tokens.js';
+import { createViewer, type Viewer } from './services/viewer.js';
 
 /** Long-lived things the app is built from. */
 export interface AppDeps {
@@ -56,6 +57,12 @@ export interface Context {
   /** The API token the caller used, with its scope; null for sessions. */
   apiToken: ResolvedToken['token'] | null;
   actor: Actor;
+  /**
+   * The signed-in caller as the review sees them (role, visible rows, active
+   * period, batched per-row lookups), built once for the request; null when
+   * nobody is signed in.
+   */
+  viewer: Viewer | null;
   cookies?: RequestInfo['cookies'];
 }
 
@@ -132,6 +139,7 @@ export async function createContext(deps: AppDeps, key: object, info: RequestInf
     authKind: auth.kind,
     apiToken: auth.token ?? null,
     actor: { user: auth.user, ip: info.ip ?? null, userAgent, sessionId: auth.sessionId },
+    viewer: auth.user ? createViewer(deps.prisma, auth.user) : null,
     cookies: info.cookies,
   };
 }
@@ -155,6 +163,7 @@ export function setContextUser(ctx: Context, user: User | null, sessionId: strin
   ctx.authKind = user ? 'session' : null;
   ctx.apiToken = null;
   ctx.actor = { ...ctx.actor, user, sessionId };
+  ctx.viewer = user ? createViewer(ctx.prisma, user) : null;
 }
 
 /** The role checks, in one place, for Pothos scopes and REST routes alike. */

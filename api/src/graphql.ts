@@ -74,6 +74,11 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         if (original instanceof AppError) {
           return new GraphQLError(original.message, { extensions: { code: original.code } });
         }
+        // A global id of the wrong type for its argument (checked by the relay plugin after global-ids.ts decoded it).
+        if ((original as Error | undefined)?.name === 'PothosValidationError') {
+          const e = isGql(error) ? error : undefined;
+          return new GraphQLError((original as Error).message, { nodes: e?.nodes, path: e?.path, extensions: { code: 'BAD_USER_INPUT' } });
+        }
         if (isGql(error) && !error.originalError) return error;
         if (isGql(error) && isGql(error.originalError)) return error;
         deps.log(`unexpected GraphQL error: ${(original as Error)?.stack ?? String(original)}`);

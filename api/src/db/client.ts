@@ -5,7 +5,9 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+
+type PrismaClientOptions = Prisma.PrismaClientOptions;
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -60,6 +62,16 @@ export interface DbOptions {
   dataDir: string;
   /** PGlite only: keep the database in memory (tests). */
   inMemory?: boolean;
+  /** Called with the SQL of every statement the Prisma client runs (tests that count queries); off by default. */
+  onQuery?: (sql: string) => void;
+}
+
+/** The Prisma client over a driver adapter, reporting each statement to onQuery when asked to. */
+function prismaClient(adapter: NonNullable<PrismaClientOptions['adapter']>, onQuery?: (sql: string) => void): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] } as PrismaClientOptions);
+  (client as unknown as { $on(event: 'query', cb: (e: { query: string }) => void): void }).$on('query', (e) => onQuery(e.query));
+  return client;
 }
 
 function quoteIdent(name: string): string {
@@ -67,10 +79,10 @@ function quoteIdent(name: string): string {
 }
 
 export async function createDatabase(opts: DbOptions): Promise<Database> {
-  return opts.databaseUrl ? createPostgres(opts.databaseUrl) : createPglite(opts);
+  return opts.databaseUrl ? createPostgres(opts.databaseUrl, opts.onQuery) : createPglite(opts);
 }
 
-async function createPostgres(url: string): Promise<Database> {
+async function createPostgres(url: string, onQuery?: (sql: string) => void): Promise<Database> {
   const pg = (await import('pg')).default;
   const { PrismaPg } = await import('@prisma/adapter-pg');
   // int8 (bigint ids, counts) as strings would surprise callers of the raw
@@ -78,7 +90,7 @@ async function createPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', (err) => console.error('PostgreSQL pool error:', err.message));
   const adapter = new PrismaPg(pool);
-  const prisma = new PrismaClient({ adapter });
+  const prisma = prismaClient(adapter, onQuery);
   const conn = (c: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): SqlConn => ({
     async query<T>(text: string, params?: unknown[]) {
       return (await c.query(text, params)).rows as T[];
@@ -189,7 +201,7 @@ async function createPglite(opts: DbOptions): Promise<Database> {
   }
   const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const adapter = new PrismaPGlite(db);
-  const prisma = new PrismaClient({ adapter });
+  const prisma = prismaClient(adapter, opts.onQuery);
   const conn: SqlConn = {
     async query<T>(text: string, params?: unknown[]) {
       return (await db.query(text, params)).rows as T[];

@@ -11,6 +11,7 @@ import { getDatamodel } from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
 import { AppError, ValidationError } from '../core/errors.js';
+import { decodeIDOrThrow } from './global-ids.js';
 
 /** Largest page a connection returns, whatever `first`/`last` asks. */
 export const MAX_CONNECTION_SIZE = 500;
@@ -66,6 +67,8 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     nodeQueryOptions: { authScopes: { signedIn: true } },
     nodesQueryOptions: { authScopes: { signedIn: true } },
+    // Malformed ids and ids of no Node type are BAD_USER_INPUT (global-ids.ts).
+    decodeGlobalID: (globalID) => decodeIDOrThrow(globalID),
   },
   errors: {
     // Only our own domain errors become typed results; anything else is an

@@ -5,8 +5,11 @@ import './users.js';
 import './notifications.js';
 import './periods.js';
 import './assignments.js';
-import './reviews.js';
-import './composite.js';
+import './risks.js';
+import './decisions.js';
+import './dashboard.js';
+import './reviewer-status.js';
+import './composite-view.js';
 import './uploads.js';
 import './tokens.js';
 

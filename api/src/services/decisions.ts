@@ -15,8 +15,8 @@ import { sendNotification } from './notifications.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
+import { DECISION_VALUES, MITIGATED, SUBMISSION_STATUSES, orList } from './risk-rules.js';
 
-export const DECISION_VALUES = ['retain', 'remove', 'retain_mitigated'] as const;
 export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
 export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
 export const LOCKED_APPROVED = 'Your decisions for this period were approved and are final.';
@@ -26,7 +26,7 @@ const itemSchema = z
     riskDefinitionId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, 'riskDefinitionId must be a number')]).optional(),
     userId: z.string().trim().min(1).optional(),
     compositeBusinessRole: z.string().trim().optional(),
-    decision: z.enum(DECISION_VALUES, { error: 'Decision must be retain, remove or retain_mitigated' }),
+    decision: z.enum(DECISION_VALUES, { error: `Decision must be ${orList(DECISION_VALUES)}` }),
     comments: z.string().trim().max(4000, 'Comments are too long (4,000 characters at most)').nullish(),
     mitigationControl: z.string().trim().max(200).nullish(),
     mitigationExpiresAt: z.coerce.date({ error: 'Mitigation expiry is not a valid date' }).nullish(),
@@ -35,7 +35,7 @@ const itemSchema = z
     if (v.riskDefinitionId === undefined && (v.userId === undefined || v.compositeBusinessRole === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'Each decision needs a riskDefinitionId, or a userId and a compositeBusinessRole' });
     }
-    if (v.decision === 'retain_mitigated') {
+    if (v.decision === MITIGATED) {
       if (!v.mitigationControl) ctx.addIssue({ code: 'custom', message: 'A mitigated decision must name the mitigating control', path: ['mitigationControl'] });
       if (!v.mitigationExpiresAt) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs an expiry date', path: ['mitigationExpiresAt'] });
       if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
@@ -262,7 +262,7 @@ export async function reviewSubmission(
 }
 
 export function listSubmissions(prisma: PrismaClient, filter: { status?: string | null } = {}) {
-  const status = filter.status && ['submitted', 'recalled', 'approved', 'returned'].includes(filter.status) ? filter.status : undefined;
+  const status = filter.status && (SUBMISSION_STATUSES as readonly string[]).includes(filter.status) ? filter.status : undefined;
   return prisma.submission.findMany({
     where: status ? { status: status as Prisma.EnumSubmissionStatusFilter['equals'] } : {},
     include: { reviewer: true, period: true, reviewedBy: true },

@@ -4,16 +4,15 @@
 import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsFor, criteriaSetsOf, type CriteriaSets } from './assignments.js';
-import { getActivePeriod } from './periods.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { crlfLines, csvLine, sqlCsvText } from '../core/csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from '../core/types.js';
 import type { Database } from '../db/client.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
+import type { Viewer } from './viewer.js';
+import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, orList } from './risk-rules.js';
 
-export const RISK_LEVELS = ['high', 'medium', 'low'] as const;
-export const DECISION_STATES = ['pending', 'retain', 'remove', 'retain_mitigated'] as const;
 export const MAX_PAGE_SIZE = 500;
 
 export interface RiskFilter {
@@ -43,26 +42,41 @@ export type RiskRowWithDecision = RiskRow & { decision: string | null; decisionC
 const ALL = new Set(['', 'all', 'All', 'All Systems']);
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && !ALL.has(v.trim());
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => '\\' + c);
+/** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */
+export interface RowScope {
+  visible: Prisma.Sql;
+  key: string;
 }
 
 /**
- * Which rows a user may see at all (the rule, in one place), as a SQL
- * condition, and as a key for cached counts (who sees the same rows).
+ * Which rows a user may see at all (the rule, in one place): live rows only
+ * (LIVE_ROWS: not those of an upload still loading or failed), administrators
+ * every one, reviewers those their assignment criteria match. Every read path
+ * uses it: lists and counts through this condition, reads by id through
+ * visibleRows. Read once per request (services/viewer.ts).
  */
-export async function viewerScope(db: DbClient, user: User): Promise<{ visible: Prisma.Sql; key: string }> {
+export async function viewerScope(db: DbClient, user: User): Promise<RowScope> {
   if (user.role === 'admin') return { visible: LIVE_ROWS, key: 'admin' };
   return reviewerScope(await criteriaSetsFor(db, user.id));
 }
 
-function reviewerScope(sets: CriteriaSets): { visible: Prisma.Sql; key: string } {
+function reviewerScope(sets: CriteriaSets): RowScope {
   return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: scopeKey(sets) };
 }
 
 /** Who sees the same rows has the same key (criteria sets come with their values in order). */
 function scopeKey(sets: CriteriaSets): string {
   return JSON.stringify(sets);
+}
+
+/**
+ * The rows with these ids that the scope lets its viewer see, by id (an id
+ * not visible, or not there, is simply absent: the caller cannot tell which).
+ */
+export async function visibleRows(db: DbClient, scope: RowScope, ids: readonly bigint[]): Promise<Map<bigint, RiskRow>> {
+  if (!ids.length) return new Map();
+  const rows = await db.$queryRaw<RiskRowRaw[]>`SELECT r.* FROM risk_rows r WHERE r.id = ANY(${[...ids]}::bigint[]) AND ${scope.visible}`;
+  return new Map(rows.map((raw) => [BigInt(raw.id), fromRaw(raw) as RiskRow]));
 }
 
 /** The condition of viewerScope alone. */
@@ -72,7 +86,7 @@ export async function visibleRowsCondition(db: DbClient, user: User): Promise<Pr
 
 /** The values of risk_terms a search matches (see RiskTerm in schema.prisma). */
 async function searchTerms(db: DbClient, search: string): Promise<{ users: string[]; roles: string[]; risks: string[] }> {
-  const s = `%${escapeLike(search.trim())}%`;
+  const s = likeContains(search.trim());
   const rows = await db.$queryRaw<{ kind: string; value: string }[]>`
     SELECT DISTINCT t.kind, t.value FROM risk_terms t
      WHERE (t.kind IN ('user', 'risk') AND (t.value ILIKE ${s} OR t.label ILIKE ${s}))
@@ -85,10 +99,10 @@ async function searchTerms(db: DbClient, search: string): Promise<{ users: strin
 /** Checks a filter's values (risk level, decision state) without touching the database. */
 export function validateFilter(f: RiskFilter): void {
   if (present(f.riskLevel) && !(RISK_LEVELS as readonly string[]).includes(f.riskLevel.toLowerCase())) {
-    throw new ValidationError(`Unknown risk level '${f.riskLevel}': use high, medium or low`, 'riskLevel');
+    throw new ValidationError(`Unknown risk level '${f.riskLevel}': use ${orList(RISK_LEVELS)}`, 'riskLevel');
   }
   if (present(f.decision) && !(DECISION_STATES as readonly string[]).includes(f.decision)) {
-    throw new ValidationError(`Unknown decision state '${f.decision}': use pending, retain, remove or retain_mitigated`, 'decision');
+    throw new ValidationError(`Unknown decision state '${f.decision}': use ${orList(DECISION_STATES)}`, 'decision');
   }
 }
 
@@ -123,7 +137,7 @@ export async function filterCondition(db: DbClient, f: RiskFilter): Promise<Pris
     if (present(v)) parts.push(Prisma.sql`r.${Prisma.raw(col)} = ${v}`);
   }
   if (present(f.decision)) {
-    parts.push(f.decision === 'pending' ? Prisma.sql`d.decision IS NULL` : Prisma.sql`d.decision = ${f.decision}::"DecisionValue"`);
+    parts.push(f.decision === PENDING ? Prisma.sql`d.decision IS NULL` : Prisma.sql`d.decision = ${f.decision}::"DecisionValue"`);
   }
   return parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`;
 }
@@ -157,9 +171,9 @@ function cursorId(v: string | number | null | undefined, name: string): bigint |
  * page in the middle asked for by number alone is an OFFSET. The total comes
  * from the count cache (risk-counts.ts).
  */
-export async function listRisks(prisma: PrismaClient, user: User, filter: RiskFilter, paging: RiskPage) {
-  const period = await getActivePeriod(prisma);
-  const [{ visible, key }, where] = await Promise.all([viewerScope(prisma, user), filterCondition(prisma, filter)]);
+export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter, paging: RiskPage) {
+  const user = viewer.user;
+  const [period, { visible, key }, where] = await Promise.all([viewer.activePeriod(), viewer.scope(), filterCondition(prisma, filter)]);
   const { limit, offset, page } = pageOf(paging);
   const after = cursorId(paging.after, 'after');
   const before = after === null ? cursorId(paging.before, 'before') : null;
@@ -212,16 +226,16 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
  */
 export async function* exportRisksCsv(
   deps: { prisma: PrismaClient; db: Database },
-  user: User,
+  viewer: Viewer,
   filter: RiskFilter,
   opts: { everyReviewer?: boolean } = {},
 ): AsyncGenerator<string | Buffer> {
   const { prisma, db } = deps;
-  const period = await getActivePeriod(prisma);
-  const [visible, where] = await Promise.all([visibleRowsCondition(prisma, user), filterCondition(prisma, filter)]);
+  const user = viewer.user;
+  const [period, { visible }, where] = await Promise.all([viewer.activePeriod(), viewer.scope(), filterCondition(prisma, filter)]);
   const cells = [
     ...EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`)),
-    `coalesce(rv.decision, 'pending')`,
+    `coalesce(rv.decision, '${PENDING}')`,
     'rv.comments',
     `to_char(rv.decided_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
     'rv.reviewers',
@@ -273,13 +287,13 @@ export async function* exportRisksCsv(
 export async function visibleTotals(
   db: DbClient,
   user: User,
-  scope?: { visible: Prisma.Sql; key: string },
+  scope?: RowScope,
 ): Promise<{ total: number; high: number; highUsers: number }> {
   const { visible, key } = scope ?? (await viewerScope(db, user));
   return cached(db, `totals|${key}`, async () => {
     const r = await db.$queryRaw<{ total: bigint; high: bigint; high_users: bigint }[]>`
-      SELECT count(*) AS total, count(*) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high,
-             count(DISTINCT r.user_id) FILTER (WHERE r.risk_level IN ('high', 'medium')) AS high_users
+      SELECT count(*) AS total, count(*) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high,
+             count(DISTINCT r.user_id) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high_users
         FROM risk_rows r WHERE ${visible}`;
     return { total: Number(r[0]?.total ?? 0), high: Number(r[0]?.high ?? 0), highUsers: Number(r[0]?.high_users ?? 0) };
   });
@@ -342,15 +356,16 @@ export async function decidedRowCount(db: DbClient, user: User, periodId: string
 }
 
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
-export async function assignedSummary(prisma: PrismaClient, user: User) {
-  const [period, scope] = await Promise.all([getActivePeriod(prisma), viewerScope(prisma, user)]);
+export async function assignedSummary(prisma: PrismaClient, viewer: Viewer) {
+  const user = viewer.user;
+  const [period, scope] = await Promise.all([viewer.activePeriod(), viewer.scope()]);
   const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
   return { totalAssigned: totals.total, highRisk: totals.high, pendingReview: totals.total - reviewed, reviewed };
 }
 
 /** The distinct systems in the data, for the system filter. */
-export async function listSystems(prisma: PrismaClient, user: User): Promise<string[]> {
-  const visible = await visibleRowsCondition(prisma, user);
+export async function listSystems(prisma: PrismaClient, viewer: Viewer): Promise<string[]> {
+  const { visible } = await viewer.scope();
   const rows = await prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT 1000`;
   return rows.map((r) => r.system);
 }

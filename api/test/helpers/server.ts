@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/app.js';
 import { freshDatabase } from './db.js';
+import { createDatabase } from '../../src/db/client.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_INITIAL_PASSWORD = 'Initial#Pass1';
@@ -24,7 +25,7 @@ export interface TestServer {
 
 export async function startServer(
   env: Record<string, string> = {},
-  opts: { sameDatabaseAs?: TestServer } = {},
+  opts: { sameDatabaseAs?: TestServer; onQuery?: (sql: string) => void } = {},
 ): Promise<TestServer> {
   const db = opts.sameDatabaseAs
     ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} }
@@ -46,7 +47,11 @@ export async function startServer(
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...env,
   });
-  const app = await createApp(config, { inMemory: !db.url });
+  const app = await createApp(config, {
+    inMemory: !db.url,
+    // Counting queries: the same database, with the Prisma client reporting each statement.
+    db: opts.onQuery ? await createDatabase({ databaseUrl: db.url, dataDir, inMemory: !db.url, onQuery: opts.onQuery }) : undefined,
+  });
   await app.server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

@@ -1,27 +1,8 @@
-// REST: the risk queue, assigned risks, decisions, submission and approval
-// (SPEC §7 /api/risks, /api/assigned-risks, /api/reviews/…).
+// REST: decisions, submission and approval (SPEC §7 /api/reviews/…, /api/submissions).
 import type { FastifyInstance } from 'fastify';
-import * as risks from '../services/risks.js';
 import * as decisions from '../services/decisions.js';
 
-type RiskQuery = risks.RiskFilter & risks.RiskPage;
-
-export function registerReviewRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' } }, async (req) => {
-    const r = await risks.listRisks(req.ctx.prisma, req.ctx.user!, req.query, req.query);
-    return { risks: r.risks.map(risks.riskRowJson), total: r.total, page: r.page, limit: r.limit };
-  });
-
-  app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' } }, async (req) => {
-    const [summary, page] = await Promise.all([
-      risks.assignedSummary(req.ctx.prisma, req.ctx.user!),
-      risks.listRisks(req.ctx.prisma, req.ctx.user!, req.query, { page: req.query.page, limit: req.query.limit ?? 100 }),
-    ]);
-    return { ...summary, risks: page.risks.map(risks.riskRowJson), total: page.total, page: page.page, limit: page.limit };
-  });
-
-  app.get('/api/risks/systems', { config: { access: 'signedIn' } }, async (req) => risks.listSystems(req.ctx.prisma, req.ctx.user!));
-
+export function registerDecisionRoutes(app: FastifyInstance) {
   app.post<{ Body: decisions.DecisionItem }>('/api/reviews/decision', { config: { access: 'signedIn' } }, async (req) => {
     return { success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, [req.body ?? {}])) };
   });

@@ -2,23 +2,43 @@
 // groups and the composite roles under each (connections, keyset-paged), each
 // a Node so that a client can load a level lazily by id; the Authorization
 // Details of a role (capped, with the total); and decisions per user and
-// composite role. Every level is computed by services/composite-view.ts under
+// composite role. Every level is computed by services/composite-view/ under
 // the viewer's visibility rule: a reviewer asking for a user, a group or a role
 // outside their assignments gets nothing (null), not an error.
 import { decodeBase64, encodeBase64 } from '@pothos/core';
 import { encodeGlobalID, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from './builder.js';
-import { DecisionValueEnum, RiskLevelEnum } from './reviews.js';
+import { RiskLevelEnum } from './risks.js';
+import { DecisionValueEnum } from './decisions.js';
 import { ValidationError } from '../core/errors.js';
-import * as view from '../services/composite-view.js';
+import * as view from '../services/composite-view/index.js';
+import { isHighRiskRule } from '../services/risk-rules.js';
 import type { Context } from '../context.js';
 
-const scopes = new WeakMap<Context, Promise<view.ViewScope>>();
-/** The viewer's scope (visible rows, active period), once per request. */
-function scopeOf(ctx: Context): Promise<view.ViewScope> {
-  let s = scopes.get(ctx);
-  if (!s) scopes.set(ctx, (s = view.viewScope(ctx.prisma, ctx.user!)));
-  return s;
+/** The viewer's scope (visible rows, active period), from the request's viewer. */
+const scopeOf = (ctx: Context): Promise<view.ViewScope> => view.viewScope(ctx.viewer!);
+
+/**
+ * The levels below a list are read for all its items at once: each parent's
+ * lookup joins the request's loader for that lookup and page (services/viewer.ts).
+ */
+const json = (k: unknown) => JSON.stringify(k);
+function groupsOf(ctx: Context, page: view.Keyset) {
+  return ctx.viewer!.loader(`composite.groups|${json(page)}`, async (userIds: readonly string[]) =>
+    view.listRiskGroupsOf(ctx.prisma, await scopeOf(ctx), userIds, page), String);
+}
+function rolesOf(ctx: Context, page: view.Keyset) {
+  return ctx.viewer!.loader(`composite.roles|${json(page)}`, async (groups: readonly { userId: string; accessRiskId: string }[]) =>
+    view.listRolesOf(ctx.prisma, await scopeOf(ctx), groups, page), (g) => json([g.userId, g.accessRiskId]));
+}
+const roleKeyOf = (r: view.RoleKey) => json([r.userId, r.accessRiskId, r.compositeBusinessRole]);
+function detailsOf(ctx: Context, first: number) {
+  return ctx.viewer!.loader(`composite.details|${first}`, async (roles: readonly view.RoleKey[]) =>
+    view.authorizationDetailsOf(ctx.prisma, await scopeOf(ctx), roles, first), roleKeyOf);
+}
+function detailCountsOf(ctx: Context) {
+  return ctx.viewer!.loader('composite.detailCounts', async (roles: readonly view.RoleKey[]) =>
+    view.authorizationDetailCounts(ctx.prisma, await scopeOf(ctx), roles), roleKeyOf);
 }
 
 // Cursors carry the grouping key of the edge's node (user id, risk id, role name).
@@ -77,12 +97,10 @@ builder.node(CompositeUserRef, {
     riskGroups: t.connection({
       type: CompositeRiskGroupRef,
       description: "The user's risk groups (one per access risk id), by risk id.",
-      resolve: async (u, args, ctx) => {
-        const scope = await scopeOf(ctx);
-        return resolveCursorConnection({ args, toCursor: (g: view.RiskGroupSummary) => cursorOf(g.accessRiskId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-          view.listRiskGroups(ctx.prisma, scope, u.userId, keyset(p)),
-        );
-      },
+      resolve: (u, args, ctx) =>
+        resolveCursorConnection({ args, toCursor: (g: view.RiskGroupSummary) => cursorOf(g.accessRiskId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
+          groupsOf(ctx, keyset(p)).load(u.userId),
+        ),
     }),
   }),
 });
@@ -105,12 +123,10 @@ builder.node(CompositeRiskGroupRef, {
     roles: t.connection({
       type: CompositeRoleRef,
       description: 'The composite roles (or the directly assigned roles, under an empty composite role) carrying this risk.',
-      resolve: async (g, args, ctx) => {
-        const scope = await scopeOf(ctx);
-        return resolveCursorConnection({ args, toCursor: (r: view.CompositeRoleSummary) => cursorOf(r.compositeBusinessRole), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-          view.listRoles(ctx.prisma, scope, g.userId, g.accessRiskId, keyset(p)),
-        );
-      },
+      resolve: (g, args, ctx) =>
+        resolveCursorConnection({ args, toCursor: (r: view.CompositeRoleSummary) => cursorOf(r.compositeBusinessRole), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
+          rolesOf(ctx, keyset(p)).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
+        ),
     }),
   }),
 });
@@ -118,7 +134,7 @@ builder.node(CompositeRiskGroupRef, {
 const HighRiskRule = builder.objectRef<string>('CompositeRoleRule').implement({
   fields: (t) => ({
     ruleId: t.string({ resolve: (r) => r }),
-    isHighRisk: t.boolean({ description: 'A rule id 02NN or 03NN.', resolve: (r) => view.HIGH_RISK_RULE.test(r) }),
+    isHighRisk: t.boolean({ description: 'A rule id 02NN or 03NN.', resolve: (r) => isHighRiskRule(r) }),
   }),
 });
 
@@ -185,11 +201,11 @@ builder.node(CompositeRoleRef, {
       type: [AuthorizationDetail],
       description: 'The first permission rows of the role (see authorizationDetailCount for all of them).',
       args: { first: t.arg.int({ description: `At most ${view.MAX_DETAIL_LIMIT}; ${view.DEFAULT_DETAIL_LIMIT} when not given.` }) },
-      resolve: async (r, args, ctx) => view.authorizationDetails(ctx.prisma, await scopeOf(ctx), r, args.first ?? view.DEFAULT_DETAIL_LIMIT),
+      resolve: (r, args, ctx) => detailsOf(ctx, args.first ?? view.DEFAULT_DETAIL_LIMIT).load(r),
     }),
     authorizationDetailCount: t.int({
       description: 'How many permission rows the role has under this risk group.',
-      resolve: async (r, _args, ctx) => view.authorizationDetailCount(ctx.prisma, await scopeOf(ctx), r),
+      resolve: (r, _args, ctx) => detailCountsOf(ctx).load(r),
     }),
   }),
 });
@@ -243,6 +259,6 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { decisions: t.arg({ type: [CompositeRoleDecisionInput], required: true }) },
-    resolve: (_root, args, ctx) => view.decideRoles(ctx.deps, ctx.actor, args.decisions),
+    resolve: (_root, args, ctx) => view.decideRoles(ctx.deps, ctx.actor, ctx.viewer!, args.decisions),
   }),
 }));
