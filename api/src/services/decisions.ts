@@ -10,7 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { actorLabel, recordAudit } from '../core/audit.js';
 import { parseOrThrow } from '../core/validation.js';
 import { requireActivePeriod, getActivePeriod } from './periods.js';
-import { visibleRowsCondition } from './risks.js';
+import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';

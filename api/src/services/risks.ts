@@ -3,8 +3,8 @@
 // reviewers only the rows assigned to them, whichever way they ask.
 import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
-import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsFor, criteriaSetsOf, type CriteriaSets } from './assignments.js';
-import { LIVE_ROWS } from './live-rows.js';
+import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './assignments.js';
+import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import { crlfLines, csvLine, sqlCsvText } from '../core/csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { DbClient } from '../core/types.js';
@@ -37,52 +37,11 @@ export interface RiskPage {
   before?: string | null;
 }
 
-export type RiskRowWithDecision = RiskRow & { decision: string | null; decisionComments: string | null; decidedAt: Date | null };
+export type { RiskRowWithDecision } from './visibility.js';
+import type { RiskRowWithDecision } from './visibility.js';
 
 const ALL = new Set(['', 'all', 'All', 'All Systems']);
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && !ALL.has(v.trim());
-
-/** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */
-export interface RowScope {
-  visible: Prisma.Sql;
-  key: string;
-}
-
-/**
- * Which rows a user may see at all (the rule, in one place): live rows only
- * (LIVE_ROWS: not those of an upload still loading or failed), administrators
- * every one, reviewers those their assignment criteria match. Every read path
- * uses it: lists and counts through this condition, reads by id through
- * visibleRows. Read once per request (services/viewer.ts).
- */
-export async function viewerScope(db: DbClient, user: User): Promise<RowScope> {
-  if (user.role === 'admin') return { visible: LIVE_ROWS, key: 'admin' };
-  return reviewerScope(await criteriaSetsFor(db, user.id));
-}
-
-function reviewerScope(sets: CriteriaSets): RowScope {
-  return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: scopeKey(sets) };
-}
-
-/** Who sees the same rows has the same key (criteria sets come with their values in order). */
-function scopeKey(sets: CriteriaSets): string {
-  return JSON.stringify(sets);
-}
-
-/**
- * The rows with these ids that the scope lets its viewer see, by id (an id
- * not visible, or not there, is simply absent: the caller cannot tell which).
- */
-export async function visibleRows(db: DbClient, scope: RowScope, ids: readonly bigint[]): Promise<Map<bigint, RiskRow>> {
-  if (!ids.length) return new Map();
-  const rows = await db.$queryRaw<RiskRowRaw[]>`SELECT r.* FROM risk_rows r WHERE r.id = ANY(${[...ids]}::bigint[]) AND ${scope.visible}`;
-  return new Map(rows.map((raw) => [BigInt(raw.id), fromRaw(raw) as RiskRow]));
-}
-
-/** The condition of viewerScope alone. */
-export async function visibleRowsCondition(db: DbClient, user: User): Promise<Prisma.Sql> {
-  return (await viewerScope(db, user)).visible;
-}
 
 /** The values of risk_terms a search matches (see RiskTerm in schema.prisma). */
 async function searchTerms(db: DbClient, search: string): Promise<{ users: string[]; roles: string[]; risks: string[] }> {
@@ -368,17 +327,6 @@ export async function listSystems(prisma: PrismaClient, viewer: Viewer): Promise
   const { visible } = await viewer.scope();
   const rows = await prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT 1000`;
   return rows.map((r) => r.system);
-}
-
-// Raw rows come back with snake_case columns.
-type RiskRowRaw = Record<string, unknown> & { id: bigint; decision: string | null; decision_comments: string | null; decided_at: Date | null };
-
-const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-function fromRaw(raw: RiskRowRaw): RiskRowWithDecision {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) out[camel(k)] = v;
-  return out as RiskRowWithDecision;
 }
 
 /** The SPEC §3 risk row shape for REST. */

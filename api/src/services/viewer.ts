@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 import type { PrismaClient, ReviewPeriod, RiskRow, User } from '../generated/prisma/client.js';
 import { getActivePeriod } from './periods.js';
-import { viewerScope, visibleRows, type RowScope } from './risks.js';
+import { viewerScope, visibleRows, type RowScope } from './visibility.js';
 import type { DecisionValue } from './risk-rules.js';
 
 export interface Viewer {
