@@ -8,7 +8,7 @@ import type { Mailer } from './services/mail.js';
 import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
 import type { JobQueue } from './jobs/queue.js';
-import { resolveSession, SESSION_COOKIE, type NewSession } from './auth/sessions.js';
+import { resolveSession, sessionToken, type NewSession } from './auth/sessions.js';
 import { resolveApiToken } from './auth/tokens.js';
 
 /** Long-lived things the app is built from. */
@@ -86,7 +86,7 @@ export function authenticate(deps: AppDeps, key: object, headers: IncomingHttpHe
         const user = await resolveApiToken(deps.prisma, authz.slice(7).trim());
         return { user, sessionId: null, kind: user ? 'token' : null };
       }
-      const token = parseCookies(headers.cookie)[SESSION_COOKIE];
+      const token = sessionToken(parseCookies(headers.cookie));
       if (!token) return { user: null, sessionId: null, kind: null };
       const s = await resolveSession(deps.prisma, token, deps.config.SESSION_TTL_HOURS);
       return s ? { user: s.user, sessionId: s.sessionId, kind: 'session' } : { user: null, sessionId: null, kind: null };
