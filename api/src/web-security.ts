@@ -146,9 +146,10 @@ export async function registerWebSecurity(app: FastifyInstance, config: Config) 
         'script-src': ["'self'"],
         // Fluent UI's Griffel (and FluentProvider's theme tag) insert <style> elements at run
         // time. They carry the per-response nonce that index.html hands to main.tsx, so no
-        // 'unsafe-inline' is needed: Chromium checks a <style> element's nonce when it is
-        // inserted, while the rules Griffel then adds through CSSOM (insertRule) and styles
-        // React sets through element.style are not inline markup and need no permission.
+        // 'unsafe-inline' is needed. Tried in Chromium: a <style> element without the nonce is
+        // blocked (its .sheet stays null, so Griffel's insertRule fails and the app renders
+        // unstyled); with it, rules added through CSSOM (insertRule) apply, and so do styles
+        // React sets through element.style, which CSP does not treat as inline markup.
         'style-src': ["'self'", (_req: IncomingMessage, res: ServerResponse) => `'nonce-${nonceOf(res)}'`],
         'img-src': ["'self'", 'data:'],
         'font-src': ["'self'", 'data:'],

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { ACCOUNT_ALERT_FAILURES, MAX_FAILURES_PER_IP, PAIR_FREE_FAILURES } from '../src/auth/throttle.js';
@@ -279,6 +280,38 @@ describe('forwarded headers (TRUST_PROXY)', () => {
     const event = await server.app.deps.prisma.auditEvent.findFirstOrThrow({ where: { action: 'user.login', entityId: user.id }, orderBy: { occurredAt: 'desc' } });
     expect(event.ip).not.toBe('203.0.113.9');
     expect(event.ip).toMatch(/127\.0\.0\.1$/);
+  });
+});
+
+describe('the WebSocket context', () => {
+  /** Runs a mutation over graphql-ws (as any operation may be) with these upgrade headers. */
+  async function mutateOverWs(s: TestServer, c: Client, title: string, headers: Record<string, string>) {
+    const ws = createClient({
+      url: s.url.replace('http', 'ws') + '/graphql',
+      lazy: false,
+      retryAttempts: 0,
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols, { headers: { cookie: c.cookieHeader, ...headers } });
+        }
+      },
+    });
+    try {
+      const result = await new Promise<any>((resolve, reject) => {
+        let value: unknown;
+        ws.subscribe({ query: SEND, variables: sendVars(title) }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
+      });
+      expect(result.data.sendNotification.__typename).toBe('MutationSendNotificationSuccess');
+    } finally {
+      await ws.dispose();
+    }
+    const n = await s.app.deps.prisma.notification.findFirstOrThrow({ where: { title } });
+    return s.app.deps.prisma.auditEvent.findFirstOrThrow({ where: { action: 'notification.sent', entityId: n.id } });
+  }
+
+  it('takes the client address by the same TRUST_PROXY rule as HTTP', async () => {
+    expect((await mutateOverWs(proxied, proxiedAdmin, 'ws-trusted', { 'x-forwarded-for': '198.51.100.23' })).ip).toBe('198.51.100.23');
+    expect((await mutateOverWs(server, admin, 'ws-untrusted', { 'x-forwarded-for': '198.51.100.23' })).ip).toMatch(/127\.0\.0\.1$/);
   });
 });
 

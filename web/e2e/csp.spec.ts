@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { ensureAdminSession, signInAsAdmin } from './helpers';
 
@@ -37,7 +38,7 @@ async function expectFluentStyles(page: Page) {
   expect(fontFamily, 'FluentProvider theme variables').toContain('Segoe UI');
 }
 
-test('the app renders under its Content-Security-Policy with no violation: sign-in, dashboard, upload, detailed review', async ({ page, request }) => {
+test('the app renders under its Content-Security-Policy with no violation: sign-in, dashboard, upload, detailed review', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   const csp = await watchCsp(page);
   await ensureAdminSession(request);
@@ -59,9 +60,24 @@ test('the app renders under its Content-Security-Policy with no violation: sign-
   await expect(page.getByRole('heading', { name: 'Risk Management Dashboard', level: 1 })).toBeVisible();
   await expectFluentStyles(page);
 
+  // An upload through the form (multipart POST /api/upload, progress over the WebSocket,
+  // toasts and a dialog in portals): the app's own origin passes the Origin check.
   await page.goto('/upload');
   await expect(page.getByRole('heading', { name: 'Data Upload', level: 1 })).toBeVisible();
   await expectFluentStyles(page);
+  const tag = Date.now().toString(36).toUpperCase();
+  const name = `csp-${tag}.csv`;
+  const file = testInfo.outputPath(name);
+  const rows = Array.from({ length: 20 }, (_, i) => `CSP${tag}${i},Csp User ${i},FIN,FI00${i % 9},Conflict,High,0201,SAP ERP,Z_ROLE_${i},ZC_FIN`);
+  fs.writeFileSync(file, ['User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role', ...rows].join('\r\n') + '\r\n');
+  await page.getByLabel('Choose files to upload').setInputFiles(file);
+  await page.getByRole('button', { name: 'Start Upload' }).click();
+  await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  const row = page.getByRole('table', { name: 'Upload History' }).getByRole('row').filter({ hasText: name });
+  await row.getByRole('button', { name: 'View Details' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Details' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
 
   await page.goto('/risk-review?tab=detailed');
   await expect(page.getByRole('tab', { name: 'Detailed Review' })).toHaveAttribute('aria-selected', 'true');
