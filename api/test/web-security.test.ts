@@ -8,7 +8,10 @@ import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
-import { ACCOUNT_ALERT_FAILURES, MAX_FAILURES_PER_IP, PAIR_FREE_FAILURES } from '../src/auth/throttle.js';
+import { ACCOUNT_ALERT_FAILURES, MAX_FAILURES_PER_IP, PAIR_FREE_FAILURES, pairDelayMs } from '../src/auth/throttle.js';
+import { loadConfig } from '../src/config.js';
+import { requestFacts, trustFunction } from '../src/web-security.js';
+import type { IncomingMessage } from 'node:http';
 
 let server: TestServer; // defaults: no proxy trusted, no CORS origin
 let proxied: TestServer; // TRUST_PROXY=loopback, CORS_ORIGINS=partner
@@ -88,6 +91,39 @@ function upgrade(s: TestServer, headers: Record<string, string>): Promise<number
   });
 }
 
+describe('configuration', () => {
+  it('TRUST_PROXY and CORS_ORIGINS are parsed once, and a bad value names the variable', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8']);
+    expect(() => loadConfig({ TRUST_PROXY: 'the proxy' })).toThrow(/TRUST_PROXY/);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080/' }).corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ CORS_ORIGINS: '*' })).toThrow(/CORS_ORIGINS/);
+  });
+
+  it('forwarded headers by trust: none, a hop count, addresses', () => {
+    const req = (peer: string, xff: string) =>
+      ({ socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: { 'x-forwarded-for': xff, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'grc.example.com' } }) as unknown as IncomingMessage;
+    const r = req('10.0.0.5', '203.0.113.1, 198.51.100.2');
+    expect(requestFacts(r, trustFunction(false))).toEqual({ ip: '10.0.0.5', host: '', protocol: 'http' });
+    expect(requestFacts(r, trustFunction(1))).toEqual({ ip: '198.51.100.2', host: 'grc.example.com', protocol: 'https' });
+    expect(requestFacts(r, trustFunction(2)).ip).toBe('203.0.113.1');
+    expect(requestFacts(r, trustFunction(['10.0.0.0/8'])).ip).toBe('198.51.100.2');
+    expect(requestFacts(r, trustFunction(['192.168.0.0/16']))).toEqual({ ip: '10.0.0.5', host: '', protocol: 'http' });
+  });
+
+  it('the wait of an address on an account grows after the free failures, up to a cap', () => {
+    expect(pairDelayMs(PAIR_FREE_FAILURES - 1)).toBe(0);
+    expect(pairDelayMs(PAIR_FREE_FAILURES)).toBe(60_000);
+    expect(pairDelayMs(PAIR_FREE_FAILURES + 1)).toBe(120_000);
+    expect(pairDelayMs(PAIR_FREE_FAILURES + 2)).toBe(240_000);
+    expect(pairDelayMs(PAIR_FREE_FAILURES + 20)).toBe(15 * 60_000);
+  });
+});
+
 describe('requests from another origin carrying the session cookie', () => {
   it('are refused with 403 and write nothing: JSON and multipart /graphql, REST POST/PUT/DELETE, multipart /api/upload, WebSocket', async () => {
     const origin = { origin: foreignOrigin() };
@@ -142,7 +178,7 @@ describe('requests from another origin carrying the session cookie', () => {
     });
     expect(s.status).toBe(403);
     expect(await server.app.deps.prisma.user.count({ where: { email } })).toBe(0);
-  });
+  }, 120_000);
 
   it("succeed from the app's own origin", async () => {
     const origin = { origin: server.url };
@@ -171,7 +207,7 @@ describe('requests from another origin carrying the session cookie', () => {
     const u = await send(server, admin, 'POST', '/api/upload', csvForm(), origin);
     expect(u.status).toBe(202);
     expect(await upgrade(server, { cookie: admin.cookieHeader, ...origin })).toBe('open');
-  });
+  }, 120_000);
 
   it('a multipart or form-encoded GraphQL request needs a header no HTML form can send, even without Origin', async () => {
     const m = await send(server, admin, 'POST', '/graphql', multipartGraphQL('no-header'), {});
@@ -312,7 +348,7 @@ describe('the WebSocket context', () => {
   it('takes the client address by the same TRUST_PROXY rule as HTTP', async () => {
     expect((await mutateOverWs(proxied, proxiedAdmin, 'ws-trusted', { 'x-forwarded-for': '198.51.100.23' })).ip).toBe('198.51.100.23');
     expect((await mutateOverWs(server, admin, 'ws-untrusted', { 'x-forwarded-for': '198.51.100.23' })).ip).toMatch(/127\.0\.0\.1$/);
-  });
+  }, 120_000);
 });
 
 describe('sign-in throttling', () => {
@@ -330,7 +366,7 @@ describe('sign-in throttling', () => {
     // The owner, elsewhere, is not locked out.
     const owner = await new Client(proxied.url).request('POST', '/api/internal-login', { email, password }, from('192.0.2.10'));
     expect(owner.status).toBe(200);
-  });
+  }, 120_000);
 
   it(`${ACCOUNT_ALERT_FAILURES} failures on one account from many addresses alert the administrators once, without locking the account`, async () => {
     const { email, password } = await userClient(proxied, proxiedAdmin);
@@ -350,7 +386,7 @@ describe('sign-in throttling', () => {
     expect(JSON.stringify(inbox.body)).toContain(title);
     // The account is not locked.
     expect((await c.request('POST', '/api/internal-login', { email, password }, { 'x-forwarded-for': '10.9.9.9' })).status).toBe(200);
-  });
+  }, 300_000);
 
 });
 
@@ -458,7 +494,7 @@ describe('security headers and the session cookie', () => {
     } finally {
       await s.close();
     }
-  });
+  }, 180_000);
 });
 
 // Last: it locks this test's address out of the default server for 15 minutes.
@@ -477,5 +513,5 @@ describe('the per-address limit', () => {
     // The administrator's first sign-in here tried the changed password once: one failure already counted.
     expect(throttledAt).toBeGreaterThan(0);
     expect(throttledAt).toBeLessThanOrEqual(MAX_FAILURES_PER_IP);
-  });
+  }, 300_000);
 });
