@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { ensureAdminSession, signInAsAdmin } from './helpers';
+import { ensureAdminSession, signInAsAdmin, toast } from './helpers';
 
 // The server's Content-Security-Policy (script-src 'self', <style> only with the
 // response's nonce, GraphiQL from the app's own files): the screens render with
@@ -61,19 +61,25 @@ test('the app renders under its Content-Security-Policy with no violation: sign-
   await expectFluentStyles(page);
 
   // An upload through the form (multipart POST /api/upload, progress over the WebSocket,
-  // toasts and a dialog in portals): the app's own origin passes the Origin check.
+  // toasts and a dialog in portals): the app's own origin passes the Origin check. Its one
+  // illegal risk level fails it, so no row goes live and other specs' data stays as it was.
   await page.goto('/upload');
   await expect(page.getByRole('heading', { name: 'Data Upload', level: 1 })).toBeVisible();
   await expectFluentStyles(page);
   const tag = Date.now().toString(36).toUpperCase();
   const name = `csp-${tag}.csv`;
   const file = testInfo.outputPath(name);
-  const rows = Array.from({ length: 20 }, (_, i) => `CSP${tag}${i},Csp User ${i},FIN,FI00${i % 9},Conflict,High,0201,SAP ERP,Z_ROLE_${i},ZC_FIN`);
-  fs.writeFileSync(file, ['User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role', ...rows].join('\r\n') + '\r\n');
+  const rows = Array.from(
+    { length: 20 },
+    (_, i) => `CSP${tag}${i},Csp User ${i},FIN,FI00${i % 9},Conflict,${i === 7 ? 'Severe' : 'High'},0201,SAP ERP,Z_ROLE_${i},ZC_FIN`,
+  );
+  const header = 'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role';
+  fs.writeFileSync(file, [header, ...rows].join('\r\n') + '\r\n');
   await page.getByLabel('Choose files to upload').setInputFiles(file);
   await page.getByRole('button', { name: 'Start Upload' }).click();
-  await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
+  await expect(toast(page, 'Upload Failed')).toContainText("'Severe' is not a risk level", { timeout: 30_000 });
   const row = page.getByRole('table', { name: 'Upload History' }).getByRole('row').filter({ hasText: name });
+  await expect(row.getByRole('cell').nth(2)).toHaveText('Failed');
   await row.getByRole('button', { name: 'View Details' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload Details' });
   await expect(dialog).toBeVisible();
