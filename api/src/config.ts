@@ -1,6 +1,7 @@
 // Every environment variable the API reads, parsed and validated once.
 import { z } from 'zod';
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
@@ -42,6 +43,13 @@ const schema = z.object({
   OIDC_REVIEWER_GROUP: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Single sign-on: the claim that lists the user's groups. */
   OIDC_GROUPS_CLAIM: z.preprocess(emptyToUndefined, z.string().default('groups')),
+  /**
+   * Whose X-Forwarded-For/-Host/-Proto are believed: unset or 'false' (nobody), 'true' (any
+   * peer), a hop count (that many nearest hops), or proxies' addresses/CIDRs, comma-separated.
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Other origins (scheme://host[:port]) whose pages may call the API with the user's cookies, comma-separated. */
+  CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().optional()),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -58,6 +66,48 @@ export interface Config extends RawConfig {
   oidcEnabled: boolean;
   /** Where stored uploads live: DATA_DIR/uploads. */
   uploadsDir: string;
+  /** TRUST_PROXY, parsed: false, true, a hop count or a list of addresses/CIDRs. */
+  trustProxy: TrustProxySetting;
+  /** CORS_ORIGINS, each normalised to its origin (scheme://host[:port]). */
+  corsOrigins: string[];
+}
+
+export type TrustProxySetting = boolean | number | string[];
+
+function parseTrustProxy(v: string | undefined): TrustProxySetting {
+  const s = v?.trim().toLowerCase();
+  if (!s || s === 'false') return false;
+  if (s === 'true') return true;
+  if (/^\d+$/.test(s)) return Number(s);
+  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const item of list) {
+    try {
+      proxyAddr.compile(item);
+    } catch {
+      throw new Error(`Invalid configuration: TRUST_PROXY: '${item}' is not true, false, a hop count, an address or a CIDR`);
+    }
+  }
+  return list;
+}
+
+function parseCorsOrigins(v: string | undefined): string[] {
+  if (!v) return [];
+  return v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((item) => {
+      let u: URL | null = null;
+      try {
+        u = new URL(item);
+      } catch {
+        /* reported below */
+      }
+      if (!u || !['http:', 'https:'].includes(u.protocol) || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username) {
+        throw new Error(`Invalid configuration: CORS_ORIGINS: '${item}' is not an origin like https://app.example.com`);
+      }
+      return u.origin;
+    });
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -86,5 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: c.COOKIE_SECURE === 'true',
     oidcEnabled: oidcSet === 3,
     uploadsDir: path.join(path.resolve(c.DATA_DIR), 'uploads'),
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(c.CORS_ORIGINS),
   };
 }

@@ -8,7 +8,7 @@ import type { Mailer } from './services/mail.js';
 import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
 import type { JobQueue } from './jobs/queue.js';
-import { resolveSession, SESSION_COOKIE, type NewSession } from './auth/sessions.js';
+import { resolveSession, sessionToken, type NewSession } from './auth/sessions.js';
 import { apiTokenStillValid, resolveApiToken, type ResolvedToken } from './auth/tokens.js';
 import { createViewer, type Viewer } from './services/viewer.js';
 
@@ -116,7 +116,7 @@ export function authenticate(
         const r = await resolveApiToken(deps.prisma, bearer, extra.ip);
         return r ? { user: r.user, sessionId: null, kind: 'token', token: r.token } : { user: null, sessionId: null, kind: null };
       }
-      const token = parseCookies(headers.cookie)[SESSION_COOKIE];
+      const token = sessionToken(parseCookies(headers.cookie));
       if (!token) return { user: null, sessionId: null, kind: null };
       const s = await resolveSession(deps.prisma, token, deps.config.SESSION_TTL_HOURS);
       return s ? { user: s.user, sessionId: s.sessionId, kind: 'session' } : { user: null, sessionId: null, kind: null };

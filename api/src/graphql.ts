@@ -12,6 +12,7 @@ import { schema } from './schema/index.js';
 import { authenticate, bearerOf, createContext, type AppDeps, type Context } from './context.js';
 import { AppError } from './core/errors.js';
 import { clearSessionCookie, setSessionCookie } from './rest/http.js';
+import { renderLocalGraphiQL } from './graphiql.js';
 
 export interface ServerContext {
   req: FastifyRequest;
@@ -53,6 +54,11 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // CORS is answered for /graphql and /api alike by web-security.ts (CORS_ORIGINS only);
+    // Yoga's default would reflect any origin with credentials.
+    cors: false,
+    // GraphiQL from the app's own files (graphiql.ts), not Yoga's CDN page.
+    renderGraphiQL: renderLocalGraphiQL,
     logging: deps.config.LOG_LEVEL === 'silent' ? false : 'warn',
     context: ({ req, reply }) =>
       createContext(deps, req.raw, {

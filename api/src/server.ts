@@ -28,6 +28,8 @@ import { registerDashboardRoutes } from './rest/dashboard.js';
 import { registerReviewerStatusRoutes } from './rest/reviewer-status.js';
 import { registerUploadRoutes } from './rest/uploads.js';
 import { registerTokenRoutes } from './rest/tokens.js';
+import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, trustFunction } from './web-security.js';
+import { GRAPHIQL_CSP, registerGraphiQLAssets } from './graphiql.js';
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -40,14 +42,18 @@ export interface BuiltServer {
 }
 
 export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
+  // Forwarded headers are believed only from the proxies TRUST_PROXY names (req.ip, req.host,
+  // req.protocol); the WebSocket upgrade below applies the same function.
+  const trust = trustFunction(deps.config.trustProxy);
   const app = Fastify({
     logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
-    trustProxy: true,
+    trustProxy: deps.config.trustProxy === false ? false : trust,
     bodyLimit: 1024 * 1024,
     // On shutdown, do not wait for clients that keep a request open (e.g. a refused upload).
     forceCloseConnections: true,
   });
   await app.register(fastifyCookie);
+  await registerWebSecurity(app, deps.config);
   registerErrorHandler(app, deps.log);
   registerAccessControl(app, deps);
   const routes = collectRoutes(app);
@@ -93,11 +99,15 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
       response.headers.forEach((value, key) => {
         if (key.toLowerCase() !== 'set-cookie') reply.header(key, value);
       });
+      // The GraphiQL page (Monaco inserts un-nonced <style> elements): its own CSP, scripts still 'self' only.
+      if (response.headers.get('content-type')?.startsWith('text/html')) reply.header('content-security-policy', GRAPHIQL_CSP);
       reply.status(response.status);
       reply.send(response.body);
       return reply;
     },
   });
+
+  registerGraphiQLAssets(app);
 
   // REST adapter (SPEC §7).
   registerAuthRoutes(app);
@@ -117,12 +127,18 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   const webDist = deps.config.webDist;
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // index.html is never served as a file: it carries the response's CSP nonce (below).
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html' });
   }
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const isApi = req.url.startsWith('/api/') || req.url.startsWith('/graphql');
     if (!isApi && hasWeb && req.method === 'GET') {
-      return reply.type('text/html').sendFile('index.html');
+      // The nonce of this response's CSP, for the <style> elements Fluent UI inserts (main.tsx reads it).
+      const html = await fs.promises.readFile(path.join(webDist, 'index.html'), 'utf8');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(html.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
     }
     return reply.status(404).send({ message: `Not found: ${req.method} ${req.url.split('?')[0]}` });
   });
@@ -131,11 +147,16 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   const wss = new WebSocketServer({ noServer: true });
   app.server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const origin = request.headers.origin;
-    // Cookie-authenticated sockets: refuse other sites' pages (cross-site WebSocket hijacking).
-    const sameOrigin = !origin || new URL(origin).host === request.headers.host;
-    if (url.pathname !== '/graphql' || !sameOrigin) {
-      socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
+    // A socket carrying the session cookie reads as the user: refuse other sites' pages
+    // (cross-site WebSocket hijacking) by the same Origin rule as state-changing HTTP
+    // requests. Browsers always send Origin on a WebSocket, so every upgrade is checked.
+    const refused =
+      url.pathname !== '/graphql' ? 'Not found' : foreignOriginReason(deps.config, request.headers, requestFacts(request, trust));
+    if (refused) {
+      const body = JSON.stringify({ message: refused });
+      socket.write(
+        `HTTP/1.1 ${url.pathname !== '/graphql' ? '404 Not Found' : '403 Forbidden'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
       socket.destroy();
       return;
     }
@@ -159,7 +180,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
         // A fresh key per operation: the caller is looked up again, so a revoked token stops at once.
         const context = await createContext(deps, {}, {
           headers: request.headers,
-          ip: request.socket.remoteAddress,
+          ip: requestFacts(request, trust).ip,
           connectionParams: ctx.connectionParams ?? null,
         });
         const prepared = prepareOperation(yoga, persisted, context, params as OperationParams);

@@ -6,8 +6,10 @@ import { recordAudit } from '../core/audit.js';
 import type { Actor } from '../core/types.js';
 import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 import { createSession, endSession, endUserSessions, type NewSession } from './sessions.js';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
+import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
 import { revokeUserApiTokens } from './tokens.js';
+import { sendNotification, type NotificationDeps } from '../services/notifications.js';
+import type { PubSub } from '../pubsub.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
@@ -29,7 +31,8 @@ export interface LoginResult {
 export async function login(
   prisma: PrismaClient,
   input: LoginInput,
-  meta: { ip?: string | null; userAgent?: string | null; sessionTtlHours: number },
+  /** pubsub: to deliver the administrators' alert live when an account reaches the failure threshold. */
+  meta: { ip?: string | null; userAgent?: string | null; sessionTtlHours: number; pubsub?: PubSub },
 ): Promise<LoginResult> {
   const email = normalizeEmail(input.email ?? '');
   const password = input.password ?? '';
@@ -39,19 +42,42 @@ export async function login(
   const user = await prisma.user.findUnique({ where: { email } });
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok) {
-    await recordFailure(prisma, email, meta.ip);
+    const { alert } = await recordFailure(prisma, email, meta.ip);
+    if (alert && user && meta.pubsub) await alertAdministrators({ prisma, pubsub: meta.pubsub }, user, meta.ip);
     throw new AuthenticationError(INVALID_CREDENTIALS);
   }
   // Only after a correct password, so the state of an account is not revealed to guessers.
   if (!user.isActive) throw new ForbiddenError(ACCOUNT_DEACTIVATED);
 
-  await clearFailures(prisma, email);
+  await clearFailures(prisma, email, meta.ip);
   return prisma.$transaction(async (tx) => {
     const session = await createSession(tx, user.id, meta.sessionTtlHours, meta);
     const updated = await tx.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date(), lastSeenAt: new Date() } });
     await recordAudit(tx, { user: updated, ip: meta.ip }, { action: 'user.login', entityType: 'User', entityId: user.id });
     return { user: updated, session };
   });
+}
+
+/**
+ * Many failed sign-ins on one account from anywhere: the account is not locked
+ * (that would let anyone lock anyone out), the administrators are told, once
+ * per throttle window (recordFailure hands the alert to one caller only).
+ */
+async function alertAdministrators(deps: NotificationDeps, user: User, ip: string | null | undefined): Promise<void> {
+  const admins = await deps.prisma.user.findMany({ where: { role: 'admin', isActive: true }, select: { id: true } });
+  const minutes = THROTTLE_WINDOW_MS / 60_000;
+  for (const admin of admins) {
+    await sendNotification(deps, { user: null, ip: ip ?? null }, {
+      type: 'warning',
+      title: 'Repeated failed sign-ins',
+      message:
+        `There have been ${ACCOUNT_ALERT_FAILURES} failed sign-in attempts for ${user.email} in the last ${minutes} minutes. ` +
+        'The account is not locked: each address is slowed down after a few failures. ' +
+        'If the attempts were not made by its owner, someone may be guessing the password.',
+      targetType: 'specific',
+      targetUserId: admin.id,
+    });
+  }
 }
 
 export interface ChangePasswordInput {

@@ -5,6 +5,16 @@ import type { AuthMethod, PrismaClient, User } from '../generated/prisma/client.
 import type { DbClient } from '../core/types.js';
 
 export const SESSION_COOKIE = 'grc_session';
+/**
+ * The name over TLS: the __Host- prefix makes the browser refuse it unless it is
+ * Secure, Path=/ and has no Domain, so no sibling host or plain-http page can plant it.
+ */
+export const SECURE_SESSION_COOKIE = '__Host-grc_session';
+
+/** The session token among a request's cookies, under either name. */
+export function sessionToken(cookies: Record<string, string>): string | undefined {
+  return cookies[SECURE_SESSION_COOKIE] || cookies[SESSION_COOKIE] || undefined;
+}
 /** lastSeenAt is refreshed at most this often, to keep reads cheap. */
 const TOUCH_INTERVAL_MS = 60_000;
 

@@ -15,6 +15,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
         ip: ctx.actor.ip,
         userAgent: ctx.actor.userAgent,
         sessionTtlHours: ctx.config.SESSION_TTL_HOURS,
+        pubsub: ctx.pubsub,
       });
       ctx.cookies!.set(session);
       return { user: publicUser(user) };

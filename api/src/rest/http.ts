@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { Config } from '../config.js';
 import { access, createContext, type AccessRule, type AppDeps, type Context } from '../context.js';
 import { AppError, AuthenticationError, ForbiddenError } from '../core/errors.js';
-import { SESSION_COOKIE, type NewSession } from '../auth/sessions.js';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, type NewSession } from '../auth/sessions.js';
+import { overTls } from '../web-security.js';
 
 export type RouteAccess = AccessRule | 'public';
 
@@ -18,18 +19,30 @@ declare module 'fastify' {
   }
 }
 
+/** Secure whenever the request came over TLS (directly or through a trusted proxy) or COOKIE_SECURE=true. */
+function cookieSecure(reply: FastifyReply, config: Config): boolean {
+  return config.cookieSecure || overTls(reply.request);
+}
+
 export function setSessionCookie(reply: FastifyReply, config: Config, s: NewSession) {
-  reply.setCookie(SESSION_COOKIE, s.token, {
+  const secure = cookieSecure(reply, config);
+  // Secure cookies go by the __Host- name (Path=/, no Domain); a plain one left from before is removed.
+  reply.setCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, s.token, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: config.cookieSecure,
+    secure,
     path: '/',
     expires: s.expiresAt,
   });
+  if (secure && reply.request.cookies?.[SESSION_COOKIE] !== undefined) {
+    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/' });
+  }
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: Config) {
-  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/' });
+  const secure = cookieSecure(reply, config);
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+  if (secure) reply.clearCookie(SECURE_SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: true, path: '/' });
 }
 
 /** Builds the request context and enforces the route's declared access. */

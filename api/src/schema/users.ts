@@ -89,6 +89,7 @@ builder.mutationFields((t) => ({
         ip: ctx.actor.ip,
         userAgent: ctx.actor.userAgent,
         sessionTtlHours: ctx.config.SESSION_TTL_HOURS,
+        pubsub: ctx.pubsub,
       });
       ctx.cookies?.set(session);
       setContextUser(ctx, user, session.id);
