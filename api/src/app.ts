@@ -5,7 +5,7 @@ import { createDatabase, type Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './services/mail.js';
 import { createMailTransport, startMailWorker } from './jobs/mail.js';
-import { startJobQueue } from './jobs/queue.js';
+import { startJobQueue } from './db/queue.js';
 import { startIngestWorker } from './jobs/ingest.js';
 import { createAppPubSub } from './pubsub.js';
 import { ensureFirstAdmin } from './services/users.js';

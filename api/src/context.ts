@@ -3,25 +3,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PrismaClient, User } from './generated/prisma/client.js';
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
-import type { Mailer } from './services/mail.js';
+import type { AppDeps } from './services/deps.js';
 import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
-import type { JobQueue } from './jobs/queue.js';
 import { resolveSession, sessionToken, type NewSession } from './auth/sessions.js';
 import { apiTokenStillValid, resolveApiToken, type ResolvedToken } from './auth/tokens.js';
 import { createViewer, type Viewer } from './services/viewer.js';
 
-/** Long-lived things the app is built from. */
-export interface AppDeps {
-  config: Config;
-  db: Database;
-  prisma: PrismaClient;
-  mailer: Mailer;
-  jobs: JobQueue;
-  pubsub: PubSub;
-  log: (msg: string) => void;
-}
+export type { AppDeps };
 
 export type AuthKind = 'session' | 'token' | null;
 

@@ -2,7 +2,7 @@
 // runs the reaper (services/upload-load.ts) so no load whose worker died stays
 // 'processing'.
 import type { AppDeps } from '../context.js';
-import { JOBS } from './queue.js';
+import { JOBS } from '../db/queue.js';
 import { loadUpload, reapInterrupted } from '../services/upload-load.js';
 
 export async function startIngestWorker(deps: AppDeps, opts: { pollingIntervalSeconds: number; staleSeconds: number }) {

@@ -5,8 +5,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { JobQueue } from './queue.js';
-import { JOBS } from './queue.js';
+import type { JobQueue } from '../db/queue.js';
+import { JOBS } from '../db/queue.js';
 import type { MailMessage } from '../services/mail.js';
 
 /** Delivers a message now (used by the job worker). */

@@ -4,8 +4,8 @@
 // when SMTP_URL is set, otherwise writes an .eml file to DATA_DIR/outbox and
 // logs it, so nothing is silently dropped. A failed delivery is retried with
 // backoff.
-import type { JobQueue } from '../jobs/queue.js';
-import { JOBS } from '../jobs/queue.js';
+import type { JobQueue } from '../db/queue.js';
+import { JOBS } from '../db/queue.js';
 
 export interface MailMessage {
   to: string;

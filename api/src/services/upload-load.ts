@@ -9,7 +9,7 @@
 // loads whose worker died.
 import path from 'node:path';
 import { Prisma, type PrismaClient, type Upload, type User } from '../generated/prisma/client.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from './deps.js';
 import type { Actor } from '../core/types.js';
 import { recordAudit } from '../core/audit.js';
 import { IngestError } from '../ingest/csv.js';

@@ -12,9 +12,9 @@ import { recordAudit } from '../core/audit.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from './deps.js';
 import type { PubSub, PubSubEvents } from '../pubsub.js';
-import { JOBS } from '../jobs/queue.js';
+import { JOBS } from '../db/queue.js';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'];

@@ -3,7 +3,7 @@
 // fails is retried with backoff; an instance that dies mid-job leaves it to
 // expire and be retried, never stuck.
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client.js';
+import type { Database } from './client.js';
 
 export interface JobQueue {
   boss: PgBoss;

@@ -1,0 +1,19 @@
+// The long-lived things the app is built from (app.ts makes them once), as the
+// services receive them. Defined here, below the request context, so that a
+// service never imports the context that adapters build.
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { JobQueue } from '../db/queue.js';
+import type { PubSub } from '../pubsub.js';
+import type { Mailer } from './mail.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  prisma: PrismaClient;
+  mailer: Mailer;
+  jobs: JobQueue;
+  pubsub: PubSub;
+  log: (msg: string) => void;
+}
