@@ -9,23 +9,33 @@ import { IngestError } from '../csv.js';
 import { mapHeaders } from '../headers.js';
 import { damaged } from './zip.js';
 import { numberText, serialDate } from './workbook.js';
-import {
-  T_BOOL,
-  T_DATE,
-  T_ERROR,
-  T_INLINE,
-  T_NUMBER,
-  T_SHARED,
-  T_STR,
-  contentText,
-  isNameEnd,
-  matchBytes,
-  richText,
-  typeOfBytes,
-  unescapeXml,
-  type ByteTags,
-  type Tags,
-} from './xml.js';
+import { contentText, isNameEnd, richText, unescapeXml, type ByteTags, type Tags } from './xml.js';
+
+// Cell types: constants of this module (not imported), as the hot loop reads them.
+const T_NUMBER = 0;
+const T_SHARED = 1;
+const T_INLINE = 2;
+const T_STR = 3;
+const T_BOOL = 4;
+const T_ERROR = 5;
+const T_DATE = 6;
+
+/** True when b has tag at i. */
+function matchBytes(b: Uint8Array, i: number, tag: Uint8Array): boolean {
+  const n = tag.length;
+  if (i + n > b.length) return false;
+  for (let k = 0; k < n; k++) if (b[i + k] !== tag[k]) return false;
+  return true;
+}
+
+function typeOfBytes(b: Uint8Array, from: number, to: number): number {
+  const len = to - from;
+  const c = b[from];
+  if (len === 1) return c === 115 ? T_SHARED : c === 98 ? T_BOOL : c === 101 ? T_ERROR : c === 100 ? T_DATE : T_NUMBER;
+  if (len === 3 && c === 115) return T_STR; // str
+  if (len === 9 && c === 105) return T_INLINE; // inlineStr
+  return T_NUMBER;
+}
 
 export interface SheetRows {
   /** Scans the complete rows in b[start, end). */
@@ -44,7 +54,7 @@ export interface SheetRows {
 export function sheetRows(what: string, shared: string[], dateStyle: boolean[], date1904: boolean): SheetRows {
   const decode = (b: Buffer, from: number, to: number): string => b.toString('utf8', from, to);
 
-// Scanner state.
+  // Scanner state.
   let header: string[] | undefined;
   let width = 0;
   let dateCol: boolean[] = [];

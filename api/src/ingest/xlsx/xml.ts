@@ -1,6 +1,6 @@
 // SpreadsheetML as text and as bytes: attributes of the small parts read
 // whole, XML text (entities, Excel's _xHHHH_ escapes, CDATA, rich-text runs),
-// cell types, and a worksheet's tags for its namespace prefix.
+// and a worksheet's tags for its namespace prefix.
 import { damaged } from './zip.js';
 
 /** One row (or shared string) of the XML longer than this is refused. */
@@ -114,16 +114,6 @@ export function richText(s: string, from: number, to: number, T: string, T_END: 
   }
 }
 
-// --- cell types ----------------------------------------------------------
-
-export const T_NUMBER = 0;
-export const T_SHARED = 1;
-export const T_INLINE = 2;
-export const T_STR = 3;
-export const T_BOOL = 4;
-export const T_ERROR = 5;
-export const T_DATE = 6;
-
 // --- a worksheet's tags --------------------------------------------------
 
 export interface Tags {
@@ -172,21 +162,4 @@ export function byteTags(p: string): ByteTags {
     t: b(`<${p}t`),
     inlineEnd: b(`</${p}t></${p}is></${p}c>`),
   };
-}
-
-/** True when b has tag at i. */
-export function matchBytes(b: Uint8Array, i: number, tag: Uint8Array): boolean {
-  const n = tag.length;
-  if (i + n > b.length) return false;
-  for (let k = 0; k < n; k++) if (b[i + k] !== tag[k]) return false;
-  return true;
-}
-
-export function typeOfBytes(b: Uint8Array, from: number, to: number): number {
-  const len = to - from;
-  const c = b[from];
-  if (len === 1) return c === 115 ? T_SHARED : c === 98 ? T_BOOL : c === 101 ? T_ERROR : c === 100 ? T_DATE : T_NUMBER;
-  if (len === 3 && c === 115) return T_STR; // str
-  if (len === 9 && c === 105) return T_INLINE; // inlineStr
-  return T_NUMBER;
 }
