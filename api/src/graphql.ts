@@ -9,9 +9,9 @@ import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schema } from './schema/index.js';
-import { authenticate, bearerOf, createContext, type AppDeps, type Context } from './context.js';
+import { authenticate, bearerOf, type AppDeps, type Context } from './context.js';
+import { requestContext } from './request-context.js';
 import { AppError } from './core/errors.js';
-import { clearSessionCookie, setSessionCookie } from './rest/http.js';
 import { renderLocalGraphiQL } from './graphiql.js';
 
 export interface ServerContext {
@@ -60,14 +60,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
     // GraphiQL from the app's own files (graphiql.ts), not Yoga's CDN page.
     renderGraphiQL: renderLocalGraphiQL,
     logging: deps.config.LOG_LEVEL === 'silent' ? false : 'warn',
-    context: ({ req, reply }) =>
-      createContext(deps, req.raw, {
-        headers: req.headers,
-        ip: req.ip,
-        cookies: reply
-          ? { set: (s) => setSessionCookie(reply, deps.config, s), clear: () => clearSessionCookie(reply, deps.config) }
-          : undefined,
-      }),
+    context: ({ req, reply }) => requestContext(deps, req, reply),
     graphiql: async (_request, ctx) => {
       const auth = await authenticate(deps, ctx.req.raw, ctx.req.headers, { ip: ctx.req.ip });
       return auth.user ? { title: 'GRC Platform GraphQL' } : false;

@@ -14,7 +14,7 @@ import { authenticate, bearerOf, createContext } from './context.js';
 import { createGraphQL, prepareOperation, type OperationParams } from './graphql.js';
 import { processRequest } from 'graphql-upload-minimal';
 import { MAX_UPLOAD_BYTES } from './services/uploads.js';
-import { setSessionCookie, clearSessionCookie } from './rest/http.js';
+import { requestContext } from './request-context.js';
 import { registerAccessControl, registerErrorHandler } from './rest/http.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerAuthRoutes } from './rest/auth.js';
@@ -78,11 +78,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
       if (req.method === 'POST' && req.isMultipart()) {
         // GraphQL multipart request (file uploads): streamed by graphql-upload-minimal
         // instead of Yoga's parser, which would hold the whole file in memory.
-        const context = await createContext(deps, req.raw, {
-          headers: req.headers,
-          ip: req.ip,
-          cookies: { set: (s) => setSessionCookie(reply, deps.config, s), clear: () => clearSessionCookie(reply, deps.config) },
-        });
+        const context = await requestContext(deps, req, reply);
         let body;
         try {
           body = await processRequest(req.raw, reply.raw, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 1 });

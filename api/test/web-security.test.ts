@@ -226,7 +226,7 @@ describe('requests from another origin carrying the session cookie', () => {
   });
 
   it('Bearer tokens without cookies are not forgeable by a page and pass from anywhere', async () => {
-    const created = await admin.gql(`mutation { createApiToken(name: "cross-origin tool") { ... on MutationCreateApiTokenSuccess { data { token } } } }`);
+    const created = await admin.gql(`mutation { createApiToken(name: "cross-origin tool", scope: full) { ... on MutationCreateApiTokenSuccess { data { token } } } }`);
     const token = created.body.data.createApiToken.data.token as string;
     const res = await fetch(server.url + '/graphql', {
       method: 'POST',

@@ -105,24 +105,14 @@ export class DigestSet {
     const s = a >>> (32 - SHARD_BITS);
     if (this.counts[s]! >= this.limits[s]!) this.grow(s);
     const t = this.tables[s]!;
-    const n = this.slots[s]!;
-    let i = home(b, n);
-    for (;;) {
-      const o = i * WORDS;
-      const x = t[o]!;
-      const y = t[o + 1]!;
-      const z = t[o + 2]!;
-      if ((x | y | z) === 0) {
-        t[o] = a;
-        t[o + 1] = b;
-        t[o + 2] = c;
-        this.counts[s]!++;
-        this.count++;
-        return true;
-      }
-      if (x === a && y === b && z === c) return false;
-      if (++i === n) i = 0;
-    }
+    const o = this.slot(t, this.slots[s]!, a, b, c);
+    if ((t[o]! | t[o + 1]! | t[o + 2]!) !== 0) return false;
+    t[o] = a;
+    t[o + 1] = b;
+    t[o + 2] = c;
+    this.counts[s]!++;
+    this.count++;
+    return true;
   }
 
   hasWords(a: number, b: number, c: number): boolean {
@@ -132,15 +122,22 @@ export class DigestSet {
     if ((a | b | c) === 0) return this.hasZero;
     const s = a >>> (32 - SHARD_BITS);
     const t = this.tables[s]!;
-    const n = this.slots[s]!;
+    const o = this.slot(t, this.slots[s]!, a, b, c);
+    return (t[o]! | t[o + 1]! | t[o + 2]!) !== 0;
+  }
+
+  /**
+   * Linear probing from the digest's home slot: the offset of the slot that
+   * holds (a, b, c), or of the empty slot where it would go.
+   */
+  private slot(t: Uint32Array, n: number, a: number, b: number, c: number): number {
     let i = home(b, n);
     for (;;) {
       const o = i * WORDS;
       const x = t[o]!;
       const y = t[o + 1]!;
       const z = t[o + 2]!;
-      if ((x | y | z) === 0) return false;
-      if (x === a && y === b && z === c) return true;
+      if ((x | y | z) === 0 || (x === a && y === b && z === c)) return o;
       if (++i === n) i = 0;
     }
   }

@@ -26,6 +26,7 @@ export const NODE_ID_FORMATS: Readonly<Record<string, (id: string) => boolean>> 
   Submission: isUuid,
   AssignmentCriteria: isUuid,
   Notification: isUuid,
+  ApiToken: isUuid,
   CompositeUser: (id) => id.length > 0,
   CompositeRiskGroup: key(2),
   CompositeRole: key(3),

@@ -1,5 +1,6 @@
 // Review periods: the node, the active one, the list, create / close / reopen.
 import { builder } from './builder.js';
+import type { Context } from '../context.js';
 import { ValidationError } from '../core/errors.js';
 import * as periods from '../services/periods.js';
 
@@ -43,36 +44,32 @@ const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
   }),
 });
 
-builder.mutationFields((t) => ({
-  createReviewPeriod: t.prismaField({
-    type: 'ReviewPeriod',
-    description: 'Creates a review period and activates it at once.',
-    authScopes: { admin: true },
-    errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const p = await periods.createPeriod(ctx.prisma, ctx.actor, input);
-      return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: p.id } });
-    },
-  }),
-  closeReviewPeriod: t.prismaField({
-    type: 'ReviewPeriod',
-    authScopes: { admin: true },
-    errors: {},
-    args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
-    resolve: async (query, _root, { id }, ctx) => {
-      await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, 'closed');
-      return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: id.id } });
-    },
-  }),
-  reopenReviewPeriod: t.prismaField({
-    type: 'ReviewPeriod',
-    authScopes: { admin: true },
-    errors: {},
-    args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
-    resolve: async (query, _root, { id }, ctx) => {
-      await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, 'active');
-      return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: id.id } });
-    },
-  }),
-}));
+builder.mutationFields((t) => {
+  /** Close and Reopen: the period's new status, then the period as the client asked for it. */
+  const statusField = (status: 'active' | 'closed') =>
+    t.prismaField({
+      type: 'ReviewPeriod',
+      authScopes: { admin: true },
+      errors: {},
+      args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
+      resolve: async (query, _root, { id }, ctx) => {
+        await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, status);
+        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: id.id } });
+      },
+    });
+  return {
+    createReviewPeriod: t.prismaField({
+      type: 'ReviewPeriod',
+      description: 'Creates a review period and activates it at once.',
+      authScopes: { admin: true },
+      errors: { types: [ValidationError] },
+      args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
+      resolve: async (query, _root, { input }, ctx) => {
+        const p = await periods.createPeriod(ctx.prisma, ctx.actor, input);
+        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: p.id } });
+      },
+    }),
+    closeReviewPeriod: statusField('closed'),
+    reopenReviewPeriod: statusField('active'),
+  };
+});

@@ -1,6 +1,7 @@
 // Risk rows in GraphQL: the RiskRow node, the queue (page-based, as the
 // SPEC's page buttons need), assigned risks and their summary, the systems.
 import { builder } from './builder.js';
+import type { Context } from '../context.js';
 import * as risks from '../services/risks.js';
 import { DECISION_STATES, RISK_LEVELS, isHighRiskRule, orList } from '../services/risk-rules.js';
 import type { RiskRow } from '../generated/prisma/client.js';
@@ -110,6 +111,12 @@ const AssignedSummary = builder
     }),
   });
 
+/** The queue and assigned risks are one list: which rows is the viewer's scope. */
+async function riskPage(ctx: Context, args: { filter?: risks.RiskFilter | null } & risks.RiskPage) {
+  const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, args);
+  return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
+}
+
 builder.queryFields((t) => {
   const riskPageArgs = () => ({
     filter: t.arg({ type: RiskFilterInput }),
@@ -125,20 +132,14 @@ builder.queryFields((t) => {
       description: 'Every risk row (administrators), filtered, searched and paged.',
       authScopes: { admin: true },
       args: riskPageArgs(),
-      resolve: async (_root, args, ctx) => {
-        const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, args);
-        return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
-      },
+      resolve: (_root, args, ctx) => riskPage(ctx, args),
     }),
     assignedRisks: t.field({
       type: RiskPage,
       description: "The viewer's assigned risk rows (reviewers), filtered, searched and paged.",
       authScopes: { reviewer: true },
       args: riskPageArgs(),
-      resolve: async (_root, args, ctx) => {
-        const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, args);
-        return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
-      },
+      resolve: (_root, args, ctx) => riskPage(ctx, args),
     }),
     assignedSummary: t.field({
       type: AssignedSummary,

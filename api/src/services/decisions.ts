@@ -5,7 +5,7 @@
 // locked until recalled, and then approved (final) or returned (editable).
 // Every change writes audit events in the same transaction.
 import { z } from 'zod';
-import { Prisma, type PrismaClient, type Submission, type User } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type User } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { actorLabel, recordAudit } from '../core/audit.js';
 import { parseOrThrow } from '../core/validation.js';
@@ -169,12 +169,26 @@ export async function submissionStatus(prisma: PrismaClient, user: User) {
   };
 }
 
-export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count: number; submission: Submission }> {
-  const user = actor.user!;
+/**
+ * A reviewer's change to their set in the active period: one transaction,
+ * serialised with the reviewer's other saves, submits and recalls (advisory
+ * lock), given the period and the reviewer's latest submission in it.
+ */
+async function asReviewer<T>(
+  deps: DecisionDeps,
+  user: User,
+  fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
+): Promise<T> {
   return deps.prisma.$transaction(async (tx) => {
     const period = await requireActivePeriod(tx);
     await lockReviewer(tx, period.id, user.id);
-    const latest = await latestSubmission(tx, period.id, user.id);
+    return fn(tx, period, await latestSubmission(tx, period.id, user.id));
+  });
+}
+
+export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count: number; submission: Submission }> {
+  const user = actor.user!;
+  return asReviewer(deps, user, async (tx, period, latest) => {
     if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
     if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
     const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
@@ -194,10 +208,7 @@ export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count:
 
 export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count: number }> {
   const user = actor.user!;
-  return deps.prisma.$transaction(async (tx) => {
-    const period = await requireActivePeriod(tx);
-    await lockReviewer(tx, period.id, user.id);
-    const latest = await latestSubmission(tx, period.id, user.id);
+  return asReviewer(deps, user, async (tx, period, latest) => {
     if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
     if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
     await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
