@@ -11,7 +11,7 @@ import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
 import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
-import { NotificationBell } from './NotificationBell';
+import { NotificationBell } from '../domain/notifications/NotificationBell';
 import { Sidebar } from './Sidebar';
 import { useIsMobile } from './useMediaQuery';
 

@@ -18,15 +18,15 @@ import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
-import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../components/riskSelection';
+import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
+import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
-import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
+import { useCursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
 import { useVariablesQuery } from '../../components/useVariablesQuery';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
-import { formatDate } from '../../components/riskDisplay';
+import { formatDate } from '../../domain/risks/riskDisplay';
 import { useDebounced } from '../../components/useDebounced';
-import { DetailedReview } from '../risk-review/DetailedReview';
+import { CompositeView } from '../composite-view/CompositeView';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { SubmissionPanel } from './SubmissionPanel';
@@ -176,7 +176,7 @@ function Loaded({
         </TabList>
       ) : null}
       {view === 'roles' && data.assignedSummary.totalAssigned > 0 ? (
-        <DetailedReview locked={!editable} onSaved={onRefetch} />
+        <CompositeView locked={!editable} onSaved={onRefetch} />
       ) : (
         <Card className={styles.card}>
           <SearchToolbar

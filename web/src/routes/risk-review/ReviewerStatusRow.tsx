@@ -28,7 +28,7 @@ import type { ReviewerStatusRowApproveMutation } from '../../__generated__/Revie
 import type { ReviewerStatusRowReturnMutation } from '../../__generated__/ReviewerStatusRowReturnMutation.graphql';
 import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { formatDateTime } from '../../components/riskDisplay';
+import { formatDateTime } from '../../domain/risks/riskDisplay';
 import { fullName } from '../../components/Sidebar';
 import { formatCount } from '../../components/StatTile';
 import { useNotify } from '../../components/toast';

@@ -16,11 +16,11 @@ import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQu
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
 import { downloadCsv, fileStamp, riskExportUrl } from '../../components/download';
 import { RISK_PAGE_SIZE } from '../../components/Pagination';
-import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
+import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useNotify } from '../../components/toast';
 import { useDebounced } from '../../components/useDebounced';
-import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
+import { useCursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
 import { useVariablesQuery } from '../../components/useVariablesQuery';
 import { RiskQueueResults } from './RiskQueueResults';
 

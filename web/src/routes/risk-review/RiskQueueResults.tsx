@@ -3,7 +3,7 @@ import { SearchInfo24Regular } from '@fluentui/react-icons';
 import type { RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
-import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../components/riskSelection';
+import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { RiskQueueRow } from './RiskQueueRow';
 
 const useStyles = makeStyles({

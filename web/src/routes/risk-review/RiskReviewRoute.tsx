@@ -3,8 +3,8 @@ import { useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
 import { AssignedRisks } from '../assigned-risks/AssignedRisks';
-import { AssignmentManager } from '../assignments/AssignmentManager';
-import { DetailedReview } from './DetailedReview';
+import { AssignmentManager } from '../../domain/assignments/AssignmentManager';
+import { CompositeView } from '../composite-view/CompositeView';
 import { ReviewerStatus } from './ReviewerStatus';
 import { RiskQueue } from './RiskQueue';
 
@@ -55,7 +55,7 @@ function AdminRiskReview() {
       </TabList>
       <div role="tabpanel" aria-label={TABS.find((t) => t.value === tab)?.label}>
         {tab === 'overview' ? <RiskQueue /> : null}
-        {tab === 'detailed' ? <DetailedReview /> : null}
+        {tab === 'detailed' ? <CompositeView /> : null}
         {tab === 'assignments' ? <AssignmentManager embedded /> : null}
         {tab === 'status' ? <ReviewerStatus /> : null}
       </div>

@@ -25,10 +25,10 @@ import {
 } from 'react-relay';
 import { useNavigate } from 'react-router';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
-import type { NotificationBell_query$key } from '../__generated__/NotificationBell_query.graphql';
-import type { NotificationBellMarkAllReadMutation } from '../__generated__/NotificationBellMarkAllReadMutation.graphql';
-import type { NotificationBellQuery } from '../__generated__/NotificationBellQuery.graphql';
-import type { NotificationBellSubscription } from '../__generated__/NotificationBellSubscription.graphql';
+import type { NotificationBell_query$key } from '../../__generated__/NotificationBell_query.graphql';
+import type { NotificationBellMarkAllReadMutation } from '../../__generated__/NotificationBellMarkAllReadMutation.graphql';
+import type { NotificationBellQuery } from '../../__generated__/NotificationBellQuery.graphql';
+import type { NotificationBellSubscription } from '../../__generated__/NotificationBellSubscription.graphql';
 import { NotificationBellItem, useMarkNotificationRead } from './NotificationBellItem';
 import {
   ALL_FEED_CONNECTION,
@@ -39,7 +39,7 @@ import {
   connectionNodes,
   setUnread,
 } from './notificationStore';
-import { useNotify } from './toast';
+import { useNotify } from '../../components/toast';
 
 /** SPEC §7/§9: the notifications poll, the fallback to live delivery. */
 export const NOTIFICATIONS_POLL_MS = 30_000;

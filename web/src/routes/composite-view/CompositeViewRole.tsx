@@ -20,9 +20,9 @@ import {
 } from '@fluentui/react-components';
 import { Checkmark16Regular, Dismiss16Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
-import type { DetailedReviewRole_role$key } from '../../__generated__/DetailedReviewRole_role.graphql';
-import { useDecisionsLocked, useRoleDecisions, type RoleDecision } from './DetailedReviewDecisions';
-import { DetailedReviewStatusDot } from './DetailedReviewStatusDot';
+import type { CompositeViewRole_role$key } from '../../__generated__/CompositeViewRole_role.graphql';
+import { useDecisionsLocked, useRoleDecisions, type RoleDecision } from './CompositeViewDecisions';
+import { CompositeViewStatusDot } from './CompositeViewStatusDot';
 
 const useStyles = makeStyles({
   card: {
@@ -77,11 +77,11 @@ function statusText(pending: { state: 'queued' | 'saving' } | undefined, decisio
  * Retain / Remove (retain by default; saved debounced), its Authorization
  * Details and its Rule IDs and Functions.
  */
-export function DetailedReviewRole({ role }: { role: DetailedReviewRole_role$key }) {
+export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }) {
   const styles = useStyles();
   const r = useFragment(
     graphql`
-      fragment DetailedReviewRole_role on CompositeRole {
+      fragment CompositeViewRole_role on CompositeRole {
         id
         userId
         compositeBusinessRole
@@ -152,7 +152,7 @@ export function DetailedReviewRole({ role }: { role: DetailedReviewRole_role$key
           <Caption1 className={styles.muted}>
             {r.conflictCount} {r.conflictCount === 1 ? 'conflict' : 'conflicts'}
           </Caption1>
-          <DetailedReviewStatusDot decided={r.allDecided} />
+          <CompositeViewStatusDot decided={r.allDecided} />
           <ToggleButton
             size="small"
             checked={effective === 'retain'}

@@ -1,24 +1,24 @@
 import { Body1, Card, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { Suspense, useMemo, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
-import type { DetailedReviewQuery } from '../../__generated__/DetailedReviewQuery.graphql';
-import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
+import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
+import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useDebounced } from '../../components/useDebounced';
 import { useVariablesQuery } from '../../components/useVariablesQuery';
-import { DetailedReviewDecisionsProvider, DetailedReviewLocked } from './DetailedReviewDecisions';
-import { DetailedReviewUserList } from './DetailedReviewUserList';
+import { CompositeViewDecisionsProvider, CompositeViewLocked } from './CompositeViewDecisions';
+import { CompositeViewUserList } from './CompositeViewUserList';
 
 /** Users per page of the composite view. */
-export const DETAILED_USERS_PAGE = 50;
+export const COMPOSITE_USERS_PAGE = 50;
 
 const query = graphql`
-  query DetailedReviewQuery($search: String, $count: Int!) {
+  query CompositeViewQuery($search: String, $count: Int!) {
     activeReviewPeriod {
       id
       name
     }
-    ...DetailedReviewUserList_query @arguments(search: $search, count: $count)
+    ...CompositeViewUserList_query @arguments(search: $search, count: $count)
   }
 `;
 
@@ -30,7 +30,7 @@ const useStyles = makeStyles({
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
 });
 
-export type DetailedReviewProps = {
+export type CompositeViewProps = {
   /**
    * Set by a page that shows the view inside its own state (My Assigned
    * Risks): decisions are also locked when this is true (a submitted set),
@@ -46,18 +46,18 @@ export type DetailedReviewProps = {
  * risk groups and the composite roles under each, loaded level by level as
  * they are expanded; retain or remove per user and composite role.
  */
-export function DetailedReview({ locked, onSaved }: DetailedReviewProps = {}) {
+export function CompositeView({ locked, onSaved }: CompositeViewProps = {}) {
   const styles = useStyles();
   const [search, setSearch] = useState('');
   const applied = useDebounced(search.trim(), 300);
-  const variables = useMemo(() => ({ search: applied || null, count: DETAILED_USERS_PAGE }), [applied]);
+  const variables = useMemo(() => ({ search: applied || null, count: COMPOSITE_USERS_PAGE }), [applied]);
   // The current list stays on screen while a search loads.
-  const { queryRef, isPending } = useVariablesQuery<DetailedReviewQuery>(query, variables);
+  const { queryRef, isPending } = useVariablesQuery<CompositeViewQuery>(query, variables);
 
   const loading = <Spinner className={styles.loading} label="Loading risk data..." />;
 
   return (
-    <DetailedReviewDecisionsProvider onSaved={onSaved}>
+    <CompositeViewDecisionsProvider onSaved={onSaved}>
       <Card className={styles.card}>
         <SearchToolbar value={search} onSearch={setSearch} placeholder="Search users by name or ID..." label="Search users">
           <Body1 className={styles.hint}>Decisions are saved automatically, 2 seconds after the last change.</Body1>
@@ -73,20 +73,20 @@ export function DetailedReview({ locked, onSaved }: DetailedReviewProps = {}) {
           )}
         </div>
       </Card>
-    </DetailedReviewDecisionsProvider>
+    </CompositeViewDecisionsProvider>
   );
 }
 
-function Loaded({ queryRef, searching, locked: lockedByPage }: { queryRef: PreloadedQuery<DetailedReviewQuery>; searching: boolean; locked?: boolean }) {
+function Loaded({ queryRef, searching, locked: lockedByPage }: { queryRef: PreloadedQuery<CompositeViewQuery>; searching: boolean; locked?: boolean }) {
   const styles = useStyles();
-  const data = usePreloadedQuery<DetailedReviewQuery>(query, queryRef);
+  const data = usePreloadedQuery<CompositeViewQuery>(query, queryRef);
   const noPeriod = data.activeReviewPeriod == null;
   return (
-    <DetailedReviewLocked value={noPeriod || Boolean(lockedByPage)}>
+    <CompositeViewLocked value={noPeriod || Boolean(lockedByPage)}>
       {noPeriod && lockedByPage === undefined ? (
         <ReviewPeriodClosed className={styles.banner} />
       ) : null}
-      <DetailedReviewUserList query={data} searching={searching} />
-    </DetailedReviewLocked>
+      <CompositeViewUserList query={data} searching={searching} />
+    </CompositeViewLocked>
   );
 }

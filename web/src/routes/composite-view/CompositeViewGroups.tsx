@@ -1,9 +1,9 @@
 import { Accordion, makeStyles, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
-import type { DetailedReviewGroups_user$key } from '../../__generated__/DetailedReviewGroups_user.graphql';
-import type { DetailedReviewGroupsPaginationQuery } from '../../__generated__/DetailedReviewGroupsPaginationQuery.graphql';
-import { DetailedReviewGroup } from './DetailedReviewGroup';
+import type { CompositeViewGroups_user$key } from '../../__generated__/CompositeViewGroups_user.graphql';
+import type { CompositeViewGroupsPaginationQuery } from '../../__generated__/CompositeViewGroupsPaginationQuery.graphql';
+import { CompositeViewGroup } from './CompositeViewGroup';
 import { LoadMoreButton } from '../../components/ListTable';
 
 const GROUPS_PAGE = 50;
@@ -21,18 +21,18 @@ const useStyles = makeStyles({
 });
 
 /** A user's risk groups (one per access risk), a page at a time. */
-export function DetailedReviewGroups({ user }: { user: DetailedReviewGroups_user$key }) {
+export function CompositeViewGroups({ user }: { user: CompositeViewGroups_user$key }) {
   const styles = useStyles();
-  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<DetailedReviewGroupsPaginationQuery, DetailedReviewGroups_user$key>(
+  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<CompositeViewGroupsPaginationQuery, CompositeViewGroups_user$key>(
     graphql`
-      fragment DetailedReviewGroups_user on CompositeUser
+      fragment CompositeViewGroups_user on CompositeUser
       @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" })
-      @refetchable(queryName: "DetailedReviewGroupsPaginationQuery") {
-        riskGroups(first: $count, after: $cursor) @connection(key: "DetailedReviewGroups_riskGroups") {
+      @refetchable(queryName: "CompositeViewGroupsPaginationQuery") {
+        riskGroups(first: $count, after: $cursor) @connection(key: "CompositeViewGroups_riskGroups") {
           edges {
             node {
               id
-              ...DetailedReviewGroup_group
+              ...CompositeViewGroup_group
             }
           }
         }
@@ -47,7 +47,7 @@ export function DetailedReviewGroups({ user }: { user: DetailedReviewGroups_user
     <div className={styles.list}>
       <Accordion multiple collapsible openItems={open} onToggle={(_, d) => setOpen(d.openItems.map(String))}>
         {groups.map((g) => (
-          <DetailedReviewGroup key={g.id} group={g} open={open.includes(g.id)} />
+          <CompositeViewGroup key={g.id} group={g} open={open.includes(g.id)} />
         ))}
       </Accordion>
       {hasNext ? (

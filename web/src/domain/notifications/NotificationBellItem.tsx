@@ -2,11 +2,11 @@ import { Button, Caption1, Link, makeStyles, mergeClasses, Text, tokens, Tooltip
 import { Checkmark16Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
-import type { NotificationBellItem_notification$key } from '../__generated__/NotificationBellItem_notification.graphql';
-import type { NotificationBellItemMarkReadMutation } from '../__generated__/NotificationBellItemMarkReadMutation.graphql';
+import type { NotificationBellItem_notification$key } from '../../__generated__/NotificationBellItem_notification.graphql';
+import type { NotificationBellItemMarkReadMutation } from '../../__generated__/NotificationBellItemMarkReadMutation.graphql';
 import { adjustCounts } from './notificationStore';
 import { typeIcon } from './notificationKinds';
-import { fullDateTime, relativeTime } from './relativeTime';
+import { fullDateTime, relativeTime } from '../../components/relativeTime';
 
 /** SPEC §9: messages over 100 characters are clamped. */
 export const MESSAGE_CLAMP = 100;

@@ -3,8 +3,8 @@ import { CheckmarkCircle16Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { ChangePasswordDialogChangePasswordMutation } from '../__generated__/ChangePasswordDialogChangePasswordMutation.graphql';
-import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from './FormDialog';
-import { useNotify } from './toast';
+import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../components/FormDialog';
+import { useNotify } from '../components/toast';
 
 /** SPEC §9: minimum password length. */
 export const MIN_PASSWORD_LENGTH = 6;

@@ -2,9 +2,9 @@ import { Accordion, makeStyles, tokens } from '@fluentui/react-components';
 import { DatabaseSearch24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
-import type { DetailedReviewUserList_query$key } from '../../__generated__/DetailedReviewUserList_query.graphql';
-import type { DetailedReviewUserListPaginationQuery } from '../../__generated__/DetailedReviewUserListPaginationQuery.graphql';
-import { DetailedReviewUser } from './DetailedReviewUser';
+import type { CompositeViewUserList_query$key } from '../../__generated__/CompositeViewUserList_query.graphql';
+import type { CompositeViewUserListPaginationQuery } from '../../__generated__/CompositeViewUserListPaginationQuery.graphql';
+import { CompositeViewUser } from './CompositeViewUser';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadMoreButton } from '../../components/ListTable';
 
@@ -21,18 +21,18 @@ const useStyles = makeStyles({
 });
 
 /** The users of the composite view, a page at a time; each expands into its risk groups. */
-export function DetailedReviewUserList({ query, searching }: { query: DetailedReviewUserList_query$key; searching: boolean }) {
+export function CompositeViewUserList({ query, searching }: { query: CompositeViewUserList_query$key; searching: boolean }) {
   const styles = useStyles();
-  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<DetailedReviewUserListPaginationQuery, DetailedReviewUserList_query$key>(
+  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<CompositeViewUserListPaginationQuery, CompositeViewUserList_query$key>(
     graphql`
-      fragment DetailedReviewUserList_query on Query
+      fragment CompositeViewUserList_query on Query
       @argumentDefinitions(search: { type: "String" }, count: { type: "Int!" }, cursor: { type: "String" })
-      @refetchable(queryName: "DetailedReviewUserListPaginationQuery") {
-        compositeUsers(first: $count, after: $cursor, search: $search) @connection(key: "DetailedReviewUserList_compositeUsers") {
+      @refetchable(queryName: "CompositeViewUserListPaginationQuery") {
+        compositeUsers(first: $count, after: $cursor, search: $search) @connection(key: "CompositeViewUserList_compositeUsers") {
           edges {
             node {
               id
-              ...DetailedReviewUser_user
+              ...CompositeViewUser_user
             }
           }
         }
@@ -64,7 +64,7 @@ export function DetailedReviewUserList({ query, searching }: { query: DetailedRe
         onToggle={(_, d) => setOpen(d.openItems.map(String))}
       >
         {users.map((u) => (
-          <DetailedReviewUser key={u.id} user={u} open={open.includes(u.id)} />
+          <CompositeViewUser key={u.id} user={u} open={open.includes(u.id)} />
         ))}
       </Accordion>
       {hasNext ? (

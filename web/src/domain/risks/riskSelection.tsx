@@ -3,7 +3,7 @@
 // and the Retain / Remove Selected buttons.
 import { Button, makeStyles, Spinner, TableSelectionCell, tokens } from '@fluentui/react-components';
 import { Checkmark20Regular, Dismiss20Regular } from '@fluentui/react-icons';
-import { useBatchDecisions } from './useBatchDecisions';
+import { useSaveDecisions } from './useSaveDecisions';
 
 const useStyles = makeStyles({
   selectCol: { width: '44px' },
@@ -62,7 +62,14 @@ const BATCH_BUTTONS = [
 /** Retain Selected / Remove Selected: one decision on the chosen rows (a spinner while it saves). */
 export function BatchDecisionButtons({ chosen, disabled, onSaved }: { chosen: readonly string[]; disabled: boolean; onSaved: () => void }) {
   const styles = useStyles();
-  const [decide, saving] = useBatchDecisions(onSaved);
+  const [save, saving] = useSaveDecisions();
+  const decide = (rowIds: readonly string[], decision: 'retain' | 'remove') =>
+    save({
+      rowIds,
+      decision,
+      describe: (n) => `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decision === 'retain' ? 'Retain' : 'Remove'}.`,
+      onSaved,
+    });
   return (
     <>
       {BATCH_BUTTONS.map(({ decision, label, Icon }) => (

@@ -1,6 +1,6 @@
 import { AccordionHeader, AccordionItem, AccordionPanel, Caption1, makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
 import { useEffect, useTransition, type ReactNode } from 'react';
-import { DetailedReviewStatusDot } from './DetailedReviewStatusDot';
+import { CompositeViewStatusDot } from './CompositeViewStatusDot';
 
 const useStyles = makeStyles({
   item: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
@@ -27,7 +27,7 @@ const useStyles = makeStyles({
 /** A refetchable fragment's refetch, called with its `expanded` argument. */
 type ExpandRefetch = (variables: { expanded: boolean }, options: { fetchPolicy: 'store-or-network' }) => unknown;
 
-export type DetailedReviewItemProps = {
+export type CompositeViewItemProps = {
   /** The accordion value (the node's id). */
   value: string;
   /** The header button's accessible name. */
@@ -53,7 +53,7 @@ export type DetailedReviewItemProps = {
  * a header with a title, counts and the status dot; expanded, the next level,
  * loaded the first time it is opened.
  */
-export function DetailedReviewItem({
+export function CompositeViewItem({
   value,
   label,
   title,
@@ -65,7 +65,7 @@ export function DetailedReviewItem({
   refetch,
   loadingLabel,
   nested = false,
-}: DetailedReviewItemProps) {
+}: CompositeViewItemProps) {
   const styles = useStyles();
   const [loading, startTransition] = useTransition();
   const loaded = content != null;
@@ -88,7 +88,7 @@ export function DetailedReviewItem({
           </span>
           <span className={styles.counts}>
             {counts}
-            <DetailedReviewStatusDot decided={decided} />
+            <CompositeViewStatusDot decided={decided} />
           </span>
         </span>
       </AccordionHeader>
@@ -104,7 +104,7 @@ export function DetailedReviewItem({
 }
 
 /** A muted count in an item's header ('12 total', '3/5 decided'). */
-export function DetailedReviewCount({ children }: { children: ReactNode }) {
+export function CompositeViewCount({ children }: { children: ReactNode }) {
   const styles = useStyles();
   return <Caption1 className={styles.muted}>{children}</Caption1>;
 }

@@ -1,21 +1,21 @@
 import { Badge, makeStyles, tokens } from '@fluentui/react-components';
 import { graphql, useRefetchableFragment } from 'react-relay';
-import type { DetailedReviewUser_user$key } from '../../__generated__/DetailedReviewUser_user.graphql';
-import type { DetailedReviewUserRefetchQuery } from '../../__generated__/DetailedReviewUserRefetchQuery.graphql';
-import { DetailedReviewGroups } from './DetailedReviewGroups';
-import { DetailedReviewCount, DetailedReviewItem } from './DetailedReviewItem';
+import type { CompositeViewUser_user$key } from '../../__generated__/CompositeViewUser_user.graphql';
+import type { CompositeViewUserRefetchQuery } from '../../__generated__/CompositeViewUserRefetchQuery.graphql';
+import { CompositeViewGroups } from './CompositeViewGroups';
+import { CompositeViewCount, CompositeViewItem } from './CompositeViewItem';
 
 const useStyles = makeStyles({
   noGroup: { color: tokens.colorNeutralForeground4, fontStyle: 'italic' },
 });
 
 /** One user of the composite view: totals and status; expanded, the risk groups (loaded the first time it is opened). */
-export function DetailedReviewUser({ user, open }: { user: DetailedReviewUser_user$key; open: boolean }) {
+export function CompositeViewUser({ user, open }: { user: CompositeViewUser_user$key; open: boolean }) {
   const styles = useStyles();
-  const [u, refetch] = useRefetchableFragment<DetailedReviewUserRefetchQuery, DetailedReviewUser_user$key>(
+  const [u, refetch] = useRefetchableFragment<CompositeViewUserRefetchQuery, CompositeViewUser_user$key>(
     graphql`
-      fragment DetailedReviewUser_user on CompositeUser
-      @refetchable(queryName: "DetailedReviewUserRefetchQuery")
+      fragment CompositeViewUser_user on CompositeUser
+      @refetchable(queryName: "CompositeViewUserRefetchQuery")
       @argumentDefinitions(expanded: { type: "Boolean", defaultValue: false }) {
         id
         userId
@@ -25,7 +25,7 @@ export function DetailedReviewUser({ user, open }: { user: DetailedReviewUser_us
         highRisks
         decidedRisks
         allDecided
-        ...DetailedReviewGroups_user @include(if: $expanded) @alias(as: "groups")
+        ...CompositeViewGroups_user @include(if: $expanded) @alias(as: "groups")
       }
     `,
     user,
@@ -33,7 +33,7 @@ export function DetailedReviewUser({ user, open }: { user: DetailedReviewUser_us
 
   const name = u.userName || u.userId;
   return (
-    <DetailedReviewItem
+    <CompositeViewItem
       value={u.id}
       label={`${name} (${u.userId}): ${u.totalRisks} risks, ${u.highRisks} high, ${u.decidedRisks} of ${u.totalRisks} decided`}
       decided={u.allDecided}
@@ -53,13 +53,13 @@ export function DetailedReviewUser({ user, open }: { user: DetailedReviewUser_us
               {u.highRisks} high
             </Badge>
           ) : null}
-          <DetailedReviewCount>
+          <CompositeViewCount>
             {u.decidedRisks}/{u.totalRisks} decided
-          </DetailedReviewCount>
+          </CompositeViewCount>
         </>
       }
       open={open}
-      content={u.groups != null ? <DetailedReviewGroups user={u.groups} /> : null}
+      content={u.groups != null ? <CompositeViewGroups user={u.groups} /> : null}
       refetch={refetch}
       loadingLabel="Loading risk groups..."
     />

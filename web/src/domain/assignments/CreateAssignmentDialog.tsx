@@ -9,7 +9,7 @@ import type {
 } from '../../__generated__/CreateAssignmentDialogValuesQuery.graphql';
 import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../../components/FormDialog';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../../components/riskDisplay';
+import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../risks/riskDisplay';
 import { fullName } from '../../components/Sidebar';
 import { useNotify } from '../../components/toast';
 

@@ -1,16 +1,16 @@
 import { Badge } from '@fluentui/react-components';
 import { graphql, useRefetchableFragment } from 'react-relay';
-import type { DetailedReviewGroup_group$key } from '../../__generated__/DetailedReviewGroup_group.graphql';
-import type { DetailedReviewGroupRefetchQuery } from '../../__generated__/DetailedReviewGroupRefetchQuery.graphql';
-import { DetailedReviewCount, DetailedReviewItem } from './DetailedReviewItem';
-import { DetailedReviewRoles } from './DetailedReviewRoles';
+import type { CompositeViewGroup_group$key } from '../../__generated__/CompositeViewGroup_group.graphql';
+import type { CompositeViewGroupRefetchQuery } from '../../__generated__/CompositeViewGroupRefetchQuery.graphql';
+import { CompositeViewCount, CompositeViewItem } from './CompositeViewItem';
+import { CompositeViewRoles } from './CompositeViewRoles';
 
 /** One access risk of a user: total, RISK / NO RISK, status; expanded, the composite roles carrying it (loaded then). */
-export function DetailedReviewGroup({ group, open }: { group: DetailedReviewGroup_group$key; open: boolean }) {
-  const [g, refetch] = useRefetchableFragment<DetailedReviewGroupRefetchQuery, DetailedReviewGroup_group$key>(
+export function CompositeViewGroup({ group, open }: { group: CompositeViewGroup_group$key; open: boolean }) {
+  const [g, refetch] = useRefetchableFragment<CompositeViewGroupRefetchQuery, CompositeViewGroup_group$key>(
     graphql`
-      fragment DetailedReviewGroup_group on CompositeRiskGroup
-      @refetchable(queryName: "DetailedReviewGroupRefetchQuery")
+      fragment CompositeViewGroup_group on CompositeRiskGroup
+      @refetchable(queryName: "CompositeViewGroupRefetchQuery")
       @argumentDefinitions(expanded: { type: "Boolean", defaultValue: false }) {
         id
         accessRiskId
@@ -19,14 +19,14 @@ export function DetailedReviewGroup({ group, open }: { group: DetailedReviewGrou
         totalRisks
         decidedRisks
         allDecided
-        ...DetailedReviewRoles_group @include(if: $expanded) @alias(as: "roles")
+        ...CompositeViewRoles_group @include(if: $expanded) @alias(as: "roles")
       }
     `,
     group,
   );
 
   return (
-    <DetailedReviewItem
+    <CompositeViewItem
       nested
       value={g.id}
       label={`Risk ${g.accessRiskId}: ${g.riskDescription}; ${g.isRisk ? 'RISK' : 'NO RISK'}, ${g.totalRisks} total, ${g.allDecided ? 'all decided' : 'decisions pending'}`}
@@ -35,7 +35,7 @@ export function DetailedReviewGroup({ group, open }: { group: DetailedReviewGrou
       subtitle={g.riskDescription || '—'}
       counts={
         <>
-          <DetailedReviewCount>{g.totalRisks} total</DetailedReviewCount>
+          <CompositeViewCount>{g.totalRisks} total</CompositeViewCount>
           {g.isRisk ? (
             <Badge appearance="filled" color="danger" shape="rounded">
               RISK
@@ -48,7 +48,7 @@ export function DetailedReviewGroup({ group, open }: { group: DetailedReviewGrou
         </>
       }
       open={open}
-      content={g.roles != null ? <DetailedReviewRoles group={g.roles} /> : null}
+      content={g.roles != null ? <CompositeViewRoles group={g.roles} /> : null}
       refetch={refetch}
       loadingLabel="Loading composite roles..."
     />

@@ -1,8 +1,8 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { graphql, usePaginationFragment } from 'react-relay';
-import type { DetailedReviewRoles_group$key } from '../../__generated__/DetailedReviewRoles_group.graphql';
-import type { DetailedReviewRolesPaginationQuery } from '../../__generated__/DetailedReviewRolesPaginationQuery.graphql';
-import { DetailedReviewRole } from './DetailedReviewRole';
+import type { CompositeViewRoles_group$key } from '../../__generated__/CompositeViewRoles_group.graphql';
+import type { CompositeViewRolesPaginationQuery } from '../../__generated__/CompositeViewRolesPaginationQuery.graphql';
+import { CompositeViewRole } from './CompositeViewRole';
 import { LoadMoreButton } from '../../components/ListTable';
 
 const ROLES_PAGE = 20;
@@ -20,18 +20,18 @@ const useStyles = makeStyles({
 });
 
 /** The composite roles under one risk group of a user, a page at a time. */
-export function DetailedReviewRoles({ group }: { group: DetailedReviewRoles_group$key }) {
+export function CompositeViewRoles({ group }: { group: CompositeViewRoles_group$key }) {
   const styles = useStyles();
-  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<DetailedReviewRolesPaginationQuery, DetailedReviewRoles_group$key>(
+  const { data, hasNext, isLoadingNext, loadNext } = usePaginationFragment<CompositeViewRolesPaginationQuery, CompositeViewRoles_group$key>(
     graphql`
-      fragment DetailedReviewRoles_group on CompositeRiskGroup
+      fragment CompositeViewRoles_group on CompositeRiskGroup
       @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" })
-      @refetchable(queryName: "DetailedReviewRolesPaginationQuery") {
-        roles(first: $count, after: $cursor) @connection(key: "DetailedReviewRoles_roles") {
+      @refetchable(queryName: "CompositeViewRolesPaginationQuery") {
+        roles(first: $count, after: $cursor) @connection(key: "CompositeViewRoles_roles") {
           edges {
             node {
               id
-              ...DetailedReviewRole_role
+              ...CompositeViewRole_role
             }
           }
         }
@@ -42,7 +42,7 @@ export function DetailedReviewRoles({ group }: { group: DetailedReviewRoles_grou
   return (
     <div className={styles.list}>
       {data.roles.edges.map((e) => (
-        <DetailedReviewRole key={e.node.id} role={e.node} />
+        <CompositeViewRole key={e.node.id} role={e.node} />
       ))}
       {hasNext ? (
         <div className={styles.more}>

@@ -22,7 +22,7 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { AssignmentRowDeleteMutation } from '../../__generated__/AssignmentRowDeleteMutation.graphql';
 import type { AssignmentRow_assignment$key } from '../../__generated__/AssignmentRow_assignment.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { criteriaTypeLabel, formatDate } from '../../components/riskDisplay';
+import { criteriaTypeLabel, formatDate } from '../risks/riskDisplay';
 import { fullName } from '../../components/Sidebar';
 import { useNotify } from '../../components/toast';
 

@@ -5,7 +5,7 @@
 // so every place showing one of them follows without a refetch.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { graphql, useMutation } from 'react-relay';
-import type { DetailedReviewDecisionsSaveMutation } from '../../__generated__/DetailedReviewDecisionsSaveMutation.graphql';
+import type { CompositeViewDecisionsSaveMutation } from '../../__generated__/CompositeViewDecisionsSaveMutation.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
 
@@ -28,7 +28,7 @@ const LockedContext = createContext(false);
 const keyOf = (userId: string, role: string) => JSON.stringify([userId, role]);
 
 const saveMutation = graphql`
-  mutation DetailedReviewDecisionsSaveMutation($decisions: [CompositeRoleDecisionInput!]!) {
+  mutation CompositeViewDecisionsSaveMutation($decisions: [CompositeRoleDecisionInput!]!) {
     saveCompositeRoleDecisions(decisions: $decisions) {
       __typename
       ... on MutationSaveCompositeRoleDecisionsSuccess {
@@ -64,9 +64,9 @@ const saveMutation = graphql`
 `;
 
 /** Holds the composite view's pending decisions and saves them, debounced and batched. */
-export function DetailedReviewDecisionsProvider({ children, onSaved }: { children: ReactNode; onSaved?: () => void }) {
+export function CompositeViewDecisionsProvider({ children, onSaved }: { children: ReactNode; onSaved?: () => void }) {
   const notify = useNotify();
-  const [commit] = useMutation<DetailedReviewDecisionsSaveMutation>(saveMutation);
+  const [commit] = useMutation<CompositeViewDecisionsSaveMutation>(saveMutation);
   const [changes, setChanges] = useState<ReadonlyMap<string, Change>>(new Map());
   const changesRef = useRef(changes);
   changesRef.current = changes;
@@ -143,12 +143,12 @@ export function DetailedReviewDecisionsProvider({ children, onSaved }: { childre
 
 export function useRoleDecisions(): DecisionsContextValue {
   const v = useContext(DecisionsContext);
-  if (v == null) throw new Error('useRoleDecisions must be used inside <DetailedReviewDecisionsProvider>');
+  if (v == null) throw new Error('useRoleDecisions must be used inside <CompositeViewDecisionsProvider>');
   return v;
 }
 
 /** Whether decisions are locked (no active review period). */
-export const DetailedReviewLocked = LockedContext.Provider;
+export const CompositeViewLocked = LockedContext.Provider;
 export function useDecisionsLocked(): boolean {
   return useContext(LockedContext);
 }
