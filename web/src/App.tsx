@@ -1,15 +1,19 @@
 import { lazy, type ReactNode } from 'react';
-import { Route, Routes } from 'react-router';
-import { useAuth } from './auth/SessionProvider';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { SessionProvider, useAuth } from './auth/SessionProvider';
 import { AppShell } from './components/AppShell';
 import { RouteBoundary } from './components/RouteBoundary';
+import { routeLoader, type RoutePrepare } from './router/routeSession';
+import { prepareDashboard } from './routes/dashboard/dashboardLoader';
 import DashboardRoute from './routes/dashboard/DashboardRoute';
 import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
 import LandingRoute from './routes/landing/LandingRoute';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
 
 // Each screen but the dashboard is its own chunk, loaded when first opened
-// (RouteBoundary's Suspense shows the loading state meanwhile).
+// (RouteBoundary's Suspense shows the loading state meanwhile). Its loader
+// (with the query's artifact) is a small chunk of its own, loaded at the same
+// time, so the query starts while the screen's code is still on its way.
 const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
 const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
 const AssignedRisksRoute = lazy(() => import('./routes/assigned-risks/AssignedRisksRoute'));
@@ -21,56 +25,111 @@ const RiskSimulationRoute = lazy(() => import('./routes/risk-simulation/RiskSimu
 const UploadRoute = lazy(() => import('./routes/upload/UploadRoute'));
 const UsersRoute = lazy(() => import('./routes/users/UsersRoute'));
 
-/** The routes of SPEC §2 available when signed in with no password reset pending. */
-const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode }> = [
-  { path: '/upload', element: <UploadRoute /> },
-  { path: '/risks', element: <RiskReviewRoute /> },
-  { path: '/risk-review', element: <RiskReviewRoute /> },
-  { path: '/assigned-risks', element: <AssignedRisksRoute /> },
-  { path: '/assignments', element: <AssignmentsRoute /> },
+/** Reviewers' Risk Review is My Assigned Risks; everyone else's the administrators' tabs. */
+const prepareRisks: RoutePrepare<unknown> = async (session, url) =>
+  session.viewer.role === 'reviewer'
+    ? (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session)
+    : (await import('./routes/risk-review/riskReviewLoader')).prepareRiskReview(session, url);
+
+/** SPEC §2 'Risk Review': reviewers get 'My Assigned Risks', everyone else the administrators' tabs. */
+function RiskReviewForRole() {
+  const auth = useAuth();
+  if (auth.status !== 'signedIn') return null;
+  return auth.viewer.role === 'reviewer' ? <AssignedRisksRoute /> : <RiskReviewRoute />;
+}
+
+/**
+ * The routes of SPEC §2 available when signed in with no password reset
+ * pending, with the loaders that prepare their queries (a loader asks for
+ * nothing a viewer may not see: an administrator's screen prepares nothing
+ * for a reviewer, who gets the 'Access Denied' redirect).
+ */
+const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown> }> = [
+  { path: '/upload', element: <UploadRoute />, prepare: async (s) => (await import('./routes/upload/uploadLoader')).prepareUpload(s) },
+  { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks },
+  { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks },
+  {
+    path: '/assigned-risks',
+    element: <AssignedRisksRoute />,
+    prepare: async (s) => (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s),
+  },
+  {
+    path: '/assignments',
+    element: <AssignmentsRoute />,
+    prepare: async (s) => (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s),
+  },
   { path: '/reports', element: <ReportsRoute /> },
-  { path: '/users', element: <UsersRoute /> },
-  { path: '/notifications', element: <NotificationsRoute /> },
+  { path: '/users', element: <UsersRoute />, prepare: async (s) => (await import('./routes/users/usersLoader')).prepareUsers(s) },
+  {
+    path: '/notifications',
+    element: <NotificationsRoute />,
+    prepare: async (s) => (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s),
+  },
   { path: '/risk-simulation', element: <RiskSimulationRoute /> },
   { path: '/all-reviews', element: <AllReviewsRoute /> },
   { path: '/admin-settings', element: <AdminSettingsRoute /> },
 ];
+
+/** The session around every route (it navigates, so it lives inside the router). */
+function Root() {
+  return (
+    <SessionProvider>
+      <Outlet />
+    </SessionProvider>
+  );
+}
+
+/** Signed in: the shell around the screens; otherwise the screens alone. */
+function Layout() {
+  const auth = useAuth();
+  return auth.status === 'signedIn' ? <AppShell viewer={auth.viewer} /> : <Outlet />;
+}
 
 /**
  * SPEC §2: while authentication loads, or when signed out or a password reset
  * is pending, / is the landing page and every other path except
  * /internal-login is the not-found screen.
  */
-export function App() {
+function Screen({ children, signedOut }: { children: ReactNode; signedOut?: ReactNode }) {
   const auth = useAuth();
+  if (auth.status !== 'signedIn') return <>{signedOut ?? <NotFoundRoute />}</>;
+  return <RouteBoundary>{children}</RouteBoundary>;
+}
 
-  if (auth.status !== 'signedIn') {
-    return (
-      <Routes>
-        <Route path="/" element={<LandingRoute />} />
-        <Route path="/internal-login" element={<InternalLoginRoute />} />
-        <Route path="*" element={<NotFoundRoute />} />
-      </Routes>
-    );
-  }
+function NotFound() {
+  const auth = useAuth();
+  return <NotFoundRoute inShell={auth.status === 'signedIn'} />;
+}
 
-  return (
-    <Routes>
-      <Route path="/internal-login" element={<InternalLoginRoute />} />
-      <Route element={<AppShell viewer={auth.viewer} />}>
-        <Route
-          index
-          element={
-            <RouteBoundary>
-              <DashboardRoute />
-            </RouteBoundary>
-          }
-        />
-        {SIGNED_IN_ROUTES.map(({ path, element }) => (
-          <Route key={path} path={path} element={<RouteBoundary>{element}</RouteBoundary>} />
-        ))}
-        <Route path="*" element={<NotFoundRoute inShell />} />
-      </Route>
-    </Routes>
-  );
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      { path: '/internal-login', element: <InternalLoginRoute /> },
+      {
+        element: <Layout />,
+        children: [
+          {
+            index: true,
+            ...routeLoader(prepareDashboard),
+            element: (
+              <Screen signedOut={<LandingRoute />}>
+                <DashboardRoute />
+              </Screen>
+            ),
+          },
+          ...SIGNED_IN_ROUTES.map(({ path, element, prepare }) => ({
+            path,
+            ...(prepare ? routeLoader(prepare) : {}),
+            element: <Screen>{element}</Screen>,
+          })),
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
 }

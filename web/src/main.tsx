@@ -1,25 +1,22 @@
 import { FluentProvider, makeStaticStyles, webLightTheme } from '@fluentui/react-components';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { App } from './App';
-import { SessionProvider } from './auth/SessionProvider';
+import { RouterProvider } from 'react-router/dom';
+import { createAppRouter } from './App';
 import { ToastProvider } from './components/toast';
 
 const useGlobalStyles = makeStaticStyles({
   'html, body, #root': { margin: 0, padding: 0, minHeight: '100%' },
 });
 
+const router = createAppRouter();
+
 function Root() {
   useGlobalStyles();
   return (
     <FluentProvider theme={webLightTheme}>
       <ToastProvider>
-        <BrowserRouter>
-          <SessionProvider>
-            <App />
-          </SessionProvider>
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </ToastProvider>
     </FluentProvider>
   );

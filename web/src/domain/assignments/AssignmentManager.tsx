@@ -1,9 +1,10 @@
 import { Button, makeStyles, Spinner, Subtitle1, tokens } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useState } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { Suspense, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { AssignmentManagerQuery } from '../../__generated__/AssignmentManagerQuery.graphql';
 import { PageHeader } from '../../components/PageHeader';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AssignmentOverview } from './AssignmentOverview';
 
 const query = graphql`
@@ -29,16 +30,18 @@ const useStyles = makeStyles({
 /**
  * SPEC §2 'Assignments': summary tiles, the assignment table and the 'Create
  * Assignment' dialog. The /assignments screen, and embedded in Risk Review's
- * 'Manage Assignments' tab.
+ * 'Manage Assignments' tab; the query comes prepared by the route's loader.
  */
-export function AssignmentManager({ embedded = false }: { embedded?: boolean }) {
+export function AssignmentManager({
+  prepared,
+  embedded = false,
+}: {
+  prepared: PreloadedQuery<AssignmentManagerQuery> | null | undefined;
+  embedded?: boolean;
+}) {
   const styles = useStyles();
-  const [queryRef, loadQuery] = useQueryLoader<AssignmentManagerQuery>(query);
+  const { queryRef } = usePreparedQuery<AssignmentManagerQuery>(query, prepared);
   const [creating, setCreating] = useState(false);
-
-  useEffect(() => {
-    loadQuery({}, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery]);
 
   const createButton = (
     <Button appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)}>

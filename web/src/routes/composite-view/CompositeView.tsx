@@ -1,16 +1,14 @@
 import { Body1, Card, makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
-import { useDebounced } from '../../components/useDebounced';
-import { useVariablesQuery } from '../../components/useVariablesQuery';
+import { useDebouncedCallback } from '../../components/useDebouncedCallback';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { CompositeViewDecisionsProvider, CompositeViewLocked } from './CompositeViewDecisions';
 import { CompositeViewUserList } from './CompositeViewUserList';
-
-/** Users per page of the composite view. */
-export const COMPOSITE_USERS_PAGE = 50;
+import { compositeViewVariables } from './compositeViewLoader';
 
 const query = graphql`
   query CompositeViewQuery($search: String, $count: Int!) {
@@ -31,6 +29,8 @@ const useStyles = makeStyles({
 });
 
 export type CompositeViewProps = {
+  /** The first page (every user), prepared by the route's loader or when the page's tab was chosen. */
+  prepared: PreloadedQuery<CompositeViewQuery> | null | undefined;
   /**
    * Set by a page that shows the view inside its own state (My Assigned
    * Risks): decisions are also locked when this is true (a submitted set),
@@ -46,20 +46,29 @@ export type CompositeViewProps = {
  * risk groups and the composite roles under each, loaded level by level as
  * they are expanded; retain or remove per user and composite role.
  */
-export function CompositeView({ locked, onSaved }: CompositeViewProps = {}) {
+export function CompositeView({ prepared, locked, onSaved }: CompositeViewProps) {
   const styles = useStyles();
   const [search, setSearch] = useState('');
-  const applied = useDebounced(search.trim(), 300);
-  const variables = useMemo(() => ({ search: applied || null, count: COMPOSITE_USERS_PAGE }), [applied]);
+  // The search of the list loaded last.
+  const [applied, setApplied] = useState('');
   // The current list stays on screen while a search loads.
-  const { queryRef, isPending } = useVariablesQuery<CompositeViewQuery>(query, variables);
+  const { queryRef, isPending, load } = usePreparedQuery<CompositeViewQuery>(query, prepared);
+  const applySearch = useDebouncedCallback((value: string) => {
+    if (value === applied) return;
+    setApplied(value);
+    load(compositeViewVariables(value));
+  }, 300);
+  const onSearch = (value: string) => {
+    setSearch(value);
+    applySearch(value.trim());
+  };
 
   const loading = <Spinner className={styles.loading} label="Loading risk data..." />;
 
   return (
     <CompositeViewDecisionsProvider onSaved={onSaved}>
       <Card className={styles.card}>
-        <SearchToolbar value={search} onSearch={setSearch} placeholder="Search users by name or ID..." label="Search users">
+        <SearchToolbar value={search} onSearch={onSearch} placeholder="Search users by name or ID..." label="Search users">
           <Body1 className={styles.hint}>Decisions are saved automatically, 2 seconds after the last change.</Body1>
         </SearchToolbar>
         <LoadingBar active={isPending} label="Loading users" />
