@@ -1,8 +1,8 @@
 import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { SessionProvider, useAuth } from './auth/SessionProvider';
-import { AppShell } from './components/AppShell';
-import { RouteBoundary } from './components/RouteBoundary';
+import { AppShell } from './shell/AppShell';
+import { RouteBoundary } from './shell/RouteBoundary';
 import { routeLoader, type RoutePrepare } from './router/routeSession';
 import { prepareDashboard } from './routes/dashboard/dashboardLoader';
 import DashboardRoute from './routes/dashboard/DashboardRoute';

@@ -185,8 +185,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   revalidateRef.current = revalidate;
   useLayoutEffect(() => {
     if (shown.auth.status === 'loading') return;
-    setRouteSession(shown.environment, shown.auth);
-    void revalidateRef.current();
+    if (setRouteSession(shown.environment, shown.auth)) void revalidateRef.current();
   }, [shown]);
 
   const replaceSession = useCallback((next: Session) => {

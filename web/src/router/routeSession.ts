@@ -12,11 +12,22 @@ export type RouteSession = { environment: Environment; viewer: Viewer };
 let shown: { environment: Environment; auth: AuthState } | null = null;
 let generation = 0;
 
-/** Called by SessionProvider when the session on screen changes (before it revalidates the routes). */
-export function setRouteSession(environment: Environment, auth: AuthState): void {
-  if (shown?.environment === environment && shown.auth === auth) return;
+function sameSession(a: { environment: Environment; auth: AuthState }, environment: Environment, auth: AuthState): boolean {
+  if (a.environment !== environment || a.auth.status !== auth.status) return false;
+  if (a.auth.status === 'loading' || a.auth.status === 'signedOut' || auth.status === 'loading' || auth.status === 'signedOut') return true;
+  return a.auth.viewer.id === auth.viewer.id && a.auth.viewer.role === auth.viewer.role;
+}
+
+/**
+ * Called by SessionProvider when the session on screen may have changed;
+ * true when the loaders must run again (another store, state, user or role:
+ * not a refreshed copy of the same viewer, which keeps the screens' state).
+ */
+export function setRouteSession(environment: Environment, auth: AuthState): boolean {
+  const changed = shown == null || !sameSession(shown, environment, auth);
   shown = { environment, auth };
-  generation += 1;
+  if (changed) generation += 1;
+  return changed;
 }
 
 /** The signed-in session a loader prepares for; null while signed out, loading or a password reset is pending. */

@@ -23,7 +23,7 @@ import type { AssignmentRowDeleteMutation } from '../../__generated__/Assignment
 import type { AssignmentRow_assignment$key } from '../../__generated__/AssignmentRow_assignment.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { criteriaTypeLabel, formatDate } from '../risks/riskDisplay';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({

@@ -10,7 +10,7 @@ import type {
 import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../../components/FormDialog';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../risks/riskDisplay';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 
 // The value list for a type and reviewer: a lookup the dialog makes as the form changes.

@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router';
-import { ReviewerOnly } from '../../components/AccessGate';
+import { ReviewerOnly } from '../../shell/AccessGate';
 import { AssignedRisks } from './AssignedRisks';
 import type { AssignedRisksPrepared } from './assignedRisksLoader';
 

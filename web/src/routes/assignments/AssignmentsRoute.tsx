@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router';
-import { AdminOnly } from '../../components/AccessGate';
+import { AdminOnly } from '../../shell/AccessGate';
 import { AssignmentManager } from '../../domain/assignments/AssignmentManager';
 import type { AssignmentsPrepared } from './assignmentsLoader';
 

@@ -22,7 +22,7 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
 import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { typeBadgeColor, typeEmoji, typeLabel } from '../../domain/notifications/notificationKinds';
 import {
   ALL_FEED_CONNECTION,

@@ -29,7 +29,7 @@ import type { ReviewerStatusRowReturnMutation } from '../../__generated__/Review
 import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { formatDateTime } from '../../domain/risks/riskDisplay';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { formatCount } from '../../components/StatTile';
 import { useNotify } from '../../components/toast';
 

@@ -14,13 +14,14 @@ import { Suspense, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
-import { downloadCsv, fileStamp, riskExportUrl } from '../../components/download';
+import { downloadCsv, fileStamp } from '../../components/download';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useNotify } from '../../components/toast';
 import { useDebouncedCallback } from '../../components/useDebouncedCallback';
 import { FIRST_PAGE, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { riskExportUrl } from './riskExport';
 import { RiskQueueResults } from './RiskQueueResults';
 import { EMPTY_FILTERS, riskQueueVariables, toFilterInput, type QueueFilters } from './riskReviewLoader';
 

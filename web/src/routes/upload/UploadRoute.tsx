@@ -3,7 +3,7 @@ import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
 import type { UploadRouteQuery } from '../../__generated__/UploadRouteQuery.graphql';
-import { AdminOnly } from '../../components/AccessGate';
+import { AdminOnly } from '../../shell/AccessGate';
 import { PageHeader } from '../../components/PageHeader';
 import { useNotify } from '../../components/toast';
 import { usePreparedQuery } from '../../router/usePreparedQuery';

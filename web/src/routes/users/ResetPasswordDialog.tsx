@@ -6,7 +6,7 @@ import type { ResetPasswordDialog_user$key } from '../../__generated__/ResetPass
 import type { ResetPasswordDialogMutation } from '../../__generated__/ResetPasswordDialogMutation.graphql';
 import { MIN_PASSWORD_LENGTH } from '../../auth/ChangePasswordDialog';
 import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { generatePassword } from './userFormat';
 

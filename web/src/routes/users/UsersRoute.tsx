@@ -5,7 +5,7 @@ import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
 import type { UsersRouteQuery } from '../../__generated__/UsersRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
-import { AdminOnly } from '../../components/AccessGate';
+import { AdminOnly } from '../../shell/AccessGate';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchToolbar } from '../../components/SearchToolbar';
 import { usePreparedQuery } from '../../router/usePreparedQuery';

@@ -13,7 +13,7 @@ import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
 import { Sidebar } from './Sidebar';
-import { useIsMobile } from './useMediaQuery';
+import { useIsMobile } from '../components/useMediaQuery';
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
 

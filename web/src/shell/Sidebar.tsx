@@ -31,6 +31,7 @@ import { graphql, useFragment } from 'react-relay';
 import { useLocation, useNavigate } from 'react-router';
 import type { Sidebar_viewer$key } from '../__generated__/Sidebar_viewer.graphql';
 import { useSession } from '../auth/SessionProvider';
+import { fullName, initials, roleLabel } from '../domain/users/userNames';
 
 type Role = 'admin' | 'reviewer';
 
@@ -51,19 +52,6 @@ export const NAV_ENTRIES: ReadonlyArray<NavEntry> = [
 
 export function navEntriesFor(role: string): NavEntry[] {
   return NAV_ENTRIES.filter((entry) => entry.roles.includes(role as Role));
-}
-
-export function fullName(firstName: string | null | undefined, lastName: string | null | undefined): string {
-  return [firstName, lastName].filter(Boolean).join(' ').trim() || 'User';
-}
-
-export function initials(firstName: string | null | undefined, lastName: string | null | undefined, email?: string): string {
-  const letters = `${firstName?.trim().charAt(0) ?? ''}${lastName?.trim().charAt(0) ?? ''}`;
-  return (letters || email?.charAt(0) || 'U').toUpperCase();
-}
-
-export function roleLabel(role: string): string {
-  return role === 'admin' ? 'Administrator' : 'Reviewer';
 }
 
 function selectedEntry(pathname: string, entries: NavEntry[]): string | undefined {
