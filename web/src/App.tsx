@@ -1,6 +1,7 @@
 import { lazy, type ReactNode } from 'react';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { createBrowserRouter, Outlet, useLoaderData, type RouteObject } from 'react-router';
 import { SessionProvider, useAuth } from './auth/SessionProvider';
+import { prepareNotificationBell, type NotificationBellPrepared } from './domain/notifications/notificationBellLoader';
 import { AppShell } from './shell/AppShell';
 import { RouteBoundary } from './shell/RouteBoundary';
 import { routeLoader, type RoutePrepare } from './router/routeSession';
@@ -79,10 +80,11 @@ function Root() {
   );
 }
 
-/** Signed in: the shell around the screens; otherwise the screens alone. */
+/** Signed in: the shell (with the bell's query, prepared once per session) around the screens; otherwise the screens alone. */
 function Layout() {
   const auth = useAuth();
-  return auth.status === 'signedIn' ? <AppShell viewer={auth.viewer} /> : <Outlet />;
+  const prepared = useLoaderData() as NotificationBellPrepared | null;
+  return auth.status === 'signedIn' ? <AppShell viewer={auth.viewer} prepared={prepared} /> : <Outlet />;
 }
 
 /**
@@ -108,6 +110,7 @@ export const routes: RouteObject[] = [
       { path: '/internal-login', element: <InternalLoginRoute /> },
       {
         element: <Layout />,
+        ...routeLoader(prepareNotificationBell, { perSession: true }),
         children: [
           {
             index: true,

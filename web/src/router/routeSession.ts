@@ -44,9 +44,10 @@ export type RoutePrepare<T> = (session: RouteSession, url: URL) => T | null | Pr
  * which starts the requests and returns at once) for the signed-in session,
  * and its revalidation rule: the loader runs again when the path or the search
  * changes, or the session does; a click on the link of the page already open
- * keeps the page's state (and its queries) as before.
+ * keeps the page's state (and its queries) as before. A `perSession` loader
+ * (the signed-in layout's) runs again only when the session changes.
  */
-export function routeLoader<T>(prepare: RoutePrepare<T>) {
+export function routeLoader<T>(prepare: RoutePrepare<T>, { perSession = false }: { perSession?: boolean } = {}) {
   let preparedFor = -1;
   return {
     loader: ({ request }: LoaderFunctionArgs): T | null | Promise<T | null> => {
@@ -55,7 +56,8 @@ export function routeLoader<T>(prepare: RoutePrepare<T>) {
       return session == null ? null : prepare(session, new URL(request.url));
     },
     shouldRevalidate: ({ currentUrl, nextUrl }: ShouldRevalidateFunctionArgs): boolean =>
-      preparedFor !== generation || currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search,
+      preparedFor !== generation ||
+      (!perSession && (currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search)),
   };
 }
 

@@ -12,6 +12,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
+import type { NotificationBellPrepared } from '../domain/notifications/notificationBellLoader';
 import { Sidebar } from './Sidebar';
 import { useIsMobile } from '../components/useMediaQuery';
 
@@ -125,7 +126,7 @@ function readCollapsed(): boolean {
 }
 
 /** The signed-in layout: sidebar (slide-over under 768 px) and the routed screen. */
-export function AppShell({ viewer }: { viewer: Viewer }) {
+export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: NotificationBellPrepared | null }) {
   const styles = useStyles();
   const isMobile = useIsMobile();
   const [collapsed, setCollapsed] = useState(readCollapsed);
@@ -146,7 +147,7 @@ export function AppShell({ viewer }: { viewer: Viewer }) {
   // Close the slide-over on navigation and when leaving the mobile layout.
   useEffect(() => setDrawerOpen(false), [pathname, isMobile]);
 
-  const bell = <NotificationBell viewerId={viewer.id} isAdmin={viewer.role === 'admin'} />;
+  const bell = <NotificationBell prepared={prepared?.bell} viewerId={viewer.id} isAdmin={viewer.role === 'admin'} />;
 
   return (
     <div className={styles.shell}>

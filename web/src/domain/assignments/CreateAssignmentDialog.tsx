@@ -1,7 +1,7 @@
 import { Field, Input, Select } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { graphql, useMutation, useRelayEnvironment } from 'react-relay';
-import { fetchQuery } from 'relay-runtime';
+import { fetchQuery, type Subscription } from 'relay-runtime';
 import type { CreateAssignmentDialogMutation } from '../../__generated__/CreateAssignmentDialogMutation.graphql';
 import type {
   CreateAssignmentDialogValuesQuery,
@@ -68,17 +68,23 @@ export function CreateAssignmentDialog({
   const [loadingValues, setLoadingValues] = useState(false);
   const [commit, inFlight] = useMutation<CreateAssignmentDialogMutation>(mutation);
 
-  // The value list follows the type and the reviewer (values the reviewer already has are left out).
-  useEffect(() => {
-    if (!open || !form.criteriaType) {
+  // The value list follows the type and the reviewer (values the reviewer already has are left out):
+  // looked up when either changes, the previous lookup dropped.
+  const lookup = useRef<Subscription | null>(null);
+  useEffect(() => () => lookup.current?.unsubscribe(), []);
+  const lookUpValues = (next: Form) => {
+    lookup.current?.unsubscribe();
+    lookup.current = null;
+    if (!next.criteriaType) {
       setOptions([]);
+      setLoadingValues(false);
       return;
     }
     setLoadingValues(true);
-    const subscription = fetchQuery<CreateAssignmentDialogValuesQuery>(
+    lookup.current = fetchQuery<CreateAssignmentDialogValuesQuery>(
       environment,
       valuesQuery,
-      { criteriaType: form.criteriaType, reviewerId: form.reviewerId || null },
+      { criteriaType: next.criteriaType, reviewerId: next.reviewerId || null },
       { fetchPolicy: 'network-only' },
     ).subscribe({
       next: (d) => {
@@ -92,11 +98,16 @@ export function CreateAssignmentDialog({
         setLoadingValues(false);
       },
     });
-    return () => subscription.unsubscribe();
-  }, [environment, open, form.criteriaType, form.reviewerId]);
+  };
+  const chooseLookupField = (patch: Pick<Form, 'reviewerId'> | Pick<Form, 'criteriaType'>) => {
+    const next = { ...form, ...patch, criteriaValue: '' };
+    setForm(next);
+    lookUpValues(next);
+  };
 
   const close = () => {
     setForm(EMPTY);
+    lookUpValues(EMPTY);
     onOpenChange(false);
   };
 
@@ -141,7 +152,7 @@ export function CreateAssignmentDialog({
   return (
     <FormDialog open={open} title="Create Assignment" submitLabel="Create Assignment" busy={inFlight} onSubmit={onSubmit} onClose={close}>
       <Field label="Reviewer" required>
-        <Select value={form.reviewerId} onChange={(_, d) => setForm((f) => ({ ...f, reviewerId: d.value, criteriaValue: '' }))}>
+        <Select value={form.reviewerId} onChange={(_, d) => chooseLookupField({ reviewerId: d.value })}>
           <option value="" disabled>
             {reviewers.length ? 'Select a reviewer' : 'No active reviewers'}
           </option>
@@ -156,7 +167,7 @@ export function CreateAssignmentDialog({
         <Field label="Assignment Type" required>
           <Select
             value={form.criteriaType}
-            onChange={(_, d) => setForm((f) => ({ ...f, criteriaType: d.value as CriteriaTypeValue, criteriaValue: '' }))}
+            onChange={(_, d) => chooseLookupField({ criteriaType: d.value as CriteriaTypeValue })}
           >
             <SelectOptions options={CRITERIA_TYPE_OPTIONS} placeholder="Select a type" />
           </Select>

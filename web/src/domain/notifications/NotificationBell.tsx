@@ -18,7 +18,6 @@ import {
   useFragment,
   useMutation,
   usePreloadedQuery,
-  useQueryLoader,
   useRelayEnvironment,
   useSubscription,
   type PreloadedQuery,
@@ -40,11 +39,11 @@ import {
   setUnread,
 } from './notificationStore';
 import { useNotify } from '../../components/toast';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { BELL_SIZE } from './notificationBellLoader';
 
 /** SPEC §7/§9: the notifications poll, the fallback to live delivery. */
 export const NOTIFICATIONS_POLL_MS = 30_000;
-/** How many notifications the bell lists; the Notifications page has them all. */
-const BELL_SIZE = 50;
 
 const query = graphql`
   query NotificationBellQuery($count: Int!) {
@@ -133,20 +132,19 @@ const useStyles = makeStyles({
 });
 
 export type NotificationBellProps = {
+  /** The bell's query, prepared by the signed-in layout's loader. */
+  prepared: PreloadedQuery<NotificationBellQuery> | null | undefined;
   viewerId: string;
   isAdmin: boolean;
 };
 
 /**
  * The bell in the app header (SPEC §2, 'Notification bell popover'): its own
- * query, loaded when the shell mounts, live through `notificationAdded` and
- * polled every 30 s as the fallback.
+ * query, prepared with the signed-in layout, live through `notificationAdded`
+ * and polled every 30 s as the fallback.
  */
-export function NotificationBell(props: NotificationBellProps) {
-  const [queryRef, loadQuery] = useQueryLoader<NotificationBellQuery>(query);
-  useEffect(() => {
-    loadQuery({ count: BELL_SIZE }, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery]);
+export function NotificationBell({ prepared, ...props }: NotificationBellProps) {
+  const { queryRef } = usePreparedQuery<NotificationBellQuery>(query, prepared);
 
   const placeholder = <BellButton unread={0} disabled />;
   if (queryRef == null) return placeholder;
@@ -172,7 +170,7 @@ function LoadedBell({
   queryRef,
   viewerId,
   isAdmin,
-}: NotificationBellProps & { queryRef: PreloadedQuery<NotificationBellQuery> }) {
+}: Omit<NotificationBellProps, 'prepared'> & { queryRef: PreloadedQuery<NotificationBellQuery> }) {
   const data = usePreloadedQuery<NotificationBellQuery>(query, queryRef);
   const bell = useFragment(
     graphql`
