@@ -11,26 +11,45 @@ import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
 import LandingRoute from './routes/landing/LandingRoute';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
 
-// Each screen but the dashboard is its own chunk, loaded when first opened
-// (RouteBoundary's Suspense shows the loading state meanwhile). Its loader
-// (with the query's artifact) is a small chunk of its own, loaded at the same
-// time, so the query starts while the screen's code is still on its way.
+// Each screen but the dashboard is its own chunk (RouteBoundary's Suspense
+// shows the loading state while it loads). Its loader (with the query's
+// artifact) is a small chunk of its own: on navigation the loader starts the
+// screen's chunk and, once its own small chunk is in, the screen's query, so
+// both are on their way before the screen renders.
+const assignedRisksCode = () => import('./routes/assigned-risks/AssignedRisksRoute');
+const assignmentsCode = () => import('./routes/assignments/AssignmentsRoute');
+const notificationsCode = () => import('./routes/notifications/NotificationsRoute');
+const riskReviewCode = () => import('./routes/risk-review/RiskReviewRoute');
+const uploadCode = () => import('./routes/upload/UploadRoute');
+const usersCode = () => import('./routes/users/UsersRoute');
+
 const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
 const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
-const AssignedRisksRoute = lazy(() => import('./routes/assigned-risks/AssignedRisksRoute'));
-const AssignmentsRoute = lazy(() => import('./routes/assignments/AssignmentsRoute'));
-const NotificationsRoute = lazy(() => import('./routes/notifications/NotificationsRoute'));
+const AssignedRisksRoute = lazy(assignedRisksCode);
+const AssignmentsRoute = lazy(assignmentsCode);
+const NotificationsRoute = lazy(notificationsCode);
 const ReportsRoute = lazy(() => import('./routes/reports/ReportsRoute'));
-const RiskReviewRoute = lazy(() => import('./routes/risk-review/RiskReviewRoute'));
+const RiskReviewRoute = lazy(riskReviewCode);
 const RiskSimulationRoute = lazy(() => import('./routes/risk-simulation/RiskSimulationRoute'));
-const UploadRoute = lazy(() => import('./routes/upload/UploadRoute'));
-const UsersRoute = lazy(() => import('./routes/users/UsersRoute'));
+const UploadRoute = lazy(uploadCode);
+const UsersRoute = lazy(usersCode);
+
+/** Starts loading a screen's code without waiting for it (React.lazy reuses the module once it is in). */
+function startLoading(code: () => Promise<unknown>): void {
+  code().catch(() => {
+    // React.lazy loads it again and shows the route's error state if it still fails.
+  });
+}
 
 /** Reviewers' Risk Review is My Assigned Risks; everyone else's the administrators' tabs. */
-const prepareRisks: RoutePrepare<unknown> = async (session, url) =>
-  session.viewer.role === 'reviewer'
-    ? (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session)
-    : (await import('./routes/risk-review/riskReviewLoader')).prepareRiskReview(session, url);
+const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
+  if (session.viewer.role === 'reviewer') {
+    startLoading(assignedRisksCode);
+    return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session);
+  }
+  startLoading(riskReviewCode);
+  return (await import('./routes/risk-review/riskReviewLoader')).prepareRiskReview(session, url);
+};
 
 /** SPEC §2 'Risk Review': reviewers get 'My Assigned Risks', everyone else the administrators' tabs. */
 function RiskReviewForRole() {
@@ -46,25 +65,48 @@ function RiskReviewForRole() {
  * for a reviewer, who gets the 'Access Denied' redirect).
  */
 const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown> }> = [
-  { path: '/upload', element: <UploadRoute />, prepare: async (s) => (await import('./routes/upload/uploadLoader')).prepareUpload(s) },
+  {
+    path: '/upload',
+    element: <UploadRoute />,
+    prepare: async (s) => {
+      startLoading(uploadCode);
+      return (await import('./routes/upload/uploadLoader')).prepareUpload(s);
+    },
+  },
   { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks },
   { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks },
   {
     path: '/assigned-risks',
     element: <AssignedRisksRoute />,
-    prepare: async (s) => (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s),
+    prepare: async (s) => {
+      startLoading(assignedRisksCode);
+      return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s);
+    },
   },
   {
     path: '/assignments',
     element: <AssignmentsRoute />,
-    prepare: async (s) => (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s),
+    prepare: async (s) => {
+      startLoading(assignmentsCode);
+      return (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s);
+    },
   },
   { path: '/reports', element: <ReportsRoute /> },
-  { path: '/users', element: <UsersRoute />, prepare: async (s) => (await import('./routes/users/usersLoader')).prepareUsers(s) },
+  {
+    path: '/users',
+    element: <UsersRoute />,
+    prepare: async (s) => {
+      startLoading(usersCode);
+      return (await import('./routes/users/usersLoader')).prepareUsers(s);
+    },
+  },
   {
     path: '/notifications',
     element: <NotificationsRoute />,
-    prepare: async (s) => (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s),
+    prepare: async (s) => {
+      startLoading(notificationsCode);
+      return (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s);
+    },
   },
   { path: '/risk-simulation', element: <RiskSimulationRoute /> },
   { path: '/all-reviews', element: <AllReviewsRoute /> },
