@@ -321,7 +321,7 @@ describe('the web client', () => {
     const generated = path.join(web, 'src/__generated__');
     const ops = fs
       .readdirSync(generated)
-      .filter((f) => /^DetailedReview.*(Query|Mutation)\.graphql\.ts$/.test(f))
+      .filter((f) => /^CompositeView.*(Query|Mutation)\.graphql\.ts$/.test(f))
       .map((f) => persisted[/"id": "([0-9a-f]{64})"/.exec(fs.readFileSync(path.join(generated, f), 'utf8'))![1]!]!);
     expect(ops.length).toBeGreaterThanOrEqual(7);
     const variables = { count: 10, search: null, id: gid('CompositeRiskGroup', 'U1', 'R01'), expanded: true, decisions: [] };

@@ -6,7 +6,7 @@ import { closeActivePeriod, openFreshPeriod, shot } from './review-helpers';
 // CR_FIN_AP (rule 0201: HIGH), under F002 one row of CR_FIN_TREASURY. The decisions here are the
 // administrator's, in a period this spec opens, so other specs' decisions do not meet them.
 
-const SAVE_OPERATION = 'DetailedReviewDecisionsSaveMutation';
+const SAVE_OPERATION = 'CompositeViewDecisionsSaveMutation';
 
 const userHeader = (page: Page, name: string, id: string) => page.getByRole('button', { name: new RegExp(`^${name} \\(${id}\\):`) });
 const groupHeader = (page: Page, riskId: string) => page.getByRole('button', { name: new RegExp(`^Risk ${riskId}:`) });

@@ -1,81 +1,192 @@
 import { lazy, type ReactNode } from 'react';
-import { Route, Routes } from 'react-router';
-import { useAuth } from './auth/SessionProvider';
-import { AppShell } from './components/AppShell';
-import { RouteBoundary } from './components/RouteBoundary';
+import { createBrowserRouter, Outlet, useLoaderData, type RouteObject } from 'react-router';
+import { SessionProvider, useAuth } from './auth/SessionProvider';
+import { prepareNotificationBell, type NotificationBellPrepared } from './domain/notifications/notificationBellLoader';
+import { AppShell } from './shell/AppShell';
+import { RouteBoundary } from './shell/RouteBoundary';
+import { routeLoader, type RoutePrepare } from './router/routeSession';
+import { prepareDashboard } from './routes/dashboard/dashboardLoader';
 import DashboardRoute from './routes/dashboard/DashboardRoute';
 import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
 import LandingRoute from './routes/landing/LandingRoute';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
 import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
 
-// Each screen but the dashboard is its own chunk, loaded when first opened
-// (RouteBoundary's Suspense shows the loading state meanwhile).
-const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
-const ApiTokensRoute = lazy(() => import('./routes/api-tokens/ApiTokensRoute'));
-const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
-const AssignedRisksRoute = lazy(() => import('./routes/assigned-risks/AssignedRisksRoute'));
-const AssignmentsRoute = lazy(() => import('./routes/assignments/AssignmentsRoute'));
-const NotificationsRoute = lazy(() => import('./routes/notifications/NotificationsRoute'));
-const ReportsRoute = lazy(() => import('./routes/reports/ReportsRoute'));
-const RiskReviewRoute = lazy(() => import('./routes/risk-review/RiskReviewRoute'));
-const RiskSimulationRoute = lazy(() => import('./routes/risk-simulation/RiskSimulationRoute'));
-const UploadRoute = lazy(() => import('./routes/upload/UploadRoute'));
-const UsersRoute = lazy(() => import('./routes/users/UsersRoute'));
+// Each screen but the dashboard is its own chunk (RouteBoundary's Suspense
+// shows the loading state while it loads). Its loader (with the query's
+// artifact) is a small chunk of its own: on navigation the loader starts the
+// screen's chunk and, once its own small chunk is in, the screen's query, so
+// both are on their way before the screen renders.
+const assignedRisksCode = () => import('./routes/assigned-risks/AssignedRisksRoute');
+const assignmentsCode = () => import('./routes/assignments/AssignmentsRoute');
+const notificationsCode = () => import('./routes/notifications/NotificationsRoute');
+const riskReviewCode = () => import('./routes/risk-review/RiskReviewRoute');
+const uploadCode = () => import('./routes/upload/UploadRoute');
+const usersCode = () => import('./routes/users/UsersRoute');
 
-/** The routes of SPEC §2 available when signed in with no password reset pending. */
-const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode }> = [
-  { path: '/upload', element: <UploadRoute /> },
-  { path: '/risks', element: <RiskReviewRoute /> },
-  { path: '/risk-review', element: <RiskReviewRoute /> },
-  { path: '/assigned-risks', element: <AssignedRisksRoute /> },
-  { path: '/assignments', element: <AssignmentsRoute /> },
+const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
+const apiTokensCode = () => import('./routes/api-tokens/ApiTokensRoute');
+const ApiTokensRoute = lazy(apiTokensCode);
+const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
+const AssignedRisksRoute = lazy(assignedRisksCode);
+const AssignmentsRoute = lazy(assignmentsCode);
+const NotificationsRoute = lazy(notificationsCode);
+const ReportsRoute = lazy(() => import('./routes/reports/ReportsRoute'));
+const RiskReviewRoute = lazy(riskReviewCode);
+const RiskSimulationRoute = lazy(() => import('./routes/risk-simulation/RiskSimulationRoute'));
+const UploadRoute = lazy(uploadCode);
+const UsersRoute = lazy(usersCode);
+
+/** Starts loading a screen's code without waiting for it (React.lazy reuses the module once it is in). */
+function startLoading(code: () => Promise<unknown>): void {
+  code().catch(() => {
+    // React.lazy loads it again and shows the route's error state if it still fails.
+  });
+}
+
+/** Reviewers' Risk Review is My Assigned Risks; everyone else's the administrators' tabs. */
+const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
+  if (session.viewer.role === 'reviewer') {
+    startLoading(assignedRisksCode);
+    return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session);
+  }
+  startLoading(riskReviewCode);
+  return (await import('./routes/risk-review/riskReviewLoader')).prepareRiskReview(session, url);
+};
+
+/** SPEC §2 'Risk Review': reviewers get 'My Assigned Risks', everyone else the administrators' tabs. */
+function RiskReviewForRole() {
+  const auth = useAuth();
+  if (auth.status !== 'signedIn') return null;
+  return auth.viewer.role === 'reviewer' ? <AssignedRisksRoute /> : <RiskReviewRoute />;
+}
+
+/**
+ * The routes of SPEC §2 available when signed in with no password reset
+ * pending, with the loaders that prepare their queries (a loader asks for
+ * nothing a viewer may not see: an administrator's screen prepares nothing
+ * for a reviewer, who gets the 'Access Denied' redirect).
+ */
+const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown> }> = [
+  {
+    path: '/upload',
+    element: <UploadRoute />,
+    prepare: async (s) => {
+      startLoading(uploadCode);
+      return (await import('./routes/upload/uploadLoader')).prepareUpload(s);
+    },
+  },
+  { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks },
+  { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks },
+  {
+    path: '/assigned-risks',
+    element: <AssignedRisksRoute />,
+    prepare: async (s) => {
+      startLoading(assignedRisksCode);
+      return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s);
+    },
+  },
+  {
+    path: '/assignments',
+    element: <AssignmentsRoute />,
+    prepare: async (s) => {
+      startLoading(assignmentsCode);
+      return (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s);
+    },
+  },
   { path: '/reports', element: <ReportsRoute /> },
-  { path: '/users', element: <UsersRoute /> },
-  { path: '/notifications', element: <NotificationsRoute /> },
+  {
+    path: '/users',
+    element: <UsersRoute />,
+    prepare: async (s) => {
+      startLoading(usersCode);
+      return (await import('./routes/users/usersLoader')).prepareUsers(s);
+    },
+  },
+  {
+    path: '/notifications',
+    element: <NotificationsRoute />,
+    prepare: async (s) => {
+      startLoading(notificationsCode);
+      return (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s);
+    },
+  },
   { path: '/risk-simulation', element: <RiskSimulationRoute /> },
   { path: '/all-reviews', element: <AllReviewsRoute /> },
   { path: '/admin-settings', element: <AdminSettingsRoute /> },
-  { path: '/api-tokens', element: <ApiTokensRoute /> },
+  {
+    path: '/api-tokens',
+    element: <ApiTokensRoute />,
+    prepare: async (s) => {
+      startLoading(apiTokensCode);
+      return (await import('./routes/api-tokens/apiTokensLoader')).prepareApiTokens(s);
+    },
+  },
 ];
+
+/** The session around every route (it navigates, so it lives inside the router). */
+function Root() {
+  return (
+    <SessionProvider>
+      <Outlet />
+    </SessionProvider>
+  );
+}
+
+/** Signed in: the shell (with the bell's query, prepared once per session) around the screens; otherwise the screens alone. */
+function Layout() {
+  const auth = useAuth();
+  const prepared = useLoaderData() as NotificationBellPrepared | null;
+  return auth.status === 'signedIn' ? <AppShell viewer={auth.viewer} prepared={prepared} /> : <Outlet />;
+}
 
 /**
  * SPEC §2: while authentication loads, or when signed out or a password reset
  * is pending, / is the landing page and every other path except
  * /internal-login is the not-found screen.
  */
-export function App() {
+function Screen({ children, signedOut }: { children: ReactNode; signedOut?: ReactNode }) {
   const auth = useAuth();
+  if (auth.status !== 'signedIn') return <>{signedOut ?? <NotFoundRoute />}</>;
+  return <RouteBoundary>{children}</RouteBoundary>;
+}
 
-  if (auth.status !== 'signedIn') {
-    return (
-      <Routes>
-        <Route path="/" element={<LandingRoute />} />
-        <Route path="/internal-login" element={<InternalLoginRoute />} />
-        <Route path="/sign-in-refused" element={<SignInRefusedRoute />} />
-        <Route path="*" element={<NotFoundRoute />} />
-      </Routes>
-    );
-  }
+function NotFound() {
+  const auth = useAuth();
+  return <NotFoundRoute inShell={auth.status === 'signedIn'} />;
+}
 
-  return (
-    <Routes>
-      <Route path="/internal-login" element={<InternalLoginRoute />} />
-      <Route path="/sign-in-refused" element={<SignInRefusedRoute />} />
-      <Route element={<AppShell viewer={auth.viewer} />}>
-        <Route
-          index
-          element={
-            <RouteBoundary>
-              <DashboardRoute />
-            </RouteBoundary>
-          }
-        />
-        {SIGNED_IN_ROUTES.map(({ path, element }) => (
-          <Route key={path} path={path} element={<RouteBoundary>{element}</RouteBoundary>} />
-        ))}
-        <Route path="*" element={<NotFoundRoute inShell />} />
-      </Route>
-    </Routes>
-  );
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      { path: '/internal-login', element: <InternalLoginRoute /> },
+      { path: '/sign-in-refused', element: <SignInRefusedRoute /> },
+      {
+        element: <Layout />,
+        ...routeLoader(prepareNotificationBell, { perSession: true }),
+        children: [
+          {
+            index: true,
+            ...routeLoader(prepareDashboard),
+            element: (
+              <Screen signedOut={<LandingRoute />}>
+                <DashboardRoute />
+              </Screen>
+            ),
+          },
+          ...SIGNED_IN_ROUTES.map(({ path, element, prepare }) => ({
+            path,
+            ...(prepare ? routeLoader(prepare) : {}),
+            element: <Screen>{element}</Screen>,
+          })),
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
 }

@@ -7,9 +7,8 @@ import {
 } from '@fluentui/react-components';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { App } from './App';
-import { SessionProvider } from './auth/SessionProvider';
+import { RouterProvider } from 'react-router/dom';
+import { createAppRouter } from './App';
 import { ToastProvider } from './components/toast';
 
 const useGlobalStyles = makeStaticStyles({
@@ -24,17 +23,14 @@ const renderer = createDOMRenderer(
   document,
   nonce && !nonce.startsWith('__') ? { styleElementAttributes: { nonce } } : undefined,
 );
+const router = createAppRouter();
 
 function Root() {
   useGlobalStyles();
   return (
     <FluentProvider theme={webLightTheme}>
       <ToastProvider>
-        <BrowserRouter>
-          <SessionProvider>
-            <App />
-          </SessionProvider>
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </ToastProvider>
     </FluentProvider>
   );

@@ -20,7 +20,7 @@ import {
   usePreloadedQuery,
   type PreloadedQuery,
 } from 'react-relay';
-import { useNavigate } from 'react-router';
+import { useNavigate, useRevalidator } from 'react-router';
 import {
   commitLocalUpdate,
   commitMutation,
@@ -36,6 +36,7 @@ import { useNotify } from '../components/toast';
 import { createEnvironment } from '../relay/environment';
 import { onUnauthenticated } from '../relay/errors';
 import { closeSubscriptions } from '../relay/network';
+import { setRouteSession } from '../router/routeSession';
 import {
   INTERNAL_USER_KEY,
   clearStoredUser,
@@ -178,6 +179,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const sessionRef = useRef(session);
   const navigate = useNavigate();
   const notify = useNotify();
+
+  // The route loaders prepare queries for the session on screen: when it
+  // changes (signed in, out, another user, a new store), they run again.
+  const { revalidate } = useRevalidator();
+  const revalidateRef = useRef(revalidate);
+  revalidateRef.current = revalidate;
+  useLayoutEffect(() => {
+    if (shown.auth.status === 'loading') return;
+    if (setRouteSession(shown.environment, shown.auth)) void revalidateRef.current();
+  }, [shown]);
 
   const replaceSession = useCallback((next: Session) => {
     const previous = sessionRef.current;

@@ -2,9 +2,6 @@ import { Button, Caption1, makeStyles, mergeClasses, tokens } from '@fluentui/re
 import { ChevronLeft16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
 import { formatCount } from './StatTile';
 
-/** SPEC §9: Risk Review page size. */
-export const RISK_PAGE_SIZE = 25;
-
 const useStyles = makeStyles({
   root: {
     display: 'flex',

@@ -24,7 +24,7 @@ import type { ApiTokenRow_token$data, ApiTokenRow_token$key } from '../../__gene
 import type { ApiTokenRowRevokeMutation } from '../../__generated__/ApiTokenRowRevokeMutation.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { fullDateTime, relativeTime, shortDate } from '../../components/relativeTime';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({

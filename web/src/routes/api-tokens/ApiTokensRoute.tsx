@@ -1,13 +1,16 @@
 import { Button, Card, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useState } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { Suspense, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
 import type { ApiTokensRouteQuery } from '../../__generated__/ApiTokensRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
 import { ApiTokenList, apiTokensConnectionId } from './ApiTokenList';
 import { CreateApiTokenDialog } from './CreateApiTokenDialog';
 import { TokenSettingsSwitch } from './TokenSettingsSwitch';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import type { ApiTokensPrepared } from './apiTokensLoader';
 
 const query = graphql`
   query ApiTokensRouteQuery($all: Boolean!, $isAdmin: Boolean!, $count: Int!) {
@@ -20,9 +23,6 @@ const query = graphql`
     ...ApiTokenList_query @arguments(all: $all, count: $count)
   }
 `;
-
-/** Tokens listed per page (a variable: the server's cost limit multiplies literal page sizes). */
-const TOKENS_PAGE = 100;
 
 const useStyles = makeStyles({
   card: {
@@ -47,11 +47,8 @@ export default function ApiTokensRoute() {
   const styles = useStyles();
   const auth = useAuth();
   const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'admin';
-  const [queryRef, loadQuery] = useQueryLoader<ApiTokensRouteQuery>(query);
-
-  useEffect(() => {
-    loadQuery({ all: isAdmin, isAdmin, count: TOKENS_PAGE }, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery, isAdmin]);
+  const prepared = useLoaderData() as ApiTokensPrepared | null;
+  const { queryRef } = usePreparedQuery<ApiTokensRouteQuery>(query, prepared?.query);
 
   const loading = <Spinner className={styles.loading} label="Loading API tokens..." />;
   if (queryRef == null) return loading;

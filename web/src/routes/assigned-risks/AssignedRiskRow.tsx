@@ -17,12 +17,10 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular } from '@fluentui/react-icons';
-import { graphql, useFragment, useMutation } from 'react-relay';
-import type { AssignedRiskRowDecideMutation } from '../../__generated__/AssignedRiskRowDecideMutation.graphql';
+import { graphql, useFragment } from 'react-relay';
 import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../components/riskDisplay';
-import { useNotify } from '../../components/toast';
+import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
+import { useSaveDecisions, type Decision } from '../../domain/risks/useSaveDecisions';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -34,24 +32,6 @@ const useStyles = makeStyles({
   riskId: { fontFamily: tokens.fontFamilyMonospace },
   clamp: { display: '-webkit-box', WebkitLineClamp: '2', WebkitBoxOrient: 'vertical', overflow: 'hidden' },
 });
-
-const decideMutation = graphql`
-  mutation AssignedRiskRowDecideMutation($decisions: [DecisionInput!]!) {
-    saveDecisions(decisions: $decisions) {
-      __typename
-      ... on MutationSaveDecisionsSuccess {
-        data {
-          saved
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
-
-type Decision = 'retain' | 'remove';
 
 /** One assigned risk with its decision; Retain / Remove on pending rows, 'Change' on decided ones while editable. */
 export function AssignedRiskRow({
@@ -66,7 +46,6 @@ export function AssignedRiskRow({
   onToggle: () => void;
 }) {
   const styles = useStyles();
-  const notify = useNotify();
   const r = useFragment(
     graphql`
       fragment AssignedRiskRow_row on RiskRow {
@@ -85,18 +64,16 @@ export function AssignedRiskRow({
     `,
     row,
   );
-  const [commit, saving] = useMutation<AssignedRiskRowDecideMutation>(decideMutation);
+  const [save, saving] = useSaveDecisions();
   const who = r.userName || r.userId;
 
   const decide = (decision: Decision) => {
     const wasPending = r.myDecision == null;
-    const fail = (message?: string) =>
-      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
-    commit({
-      variables: { decisions: [{ riskRowId: r.id, decision }] },
-      updater: (store, response) => {
-        if (response?.saveDecisions.__typename !== 'MutationSaveDecisionsSuccess') return;
-        store.get(r.id)?.setValue(decision, 'myDecision');
+    save({
+      rowIds: [r.id],
+      decision,
+      describe: () => `${who} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
+      onSavedInStore: (store) => {
         if (!wasPending) return;
         // A first decision on a row moves the summary tiles and the submission state.
         const root = store.getRoot();
@@ -111,11 +88,6 @@ export function AssignedRiskRow({
           state.setValue(Number(state.getValue('totalDecisions') ?? 0) + 1, 'totalDecisions');
         }
       },
-      onCompleted: ({ saveDecisions: res }) => {
-        if (res.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(res));
-        notify({ title: 'Decision Submitted', description: `${who} · ${r.accessRiskId}: ${decisionLabel(decision)}`, intent: 'success' });
-      },
-      onError: (e) => fail(thrownMessage(e)),
     });
   };
 

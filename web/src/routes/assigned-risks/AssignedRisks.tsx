@@ -13,20 +13,24 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ClipboardTaskListLtr24Regular, SearchInfo24Regular } from '@fluentui/react-icons';
-import { Suspense, useMemo, useState } from 'react';
-import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { Suspense, useRef, useState } from 'react';
+import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
 import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
-import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../components/riskSelection';
+import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
+import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
-import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
-import { useVariablesQuery } from '../../components/useVariablesQuery';
-import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
-import { formatDate } from '../../components/riskDisplay';
-import { useDebounced } from '../../components/useDebounced';
-import { DetailedReview } from '../risk-review/DetailedReview';
+import { FIRST_PAGE, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { Pagination } from '../../components/Pagination';
+import { RISK_PAGE_SIZE } from '../../domain/risks/riskPaging';
+import { formatDate } from '../../domain/risks/riskDisplay';
+import { useDebouncedCallback } from '../../components/useDebouncedCallback';
+import { CompositeView } from '../composite-view/CompositeView';
+import { compositeViewQuery, compositeViewVariables } from '../composite-view/compositeViewLoader';
+import { assignedRisksVariables } from './assignedRisksLoader';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { SubmissionPanel } from './SubmissionPanel';
@@ -79,16 +83,28 @@ const useStyles = makeStyles({
 });
 
 /** SPEC §2 'My Assigned Risks': the reviewer's risks, decisions and submission. */
-export function AssignedRisks() {
+export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedRisksQuery> | null | undefined }) {
   const styles = useStyles();
   const [search, setSearch] = useState('');
-  const { paging, goTo, reset: firstPage } = useCursorPaging();
-  const applied = useDebounced(search.trim(), 300);
-  const variables = useMemo(
-    () => ({ filter: applied ? { search: applied } : {}, ...paging, limit: RISK_PAGE_SIZE }),
-    [applied, paging],
-  );
-  const { queryRef, isPending, refetch } = useVariablesQuery<AssignedRisksQuery>(query, variables);
+  // The route's loader prepared the first page (no search); the current page stays on screen while the next one loads.
+  const { queryRef, isPending, load, refetch } = usePreparedQuery<AssignedRisksQuery>(query, prepared);
+  // The search and page of the rows loaded last.
+  const shown = useRef<{ search: string; paging: CursorPaging }>({ search: '', paging: FIRST_PAGE });
+  const show = (nextSearch: string, paging: CursorPaging) => {
+    shown.current = { search: nextSearch, paging };
+    load(assignedRisksVariables(nextSearch, paging));
+  };
+  const applySearch = useDebouncedCallback((value: string) => {
+    if (value !== shown.current.search) show(value, FIRST_PAGE);
+  }, 300);
+  const onSearch = (value: string) => {
+    setSearch(value);
+    // A new search starts again at the first page at once; the search itself applies once typing pauses.
+    const { paging } = shown.current;
+    if (paging.page !== FIRST_PAGE.page || paging.after || paging.before) show(shown.current.search, FIRST_PAGE);
+    applySearch(value.trim());
+  };
+  const goTo = (page: number, current: PageEdges) => show(shown.current.search, pageRequest(page, current));
   const loading = <Spinner className={styles.loading} label="Loading your assigned risks..." />;
 
   return (
@@ -101,10 +117,7 @@ export function AssignedRisks() {
           <Loaded
             queryRef={queryRef}
             search={search}
-            onSearch={(v) => {
-              setSearch(v);
-              firstPage();
-            }}
+            onSearch={onSearch}
             onPageChange={goTo}
             busy={isPending}
             onRefetch={refetch}
@@ -152,8 +165,14 @@ function Loaded({
     // The tiles and the submission state move with a batch: refetch this page's query.
     onRefetch();
   };
-  // The same rows as a list, or grouped by user, risk and composite role (decided per role).
+  // The same rows as a list, or grouped by user, risk and composite role (decided per role):
+  // choosing 'By Composite Role' prepares the composite view's query.
   const [view, setView] = useState<'list' | 'roles'>('list');
+  const [compositeRef, loadComposite] = useQueryLoader<CompositeViewQuery>(compositeViewQuery);
+  const chooseView = (next: 'list' | 'roles') => {
+    if (next === 'roles' && next !== view) loadComposite(compositeViewVariables(''), { fetchPolicy: 'store-and-network' });
+    setView(next);
+  };
 
   return (
     <div className={styles.stack}>
@@ -170,13 +189,13 @@ function Loaded({
       <AssignedSummaryTiles summary={data.assignedSummary} />
       {status.periodActive ? <SubmissionPanel status={data.submissionStatus} /> : null}
       {data.assignedSummary.totalAssigned > 0 ? (
-        <TabList selectedValue={view} onTabSelect={(_, d) => setView(d.value as 'list' | 'roles')} aria-label="Views of your assigned risks">
+        <TabList selectedValue={view} onTabSelect={(_, d) => chooseView(d.value as 'list' | 'roles')} aria-label="Views of your assigned risks">
           <Tab value="list">Risk List</Tab>
           <Tab value="roles">By Composite Role</Tab>
         </TabList>
       ) : null}
       {view === 'roles' && data.assignedSummary.totalAssigned > 0 ? (
-        <DetailedReview locked={!editable} onSaved={onRefetch} />
+        <CompositeView prepared={compositeRef} locked={!editable} onSaved={onRefetch} />
       ) : (
         <Card className={styles.card}>
           <SearchToolbar

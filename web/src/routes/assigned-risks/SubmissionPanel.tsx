@@ -5,7 +5,7 @@ import type { SubmissionPanelRecallMutation } from '../../__generated__/Submissi
 import type { SubmissionPanelSubmitMutation } from '../../__generated__/SubmissionPanelSubmitMutation.graphql';
 import type { SubmissionPanel_status$key } from '../../__generated__/SubmissionPanel_status.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { formatDateTime } from '../../components/riskDisplay';
+import { formatDateTime } from '../../domain/risks/riskDisplay';
 import { formatCount } from '../../components/StatTile';
 import { useNotify } from '../../components/toast';
 

@@ -1,11 +1,14 @@
-import { AdminOnly } from '../../components/AccessGate';
-import { AssignmentManager } from './AssignmentManager';
+import { useLoaderData } from 'react-router';
+import { AdminOnly } from '../../shell/AccessGate';
+import { AssignmentManager } from '../../domain/assignments/AssignmentManager';
+import type { AssignmentsPrepared } from './assignmentsLoader';
 
 /** SPEC §2, 'Risk Assignment Management' (administrators only). */
 export default function AssignmentsRoute() {
+  const prepared = useLoaderData() as AssignmentsPrepared | null;
   return (
     <AdminOnly>
-      <AssignmentManager />
+      <AssignmentManager prepared={prepared?.assignments} />
     </AdminOnly>
   );
 }

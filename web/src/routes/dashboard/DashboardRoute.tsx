@@ -1,10 +1,13 @@
 import { makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { Suspense, useCallback, useEffect } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
+import { Suspense, useCallback } from 'react';
+import { graphql, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
 import { fetchQuery } from 'relay-runtime';
 import type { DashboardRouteQuery } from '../../__generated__/DashboardRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import type { DashboardPrepared } from './dashboardLoader';
 import { DashboardStatCards } from './DashboardStatCards';
 import { NotYetCard } from './NotYetCard';
 import { ReportsCard } from './ReportsCard';
@@ -37,11 +40,8 @@ export default function DashboardRoute() {
   const styles = useStyles();
   const auth = useAuth();
   const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'admin';
-  const [queryRef, loadQuery] = useQueryLoader<DashboardRouteQuery>(query);
-
-  useEffect(() => {
-    loadQuery({ isAdmin }, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery, isAdmin]);
+  const prepared = useLoaderData() as DashboardPrepared | null;
+  const { queryRef } = usePreparedQuery<DashboardRouteQuery>(query, prepared?.query);
 
   const loading = <Spinner className={styles.loading} label="Loading dashboard..." />;
   return (

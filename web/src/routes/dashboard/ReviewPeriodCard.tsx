@@ -24,7 +24,7 @@ import type { ReviewPeriodCardCloseMutation } from '../../__generated__/ReviewPe
 import type { ReviewPeriodCardReopenMutation } from '../../__generated__/ReviewPeriodCardReopenMutation.graphql';
 import type { ReviewPeriodCard_query$key } from '../../__generated__/ReviewPeriodCard_query.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { formatDate } from '../../components/riskDisplay';
+import { formatDate } from '../../domain/risks/riskDisplay';
 import { useNotify } from '../../components/toast';
 import { CreateReviewPeriodDialog } from './CreateReviewPeriodDialog';
 

@@ -2,7 +2,7 @@ import { Body1, Button, Caption1, Card, makeStyles, Title1, tokens } from '@flue
 import { ArrowRight20Regular, LockClosed16Regular, ShieldCheckmark48Filled } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
 import { useAuth, useSession } from '../../auth/SessionProvider';
-import { ChangePasswordDialog } from '../../components/ChangePasswordDialog';
+import { ChangePasswordDialog } from '../../auth/ChangePasswordDialog';
 
 const useStyles = makeStyles({
   page: {

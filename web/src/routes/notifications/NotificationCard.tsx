@@ -22,15 +22,15 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
 import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
-import { fullName } from '../../components/Sidebar';
-import { typeBadgeColor, typeEmoji, typeLabel } from '../../components/notificationKinds';
+import { fullName } from '../../domain/users/userNames';
+import { typeBadgeColor, typeEmoji, typeLabel } from '../../domain/notifications/notificationKinds';
 import {
   ALL_FEED_CONNECTION,
   BELL_CONNECTION,
   MY_FEED_CONNECTION,
   adjustCounts,
   connectionId,
-} from '../../components/notificationStore';
+} from '../../domain/notifications/notificationStore';
 import { fullDateTime, relativeTime } from '../../components/relativeTime';
 import { useNotify } from '../../components/toast';
 

@@ -11,14 +11,17 @@ import {
 } from '@fluentui/react-components';
 import { Send20Regular } from '@fluentui/react-icons';
 import { useState, type MouseEvent } from 'react';
-import { graphql, useLazyLoadQuery } from 'react-relay';
-import { useNavigate } from 'react-router';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData, useNavigate } from 'react-router';
 import type { NotificationsRouteQuery } from '../../__generated__/NotificationsRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
+import { RouteLoading } from '../../components/RouteLoading';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AllNotificationsFeed } from './AllNotificationsFeed';
 import { MyNotificationsFeed } from './MyNotificationsFeed';
 import type { NotificationTab } from './NotificationList';
+import type { NotificationsPrepared } from './notificationsLoader';
 import { NotificationStats } from './NotificationStats';
 import { SendNotificationDialog } from './SendNotificationDialog';
 
@@ -35,10 +38,6 @@ const query = graphql`
     ...SendNotificationDialog_query @include(if: $isAdmin) @alias(as: "sendDialog") @arguments(count: $userCount)
   }
 `;
-
-/** Page sizes are variables: the server's cost limit multiplies literal ones. */
-const FEED_PAGE = 50;
-const USER_CHOICES = 500;
 
 const TABS: ReadonlyArray<{ value: NotificationTab; label: string }> = [
   { value: 'all', label: 'All' },
@@ -64,10 +63,17 @@ const useStyles = makeStyles({
  * may send and delete; other users see their own (SPEC §6 shows no role gate).
  */
 export default function NotificationsRoute() {
+  const prepared = useLoaderData() as NotificationsPrepared | null;
+  const { queryRef } = usePreparedQuery<NotificationsRouteQuery>(query, prepared?.query);
+  // The route's Suspense boundary shows the loading state while the query is on its way.
+  return queryRef == null ? <RouteLoading /> : <Notifications queryRef={queryRef} />;
+}
+
+function Notifications({ queryRef }: { queryRef: PreloadedQuery<NotificationsRouteQuery> }) {
   const auth = useAuth();
   const viewer = auth.status === 'signedIn' ? auth.viewer : null;
   const isAdmin = viewer?.role === 'admin';
-  const data = useLazyLoadQuery<NotificationsRouteQuery>(query, { isAdmin, count: FEED_PAGE, userCount: USER_CHOICES }, { fetchPolicy: 'store-and-network' });
+  const data = usePreloadedQuery<NotificationsRouteQuery>(query, queryRef);
   const styles = useStyles();
   const navigate = useNavigate();
   const [tab, setTab] = useState<NotificationTab>('all');

@@ -4,9 +4,9 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { SendNotificationDialog_query$key } from '../../__generated__/SendNotificationDialog_query.graphql';
 import type { SendNotificationDialogMutation } from '../../__generated__/SendNotificationDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../components/Sidebar';
-import { NOTIFICATION_TYPE_OPTIONS, type NotificationKind } from '../../components/notificationKinds';
-import { addNotification } from '../../components/notificationStore';
+import { fullName } from '../../domain/users/userNames';
+import { NOTIFICATION_TYPE_OPTIONS, type NotificationKind } from '../../domain/notifications/notificationKinds';
+import { addNotification } from '../../domain/notifications/notificationStore';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({

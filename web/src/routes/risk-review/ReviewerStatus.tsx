@@ -8,12 +8,13 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { People24Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useRef, useTransition } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { Suspense } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { ListTable } from '../../components/ListTable';
 import { LoadingBar } from '../../components/SearchToolbar';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
 
 const query = graphql`
@@ -59,19 +60,9 @@ const useStyles = makeStyles({
 });
 
 /** Risk Review's 'Reviewer Status' tab: per-reviewer progress in the active period, with approval of submitted sets. */
-export function ReviewerStatus() {
+export function ReviewerStatus({ prepared }: { prepared: PreloadedQuery<ReviewerStatusQuery> | null | undefined }) {
   const styles = useStyles();
-  const [queryRef, loadQuery] = useQueryLoader<ReviewerStatusQuery>(query);
-  const [isPending, startTransition] = useTransition();
-  const loaded = useRef(false);
-
-  useEffect(() => {
-    if (loaded.current) return;
-    loaded.current = true;
-    loadQuery({}, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery]);
-
-  const refetch = () => startTransition(() => loadQuery({}, { fetchPolicy: 'network-only' }));
+  const { queryRef, isPending, refetch } = usePreparedQuery<ReviewerStatusQuery>(query, prepared);
   const loading = <Spinner className={styles.loading} label="Loading reviewer status..." />;
 
   return (

@@ -28,8 +28,8 @@ import type { ReviewerStatusRowApproveMutation } from '../../__generated__/Revie
 import type { ReviewerStatusRowReturnMutation } from '../../__generated__/ReviewerStatusRowReturnMutation.graphql';
 import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { formatDateTime } from '../../components/riskDisplay';
-import { fullName } from '../../components/Sidebar';
+import { formatDateTime } from '../../domain/risks/riskDisplay';
+import { fullName } from '../../domain/users/userNames';
 import { formatCount } from '../../components/StatTile';
 import { useNotify } from '../../components/toast';
 

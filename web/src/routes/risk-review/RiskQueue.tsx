@@ -10,19 +10,20 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useMemo, useState } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
-import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
+import { Suspense, useRef, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
-import { downloadCsv, fileStamp, riskExportUrl } from '../../components/download';
-import { RISK_PAGE_SIZE } from '../../components/Pagination';
-import { ReviewPeriodClosed } from '../../components/ReviewPeriodClosed';
+import { downloadCsv, fileStamp } from '../../components/download';
+import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useNotify } from '../../components/toast';
-import { useDebounced } from '../../components/useDebounced';
-import { useCursorPaging, type PageEdges } from '../../components/useCursorPaging';
-import { useVariablesQuery } from '../../components/useVariablesQuery';
+import { useDebouncedCallback } from '../../components/useDebouncedCallback';
+import { FIRST_PAGE, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { riskExportUrl } from './riskExport';
 import { RiskQueueResults } from './RiskQueueResults';
+import { EMPTY_FILTERS, riskQueueVariables, toFilterInput, type QueueFilters } from './riskReviewLoader';
 
 const optionsQuery = graphql`
   query RiskQueueOptionsQuery {
@@ -57,36 +58,7 @@ export const riskQueueQuery = graphql`
   }
 `;
 
-export type QueueFilters = {
-  search: string;
-  riskLevel: '' | 'high' | 'medium' | 'low';
-  system: string;
-  userGroup: string;
-  roleProfile: string;
-  compositeRole: string;
-  ruleId: string;
-  decision: string;
-};
-
-const EMPTY_FILTERS: QueueFilters = {
-  search: '',
-  riskLevel: '',
-  system: '',
-  userGroup: '',
-  roleProfile: '',
-  compositeRole: '',
-  ruleId: '',
-  decision: '',
-};
-
 const ADVANCED_KEYS = ['userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'decision'] as const;
-
-/** The filter as the API takes it (empty fields left out). */
-export function toFilterInput(f: QueueFilters): RiskFilterInput {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f)) if (v.trim()) out[k] = v.trim();
-  return out as RiskFilterInput;
-}
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0 },
@@ -112,32 +84,43 @@ const useStyles = makeStyles({
 });
 
 /** SPEC §2: the administrators' review queue (Risk Overview). */
-export function RiskQueue() {
+export function RiskQueue({
+  prepared,
+  preparedOptions,
+}: {
+  prepared: PreloadedQuery<RiskQueueQuery> | null | undefined;
+  preparedOptions: PreloadedQuery<RiskQueueOptionsQuery> | null | undefined;
+}) {
   const styles = useStyles();
   const notify = useNotify();
   const [filters, setFilters] = useState<QueueFilters>(EMPTY_FILTERS);
-  const { paging, goTo, reset: firstPage } = useCursorPaging();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [showAdvanced, setShowAdvanced] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const [optionsRef, loadOptions] = useQueryLoader<RiskQueueOptionsQuery>(optionsQuery);
-
-  const applied = useDebounced(filters, 300);
-  const filterInput = useMemo(() => toFilterInput(applied), [applied]);
-  const variables = useMemo(() => ({ filter: filterInput, ...paging, limit: RISK_PAGE_SIZE }), [filterInput, paging]);
+  // The route's loader prepared the first page (no filter) and the filters' choices.
+  const { queryRef: optionsRef } = usePreparedQuery<RiskQueueOptionsQuery>(optionsQuery, preparedOptions);
   // The current page stays on screen while the next one loads.
-  const { queryRef, isPending, refetch } = useVariablesQuery<RiskQueueQuery>(riskQueueQuery, variables);
+  const { queryRef, isPending, load, refetch } = usePreparedQuery<RiskQueueQuery>(riskQueueQuery, prepared);
 
-  useEffect(() => {
-    loadOptions({}, { fetchPolicy: 'store-and-network' });
-  }, [loadOptions]);
-
-  // A new page or filter starts with nothing selected.
-  useEffect(() => setSelected(new Set()), [variables]);
+  // The filters and page of the results loaded last.
+  const shown = useRef<{ filters: QueueFilters; paging: CursorPaging }>({ filters: EMPTY_FILTERS, paging: FIRST_PAGE });
+  const show = (nextFilters: QueueFilters, paging: CursorPaging) => {
+    shown.current = { filters: nextFilters, paging };
+    // A new page or filter starts with nothing selected.
+    setSelected(new Set());
+    load(riskQueueVariables(nextFilters, paging));
+  };
+  const applyFilters = useDebouncedCallback((next: QueueFilters) => show(next, FIRST_PAGE), 300);
+  const goTo = (page: number, current: PageEdges) => show(shown.current.filters, pageRequest(page, current));
 
   const update = (patch: Partial<QueueFilters>) => {
-    setFilters((f) => ({ ...f, ...patch }));
-    firstPage();
+    const next = { ...filters, ...patch };
+    setFilters(next);
+    // A changed filter starts again at the first page at once; the filter itself applies once typing pauses.
+    if (shown.current.paging.page !== FIRST_PAGE.page || shown.current.paging.after || shown.current.paging.before) {
+      show(shown.current.filters, FIRST_PAGE);
+    }
+    applyFilters(next);
   };
   const advancedCount = ADVANCED_KEYS.filter((k) => filters[k].trim()).length;
 

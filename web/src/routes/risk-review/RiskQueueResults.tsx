@@ -2,8 +2,9 @@ import { makeStyles, Table, TableBody, TableHeader, TableHeaderCell, TableRow, T
 import { SearchInfo24Regular } from '@fluentui/react-icons';
 import type { RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
-import { Pagination, RISK_PAGE_SIZE } from '../../components/Pagination';
-import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../components/riskSelection';
+import { Pagination } from '../../components/Pagination';
+import { RISK_PAGE_SIZE } from '../../domain/risks/riskPaging';
+import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { RiskQueueRow } from './RiskQueueRow';
 
 const useStyles = makeStyles({

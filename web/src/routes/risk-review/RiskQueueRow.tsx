@@ -1,10 +1,8 @@
 import { Caption1, makeStyles, Switch, TableCell, TableCellLayout, TableRow, TableSelectionCell, Text, tokens } from '@fluentui/react-components';
-import { graphql, useFragment, useMutation } from 'react-relay';
-import type { RiskQueueRowDecideMutation } from '../../__generated__/RiskQueueRowDecideMutation.graphql';
+import { graphql, useFragment } from 'react-relay';
 import type { RiskQueueRow_row$key } from '../../__generated__/RiskQueueRow_row.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { decisionLabel, RiskLevelIndicator, TechName } from '../../components/riskDisplay';
-import { useNotify } from '../../components/toast';
+import { decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
+import { useSaveDecisions } from '../../domain/risks/useSaveDecisions';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -21,22 +19,6 @@ const useStyles = makeStyles({
   selectedRow: { backgroundColor: tokens.colorBrandBackground2 },
 });
 
-const decideMutation = graphql`
-  mutation RiskQueueRowDecideMutation($decisions: [DecisionInput!]!) {
-    saveDecisions(decisions: $decisions) {
-      __typename
-      ... on MutationSaveDecisionsSuccess {
-        data {
-          saved
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
-
 /** One risk of the queue: user, level dot, role, risk, system and the retain/remove switch. */
 export function RiskQueueRow({
   row,
@@ -50,7 +32,6 @@ export function RiskQueueRow({
   locked: boolean;
 }) {
   const styles = useStyles();
-  const notify = useNotify();
   const r = useFragment(
     graphql`
       fragment RiskQueueRow_row on RiskRow {
@@ -71,32 +52,15 @@ export function RiskQueueRow({
     `,
     row,
   );
-  const [commit, saving] = useMutation<RiskQueueRowDecideMutation>(decideMutation);
+  const [save, saving] = useSaveDecisions();
 
-  const decide = (decision: 'retain' | 'remove') => {
-    const previous = r.myDecision ?? null;
-    const fail = (message?: string) =>
-      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
-    commit({
-      variables: { decisions: [{ riskRowId: r.id, decision }] },
-      optimisticUpdater: (store) => {
-        store.get(r.id)?.setValue(decision, 'myDecision');
-      },
-      updater: (store, response) => {
-        const ok = response?.saveDecisions.__typename === 'MutationSaveDecisionsSuccess';
-        store.get(r.id)?.setValue(ok ? decision : previous, 'myDecision');
-      },
-      onCompleted: ({ saveDecisions: res }) => {
-        if (res.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(res));
-        notify({
-          title: 'Decision Submitted',
-          description: `${r.userName || r.userId} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
-          intent: 'success',
-        });
-      },
-      onError: (e) => fail(thrownMessage(e)),
+  const decide = (decision: 'retain' | 'remove') =>
+    save({
+      rowIds: [r.id],
+      decision,
+      describe: () => `${r.userName || r.userId} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
+      optimistic: { previous: r.myDecision ?? null },
     });
-  };
 
   const retained = r.myDecision === 'retain' || r.myDecision === 'retain_mitigated';
   const who = r.userName || r.userId;

@@ -1,20 +1,11 @@
 import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
-import { useSearchParams } from 'react-router';
-import { useAuth } from '../../auth/SessionProvider';
+import { useLoaderData, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
-import { AssignedRisks } from '../assigned-risks/AssignedRisks';
-import { AssignmentManager } from '../assignments/AssignmentManager';
-import { DetailedReview } from './DetailedReview';
+import { AssignmentManager } from '../../domain/assignments/AssignmentManager';
+import { CompositeView } from '../composite-view/CompositeView';
 import { ReviewerStatus } from './ReviewerStatus';
 import { RiskQueue } from './RiskQueue';
-
-const TABS = [
-  { value: 'overview', label: 'Risk Overview' },
-  { value: 'detailed', label: 'Detailed Review' },
-  { value: 'assignments', label: 'Manage Assignments' },
-  { value: 'status', label: 'Reviewer Status' },
-] as const;
-type TabValue = (typeof TABS)[number]['value'];
+import { RISK_REVIEW_TABS, riskReviewTab, type RiskReviewPrepared } from './riskReviewLoader';
 
 const useStyles = makeStyles({
   tabs: {
@@ -24,19 +15,18 @@ const useStyles = makeStyles({
   },
 });
 
-/** SPEC §2, 'Risk Review': reviewers get 'My Assigned Risks', administrators four tabs (default 'overview'). */
+/**
+ * SPEC §2, 'Risk Review' for administrators: four tabs (default 'overview');
+ * reviewers get 'My Assigned Risks' at the same address (the route table
+ * chooses). The loader prepares the query of the tab in the address.
+ */
 export default function RiskReviewRoute() {
-  const auth = useAuth();
-  if (auth.status !== 'signedIn') return null;
-  if (auth.viewer.role === 'reviewer') return <AssignedRisks />;
-  return <AdminRiskReview />;
-}
-
-function AdminRiskReview() {
   const styles = useStyles();
   const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const tab: TabValue = TABS.some((t) => t.value === requested) ? (requested as TabValue) : 'overview';
+  const tab = riskReviewTab(params);
+  const loaded = useLoaderData() as RiskReviewPrepared | null;
+  // Until the loader has run for this tab (or this session), the tab shows its loading state.
+  const prepared = loaded?.tab === tab ? loaded : null;
 
   return (
     <>
@@ -47,17 +37,17 @@ function AdminRiskReview() {
         onTabSelect={(_, d) => setParams(d.value === 'overview' ? {} : { tab: String(d.value) }, { replace: true })}
         aria-label="Risk review views"
       >
-        {TABS.map((t) => (
+        {RISK_REVIEW_TABS.map((t) => (
           <Tab key={t.value} value={t.value}>
             {t.label}
           </Tab>
         ))}
       </TabList>
-      <div role="tabpanel" aria-label={TABS.find((t) => t.value === tab)?.label}>
-        {tab === 'overview' ? <RiskQueue /> : null}
-        {tab === 'detailed' ? <DetailedReview /> : null}
-        {tab === 'assignments' ? <AssignmentManager embedded /> : null}
-        {tab === 'status' ? <ReviewerStatus /> : null}
+      <div role="tabpanel" aria-label={RISK_REVIEW_TABS.find((t) => t.value === tab)?.label}>
+        {tab === 'overview' ? <RiskQueue prepared={prepared?.riskQueue} preparedOptions={prepared?.riskQueueOptions} /> : null}
+        {tab === 'detailed' ? <CompositeView prepared={prepared?.compositeView} /> : null}
+        {tab === 'assignments' ? <AssignmentManager prepared={prepared?.assignments} embedded /> : null}
+        {tab === 'status' ? <ReviewerStatus prepared={prepared?.reviewerStatus} /> : null}
       </div>
     </>
   );

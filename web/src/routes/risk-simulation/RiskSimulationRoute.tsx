@@ -1,4 +1,4 @@
-import { AdminOnly } from '../../components/AccessGate';
+import { AdminOnly } from '../../shell/AccessGate';
 import { NotAvailableYet } from '../../components/NotAvailableYet';
 
 /** SPEC §2, 'Risk Simulation & Analysis'. */

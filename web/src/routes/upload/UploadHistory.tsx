@@ -11,8 +11,9 @@ import { UploadCardHeader } from './UploadCardHeader';
 import { UploadDetailsDialog } from './UploadDetailsDialog';
 import { UploadHistoryRow, type RetriedUpload } from './UploadHistoryRow';
 
-/** Uploads listed per page. */
-export const HISTORY_PAGE = 20;
+import { HISTORY_PAGE } from './uploadLoader';
+
+export { HISTORY_PAGE };
 
 const useStyles = makeStyles({
   card: {

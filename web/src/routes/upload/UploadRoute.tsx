@@ -1,10 +1,12 @@
 import { makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
 import type { UploadRouteQuery } from '../../__generated__/UploadRouteQuery.graphql';
-import { AdminOnly } from '../../components/AccessGate';
+import { AdminOnly } from '../../shell/AccessGate';
 import { PageHeader } from '../../components/PageHeader';
 import { useNotify } from '../../components/toast';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { followExisting, startSending, uploadIdOf, type TrackedUpload } from './trackedUpload';
 import {
   formatNumber,
@@ -15,7 +17,8 @@ import {
   type UploadMode,
   type UploadOptions,
 } from './uploadClient';
-import { HISTORY_PAGE, UploadHistory, type CheckingFor } from './UploadHistory';
+import { UploadHistory, type CheckingFor } from './UploadHistory';
+import type { UploadPrepared } from './uploadLoader';
 import type { RetriedUpload } from './UploadHistoryRow';
 import { UploadForm } from './UploadForm';
 import { UploadStatusCard } from './UploadStatusCard';
@@ -55,14 +58,11 @@ export default function UploadRoute() {
 function UploadScreen() {
   const styles = useStyles();
   const notify = useNotify();
-  const [queryRef, loadQuery] = useQueryLoader<UploadRouteQuery>(query);
+  const prepared = useLoaderData() as UploadPrepared | null;
+  const { queryRef } = usePreparedQuery<UploadRouteQuery>(query, prepared?.query);
   const [tracked, setTracked] = useState<TrackedUpload | null>(null);
   const [refreshSignal, setRefreshSignal] = useState(0);
   const sendRef = useRef<SendHandle | null>(null);
-
-  useEffect(() => {
-    loadQuery({ count: HISTORY_PAGE }, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery]);
 
   // Leaving the page stops a send in progress (the server keeps nothing of it).
   useEffect(() => () => sendRef.current?.cancel(), []);

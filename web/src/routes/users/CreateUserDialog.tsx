@@ -4,7 +4,7 @@ import { graphql, useMutation } from 'react-relay';
 import { ConnectionHandler, ROOT_ID } from 'relay-runtime';
 import type { CreateUserDialogMutation } from '../../__generated__/CreateUserDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { EMAIL_PATTERN, ROLE_OPTIONS, type RoleValue } from './userFormat';
 

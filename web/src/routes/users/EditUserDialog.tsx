@@ -4,7 +4,7 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { EditUserDialog_user$key } from '../../__generated__/EditUserDialog_user.graphql';
 import type { EditUserDialogMutation } from '../../__generated__/EditUserDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles } from '../../components/FormDialog';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { ROLE_OPTIONS, type RoleValue } from './userFormat';
 

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ResetPasswordDialog_user$key } from '../../__generated__/ResetPasswordDialog_user.graphql';
 import type { ResetPasswordDialogMutation } from '../../__generated__/ResetPasswordDialogMutation.graphql';
-import { MIN_PASSWORD_LENGTH } from '../../components/ChangePasswordDialog';
+import { MIN_PASSWORD_LENGTH } from '../../auth/ChangePasswordDialog';
 import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { generatePassword } from './userFormat';
 

@@ -16,7 +16,7 @@ import { Edit20Regular, Key20Regular, PersonAvailable20Regular, PersonProhibited
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { UserRow_user$data, UserRow_user$key } from '../../__generated__/UserRow_user.graphql';
 import type { UserRowSetActiveMutation } from '../../__generated__/UserRowSetActiveMutation.graphql';
-import { fullName, initials, roleLabel } from '../../components/Sidebar';
+import { fullName, initials, roleLabel } from '../../domain/users/userNames';
 import { fullDateTime, relativeTime, shortDate } from '../../components/relativeTime';
 import { useNotify } from '../../components/toast';
 

@@ -1,23 +1,23 @@
 import { Button, Card, makeStyles, Select, Spinner, tokens } from '@fluentui/react-components';
 import { PersonAdd20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useState } from 'react';
-import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
+import { Suspense, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
 import type { UsersRouteQuery } from '../../__generated__/UsersRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
-import { AdminOnly } from '../../components/AccessGate';
+import { AdminOnly } from '../../shell/AccessGate';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchToolbar } from '../../components/SearchToolbar';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { CreateUserDialog } from './CreateUserDialog';
 import { UsersTable, type UserFilters } from './UsersTable';
+import type { UsersPrepared } from './usersLoader';
 
 const query = graphql`
   query UsersRouteQuery($count: Int!) {
     ...UsersTable_query @arguments(count: $count)
   }
 `;
-
-/** Users listed per page (a variable: the server's cost limit multiplies literal page sizes). */
-const USERS_PAGE = 200;
 
 const useStyles = makeStyles({
   card: {
@@ -52,13 +52,10 @@ function UsersScreen() {
   const styles = useStyles();
   const auth = useAuth();
   const viewerId = auth.status === 'signedIn' ? auth.viewer.id : '';
-  const [queryRef, loadQuery] = useQueryLoader<UsersRouteQuery>(query);
+  const prepared = useLoaderData() as UsersPrepared | null;
+  const { queryRef } = usePreparedQuery<UsersRouteQuery>(query, prepared?.query);
   const [filters, setFilters] = useState<UserFilters>({ search: '', role: 'all', status: 'all' });
   const [creating, setCreating] = useState(false);
-
-  useEffect(() => {
-    loadQuery({ count: USERS_PAGE }, { fetchPolicy: 'store-and-network' });
-  }, [loadQuery]);
 
   const loading = <Spinner className={styles.loading} label="Loading users..." />;
 

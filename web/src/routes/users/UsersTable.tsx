@@ -5,7 +5,7 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { UsersTable_query$key } from '../../__generated__/UsersTable_query.graphql';
 import type { UsersTablePaginationQuery } from '../../__generated__/UsersTablePaginationQuery.graphql';
 import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
-import { fullName } from '../../components/Sidebar';
+import { fullName } from '../../domain/users/userNames';
 import { EditUserDialog } from './EditUserDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { UserRow } from './UserRow';

@@ -1,0 +1,91 @@
+import { Button, makeStyles, Spinner, Subtitle1, tokens } from '@fluentui/react-components';
+import { Add20Regular } from '@fluentui/react-icons';
+import { Suspense, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import type { AssignmentManagerQuery } from '../../__generated__/AssignmentManagerQuery.graphql';
+import { PageHeader } from '../../components/PageHeader';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { AssignmentOverview } from './AssignmentOverview';
+
+const query = graphql`
+  query AssignmentManagerQuery {
+    ...AssignmentOverview_reviewers
+    ...AssignmentOverview_assignments
+  }
+`;
+
+const useStyles = makeStyles({
+  sectionHeader: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    gap: tokens.spacingHorizontalM,
+    marginBottom: tokens.spacingVerticalL,
+  },
+  sectionTitle: { margin: 0 },
+  loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+});
+
+/**
+ * SPEC §2 'Assignments': summary tiles, the assignment table and the 'Create
+ * Assignment' dialog. The /assignments screen, and embedded in Risk Review's
+ * 'Manage Assignments' tab; the query comes prepared by the route's loader.
+ */
+export function AssignmentManager({
+  prepared,
+  embedded = false,
+}: {
+  prepared: PreloadedQuery<AssignmentManagerQuery> | null | undefined;
+  embedded?: boolean;
+}) {
+  const styles = useStyles();
+  const { queryRef } = usePreparedQuery<AssignmentManagerQuery>(query, prepared);
+  const [creating, setCreating] = useState(false);
+
+  const createButton = (
+    <Button appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)}>
+      Create Assignment
+    </Button>
+  );
+  const loading = <Spinner className={styles.loading} label="Loading assignments..." />;
+
+  return (
+    <>
+      {embedded ? (
+        <div className={styles.sectionHeader}>
+          <Subtitle1 as="h2" className={styles.sectionTitle}>
+            Risk Assignment Management
+          </Subtitle1>
+          {createButton}
+        </div>
+      ) : (
+        <PageHeader
+          title="Risk Assignment Management"
+          subtitle="Assign risks to reviewers by risk ID, user, user group, system or role profile."
+          actions={createButton}
+        />
+      )}
+      {queryRef == null ? (
+        loading
+      ) : (
+        <Suspense fallback={loading}>
+          <LoadedAssignments queryRef={queryRef} creating={creating} onCreatingChange={setCreating} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+function LoadedAssignments({
+  queryRef,
+  creating,
+  onCreatingChange,
+}: {
+  queryRef: PreloadedQuery<AssignmentManagerQuery>;
+  creating: boolean;
+  onCreatingChange: (open: boolean) => void;
+}) {
+  const data = usePreloadedQuery<AssignmentManagerQuery>(query, queryRef);
+  return <AssignmentOverview reviewers={data} assignments={data} creating={creating} onCreatingChange={onCreatingChange} />;
+}

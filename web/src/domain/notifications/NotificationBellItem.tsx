@@ -1,0 +1,185 @@
+import { Button, Caption1, Link, makeStyles, mergeClasses, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { Checkmark16Regular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { graphql, useFragment, useMutation } from 'react-relay';
+import type { NotificationBellItem_notification$key } from '../../__generated__/NotificationBellItem_notification.graphql';
+import type { NotificationBellItemMarkReadMutation } from '../../__generated__/NotificationBellItemMarkReadMutation.graphql';
+import { adjustCounts } from './notificationStore';
+import { typeIcon } from './notificationKinds';
+import { fullDateTime, relativeTime } from '../../components/relativeTime';
+
+/** SPEC §9: messages over 100 characters are clamped. */
+export const MESSAGE_CLAMP = 100;
+
+const useStyles = makeStyles({
+  item: {
+    display: 'flex',
+    columnGap: tokens.spacingHorizontalM,
+    paddingTop: tokens.spacingVerticalM,
+    paddingBottom: tokens.spacingVerticalM,
+    paddingLeft: tokens.spacingHorizontalL,
+    paddingRight: tokens.spacingHorizontalM,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke3}`,
+  },
+  unread: {
+    backgroundColor: tokens.colorBrandBackground2,
+  },
+  icon: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    flexShrink: 0,
+    width: '32px',
+    height: '32px',
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorNeutralBackground3,
+    color: tokens.colorNeutralForeground2,
+  },
+  urgent: { backgroundColor: tokens.colorPaletteRedBackground2, color: tokens.colorPaletteRedForeground1 },
+  warning: { backgroundColor: tokens.colorPaletteYellowBackground2, color: tokens.colorPaletteDarkOrangeForeground1 },
+  info: { backgroundColor: tokens.colorPaletteBlueBackground2, color: tokens.colorPaletteBlueForeground2 },
+  body: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXXS,
+    flexGrow: 1,
+    minWidth: 0,
+  },
+  title: {
+    color: tokens.colorNeutralForeground1,
+    overflowWrap: 'anywhere',
+  },
+  titleUnread: {
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  message: {
+    color: tokens.colorNeutralForeground2,
+    whiteSpace: 'pre-wrap',
+    overflowWrap: 'anywhere',
+  },
+  toggle: {
+    alignSelf: 'flex-start',
+    fontSize: tokens.fontSizeBase200,
+  },
+  meta: {
+    color: tokens.colorNeutralForeground3,
+  },
+  action: {
+    flexShrink: 0,
+    alignSelf: 'flex-start',
+  },
+});
+
+const markReadMutation = graphql`
+  mutation NotificationBellItemMarkReadMutation($id: ID!) {
+    markNotificationRead(id: $id) {
+      __typename
+      ... on MutationMarkNotificationReadSuccess {
+        data {
+          id
+          isRead
+          readAt
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+/**
+ * SPEC §4: marks one notification read, optimistically (read with a
+ * timestamp, unread count down by one, never below zero), rolled back on
+ * failure. `onFailed` shows the SPEC's toast and refetches.
+ */
+export function useMarkNotificationRead(onFailed: () => void) {
+  const [commit] = useMutation<NotificationBellItemMarkReadMutation>(markReadMutation);
+  return (id: string) => {
+    const decrement = (store: Parameters<typeof adjustCounts>[0]) => {
+      adjustCounts(store, 'notificationCounts', { unread: -1 });
+      adjustCounts(store, 'allNotificationCounts', { unread: -1 });
+    };
+    commit({
+      variables: { id },
+      optimisticResponse: {
+        markNotificationRead: {
+          __typename: 'MutationMarkNotificationReadSuccess',
+          data: { id, isRead: true, readAt: new Date().toISOString() },
+        },
+      },
+      optimisticUpdater: decrement,
+      updater: (store) => {
+        if (store.getRootField('markNotificationRead')?.getValue('__typename') === 'MutationMarkNotificationReadSuccess') {
+          decrement(store);
+        }
+      },
+      onCompleted: (response) => {
+        if (response.markNotificationRead.__typename !== 'MutationMarkNotificationReadSuccess') onFailed();
+      },
+      onError: () => onFailed(),
+    });
+  };
+}
+
+export type NotificationBellItemProps = {
+  notification: NotificationBellItem_notification$key;
+  onMarkRead: (id: string) => void;
+};
+
+/** One entry of the bell's list (SPEC §2, 'Notification bell popover'). */
+export function NotificationBellItem({ notification, onMarkRead }: NotificationBellItemProps) {
+  const n = useFragment(
+    graphql`
+      fragment NotificationBellItem_notification on Notification {
+        id
+        type
+        title
+        message
+        senderName
+        createdAt
+        isRead
+      }
+    `,
+    notification,
+  );
+  const styles = useStyles();
+  const [expanded, setExpanded] = useState(false);
+  const long = n.message.length > MESSAGE_CLAMP;
+  const shown = long && !expanded ? `${n.message.slice(0, MESSAGE_CLAMP).trimEnd()}…` : n.message;
+  const kindClass = n.type === 'urgent' ? styles.urgent : n.type === 'warning' ? styles.warning : n.type === 'info' ? styles.info : undefined;
+
+  return (
+    <li className={mergeClasses(styles.item, !n.isRead && styles.unread)} aria-label={n.isRead ? undefined : `Unread: ${n.title}`}>
+      <div className={mergeClasses(styles.icon, kindClass)} aria-hidden>
+        {typeIcon(n.type)}
+      </div>
+      <div className={styles.body}>
+        <Text className={mergeClasses(styles.title, !n.isRead && styles.titleUnread)}>{n.title}</Text>
+        <Caption1 className={styles.message}>{shown}</Caption1>
+        {long ? (
+          <Link as="button" className={styles.toggle} onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
+            {expanded ? 'See less' : 'See more'}
+          </Link>
+        ) : null}
+        <Caption1 className={styles.meta}>
+          {n.senderName ? `From: ${n.senderName} · ` : null}
+          <time dateTime={n.createdAt} title={fullDateTime(n.createdAt)}>
+            {relativeTime(n.createdAt)}
+          </time>
+        </Caption1>
+      </div>
+      {n.isRead ? null : (
+        <Tooltip content="Mark as read" relationship="label">
+          <Button
+            className={styles.action}
+            appearance="subtle"
+            size="small"
+            icon={<Checkmark16Regular />}
+            onClick={() => onMarkRead(n.id)}
+          />
+        </Tooltip>
+      )}
+    </li>
+  );
+}

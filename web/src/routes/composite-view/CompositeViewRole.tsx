@@ -1,0 +1,262 @@
+import {
+  Accordion,
+  AccordionHeader,
+  AccordionItem,
+  AccordionPanel,
+  Badge,
+  Caption1,
+  makeStyles,
+  shorthands,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  ToggleButton,
+  tokens,
+} from '@fluentui/react-components';
+import { Checkmark16Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { graphql, useFragment } from 'react-relay';
+import type { CompositeViewRole_role$key } from '../../__generated__/CompositeViewRole_role.graphql';
+import { useDecisionsLocked, useRoleDecisions, type RoleDecision } from './CompositeViewDecisions';
+import { CompositeViewStatusDot } from './CompositeViewStatusDot';
+
+const useStyles = makeStyles({
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalS,
+    padding: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
+  top: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
+  title: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, minWidth: '200px', flexGrow: 1, flexBasis: '260px' },
+  nameLine: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
+  name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  actions: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalS, rowGap: tokens.spacingVerticalXS },
+  status: { color: tokens.colorNeutralForeground3, minWidth: '120px' },
+  retain: { color: tokens.colorPaletteGreenForeground1 },
+  remove: { color: tokens.colorPaletteRedForeground1 },
+  // The chosen decision stands out: green for retain, red for remove.
+  retainChosen: {
+    backgroundColor: tokens.colorPaletteGreenBackground1,
+    ...shorthands.borderColor(tokens.colorPaletteGreenBorder2),
+    color: tokens.colorPaletteGreenForeground1,
+    ':hover': { backgroundColor: tokens.colorPaletteGreenBackground2, color: tokens.colorPaletteGreenForeground1 },
+  },
+  removeChosen: {
+    backgroundColor: tokens.colorPaletteRedBackground1,
+    ...shorthands.borderColor(tokens.colorPaletteRedBorder2),
+    color: tokens.colorPaletteRedForeground1,
+    ':hover': { backgroundColor: tokens.colorPaletteRedBackground2, color: tokens.colorPaletteRedForeground1 },
+  },
+  scroll: { overflowX: 'auto' },
+  table: { minWidth: '720px' },
+  lists: { marginLeft: `calc(-1 * ${tokens.spacingHorizontalM})` },
+  chips: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS },
+  functions: { margin: 0, paddingLeft: tokens.spacingHorizontalXL },
+});
+
+function statusText(pending: { state: 'queued' | 'saving' } | undefined, decision: string | null | undefined, allDecided: boolean): string {
+  if (pending?.state === 'saving') return 'Saving...';
+  if (pending) return 'Unsaved change';
+  if (decision === 'retain') return 'Saved: Retain';
+  if (decision === 'remove') return 'Saved: Remove';
+  if (decision === 'retain_mitigated') return 'Saved: Retain (mitigated)';
+  return allDecided ? 'Mixed decisions' : 'Not decided yet';
+}
+
+/**
+ * A composite role under a risk group: HIGH badge, conflicts, status,
+ * Retain / Remove (retain by default; saved debounced), its Authorization
+ * Details and its Rule IDs and Functions.
+ */
+export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }) {
+  const styles = useStyles();
+  const r = useFragment(
+    graphql`
+      fragment CompositeViewRole_role on CompositeRole {
+        id
+        userId
+        compositeBusinessRole
+        isDirect
+        name
+        description
+        isHigh
+        conflictCount
+        allDecided
+        decision
+        ruleIds {
+          ruleId
+          isHighRisk
+        }
+        functions {
+          function
+          description
+        }
+        authorizationDetailCount
+        authorizationDetails {
+          riskRowId
+          authObject
+          authObjectDescription
+          field
+          fieldDescription
+          valueFrom
+          valueTo
+          system
+          businessProcess
+          businessProcessDescription
+        }
+      }
+    `,
+    role,
+  );
+  const locked = useDecisionsLocked();
+  const { pending, decide } = useRoleDecisions();
+  const change = pending(r.userId, r.compositeBusinessRole);
+  // SPEC §4: a role defaults to retain.
+  const effective: RoleDecision = change?.decision ?? (r.decision === 'remove' ? 'remove' : 'retain');
+  const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
+  const details = r.authorizationDetails;
+  const detailCount = r.authorizationDetailCount;
+
+  return (
+    <section className={styles.card} role="group" aria-label={`Composite role ${name}`}>
+      <div className={styles.top}>
+        <div className={styles.title}>
+          <span className={styles.nameLine}>
+            <Text className={styles.name}>{name}</Text>
+            {r.isHigh ? (
+              <Badge appearance="filled" color="danger" shape="rounded" size="small">
+                HIGH
+              </Badge>
+            ) : null}
+            {r.isDirect ? (
+              <Badge appearance="outline" color="informative" shape="rounded" size="small">
+                Direct
+              </Badge>
+            ) : null}
+          </span>
+          {r.description ? <Caption1 className={styles.muted}>{r.description}</Caption1> : null}
+          {r.isDirect ? (
+            <Caption1 className={styles.muted}>Assigned directly: the decision applies to all of this user’s directly assigned roles.</Caption1>
+          ) : null}
+        </div>
+        <div className={styles.actions}>
+          <Caption1 className={styles.muted}>
+            {r.conflictCount} {r.conflictCount === 1 ? 'conflict' : 'conflicts'}
+          </Caption1>
+          <CompositeViewStatusDot decided={r.allDecided} />
+          <ToggleButton
+            size="small"
+            checked={effective === 'retain'}
+            className={effective === 'retain' && !locked ? styles.retainChosen : undefined}
+            disabled={locked}
+            icon={<Checkmark16Regular className={styles.retain} />}
+            onClick={() => decide(r.userId, r.compositeBusinessRole, 'retain')}
+          >
+            Retain
+          </ToggleButton>
+          <ToggleButton
+            size="small"
+            checked={effective === 'remove'}
+            className={effective === 'remove' && !locked ? styles.removeChosen : undefined}
+            disabled={locked}
+            icon={<Dismiss16Regular className={styles.remove} />}
+            onClick={() => decide(r.userId, r.compositeBusinessRole, 'remove')}
+          >
+            Remove
+          </ToggleButton>
+          <Caption1 className={styles.status} aria-live="polite">
+            {statusText(change, r.decision, r.allDecided)}
+          </Caption1>
+        </div>
+      </div>
+
+      <Subtitle2 as="h4">Authorization Details</Subtitle2>
+      {details.length === 0 ? (
+        <Caption1 className={styles.muted}>The export carries no authorization details for this role.</Caption1>
+      ) : (
+        <div className={styles.scroll}>
+          <Table size="small" className={styles.table} aria-label={`Authorization details of ${name}`}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>Auth Object</TableHeaderCell>
+                <TableHeaderCell>Field</TableHeaderCell>
+                <TableHeaderCell>Value From</TableHeaderCell>
+                <TableHeaderCell>Value To</TableHeaderCell>
+                <TableHeaderCell>System</TableHeaderCell>
+                <TableHeaderCell>Business Process</TableHeaderCell>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {details.map((d) => (
+                <TableRow key={d.riskRowId}>
+                  <TableCell title={d.authObjectDescription || undefined}>{d.authObject || '—'}</TableCell>
+                  <TableCell title={d.fieldDescription || undefined}>{d.field || '—'}</TableCell>
+                  <TableCell>{d.valueFrom || '—'}</TableCell>
+                  <TableCell>{d.valueTo || '—'}</TableCell>
+                  <TableCell>{d.system || '—'}</TableCell>
+                  <TableCell title={d.businessProcessDescription || undefined}>{d.businessProcess || '—'}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      {detailCount > details.length ? (
+        <Caption1 className={styles.muted}>
+          Showing the first {details.length} of {detailCount} permissions.
+        </Caption1>
+      ) : null}
+
+      <Accordion className={styles.lists} collapsible multiple>
+        <AccordionItem value="rules">
+          <AccordionHeader size="small">Rule IDs ({r.ruleIds.length})</AccordionHeader>
+          <AccordionPanel>
+            {r.ruleIds.length === 0 ? (
+              <Caption1 className={styles.muted}>None</Caption1>
+            ) : (
+              <div className={styles.chips}>
+                {r.ruleIds.map((x) => (
+                  <Badge
+                    key={x.ruleId}
+                    appearance="tint"
+                    color={x.isHighRisk ? 'danger' : 'informative'}
+                    shape="rounded"
+                    title={x.isHighRisk ? 'High-risk rule' : undefined}
+                  >
+                    {x.ruleId}
+                  </Badge>
+                ))}
+              </div>
+            )}
+          </AccordionPanel>
+        </AccordionItem>
+        <AccordionItem value="functions">
+          <AccordionHeader size="small">Functions ({r.functions.length})</AccordionHeader>
+          <AccordionPanel>
+            {r.functions.length === 0 ? (
+              <Caption1 className={styles.muted}>None</Caption1>
+            ) : (
+              <ul className={styles.functions}>
+                {r.functions.map((f) => (
+                  <li key={f.function + f.description}>
+                    <Text weight="semibold">{f.function}</Text>
+                    {f.description ? <Text> — {f.description}</Text> : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </AccordionPanel>
+        </AccordionItem>
+      </Accordion>
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import type { PreloadedQuery } from 'react-relay';
+import assignmentManagerQuery, { type AssignmentManagerQuery } from '../../__generated__/AssignmentManagerQuery.graphql';
+import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
+import reviewerStatusQuery, { type ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
+import riskQueueOptionsQuery, { type RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
+import riskQueueQuery, { type RiskFilterInput, type RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
+import { FIRST_PAGE, RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risks/riskPaging';
+import { prepareQuery, type RouteSession } from '../../router/routeSession';
+import { prepareCompositeView } from '../composite-view/compositeViewLoader';
+
+export const RISK_REVIEW_TABS = [
+  { value: 'overview', label: 'Risk Overview' },
+  { value: 'detailed', label: 'Detailed Review' },
+  { value: 'assignments', label: 'Manage Assignments' },
+  { value: 'status', label: 'Reviewer Status' },
+] as const;
+export type RiskReviewTab = (typeof RISK_REVIEW_TABS)[number]['value'];
+
+/** The tab the address asks for (`?tab=`), 'overview' by default. */
+export function riskReviewTab(params: URLSearchParams): RiskReviewTab {
+  const requested = params.get('tab');
+  return RISK_REVIEW_TABS.find((t) => t.value === requested)?.value ?? 'overview';
+}
+
+export type QueueFilters = {
+  search: string;
+  riskLevel: '' | 'high' | 'medium' | 'low';
+  system: string;
+  userGroup: string;
+  roleProfile: string;
+  compositeRole: string;
+  ruleId: string;
+  decision: string;
+};
+
+export const EMPTY_FILTERS: QueueFilters = {
+  search: '',
+  riskLevel: '',
+  system: '',
+  userGroup: '',
+  roleProfile: '',
+  compositeRole: '',
+  ruleId: '',
+  decision: '',
+};
+
+/** The filter as the API takes it (empty fields left out). */
+export function toFilterInput(f: QueueFilters): RiskFilterInput {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(f)) if (v.trim()) out[k] = v.trim();
+  return out as RiskFilterInput;
+}
+
+/** The risk queue's variables for its filters and a page. */
+export function riskQueueVariables(filters: QueueFilters, paging: CursorPaging): RiskQueueQuery['variables'] {
+  return { filter: toFilterInput(filters), ...paging, limit: RISK_PAGE_SIZE };
+}
+
+/** The queries of the tab on screen; the others are prepared when their tab is chosen. */
+export type RiskReviewPrepared = {
+  tab: RiskReviewTab;
+  riskQueue?: PreloadedQuery<RiskQueueQuery>;
+  riskQueueOptions?: PreloadedQuery<RiskQueueOptionsQuery>;
+  compositeView?: PreloadedQuery<CompositeViewQuery>;
+  assignments?: PreloadedQuery<AssignmentManagerQuery>;
+  reviewerStatus?: PreloadedQuery<ReviewerStatusQuery>;
+};
+
+/** Risk Review's administrator tabs (reviewers get My Assigned Risks at the same address instead). */
+export function prepareRiskReview(session: RouteSession, url: URL): RiskReviewPrepared | null {
+  if (session.viewer.role === 'reviewer') return null;
+  const tab = riskReviewTab(url.searchParams);
+  switch (tab) {
+    case 'overview':
+      return {
+        tab,
+        riskQueue: prepareQuery<RiskQueueQuery>(session, riskQueueQuery, riskQueueVariables(EMPTY_FILTERS, FIRST_PAGE)),
+        riskQueueOptions: prepareQuery<RiskQueueOptionsQuery>(session, riskQueueOptionsQuery, {}),
+      };
+    case 'detailed':
+      return { tab, compositeView: prepareCompositeView(session) };
+    case 'assignments':
+      return { tab, assignments: prepareQuery<AssignmentManagerQuery>(session, assignmentManagerQuery, {}) };
+    case 'status':
+      return { tab, reviewerStatus: prepareQuery<ReviewerStatusQuery>(session, reviewerStatusQuery, {}) };
+  }
+}

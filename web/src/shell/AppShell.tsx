@@ -1,0 +1,191 @@
+import {
+  Caption1,
+  Hamburger,
+  makeStyles,
+  mergeClasses,
+  OverlayDrawer,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
+import { useCallback, useEffect, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import type { Viewer } from '../auth/SessionProvider';
+import { NotificationBell } from '../domain/notifications/NotificationBell';
+import type { NotificationBellPrepared } from '../domain/notifications/notificationBellLoader';
+import { Sidebar } from './Sidebar';
+import { useIsMobile } from '../components/useMediaQuery';
+
+const COLLAPSED_KEY = 'sidebar_collapsed';
+
+const useStyles = makeStyles({
+  shell: {
+    display: 'flex',
+    minHeight: '100vh',
+    backgroundColor: tokens.colorNeutralBackground2,
+  },
+  aside: {
+    position: 'sticky',
+    top: 0,
+    height: '100vh',
+    flexShrink: 0,
+    width: '264px',
+    borderRight: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    transitionProperty: 'width',
+    transitionDuration: tokens.durationNormal,
+    transitionTimingFunction: tokens.curveEasyEase,
+    overflow: 'hidden',
+    '@media (prefers-reduced-motion: reduce)': {
+      transitionDuration: '0.01ms',
+    },
+  },
+  asideCollapsed: {
+    width: '72px',
+  },
+  main: {
+    display: 'flex',
+    flexDirection: 'column',
+    flexGrow: 1,
+    minWidth: 0,
+  },
+  topBar: {
+    position: 'sticky',
+    top: 0,
+    zIndex: 1,
+    display: 'flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    paddingTop: tokens.spacingVerticalS,
+    paddingBottom: tokens.spacingVerticalS,
+    paddingLeft: tokens.spacingHorizontalS,
+    paddingRight: tokens.spacingHorizontalL,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  topBarDesktop: {
+    justifyContent: 'flex-end',
+    minHeight: '56px',
+    boxSizing: 'border-box',
+    paddingLeft: tokens.spacingHorizontalXXXL,
+    paddingRight: tokens.spacingHorizontalXXL,
+  },
+  topBarEnd: {
+    marginLeft: 'auto',
+    display: 'flex',
+    alignItems: 'center',
+  },
+  topBarLogo: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    width: '32px',
+    height: '32px',
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+  },
+  topBarBrand: {
+    display: 'flex',
+    flexDirection: 'column',
+  },
+  topBarTitle: {
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  topBarSubtitle: {
+    color: tokens.colorNeutralForeground3,
+  },
+  content: {
+    flexGrow: 1,
+    boxSizing: 'border-box',
+    width: '100%',
+    maxWidth: '1440px',
+    marginLeft: 'auto',
+    marginRight: 'auto',
+    paddingTop: tokens.spacingVerticalXXL,
+    paddingBottom: tokens.spacingVerticalXXL,
+    paddingLeft: tokens.spacingHorizontalXXXL,
+    paddingRight: tokens.spacingHorizontalXXXL,
+  },
+  contentMobile: {
+    paddingTop: tokens.spacingVerticalL,
+    paddingLeft: tokens.spacingHorizontalL,
+    paddingRight: tokens.spacingHorizontalL,
+  },
+  drawer: {
+    width: '288px',
+    maxWidth: '85vw',
+  },
+});
+
+function readCollapsed(): boolean {
+  try {
+    return window.localStorage.getItem(COLLAPSED_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** The signed-in layout: sidebar (slide-over under 768 px) and the routed screen. */
+export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: NotificationBellPrepared | null }) {
+  const styles = useStyles();
+  const isMobile = useIsMobile();
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname } = useLocation();
+
+  const toggleCollapsed = useCallback(() => {
+    setCollapsed((value) => {
+      try {
+        window.localStorage.setItem(COLLAPSED_KEY, String(!value));
+      } catch {
+        // ignore
+      }
+      return !value;
+    });
+  }, []);
+
+  // Close the slide-over on navigation and when leaving the mobile layout.
+  useEffect(() => setDrawerOpen(false), [pathname, isMobile]);
+
+  const bell = <NotificationBell prepared={prepared?.bell} viewerId={viewer.id} isAdmin={viewer.role === 'admin'} />;
+
+  return (
+    <div className={styles.shell}>
+      {isMobile ? (
+        <OverlayDrawer
+          open={drawerOpen}
+          onOpenChange={(_, data) => setDrawerOpen(data.open)}
+          position="start"
+          className={styles.drawer}
+          aria-label="Navigation"
+        >
+          <Sidebar viewer={viewer} onClose={() => setDrawerOpen(false)} onNavigate={() => setDrawerOpen(false)} />
+        </OverlayDrawer>
+      ) : (
+        <aside className={mergeClasses(styles.aside, collapsed && styles.asideCollapsed)}>
+          <Sidebar viewer={viewer} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+        </aside>
+      )}
+      <div className={styles.main}>
+        {isMobile ? (
+          <header className={styles.topBar}>
+            <Hamburger onClick={() => setDrawerOpen(true)} aria-label="Open navigation" aria-expanded={drawerOpen} />
+            <div className={styles.topBarLogo} aria-hidden>
+              <ShieldCheckmark24Filled />
+            </div>
+            <div className={styles.topBarBrand}>
+              <Text className={styles.topBarTitle}>GRC Platform</Text>
+              <Caption1 className={styles.topBarSubtitle}>Risk Management</Caption1>
+            </div>
+            <div className={styles.topBarEnd}>{bell}</div>
+          </header>
+        ) : (
+          <header className={mergeClasses(styles.topBar, styles.topBarDesktop)}>{bell}</header>
+        )}
+        <main className={mergeClasses(styles.content, isMobile && styles.contentMobile)}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
