@@ -18,7 +18,7 @@ import { Prisma, type PrismaClient, type User } from '../generated/prisma/client
 import type { Config } from '../config.js';
 import { recordAudit } from '../core/audit.js';
 import { publicUser, type Actor, type PublicUser } from '../core/types.js';
-import { normalizeEmail } from './internal.js';
+import { normalizeEmail } from '../core/validation.js';
 import { createSession, endSession, sessionOrigin, type NewSession } from './sessions.js';
 
 /** The flow cookie: name, path (it goes only to the callback) and lifetime. */

@@ -11,3 +11,8 @@ export function parseOrThrow<T extends z.ZodTypeAny>(schema: T, input: unknown):
   }
   return r.data;
 }
+
+/** E-mail addresses are compared trimmed and lower-cased (sign-in, single sign-on, accounts). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

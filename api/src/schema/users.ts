@@ -1,7 +1,7 @@
 // Users: the User node, the viewer, sign-in and sign-out, administration.
 import { builder } from './builder.js';
 import { ValidationError } from '../core/errors.js';
-import * as internalAuth from '../auth/internal.js';
+import * as internalAuth from '../services/auth.js';
 import * as users from '../services/users.js';
 import { access, setContextUser, type Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';

@@ -14,7 +14,7 @@ import type { Mailer } from './mail.js';
 import type { PubSub } from '../pubsub.js';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
-import { normalizeEmail } from '../auth/internal.js';
+import { normalizeEmail } from '../core/validation.js';
 
 export interface UserDeps {
   prisma: PrismaClient;

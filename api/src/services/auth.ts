@@ -3,20 +3,18 @@
 import type { PrismaClient, User } from '../generated/prisma/client.js';
 import { AuthenticationError, ForbiddenError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
+import { normalizeEmail } from '../core/validation.js';
 import type { Actor } from '../core/types.js';
-import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
-import { createSession, endSession, endUserSessions, type NewSession } from './sessions.js';
-import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
-import { revokeUserApiTokens } from './tokens.js';
-import { sendNotification, type NotificationDeps } from '../services/notifications.js';
+import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
+import { createSession, endSession, endUserSessions, type NewSession } from '../auth/sessions.js';
+import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFailures, recordFailure } from '../auth/throttle.js';
+import { revokeUserApiTokens } from '../auth/tokens.js';
+import { sendNotification, type NotificationDeps } from './notifications.js';
 import type { PubSub } from '../pubsub.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 export interface LoginInput {
   email?: string | null;
