@@ -1,6 +1,6 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 // Assignment criteria: node, list, value options, create and delete.
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as assignments from '../services/assignments.js';
@@ -29,7 +29,7 @@ builder.queryFields((t) => ({
     cursor: 'id',
     authScopes: { admin: true },
     resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.assignmentCriteria.findMany({ ...query, orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] }),
+      ctx.prisma.assignmentCriteria.findMany({ ...runnable(query), orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] }),
   }),
   assignmentValues: t.field({
     type: [ValueOption],
@@ -60,7 +60,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateAssignmentInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const c = await assignments.createCriteria(ctx.prisma, ctx.actor, { ...input, reviewerId: input.reviewerId.id });
-      return ctx.prisma.assignmentCriteria.findUniqueOrThrow({ ...query, where: { id: c.id } });
+      return ctx.prisma.assignmentCriteria.findUniqueOrThrow({ ...runnable(query), where: { id: c.id } });
     },
   }),
   deleteAssignment: t.field({

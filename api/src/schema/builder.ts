@@ -109,3 +109,14 @@ builder.objectType(ValidationError, {
     field: t.exposeString('field', { nullable: true }),
   }),
 });
+
+/**
+ * The Prisma query Pothos built for a field, safe to run: when the client asks
+ * for no field of the record (only `__typename`), Pothos gives `{ select: {} }`,
+ * which Prisma refuses; a mutation that re-reads the record it wrote would then
+ * answer an error after committing. Ask for the id instead.
+ */
+export function runnable<Q extends object>(query: Q): Q {
+  const select = (query as { select?: object }).select;
+  return select && Object.keys(select).length === 0 ? ({ ...query, select: { id: true } } as Q) : query;
+}

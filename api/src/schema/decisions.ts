@@ -1,6 +1,6 @@
 // Decisions in GraphQL: the viewer's decision on a risk row, saving
 // decisions, submission, recall and approval.
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import * as decisions from '../services/decisions.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../services/risk-rules.js';
@@ -70,7 +70,7 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     args: { status: t.arg({ type: SubmissionStatusEnum }) },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.submission.findMany({ ...query, where: args.status ? { status: args.status } : {}, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] }),
+      ctx.prisma.submission.findMany({ ...runnable(query), where: args.status ? { status: args.status } : {}, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] }),
   }),
 }));
 

@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 // Notifications: the node, the viewer's list and counts, the administrators'
 // list, sending, read state, deleting, and live delivery.
 import { filter, pipe } from 'graphql-yoga';
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as notifications from '../services/notifications.js';
@@ -53,7 +53,7 @@ builder.queryFields((t) => ({
     description: "The viewer's notifications, newest first.",
     authScopes: { signedIn: true },
     resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.notification.findMany({ ...query, where: notifications.visibleTo(ctx.user!.id), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      ctx.prisma.notification.findMany({ ...runnable(query), where: notifications.visibleTo(ctx.user!.id), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
   notificationCounts: t.field({
     type: NotificationCounts,
@@ -73,7 +73,7 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Every notification sent, newest first (administrators).',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.notification.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    resolve: (query, _root, _args, ctx) => ctx.prisma.notification.findMany({ ...runnable(query), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
   allNotificationCounts: t.field({
     type: NotificationCounts,
@@ -107,7 +107,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SendNotificationInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const n = await notifications.sendNotification(ctx.deps, ctx.actor, { ...input, targetUserId: input.targetUserId?.id ?? null });
-      return ctx.prisma.notification.findUniqueOrThrow({ ...query, where: { id: n.id } });
+      return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: n.id } });
     },
   }),
   markNotificationRead: t.prismaField({
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.globalID({ required: true, for: NotificationNode }) },
     resolve: async (query, _root, { id }, ctx) => {
       await notifications.markRead(ctx.prisma, ctx.user!, id.id);
-      return ctx.prisma.notification.findUniqueOrThrow({ ...query, where: { id: id.id } });
+      return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
     },
   }),
   markAllNotificationsRead: t.int({
@@ -150,6 +150,6 @@ builder.subscriptionFields((t) => ({
         filter(async (e) => notifications.isVisibleTo(e, ctx.user!.id) && (await stillSignedIn(ctx))),
       ),
     resolve: (query, payload: { notificationId: string }, _args, ctx) =>
-      ctx.prisma.notification.findUniqueOrThrow({ ...query, where: { id: payload.notificationId } }),
+      ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: payload.notificationId } }),
   }),
 }));

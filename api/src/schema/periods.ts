@@ -1,5 +1,5 @@
 // Review periods: the node, the active one, the list, create / close / reopen.
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import type { Context } from '../context.js';
 import { ValidationError } from '../core/errors.js';
 import * as periods from '../services/periods.js';
@@ -25,14 +25,14 @@ builder.queryFields((t) => ({
     type: 'ReviewPeriod',
     nullable: true,
     authScopes: { signedIn: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findFirst({ ...query, where: { status: 'active' } }),
+    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findFirst({ ...runnable(query), where: { status: 'active' } }),
   }),
   reviewPeriods: t.prismaConnection({
     type: 'ReviewPeriod',
     cursor: 'id',
     description: 'Every review period, newest first.',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...runnable(query), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
 }));
 
@@ -54,7 +54,7 @@ builder.mutationFields((t) => {
       args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
       resolve: async (query, _root, { id }, ctx) => {
         await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, status);
-        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: id.id } });
+        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
       },
     });
   return {
@@ -66,7 +66,7 @@ builder.mutationFields((t) => {
       args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
       resolve: async (query, _root, { input }, ctx) => {
         const p = await periods.createPeriod(ctx.prisma, ctx.actor, input);
-        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...query, where: { id: p.id } });
+        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: p.id } });
       },
     }),
     closeReviewPeriod: statusField('closed'),

@@ -1,6 +1,6 @@
 // API tokens: the ApiToken node, the viewer's (or, for administrators, every
 // user's) tokens, creating and revoking them, and the administrators' switch.
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import { isLive } from '../auth/tokens.js';
 import * as tokens from '../services/tokens.js';
@@ -68,7 +68,7 @@ builder.queryFields((t) => ({
     args: { all: t.arg.boolean() },
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.apiToken.findMany({
-        ...query,
+        ...runnable(query),
         where: tokens.tokenListFilter(ctx.actor, args),
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       }),

@@ -3,7 +3,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 // request spec, streamed by graphql-upload-minimal), retry, live progress.
 import type { FileUpload } from 'graphql-upload-minimal';
 import { GraphQLError } from 'graphql';
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import * as uploads from '../services/uploads.js';
 
@@ -74,7 +74,7 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Upload history, newest first.',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.upload.findMany({ ...query, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    resolve: (query, _root, _args, ctx) => ctx.prisma.upload.findMany({ ...runnable(query), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
 }));
 
@@ -106,7 +106,7 @@ builder.mutationFields((t) => ({
         batchSize: args.options?.batchSize ?? undefined,
         emailNotification: args.options?.emailNotification ?? undefined,
       });
-      return ctx.prisma.upload.findUniqueOrThrow({ ...query, where: { id: u.id } });
+      return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });
     },
   }),
   retryUpload: t.prismaField({
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.globalID({ required: true, for: UploadNode }) },
     resolve: async (query, _root, { id }, ctx) => {
       await uploads.retryUpload(ctx.deps, ctx.actor, id.id);
-      return ctx.prisma.upload.findUniqueOrThrow({ ...query, where: { id: id.id } });
+      return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
     },
   }),
 }));

@@ -1,5 +1,5 @@
 // Users: the User node, the viewer, sign-in and sign-out, administration.
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import * as internalAuth from '../services/auth.js';
 import * as users from '../services/users.js';
@@ -31,7 +31,7 @@ builder.queryFields((t) => ({
     description: 'The signed-in user, or null when not signed in.',
     authScopes: { public: true },
     resolve: (query, _root, _args, ctx) =>
-      ctx.user ? ctx.prisma.user.findUnique({ ...query, where: { id: ctx.user.id } }) : null,
+      ctx.user ? ctx.prisma.user.findUnique({ ...runnable(query), where: { id: ctx.user.id } }) : null,
   }),
   users: t.prismaConnection({
     type: 'User',
@@ -43,7 +43,7 @@ builder.queryFields((t) => ({
       active: t.arg.boolean(),
     },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.user.findMany({ ...query, where: users.userFilter(args), orderBy: { email: 'asc' } }),
+      ctx.prisma.user.findMany({ ...runnable(query), where: users.userFilter(args), orderBy: { email: 'asc' } }),
   }),
 }));
 
@@ -81,7 +81,7 @@ const UpdateUserInput = builder.inputType('UpdateUserInput', {
 
 /** The user a mutation changed, read again with the selection the client asked for. */
 function reloadUser(ctx: Context, query: { include?: Prisma.UserInclude; select?: Prisma.UserSelect }, user: { id: string }) {
-  return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+  return ctx.prisma.user.findUniqueOrThrow({ ...runnable(query), where: { id: user.id } });
 }
 
 builder.mutationFields((t) => ({
