@@ -70,17 +70,24 @@ const forbidden = [
   },
   {
     name: 'web-routes-apart',
-    comment: 'A route folder owns its screen; what two screens share lives in components/, a domain folder, or routes/composite-view/.',
+    comment: 'A route folder owns its screen; what two screens share lives in components/, domain/, or routes/composite-view/ (which, being a route folder too, imports no other).',
     severity: 'error',
     from: { path: '^web/src/routes/([^/]+)/' },
     to: { path: '^web/src/routes/([^/]+)/', pathNot: ['^web/src/routes/$1/', '^web/src/routes/composite-view/'] },
   },
   {
     name: 'web-components-generic',
-    comment: 'components/ is generic UI: it imports no route.',
+    comment: 'components/ is generic UI: it imports no route, domain, shell or auth module.',
     severity: 'error',
     from: { path: '^web/src/components/' },
-    to: { path: '^web/src/routes/' },
+    to: { path: ['^web/src/routes/', '^web/src/domain/', '^web/src/shell/', '^web/src/auth/'] },
+  },
+  {
+    name: 'web-domain-below-routes',
+    comment: 'domain/ serves the routes, not the reverse.',
+    severity: 'error',
+    from: { path: '^web/src/domain/' },
+    to: { path: '^web/src/routes/', pathNot: '^web/src/routes/composite-view/' },
   },
   {
     name: 'web-not-api',
