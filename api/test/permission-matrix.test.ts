@@ -29,6 +29,7 @@ import {
 } from 'graphql';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { schema } from '../src/schema/index.js';
+import { NODE_ID_FORMATS } from '../src/schema/global-ids.js';
 import type { PubSubEvents } from '../src/pubsub.js';
 import { until } from './helpers/ws.js';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
@@ -524,6 +525,35 @@ describe('GraphQL', () => {
     }
     expect(found).toEqual([]);
   }, 120_000);
+});
+
+describe('node(id:) of a record that does not exist', () => {
+  // The matrix calls node with a User id; every Node type's loader is checked here.
+  const ids: Record<string, string> = {
+    RiskRow: '999999999',
+    CompositeUser: 'nobody-at-all',
+    CompositeRiskGroup: JSON.stringify(['nobody', 'NO-RISK']),
+    CompositeRole: JSON.stringify(['nobody', 'NO-RISK', 'NO-ROLE']),
+  };
+  // RiskRow deliberately answers a row it will not show, whether it does not exist or is out of
+  // the viewer's scope, as one that refuses every field (FORBIDDEN): the two cannot be told apart.
+  const summary = (body: any, key: string) =>
+    body.errors ? body.errors.map((e: any) => e.extensions?.code) : JSON.stringify(body.data[key]);
+  it('answers null (RiskRow: FORBIDDEN), never an internal error, for every Node type', async () => {
+    const types = Object.keys(NODE_ID_FORMATS);
+    const answers: Record<string, unknown> = {};
+    for (const type of types) {
+      const id = encodeGlobalID(type, ids[type] ?? crypto.randomUUID());
+      const one = await clients.admin.gql(`query { node(id: ${JSON.stringify(id)}) { __typename id } }`);
+      const many = await clients.admin.gql(`query { nodes(ids: [${JSON.stringify(id)}]) { __typename id } }`);
+      answers[type] = { node: summary(one.body, 'node'), nodes: summary(many.body, 'nodes') };
+    }
+    expect(answers).toEqual(
+      Object.fromEntries(
+        types.map((t) => [t, t === 'RiskRow' ? { node: ['FORBIDDEN'], nodes: ['FORBIDDEN'] } : { node: 'null', nodes: '[null]' }]),
+      ),
+    );
+  });
 });
 
 describe('the matrix itself', () => {
