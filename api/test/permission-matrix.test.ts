@@ -120,6 +120,19 @@ const REST: Record<string, Entry> = {
   'DELETE /api/tokens/:id': { access: 'signedIn', sessionOnly: true },
 };
 
+// Routes outside /api, which the REST access control does not cover: public by design.
+const OUTSIDE_API: Record<string, string> = {
+  '/healthz': 'process health, for the orchestrator',
+  '/readyz': 'database readiness, for the orchestrator',
+  '/graphql': 'the GraphQL endpoint: its root fields have their own matrix below',
+  '/graphiql/env.js': 'GraphiQL page asset',
+  '/graphiql/start.js': 'GraphiQL page asset',
+  '/graphiql/graphiql.js': 'GraphiQL page asset',
+  '/graphiql/graphiql.css': 'GraphiQL page asset',
+  '/graphiql/favicon.ico': 'GraphiQL page asset',
+  '/graphiql/workers/:label': 'GraphiQL page asset',
+};
+
 // ------------------------------------------------------------- GraphQL matrix
 const QUERY: Record<string, Entry> = {
   // Public by design: answers null to a caller who is not signed in.
@@ -281,6 +294,14 @@ describe('REST', () => {
     expect(keys.length).toBeGreaterThan(40);
     expect(keys.filter((k) => !(k in REST)), 'routes without a matrix entry').toEqual([]);
     expect(Object.keys(REST).filter((k) => !keys.includes(k)), 'matrix entries of no route').toEqual([]);
+  });
+
+  it('serves nothing outside /api but the routes known to be public by design', () => {
+    // Fastify's own route table: the top-level entries of its tree.
+    const tree = server.app.server.app.printRoutes({ commonPrefix: false });
+    const top = [...tree.matchAll(/^[├└]── (\/\S*) \(/gm)].map((m) => m[1]!).filter((p) => !p.startsWith('/api'));
+    expect(top.length).toBeGreaterThan(0);
+    expect(top.sort()).toEqual(Object.keys(OUTSIDE_API).sort());
   });
 
   it('answers every route as the matrix says, for every caller', async () => {
