@@ -9,6 +9,8 @@ export const CriteriaTypeEnum = builder.enumType('CriteriaType', { values: assig
 
 export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   authScopes: { admin: true },
   fields: (t) => ({
     name: t.exposeString('name'),

@@ -43,6 +43,8 @@ const SubmissionStatusType = builder
 
 export const SubmissionNode = builder.prismaNode('Submission', {
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   authScopes: (s, ctx) => access.admin(ctx.user) || ctx.user?.id === s.reviewerId,
   fields: (t) => ({
     status: t.expose('status', { type: SubmissionStatusEnum }),

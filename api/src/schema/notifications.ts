@@ -13,6 +13,8 @@ export const NotificationTargetEnum = builder.enumType('NotificationTarget', { v
 
 export const NotificationNode = builder.prismaNode('Notification', {
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   // Administrators see every notification; others only those sent to them.
   authScopes: (n, ctx) => access.admin(ctx.user) || (access.signedIn(ctx.user) && notifications.isVisibleTo(n, ctx.user!.id)),
   fields: (t) => ({

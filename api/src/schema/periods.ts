@@ -8,6 +8,8 @@ export const PeriodStatusEnum = builder.enumType('PeriodStatus', { values: ['act
 
 export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   authScopes: { signedIn: true },
   fields: (t) => ({
     name: t.exposeString('name'),

@@ -13,6 +13,8 @@ export const ApiTokenScopeEnum = builder.enumType('ApiTokenScope', {
 
 export const ApiTokenNode = builder.prismaNode('ApiToken', {
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   // Administrators see every token; others only their own.
   authScopes: (token, ctx) => access.admin(ctx.user) || (access.signedIn(ctx.user) && ctx.user!.id === token.userId),
   fields: (t) => ({

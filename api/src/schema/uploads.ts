@@ -22,6 +22,8 @@ export const UploadModeEnum = builder.enumType('UploadMode', { values: ['append'
 export const UploadNode = builder.prismaNode('Upload', {
   name: 'DataUpload',
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   authScopes: { admin: true },
   fields: (t) => ({
     originalName: t.exposeString('originalName'),

@@ -10,6 +10,8 @@ export const RoleEnum = builder.enumType('Role', { values: ['admin', 'reviewer']
 
 export const UserNode = builder.prismaNode('User', {
   id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
   // Administrators see everyone; others see only themselves.
   authScopes: (user, ctx) => access.admin(ctx.user) || ctx.user?.id === user.id,
   fields: (t) => ({
