@@ -95,7 +95,7 @@ function check(o: Outcome, before: Record<string, number>, after: Record<string,
   }
   const wrote = TABLES.filter((t) => before[t] !== after[t]);
   const refused = o.status >= 400 || gqlErrors.length > 0 || /Error$/.test(String(firstTypename(o.body)));
-  if (wrote.length && (refused || !mayWrite)) failures.push(`${o.label}: refused (${o.status}) yet wrote ${wrote.join(', ')}`);
+  if (wrote.length && (refused || !mayWrite)) failures.push(`${o.label}: ${refused ? 'refused' : 'answered'} (${o.status}) and wrote ${wrote.join(', ')}`);
   if (!mayWrite && !refused) failures.push(`${o.label}: accepted (${o.status}) ${JSON.stringify(o.body).slice(0, 200)}`);
 }
 
@@ -208,6 +208,40 @@ describe('hostile input to REST', () => {
     expect(failures).toEqual([]);
   }, 600_000);
 
+  it('one hostile field at a time in an otherwise valid body: wrong types, over-long text and bad numbers answer a 4xx naming the field and write nothing', async () => {
+    failures.length = 0;
+    const reviewer = (await admin.post('/api/users', { email: 'hostile.reviewer@example.com', firstName: 'R', role: 'reviewer' })).body.user;
+    let n = 0;
+    const bases: [string, string, () => Record<string, unknown>][] = [
+      ['POST', '/api/users', () => ({ email: `hostile${++n}@example.com`, firstName: 'A', lastName: 'B', role: 'reviewer', password: 'Start#123' })],
+      ['PUT', `/api/users/${reviewer.id}`, () => ({ firstName: 'A', lastName: 'B', role: 'reviewer' })],
+      ['PUT', `/api/users/${reviewer.id}/reset-password`, () => ({ newPassword: 'Reset#Pass9' })],
+      ['POST', '/api/notifications', () => ({ title: 'T', message: 'M', type: 'info', targetType: 'specific', targetUserId: reviewer.id })],
+      ['POST', '/api/review-periods', () => ({ name: 'P', description: 'D', startDate: '2026-01-01', endDate: '2026-12-31' })],
+      ['POST', '/api/assignment-criteria', () => ({ name: 'N', reviewerId: reviewer.id, criteriaType: 'system', criteriaValue: 'SYS' })],
+      ['POST', '/api/tokens', () => ({ name: 'tok', expiresInDays: 30, scope: 'read' })],
+      ['PUT', '/api/tokens/settings', () => ({ usersMayCreateTokens: true })],
+      ['POST', '/api/reviews/decision', () => ({ riskDefinitionId: 1, decision: 'approved', comments: 'c' })],
+    ];
+    const LONG: [string, unknown] = ['9,999 characters (under the edge backstop, over any field limit)', 'x'.repeat(9999)];
+    for (const [method, url, base] of bases) {
+      for (const field of Object.keys(base())) {
+        const baseValue = base()[field];
+        const values = typeof baseValue === 'number' ? [...HOSTILE_NUMBERS, ...WRONG_TYPES.slice(1)] : [...WRONG_TYPES, LONG];
+        for (const [name, v] of values) {
+          if (typeof v === typeof baseValue && !Array.isArray(v) && typeof v !== 'string') continue; // its own type
+          if (/Date$/.test(field) && typeof v === 'number') continue; // a timestamp is a date
+          const body = { ...base(), [field]: v };
+          const before = await counts();
+          const res = await admin.request(method, url, body);
+          check({ label: `${method} ${url.replace(reviewer.id, ':id')} ${field}=${name}`, ...res }, before, await counts(), false);
+        }
+      }
+    }
+    report();
+    expect(failures).toEqual([]);
+  }, 600_000);
+
   it('GET routes refuse hostile query strings with a 4xx, never a 500', async () => {
     failures.length = 0;
     const doc = (await admin.get('/api/openapi.json')).body;
@@ -296,7 +330,7 @@ describe('hostile input to GraphQL', () => {
     // Literal arguments carrying a NUL byte or a lone surrogate (escapes inside the document).
     for (const literal of ['"a\\u0000b"', '"a\\ud800b"']) {
       const before = await counts();
-      const res = await admin.gql(`mutation { sendNotification(input: { title: ${literal}, message: ${literal} }) { __typename } }`);
+      const res = await admin.gql(`mutation { sendNotification(input: { title: ${literal}, message: ${literal}, targetType: all, type: info }) { __typename } }`);
       check({ label: `literal ${literal}`, status: res.status, body: res.body }, before, await counts(), false);
     }
     // Malformed GraphQL bodies.
@@ -311,4 +345,50 @@ describe('hostile input to GraphQL', () => {
 
 afterAll(() => {
   console.log(`hostile-input: ${sent} hostile requests sent`);
+});
+
+describe('the answers name what was wrong', () => {
+  it('REST: NUL bytes, over-long and wrong-typed fields, page numbers', async () => {
+    const anonymous = new Client(server.url);
+    const nul = await anonymous.post('/api/internal-login', { email: 'a\u0000b@example.com', password: 'x' });
+    expect(nul.status).toBe(400);
+    expect(nul.body).toEqual({ message: 'email must not contain NUL characters' });
+    const surrogate = await anonymous.post('/api/internal-login', { email: 'admin@example.com', password: 'a\ud800' });
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.message).toBe('password must not contain unpaired UTF-16 surrogates (invalid Unicode)');
+    const big = await anonymous.post('/api/internal-login', { email: 'admin@example.com', password: 'x'.repeat(10_001) });
+    expect(big.body).toEqual({ message: 'password is too long (10,000 characters at most)' });
+    const typed = await anonymous.post('/api/internal-login', { email: { $ne: null }, password: 'x' });
+    expect(typed.status).toBe(400);
+    expect(typed.body.message).toBe('Email must be text');
+    const longPassword = await anonymous.post('/api/internal-login', { email: 'admin@example.com', password: 'x'.repeat(1025) });
+    expect(longPassword.body.message).toBe('Password is too long (1,024 characters at most)');
+    const name = await admin.post('/api/users', { email: 'long.name@example.com', firstName: 'x'.repeat(201), role: 'reviewer' });
+    expect(name.status).toBe(400);
+    expect(name.body.message).toBe('First name is too long (200 characters at most)');
+    const reviewer = (await admin.post('/api/users', { email: 'criteria.owner@example.com', firstName: 'C', role: 'reviewer' })).body.user;
+    const criteria = await admin.post('/api/assignment-criteria', { reviewerId: reviewer.id, criteriaType: 'system', criteriaValue: 'x'.repeat(501) });
+    expect(criteria.body.message).toBe('Criteria value is too long (500 characters at most)');
+    const page = await admin.get('/api/risks?page=9223372036854775808');
+    expect(page.status).toBe(400);
+    expect(page.body.message).toBe('page must be at most 1,000,000');
+    const search = await admin.get('/api/users?search=a%00b');
+    expect(search.status).toBe(400);
+    expect(search.body.message).toBe('search must not contain NUL characters');
+    const period = await admin.post('/api/review-periods', { name: 'P', startDate: true });
+    expect(period.body.message).toBe('Start date is not a valid date');
+  });
+
+  it('GraphQL: variables and literal arguments', async () => {
+    const q = `mutation($input: SendNotificationInput!) { sendNotification(input: $input) { __typename } }`;
+    const v = await admin.gql(q, { input: { title: 'a\u0000b', message: 'm', targetType: 'all', type: 'info' } });
+    expect(v.body.errors[0].message).toBe('Variable input.title must not contain NUL characters');
+    expect(v.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const lit = await admin.gql(`mutation { sendNotification(input: { title: "a\\u0000b", message: "m", targetType: all, type: info }) { __typename } }`);
+    expect(lit.body.errors[0].message).toBe('Argument input must not contain NUL characters');
+    expect(lit.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    // A lone surrogate escape is refused by the GraphQL parser itself.
+    const surrogate = await admin.gql(`mutation { sendNotification(input: { title: "a\\ud800", message: "m", targetType: all, type: info }) { __typename } }`);
+    expect(surrogate.body.errors[0].message).toMatch(/^Syntax Error: Invalid Unicode escape sequence/);
+  });
 });

@@ -1,6 +1,6 @@
 // Input checking shared by the services: a zod schema's first problem becomes
 // a ValidationError naming the field.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationError } from './errors.js';
 
 export function parseOrThrow<T extends z.ZodTypeAny>(schema: T, input: unknown): z.output<T> {
@@ -74,4 +74,15 @@ export function optionalText(value: unknown, field: string, label: string, max: 
   if (typeof value !== 'string') throw new ValidationError(`${label} must be text`, field);
   if (value.length > max) throw new ValidationError(`${label} is too long (${max.toLocaleString('en-US')} characters at most)`, field);
   return value;
+}
+
+/**
+ * A date given as an ISO string, a timestamp or a Date. z.coerce.date alone also
+ * takes true (1 ms after 1970) and one-element arrays, which are never dates.
+ */
+export function dateInput(message: string) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' || typeof v === 'number' || v instanceof Date || v == null ? v : Number.NaN),
+    z.coerce.date({ error: message }),
+  );
 }
