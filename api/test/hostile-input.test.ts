@@ -347,6 +347,44 @@ afterAll(() => {
   console.log(`hostile-input: ${sent} hostile requests sent`);
 });
 
+describe('hostile input to GraphQL queries', () => {
+  it('every query field with arguments answers hostile values with a client error, never an internal one', async () => {
+    failures.length = 0;
+    const schema = buildSchema(fs.readFileSync(path.join(import.meta.dirname, '../../schema.graphql'), 'utf8'));
+    const fields = Object.values(schema.getQueryType()!.getFields()).filter((f) => f.args.length > 0);
+    expect(fields.length).toBeGreaterThan(3);
+    const leaf = (type: GraphQLInputType, str: unknown, num: unknown): unknown => {
+      if (isNonNullType(type)) return leaf(type.ofType, str, num);
+      if (isListType(type)) return [leaf(type.ofType, str, num)];
+      if (isInputObjectType(type)) return Object.fromEntries(Object.values(type.getFields()).map((f) => [f.name, leaf(f.type, str, num)]));
+      if (isEnumType(type)) return type.getValues()[0]!.name;
+      if (isScalarType(type)) return type.name === 'Int' || type.name === 'Float' ? num : type.name === 'Boolean' ? true : str;
+      return null;
+    };
+    const cases: [string, unknown, unknown][] = [
+      ...REFUSED_STRINGS.map(([n, v]): [string, unknown, unknown] => [n, v, 1]),
+      ...TEXT_STRINGS.map(([n, v]): [string, unknown, unknown] => [n, v, 1]),
+      ...WRONG_TYPES.map(([n, v]): [string, unknown, unknown] => [`${n} for strings`, v, 1]),
+      ...HOSTILE_NUMBERS.map(([n, v]): [string, unknown, unknown] => [`${n} for numbers`, null, v]),
+    ];
+    for (const f of fields) {
+      const vars = f.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
+      const call = f.args.map((a) => `${a.name}: $${a.name}`).join(', ');
+      const named = getNamedType(f.type);
+      const selection = 'getFields' in named || 'getTypes' in named ? '{ __typename }' : '';
+      const query = `query Hostile(${vars}) { ${f.name}(${call}) ${selection} }`;
+      for (const [label, str, num] of cases) {
+        const variables = Object.fromEntries(f.args.map((a) => [a.name, leaf(a.type, str, num)]));
+        const before = await counts();
+        const res = await admin.gql(query, variables);
+        check({ label: `query ${f.name} ${label}`, status: res.status, body: res.body }, before, await counts(), true);
+      }
+    }
+    report();
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
+
 describe('the answers name what was wrong', () => {
   it('REST: NUL bytes, over-long and wrong-typed fields, page numbers', async () => {
     const anonymous = new Client(server.url);
