@@ -58,7 +58,10 @@ export function assertCleanStrings(value: unknown, path = ''): void {
       v.forEach((item, i) => walk(item, `${at}[${i}]`, depth + 1));
       return;
     }
-    if (Buffer.isBuffer(v)) return;
+    // Only what JSON and query strings produce: an upload (a file stream) is not client text.
+    // (Plain objects, and the null-prototype ones query-string parsers build.)
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) return;
     for (const [k, item] of Object.entries(v)) {
       const keyProblem = stringProblem(k);
       if (keyProblem) throw new ValidationError(`A field name${at ? ` in ${at}` : ''} ${keyProblem}`, at || undefined);
