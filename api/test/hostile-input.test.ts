@@ -117,8 +117,15 @@ async function raw(client: Client | null, method: string, url: string, body: str
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = contentType;
   if (client?.cookies.size) headers.cookie = client.cookieHeader;
-  const res = await fetch(server.url + url, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
+  let res: globalThis.Response;
+  let text: string;
+  try {
+    res = await fetch(server.url + url, { method, headers, body, redirect: 'manual' });
+    text = await res.text();
+  } catch (err) {
+    // A response cut off half way (a streamed export that failed) is a server error too.
+    return { status: 599, body: `connection dropped: ${(err as Error).message}` };
+  }
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
