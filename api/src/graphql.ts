@@ -2,7 +2,7 @@
 // limits, introspection and GraphiQL for signed-in callers only, masked errors.
 import fs from 'node:fs';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, type ExecutionArgs } from 'graphql';
+import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule, getOperationAST, parse, visit, type ExecutionArgs } from 'graphql';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
@@ -11,7 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schema } from './schema/index.js';
 import { authenticate, bearerOf, type AppDeps, type Context } from './context.js';
 import { requestContext } from './request-context.js';
-import { AppError } from './core/errors.js';
+import { AppError, ValidationError } from './core/errors.js';
+import { assertCleanStrings, stringProblem } from './core/validation.js';
 import { renderLocalGraphiQL } from './graphiql.js';
 
 export interface ServerContext {
@@ -124,6 +125,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         },
       } as Plugin<ServerContext>,
       readOnlyTokens,
+      cleanStrings,
       // A fragment spread is not a level of nesting (Relay spreads many).
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true }),
@@ -149,6 +151,48 @@ const readOnlyTokens: Plugin<ServerContext> = {
         }),
       ],
     });
+  },
+};
+
+/**
+ * The GraphQL side of the edge check (rest/http.ts registerInputHygiene): no string
+ * in the variables or in a literal argument may carry a NUL byte or an unpaired
+ * surrogate, or exceed the global length; refused as BAD_USER_INPUT naming the
+ * argument, before anything executes (queries, mutations and subscriptions alike).
+ */
+function hostileStringError(args: ExecutionArgs): GraphQLError | null {
+  try {
+    assertCleanStrings(args.variableValues ?? {});
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return new GraphQLError(`Variable ${err.message}`, { extensions: { code: 'BAD_USER_INPUT', field: err.field } });
+  }
+  let found: GraphQLError | null = null;
+  visit(args.document, {
+    Argument(node) {
+      if (found) return false;
+      let inner: GraphQLError | null = null;
+      visit(node.value, {
+        [Kind.STRING](s) {
+          const problem = inner ? null : stringProblem(s.value);
+          if (problem) inner = new GraphQLError(`Argument ${node.name.value} ${problem}`, { nodes: [s], extensions: { code: 'BAD_USER_INPUT', field: node.name.value } });
+        },
+      });
+      found = inner;
+      return false;
+    },
+  });
+  return found;
+}
+
+const cleanStrings: Plugin<ServerContext> = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const error = hostileStringError(args);
+    if (error) setResultAndStopExecution({ errors: [error] });
+  },
+  onSubscribe({ args, setResultAndStopExecution }) {
+    const error = hostileStringError(args);
+    if (error) setResultAndStopExecution({ errors: [error] });
   },
 };
 

@@ -15,7 +15,7 @@ import { createGraphQL, prepareOperation, type OperationParams } from './graphql
 import { processRequest } from 'graphql-upload-minimal';
 import { MAX_UPLOAD_BYTES } from './services/uploads.js';
 import { requestContext } from './request-context.js';
-import { registerAccessControl, registerErrorHandler } from './rest/http.js';
+import { registerAccessControl, registerErrorHandler, registerInputHygiene } from './rest/http.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerAuthRoutes } from './rest/auth.js';
 import { registerUserRoutes } from './rest/users.js';
@@ -56,6 +56,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   await registerWebSecurity(app, deps.config);
   registerErrorHandler(app, deps.log);
   registerAccessControl(app, deps);
+  registerInputHygiene(app);
   const routes = collectRoutes(app);
 
   // Health: /healthz says the process runs; /readyz that the database answers.

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { access, type AccessRule, type AppDeps, type Context } from '../context.js';
 import { AppError, AuthenticationError, ForbiddenError } from '../core/errors.js';
 import { requestContext } from '../request-context.js';
+import { assertCleanStrings } from '../core/validation.js';
 
 export type RouteAccess = AccessRule | 'public';
 
@@ -34,6 +35,21 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
     if (!req.ctx.user) throw new AuthenticationError('You are not signed in');
     if (req.ctx.user.passwordResetRequired) throw new ForbiddenError('You must change your password first');
     throw new ForbiddenError(rule === 'admin' ? 'Only administrators can do this' : 'You do not have permission to do this');
+  });
+}
+
+/**
+ * One check at the edge for every /api route: no string in the path parameters,
+ * the query or a JSON body may carry a NUL byte or an unpaired surrogate (the
+ * database refuses them with an internal error) or exceed the global length
+ * backstop; the answer is a 400 naming the field.
+ */
+export function registerInputHygiene(app: FastifyInstance) {
+  app.addHook('preValidation', async (req: FastifyRequest) => {
+    if (!req.url.startsWith('/api/') || req.is404) return;
+    assertCleanStrings(req.params);
+    assertCleanStrings(req.query);
+    if (req.body !== undefined && !(typeof req.isMultipart === 'function' && req.isMultipart())) assertCleanStrings(req.body);
   });
 }
 

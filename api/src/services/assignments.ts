@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { parseOrThrow } from '../core/validation.js';
+import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, parseOrThrow } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
@@ -31,9 +31,13 @@ export function defaultCriteriaName(type: CriteriaType, value: string): string {
 const REQUIRED = 'Please fill in all required fields';
 const createSchema = z.object({
   name: z.string().trim().max(200, 'Assignment name is too long').nullish(),
-  reviewerId: z.string({ error: REQUIRED }).trim().min(1, REQUIRED),
+  reviewerId: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(MAX_NAME_LENGTH, 'Reviewer id is not valid'),
   criteriaType: z.enum(CRITERIA_TYPES, { error: REQUIRED }),
-  criteriaValue: z.string({ error: REQUIRED }).trim().min(1, REQUIRED),
+  criteriaValue: z
+    .string({ error: REQUIRED })
+    .trim()
+    .min(1, REQUIRED)
+    .max(MAX_CRITERIA_VALUE_LENGTH, `Criteria value is too long (${MAX_CRITERIA_VALUE_LENGTH} characters at most)`),
 });
 export type CreateCriteriaInput = z.input<typeof createSchema>;
 

@@ -3,7 +3,7 @@
 import type { PrismaClient, User } from '../generated/prisma/client.js';
 import { AuthenticationError, ForbiddenError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { normalizeEmail } from '../core/validation.js';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, normalizeEmail, optionalText } from '../core/validation.js';
 import type { Actor } from '../core/types.js';
 import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { createSession, endSession, endUserSessions, type NewSession } from '../auth/sessions.js';
@@ -32,8 +32,8 @@ export async function login(
   /** pubsub: to deliver the administrators' alert live when an account reaches the failure threshold. */
   meta: { ip?: string | null; userAgent?: string | null; sessionTtlHours: number; pubsub?: PubSub },
 ): Promise<LoginResult> {
-  const email = normalizeEmail(input.email ?? '');
-  const password = input.password ?? '';
+  const email = normalizeEmail(optionalText(input.email, 'email', 'Email', MAX_EMAIL_LENGTH));
+  const password = optionalText(input.password, 'password', 'Password', MAX_PASSWORD_LENGTH);
   if (!email || !password) throw new ValidationError('Please enter both email and password');
 
   await assertNotThrottled(prisma, email, meta.ip);
@@ -89,8 +89,8 @@ export interface ChangePasswordInput {
 
 /** The SPEC §5 rules, in the order the SPEC gives them; the first broken one is reported. */
 export function checkNewPassword(input: ChangePasswordInput): void {
-  const current = input.currentPassword ?? '';
-  const next = input.newPassword ?? '';
+  const current = optionalText(input.currentPassword, 'currentPassword', 'Current password', MAX_PASSWORD_LENGTH);
+  const next = optionalText(input.newPassword, 'newPassword', 'New password', MAX_PASSWORD_LENGTH);
   if (!current) throw new ValidationError('Current password is required', 'currentPassword');
   if (!next) throw new ValidationError('New password is required', 'newPassword');
   if (next.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
@@ -100,6 +100,7 @@ export function checkNewPassword(input: ChangePasswordInput): void {
 export async function changePassword(prisma: PrismaClient, actor: Actor, input: ChangePasswordInput): Promise<User> {
   const me = actor.user;
   if (!me) throw new AuthenticationError('Not signed in');
+  if (input.userId != null && typeof input.userId !== 'string') throw new ValidationError('userId must be text', 'userId');
   if (input.userId && input.userId !== me.id) throw new ForbiddenError('You can only change your own password');
   checkNewPassword(input);
   if (input.revokeApiTokens != null && typeof input.revokeApiTokens !== 'boolean') {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type User } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { actorLabel, recordAudit } from '../core/audit.js';
-import { parseOrThrow } from '../core/validation.js';
+import { dateInput, parseOrThrow } from '../core/validation.js';
 import { requireActivePeriod, getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
@@ -29,7 +29,7 @@ const itemSchema = z
     decision: z.enum(DECISION_VALUES, { error: `Decision must be ${orList(DECISION_VALUES)}` }),
     comments: z.string().trim().max(4000, 'Comments are too long (4,000 characters at most)').nullish(),
     mitigationControl: z.string().trim().max(200).nullish(),
-    mitigationExpiresAt: z.coerce.date({ error: 'Mitigation expiry is not a valid date' }).nullish(),
+    mitigationExpiresAt: dateInput('Mitigation expiry is not a valid date').nullish(),
   })
   .superRefine((v, ctx) => {
     if (v.riskDefinitionId === undefined && (v.userId === undefined || v.compositeBusinessRole === undefined)) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { parseOrThrow } from '../core/validation.js';
+import { dateInput, parseOrThrow } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 
@@ -30,8 +30,8 @@ export function listPeriods(prisma: PrismaClient): Promise<ReviewPeriod[]> {
 const createSchema = z.object({
   name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long'),
   description: z.string().trim().max(2000, 'Description is too long').nullish(),
-  startDate: z.coerce.date({ error: 'Start date is not a valid date' }).nullish(),
-  endDate: z.coerce.date({ error: 'End date is not a valid date' }).nullish(),
+  startDate: dateInput('Start date is not a valid date').nullish(),
+  endDate: dateInput('End date is not a valid date').nullish(),
 });
 export type CreatePeriodInput = z.input<typeof createSchema>;
 

@@ -14,6 +14,8 @@ import type { Viewer } from './viewer.js';
 import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, orList } from './risk-rules.js';
 
 export const MAX_PAGE_SIZE = 500;
+/** The highest page number asked for by number (500 rows a page: far beyond any queue). */
+export const MAX_PAGE = 1_000_000;
 
 export interface RiskFilter {
   search?: string | null;
@@ -110,6 +112,8 @@ function filterKey(f: RiskFilter): string {
 export function pageOf(p: RiskPage, defaultLimit = 25): { limit: number; offset: number; page: number } {
   const limit = Math.min(Math.max(Math.trunc(Number(p.limit) || defaultLimit), 1), MAX_PAGE_SIZE);
   const page = Math.max(Math.trunc(Number(p.page) || 1), 1);
+  // A page number past any real queue would only make an OFFSET the database cannot hold.
+  if (page > MAX_PAGE) throw new ValidationError(`page must be at most ${MAX_PAGE.toLocaleString('en-US')}`, 'page');
   return { limit, page, offset: (page - 1) * limit };
 }
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { PrismaClient, Role, User } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { parseOrThrow } from '../core/validation.js';
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, optionalText, parseOrThrow } from '../core/validation.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import type { Actor } from '../core/types.js';
@@ -49,12 +49,22 @@ export async function ensureFirstAdmin(
   return { created: true, generatedPassword: opts.password ? undefined : password };
 }
 
+const NAME_TOO_LONG = (label: string) => `${label} is too long (${MAX_NAME_LENGTH} characters at most)`;
 const createUserSchema = z.object({
-  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').email('Please enter a valid email address'),
-  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required'),
-  lastName: z.string().trim().optional().default(''),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(MAX_EMAIL_LENGTH, `Email is too long (${MAX_EMAIL_LENGTH} characters at most)`)
+    .email('Please enter a valid email address'),
+  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')),
+  lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional().default(''),
   role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }),
-  password: z.string().min(MIN_PASSWORD_LENGTH, 'Password must be at least 6 characters long').optional(),
+  password: z
+    .string({ error: 'Password must be text' })
+    .min(MIN_PASSWORD_LENGTH, 'Password must be at least 6 characters long')
+    .max(MAX_PASSWORD_LENGTH, `Password is too long (${MAX_PASSWORD_LENGTH.toLocaleString('en-US')} characters at most)`)
+    .optional(),
 });
 
 export type CreateUserInput = z.input<typeof createUserSchema>;
@@ -104,8 +114,8 @@ export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer'>, acto
 }
 
 const updateUserSchema = z.object({
-  firstName: z.string().trim().min(1, 'First name is required').optional(),
-  lastName: z.string().trim().optional(),
+  firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).optional(),
+  lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional(),
   role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
 });
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
@@ -144,7 +154,7 @@ export async function resetPassword(
   input: { newPassword?: string | null },
 ): Promise<User> {
   if (!isUuid(userId)) throw new NotFoundError('User not found');
-  const newPassword = input.newPassword ?? '';
+  const newPassword = optionalText(input.newPassword, 'newPassword', 'New password', MAX_PASSWORD_LENGTH);
   if (!newPassword) throw new ValidationError('New password is required', 'newPassword');
   if (newPassword.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
   const passwordHash = await hashPassword(newPassword);
