@@ -1,36 +1,10 @@
-import { Body1, Card, Link, makeStyles, Title2, tokens } from '@fluentui/react-components';
+import { Body1, Link, makeStyles, tokens } from '@fluentui/react-components';
 import { PersonProhibited24Regular } from '@fluentui/react-icons';
 import { useSearchParams } from 'react-router';
 import { SSO_LOGIN_URL } from '../../auth/sso';
+import { MessagePage } from '../../components/MessagePage';
 
 const useStyles = makeStyles({
-  page: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    minHeight: '100vh',
-    boxSizing: 'border-box',
-    padding: tokens.spacingHorizontalL,
-    backgroundColor: tokens.colorNeutralBackground2,
-  },
-  card: {
-    width: '100%',
-    maxWidth: '448px',
-    padding: tokens.spacingHorizontalXXL,
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalM,
-  },
-  heading: {
-    display: 'flex',
-    alignItems: 'center',
-    columnGap: tokens.spacingHorizontalS,
-    color: tokens.colorPaletteRedForeground1,
-  },
-  title: {
-    margin: 0,
-    color: tokens.colorNeutralForeground1,
-  },
   links: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -57,20 +31,12 @@ export default function SignInRefusedRoute() {
   const reason = params.get('reason') ?? 'failed';
   const retry = reason === 'failed' || reason === 'unavailable';
   return (
-    <main className={styles.page}>
-      <Card className={styles.card}>
-        <div className={styles.heading}>
-          <PersonProhibited24Regular aria-hidden />
-          <Title2 as="h1" className={styles.title}>
-            Sign-in refused
-          </Title2>
-        </div>
-        <Body1>{MESSAGES[reason] ?? MESSAGES.failed}</Body1>
-        <div className={styles.links}>
-          <Link href="/internal-login">Go to the internal login</Link>
-          {retry ? <Link href={SSO_LOGIN_URL}>Try single sign-on again</Link> : null}
-        </div>
-      </Card>
-    </main>
+    <MessagePage icon={<PersonProhibited24Regular aria-hidden />} title="Sign-in refused">
+      <Body1>{MESSAGES[reason] ?? MESSAGES.failed}</Body1>
+      <div className={styles.links}>
+        <Link href="/internal-login">Go to the internal login</Link>
+        {retry ? <Link href={SSO_LOGIN_URL}>Try single sign-on again</Link> : null}
+      </div>
+    </MessagePage>
   );
 }
