@@ -13,9 +13,26 @@ export default defineConfig({
       babel: { plugins: ['relay'] },
     }),
   ],
+  resolve: {
+    // The hooks entry of react-relay: the same functions, without the legacy
+    // containers (QueryRenderer, createFragmentContainer ...) the app never uses.
+    alias: [{ find: /^react-relay$/, replacement: 'react-relay/hooks' }],
+  },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
+    rollupOptions: {
+      output: {
+        // React, the router and Relay change less often than the app: their own
+        // long-cached chunk. Fluent stays with the code that uses it, so a screen's
+        // components load with the screen (a vendor chunk of Fluent would pull every
+        // screen's components into the first load).
+        manualChunks(id) {
+          if (/node_modules\/(react|react-dom|scheduler|react-router|relay-runtime|react-relay|invariant|fbjs)\//.test(id)) return 'vendor';
+          return undefined;
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -1,66 +1,112 @@
 // Creates everything the server runs on (database, migrations, mail, pub/sub,
 // the first administrator) and the server itself. Used by main.ts and tests.
+// The start-up steps that another instance may run at the same moment
+// (migrations, the job queue's set-up, the first administrator) run under one
+// advisory lock (db/startup-lock.ts).
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { withStartupLock } from './db/startup-lock.js';
+import { lockDataDir } from './db/data-dir-lock.js';
 import { createMailer } from './services/mail.js';
 import { createMailTransport, startMailWorker } from './jobs/mail.js';
-import { startJobQueue } from './db/queue.js';
+import { startJobQueue, type JobQueue } from './db/queue.js';
 import { startIngestWorker } from './jobs/ingest.js';
-import { createAppPubSub } from './pubsub.js';
+import { createAppPubSub, type PubSubHandle } from './pubsub.js';
+import { startAiBulkWorker } from './jobs/ai-bulk.js';
 import { ensureFirstAdmin } from './services/users.js';
 import { buildServer, type BuiltServer } from './server.js';
 import type { AppDeps } from './context.js';
+import { createLogger } from './logger.js';
+import { startMetricsServer } from './metrics-endpoint.js';
 
 export interface App {
   deps: AppDeps;
   server: BuiltServer;
   /** Set when this start created the first administrator with a generated password. */
   generatedAdminPassword?: string;
+  /** Closes at once (tests). */
   close(): Promise<void>;
+  /**
+   * Stops gracefully within `timeoutMs`: /readyz answers 503, after `drainMs`
+   * the listener closes while running requests finish, WebSockets are closed
+   * with 1012 (Service Restart, which clients retry), running jobs finish or
+   * are handed back to the queue, then pub/sub and the database close.
+   */
+  shutdown(opts: { drainMs: number; timeoutMs: number }): Promise<void>;
 }
 
 export async function createApp(config: Config, opts: { inMemory?: boolean; db?: Database } = {}): Promise<App> {
-  // Operational messages (migrations, mail, loads) are info-level.
-  const log = (msg: string) => {
-    if (['info', 'debug', 'trace'].includes(config.LOG_LEVEL)) console.log(`[grc] ${msg}`);
-  };
-  const db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory }));
+  // One JSON log for the process: operational messages (migrations, mail, loads) are info-level.
+  const logger = createLogger(config);
+  const log = (msg: string) => logger.info(msg);
+  // The embedded database on disk belongs to one process (backup and restore check the same lock).
+  const releaseDataDir = !config.DATABASE_URL && !opts.inMemory && !opts.db ? lockDataDir(config.dataDir) : () => {};
+  let db: Database;
   try {
-    const { applied } = await migrate(db.sql);
-    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    const ps = await createAppPubSub(config.REDIS_URL);
-    const jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL });
-    const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-    await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
-    const mailer = createMailer(jobs);
-    const deps: AppDeps = {
-      config,
-      db,
-      prisma: db.prisma,
-      mailer,
-      jobs,
-      pubsub: ps.pubsub,
-      log,
+    db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory }));
+  } catch (err) {
+    releaseDataDir();
+    throw err;
+  }
+  let ps: PubSubHandle | undefined;
+  let jobs: JobQueue | undefined;
+  let stopIngest = () => {};
+  const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
+  try {
+    ps = await createAppPubSub(config.REDIS_URL);
+    const pubsub = ps.pubsub;
+    const started = await withStartupLock(db, async () => {
+      const { applied } = await migrate(db.sql);
+      if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+      jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL });
+      await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      const deps: AppDeps = { config, db, prisma: db.prisma, mailer: createMailer(jobs), jobs, pubsub, log };
+      const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });
+      stopIngest = ingest.stop;
+      await startAiBulkWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+      return { deps, first };
+    });
+    const { deps, first } = started;
+    const server = await buildServer(deps, { logger });
+    const metrics = await startMetricsServer(config);
+    const queue = jobs!;
+    const pubsubHandle = ps;
+    const closeRest = async (jobsTimeoutMs: number) => {
+      await metrics?.close();
+      stopIngest();
+      await queue.stop(jobsTimeoutMs);
+      transport.close();
+      await pubsubHandle.close();
+      await db.close();
+      releaseDataDir();
     };
-    const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });
-    const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
-    const server = await buildServer(deps);
     return {
       deps,
       server,
       generatedAdminPassword: first.generatedPassword,
       async close() {
         await server.close();
-        ingest.stop();
-        await jobs.stop();
-        transport.close();
-        await ps.close();
-        await db.close();
+        await closeRest(5000);
+      },
+      async shutdown({ drainMs, timeoutMs }) {
+        const deadline = Date.now() + timeoutMs;
+        server.drain();
+        if (drainMs > 0) await new Promise((r) => setTimeout(r, Math.min(drainMs, timeoutMs / 2)));
+        // Requests and jobs share what is left, keeping a second for pub/sub and the database.
+        const left = () => Math.max(0, deadline - Date.now() - 1000);
+        await server.close({ requestsTimeoutMs: left() });
+        await closeRest(left());
       },
     };
   } catch (err) {
+    stopIngest();
+    await jobs?.stop(0).catch(() => {});
+    transport.close();
+    await ps?.close().catch(() => {});
     await db.close().catch(() => {});
+    releaseDataDir();
     throw err;
   }
 }

@@ -19,6 +19,14 @@ const schema = z.object({
   APP_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
   OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   OPENAI_MODEL: z.preprocess(emptyToUndefined, z.string().default('gpt-4o-mini')),
+  /** AI assist: how long one request to the provider may take (each attempt), in seconds. */
+  OPENAI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
+  /** AI assist: retries of a rate-limited (429) or failed request, waiting as the provider's Retry-After says. */
+  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** AI assist: prices in US dollars per million tokens, JSON { "model": { "input": n, "output": n } }, merged over the defaults. */
+  AI_PRICES: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** AI assist: at most this many of a user's rows of a risk go into a risk profile's prompt. */
+  AI_PROFILE_MAX_ROWS: z.coerce.number().int().min(1).max(500).default(40),
   OIDC_ISSUER_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -30,6 +38,20 @@ const schema = z.object({
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   /** An upload whose worker sent no heartbeat for this long is failed as interrupted. */
   UPLOAD_STALE_SECONDS: z.coerce.number().min(1).default(60),
+  /** On SIGTERM the process exits within this many seconds, whatever it is doing. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(10),
+  /** On SIGTERM /readyz answers 503 this long before the listener closes, so a load balancer notices first. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(2),
+  /** /metrics (Prometheus) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset (and no METRICS_PORT): /metrics is off. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).max(512).optional()),
+  /** Serves /metrics without a token on this separate port (keep it off the public network); the main port's /metrics then answers 404. */
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).optional()),
+  /** At most this many uploads load at once across all instances (PostgreSQL); the others wait, queued. */
+  INGEST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Each user may start at most this many exports a minute (shared by all instances through the database). */
+  EXPORT_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(10),
+  /** Each user may ask the AI assist (categorise, risk profile) at most this many times a minute (all instances). */
+  AI_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10000).default(20),
   /** Session lifetime in hours (sliding). */
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   /** Set to 'true' behind TLS so the session cookie is Secure. */
@@ -50,6 +72,8 @@ const schema = z.object({
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Other origins (scheme://host[:port]) whose pages may call the API with the user's cookies, comma-separated. */
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The address users open the app at (e-mails link to it); unset: http://localhost:<PORT>. */
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -70,6 +94,39 @@ export interface Config extends RawConfig {
   trustProxy: TrustProxySetting;
   /** CORS_ORIGINS, each normalised to its origin (scheme://host[:port]). */
   corsOrigins: string[];
+  /** PUBLIC_URL without a trailing slash (http(s) only): where e-mailed links point. */
+  publicUrl: string;
+  /** AI_PRICES over the defaults: US dollars per million tokens, by model. */
+  aiPrices: Record<string, AiPrice>;
+}
+
+export interface AiPrice {
+  input: number;
+  output: number;
+}
+
+/** US dollars per million tokens (input, output), as the provider lists them; AI_PRICES adds or overrides. */
+export const DEFAULT_AI_PRICES: Record<string, AiPrice> = {
+  'gpt-4o-mini': { input: 0.15, output: 0.6 },
+  'gpt-4o': { input: 2.5, output: 10 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
+  'gpt-4.1': { input: 2, output: 8 },
+};
+
+const priceTable = z.record(z.string().min(1), z.object({ input: z.number().min(0), output: z.number().min(0) }).strict());
+
+function parseAiPrices(v: string | undefined): Record<string, AiPrice> {
+  if (!v) return { ...DEFAULT_AI_PRICES };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    throw new Error('Invalid configuration: AI_PRICES is not JSON (expected { "model": { "input": 0.15, "output": 0.6 } })');
+  }
+  const r = priceTable.safeParse(parsed);
+  if (!r.success) throw new Error('Invalid configuration: AI_PRICES must map model names to { "input": n, "output": n } (dollars per million tokens)');
+  return { ...DEFAULT_AI_PRICES, ...r.data };
 }
 
 export type TrustProxySetting = boolean | number | string[];
@@ -88,6 +145,15 @@ function parseTrustProxy(v: string | undefined): TrustProxySetting {
     }
   }
   return list;
+}
+
+function parsePublicUrl(v: string | undefined, port: number): string {
+  if (!v) return `http://localhost:${port}`;
+  const u = new URL(v);
+  if (!['http:', 'https:'].includes(u.protocol) || u.search || u.hash || u.username || u.password) {
+    throw new Error(`Invalid configuration: PUBLIC_URL: '${v}' is not an address like https://grc.example.com`);
+  }
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
 
 function parseCorsOrigins(v: string | undefined): string[] {
@@ -138,5 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: path.join(path.resolve(c.DATA_DIR), 'uploads'),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(c.CORS_ORIGINS),
+    aiPrices: parseAiPrices(c.AI_PRICES),
+    publicUrl: parsePublicUrl(c.PUBLIC_URL, c.PORT),
   };
 }

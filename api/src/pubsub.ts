@@ -17,10 +17,22 @@ export type PubSubEvents = {
       sizeBytes: number;
       duplicatesSkipped: number;
       errorMessage: string | null;
+      /** A completed upload's warnings (columns not loaded, values not read); empty otherwise. */
+      warnings: string[];
     },
   ];
+  /** A review period was created, closed or reopened (after the commit). */
+  'period:changed': [payload: { periodId: string; status: 'active' | 'closed' }];
   /** A notification was sent; subscribers deliver it only to the users it targets. */
   'notification:added': [payload: { notificationId: string; targetType: 'all' | 'specific'; targetUserId: string | null }];
+  /** The dashboard's figures moved (decisions saved, an upload went live); subscribers refetch what they may see. */
+  'dashboard:changed': [payload: { reason: 'decisions' | 'upload' }];
+  /** An administrator purged all risk data: open pages refetch what they show. */
+  'risk-data:purged': [payload: { purgedAt: string }];
+  /** Progress of a bulk AI categorisation run. */
+  'ai-bulk:progress': [
+    payload: { runId: string; status: 'running' | 'completed' | 'capped' | 'failed'; total: number; done: number; failed: number; costUsd: number; spendCapUsd: number | null; error: string | null },
+  ];
 };
 
 type BasePubSub = ReturnType<typeof createPubSub<PubSubEvents>>;

@@ -32,10 +32,17 @@ export function clearSessionCookie(reply: FastifyReply, config: Config) {
   if (secure) reply.clearCookie(SECURE_SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: true, path: '/' });
 }
 
-export function requestContext(deps: AppDeps, req: FastifyRequest, reply?: FastifyReply): Promise<Context> {
-  return createContext(deps, req.raw, {
+export async function requestContext(deps: AppDeps, req: FastifyRequest, reply?: FastifyReply): Promise<Context> {
+  const ctx = await createContext(deps, req.raw, {
     headers: req.headers,
     ip: req.ip,
     cookies: reply ? { set: (s) => setSessionCookie(reply, deps.config, s), clear: () => clearSessionCookie(reply, deps.config) } : undefined,
   });
+  // The request's later log lines (its 'request completed' line included) name the user.
+  if (ctx.user && !(req as { loggedUser?: boolean }).loggedUser) {
+    (req as { loggedUser?: boolean }).loggedUser = true;
+    req.log = req.log.child({ userId: ctx.user.id });
+    if (reply) reply.log = req.log;
+  }
+  return ctx;
 }

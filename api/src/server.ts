@@ -3,7 +3,7 @@
 // import; main.ts starts it.
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { WebSocketServer } from 'ws';
@@ -16,6 +16,7 @@ import { processRequest } from 'graphql-upload-minimal';
 import { MAX_UPLOAD_BYTES } from './services/uploads.js';
 import { requestContext } from './request-context.js';
 import { registerAccessControl, registerErrorHandler, registerInputHygiene } from './rest/http.js';
+import { registerSchemaValidation } from './rest/edge.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerAuthRoutes } from './rest/auth.js';
 import { registerUserRoutes } from './rest/users.js';
@@ -28,8 +29,24 @@ import { registerDashboardRoutes } from './rest/dashboard.js';
 import { registerReviewerStatusRoutes } from './rest/reviewer-status.js';
 import { registerUploadRoutes } from './rest/uploads.js';
 import { registerTokenRoutes } from './rest/tokens.js';
+import { registerRiskAnalysisRoutes } from './rest/risk-analysis.js';
+import { registerSimulationRoutes } from './rest/simulation.js';
+import { registerReviewHistoryRoutes } from './rest/review-history.js';
+import { registerEvidenceRoutes } from './rest/evidence.js';
+import { registerSettingsRoutes } from './rest/settings.js';
+import { registerAiRoutes } from './rest/ai.js';
+import { registerPurgeRoutes } from './rest/purge.js';
+import { registerAiBulkRoutes } from './rest/ai-bulk.js';
 import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, trustFunction } from './web-security.js';
 import { GRAPHIQL_CSP, registerGraphiQLAssets } from './graphiql.js';
+import { registerCompression, REVALIDATE_PAGE, webAssetCaching } from './web-delivery.js';
+import crypto from 'node:crypto';
+import type { Logger } from 'pino';
+import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
+import { registerMetricsRoute } from './metrics-endpoint.js';
+
+/** A request id sent by a proxy or client is kept when it looks like one; otherwise a new one is made. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 interface Enveloped {
   execute: (a: ExecutionArgs) => unknown;
@@ -38,30 +55,58 @@ interface Enveloped {
 
 export interface BuiltServer {
   app: FastifyInstance;
-  close(): Promise<void>;
+  /** From now on /readyz answers 503, so a load balancer stops sending new work here. */
+  drain(): void;
+  /**
+   * Stops listening, closes WebSockets with 1012 (Service Restart: clients
+   * reconnect elsewhere and resubscribe) and lets running requests finish for
+   * up to requestsTimeoutMs (default: none waited for), then cuts what is left.
+   */
+  close(opts?: { requestsTimeoutMs?: number }): Promise<void>;
 }
 
-export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
+/** The WebSocket close code for 'this instance is stopping; reconnect' (RFC 6455 Service Restart). */
+export const WS_CLOSE_RESTART = 1012;
+
+export async function buildServer(deps: AppDeps, opts: { logger?: Logger } = {}): Promise<BuiltServer> {
   // Forwarded headers are believed only from the proxies TRUST_PROXY names (req.ip, req.host,
   // req.protocol); the WebSocket upgrade below applies the same function.
   const trust = trustFunction(deps.config.trustProxy);
   const app = Fastify({
-    logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
+    ...(opts.logger ? { loggerInstance: opts.logger as FastifyBaseLogger } : { logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL } }),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+    },
     trustProxy: deps.config.trustProxy === false ? false : trust,
     bodyLimit: 1024 * 1024,
-    // On shutdown, do not wait for clients that keep a request open (e.g. a refused upload).
-    forceCloseConnections: true,
+    // On shutdown idle keep-alive connections close at once; running requests are
+    // given until close()'s deadline, then cut (e.g. a client that keeps a refused upload open).
+    forceCloseConnections: 'idle',
+  });
+  // Every response names its request id, the key to its log lines.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    httpDuration.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   await app.register(fastifyCookie);
   await registerWebSecurity(app, deps.config);
+  await registerCompression(app);
   registerErrorHandler(app, deps.log);
   registerAccessControl(app, deps);
   registerInputHygiene(app);
+  registerSchemaValidation(app);
   const routes = collectRoutes(app);
 
-  // Health: /healthz says the process runs; /readyz that the database answers.
+  // Health: /healthz says the process runs; /readyz that the database answers and the instance is not stopping.
+  let draining = false;
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
+    if (draining) return reply.status(503).send({ status: 'draining', message: 'This instance is shutting down' });
     try {
       await deps.db.sql.query('SELECT 1');
       return { status: 'ready', database: deps.db.kind };
@@ -69,6 +114,8 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
       return reply.status(503).send({ status: 'unavailable', message: (err as Error).message });
     }
   });
+
+  registerMetricsRoute(app, deps.config);
 
   // GraphQL over HTTP.
   const { yoga, persisted } = createGraphQL(deps);
@@ -92,7 +139,10 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
         if (!('args' in prepared)) return reply.send({ errors: prepared.map((e) => ({ message: e.message, extensions: e.extensions })) });
         return reply.send(await prepared.execute(prepared.args));
       }
+      const body = req.body as { operationName?: unknown } | undefined;
+      const endTimer = graphqlDuration.startTimer({ operation: operationLabel(body?.operationName ?? (req.query as { operationName?: unknown }).operationName) });
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      endTimer();
       response.headers.forEach((value, key) => {
         if (key.toLowerCase() !== 'set-cookie') reply.header(key, value);
       });
@@ -118,6 +168,14 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   registerReviewerStatusRoutes(app);
   await registerUploadRoutes(app);
   registerTokenRoutes(app);
+  registerRiskAnalysisRoutes(app);
+  registerSimulationRoutes(app);
+  registerReviewHistoryRoutes(app);
+  registerEvidenceRoutes(app);
+  registerSettingsRoutes(app);
+  registerAiRoutes(app);
+  registerPurgeRoutes(app);
+  registerAiBulkRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.
@@ -125,7 +183,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     // index.html is never served as a file: it carries the response's CSP nonce (below).
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html' });
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html', ...webAssetCaching(webDist) });
   }
   app.setNotFoundHandler(async (req, reply) => {
     const isApi = req.url.startsWith('/api/') || req.url.startsWith('/graphql');
@@ -134,7 +192,7 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
       const html = await fs.promises.readFile(path.join(webDist, 'index.html'), 'utf8');
       return reply
         .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
+        .header('cache-control', REVALIDATE_PAGE)
         .send(html.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
     }
     return reply.status(404).send({ message: `Not found: ${req.method} ${req.url.split('?')[0]}` });
@@ -187,12 +245,38 @@ export async function buildServer(deps: AppDeps): Promise<BuiltServer> {
     wss,
   );
 
+  const removeSource = addMetricSource({
+    openWebSockets: () => wss.clients.size,
+    pool: () => deps.db.poolStats?.(),
+    queuedJobs: async () =>
+      (
+        await deps.db.sql.query<{ queue: string; state: string; n: string }>(
+          'SELECT name AS queue, state::text AS state, count(*) AS n FROM pgboss.job GROUP BY 1, 2',
+        )
+      ).map((r) => ({ queue: r.queue, state: r.state, count: Number(r.n) })),
+  });
+  app.addHook('onClose', async () => {
+    removeSource();
+  });
+
   return {
     app,
-    async close() {
+    drain() {
+      draining = true;
+    },
+    async close(opts = {}) {
+      draining = true;
+      for (const ws of wss.clients) ws.close(WS_CLOSE_RESTART, 'Service restart');
       await wsServer.dispose();
       wss.close();
-      await app.close();
+      const timeoutMs = opts.requestsTimeoutMs ?? 0;
+      // Running requests finish (Fastify waits for them); past the deadline they are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
     },
   };
 }

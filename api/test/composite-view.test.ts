@@ -305,11 +305,13 @@ describe('decisions', () => {
 
   it('are locked again when the period is closed', async () => {
     const active = (await admin.get('/api/review-periods/active')).body;
+    const decided = (await user(admin, 'U1')).decidedRisks;
+    expect(decided).toBeGreaterThan(0);
     await admin.put(`/api/review-periods/${active.id}/close`);
     const r = await save(admin, [{ userId: 'U2', compositeBusinessRole: 'COMP_HR', decision: 'remove' }]);
     expect(r.body.data.saveCompositeRoleDecisions).toEqual({ __typename: 'BaseError', message: NO_ACTIVE_PERIOD });
-    // With no period, nothing counts as decided.
-    expect((await user(admin, 'U1')).decidedRisks).toBe(0);
+    // The closed period's decisions stay visible, read-only (issue 15).
+    expect((await user(admin, 'U1')).decidedRisks).toBe(decided);
   });
 });
 
@@ -324,7 +326,7 @@ describe('the web client', () => {
       .filter((f) => /^CompositeView.*(Query|Mutation)\.graphql\.ts$/.test(f))
       .map((f) => persisted[/"id": "([0-9a-f]{64})"/.exec(fs.readFileSync(path.join(generated, f), 'utf8'))![1]!]!);
     expect(ops.length).toBeGreaterThanOrEqual(7);
-    const variables = { count: 10, search: null, id: gid('CompositeRiskGroup', 'U1', 'R01'), expanded: true, decisions: [] };
+    const variables = { count: 10, search: null, id: gid('CompositeRiskGroup', 'U1', 'R01'), expanded: true, decisions: [], userId: 'U1' };
     for (const op of ops) {
       const r = await admin.gqlPersisted(server.persist(op), variables);
       expect(r.body.errors, op.split('(')[0]).toBeUndefined();

@@ -106,6 +106,11 @@ const REST: Record<string, Entry> = {
 
   'GET /api/dashboard/stats': { access: 'signedIn' },
   'GET /api/reviewer-status': { access: 'admin' },
+  'GET /api/dashboard/recent-reviews': { access: 'signedIn' },
+  'GET /api/reviews/all': { access: 'signedIn' },
+  'GET /api/dashboard/trend': { access: 'signedIn' },
+  'GET /api/dashboard/categories': { access: 'signedIn' },
+  'GET /api/reports/evidence': { access: 'admin' },
 
   'POST /api/upload': { access: 'admin' },
   'GET /api/upload-status/:id': { access: 'admin' },
@@ -118,6 +123,23 @@ const REST: Record<string, Entry> = {
   'GET /api/tokens/settings': { access: 'admin' },
   'PUT /api/tokens/settings': { access: 'admin', sessionOnly: true },
   'DELETE /api/tokens/:id': { access: 'signedIn', sessionOnly: true },
+  'POST /api/risk-analysis/baseline-vs-simulation': { access: 'signedIn' },
+  'GET /api/risk-analysis/latest-results': { access: 'signedIn' },
+  'POST /api/simulation/run': { access: 'admin' },
+  'GET /api/simulation/runs': { access: 'admin' },
+  'GET /api/simulation/role-what-if': { access: 'admin' },
+
+  'GET /api/admin/settings/:settingKey': { access: 'admin' },
+  'POST /api/admin/settings': { access: 'admin', sessionOnly: true },
+  'POST /api/admin/validate-openai-key': { access: 'admin' },
+  'DELETE /api/admin/purge-risk-data': { access: 'admin', sessionOnly: true, skipAllowed: 'deletes all risk data (api/test/purge.test.ts)' },
+  'POST /api/ai/categorize-risk': { access: 'signedIn' },
+  'POST /api/ai/accept-suggestion/:riskId': { access: 'signedIn' },
+  'POST /api/ai/risk-profile': { access: 'signedIn' },
+  'GET /api/ai/usage-stats': { access: 'admin' },
+  'GET /api/ai/bulk-categorize': { access: 'admin' },
+  // No key is configured here: an allowed caller gets 409 (nothing starts).
+  'POST /api/ai/bulk-categorize': { access: 'admin', sessionOnly: true },
 };
 
 // Routes outside /api, which the REST access control does not cover: public by design.
@@ -131,6 +153,7 @@ const OUTSIDE_API: Record<string, string> = {
   '/graphiql/graphiql.css': 'GraphiQL page asset',
   '/graphiql/favicon.ico': 'GraphiQL page asset',
   '/graphiql/workers/:label': 'GraphiQL page asset',
+  '/metrics': 'Prometheus metrics: only with the METRICS_TOKEN bearer (observability.test.ts), never by a session or API token; off (404) here',
 };
 
 // ------------------------------------------------------------- GraphQL matrix
@@ -161,6 +184,20 @@ const QUERY: Record<string, Entry> = {
   submissions: { access: 'admin' },
   uploads: { access: 'admin' },
   users: { access: 'admin' },
+  latestRiskAnalyses: { access: 'signedIn' },
+  simulationRisks: { access: 'admin' },
+  simulationRoles: { access: 'admin' },
+  compositeRoleNames: { access: 'admin' },
+  simulationRuns: { access: 'admin' },
+  roleWhatIf: { access: 'admin' },
+  recentReviews: { access: 'signedIn' },
+  allReviews: { access: 'signedIn' },
+  dashboardTrend: { access: 'signedIn' },
+  riskCategories: { access: 'signedIn' },
+  periodEvidence: { access: 'admin', idType: 'ReviewPeriod' },
+  openAiKeyStatus: { access: 'admin' },
+  aiUsageStats: { access: 'admin' },
+  aiBulkCategorization: { access: 'admin' },
 };
 
 const MUTATION: Record<string, Entry> = {
@@ -188,16 +225,30 @@ const MUTATION: Record<string, Entry> = {
   markAllNotificationsRead: { access: 'signedIn' },
   saveDecisions: { access: 'signedIn' },
   saveCompositeRoleDecisions: { access: 'signedIn' },
+  runRiskAnalysis: { access: 'signedIn' },
+  runSimulation: { access: 'admin' },
   submitDecisions: { access: 'reviewer' },
   recallDecisions: { access: 'reviewer' },
   retryUpload: { access: 'admin', idType: 'DataUpload' },
   uploadFile: { access: 'admin', skipAllowed: 'would start loading a file' },
+  saveOpenAiKey: { access: 'admin', sessionOnly: true },
+  validateOpenAiKey: { access: 'admin' },
+  categorizeRisk: { access: 'signedIn' },
+  decideAiSuggestion: { access: 'signedIn' },
+  generateRiskProfile: { access: 'signedIn' },
+  purgeRiskData: { access: 'admin', sessionOnly: true, skipAllowed: 'deletes all risk data (api/test/purge.test.ts)' },
+  startAiBulkCategorization: { access: 'admin', sessionOnly: true },
+  saveAiSpendCap: { access: 'admin', sessionOnly: true },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {
   notificationAdded: { access: 'signedIn', topic: 'notification:added' },
   uploadProgress: { access: 'admin', idType: 'DataUpload', topic: 'upload:progress' },
   viewerSessionEnded: { access: 'authenticated', topic: 'session:ended' },
+  reviewPeriodChanged: { access: 'signedIn', topic: 'period:changed' },
+  dashboardChanged: { access: 'signedIn', topic: 'dashboard:changed' },
+  riskDataPurged: { access: 'signedIn', topic: 'risk-data:purged' },
+  aiBulkProgress: { access: 'admin', topic: 'ai-bulk:progress' },
 };
 
 // ------------------------------------------------------------------ the rules
@@ -302,6 +353,10 @@ describe('REST', () => {
     const top = [...tree.matchAll(/^[├└]── (\/\S*) \(/gm)].map((m) => m[1]!).filter((p) => !p.startsWith('/api'));
     expect(top.length).toBeGreaterThan(0);
     expect(top.sort()).toEqual(Object.keys(OUTSIDE_API).sort());
+  });
+
+  it('keeps /metrics closed to every caller: no session or API token opens it', async () => {
+    for (const caller of CALLERS) expect([401, 404], caller).toContain((await clients[caller].get('/metrics')).status);
   });
 
   it('answers every route as the matrix says, for every caller', async () => {
@@ -556,11 +611,11 @@ describe('node(id:) of a record that does not exist', () => {
     CompositeRiskGroup: JSON.stringify(['nobody', 'NO-RISK']),
     CompositeRole: JSON.stringify(['nobody', 'NO-RISK', 'NO-ROLE']),
   };
-  // RiskRow deliberately answers a row it will not show, whether it does not exist or is out of
-  // the viewer's scope, as one that refuses every field (FORBIDDEN): the two cannot be told apart.
+  // A record that does not exist and one the caller may not see answer alike: null, no error
+  // (the 'not visible' describe below checks the second).
   const summary = (body: any, key: string) =>
     body.errors ? body.errors.map((e: any) => e.extensions?.code) : JSON.stringify(body.data[key]);
-  it('answers null (RiskRow: FORBIDDEN), never an internal error, for every Node type', async () => {
+  it('answers null, never an error, for every Node type', async () => {
     const types = Object.keys(NODE_ID_FORMATS);
     const answers: Record<string, unknown> = {};
     for (const type of types) {
@@ -571,9 +626,38 @@ describe('node(id:) of a record that does not exist', () => {
     }
     expect(answers).toEqual(
       Object.fromEntries(
-        types.map((t) => [t, t === 'RiskRow' ? { node: ['FORBIDDEN'], nodes: ['FORBIDDEN'] } : { node: 'null', nodes: '[null]' }]),
+        types.map((t) => [t, { node: 'null', nodes: '[null]' }]),
       ),
     );
+  });
+});
+
+describe('node(id:) of a record the caller may not see', () => {
+  // Point 2 of the security review: null with no hint of its type (__typename included),
+  // the same answer as for a record that does not exist.
+  it('answers a reviewer null, no error and no __typename, for other people\'s records of every kind it can name', async () => {
+    const admin = clients.admin;
+    const adminId = (await admin.gql('{ viewer { id } }')).body.data.viewer.id;
+    const reviewerGid: string = (await clients.reviewer.gql('{ viewer { id } }')).body.data.viewer.id;
+    const reviewerId = Buffer.from(reviewerGid, 'base64').toString().split(':')[1]!;
+    const token = (await admin.post('/api/tokens', { name: 'not-yours' })).body.apiToken.id;
+    const adminUuid = Buffer.from(adminId, 'base64').toString().split(':')[1]!;
+    const note = (await admin.post('/api/notifications', { title: 'Private', message: 'm', targetType: 'specific', targetUserId: adminUuid })).body.id;
+    const criteria = (await admin.post('/api/assignment-criteria', { reviewerId, criteriaType: 'system', criteriaValue: 'NOT-LOADED' })).body.id;
+    const ids: Record<string, string> = {
+      User: adminId,
+      ApiToken: encodeGlobalID('ApiToken', token),
+      Notification: encodeGlobalID('Notification', note),
+      AssignmentCriteria: encodeGlobalID('AssignmentCriteria', String(criteria)),
+    };
+    for (const [type, id] of Object.entries(ids)) {
+      // The administrator sees each record, so each id names something real.
+      expect((await admin.gql(`query($id: ID!) { node(id: $id) { __typename } }`, { id })).body, type).toEqual({ data: { node: { __typename: type } } });
+      const one = await clients.reviewer.gql(`query($id: ID!) { node(id: $id) { __typename id } }`, { id });
+      expect(one.body, type).toEqual({ data: { node: null } });
+      const many = await clients.reviewer.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename } }`, { ids: [id] });
+      expect(many.body, type).toEqual({ data: { nodes: [null] } });
+    }
   });
 });
 

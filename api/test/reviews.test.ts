@@ -329,11 +329,18 @@ describe('GraphQL', () => {
     expect(mine.body.data.assignedSummary.totalAssigned).toBe(3);
     expect(mine.body.data.assignedRisks.rows.every((r: any) => r.userId === 'U1')).toBe(true);
 
-    // A reviewer cannot read a row that is not assigned, by guessing its global id.
+    // A reviewer cannot read a row that is not assigned, by guessing its global id: the answer is
+    // null with no error and no __typename, exactly as for a row that does not exist.
     const foreign = Buffer.from(`RiskRow:${rows[4]}`).toString('base64');
-    const g = await b.client.gql(`query($id: ID!) { node(id: $id) { ... on RiskRow { userName } } }`, { id: foreign });
-    expect(g.body.data?.node ?? null).toBeNull();
-    expect(g.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const missing = Buffer.from('RiskRow:999999999').toString('base64');
+    for (const id of [foreign, missing]) {
+      const g = await b.client.gql(`query($id: ID!) { node(id: $id) { __typename ... on RiskRow { userName } } }`, { id });
+      expect(g.body).toEqual({ data: { node: null } });
+      const only = await b.client.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename } }`, { ids: [id] });
+      expect(only.body).toEqual({ data: { nodes: [null] } });
+    }
+    const own = mine.body.data.assignedRisks.rows[0].id;
+    expect((await b.client.gql(`query($id: ID!) { node(id: $id) { __typename } }`, { id: own })).body).toEqual({ data: { node: { __typename: 'RiskRow' } } });
   });
 });
 

@@ -210,7 +210,8 @@ describe('bad input: failed, a message a person understands, nothing visible', (
     ['fields.csv', csv([HEADERS, ...sample(3, 41)]) + 'U1,too,few\r\n', /^Row 5 has 3 fields, but the header has 35/],
     ['quote.csv', csv([HEADERS, ...sample(2, 42)]) + '"U9,unterminated\r\n', /^Row 4 has a quoted field that never ends/],
     ['level.csv', csv([HEADERS, ...sample(2, 43).map((r, i) => (i === 1 ? r.map((v, j) => (j === 5 ? 'Severe' : v)) : r))]), /^Row 3, column 'Risk Level': 'Severe' is not a risk level/],
-    ['utf8.csv', Buffer.concat([Buffer.from(csv([HEADERS, ...sample(2, 44)])), Buffer.from([0x55, 0xc3, 0x28, 0x2c, 0x0a])]), /not valid UTF-8/],
+    // UTF-8 (it has valid accented characters) with a bad byte: not taken for Windows-1252.
+    ['utf8.csv', Buffer.concat([Buffer.from(csv([HEADERS, ...sample(2, 44).map((r) => [r[0]!, 'Hélène Müller', ...r.slice(2)])])), Buffer.from([0x55, 0xc3, 0x28, 0x2c, 0x0a])]), /not valid UTF-8/],
     ['blank-id.csv', csv([HEADERS, ...sample(1, 45).map((r) => ['', ...r.slice(1)])]), /^Row 2, column 'User ID': the value is empty/],
     ['fake.xlsx', 'not a zip', /^This \.xlsx file is not a valid Excel workbook \(it is not a zip archive\)/],
     ['fake.xls', 'not an xls workbook at all, just text', /^This \.xls file is not a readable Excel workbook|not a recognisable header/],

@@ -411,7 +411,7 @@ describe('security headers and the session cookie', () => {
     expect(nonce).toBeTruthy();
     expect(csp).not.toContain('unsafe-inline');
     expect(String(page.body)).toContain(`<meta name="csp-nonce" content="${nonce}">`);
-    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
     // Another response, another nonce; index.html by name is the same page.
     const again = await c.request('GET', '/index.html', undefined, { accept: 'text/html' });
     const nonce2 = /'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1];

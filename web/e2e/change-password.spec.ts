@@ -89,15 +89,22 @@ test('Cancel on the forced password change signs the user out', async ({ page, r
   await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
 });
 
-test('Escape on the forced password change signs the user out', async ({ page, request }) => {
+test('the forced password change cannot be closed by Escape; only the labelled Cancel signs out', async ({ page, request }) => {
   await ensureAdminSession(request);
   const user = await createUser(request, { role: 'reviewer', prefix: 'escape' });
-  await openForcedDialog(page, user.email, user.password);
+  const fields = await openForcedDialog(page, user.email, user.password);
 
+  // SPEC §2: it cannot be closed while required.
+  await fields.current.focus();
   await page.keyboard.press('Escape');
-  await expect(changePasswordDialog(page)).toBeHidden();
-  await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
+  await page.waitForTimeout(300);
+  await expect(changePasswordDialog(page)).toBeVisible();
+  await expect(fields.current).toBeFocused();
   await page.reload();
+  await expect(changePasswordDialog(page)).toBeVisible();
+  // Signing out is an explicit, labelled action.
+  await expect(changePasswordDialog(page).getByRole('button', { name: 'Cancel and Sign Out' })).toBeVisible();
+  await changePasswordDialog(page).getByRole('button', { name: 'Cancel and Sign Out' }).click();
   await expect(changePasswordDialog(page)).toBeHidden();
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
 });

@@ -193,7 +193,9 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
 
   await rev.reload();
   await expect(rev.getByText('Review Period Closed', { exact: true })).toBeVisible();
-  await expect(rowsOf(rev).first().getByRole('button', { name: /^Retain / })).toBeDisabled();
+  // The decisions stay on screen, read-only.
+  await expect(rowsOf(rev).first()).toContainText('Remove');
+  await expect(rowsOf(rev).first()).toContainText('Locked');
   await expect(rev.getByRole('button', { name: 'Submit All Decisions' })).toHaveCount(0);
   await shot(rev, 'assigned-closed-1280');
 

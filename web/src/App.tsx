@@ -1,12 +1,11 @@
-import { lazy, type ReactNode } from 'react';
-import { createBrowserRouter, Outlet, useLoaderData, type RouteObject } from 'react-router';
+import { lazy, Suspense, useRef, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useLoaderData, useLocation, type RouteObject } from 'react-router';
 import { SessionProvider, useAuth } from './auth/SessionProvider';
+import { signInPathFor } from './auth/nextPath';
 import { prepareNotificationBell, type NotificationBellPrepared } from './domain/notifications/notificationBellLoader';
-import { AppShell } from './shell/AppShell';
 import { RouteBoundary } from './shell/RouteBoundary';
 import { routeLoader, type RoutePrepare } from './router/routeSession';
 import { prepareDashboard } from './routes/dashboard/dashboardLoader';
-import DashboardRoute from './routes/dashboard/DashboardRoute';
 import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
 import LandingRoute from './routes/landing/LandingRoute';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
@@ -17,23 +16,34 @@ import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
 // artifact) is a small chunk of its own: on navigation the loader starts the
 // screen's chunk and, once its own small chunk is in, the screen's query, so
 // both are on their way before the screen renders.
+// The signed-in shell and the dashboard are chunks of their own too, so the
+// sign-in path loads neither; the layout's and the dashboard's loaders start
+// their code and their queries together (issue 15, 'Fast first load').
+const appShellCode = () => import('./shell/AppShell');
+const AppShell = lazy(() => appShellCode().then((m) => ({ default: m.AppShell })));
+const dashboardCode = () => import('./routes/dashboard/DashboardRoute');
+const DashboardRoute = lazy(dashboardCode);
 const assignedRisksCode = () => import('./routes/assigned-risks/AssignedRisksRoute');
 const assignmentsCode = () => import('./routes/assignments/AssignmentsRoute');
 const notificationsCode = () => import('./routes/notifications/NotificationsRoute');
 const riskReviewCode = () => import('./routes/risk-review/RiskReviewRoute');
 const uploadCode = () => import('./routes/upload/UploadRoute');
 const usersCode = () => import('./routes/users/UsersRoute');
+const reportsCode = () => import('./routes/reports/ReportsRoute');
+const allReviewsCode = () => import('./routes/all-reviews/AllReviewsRoute');
 
-const AdminSettingsRoute = lazy(() => import('./routes/admin-settings/AdminSettingsRoute'));
+const adminSettingsCode = () => import('./routes/admin-settings/AdminSettingsRoute');
+const AdminSettingsRoute = lazy(adminSettingsCode);
 const apiTokensCode = () => import('./routes/api-tokens/ApiTokensRoute');
 const ApiTokensRoute = lazy(apiTokensCode);
-const AllReviewsRoute = lazy(() => import('./routes/all-reviews/AllReviewsRoute'));
+const AllReviewsRoute = lazy(allReviewsCode);
 const AssignedRisksRoute = lazy(assignedRisksCode);
 const AssignmentsRoute = lazy(assignmentsCode);
 const NotificationsRoute = lazy(notificationsCode);
-const ReportsRoute = lazy(() => import('./routes/reports/ReportsRoute'));
+const ReportsRoute = lazy(reportsCode);
 const RiskReviewRoute = lazy(riskReviewCode);
-const RiskSimulationRoute = lazy(() => import('./routes/risk-simulation/RiskSimulationRoute'));
+const riskSimulationCode = () => import('./routes/risk-simulation/RiskSimulationRoute');
+const RiskSimulationRoute = lazy(riskSimulationCode);
 const UploadRoute = lazy(uploadCode);
 const UsersRoute = lazy(usersCode);
 
@@ -43,6 +53,16 @@ function startLoading(code: () => Promise<unknown>): void {
     // React.lazy loads it again and shows the route's error state if it still fails.
   });
 }
+
+const prepareShell: RoutePrepare<NotificationBellPrepared> = (session) => {
+  startLoading(appShellCode);
+  return prepareNotificationBell(session);
+};
+
+const prepareHome: RoutePrepare<unknown> = (session) => {
+  startLoading(dashboardCode);
+  return prepareDashboard(session);
+};
 
 /** Reviewers' Risk Review is My Assigned Risks; everyone else's the administrators' tabs. */
 const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
@@ -94,7 +114,14 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
       return (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s);
     },
   },
-  { path: '/reports', element: <ReportsRoute /> },
+  {
+    path: '/reports',
+    element: <ReportsRoute />,
+    prepare: async (s) => {
+      startLoading(reportsCode);
+      return (await import('./routes/reports/reportsLoader')).prepareReports(s);
+    },
+  },
   {
     path: '/users',
     element: <UsersRoute />,
@@ -111,9 +138,30 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
       return (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s);
     },
   },
-  { path: '/risk-simulation', element: <RiskSimulationRoute /> },
-  { path: '/all-reviews', element: <AllReviewsRoute /> },
-  { path: '/admin-settings', element: <AdminSettingsRoute /> },
+  {
+    path: '/risk-simulation',
+    element: <RiskSimulationRoute />,
+    prepare: async (s) => {
+      startLoading(riskSimulationCode);
+      return (await import('./routes/risk-simulation/riskSimulationLoader')).prepareRiskSimulation(s);
+    },
+  },
+  {
+    path: '/all-reviews',
+    element: <AllReviewsRoute />,
+    prepare: async (s) => {
+      startLoading(allReviewsCode);
+      return (await import('./routes/all-reviews/allReviewsLoader')).prepareAllReviews(s);
+    },
+  },
+  {
+    path: '/admin-settings',
+    element: <AdminSettingsRoute />,
+    prepare: async (s) => {
+      startLoading(adminSettingsCode);
+      return (await import('./routes/admin-settings/adminSettingsLoader')).prepareAdminSettings(s);
+    },
+  },
   {
     path: '/api-tokens',
     element: <ApiTokensRoute />,
@@ -137,7 +185,12 @@ function Root() {
 function Layout() {
   const auth = useAuth();
   const prepared = useLoaderData() as NotificationBellPrepared | null;
-  return auth.status === 'signedIn' ? <AppShell viewer={auth.viewer} prepared={prepared} /> : <Outlet />;
+  if (auth.status !== 'signedIn') return <Outlet />;
+  return (
+    <Suspense fallback={null}>
+      <AppShell viewer={auth.viewer} prepared={prepared} />
+    </Suspense>
+  );
 }
 
 /**
@@ -147,6 +200,14 @@ function Layout() {
  */
 function Screen({ children, signedOut }: { children: ReactNode; signedOut?: ReactNode }) {
   const auth = useAuth();
+  const location = useLocation();
+  // Issue 15, point 2: a signed-out deep link goes to sign-in, and back to the link afterwards
+  // (not a screen left by signing out here: sign-out goes where SPEC §4 says).
+  const wasSignedIn = useRef(false);
+  if (auth.status === 'signedIn') wasSignedIn.current = true;
+  if (auth.status === 'signedOut' && signedOut == null && !wasSignedIn.current) {
+    return <Navigate to={signInPathFor(`${location.pathname}${location.search}${location.hash}`)} replace />;
+  }
   if (auth.status !== 'signedIn') return <>{signedOut ?? <NotFoundRoute />}</>;
   return <RouteBoundary>{children}</RouteBoundary>;
 }
@@ -164,11 +225,11 @@ export const routes: RouteObject[] = [
       { path: '/sign-in-refused', element: <SignInRefusedRoute /> },
       {
         element: <Layout />,
-        ...routeLoader(prepareNotificationBell, { perSession: true }),
+        ...routeLoader(prepareShell, { perSession: true }),
         children: [
           {
             index: true,
-            ...routeLoader(prepareDashboard),
+            ...routeLoader(prepareHome),
             element: (
               <Screen signedOut={<LandingRoute />}>
                 <DashboardRoute />

@@ -60,3 +60,21 @@ export class PayloadTooLargeError extends AppError {
   override readonly status = 413;
   override readonly code = 'PAYLOAD_TOO_LARGE';
 }
+
+/** The AI assist has no API key configured (an administrator adds one in Admin Settings). */
+export class AiNotConfiguredError extends AppError {
+  override readonly status = 409;
+  override readonly code = 'AI_NOT_CONFIGURED';
+}
+
+/** The AI provider failed: refused the key, rate-limited, timed out, or answered something unusable. */
+export class AiServiceError extends AppError {
+  override readonly status: number = 502;
+  override readonly code: string = 'AI_SERVICE_ERROR';
+  constructor(
+    message: string,
+    readonly reason: 'invalid_key' | 'rate_limited' | 'timeout' | 'unreachable' | 'provider_error' | 'malformed',
+  ) {
+    super(message);
+  }
+}

@@ -87,5 +87,5 @@ export function dateInput(message: string) {
   return z.preprocess(
     (v) => (typeof v === 'string' || typeof v === 'number' || v instanceof Date || v == null ? v : Number.NaN),
     z.coerce.date({ error: message }),
-  );
+  ).meta({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'string', format: 'date' }, { type: 'number' }] });
 }

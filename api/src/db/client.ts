@@ -54,6 +54,8 @@ export interface Database {
   kind: DbKind;
   prisma: PrismaClient;
   sql: Sql;
+  /** PostgreSQL: the pool's connections (for metrics); PGlite has one, in process. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -183,6 +185,7 @@ async function createPostgres(url: string, onQuery?: (sql: string) => void): Pro
     kind: 'postgres',
     prisma,
     sql,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -7,7 +7,8 @@ import type { Database } from './client.js';
 
 export interface JobQueue {
   boss: PgBoss;
-  stop(): Promise<void>;
+  /** Waits up to timeoutMs for running jobs; those still running are failed back to the queue (retried elsewhere). */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 export async function startJobQueue(db: Database, opts: { databaseUrl?: string; pollingIntervalSeconds?: number }): Promise<JobQueue> {
@@ -34,8 +35,8 @@ export async function startJobQueue(db: Database, opts: { databaseUrl?: string; 
   await boss.start();
   return {
     boss,
-    async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    async stop(timeoutMs = 5000) {
+      await boss.stop({ graceful: timeoutMs > 0, wait: true, timeout: Math.max(1000, timeoutMs) });
     },
   };
 }
@@ -44,4 +45,5 @@ export async function startJobQueue(db: Database, opts: { databaseUrl?: string; 
 export const JOBS = {
   sendMail: 'mail.send',
   ingestUpload: 'upload.ingest',
+  aiBulkCategorize: 'ai.bulk-categorize',
 } as const;

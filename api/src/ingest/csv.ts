@@ -4,6 +4,8 @@
 // number on an unterminated quote, a wrong field count or invalid UTF-8.
 // Memory stays bounded: records are yielded in batches as the file streams.
 import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { HEADER_MIN_SCORE, HEADER_SEARCH_ROWS, headerScore } from './headers.js';
 
 export class IngestError extends Error {}
 
@@ -18,15 +20,29 @@ export interface CsvReader {
   header: string[];
   delimiter: string;
   encoding: string;
+  /** The row (1-based) holding the header: rows above it (a title, report parameters) are skipped. */
+  headerRow: number;
+  /** Workbooks: the sheet read, and every sheet's name. */
+  sheet?: string;
+  sheets?: string[];
   batches: AsyncGenerator<CsvBatch>;
 }
 
 const CHUNK = 1 << 20;
 
-function detectEncoding(head: Buffer): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; bom: number } {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', bom: 3 };
-  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', bom: 2 };
-  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', bom: 2 };
+type Decoding = { label: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'; name: string; bom: number };
+
+/**
+ * The text encoding, from a BOM, the pattern of zero bytes (UTF-16 without a
+ * BOM) or, for bytes that are not UTF-8, Windows-1252 (Excel's 'CSV' on
+ * Windows in western Europe; ISO-8859-1 is read the same way). A file that is
+ * UTF-8 (it has valid multibyte characters) with a few bad bytes stays UTF-8,
+ * and fails on the bad bytes with their position.
+ */
+export function detectEncoding(head: Buffer): Decoding {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { label: 'utf-8', name: 'UTF-8 with BOM', bom: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { label: 'utf-16le', name: 'UTF-16 LE', bom: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { label: 'utf-16be', name: 'UTF-16 BE', bom: 2 };
   const n = Math.min(head.length, 4096);
   let zeroOdd = 0;
   let zeroEven = 0;
@@ -36,12 +52,31 @@ function detectEncoding(head: Buffer): { encoding: 'utf-8' | 'utf-16le' | 'utf-1
     if (b === 0) (i % 2 ? zeroOdd++ : zeroEven++);
     else if (b < 9 || (b > 13 && b < 32)) control++;
   }
-  if (zeroOdd > n / 4 && zeroEven < n / 50) return { encoding: 'utf-16le', bom: 0 };
-  if (zeroEven > n / 4 && zeroOdd < n / 50) return { encoding: 'utf-16be', bom: 0 };
+  if (zeroOdd > n / 4 && zeroEven < n / 50) return { label: 'utf-16le', name: 'UTF-16 LE', bom: 0 };
+  if (zeroEven > n / 4 && zeroOdd < n / 50) return { label: 'utf-16be', name: 'UTF-16 BE', bom: 0 };
   if (zeroOdd + zeroEven > 0 || control > n / 20) {
     throw new IngestError('This file is not a text CSV file: it contains binary data. Export the report as CSV, or upload the .xlsx file itself.');
   }
-  return { encoding: 'utf-8', bom: 0 };
+  // The head up to its last ASCII byte (no character cut at the end).
+  let end = head.length;
+  while (end > 0 && head[end - 1]! >= 0x80) end--;
+  const text = head.subarray(0, end);
+  if (isUtf8(text)) return { label: 'utf-8', name: 'UTF-8', bom: 0 };
+  // Valid multibyte UTF-8 characters against bytes that are not.
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < text.length; i++) {
+    const b = text[i]!;
+    if (b < 0x80) continue;
+    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let ok = len > 0 && i + len <= text.length;
+    for (let k = 1; ok && k < len; k++) ok = (text[i + k]! & 0xc0) === 0x80;
+    if (ok) {
+      valid++;
+      i += len - 1;
+    } else invalid++;
+  }
+  return valid > invalid ? { label: 'utf-8', name: 'UTF-8', bom: 0 } : { label: 'windows-1252', name: 'Windows-1252', bom: 0 };
 }
 
 function detectDelimiter(firstLine: string): string {
@@ -55,6 +90,33 @@ function detectDelimiter(firstLine: string): string {
   return best[1] > 0 ? best[0] : ',';
 }
 
+const DELIMITERS = [',', ';', '\t', '|'];
+
+/** A line's fields split naively (quotes dropped), for guessing only. */
+function roughFields(line: string, d: string): string[] {
+  return line.split(d).map((f) => f.trim().replace(/^"|"$/g, ''));
+}
+
+/**
+ * The delimiter and how many known columns the header names, from the first
+ * lines: the delimiter under which some line reads as the best header (a title
+ * or parameter lines above it do not matter). With no recognisable header,
+ * the most frequent delimiter of the first non-blank line.
+ */
+export function detectLayout(text: string): { delimiter: string; score: number } {
+  const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_ROWS + 1).slice(0, HEADER_SEARCH_ROWS);
+  let best = { delimiter: '', score: 0 };
+  for (const d of DELIMITERS) {
+    for (const line of lines) {
+      if (!line.includes(d)) continue;
+      const score = headerScore(roughFields(line, d));
+      if (score > best.score) best = { delimiter: d, score };
+    }
+  }
+  if (best.score >= 2) return best;
+  return { delimiter: detectDelimiter(lines.find((l) => l.trim() !== '') ?? ''), score: 0 };
+}
+
 /** Opens a CSV file: reads the header, then yields records in batches of `batchRows`. */
 export async function openCsv(file: string, batchRows: number): Promise<CsvReader> {
   const fd = await fs.promises.open(file, 'r');
@@ -63,18 +125,12 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
     await fd.close();
     throw new IngestError('The file is empty (0 bytes).');
   }
-  const head = Buffer.alloc(Math.min(stat.size, 64 * 1024));
+  const head = Buffer.alloc(Math.min(stat.size, 1024 * 1024));
   await fd.read(head, 0, head.length, 0);
   await fd.close();
-  const { encoding, bom } = (() => {
-    try {
-      return detectEncoding(head);
-    } catch (e) {
-      throw e;
-    }
-  })();
+  const { label, name: encoding, bom } = detectEncoding(head);
 
-  const decoder = new TextDecoder(encoding, { fatal: true });
+  const decoder = new TextDecoder(label, { fatal: true });
   // One buffer, reused for every chunk (the decoder keeps the bytes of a
   // character split between chunks), so reading makes no garbage buffers.
   const fh = await fs.promises.open(file, 'r');
@@ -96,6 +152,10 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
   let row = 1;
   let delimiter = '';
   let header: string[] | null = null;
+  let headerRow = 0;
+  /** Known columns a row must name to be the header (from the first lines); 0: the first non-blank row. */
+  let headerScoreNeeded = 0;
+  let skipped = 0;
   let pendingCR = false;
   let out: { row: number; fields: string[] }[] = [];
 
@@ -111,7 +171,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
       try {
         text = decoder.decode();
       } catch {
-        throw new IngestError(`The file is not valid ${encoding.toUpperCase()} text: it ends in the middle of a character.`);
+        throw new IngestError(`The file is not valid ${encoding} text: it ends in the middle of a character.`);
       }
       return text.length > 0;
     }
@@ -121,7 +181,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
     } catch {
       // Find the first bad byte for the message.
       let at = bytesRead;
-      if (encoding === 'utf-8') {
+      if (label === 'utf-8') {
         const probe = new TextDecoder('utf-8', { fatal: true });
         for (let i = 0; i < buf.length; i += 4096) {
           try {
@@ -132,7 +192,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
           }
         }
       }
-      throw new IngestError(`The file is not valid ${encoding.toUpperCase()} text (a bad byte sequence near byte ${at.toLocaleString('en-US')}, around row ${row}). Save it as UTF-8 and upload it again.`);
+      throw new IngestError(`The file is not valid ${label.toUpperCase()} text (a bad byte sequence near byte ${at.toLocaleString('en-US')}, around row ${row}). Save it as UTF-8 and upload it again.`);
     }
     bytesRead += buf.length;
     return true;
@@ -148,7 +208,10 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
     // Blank lines are skipped.
     if (rec.length === 1 && rec[0] === '') return;
     if (!header) {
+      // Title lines and report parameters above the header are skipped.
+      if (headerScoreNeeded && headerScore(rec) < headerScoreNeeded && ++skipped < HEADER_SEARCH_ROWS) return;
       header = rec;
+      headerRow = thisRow;
       return;
     }
     if (rec.length !== header.length) {
@@ -240,15 +303,24 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
   let buffered = '';
   try {
     while (!header) {
-      if (!(await nextText())) break;
-      buffered += text;
+      const more = await nextText();
+      if (more) buffered += text;
       if (!delimiter) {
-        const nl = buffered.search(/\r|\n/);
-        if (nl < 0 && !done) continue;
-        delimiter = detectDelimiter(nl < 0 ? buffered : buffered.slice(0, nl));
+        // The first lines: a title and report parameters may come before the header.
+        let lines = 0;
+        let at = 0;
+        while (lines < HEADER_SEARCH_ROWS && at >= 0) {
+          at = buffered.indexOf('\n', at + 1);
+          lines++;
+        }
+        if (at < 0 && more && buffered.length < CHUNK * 4) continue;
+        const found = detectLayout(buffered);
+        delimiter = found.delimiter;
+        headerScoreNeeded = Math.min(found.score, HEADER_MIN_SCORE);
       }
-      parse(buffered);
+      if (buffered) parse(buffered);
       buffered = '';
+      if (!more) break;
     }
     if (done && !header) {
       if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
@@ -259,7 +331,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
     await close();
     throw e;
   }
-  const headerRow: string[] = header;
+  const headerFields: string[] = header;
 
   async function* batches(): AsyncGenerator<CsvBatch> {
     try {
@@ -286,7 +358,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
     }
   }
 
-  return { header: headerRow, delimiter, encoding, batches: closing(batches(), close) };
+  return { header: headerFields, delimiter, encoding, headerRow, batches: closing(batches(), close) };
 }
 
 /**

@@ -1,55 +1,13 @@
 // Header mapping for Access Risk Analysis exports (ARCHITECTURE.md 'Import
 // format'): headers are matched ignoring case, accents, spacing and
-// punctuation, in English and French, and in other known layouts (USER_ID).
-// Unknown columns are reported; missing required ones fail the upload.
+// punctuation, with the variants of header-dictionary.ts (English, French,
+// SAP's abbreviations, other known layouts such as USER_ID). Unknown columns
+// are reported; missing required ones fail the upload. Also where the header
+// row is (title lines and report parameters above it are skipped), and which
+// field an unmapped column looks like.
+import { HEADER_DICTIONARY, type CanonicalField } from './header-dictionary.js';
 
-export type CanonicalField =
-  | 'userId' | 'userName' | 'userGroup' | 'accessRiskId' | 'riskDescription' | 'riskLevel' | 'riskType'
-  | 'ruleId' | 'orgRuleId' | 'orgLevel' | 'orgValue' | 'businessProcess' | 'businessProcessDescription'
-  | 'function' | 'functionDescription' | 'system' | 'action' | 'actionDescription' | 'resource'
-  | 'resourceDescription' | 'resourceExtn' | 'resourceExtnDesc' | 'valueFrom' | 'valueTo' | 'roleProfile'
-  | 'roleProfileDescription' | 'compositeBusinessRole' | 'compositeRoleDescription' | 'mitigationControl'
-  | 'mitigationControlDescription' | 'monitor' | 'monitorName' | 'shortDescription' | 'executionCount'
-  | 'lastExecutedOn';
-
-/** Header variants per field, as exported (normalised before matching). */
-const VARIANTS: Record<CanonicalField, string[]> = {
-  userId: ['User ID', 'User Id', 'UserID', 'ID utilisateur', 'ID util.', 'User'],
-  userName: ['User Name', 'Username', 'Nom utilisateur', "Nom d'utilisateur"],
-  userGroup: ['User Group', 'Groupe utilisateur', 'Groupe util.'],
-  accessRiskId: ['Access Risk ID', 'Access Risk', 'Risk ID', "ID de risque d'acces", 'ID risque acces'],
-  riskDescription: ['Risk Description', 'Description du risque', 'Description risque'],
-  riskLevel: ['Risk Level', 'Niveau du risque', 'Niveau de risque'],
-  riskType: ['Risk Type', 'Type de risque'],
-  ruleId: ['Rule ID', 'ID de regle', 'ID regle'],
-  orgRuleId: ['Org Rule ID', 'ID regle organ.', 'ID regle org.'],
-  orgLevel: ['Org Level', 'Niveau org.', 'Niveau organisationnel'],
-  orgValue: ['Org Value', 'Valeur org.', 'Valeur organisationnelle'],
-  businessProcess: ['Business Process', 'Processus de gestion', 'Processus metier'],
-  businessProcessDescription: ['Business Process Description', 'Description processus de gestion', 'Description processus metier'],
-  function: ['Function', 'Fonction'],
-  functionDescription: ['Function Description', 'Description fonction', 'Description de la fonction'],
-  system: ['System', 'Systeme'],
-  action: ['Action'],
-  actionDescription: ['Action Description', "Description de l'action", 'Description action'],
-  resource: ['Resource', 'Ressource'],
-  resourceDescription: ['Resource Description', 'Description ressource', 'Description de la ressource'],
-  resourceExtn: ['Resource Extn', 'Resource Extension', 'Ressource externe'],
-  resourceExtnDesc: ['Resource Extn Desc', 'Resource Extn Description', 'Description ressource externe'],
-  valueFrom: ['Value From', 'Valeur de'],
-  valueTo: ['Value To', 'Valeur jusq.', "Valeur jusqu'a"],
-  roleProfile: ['Role/Profile', 'Role Profile', 'Role/Profil', 'Role ID', 'Role'],
-  roleProfileDescription: ['Role/Profile Description', 'Role Profile Description', 'Description role/profil', 'Role Description'],
-  compositeBusinessRole: ['Composite/Business Role', 'Composite Business Role', 'User/Composite Role', 'Composite Role', 'Role composite'],
-  compositeRoleDescription: ['Composite Role Description', 'Composite/Business Role Description', 'Description role composite'],
-  mitigationControl: ['Control', 'Control ID', 'Mitigating Control', 'Controle'],
-  mitigationControlDescription: ['Control Description', 'Description controle'],
-  monitor: ['Monitor', 'Moniteur'],
-  monitorName: ['Monitor Name', 'Nom du moniteur'],
-  shortDescription: ['Short description', 'Description courte'],
-  executionCount: ['Execution Count', "Nombre d'executions"],
-  lastExecutedOn: ['Last Executed On', 'Derniere execution'],
-};
+export type { CanonicalField } from './header-dictionary.js';
 
 export const REQUIRED: { label: string; any: CanonicalField[] }[] = [
   { label: 'User ID', any: ['userId'] },
@@ -68,11 +26,16 @@ export function normalizeHeader(h: string): string {
 }
 
 const LOOKUP = new Map<string, CanonicalField>();
-for (const [field, names] of Object.entries(VARIANTS) as [CanonicalField, string[]][]) {
+for (const [field, names] of Object.entries(HEADER_DICTIONARY) as [CanonicalField, readonly string[]][]) {
   for (const n of [field, ...names]) {
     const key = normalizeHeader(n);
     if (!LOOKUP.has(key)) LOOKUP.set(key, field);
   }
+}
+
+/** The field a header maps to, or undefined. */
+export function fieldOf(header: string): CanonicalField | undefined {
+  return LOOKUP.get(normalizeHeader(header.replace(/^\uFEFF/, '')));
 }
 
 export interface HeaderMapping {
@@ -104,7 +67,72 @@ export function mapHeaders(headers: string[]): HeaderMapping {
   return { byIndex, mapping, unknown, missing };
 }
 
+/** How many distinct known columns a row names. */
+export function headerScore(fields: readonly string[]): number {
+  const seen = new Set<CanonicalField>();
+  for (const f of fields) {
+    if (typeof f !== 'string' || f.length > 100) continue;
+    const field = LOOKUP.get(normalizeHeader(f));
+    if (field) seen.add(field);
+  }
+  return seen.size;
+}
+
 /** True when a line looks like a header row at all (at least two known columns). */
 export function looksLikeHeader(headers: string[]): boolean {
-  return headers.filter((h) => LOOKUP.has(normalizeHeader(h))).length >= 2;
+  return headerScore(headers) >= 2;
+}
+
+/**
+ * How many lines above the header are looked at: a report's title, its
+ * parameters (system, date, variant, selection) and blank lines.
+ */
+export const HEADER_SEARCH_ROWS = 50;
+
+/** A row naming at least this many known columns is a header (a title or parameter line names at most one or two). */
+export const HEADER_MIN_SCORE = 3;
+
+/**
+ * The index of the header among a file's first non-blank rows: the first row
+ * if it names two known columns, else the first that names HEADER_MIN_SCORE,
+ * else the one naming the most (at least two), else 0 (the first row, refused
+ * later as not a header).
+ */
+export function findHeaderRow(rows: readonly (readonly string[])[]): number {
+  let best = 0;
+  let bestScore = 0;
+  for (let i = 0; i < rows.length && i < HEADER_SEARCH_ROWS; i++) {
+    const s = headerScore(rows[i]!);
+    if (s >= HEADER_MIN_SCORE || (s >= 2 && i === 0)) return i;
+    if (s > bestScore) {
+      best = i;
+      bestScore = s;
+    }
+  }
+  return bestScore >= 2 ? best : 0;
+}
+
+/** English names of the fields, as the export writes them (for messages). */
+export function fieldLabel(f: CanonicalField): string {
+  return HEADER_DICTIONARY[f][0];
+}
+
+/**
+ * The field an unmapped column looks like: one whose name (or a variant of at
+ * least 5 letters) it contains, and that no other column filled. 'User ID
+ * (SAP)' looks like User ID; 'Composite Role Name' like Composite/Business Role.
+ */
+export function looksLikeField(header: string, mapped: ReadonlySet<CanonicalField>): CanonicalField | undefined {
+  const h = normalizeHeader(header);
+  if (!h) return undefined;
+  let best: CanonicalField | undefined;
+  let bestLength = 0;
+  for (const [key, field] of LOOKUP) {
+    if (key.length < 5 || key.length <= bestLength || mapped.has(field)) continue;
+    if (h.includes(key)) {
+      best = field;
+      bestLength = key.length;
+    }
+  }
+  return best;
 }

@@ -6,12 +6,68 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openCsv, IngestError, type CsvReader } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
-import { looksLikeHeader, mapHeaders, type HeaderMapping } from './headers.js';
+import { fieldLabel, fieldOf, looksLikeField, looksLikeHeader, mapHeaders, type CanonicalField, type HeaderMapping } from './headers.js';
+
+/** What was found in the file, for View Details. */
+export interface SourceLayout {
+  format: 'CSV' | 'XLSX' | 'XLS';
+  /** CSV: the text encoding (UTF-8, UTF-8 with BOM, UTF-16 LE/BE, Windows-1252). */
+  encoding?: string;
+  /** CSV: 'comma', 'semicolon' or 'tab'. */
+  delimiter?: string;
+  /** Workbooks: the sheet read, and the sheets it had. */
+  sheet?: string;
+  sheets?: string[];
+  /** The row (1-based, as the file or sheet numbers it) that holds the header. */
+  headerRow: number;
+  /** The decimal mark numbers are read with. */
+  decimalSeparator: '.' | ',';
+}
 
 export interface OpenedFile {
   reader: CsvReader;
   map: HeaderMapping;
+  layout: SourceLayout;
+  /** One warning per source column that was not loaded, saying why. */
+  columnWarnings: string[];
 }
+
+const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
+
+/** Why each unmapped column was not loaded, in words (what it looks like, what to rename it to). */
+export function columnWarnings(map: HeaderMapping): string[] {
+  const mapped = new Set<CanonicalField>(Object.values(map.mapping));
+  const headerOf = new Map(Object.entries(map.mapping).map(([h, f]) => [f, h]));
+  return map.unknown.map((h) => {
+    const same = fieldOf(h);
+    if (same) return `Column '${h}' was not loaded: column '${headerOf.get(same)}' already fills ${fieldLabel(same)}.`;
+    const like = looksLikeField(h, mapped);
+    if (like) return `Column '${h}' was not loaded: its name matches no field. It looks like ${fieldLabel(like)}, which no column filled; rename it '${fieldLabel(like)}' to load it.`;
+    return `Column '${h}' was not loaded: its name matches no field.`;
+  });
+}
+
+/**
+ * A column the product uses that was mapped but stayed empty on every row,
+ * while a column that looks like it was not loaded: said in words (the
+ * composite roles of a 'successful' upload must not be empty in silence).
+ */
+export function emptyColumnWarnings(map: HeaderMapping, used: readonly CanonicalField[], filled: ReadonlySet<CanonicalField>): string[] {
+  const out: string[] = [];
+  for (const [header, field] of Object.entries(map.mapping)) {
+    if (!used.includes(field) || filled.has(field)) continue;
+    const others = new Set<CanonicalField>(Object.values(map.mapping).filter((f) => f !== field));
+    const like = map.unknown.find((h) => looksLikeField(h, others) === field);
+    if (like) {
+      out.push(`Column '${header}' (${fieldLabel(field)}) is empty on every row, while column '${like}', which looks like it, was not loaded. Rename the columns so that '${like}' is '${fieldLabel(field)}', and upload the file again.`);
+    }
+  }
+  return out;
+}
+
+/** A role-level risk analysis: risks inside roles, no user columns. */
+export const ROLE_LEVEL_REPORT =
+  "This is a role-level risk analysis (the risks inside roles, with no user columns). Reviews here are of users' access: in SAP Access Control run Access Risk Analysis at user level (Analysis Type 'User Level', Report Type 'Permission Level', Report Format 'Detailed') and upload that export. No rows were loaded.";
 
 /**
  * Opens `file` as the type its original name says. The reader hands over
@@ -29,13 +85,26 @@ export async function openUploadFile(file: string, originalName: string, groupRo
       );
     }
     const map = mapHeaders(reader.header);
+    const fields = new Set(Object.values(map.mapping));
+    if (map.missing.includes('User ID') && fields.has('accessRiskId') && (fields.has('roleProfile') || fields.has('compositeBusinessRole'))) {
+      throw new IngestError(ROLE_LEVEL_REPORT);
+    }
     if (map.missing.length) {
       throw new IngestError(
         `Missing required column${map.missing.length > 1 ? 's' : ''}: ${map.missing.join(', ')}. No rows were loaded.` +
           (map.unknown.length ? ` Columns not recognised: ${map.unknown.slice(0, 10).join(', ')}.` : ''),
       );
     }
-    return { reader, map };
+    const format = ext === '.xlsx' ? 'XLSX' : ext === '.xls' ? 'XLS' : 'CSV';
+    const decimalComma = reader.delimiter === ';';
+    const layout: SourceLayout = {
+      format,
+      ...(format === 'CSV' ? { encoding: reader.encoding, delimiter: DELIMITER_NAMES[reader.delimiter] ?? reader.delimiter } : {}),
+      ...(reader.sheet !== undefined ? { sheet: reader.sheet, sheets: reader.sheets } : {}),
+      headerRow: reader.headerRow,
+      decimalSeparator: decimalComma ? ',' : '.',
+    };
+    return { reader, map, layout, columnWarnings: columnWarnings(map) };
   } catch (err) {
     await reader.batches.return(undefined).catch(() => {});
     throw err;

@@ -164,16 +164,59 @@ function trimmed(v: string): string {
   return n && (v.charCodeAt(0) <= 32 || v.charCodeAt(n - 1) <= 32) ? v.trim() : v;
 }
 
-/** A whole number written plainly ('1234'), or undefined; spaces and thousands commas are allowed ('1,234'). */
-function wholeNumber(v: string): number | undefined {
-  let plain = v.length <= 10;
+/**
+ * A number as the file writes it, or undefined. With decimal commas (a
+ * semicolon file, as Excel writes CSV in French or German) ',' is the decimal
+ * mark and '.' or spaces group thousands: '313,5' is 313.5, '1.234,5' is
+ * 1234.5. Otherwise '.' is the decimal mark and a comma followed by exactly
+ * three digits groups thousands ('1,234'); any other comma is a decimal mark
+ * ('313,5' is 313.5 in any file, never 3135).
+ */
+export function parseNumber(v: string, decimalComma: boolean): number | undefined {
+  let plain = v.length > 0 && v.length <= 15;
   for (let i = 0; plain && i < v.length; i++) {
     const d = v.charCodeAt(i) - 48;
     if (d < 0 || d > 9) plain = false;
   }
-  const n = plain ? Number(v) : Number(v.replace(/[\s,]/g, ''));
-  return Number.isInteger(n) && n >= 0 && n <= 2_147_483_647 ? n : undefined;
+  if (plain) return Number(v);
+  let s = v.replace(/[\s\u00a0\u202f']/g, '');
+  if (decimalComma) {
+    if (/^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$/.test(s)) s = s.replace(/\./g, '');
+    s = s.replace(',', '.');
+  } else if (/^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(s)) {
+    s = s.replace(/,/g, '');
+  } else {
+    s = s.replace(',', '.');
+  }
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(s)) return undefined;
+  const n = Number(s);
+  return Number.isFinite(n) && Math.abs(n) < 1e15 ? n : undefined;
 }
+
+/**
+ * Values that could not be read (a number or date that is not one): the row
+ * is kept without the value, and the upload warns with row and column. The
+ * first `keep` are named; the rest are counted.
+ */
+export class RowProblems {
+  readonly listed: string[] = [];
+  count = 0;
+  /** Which of the columns the product uses (USED_FIELDS) had a value on some row. */
+  readonly filled = new Set<CanonicalField>();
+  constructor(readonly keep = 20) {}
+  add(message: string) {
+    this.count++;
+    if (this.listed.length < this.keep) this.listed.push(message);
+  }
+  /** The warnings to record: the listed ones, and how many more there were. */
+  warnings(): string[] {
+    const more = this.count - this.listed.length;
+    return more > 0 ? [...this.listed, `... and ${more.toLocaleString('en-US')} more value${more === 1 ? '' : 's'} that could not be read (each row was kept without it).`] : [...this.listed];
+  }
+}
+
+/** Columns the product uses whose emptiness on every row is worth a warning (when another column looks like them). */
+export const USED_FIELDS: CanonicalField[] = ['compositeBusinessRole', 'function', 'ruleId', 'executionCount', 'lastExecutedOn', 'mitigationControl'];
 
 /**
  * Builds a function that appends a record's COPY line to `out` and returns
@@ -181,7 +224,14 @@ function wholeNumber(v: string): number | undefined {
  * the export columns' values, so equal rows hash equally whatever file they
  * came from. To drop the row again (a duplicate), set out.length back.
  */
-export function rowNormalizer(map: HeaderMapping, headers: string[], uploadId: string) {
+export function rowNormalizer(
+  map: HeaderMapping,
+  headers: string[],
+  uploadId: string,
+  opts: { decimalComma?: boolean; problems?: RowProblems } = {},
+) {
+  const decimalComma = opts.decimalComma ?? false;
+  const problems = opts.problems ?? new RowProblems();
   const indexOf = new Map<CanonicalField, number>();
   map.byIndex.forEach((f, i) => f && indexOf.set(f, i));
   const headerOf = (f: CanonicalField) => headers[indexOf.get(f)!]?.trim() ?? f;
@@ -201,6 +251,8 @@ export function rowNormalizer(map: HeaderMapping, headers: string[], uploadId: s
   const level = memo(levelOf);
   const date = memo(parseDate);
   const tail = `","${uploadId}"\n`;
+  const used = USED_FIELDS.map((f) => at(f));
+  let unfilled = used.length;
 
   return (row: number, fields: string[], out: CopyBuffer): string => {
     for (let k = 0; k < width; k++) {
@@ -212,6 +264,14 @@ export function rowNormalizer(map: HeaderMapping, headers: string[], uploadId: s
     if (!values[kSystem]) throw new IngestError(`Row ${row}, column '${headerOf('system')}': the value is empty, but every row needs one.`);
     if (!values[kRole] && !values[kComposite]) {
       throw new IngestError(`Row ${row}: both Role/Profile and Composite Role are empty; every row needs one of them.`);
+    }
+    if (unfilled) {
+      for (let j = 0; j < used.length; j++) {
+        if (values[used[j]!] && !problems.filled.has(USED_FIELDS[j]!)) {
+          problems.filled.add(USED_FIELDS[j]!);
+          unfilled--;
+        }
+      }
     }
     let label = '';
     if (hasLevel) {
@@ -227,17 +287,17 @@ export function rowNormalizer(map: HeaderMapping, headers: string[], uploadId: s
       if (k) out.byte(44); // ','
       if (k === kCount) {
         if (!v) continue; // NULL
-        const n = wholeNumber(v);
+        const n = parseNumber(v, decimalComma);
         if (n === undefined) {
-          out.length = start;
-          throw new IngestError(`Row ${row}, column '${headerOf('executionCount')}': '${v}' is not a whole number.`);
+          problems.add(`Row ${row}, column '${headerOf('executionCount')}': '${v.slice(0, 50)}' is not a number; the row was loaded without it.`);
+          continue; // NULL
         }
         out.ascii(String(n));
       } else if (k === kDate) {
         const d = date(v);
         if (d === undefined) {
-          out.length = start;
-          throw new IngestError(`Row ${row}, column '${headerOf('lastExecutedOn')}': '${v}' is not a date (use YYYY-MM-DD or DD.MM.YYYY).`);
+          problems.add(`Row ${row}, column '${headerOf('lastExecutedOn')}': '${v.slice(0, 50)}' is not a date (YYYY-MM-DD or DD.MM.YYYY); the row was loaded without it.`);
+          continue; // NULL
         }
         if (d !== null) out.ascii(d);
       } else {

@@ -4,6 +4,7 @@
 import type { AppDeps } from '../context.js';
 import { JOBS } from '../db/queue.js';
 import { loadUpload, reapInterrupted } from '../services/upload-load.js';
+import { timedJob } from '../core/metrics.js';
 
 export async function startIngestWorker(deps: AppDeps, opts: { pollingIntervalSeconds: number; staleSeconds: number }) {
   const { boss } = deps.jobs;
@@ -13,7 +14,7 @@ export async function startIngestWorker(deps: AppDeps, opts: { pollingIntervalSe
   const timer = setInterval(() => reap().catch((e) => deps.log(`reaper: ${(e as Error).message}`)), Math.max(5, opts.staleSeconds / 2) * 1000);
   timer.unref();
   await boss.work<{ uploadId: string }>(JOBS.ingestUpload, { pollingIntervalSeconds: opts.pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
-    await loadUpload(deps, job!.data.uploadId);
+    await timedJob(JOBS.ingestUpload, () => loadUpload(deps, job!.data.uploadId));
   });
   return { stop: () => clearInterval(timer) };
 }

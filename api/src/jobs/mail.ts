@@ -8,6 +8,7 @@ import nodemailer from 'nodemailer';
 import type { JobQueue } from '../db/queue.js';
 import { JOBS } from '../db/queue.js';
 import type { MailMessage } from '../services/mail.js';
+import { timedJob } from '../core/metrics.js';
 
 /** Delivers a message now (used by the job worker). */
 export interface MailTransport {
@@ -70,7 +71,7 @@ export async function startMailWorker(queue: JobQueue, transport: MailTransport,
     JOBS.sendMail,
     { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1 },
     async ([job]) => {
-      await transport.deliver(job!.data);
+      await timedJob(JOBS.sendMail, () => transport.deliver(job!.data));
     },
   );
 }

@@ -1,6 +1,8 @@
 // REST: assignment criteria (SPEC §7 /api/assignment-criteria, /api/assignment-values).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import * as assignments from '../services/assignments.js';
+import { idParams, routeSchema, text } from './edge.js';
 
 function shape(c: assignments.CriteriaWithReviewer) {
   return {
@@ -14,23 +16,34 @@ function shape(c: assignments.CriteriaWithReviewer) {
   };
 }
 
+const ValuesParams = z.object({
+  criteriaType: z.enum(assignments.CRITERIA_TYPES, { error: `Unknown criteria type: use one of ${assignments.CRITERIA_TYPES.join(', ')}` }),
+});
+const ValuesQuery = z.object({ reviewerId: text('reviewerId', 100).optional() });
+
 export function registerAssignmentRoutes(app: FastifyInstance) {
   app.get('/api/assignment-criteria', { config: { access: 'admin' } }, async (req) =>
     (await assignments.listCriteria(req.ctx.prisma)).map(shape),
   );
 
-  app.get<{ Params: { criteriaType: string }; Querystring: { reviewerId?: string } }>(
+  app.get<{ Params: z.infer<typeof ValuesParams>; Querystring: z.infer<typeof ValuesQuery> }>(
     '/api/assignment-values/:criteriaType',
-    { config: { access: 'admin' } },
+    { config: { access: 'admin' }, schema: routeSchema({ params: ValuesParams, querystring: ValuesQuery }) },
     async (req) => assignments.criteriaValues(req.ctx.prisma, req.params.criteriaType, req.query.reviewerId),
   );
 
-  app.post<{ Body: assignments.CreateCriteriaInput }>('/api/assignment-criteria', { config: { access: 'admin' } }, async (req, reply) => {
-    return reply.status(201).send(shape(await assignments.createCriteria(req.ctx.prisma, req.ctx.actor, req.body ?? {})));
-  });
+  app.post<{ Body: assignments.CreateCriteriaInput }>(
+    '/api/assignment-criteria',
+    { config: { access: 'admin' }, schema: routeSchema({ body: assignments.createCriteriaSchema }) },
+    async (req, reply) => reply.status(201).send(shape(await assignments.createCriteria(req.ctx.prisma, req.ctx.actor, req.body))),
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/assignment-criteria/:id', { config: { access: 'admin' } }, async (req) => {
-    await assignments.deleteCriteria(req.ctx.prisma, req.ctx.actor, req.params.id);
-    return { success: true };
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/api/assignment-criteria/:id',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) },
+    async (req) => {
+      await assignments.deleteCriteria(req.ctx.prisma, req.ctx.actor, req.params.id);
+      return { success: true };
+    },
+  );
 }

@@ -4,14 +4,30 @@ import * as internalAuth from '../services/auth.js';
 import * as sso from '../auth/oidc.js';
 import { publicUser } from '../core/types.js';
 import { AuthenticationError } from '../core/errors.js';
+import { z } from 'zod';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../core/validation.js';
+import { routeSchema, text } from './edge.js';
+
+// Absent fields pass: the service answers the SPEC's messages ('Please enter both email and password', …).
+const LoginBody = z.object({ email: text('Email', MAX_EMAIL_LENGTH).nullish(), password: text('Password', MAX_PASSWORD_LENGTH).nullish() });
+const ChangePasswordBody = z.object({
+  userId: text('userId', 100).nullish(),
+  currentPassword: text('Current password', MAX_PASSWORD_LENGTH).nullish(),
+  newPassword: text('New password', MAX_PASSWORD_LENGTH).nullish(),
+  revokeApiTokens: z.boolean({ error: 'revokeApiTokens must be true or false' }).nullish(),
+});
+/** What the provider sends back (read by openid-client from the URL; bounded here). */
+const CallbackQuery = z.object(
+  Object.fromEntries(['code', 'state', 'iss', 'session_state', 'error', 'error_description'].map((f) => [f, text(f, 4000).optional()])),
+);
 
 export function registerAuthRoutes(app: FastifyInstance) {
-  app.post<{ Body: { email?: string; password?: string } }>(
+  app.post<{ Body: z.infer<typeof LoginBody> }>(
     '/api/internal-login',
-    { config: { access: 'public' } },
+    { config: { access: 'public' }, schema: routeSchema({ body: LoginBody }) },
     async (req) => {
       const { ctx } = req;
-      const { user, session } = await internalAuth.login(ctx.prisma, req.body ?? {}, {
+      const { user, session } = await internalAuth.login(ctx.prisma, req.body, {
         ip: ctx.actor.ip,
         userAgent: ctx.actor.userAgent,
         sessionTtlHours: ctx.config.SESSION_TTL_HOURS,
@@ -22,11 +38,11 @@ export function registerAuthRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Body: { userId?: string; currentPassword?: string; newPassword?: string; revokeApiTokens?: boolean } }>(
+  app.put<{ Body: z.infer<typeof ChangePasswordBody> }>(
     '/api/internal/change-password',
-    { config: { access: 'authenticated' } },
+    { config: { access: 'authenticated' }, schema: routeSchema({ body: ChangePasswordBody }) },
     async (req) => {
-      const user = await internalAuth.changePassword(req.ctx.prisma, req.ctx.actor, req.body ?? {});
+      const user = await internalAuth.changePassword(req.ctx.prisma, req.ctx.actor, req.body);
       return { user: publicUser(user) };
     },
   );
@@ -79,7 +95,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
     return reply.redirect(started.location);
   });
 
-  app.get(sso.CALLBACK_PATH, { config: { access: 'public' } }, async (req, reply) => {
+  app.get(sso.CALLBACK_PATH, { config: { access: 'public' }, schema: routeSchema({ querystring: CallbackQuery }) }, async (req, reply) => {
     const { ctx } = req;
     if (!ctx.config.oidcEnabled) return reply.redirect('/internal-login');
     const flowCookie = req.cookies[sso.FLOW_COOKIE];

@@ -1,15 +1,25 @@
 // REST: decisions, submission and approval (SPEC §7 /api/reviews/…, /api/submissions).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import * as decisions from '../services/decisions.js';
+import { idParams, listOf, routeSchema, text } from './edge.js';
+
+const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
+const SubmissionsQuery = z.object({ status: text('status', 20).optional() });
+const ReturnBody = z.object({ comment: text('Comment', 4000).nullish() });
 
 export function registerDecisionRoutes(app: FastifyInstance) {
-  app.post<{ Body: decisions.DecisionItem }>('/api/reviews/decision', { config: { access: 'signedIn' } }, async (req) => {
-    return { success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, [req.body ?? {}])) };
-  });
+  app.post<{ Body: decisions.DecisionItem }>(
+    '/api/reviews/decision',
+    { config: { access: 'signedIn' }, schema: routeSchema({ body: decisions.itemSchema }) },
+    async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, [req.body])) }),
+  );
 
-  app.post<{ Body: { decisions?: unknown } }>('/api/reviews/decisions', { config: { access: 'signedIn' } }, async (req) => {
-    return { success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, req.body?.decisions)) };
-  });
+  app.post<{ Body: z.infer<typeof BatchBody> }>(
+    '/api/reviews/decisions',
+    { config: { access: 'signedIn' }, schema: routeSchema({ body: BatchBody }) },
+    async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, req.body.decisions)) }),
+  );
 
   app.get('/api/reviews/submission-status', { config: { access: 'reviewer' } }, async (req) =>
     decisions.submissionStatus(req.ctx.prisma, req.ctx.user!),
@@ -22,7 +32,7 @@ export function registerDecisionRoutes(app: FastifyInstance) {
 
   app.post('/api/reviews/recall', { config: { access: 'reviewer' } }, async (req) => decisions.recall(req.ctx.deps, req.ctx.actor));
 
-  app.get<{ Querystring: { status?: string } }>('/api/submissions', { config: { access: 'admin' } }, async (req) =>
+  app.get<{ Querystring: z.infer<typeof SubmissionsQuery> }>('/api/submissions', { config: { access: 'admin' }, schema: routeSchema({ querystring: SubmissionsQuery }) }, async (req) =>
     (await decisions.listSubmissions(req.ctx.prisma, req.query)).map((s) => ({
       id: s.id,
       status: s.status,
@@ -37,11 +47,13 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     })),
   );
 
-  app.put<{ Params: { id: string } }>('/api/submissions/:id/approve', { config: { access: 'admin' } }, async (req) =>
+  app.put<{ Params: { id: string } }>('/api/submissions/:id/approve', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) =>
     decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'approved'),
   );
 
-  app.put<{ Params: { id: string }; Body: { comment?: string } }>('/api/submissions/:id/return', { config: { access: 'admin' } }, async (req) =>
-    decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'returned', req.body?.comment),
+  app.put<{ Params: { id: string }; Body: z.infer<typeof ReturnBody> }>(
+    '/api/submissions/:id/return',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReturnBody }) },
+    async (req) => decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'returned', req.body.comment),
   );
 }

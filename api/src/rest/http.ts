@@ -18,10 +18,14 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the request context and enforces the route's declared access. */
+/**
+ * Builds the request context and enforces the route's declared access, before
+ * any input is looked at (a caller who may not call a route learns nothing of its
+ * input rules): registered before the input checks below, in the same phase.
+ */
 export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
   app.decorateRequest('ctx', null as unknown as Context);
-  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('preValidation', async (req: FastifyRequest, reply: FastifyReply) => {
     if (!req.url.startsWith('/api/') || req.is404) return;
     const rule = req.routeOptions.config?.access;
     req.ctx = await requestContext(deps, req, reply);

@@ -1,12 +1,13 @@
 // /api/openapi.json, built from the routes as they are registered, so the
 // document cannot miss one.
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { jsonSchema, type RouteSchema } from './edge.js';
 
 interface Collected {
   method: string;
   url: string;
   access: string;
-  summary?: string;
+  schema: RouteSchema;
 }
 
 export function collectRoutes(app: FastifyInstance): Collected[] {
@@ -20,7 +21,7 @@ export function collectRoutes(app: FastifyInstance): Collected[] {
         method: m.toLowerCase(),
         url: r.url,
         access: (r.config as { access?: string } | undefined)?.access ?? 'none',
-        summary: (r.schema as { summary?: string } | undefined)?.summary,
+        schema: (r.schema ?? {}) as RouteSchema,
       });
     }
   });
@@ -35,20 +36,44 @@ const ACCESS_TEXT: Record<string, string> = {
   reviewer: 'Reviewers only.',
 };
 
+type JsonSchema = { properties?: Record<string, unknown>; required?: string[] };
+
+/** Path parameters (every one in the URL, typed by schema.params) and query parameters (schema.querystring). */
+function parameters(r: Collected) {
+  const path = (r.schema.params ? jsonSchema(r.schema.params) : {}) as JsonSchema;
+  const query = (r.schema.querystring ? jsonSchema(r.schema.querystring) : {}) as JsonSchema;
+  const list = [
+    ...[...r.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1]!,
+      in: 'path',
+      required: true,
+      schema: path.properties?.[m[1]!] ?? { type: 'string' },
+    })),
+    ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: query.required?.includes(name) ?? false,
+      schema,
+    })),
+  ];
+  return list.length ? list : undefined;
+}
+
+function requestBody(s: RouteSchema) {
+  if (s.body) return { required: true, content: { 'application/json': { schema: jsonSchema(s.body) } } };
+  if (s.multipartBody) return { required: true, content: { 'multipart/form-data': { schema: jsonSchema(s.multipartBody) } } };
+  return undefined;
+}
+
 export function openApiDocument(routes: Collected[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const p = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const params = [...r.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
     (paths[p] ??= {})[r.method] = {
-      summary: r.summary ?? `${r.method.toUpperCase()} ${p}`,
+      summary: r.schema.summary ?? `${r.method.toUpperCase()} ${p}`,
       description: ACCESS_TEXT[r.access] ?? '',
-      parameters: params.length ? params : undefined,
+      parameters: parameters(r),
+      requestBody: requestBody(r.schema),
       security: r.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
       responses: {
         '200': { description: 'OK' },

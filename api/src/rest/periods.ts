@@ -1,6 +1,7 @@
 // REST: review periods (SPEC §7 /api/review-periods…).
 import type { FastifyInstance } from 'fastify';
 import * as periods from '../services/periods.js';
+import { idParams, routeSchema } from './edge.js';
 
 export function registerPeriodRoutes(app: FastifyInstance) {
   app.get('/api/review-periods/active', { config: { access: 'signedIn' } }, async (req) => {
@@ -9,13 +10,15 @@ export function registerPeriodRoutes(app: FastifyInstance) {
 
   app.get('/api/review-periods', { config: { access: 'admin' } }, async (req) => periods.listPeriods(req.ctx.prisma));
 
-  app.post<{ Body: periods.CreatePeriodInput }>('/api/review-periods', { config: { access: 'admin' } }, async (req, reply) => {
-    return reply.status(201).send(await periods.createPeriod(req.ctx.prisma, req.ctx.actor, req.body ?? {}));
-  });
+  app.post<{ Body: periods.CreatePeriodInput }>(
+    '/api/review-periods',
+    { config: { access: 'admin' }, schema: routeSchema({ body: periods.createPeriodSchema }) },
+    async (req, reply) => reply.status(201).send(await periods.createPeriod(req.ctx.deps, req.ctx.actor, req.body ?? {})),
+  );
 
   for (const [suffix, status] of [['open', 'active'], ['close', 'closed']] as const) {
-    app.put<{ Params: { id: string } }>(`/api/review-periods/:id/${suffix}`, { config: { access: 'admin' } }, async (req) => {
-      return periods.setPeriodStatus(req.ctx.prisma, req.ctx.actor, req.params.id, status);
+    app.put<{ Params: { id: string } }>(`/api/review-periods/:id/${suffix}`, { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) => {
+      return periods.setPeriodStatus(req.ctx.deps, req.ctx.actor, req.params.id, status, req.ctx.deps.config.uploadsDir);
     });
   }
 }

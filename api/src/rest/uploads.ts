@@ -6,6 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as uploads from '../services/uploads.js';
 import { PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import { z } from 'zod';
+import { idParams, routeSchema } from './edge.js';
+
+/** multipart/form-data: the file and the options the service checks (services/uploads.ts). */
+const UploadForm = uploads.optionsSchema.extend({
+  file: z.string().meta({ format: 'binary', description: 'The .csv, .xlsx or .xls file (2 GB at most); only the first file is read' }),
+});
 
 export async function registerUploadRoutes(app: FastifyInstance) {
   await app.register(multipart, {
@@ -13,7 +20,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     throwFileSizeLimit: false,
   });
 
-  app.post('/api/upload', { config: { access: 'admin' } }, async (req, reply) => {
+  app.post('/api/upload', { config: { access: 'admin' }, schema: routeSchema({ multipartBody: UploadForm }) }, async (req, reply) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > uploads.MAX_UPLOAD_BYTES + 1024 * 1024) {
       // Answer now and drop the connection rather than read 2 GB we will not keep.
@@ -51,26 +58,17 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     }
   });
 
-  app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' } }, async (req) => {
-    const u = await uploads.getUpload(req.ctx.prisma, req.params.id);
-    return {
-      status: u.status,
-      recordCount: u.recordCount,
-      errorMessage: u.errorMessage,
-      rowsProcessed: u.rowsProcessed,
-      bytesProcessed: Number(u.bytesProcessed),
-      sizeBytes: Number(u.sizeBytes),
-      duplicatesSkipped: u.duplicatesSkipped,
-    };
+  app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) => {
+    return uploads.uploadStatusJson(await uploads.getUpload(req.ctx.prisma, req.params.id));
   });
 
   app.get('/api/uploads', { config: { access: 'admin' } }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploads.uploadJson));
 
-  app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' } }, async (req) =>
+  app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) =>
     uploads.uploadJson(await uploads.getUpload(req.ctx.prisma, req.params.id)),
   );
 
-  app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' } }, async (req, reply) => {
+  app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req, reply) => {
     const u = await uploads.retryUpload(req.ctx.deps, req.ctx.actor, req.params.id);
     return reply.status(202).send({ uploadId: u.id, status: u.status });
   });

@@ -13,6 +13,40 @@ import { access } from '../context.js';
 import { AppError, ValidationError } from '../core/errors.js';
 import { decodeIDOrThrow } from './global-ids.js';
 
+/** The caller's scopes (scope-auth), also read by onlyVisible below. */
+function scopesOf(ctx: Context) {
+  return {
+    public: true,
+    authenticated: access.authenticated(ctx.user),
+    signedIn: access.signedIn(ctx.user),
+    admin: access.admin(ctx.user),
+    reviewer: access.reviewer(ctx.user),
+    self: (id: string) => access.signedIn(ctx.user) && ctx.user!.id === id,
+  };
+}
+
+type ScopeMap = Partial<Record<keyof ReturnType<typeof scopesOf>, unknown>>;
+type TypeScopes = boolean | ScopeMap | ((value: unknown, ctx: Context) => boolean | ScopeMap | Promise<boolean | ScopeMap>);
+
+/**
+ * A record read by node(id:)/nodes(ids:), or null when its type's authScopes (the
+ * one rule of who sees it, declared on the type) refuse it to the caller: the
+ * answer is then the same as for an id that names nothing.
+ */
+async function onlyVisible(typename: string, value: unknown, ctx: Context): Promise<unknown> {
+  if (value == null || value instanceof Error) return value;
+  const rule = (builder.configStore.getTypeConfig(typename).pothosOptions as { authScopes?: TypeScopes }).authScopes;
+  if (rule === undefined) return value;
+  const wanted = typeof rule === 'function' ? await rule(value, ctx) : rule;
+  if (typeof wanted === 'boolean') return wanted ? value : null;
+  const granted = scopesOf(ctx);
+  const any = Object.entries(wanted).some(([scope, arg]) => {
+    const g = granted[scope as keyof typeof granted];
+    return typeof g === 'function' ? g(arg as string) : g && arg === true;
+  });
+  return any ? value : null;
+}
+
 /** Largest page a connection returns, whatever `first`/`last` asks. */
 export const MAX_CONNECTION_SIZE = 500;
 
@@ -40,14 +74,7 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
-    authScopes: (ctx) => ({
-      public: true,
-      authenticated: access.authenticated(ctx.user),
-      signedIn: access.signedIn(ctx.user),
-      admin: access.admin(ctx.user),
-      reviewer: access.reviewer(ctx.user),
-      self: (id: string) => access.signedIn(ctx.user) && ctx.user!.id === id,
-    }),
+    authScopes: scopesOf,
     unauthorizedError: (_parent, ctx) =>
       ctx.user
         ? new GraphQLError('You do not have permission to do this', { extensions: { code: 'FORBIDDEN', http: { status: 200 } } })
@@ -65,8 +92,16 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    nodeQueryOptions: { authScopes: { signedIn: true } },
-    nodesQueryOptions: { authScopes: { signedIn: true } },
+    // A record the caller may not see answers null, as one that does not exist: no error, no __typename.
+    nodeQueryOptions: {
+      authScopes: { signedIn: true },
+      resolve: async (_root, args, ctx, _info, resolveNode) => onlyVisible(args.id.typename, await resolveNode(args.id), ctx),
+    },
+    nodesQueryOptions: {
+      authScopes: { signedIn: true },
+      resolve: async (_root, args, ctx, _info, resolveNodes) =>
+        Promise.all((await resolveNodes(args.ids)).map((node, i) => onlyVisible(args.ids[i]!.typename, node, ctx))),
+    },
     // Malformed ids and ids of no Node type are BAD_USER_INPUT (global-ids.ts).
     decodeGlobalID: (globalID) => decodeIDOrThrow(globalID),
   },

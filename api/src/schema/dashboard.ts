@@ -1,5 +1,7 @@
 // Dashboard figures in GraphQL.
+import { filter, pipe } from 'graphql-yoga';
 import { builder } from './builder.js';
+import { stillSignedIn } from '../context.js';
 import * as dashboard from '../services/dashboard.js';
 
 const DashboardStats = builder
@@ -18,5 +20,57 @@ builder.queryFields((t) => ({
     type: DashboardStats,
     authScopes: { signedIn: true },
     resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.viewer!),
+  }),
+}));
+
+const TrendRangeEnum = builder.enumType('TrendRange', {
+  description: 'Last 30 days (by day), Last 90 days (by day), Last 6 months (by week).',
+  values: ['last30Days', 'last90Days', 'last6Months'] as const,
+});
+
+const RANGE_OF: Record<'last30Days' | 'last90Days' | 'last6Months', dashboard.TrendRange> = { last30Days: '30d', last90Days: '90d', last6Months: '6m' };
+
+const TrendPointRef = builder.objectRef<dashboard.TrendPoint>('TrendPoint').implement({
+  description: 'One day (or week) of the risk trend, cumulative at its end.',
+  fields: (t) => ({
+    date: t.expose('date', { type: 'DateTime', description: 'The start of the day or week (UTC).' }),
+    loaded: t.exposeInt('loaded'),
+    retained: t.exposeInt('retained'),
+    removed: t.exposeInt('removed'),
+    pending: t.exposeInt('pending'),
+  }),
+});
+
+const CategoryCountRef = builder.objectRef<{ category: string; count: number }>('RiskCategoryCount').implement({
+  fields: (t) => ({ category: t.exposeString('category'), count: t.exposeInt('count') }),
+});
+
+const DashboardChangeRef = builder.objectRef<{ reason: string }>('DashboardChange').implement({
+  fields: (t) => ({ reason: t.exposeString('reason', { description: 'decisions or upload' }) }),
+});
+
+builder.queryFields((t) => ({
+  dashboardTrend: t.field({
+    type: [TrendPointRef],
+    description: 'The risk trend over the range: conflicts loaded, decided retain / remove, pending (see services/dashboard.ts).',
+    authScopes: { signedIn: true },
+    args: { range: t.arg({ type: TrendRangeEnum, required: true }) },
+    resolve: async (_root, args, ctx) => (await dashboard.dashboardTrend(ctx.prisma, ctx.viewer!, RANGE_OF[args.range])).points,
+  }),
+  riskCategories: t.field({
+    type: [CategoryCountRef],
+    description: "Conflicts per risk category (accepted AI categories; the rest 'Uncategorised').",
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => dashboard.riskCategories(ctx.prisma, ctx.viewer!),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  dashboardChanged: t.field({
+    type: DashboardChangeRef,
+    description: 'The dashboard figures moved (decisions saved, an upload went live): refetch them. Carries no figures.',
+    authScopes: { signedIn: true },
+    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('dashboard:changed'), filter(() => stillSignedIn(ctx))),
+    resolve: (payload: { reason: string }) => payload,
   }),
 }));

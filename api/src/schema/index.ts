@@ -12,5 +12,13 @@ import './reviewer-status.js';
 import './composite-view.js';
 import './uploads.js';
 import './tokens.js';
+import './risk-analysis.js';
+import './simulation.js';
+import './review-history.js';
+import './evidence.js';
+import './settings.js';
+import './ai.js';
+import './purge.js';
+import './ai-bulk.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

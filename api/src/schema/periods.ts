@@ -1,6 +1,8 @@
 // Review periods: the node, the active one, the list, create / close / reopen.
 import { builder, runnable } from './builder.js';
 import type { Context } from '../context.js';
+import { stillSignedIn } from '../context.js';
+import { filter, pipe } from 'graphql-yoga';
 import { ValidationError } from '../core/errors.js';
 import * as periods from '../services/periods.js';
 
@@ -55,7 +57,7 @@ builder.mutationFields((t) => {
       errors: {},
       args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
       resolve: async (query, _root, { id }, ctx) => {
-        await periods.setPeriodStatus(ctx.prisma, ctx.actor, id.id, status);
+        await periods.setPeriodStatus(ctx.deps, ctx.actor, id.id, status, ctx.deps.config.uploadsDir);
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
       },
     });
@@ -67,7 +69,7 @@ builder.mutationFields((t) => {
       errors: { types: [ValidationError] },
       args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
       resolve: async (query, _root, { input }, ctx) => {
-        const p = await periods.createPeriod(ctx.prisma, ctx.actor, input);
+        const p = await periods.createPeriod(ctx.deps, ctx.actor, input);
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: p.id } });
       },
     }),
@@ -75,3 +77,18 @@ builder.mutationFields((t) => {
     reopenReviewPeriod: statusField('active'),
   };
 });
+
+builder.subscriptionFields((t) => ({
+  reviewPeriodChanged: t.prismaField({
+    type: 'ReviewPeriod',
+    description: 'A review period as it is created, closed or reopened: open review screens lock or unlock at once.',
+    authScopes: { signedIn: true },
+    subscribe: (_root, _args, ctx) =>
+      pipe(
+        ctx.pubsub.subscribe('period:changed'),
+        filter(() => stillSignedIn(ctx)),
+      ),
+    resolve: (query, payload: { periodId: string }, _args, ctx) =>
+      ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: payload.periodId } }),
+  }),
+}));

@@ -48,7 +48,7 @@ const RiskRowObject = builder.prismaObject('RiskRow', {
     valueTo: t.exposeString('valueTo'),
     mitigationControl: t.exposeString('mitigationControl'),
     mitigationControlDescription: t.exposeString('mitigationControlDescription'),
-    executionCount: t.exposeInt('executionCount', { nullable: true }),
+    executionCount: t.exposeFloat('executionCount', { nullable: true }),
     lastExecutedOn: t.expose('lastExecutedOn', { type: 'DateTime', nullable: true }),
     aiSuggestedCategory: t.exposeString('aiSuggestedCategory', { nullable: true }),
     aiCategoryConfidence: t.exposeFloat('aiCategoryConfidence', { nullable: true }),

@@ -44,11 +44,48 @@ export const UploadNode = builder.prismaNode('Upload', {
       resolve: (u) => Object.entries((u.columnMapping ?? {}) as Record<string, string>).map(([header, field]) => ({ header, field })),
     }),
     unknownColumns: t.exposeStringList('unknownColumns'),
+    statusLabel: t.string({
+      description: "The status as shown: Processing, Completed, 'Completed with warnings' (see warnings) or Failed.",
+      select: { status: true, warnings: true },
+      resolve: (u) => uploads.statusLabel(u),
+    }),
+    warnings: t.exposeStringList('warnings', {
+      description: 'What the load has to tell: each source column not loaded (and what it looks like), each value not read (row and column).',
+    }),
+    sourceLayout: t.field({
+      type: SourceLayout,
+      nullable: true,
+      description: 'The layout found in the file: format, sheet, header row, encoding, delimiter, decimal separator.',
+      select: { sourceLayout: true },
+      resolve: (u) => (u.sourceLayout ?? null) as SourceLayoutShape | null,
+    }),
     live: t.exposeBoolean('live', { description: 'Whether its rows are part of the current data.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     uploadedBy: t.relation('uploadedBy', { nullable: true }),
+  }),
+});
+
+type SourceLayoutShape = {
+  format: string;
+  encoding?: string;
+  delimiter?: string;
+  sheet?: string;
+  sheets?: string[];
+  headerRow: number;
+  decimalSeparator: string;
+};
+
+const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
+  fields: (t) => ({
+    format: t.exposeString('format', { description: 'CSV, XLSX or XLS.' }),
+    encoding: t.string({ nullable: true, description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.', resolve: (l) => l.encoding ?? null }),
+    delimiter: t.string({ nullable: true, description: 'CSV: comma, semicolon, tab or pipe.', resolve: (l) => l.delimiter ?? null }),
+    sheet: t.string({ nullable: true, description: 'Workbooks: the sheet read.', resolve: (l) => l.sheet ?? null }),
+    sheets: t.stringList({ description: "Workbooks: every sheet's name.", resolve: (l) => l.sheets ?? [] }),
+    headerRow: t.exposeInt('headerRow', { description: 'The row holding the header (rows above it were skipped).' }),
+    decimalSeparator: t.exposeString('decimalSeparator'),
   }),
 });
 
@@ -67,6 +104,7 @@ const UploadProgress = builder
       sizeBytes: t.exposeFloat('sizeBytes'),
       duplicatesSkipped: t.exposeInt('duplicatesSkipped'),
       errorMessage: t.exposeString('errorMessage', { nullable: true }),
+      warnings: t.exposeStringList('warnings', { description: "A completed upload's warnings; any makes it 'Completed with warnings'." }),
     }),
   });
 

@@ -29,7 +29,8 @@ export function defaultCriteriaName(type: CriteriaType, value: string): string {
 }
 
 const REQUIRED = 'Please fill in all required fields';
-const createSchema = z.object({
+/** Also the REST edge's body schema (rest/assignments.ts). */
+export const createCriteriaSchema = z.object({
   name: z.string().trim().max(200, 'Assignment name is too long').nullish(),
   reviewerId: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(MAX_NAME_LENGTH, 'Reviewer id is not valid'),
   criteriaType: z.enum(CRITERIA_TYPES, { error: REQUIRED }),
@@ -39,7 +40,7 @@ const createSchema = z.object({
     .min(1, REQUIRED)
     .max(MAX_CRITERIA_VALUE_LENGTH, `Criteria value is too long (${MAX_CRITERIA_VALUE_LENGTH} characters at most)`),
 });
-export type CreateCriteriaInput = z.input<typeof createSchema>;
+export type CreateCriteriaInput = z.input<typeof createCriteriaSchema>;
 
 export type CriteriaWithReviewer = AssignmentCriteria & { reviewer: User };
 
@@ -48,7 +49,7 @@ export function listCriteria(prisma: PrismaClient): Promise<CriteriaWithReviewer
 }
 
 export async function createCriteria(prisma: PrismaClient, actor: Actor, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
-  const data = parseOrThrow(createSchema, input);
+  const data = parseOrThrow(createCriteriaSchema, input);
   const reviewer = isUuid(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
   if (!reviewer) throw new ValidationError('The chosen reviewer does not exist', 'reviewerId');
   if (reviewer.role !== 'reviewer') throw new ValidationError('Assignments can only be made to reviewers', 'reviewerId');

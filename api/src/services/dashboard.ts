@@ -1,5 +1,8 @@
 // Dashboard figures.
-import type { PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { ValidationError } from '../core/errors.js';
+import type { PubSub } from '../pubsub.js';
+import { cached } from './risk-counts.js';
 import type { Viewer } from './viewer.js';
 import { decidedRowCount, visibleTotals } from './risks.js';
 
@@ -21,4 +24,103 @@ export async function dashboardStats(prisma: PrismaClient, viewer: Viewer) {
     pendingReviews: period ? totals.total - decided : 0,
     activeReviewers,
   };
+}
+
+/** The trend chart's periods (SPEC §2: Last 30 days, Last 90 days, Last 6 months) and their buckets. */
+export const TREND_RANGES = {
+  '30d': { label: 'Last 30 days', unit: 'day', count: 30 },
+  '90d': { label: 'Last 90 days', unit: 'day', count: 90 },
+  '6m': { label: 'Last 6 months', unit: 'week', count: 26 },
+} as const;
+export type TrendRange = keyof typeof TREND_RANGES;
+
+export interface TrendPoint {
+  /** The start of the bucket (a day, or a week from Monday), UTC. */
+  date: Date;
+  /** Conflicts loaded by the end of the bucket (the live rows the viewer sees, by when they were loaded). */
+  loaded: number;
+  /** Of those, decided retain (with or without a mitigating control) by the end of the bucket. */
+  retained: number;
+  removed: number;
+  /** Loaded and not decided by the end of the bucket. */
+  pending: number;
+}
+
+/**
+ * The risk trend (dashboard chart): per day or week of the range, the
+ * conflicts loaded, decided retain, decided remove and pending, cumulative at
+ * the end of each bucket. Decisions are those of the active period (else the
+ * latest period): for an administrator any reviewer's, the row counted once
+ * with its latest decision; for a reviewer their own. A decision counts from
+ * its last change (an earlier value is in the audit trail, not here). The
+ * loads per bucket are cached per data version; decisions are counted live.
+ */
+export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
+  if (!(range in TREND_RANGES)) throw new ValidationError(`range must be ${Object.keys(TREND_RANGES).join(', ')}`, 'range');
+  const r = range as TrendRange;
+  const { unit, count } = TREND_RANGES[r];
+  const u = Prisma.raw(`'${unit}'`);
+  const [scope, period] = await Promise.all([viewer.scope(), referencePeriod(prisma, viewer)]);
+  const day = new Date().toISOString().slice(0, 10);
+  const loadedBy = await cached(prisma, `trend|${scope.key}|${unit}|${day}`, async () =>
+    prisma.$queryRaw<{ b: Date; n: bigint }[]>`
+      SELECT date_trunc(${u}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
+  );
+  const byReviewer = viewer.role === 'admin' ? Prisma.empty : Prisma.sql`AND d.reviewer_id = ${viewer.user.id}::uuid`;
+  const decided = period
+    ? await prisma.$queryRaw<{ b: Date; retained: bigint; removed: bigint }[]>`
+        SELECT date_trunc(${u}, x.updated_at AT TIME ZONE 'UTC') AS b,
+               count(*) FILTER (WHERE x.decision <> 'remove') AS retained, count(*) FILTER (WHERE x.decision = 'remove') AS removed
+          FROM (SELECT DISTINCT ON (d.risk_row_id) d.decision::text AS decision, d.updated_at
+                  FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+                 WHERE d.period_id = ${period}::uuid ${byReviewer} AND ${scope.visible}
+                 ORDER BY d.risk_row_id, d.updated_at DESC) x
+         GROUP BY 1`
+    : [];
+  const buckets = await prisma.$queryRaw<{ b: Date }[]>`
+    SELECT generate_series(date_trunc(${u}, now() AT TIME ZONE 'UTC') - ${`${count - 1} ${unit}`}::interval, date_trunc(${u}, now() AT TIME ZONE 'UTC'), ${`1 ${unit}`}::interval) AS b`;
+  const upTo = <T extends { b: Date }>(rows: T[], end: Date, pick: (row: T) => bigint) =>
+    rows.reduce((sum, row) => (new Date(row.b).getTime() <= end.getTime() ? sum + Number(pick(row)) : sum), 0);
+  const points = buckets.map(({ b }) => {
+    const date = new Date(b);
+    const loaded = upTo(loadedBy, date, (x) => x.n);
+    const retained = upTo(decided, date, (x) => x.retained);
+    const removed = upTo(decided, date, (x) => x.removed);
+    return { date, loaded, retained, removed, pending: Math.max(0, loaded - retained - removed) };
+  });
+  return { range: r, points };
+}
+
+/** The period whose decisions the charts show: the active one, else the latest. */
+async function referencePeriod(prisma: PrismaClient, viewer: Viewer): Promise<string | null> {
+  const active = await viewer.activePeriod();
+  if (active) return active.id;
+  const latest = await prisma.reviewPeriod.findFirst({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  return latest?.id ?? null;
+}
+
+/** The risk categories (SPEC §9: Access Control, Data Privacy, Financial, Operational) and the rest. */
+export const UNCATEGORISED = 'Uncategorised';
+
+/**
+ * The Risk Categories card: how many conflicts the viewer sees in each
+ * category. A row's category is its AI-suggested category once a person has
+ * accepted it; every other row (no suggestion, not yet accepted, rejected)
+ * is 'Uncategorised'. The one place that decides which category a row counts
+ * in (categoryOfRowSql); the AI categories work may extend it.
+ */
+export const categoryOfRowSql = Prisma.sql`CASE WHEN r.ai_category_accepted IS TRUE AND coalesce(r.ai_suggested_category, '') <> '' THEN r.ai_suggested_category ELSE ${UNCATEGORISED} END`;
+
+export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Promise<{ category: string; count: number }[]> {
+  const { visible } = await viewer.scope();
+  const rows = await prisma.$queryRaw<{ category: string; n: bigint }[]>`
+    SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`;
+  return rows
+    .map((x) => ({ category: x.category, count: Number(x.n) }))
+    .sort((a, b) => (a.category === UNCATEGORISED ? 1 : b.category === UNCATEGORISED ? -1 : b.count - a.count || a.category.localeCompare(b.category)));
+}
+
+/** Tells open dashboards that their figures moved (after the change committed); carries nothing else. */
+export function publishDashboardChanged(pubsub: PubSub, reason: 'decisions' | 'upload'): void {
+  pubsub.publish('dashboard:changed', { reason });
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type User } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { actorLabel, recordAudit } from '../core/audit.js';
-import { dateInput, parseOrThrow } from '../core/validation.js';
+import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow } from '../core/validation.js';
 import { requireActivePeriod, getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
@@ -21,11 +21,12 @@ export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
 export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
 export const LOCKED_APPROVED = 'Your decisions for this period were approved and are final.';
 
-const itemSchema = z
+/** One decision; also the REST edge's body schema (rest/decisions.ts). */
+export const itemSchema = z
   .object({
     riskDefinitionId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, 'riskDefinitionId must be a number')]).optional(),
-    userId: z.string().trim().min(1).optional(),
-    compositeBusinessRole: z.string().trim().optional(),
+    userId: z.string().trim().min(1).max(MAX_CRITERIA_VALUE_LENGTH).optional(),
+    compositeBusinessRole: z.string().trim().max(MAX_CRITERIA_VALUE_LENGTH).optional(),
     decision: z.enum(DECISION_VALUES, { error: `Decision must be ${orList(DECISION_VALUES)}` }),
     comments: z.string().trim().max(4000, 'Comments are too long (4,000 characters at most)').nullish(),
     mitigationControl: z.string().trim().max(200).nullish(),
@@ -86,7 +87,7 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
     }
   });
 
-  return deps.prisma.$transaction(
+  const result = await deps.prisma.$transaction(
     async (tx) => {
       const period = await requireActivePeriod(tx);
       await lockReviewer(tx, period.id, user.id);
@@ -148,6 +149,9 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
+  // Open dashboards refetch their figures (services/dashboard.ts publishDashboardChanged; not imported: no cycle).
+  deps.pubsub.publish('dashboard:changed', { reason: 'decisions' });
+  return result;
 }
 
 export async function submissionStatus(prisma: PrismaClient, user: User) {

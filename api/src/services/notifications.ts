@@ -17,7 +17,8 @@ export interface NotificationDeps {
 }
 
 
-const sendSchema = z.object({
+/** Also the REST edge's body schema (rest/notifications.ts). */
+export const sendSchema = z.object({
   title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title is too long (200 characters at most)'),
   message: z.string({ error: 'Message is required' }).trim().min(1, 'Message is required').max(5000, 'Message is too long (5,000 characters at most)'),
   type: z.enum(['general', 'info', 'warning', 'urgent'], { error: 'Type must be general, info, warning or urgent' }).default('general'),

@@ -7,6 +7,19 @@ import { recordAudit } from '../core/audit.js';
 import { dateInput, parseOrThrow } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
+import type { PubSub } from '../pubsub.js';
+
+export interface PeriodDeps {
+  prisma: PrismaClient;
+  pubsub: PubSub;
+}
+
+/** Tells open pages (subscriptions) that the active period changed; after the commit. */
+function published(deps: PeriodDeps, p: ReviewPeriod): ReviewPeriod {
+  deps.pubsub.publish('period:changed', { periodId: p.id, status: p.status });
+  return p;
+}
+import { evidenceUploads, freezeEvidence, thawEvidence } from './evidence.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
@@ -14,6 +27,18 @@ export const NO_ACTIVE_PERIOD =
 
 export function getActivePeriod(db: DbClient): Promise<ReviewPeriod | null> {
   return db.reviewPeriod.findFirst({ where: { status: 'active' } });
+}
+
+/**
+ * The period whose decisions the review screens show: the active one, or
+ * while none is active the one closed last, so that reviewers keep seeing
+ * their decisions (read-only: every change needs the active period).
+ */
+export async function getDecisionPeriod(db: DbClient): Promise<ReviewPeriod | null> {
+  return (
+    (await getActivePeriod(db)) ??
+    db.reviewPeriod.findFirst({ where: { status: 'closed' }, orderBy: [{ closedAt: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }] })
+  );
 }
 
 /** The active period, or a clear refusal. */
@@ -27,13 +52,14 @@ export function listPeriods(prisma: PrismaClient): Promise<ReviewPeriod[]> {
   return prisma.reviewPeriod.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
-const createSchema = z.object({
+/** Also the REST edge's body schema (rest/periods.ts). */
+export const createPeriodSchema = z.object({
   name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long'),
   description: z.string().trim().max(2000, 'Description is too long').nullish(),
   startDate: dateInput('Start date is not a valid date').nullish(),
   endDate: dateInput('End date is not a valid date').nullish(),
 });
-export type CreatePeriodInput = z.input<typeof createSchema>;
+export type CreatePeriodInput = z.input<typeof createPeriodSchema>;
 
 function isActiveConflict(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
@@ -42,12 +68,13 @@ function isActiveConflict(err: unknown): boolean {
 const ALREADY_ACTIVE = 'Another review period is already active. Close it first.';
 
 /** Creates a period and activates it at once (SPEC §4). */
-export async function createPeriod(prisma: PrismaClient, actor: Actor, input: CreatePeriodInput): Promise<ReviewPeriod> {
-  const data = parseOrThrow(createSchema, input);
+export async function createPeriod(deps: PeriodDeps, actor: Actor, input: CreatePeriodInput): Promise<ReviewPeriod> {
+  const { prisma } = deps;
+  const data = parseOrThrow(createPeriodSchema, input);
   const startDate = data.startDate ?? new Date();
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
   try {
-    return await prisma.$transaction(async (tx) => {
+    const created = await prisma.$transaction(async (tx) => {
       if (await getActivePeriod(tx)) throw new ConflictError(ALREADY_ACTIVE);
       const p = await tx.reviewPeriod.create({
         data: {
@@ -62,16 +89,46 @@ export async function createPeriod(prisma: PrismaClient, actor: Actor, input: Cr
       await recordAudit(tx, actor, { action: 'period.created', entityType: 'ReviewPeriod', entityId: p.id, periodId: p.id, after: p });
       return p;
     });
+    return published(deps, created);
   } catch (err) {
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
     throw err;
   }
 }
 
-export async function setPeriodStatus(prisma: PrismaClient, actor: Actor, id: string, status: 'active' | 'closed'): Promise<ReviewPeriod> {
+/**
+ * What Close and Reopen write. Closing ends the period now: its end date
+ * becomes the closing time unless it was planned to end earlier (a period
+ * shown as 'Ongoing' was never closed). Reopening takes back an end date
+ * that the close set, so the period is 'Ongoing' again; a planned one stays.
+ */
+function statusChange(before: ReviewPeriod, status: 'active' | 'closed', now: Date): Prisma.ReviewPeriodUpdateInput {
+  if (status === 'closed') {
+    const endDate = before.endDate && before.endDate <= now ? before.endDate : now;
+    return { status, closedAt: now, endDate };
+  }
+  const setByClose = before.endDate && before.closedAt && before.endDate.getTime() === before.closedAt.getTime();
+  return { status, closedAt: null, ...(setByClose ? { endDate: null } : {}) };
+}
+
+/**
+ * Opens (reopens) or closes a period. Closing freezes the period's auditor
+ * evidence in the same transaction (services/evidence.ts; the uploads' file
+ * checksums, under `uploadsDir`, are read just before); reopening thaws it.
+ */
+export async function setPeriodStatus(
+  deps: PeriodDeps,
+  actor: Actor,
+  id: string,
+  status: 'active' | 'closed',
+  uploadsDir?: string,
+): Promise<ReviewPeriod> {
+  const { prisma } = deps;
   if (!isUuid(id)) throw new NotFoundError('Review period not found');
+  const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
+  const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
   try {
-    return await prisma.$transaction(async (tx) => {
+    const changed = await prisma.$transaction(async (tx) => {
       const before = await tx.reviewPeriod.findUnique({ where: { id } });
       if (!before) throw new NotFoundError('Review period not found');
       if (before.status === status) {
@@ -81,20 +138,20 @@ export async function setPeriodStatus(prisma: PrismaClient, actor: Actor, id: st
         const other = await getActivePeriod(tx);
         if (other) throw new ConflictError(ALREADY_ACTIVE);
       }
-      const p = await tx.reviewPeriod.update({
-        where: { id },
-        data: status === 'closed' ? { status, closedAt: new Date() } : { status, closedAt: null },
-      });
+      const p = await tx.reviewPeriod.update({ where: { id }, data: statusChange(before, status, new Date()) });
       await recordAudit(tx, actor, {
         action: status === 'closed' ? 'period.closed' : 'period.reopened',
         entityType: 'ReviewPeriod',
         entityId: id,
         periodId: id,
-        before: { status: before.status, closedAt: before.closedAt },
-        after: { status: p.status, closedAt: p.closedAt },
+        before: { status: before.status, closedAt: before.closedAt, endDate: before.endDate },
+        after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate },
       });
+      if (status === 'closed') await freezeEvidence(tx, p, uploads);
+      else await thawEvidence(tx, id);
       return p;
     });
+    return published(deps, changed);
   } catch (err) {
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
     throw err;

@@ -69,3 +69,18 @@ export function orList(values: readonly string[]): string {
 export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 }
+
+/** The decision that takes a role away; every other decision (or none) keeps it. */
+export const REMOVE: DecisionValue = 'remove';
+
+/**
+ * User analysis status (SPEC §4): a row makes its user red when its role is
+ * kept (not decided 'remove') and it carries a high-risk rule; a user with no
+ * such row is green.
+ */
+export const ANALYSIS_STATUSES = ['red', 'green'] as const;
+export type AnalysisStatus = (typeof ANALYSIS_STATUSES)[number];
+export const isRedRow = (ruleId: string, decision: string | null | undefined): boolean => decision !== REMOVE && isHighRiskRule(ruleId);
+/** The same rule in SQL over rows alias r, given the SQL expression of the row's effective decision (text or null). */
+export const redRowSql = (decision: Prisma.Sql): Prisma.Sql =>
+  Prisma.sql`(${HIGH_RISK_RULE_SQL} AND coalesce(${decision}, '') <> ${literals([REMOVE])})`;

@@ -3,6 +3,7 @@
 // reviewers only the rows assigned to them, whichever way they ask.
 import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
+import { MAX_CRITERIA_VALUE_LENGTH } from '../core/validation.js';
 import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import { crlfLines, csvLine, sqlCsvText } from '../core/csv.js';
@@ -16,6 +17,10 @@ import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, or
 export const MAX_PAGE_SIZE = 500;
 /** The highest page number asked for by number (500 rows a page: far beyond any queue). */
 export const MAX_PAGE = 1_000_000;
+
+/** The filter's fields; a value is at most as long as an assignment's criteria value. */
+export const FILTER_FIELDS = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'accessRiskId', 'userId', 'decision'] as const;
+export const MAX_FILTER_VALUE_LENGTH = MAX_CRITERIA_VALUE_LENGTH;
 
 export interface RiskFilter {
   search?: string | null;
@@ -45,20 +50,60 @@ import type { RiskRowWithDecision } from './visibility.js';
 const ALL = new Set(['', 'all', 'All', 'All Systems']);
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && !ALL.has(v.trim());
 
-/** The values of risk_terms a search matches (see RiskTerm in schema.prisma). */
-async function searchTerms(db: DbClient, search: string): Promise<{ users: string[]; roles: string[]; risks: string[] }> {
+/**
+ * What a search matches in risk_terms (see RiskTerm in schema.prisma): users
+ * and risks by id (every row of that id), users by name and risks by
+ * description (only the rows with that name or description: one risk id may
+ * carry several descriptions), roles by name.
+ */
+interface SearchTerms {
+  /** Matched by value: every row of these ids. */
+  users: string[];
+  roles: string[];
+  risks: string[];
+  /** Matched by label only: the rows of these ids whose name / description is one of the labels. */
+  userNames: { ids: string[]; labels: string[] };
+  riskDescriptions: { ids: string[]; labels: string[] };
+}
+
+async function searchTerms(db: DbClient, search: string): Promise<SearchTerms> {
   const s = likeContains(search.trim());
-  const rows = await db.$queryRaw<{ kind: string; value: string }[]>`
-    SELECT DISTINCT t.kind, t.value FROM risk_terms t
+  const rows = await db.$queryRaw<{ kind: string; value: string; label: string; by_value: boolean }[]>`
+    SELECT t.kind, t.value, t.label, t.value ILIKE ${s} AS by_value FROM risk_terms t
      WHERE (t.kind IN ('user', 'risk') AND (t.value ILIKE ${s} OR t.label ILIKE ${s}))
         OR (t.kind = 'role' AND t.value ILIKE ${s})`;
-  const out = { users: [] as string[], roles: [] as string[], risks: [] as string[] };
-  for (const r of rows) (r.kind === 'user' ? out.users : r.kind === 'role' ? out.roles : out.risks).push(r.value);
-  return out;
+  const byValue = { user: new Set<string>(), role: new Set<string>(), risk: new Set<string>() };
+  const byLabel = { user: { ids: new Set<string>(), labels: new Set<string>() }, risk: { ids: new Set<string>(), labels: new Set<string>() } };
+  for (const r of rows) {
+    const kind = r.kind as keyof typeof byValue;
+    if (r.by_value || kind === 'role') byValue[kind]?.add(r.value);
+    else if (kind === 'user' || kind === 'risk') {
+      byLabel[kind].ids.add(r.value);
+      byLabel[kind].labels.add(r.label);
+    }
+  }
+  const labelled = (k: 'user' | 'risk') => {
+    const ids = [...byLabel[k].ids].filter((id) => !byValue[k].has(id));
+    return { ids, labels: ids.length ? [...byLabel[k].labels] : [] };
+  };
+  return {
+    users: [...byValue.user],
+    roles: [...byValue.role],
+    risks: [...byValue.risk],
+    userNames: labelled('user'),
+    riskDescriptions: labelled('risk'),
+  };
 }
 
 /** Checks a filter's values (risk level, decision state) without touching the database. */
 export function validateFilter(f: RiskFilter): void {
+  for (const field of FILTER_FIELDS) {
+    const v = f[field];
+    if (v != null && typeof v !== 'string') throw new ValidationError(`${field} must be text`, field);
+    if (v && v.length > MAX_FILTER_VALUE_LENGTH) {
+      throw new ValidationError(`${field} is too long (${MAX_FILTER_VALUE_LENGTH} characters at most)`, field);
+    }
+  }
   if (present(f.riskLevel) && !(RISK_LEVELS as readonly string[]).includes(f.riskLevel.toLowerCase())) {
     throw new ValidationError(`Unknown risk level '${f.riskLevel}': use ${orList(RISK_LEVELS)}`, 'riskLevel');
   }
@@ -81,6 +126,11 @@ export async function filterCondition(db: DbClient, f: RiskFilter): Promise<Pris
     if (t.users.length) any.push(Prisma.sql`r.user_id = ANY(${t.users}::text[])`);
     if (t.roles.length) any.push(Prisma.sql`r.role_profile = ANY(${t.roles}::text[])`);
     if (t.risks.length) any.push(Prisma.sql`r.access_risk_id = ANY(${t.risks}::text[])`);
+    // By name or description: the id narrows by index, the label keeps only the rows that match.
+    const u = t.userNames;
+    if (u.ids.length) any.push(Prisma.sql`(r.user_id = ANY(${u.ids}::text[]) AND r.user_name = ANY(${u.labels}::text[]))`);
+    const d = t.riskDescriptions;
+    if (d.ids.length) any.push(Prisma.sql`(r.access_risk_id = ANY(${d.ids}::text[]) AND r.risk_description = ANY(${d.labels}::text[]))`);
     parts.push(any.length ? Prisma.sql`(${Prisma.join(any, ' OR ')})` : Prisma.sql`FALSE`);
   }
   if (present(f.riskLevel)) parts.push(Prisma.sql`r.risk_level = ${f.riskLevel.toLowerCase()}::"RiskLevel"`);
@@ -136,7 +186,7 @@ function cursorId(v: string | number | null | undefined, name: string): bigint |
  */
 export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter, paging: RiskPage) {
   const user = viewer.user;
-  const [period, { visible, key }, where] = await Promise.all([viewer.activePeriod(), viewer.scope(), filterCondition(prisma, filter)]);
+  const [period, { visible, key }, where] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), filterCondition(prisma, filter)]);
   const { limit, offset, page } = pageOf(paging);
   const after = cursorId(paging.after, 'after');
   const before = after === null ? cursorId(paging.before, 'before') : null;
@@ -195,7 +245,7 @@ export async function* exportRisksCsv(
 ): AsyncGenerator<string | Buffer> {
   const { prisma, db } = deps;
   const user = viewer.user;
-  const [period, { visible }, where] = await Promise.all([viewer.activePeriod(), viewer.scope(), filterCondition(prisma, filter)]);
+  const [period, { visible }, where] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), filterCondition(prisma, filter)]);
   const cells = [
     ...EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`)),
     `coalesce(rv.decision, '${PENDING}')`,
@@ -321,7 +371,7 @@ export async function decidedRowCount(db: DbClient, user: User, periodId: string
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
 export async function assignedSummary(prisma: PrismaClient, viewer: Viewer) {
   const user = viewer.user;
-  const [period, scope] = await Promise.all([viewer.activePeriod(), viewer.scope()]);
+  const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
   return { totalAssigned: totals.total, highRisk: totals.high, pendingReview: totals.total - reviewed, reviewed };
 }

@@ -7,6 +7,8 @@ import { recordAudit } from '../core/audit.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { newTokenSecret } from '../auth/tokens.js';
+import { z } from 'zod';
+import { parseOrThrow } from '../core/validation.js';
 
 /** The admin_settings row of the switch ('true' or 'false'; absent means off). */
 export const USERS_MAY_CREATE_TOKENS_KEY = 'api_tokens.users_may_create';
@@ -28,7 +30,7 @@ function signedInUser(actor: Actor): User {
 }
 
 /** Token management needs a signed-in session: an API token never creates or revokes tokens, nor changes the switch. */
-function requireSession(actor: Actor): User {
+export function requireSession(actor: Actor): User {
   const user = signedInUser(actor);
   if (!actor.sessionId) throw new ForbiddenError('API tokens can be managed only when signed in, not with an API token');
   return user;
@@ -78,31 +80,45 @@ export async function setTokenSettings(prisma: PrismaClient, actor: Actor, input
   });
 }
 
-export interface CreateTokenInput {
-  name?: unknown;
-  expiresInDays?: unknown;
-  scope?: unknown;
+const NAME_REQUIRED = 'Token name is required';
+const DAYS = `expiresInDays must be a whole number of days from 1 to ${MAX_EXPIRES_IN_DAYS}`;
+
+/** A token's input: name trimmed, expiry in whole days (1–365, default 90), scope (default read). Also the REST edge's body schema. */
+export const createTokenSchema = z.object({
+  name: z
+    .string({ error: NAME_REQUIRED })
+    .trim()
+    .min(1, NAME_REQUIRED)
+    .max(MAX_TOKEN_NAME_LENGTH, `Token name must be at most ${MAX_TOKEN_NAME_LENGTH} characters`)
+    .refine((v) => !v.includes('\0'), 'Token name must not contain NUL characters'),
+  expiresInDays: z
+    .number({ error: DAYS })
+    .int(DAYS)
+    .min(1, DAYS)
+    .max(MAX_EXPIRES_IN_DAYS, DAYS)
+    .nullish()
+    .transform((v) => v ?? DEFAULT_EXPIRES_IN_DAYS),
+  scope: z
+    .enum(TOKEN_SCOPES as [ApiTokenScope, ...ApiTokenScope[]], { error: 'scope must be read or full' })
+    .nullish()
+    .transform((v) => v ?? DEFAULT_SCOPE),
   /** Optional; tokens are only ever created for the caller. */
-  userId?: unknown;
+  userId: z.string({ error: 'userId must be text' }).max(100, 'userId is not valid').nullish(),
+});
+export type CreateTokenInput = z.input<typeof createTokenSchema>;
+
+/** The checked input (createTokenSchema), or a ValidationError naming the field. */
+export function checkTokenInput(input: unknown): z.output<typeof createTokenSchema> {
+  return parseOrThrow(createTokenSchema, input);
 }
 
-/** The checked input: name trimmed, expiry in whole days (1–365, default 90), scope (default read). */
-export function checkTokenInput(input: CreateTokenInput): { name: string; expiresInDays: number; scope: ApiTokenScope } {
-  if (typeof input.name !== 'string' || !input.name.trim()) throw new ValidationError('Token name is required', 'name');
-  const name = input.name.trim();
-  if (name.length > MAX_TOKEN_NAME_LENGTH) {
-    throw new ValidationError(`Token name must be at most ${MAX_TOKEN_NAME_LENGTH} characters`, 'name');
+/** Who may create a token (a signed-in session, allowed by role or by the switch); REST checks it before reading the input. */
+export async function assertMayCreateToken(prisma: PrismaClient, actor: Actor): Promise<User> {
+  const me = requireSession(actor);
+  if (!(await mayCreateTokens(prisma, me))) {
+    throw new ForbiddenError('Only administrators can create API tokens unless an administrator allows users to create their own');
   }
-  if (name.includes('\0')) throw new ValidationError('Token name must not contain NUL characters', 'name');
-  const days = input.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
-  if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > MAX_EXPIRES_IN_DAYS) {
-    throw new ValidationError(`expiresInDays must be a whole number of days from 1 to ${MAX_EXPIRES_IN_DAYS}`, 'expiresInDays');
-  }
-  const scope = input.scope ?? DEFAULT_SCOPE;
-  if (typeof scope !== 'string' || !(TOKEN_SCOPES as readonly string[]).includes(scope)) {
-    throw new ValidationError('scope must be read or full', 'scope');
-  }
-  return { name, expiresInDays: days, scope: scope as ApiTokenScope };
+  return me;
 }
 
 export async function createToken(
@@ -110,11 +126,8 @@ export async function createToken(
   actor: Actor,
   input: CreateTokenInput,
 ): Promise<{ token: string; record: ApiTokenWithOwner }> {
-  const me = requireSession(actor);
+  const me = await assertMayCreateToken(prisma, actor);
   if (input.userId != null && input.userId !== me.id) throw new ForbiddenError('API tokens can only be created for yourself');
-  if (!(await mayCreateTokens(prisma, me))) {
-    throw new ForbiddenError('Only administrators can create API tokens unless an administrator allows users to create their own');
-  }
   const { name, expiresInDays, scope } = checkTokenInput(input ?? {});
   const secret = newTokenSecret();
   const expiresAt = new Date(Date.now() + expiresInDays * 86_400_000);

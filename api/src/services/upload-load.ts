@@ -13,15 +13,17 @@ import type { AppDeps } from './deps.js';
 import type { Actor } from '../core/types.js';
 import { recordAudit } from '../core/audit.js';
 import { IngestError } from '../ingest/csv.js';
-import { expectedRows, openUploadFile, type OpenedFile } from '../ingest/open-file.js';
+import { emptyColumnWarnings, expectedRows, openUploadFile, type OpenedFile } from '../ingest/open-file.js';
 import { duplicateSet } from '../ingest/duplicates.js';
 import { CopyLoader } from '../ingest/copy-loader.js';
-import { rowNormalizer } from '../ingest/rows.js';
+import { RowProblems, USED_FIELDS, rowNormalizer } from '../ingest/rows.js';
 import { liveRowCount } from './risk-counts.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryOverDecisions } from './decisions.js';
-import { failInterrupted, progressEvent, publishProgress } from './uploads.js';
+import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgress } from './uploads.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
+import { ingestRows } from '../core/metrics.js';
+import { withSlot } from '../db/slots.js';
 
 export type LoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'pubsub' | 'mailer' | 'config' | 'log'>;
 
@@ -30,8 +32,30 @@ type LoadingUpload = Upload & { uploadedBy: User | null };
 /** Uploads this process is loading right now (the reaper leaves them alone). */
 export const loadingHere = new Set<string>();
 
-/** Loads a queued upload (one in 'processing'); anything else is left alone. */
+/** The advisory lock class of ingestion slots (db/slots.ts). */
+const INGEST_SLOT_KEY = 72707371;
+
+/**
+ * Loads a queued upload (one in 'processing') once one of the
+ * INGEST_CONCURRENCY slots shared by all instances is free; until then it
+ * stays queued ('processing', not started) with a heartbeat, so the reaper
+ * leaves it alone. Anything else is left alone.
+ */
 export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void> {
+  await withSlot(
+    deps.db,
+    {
+      key: INGEST_SLOT_KEY,
+      slots: deps.config.INGEST_CONCURRENCY,
+      pollMs: Math.max(500, deps.config.JOB_POLL_SECONDS * 1000),
+      onWait: async () =>
+        (await deps.prisma.upload.updateMany({ where: { id: uploadId, status: 'processing' }, data: { heartbeatAt: new Date() } })).count > 0,
+    },
+    () => loadNow(deps, uploadId),
+  );
+}
+
+async function loadNow(deps: LoadDeps, uploadId: string): Promise<void> {
   const { prisma } = deps;
   const up = await prisma.upload.findUnique({ where: { id: uploadId }, include: { uploadedBy: true } });
   if (!up || up.status !== 'processing') return;
@@ -39,7 +63,7 @@ export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void
   const started = Date.now();
   await prisma.upload.update({
     where: { id: uploadId },
-    data: { startedAt: new Date(), heartbeatAt: new Date(), rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, errorMessage: null },
+    data: { startedAt: new Date(), heartbeatAt: new Date(), rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, errorMessage: null, warnings: [] },
   });
   // An earlier, interrupted attempt may have left rows.
   await deleteUploadRows(prisma, uploadId);
@@ -49,10 +73,13 @@ export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void
     prisma.upload.update({ where: { id: uploadId }, data: { heartbeatAt: new Date() } }).catch(() => {});
   }, Math.min(10_000, (deps.config.UPLOAD_STALE_SECONDS * 1000) / 3));
 
+  let rowsCounted = 0;
   const loader = new CopyLoader({
     sql: deps.db.sql,
     batchSize: up.batchSize,
     async onBatch(progress) {
+      ingestRows.inc(progress.rowsProcessed - rowsCounted);
+      rowsCounted = progress.rowsProcessed;
       await prisma.upload.update({
         where: { id: uploadId },
         data: { rowsProcessed: progress.rowsProcessed, bytesProcessed: BigInt(progress.bytesProcessed), duplicatesSkipped: progress.duplicatesSkipped, heartbeatAt: new Date() },
@@ -65,14 +92,19 @@ export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void
     // The reader hands over small groups of records, so only one group's
     // parsed fields are held at a time, beside a few MB of COPY text.
     file = await openUploadFile(path.join(deps.config.uploadsDir, up.fileName), up.originalName, Math.min(up.batchSize, 2000));
-    const { reader, map } = file;
-    await prisma.upload.update({ where: { id: uploadId }, data: { columnMapping: map.mapping, unknownColumns: map.unknown } });
+    const { reader, map, layout } = file;
+    await prisma.upload.update({
+      where: { id: uploadId },
+      data: { columnMapping: map.mapping, unknownColumns: map.unknown, sourceLayout: { ...layout }, warnings: file.columnWarnings },
+    });
+    const problems = new RowProblems();
     const existing = up.skipDuplicates && up.mode === 'append' ? await liveRowCount(prisma) : 0;
     const seen = up.skipDuplicates
       ? await duplicateSet(prisma, { existing, expected: expectedRows(Number(up.sizeBytes), up.originalName), existingRows: LIVE_ROWS })
       : undefined;
-    await loader.load(reader, rowNormalizer(map, reader.header, uploadId), seen);
-    await completeUpload(deps, up, actor, { rows: loader.rows, duplicates: loader.duplicates }, started);
+    await loader.load(reader, rowNormalizer(map, reader.header, uploadId, { decimalComma: layout.decimalSeparator === ',', problems }), seen);
+    const warnings = [...file.columnWarnings, ...emptyColumnWarnings(map, USED_FIELDS, problems.filled), ...problems.warnings()];
+    await completeUpload(deps, up, actor, { rows: loader.rows, duplicates: loader.duplicates, warnings }, started);
   } catch (err) {
     await loader.abort();
     await failUpload(deps, up, actor, err, loader.rows, loader.duplicates);
@@ -89,7 +121,9 @@ export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void
  * decisions on equal rows move to its rows and the earlier data stops being
  * live (rows loaded without an upload are deleted).
  */
-async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, counts: { rows: number; duplicates: number }) {
+type Outcome = { rows: number; duplicates: number; warnings: string[] };
+
+async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, counts: Outcome) {
   const uploadId = up.id;
   await prisma.$transaction(
     async (tx) => {
@@ -103,13 +137,21 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
       await tx.$executeRaw`UPDATE uploads SET max_row_id = (SELECT max(id) FROM risk_rows WHERE upload_id = ${uploadId}::uuid) WHERE id = ${uploadId}::uuid`;
       await tx.upload.update({
         where: { id: uploadId },
-        data: { status: 'completed', live: true, recordCount: counts.rows, duplicatesSkipped: counts.duplicates, completedAt: new Date(), heartbeatAt: new Date() },
+        data: {
+          status: 'completed',
+          live: true,
+          recordCount: counts.rows,
+          duplicatesSkipped: counts.duplicates,
+          warnings: counts.warnings,
+          completedAt: new Date(),
+          heartbeatAt: new Date(),
+        },
       });
       await recordAudit(tx, actor, {
         action: 'upload.completed',
         entityType: 'Upload',
         entityId: uploadId,
-        after: { originalName: up.originalName, mode: up.mode, records: counts.rows, duplicatesSkipped: counts.duplicates },
+        after: { originalName: up.originalName, mode: up.mode, records: counts.rows, duplicatesSkipped: counts.duplicates, warnings: counts.warnings.length },
       });
     },
     { timeout: 600_000, maxWait: 60_000 },
@@ -117,17 +159,22 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
 }
 
 /** The load has written every row: live, announced, mailed; a 'replace' then purges what it replaced. */
-async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, counts: { rows: number; duplicates: number }, started: number) {
+async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, counts: Outcome, started: number) {
   const { rows, duplicates: dups } = counts;
   await goLive(deps.prisma, up, actor, counts);
   deps.log(`upload ${up.originalName}: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s (${dups} duplicates skipped)`);
-  publishProgress(deps.pubsub, progressEvent(up, { status: 'completed', rowsProcessed: rows, bytesProcessed: up.sizeBytes, duplicatesSkipped: dups, errorMessage: null }));
+  publishProgress(
+    deps.pubsub,
+    progressEvent(up, { status: 'completed', rowsProcessed: rows, bytesProcessed: up.sizeBytes, duplicatesSkipped: dups, errorMessage: null, warnings: counts.warnings }),
+  );
   if (up.emailNotification && up.uploadedBy) {
+    const warned = counts.warnings.length > 0;
     await deps.mailer.send({
       to: up.uploadedBy.email,
-      subject: `Upload complete: ${up.originalName}`,
-      text: `Your file ${up.originalName} was processed successfully: ${rows.toLocaleString('en-US')} records imported` +
-        (dups ? `, ${dups.toLocaleString('en-US')} duplicate records skipped` : '') + '.\n',
+      subject: `${warned ? COMPLETED_WITH_WARNINGS : 'Upload complete'}: ${up.originalName}`,
+      text: `Your file ${up.originalName} was processed${warned ? ' with warnings' : ' successfully'}: ${rows.toLocaleString('en-US')} records imported` +
+        (dups ? `, ${dups.toLocaleString('en-US')} duplicate records skipped` : '') + '.\n' +
+        (warned ? `\nWarnings:\n${counts.warnings.map((w) => `- ${w}`).join('\n')}\n` : ''),
     });
   }
   if (up.mode === 'replace') await purgeDeadRows(deps.prisma);

@@ -23,7 +23,8 @@ export const TOO_LARGE = 'File Too Large: the limit is 2GB per file.';
 
 const bool = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1' || v === 'on'), z.boolean().optional());
 
-const optionsSchema = z.object({
+/** The upload's options (multipart fields); rest/uploads.ts documents them from this schema. */
+export const optionsSchema = z.object({
   uploadMode: z.enum(['append', 'replace'], { error: 'Upload mode must be append or replace' }).default('append'),
   skipDuplicates: bool.default(true),
   batchSize: z.coerce
@@ -111,7 +112,7 @@ export async function acceptUpload(
     return upload;
   }
   await fs.promises.rename(file.tempPath, path.join(dir, upload.fileName));
-  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: upload.id }, { retryLimit: 0, expireInHours: 6 });
+  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: upload.id }, { retryLimit: 0, expireInHours: INGEST_JOB_EXPIRY_HOURS });
   return upload;
 }
 
@@ -138,12 +139,13 @@ export async function retryUpload(deps: UploadDeps, actor: Actor, id: string): P
   const updated = await deps.prisma.$transaction(async (tx) => {
     const r = await tx.upload.update({
       where: { id },
-      data: { status: 'processing', errorMessage: null, completedAt: null, rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, heartbeatAt: new Date() },
+      // Queued again (not started) until a worker has an ingestion slot for it.
+      data: { status: 'processing', errorMessage: null, warnings: [], completedAt: null, startedAt: null, rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, heartbeatAt: null },
     });
     await recordAudit(tx, actor, { action: 'upload.retried', entityType: 'Upload', entityId: id });
     return r;
   });
-  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: id }, { retryLimit: 0, expireInHours: 6 });
+  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: id }, { retryLimit: 0, expireInHours: INGEST_JOB_EXPIRY_HOURS });
   return updated;
 }
 
@@ -151,13 +153,19 @@ export const INTERRUPTED =
   'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
 
 /** Fails uploads whose worker stopped sending heartbeats (the server died mid-load). */
+/** An ingestion job not taken by a worker within this long is given up (pg-boss expires it). */
+export const INGEST_JOB_EXPIRY_HOURS = 6;
+
 export async function failInterrupted(prisma: PrismaClient, staleSeconds: number, exclude: Set<string> = new Set()): Promise<string[]> {
   const cutoff = new Date(Date.now() - staleSeconds * 1000);
+  // An upload no worker has taken yet (no heartbeat) waits in the job queue, however long the
+  // uploads before it take; only once its job would have expired is it given up.
+  const jobExpired = new Date(Date.now() - INGEST_JOB_EXPIRY_HOURS * 3600_000);
   const stale = await prisma.upload.findMany({
     where: {
       status: 'processing',
       id: { notIn: [...exclude] },
-      OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, createdAt: { lt: cutoff } }],
+      OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, createdAt: { lt: jobExpired } }],
     },
     select: { id: true },
   });
@@ -165,6 +173,35 @@ export async function failInterrupted(prisma: PrismaClient, staleSeconds: number
     await prisma.upload.updateMany({ where: { id, status: 'processing' }, data: { status: 'failed', live: false, errorMessage: INTERRUPTED, completedAt: new Date() } });
   }
   return stale.map((s) => s.id);
+}
+
+/** How a completed upload that has warnings is named (status card, history, e-mail, REST, GraphQL). */
+export const COMPLETED_WITH_WARNINGS = 'Completed with warnings';
+
+/**
+ * The status as people read it: 'Processing', 'Completed', 'Completed with
+ * warnings' (completed, and something was not loaded or not read: see
+ * warnings) or 'Failed'. The status itself stays processing, completed or
+ * failed, so clients waiting for completed or failed keep working.
+ */
+export function statusLabel(u: Pick<Upload, 'status' | 'warnings'>): string {
+  if (u.status === 'completed') return u.warnings.length ? COMPLETED_WITH_WARNINGS : 'Completed';
+  return u.status === 'failed' ? 'Failed' : 'Processing';
+}
+
+/** GET /api/upload-status/{id}: SPEC §7's status, recordCount, errorMessage, and the rest of the progress. */
+export function uploadStatusJson(u: Upload) {
+  return {
+    status: u.status,
+    statusLabel: statusLabel(u),
+    recordCount: u.recordCount,
+    errorMessage: u.errorMessage,
+    warnings: u.warnings,
+    rowsProcessed: u.rowsProcessed,
+    bytesProcessed: Number(u.bytesProcessed),
+    sizeBytes: Number(u.sizeBytes),
+    duplicatesSkipped: u.duplicatesSkipped,
+  };
 }
 
 export function uploadJson(u: Upload & { uploadedBy?: User | null }) {
@@ -175,6 +212,9 @@ export function uploadJson(u: Upload & { uploadedBy?: User | null }) {
     sizeBytes: Number(u.sizeBytes),
     recordCount: u.recordCount,
     status: u.status,
+    statusLabel: statusLabel(u),
+    warnings: u.warnings,
+    sourceLayout: u.sourceLayout,
     errorMessage: u.errorMessage,
     mode: u.mode,
     skipDuplicates: u.skipDuplicates,
@@ -202,7 +242,14 @@ export type UploadProgress = PubSubEvents['upload:progress'][1];
  */
 export function progressEvent(
   u: Pick<Upload, 'id' | 'sizeBytes'>,
-  at: { status: UploadProgress['status']; rowsProcessed: number; bytesProcessed: number | bigint; duplicatesSkipped: number; errorMessage: string | null },
+  at: {
+    status: UploadProgress['status'];
+    rowsProcessed: number;
+    bytesProcessed: number | bigint;
+    duplicatesSkipped: number;
+    errorMessage: string | null;
+    warnings?: string[];
+  },
 ): UploadProgress {
   return {
     uploadId: u.id,
@@ -212,12 +259,15 @@ export function progressEvent(
     sizeBytes: Number(u.sizeBytes),
     duplicatesSkipped: at.duplicatesSkipped,
     errorMessage: at.errorMessage,
+    warnings: at.status === 'completed' ? (at.warnings ?? []) : [],
   };
 }
 
 /** Publishes a progress event (after the write it reports has committed). */
 export function publishProgress(pubsub: PubSub, event: UploadProgress): void {
   pubsub.publish('upload:progress', event.uploadId, event);
+  // A completed upload is live: the dashboard's figures moved.
+  if (event.status === 'completed') pubsub.publish('dashboard:changed', { reason: 'upload' });
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { publicUser } from '../core/types.js';
 import type { Mailer } from './mail.js';
+import type { Config } from '../config.js';
 import type { PubSub } from '../pubsub.js';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
@@ -21,6 +22,12 @@ export interface UserDeps {
   mailer: Mailer;
   pubsub: PubSub;
   log: (msg: string) => void;
+  config: Pick<Config, 'publicUrl'>;
+}
+
+/** Issue 15, point 2: the e-mail with a new password carries the sign-in link. */
+export function signInLink(config: Pick<Config, 'publicUrl'>): string {
+  return `${config.publicUrl}/internal-login`;
 }
 
 
@@ -31,6 +38,7 @@ export async function ensureFirstAdmin(
 ): Promise<{ created: boolean; generatedPassword?: string }> {
   if ((await deps.prisma.user.count()) > 0) return { created: false };
   const password = opts.password ?? generatePassword();
+  // Start-up runs this under an advisory lock; a user created meanwhile by other means still wins.
   const user = await deps.prisma.$transaction(async (tx) => {
     const u = await tx.user.create({
       data: {
@@ -44,13 +52,18 @@ export async function ensureFirstAdmin(
     });
     await recordAudit(tx, null, { action: 'user.created', entityType: 'User', entityId: u.id, after: publicUser(u) });
     return u;
+  }).catch((err: unknown) => {
+    if ((err as { code?: string }).code === 'P2002') return null;
+    throw err;
   });
+  if (!user) return { created: false };
   deps.log(`created the first administrator ${user.email}`);
   return { created: true, generatedPassword: opts.password ? undefined : password };
 }
 
 const NAME_TOO_LONG = (label: string) => `${label} is too long (${MAX_NAME_LENGTH} characters at most)`;
-const createUserSchema = z.object({
+/** Also the REST edge's body schema (rest/users.ts). */
+export const createUserSchema = z.object({
   email: z
     .string({ error: 'Email is required' })
     .trim()
@@ -74,7 +87,7 @@ export type CreateUserInput = z.input<typeof createUserSchema>;
  * Creates a user with an initial password (given, or generated and e-mailed);
  * the user must change it at first sign-in.
  */
-export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer'>, actor: Actor, input: CreateUserInput): Promise<User> {
+export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer' | 'config'>, actor: Actor, input: CreateUserInput): Promise<User> {
   const data = parseOrThrow(createUserSchema, input);
   const email = normalizeEmail(data.email);
   const password = data.password ?? generatePassword();
@@ -107,13 +120,14 @@ export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer'>, acto
       text:
         `Hello ${user.firstName},\n\nAn account has been created for you on the GRC Platform.\n\n` +
         `Email: ${user.email}\nTemporary password: ${password}\n\n` +
+        `Sign in at ${signInLink(deps.config)}\n\n` +
         'You will be asked to choose a new password when you first sign in.\n',
     });
   }
   return user;
 }
 
-const updateUserSchema = z.object({
+export const updateUserSchema = z.object({
   firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).optional(),
   lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional(),
   role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
@@ -148,7 +162,7 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma'>, actor: Actor, u
  * everywhere, and receives it by e-mail.
  */
 export async function resetPassword(
-  deps: Pick<UserDeps, 'prisma' | 'mailer' | 'pubsub'>,
+  deps: Pick<UserDeps, 'prisma' | 'mailer' | 'pubsub' | 'config'>,
   actor: Actor,
   userId: string,
   input: { newPassword?: string | null },
@@ -178,6 +192,7 @@ export async function resetPassword(
     text:
       `Hello ${user.firstName},\n\nAn administrator has reset your GRC Platform password.\n\n` +
       `Email: ${user.email}\nTemporary password: ${newPassword}\n\n` +
+      `Sign in at ${signInLink(deps.config)}\n\n` +
       'You will be asked to choose a new password when you next sign in.\n',
   });
   return user;

@@ -6,7 +6,7 @@
 // is read the first time it is needed, then shared by every resolver.
 import DataLoader from 'dataloader';
 import type { PrismaClient, ReviewPeriod, RiskRow, User } from '../generated/prisma/client.js';
-import { getActivePeriod } from './periods.js';
+import { getActivePeriod, getDecisionPeriod } from './periods.js';
 import { viewerScope, visibleRows, type RowScope } from './visibility.js';
 import type { DecisionValue } from './risk-rules.js';
 
@@ -16,9 +16,11 @@ export interface Viewer {
   /** The rows the viewer may see: a SQL condition (alias r) and the key of cached counts. */
   scope(): Promise<RowScope>;
   activePeriod(): Promise<ReviewPeriod | null>;
+  /** The period whose decisions are shown: the active one, else the one closed last (read-only). */
+  decisionPeriod(): Promise<ReviewPeriod | null>;
   /** Risk rows by id as the viewer may see them: null when not visible or not there. */
   rows: DataLoader<bigint, RiskRow | null, string>;
-  /** The viewer's own decision on a row in the active period. */
+  /** The viewer's own decision on a row in the decision period (see decisionPeriod). */
   myDecisions: DataLoader<bigint, DecisionValue | null, string>;
   /**
    * Any other per-item lookup a list repeats (the levels of the composite-role
@@ -37,6 +39,7 @@ const once = <T>(f: () => Promise<T>) => {
 export function createViewer(prisma: PrismaClient, user: User): Viewer {
   const scope = once(() => viewerScope(prisma, user));
   const activePeriod = once(() => getActivePeriod(prisma));
+  const decisionPeriod = once(async () => (await activePeriod()) ?? getDecisionPeriod(prisma));
   const cacheKeyFn = (id: bigint) => String(id);
   const loaders = new Map<string, DataLoader<unknown, unknown, string>>();
   return {
@@ -44,12 +47,13 @@ export function createViewer(prisma: PrismaClient, user: User): Viewer {
     role: user.role,
     scope,
     activePeriod,
+    decisionPeriod,
     rows: new DataLoader(async (ids) => {
       const found = await visibleRows(prisma, await scope(), ids);
       return ids.map((id) => found.get(id) ?? null);
     }, { cacheKeyFn }),
     myDecisions: new DataLoader(async (ids) => {
-      const period = await activePeriod();
+      const period = await decisionPeriod();
       if (!period) return ids.map(() => null);
       const ds = await prisma.decision.findMany({
         where: { periodId: period.id, reviewerId: user.id, riskRowId: { in: [...ids] } },

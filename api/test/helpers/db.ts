@@ -11,8 +11,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(): Promise<TestDatabase> {
-  const base = process.env.DATABASE_URL;
+export async function freshDatabase(base = process.env.DATABASE_URL): Promise<TestDatabase> {
   if (!base) return { drop: async () => {} };
   const name = `grc_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });

@@ -44,6 +44,8 @@ export async function startServer(
     ADMIN_PASSWORD: ADMIN_INITIAL_PASSWORD,
     PERSISTED_QUERIES: persistedFile,
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Tests export often; rate-limits.test.ts sets its own limit.
+    EXPORT_RATE_PER_MINUTE: '1000',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...env,
   });

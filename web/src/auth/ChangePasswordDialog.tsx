@@ -100,7 +100,8 @@ export type ChangePasswordDialogProps = {
   open: boolean;
   /**
    * The forced change after an initial or reset password: the dialog cannot be
-   * dismissed; Cancel or Escape ends the flow through `onCancel` (sign-out).
+   * dismissed (not even by Escape); only 'Cancel and Sign Out' ends the flow
+   * through `onCancel` (sign-out).
    */
   required?: boolean;
   onCancel: () => void;
@@ -172,11 +173,14 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
     onCancel();
   };
 
-  // Required: an alert dialog, which outside clicks never close; Escape ends the flow like Cancel.
+  // Required (SPEC §2): an alert dialog that neither Escape nor an outside click closes; the only
+  // way out is the explicit, labelled 'Cancel and Sign Out'.
   return (
     <FormDialog
       open={open}
       modalType={required ? 'alert' : 'modal'}
+      dismissible={!required}
+      cancelLabel={required ? 'Cancel and Sign Out' : 'Cancel'}
       describedBy="change-password-intro"
       title="Change Password"
       submitLabel="Change Password"

@@ -278,7 +278,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (redirectPending.current) return;
         if (liveStatus !== 'signedIn' && liveStatus !== 'resetRequired') return;
         redirectPending.current = true;
-        notify({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', intent: 'error' });
+        // Held: the failure of the request that found the session gone must not replace it.
+        notify({
+          title: 'Unauthorized',
+          description: 'You are logged out. Logging in again...',
+          intent: 'error',
+          holdMs: UNAUTHORIZED_REDIRECT_MS + 1000,
+        });
         window.setTimeout(() => {
           redirectPending.current = false;
           const path = window.location.pathname;
@@ -286,7 +292,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           if (EXTERNAL_LOGIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
             window.location.assign('/api/login');
           } else {
-            navigate('/internal-login');
+            // Marked as a sign-out, so the sign-in page does not send a session still on screen back to '/'.
+            navigate('/internal-login', { state: { signedOut: true } });
           }
         }, UNAUTHORIZED_REDIRECT_MS);
       }),

@@ -59,6 +59,10 @@ export type FormDialogProps = {
   onSubmit: () => void;
   /** Cancel, Escape or a click outside (not with `modalType` 'alert'); not called while busy. */
   onClose: () => void;
+  /** The cancel button's text ('Cancel' unless given). */
+  cancelLabel?: string;
+  /** False: only the cancel button closes the dialog, never Escape or a click outside. */
+  dismissible?: boolean;
   /** 'alert': a dialog that a click outside does not dismiss (Cancel and Escape still call `onClose`). */
   modalType?: 'modal' | 'alert';
   /** The id of the element that describes the dialog (its intro), for assistive technology. */
@@ -82,6 +86,8 @@ export function FormDialog({
   submitDisabled = false,
   onSubmit,
   onClose,
+  cancelLabel = 'Cancel',
+  dismissible = true,
   modalType = 'modal',
   describedBy,
   size = 'large',
@@ -96,7 +102,7 @@ export function FormDialog({
     if (!busy) onSubmit();
   };
   return (
-    <Dialog open={open} modalType={modalType} onOpenChange={(_, d) => !d.open && close()}>
+    <Dialog open={open} modalType={modalType} onOpenChange={(_, d) => !d.open && dismissible && close()}>
       <DialogSurface className={styles[size]} aria-describedby={describedBy}>
         <form onSubmit={submit} noValidate>
           <DialogBody>
@@ -104,7 +110,7 @@ export function FormDialog({
             <DialogContent className={styles.content}>{children}</DialogContent>
             <DialogActions>
               <Button appearance="secondary" onClick={close} disabled={busy}>
-                Cancel
+                {cancelLabel}
               </Button>
               <Button
                 appearance="primary"

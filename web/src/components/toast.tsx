@@ -8,9 +8,11 @@ import {
   useId,
   useToastController,
   type ToastIntent,
+  type ToastStatus,
 } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
-import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { MotionBehaviourProvider } from '@fluentui/react-motion';
+import { createContext, useCallback, useContext, useMemo, useRef, type ReactNode } from 'react';
 
 /** SPEC §9: one toast at a time, shown for 5000 ms. */
 export const TOAST_TIMEOUT_MS = 5000;
@@ -20,6 +22,12 @@ export type NotifyOptions = {
   description?: string;
   /** 'error' is the SPEC's destructive toast. */
   intent?: ToastIntent;
+  /**
+   * Keeps this toast from being replaced for so many milliseconds: toasts asked
+   * for meanwhile are dropped (SPEC §8's 'Unauthorized' stays while the page
+   * leaves, instead of the failure of the request that found the session gone).
+   */
+  holdMs?: number;
 };
 
 type Notify = (options: NotifyOptions) => void;
@@ -29,13 +37,18 @@ const NotifyContext = createContext<Notify | null>(null);
 /** Mounts the application's single Toaster and provides `useNotify()`. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const toasterId = useId('app-toaster');
-  const { dispatchToast, dismissAllToasts } = useToastController(toasterId);
+  const { dispatchToast, updateToast } = useToastController(toasterId);
+  // The toast on screen (SPEC §9: one at a time) and what became of it.
+  const current = useRef<{ id: string; status: ToastStatus } | null>(null);
+  const heldUntil = useRef(0);
+  const serial = useRef(0);
 
   const notify = useCallback<Notify>(
-    ({ title, description, intent = 'info' }) => {
-      // One at a time: a new toast replaces the one on screen.
-      dismissAllToasts();
-      dispatchToast(
+    ({ title, description, intent = 'info', holdMs }) => {
+      const now = Date.now();
+      if (now < heldUntil.current) return;
+      if (holdMs) heldUntil.current = now + holdMs;
+      const content = (
         <Toast>
           <ToastTitle
             action={
@@ -52,11 +65,28 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             {title}
           </ToastTitle>
           {description ? <ToastBody>{description}</ToastBody> : null}
-        </Toast>,
-        { intent, timeout: TOAST_TIMEOUT_MS, politeness: intent === 'error' ? 'assertive' : 'polite' },
+        </Toast>
       );
+      const options = { intent, timeout: TOAST_TIMEOUT_MS, politeness: intent === 'error' ? 'assertive' : 'polite' } as const;
+      // A new toast replaces the one showing, in place and at once (its timer starts again):
+      // dismissing it and dispatching another queued the new one behind the old one's exit.
+      const shown = current.current;
+      if (shown && (shown.status === 'queued' || shown.status === 'visible')) {
+        updateToast({ toastId: shown.id, content, ...options });
+        return;
+      }
+      const id = `app-toast-${++serial.current}`;
+      const entry = { id, status: 'queued' as ToastStatus };
+      current.current = entry;
+      dispatchToast(content, {
+        ...options,
+        toastId: id,
+        onStatusChange: (_e, data) => {
+          entry.status = data.status;
+        },
+      });
     },
-    [dispatchToast, dismissAllToasts],
+    [dispatchToast, updateToast],
   );
 
   const value = useMemo(() => notify, [notify]);
@@ -64,7 +94,14 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <NotifyContext.Provider value={value}>
       {children}
-      <Toaster toasterId={toasterId} position="bottom-end" limit={1} timeout={TOAST_TIMEOUT_MS} pauseOnHover />
+      {/*
+        One at a time, at once: Fluent keeps a dismissed toast on screen while it
+        collapses, and the next one waits behind it (up to 2 s, overlapping). Without
+        the motions the replaced toast leaves and the new one shows in the same frame.
+      */}
+      <MotionBehaviourProvider value="skip">
+        <Toaster toasterId={toasterId} position="bottom-end" limit={1} timeout={TOAST_TIMEOUT_MS} pauseOnHover />
+      </MotionBehaviourProvider>
     </NotifyContext.Provider>
   );
 }

@@ -67,13 +67,55 @@ const fetchFn: FetchFunction = (params, variables) => {
 
 let wsClient: Client | null = null;
 
+/**
+ * The subscription socket as the user should know it: 'reconnecting' after a
+ * connection was lost (an instance restarting closes with 1012; the client
+ * reconnects, possibly to another instance, and resubscribes every live
+ * subscription), 'connected' or 'idle' otherwise.
+ */
+export type ConnectionState = 'idle' | 'connected' | 'reconnecting';
+let connectionState: ConnectionState = 'idle';
+const connectionListeners = new Set<() => void>();
+
+function setConnectionState(next: ConnectionState) {
+  if (next === connectionState) return;
+  connectionState = next;
+  for (const listener of connectionListeners) listener();
+}
+
+export function getConnectionState(): ConnectionState {
+  return connectionState;
+}
+
+export function subscribeConnectionState(listener: () => void): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
+}
+
 function getWsClient(): Client {
   if (wsClient == null) {
     const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    let wasConnected = false;
     wsClient = createClient({
       url: `${protocol}//${window.location.host}${GRAPHQL_PATH}`,
       lazy: true,
-      retryAttempts: 5,
+      // Keep trying while the user is here (an instance restart or a deploy), at most every 10 s.
+      retryAttempts: Infinity,
+      retryWait: async (retries) => {
+        const ms = Math.min(10_000, 500 * 2 ** retries) * (0.75 + Math.random() / 2);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      },
+      on: {
+        connected: () => {
+          wasConnected = true;
+          setConnectionState('connected');
+        },
+        closed: (event) => {
+          // 1000: closed on purpose (no subscription left, or sign-out).
+          const code = (event as { code?: number } | undefined)?.code;
+          setConnectionState(wasConnected && code !== 1000 ? 'reconnecting' : 'idle');
+        },
+      },
     });
   }
   return wsClient;
@@ -85,6 +127,7 @@ export function closeSubscriptions(): void {
     void wsClient.dispose();
     wsClient = null;
   }
+  setConnectionState('idle');
 }
 
 const subscribeFn: SubscribeFunction = (params, variables) => {

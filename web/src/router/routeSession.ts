@@ -69,3 +69,11 @@ export function prepareQuery<T extends OperationType>(
 ): PreloadedQuery<T> {
   return loadQuery<T>(session.environment, query, variables, { fetchPolicy: 'store-and-network' });
 }
+
+/**
+ * Every loader on screen prepares its queries again at the next revalidation
+ * (the data changed under every page: an administrator purged all risk data).
+ */
+export function refreshRouteData(): void {
+  generation += 1;
+}

@@ -12,8 +12,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
+import { useSessionEnded } from '../auth/useSessionEnded';
 import type { NotificationBellPrepared } from '../domain/notifications/notificationBellLoader';
 import { Sidebar } from './Sidebar';
+import { ConnectionStatus } from './ConnectionStatus';
+import { RiskDataPurgedListener } from './RiskDataPurgedListener';
 import { useIsMobile } from '../components/useMediaQuery';
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
@@ -132,6 +135,8 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
   const [collapsed, setCollapsed] = useState(readCollapsed);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
+  // A deactivation (or any end of the sessions elsewhere) signs this page out at once.
+  useSessionEnded();
 
   const toggleCollapsed = useCallback(() => {
     setCollapsed((value) => {
@@ -182,7 +187,9 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
         ) : (
           <header className={mergeClasses(styles.topBar, styles.topBarDesktop)}>{bell}</header>
         )}
+        <ConnectionStatus />
         <main className={mergeClasses(styles.content, isMobile && styles.contentMobile)}>
+          <RiskDataPurgedListener />
           <Outlet />
         </main>
       </div>

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
 import { IngestError, closing, type CsvBatch, type CsvReader } from '../csv.js';
+import { HEADER_MIN_SCORE, findHeaderRow, headerScore } from '../headers.js';
 
 const MAX_XLS_BYTES = 100 * 1024 ** 2;
 
@@ -47,7 +48,8 @@ function startXlsChild(args: { file: string; size: number; batchRows: number }, 
 }
 
 type XlsMessage =
-  | { type: 'header'; header: string[] }
+  | { type: 'sheets'; sheets: { name: string; rows: string[][] }[] }
+  | { type: 'header'; header: string[]; headerRow: number }
   | { type: 'batch'; records: CsvBatch['records']; bytesRead: number }
   | { type: 'end' }
   | { type: 'error'; message: string };
@@ -134,10 +136,25 @@ export async function openXls(file: string, batchRows: number): Promise<CsvReade
   };
 
   let header: string[];
+  let headerRow: number;
+  let sheet: string;
+  let sheets: string[];
   try {
+    const heads = await receive();
+    if (heads.type !== 'sheets') throw new IngestError('This .xls file could not be read: its reader gave no sheets.');
+    // The sheet whose header is recognisable, else the first; its header row.
+    const choices = heads.sheets.map((h) => {
+      const at = findHeaderRow(h.rows);
+      return { headerIndex: at, score: h.rows[at] ? headerScore(h.rows[at]) : 0 };
+    });
+    const chosen = Math.max(0, choices.findIndex((c) => c.score >= HEADER_MIN_SCORE));
+    sheets = heads.sheets.map((h) => h.name);
+    sheet = sheets[chosen] ?? '';
+    if (child.connected) child.send({ sheet: chosen, headerIndex: choices[chosen]?.headerIndex ?? 0 }, () => {});
     const first = await receive();
     if (first.type !== 'header') throw new IngestError('This .xls file could not be read: its reader gave no header.');
     header = first.header;
+    headerRow = first.headerRow;
     next();
   } catch (e) {
     await close();
@@ -157,5 +174,5 @@ export async function openXls(file: string, batchRows: number): Promise<CsvReade
       await close();
     }
   }
-  return { header, delimiter: '', encoding: 'xls', batches: closing(batches(), close) };
+  return { header, delimiter: '', encoding: 'xls', headerRow, sheet, sheets, batches: closing(batches(), close) };
 }

@@ -12,7 +12,11 @@
 //
 // Arguments: file, size (bytes), batchRows. Messages to the parent (IPC,
 // advanced serialization):
-//   { type: 'header', header }                 once, first
+//   { type: 'sheets', sheets: [{ name, rows }] } first: each sheet's first
+//                                               non-blank rows, for the parent
+//                                               to choose the sheet and header
+//                                               ({ sheet, headerIndex } back)
+//   { type: 'header', header, headerRow }      once, after the choice
 //   { type: 'batch', records, bytesRead }       one per 'next' from the parent
 //   { type: 'end' }                             after the last batch
 //   { type: 'error', message }                  a file that cannot be loaded
@@ -44,15 +48,29 @@ const notReadable = (e) => new FileError(`This .xls file is not a readable Excel
 
 const text = (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : v === null || v === undefined ? '' : String(v));
 
-function firstSheet() {
+function readWorkbook() {
   try {
     const wb = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, cellDates: true });
-    const ws = wb.Sheets[wb.SheetNames[0]];
-    if (!ws) throw new Error('no worksheet');
-    return ws;
+    if (!wb.SheetNames.length) throw new Error('no worksheet');
+    return wb;
   } catch (e) {
     throw notReadable(e);
   }
+}
+
+/** Rows looked at for the header (HEADER_SEARCH_ROWS in headers.ts). */
+const HEAD_ROWS = 50;
+
+/** Each sheet's first non-blank rows, as text. */
+function sheetHeads(wb) {
+  return wb.SheetNames.map((name) => {
+    const rows = [];
+    for (const { row } of sheetRows(wb.Sheets[name], HEAD_ROWS * 4)) {
+      rows.push(row.map(text));
+      if (rows.length >= HEAD_ROWS) break;
+    }
+    return { name, rows };
+  });
 }
 
 /**
@@ -60,8 +78,8 @@ function firstSheet() {
  * header: 1, raw values, '' for empty cells, blank rows left out), a slice of
  * rows at a time, each with how far through the sheet it is (0..1).
  */
-function* sheetRows(ws) {
-  if (ws['!ref'] == null) return;
+function* sheetRows(ws, upTo = Infinity) {
+  if (ws == null || ws['!ref'] == null) return;
   let range;
   try {
     range = XLSX.utils.decode_range(ws['!ref']);
@@ -69,8 +87,10 @@ function* sheetRows(ws) {
     throw notReadable(e);
   }
   const span = range.e.r - range.s.r + 1;
-  for (let r = range.s.r; r <= range.e.r; r += SLICE) {
-    const last = Math.min(r + SLICE - 1, range.e.r);
+  const end = Math.min(range.e.r, range.s.r + upTo - 1);
+  const peek = upTo !== Infinity;
+  for (let r = range.s.r; r <= end; r += SLICE) {
+    const last = Math.min(r + SLICE - 1, end);
     let rows;
     try {
       rows = XLSX.utils.sheet_to_json(ws, { header: 1, raw: true, defval: '', blankrows: false, range: { s: { r, c: range.s.c }, e: { r: last, c: range.e.c } } });
@@ -80,22 +100,24 @@ function* sheetRows(ws) {
     // The slice's cells are not needed again (dense sheets: an array of rows,
     // the sheet itself in SheetJS 0.18, its '!data' in later versions).
     const data = Array.isArray(ws) ? ws : ws['!data'];
-    if (data) for (let k = r; k <= last; k++) data[k] = undefined;
+    if (data && !peek) for (let k = r; k <= last; k++) data[k] = undefined;
     for (const row of rows) yield { row, done: (last - range.s.r + 1) / span };
   }
 }
 
-function* batches(ws) {
+function* batches(ws, headerIndex) {
   const rows = sheetRows(ws);
-  // The header is the first non-blank row; data rows are numbered from it
-  // (row 2 is the first row after the header).
-  const first = rows.next();
+  // The header is the chosen non-blank row (rows above it, a title or report
+  // parameters, are skipped); rows are numbered among the non-blank rows
+  // (row 2 is the first row after a header on the first line).
+  let first = rows.next();
+  for (let k = 0; k < headerIndex && !first.done; k++) first = rows.next();
   const header = (first.done ? [] : first.value.row).map(text);
   while (header.length && header[header.length - 1] === '') header.pop();
   if (!header.length) throw new FileError('The first worksheet is empty.');
-  yield { type: 'header', header };
+  let i = headerIndex;
+  yield { type: 'header', header, headerRow: i + 1 };
   let out = [];
-  let i = 0;
   for (const { row, done } of rows) {
     i++;
     const r = row.map(text);
@@ -113,16 +135,23 @@ function* batches(ws) {
 }
 
 let gen;
+let wb;
 /**
  * Sends the next message. A file that cannot be loaded is reported as is; any
  * other error as the file not being readable, with its reason.
  */
-function step() {
+function step(choice) {
   let m;
   try {
-    gen ??= batches(firstSheet());
-    const n = gen.next();
-    m = n.done ? { type: 'end' } : n.value;
+    if (!wb) {
+      wb = readWorkbook();
+      m = { type: 'sheets', sheets: sheetHeads(wb) };
+    } else {
+      if (choice) gen = batches(wb.Sheets[wb.SheetNames[choice.sheet]], choice.headerIndex);
+      if (!gen) throw new Error('no sheet was chosen');
+      const n = gen.next();
+      m = n.done ? { type: 'end' } : n.value;
+    }
   } catch (e) {
     m = { type: 'error', message: e instanceof FileError ? e.message : `This .xls file could not be read: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -136,6 +165,7 @@ function step() {
 
 function onMessage(m) {
   if (m === 'next') step();
+  else if (m && typeof m === 'object' && 'sheet' in m) step(m);
 }
 
 process.on('message', onMessage);

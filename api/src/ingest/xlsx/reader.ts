@@ -37,6 +37,9 @@ import { damaged, inflateEntry, openZip } from './zip.js';
 import { dateStyles, locateSheet, readSharedStrings } from './workbook.js';
 import { MAX_ELEMENT_CHARS, byteTags, rootPrefix, type ByteTags } from './xml.js';
 import { sheetRows } from './sheet-rows.js';
+import type yauzl from 'yauzl';
+import type { Zip } from './zip.js';
+import { HEADER_MIN_SCORE, headerScore } from '../headers.js';
 
 export async function openXlsx(file: string, batchRows: number): Promise<CsvReader> {
   if ((await fs.promises.stat(file)).size === 0) throw new IngestError('The file is empty (0 bytes).');
@@ -52,82 +55,25 @@ export async function openXlsx(file: string, batchRows: number): Promise<CsvRead
     const wb = await locateSheet(z);
     const shared = await readSharedStrings(z, wb.sharedStrings);
     const dateStyle = dateStyles(wb.styles);
-    const what = `its worksheet${wb.sheetName ? ` '${wb.sheetName}'` : ''}`;
-    const sheetStart = wb.sheet.relativeOffsetOfLocalHeader;
-    let bytesRead = 0;
-    const chunks = inflateEntry(z, wb.sheet, what, (c) => (bytesRead = Math.min(z.size, sheetStart + c)));
-    // Each stretch of complete rows is checked as UTF-8 once (it ends at a
-    // '>', so no character is split), then values are decoded without checks.
-    const checkUtf8 = (b: Buffer, start: number, end: number) => {
-      if (!isUtf8(start === 0 && end === b.length ? b : b.subarray(start, end))) throw damaged(what, `is not valid UTF-8 text (after row ${rows.lastRow()})`);
-    };
-
-    const rows = sheetRows(what, shared, dateStyle, wb.date1904);
-    let ended = false;
-    let tags: ByteTags | undefined;
-    /** Bytes after the last complete row, waiting for the next chunk. */
-    let pending: Buffer | undefined;
-
-    /** Scans the next chunk of the worksheet; false at its end. */
-    const pump = async (): Promise<boolean> => {
-      if (ended) return false;
-      const n = await chunks.next();
-      if (n.done) {
-        ended = true;
-        const rest = pending ?? Buffer.alloc(0);
-        pending = undefined;
-        tags ??= byteTags(rootPrefix(rest.toString('latin1', 0, Math.min(rest.length, 64 * 1024))) ?? '');
-        checkUtf8(rest, 0, rest.length);
-        rows.scan(rest, 0, rest.length, tags);
-        if (rest.indexOf(`</${tags.prefix}worksheet>`) < 0) throw damaged(what, `ends early, after row ${rows.lastRow()} (the file may be truncated)`);
-        return false;
-      }
-      let data = n.value;
-      if (!tags) {
-        if (pending) data = Buffer.concat([pending, data]);
-        pending = undefined;
-        const prefix = rootPrefix(data.toString('latin1', 0, Math.min(data.length, 64 * 1024)));
-        if (prefix === undefined) {
-          if (data.length > MAX_ELEMENT_CHARS) throw damaged(what, 'does not start like a worksheet');
-          pending = data;
-          return true;
-        }
-        tags = byteTags(prefix);
-      }
-      const T = tags;
-      let start = 0;
-      if (pending) {
-        // The row begun in the last chunk is finished in a small buffer; the
-        // rest of this chunk is scanned where it is (no copy of the chunk).
-        const first = data.indexOf(T.rowEnd);
-        if (first < 0) {
-          if (pending.length + data.length > MAX_ELEMENT_CHARS) throw damaged(what, `has a row longer than ${MAX_ELEMENT_CHARS / 1024 ** 2} MB`);
-          pending = Buffer.concat([pending, data]);
-          return true;
-        }
-        start = first + T.rowEnd.length;
-        const head = Buffer.concat([pending, data.subarray(0, start)]);
-        pending = undefined;
-        checkUtf8(head, 0, head.length);
-        rows.scan(head, 0, head.length, T);
-      }
-      const cut = data.lastIndexOf(T.rowEnd);
-      const end = cut + T.rowEnd.length;
-      if (cut < 0 || end <= start) {
-        if (data.length - start > MAX_ELEMENT_CHARS) throw damaged(what, `has a row longer than ${MAX_ELEMENT_CHARS / 1024 ** 2} MB`);
-        pending = data.subarray(start);
-        return true;
-      }
-      checkUtf8(data, start, end);
-      rows.scan(data, start, end, T);
-      if (end < data.length) pending = data.subarray(end);
-      return true;
-    };
-
-    // The header is the first non-empty row.
-    while (!rows.header() && (await pump()));
+    // The sheet whose header is recognisable (a workbook may hold a cover or
+    // parameters sheet first); with none, the first sheet, refused later.
+    // A sheet that fails while its first rows are read is passed over if
+    // another has a header; its error is the answer only if it is the one used.
+    const recognised = (x: ReturnType<typeof openSheet>) => !x.failure && headerScore(x.rows.header() ?? []) >= HEADER_MIN_SCORE;
+    let sheet = openSheet(z, wb.sheets[0]!, shared, dateStyle, wb.date1904);
+    await sheet.findHeader();
+    for (let k = 1; k < wb.sheets.length && !recognised(sheet); k++) {
+      const next = openSheet(z, wb.sheets[k]!, shared, dateStyle, wb.date1904);
+      await next.findHeader();
+      if (recognised(next)) {
+        await sheet.chunks.return(undefined);
+        sheet = next;
+      } else await next.chunks.return(undefined);
+    }
+    if (sheet.failure) throw sheet.failure;
+    const { rows, pump, chunks } = sheet;
     const header = rows.header();
-    if (!header) throw new IngestError('The first worksheet is empty.');
+    if (!header) throw new IngestError(wb.sheets.length > 1 ? 'No worksheet of this workbook has a header row.' : 'The first worksheet is empty.');
 
     async function* batches(): AsyncGenerator<CsvBatch> {
       try {
@@ -135,16 +81,125 @@ export async function openXlsx(file: string, batchRows: number): Promise<CsvRead
           while (rows.waiting() < batchRows && (await pump()));
           if (!rows.waiting()) break;
           const records = rows.take();
-          yield { records, bytesRead: ended ? z.size : bytesRead };
+          yield { records, bytesRead: sheet.ended() ? z.size : sheet.bytesRead() };
         }
       } finally {
         close();
         await chunks.return(undefined);
       }
     }
-    return { header, delimiter: '', encoding: 'xlsx', batches: closing(batches(), close) };
+    return {
+      header,
+      delimiter: '',
+      encoding: 'xlsx',
+      headerRow: rows.headerRow(),
+      sheet: sheet.name,
+      sheets: wb.sheets.map((x) => x.name),
+      batches: closing(batches(), close),
+    };
   } catch (e) {
     close();
     throw e;
   }
+}
+
+/**
+ * One worksheet as it inflates: its row scanner, and pump() to scan its next
+ * chunk (false at its end).
+ */
+function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: string[], dateStyle: boolean[], date1904: boolean) {
+  const what = `its worksheet${ws.name ? ` '${ws.name}'` : ''}`;
+  const sheetStart = ws.entry.relativeOffsetOfLocalHeader;
+  let bytesRead = 0;
+  const chunks = inflateEntry(z, ws.entry, what, (c) => (bytesRead = Math.min(z.size, sheetStart + c)));
+  // Each stretch of complete rows is checked as UTF-8 once (it ends at a
+  // '>', so no character is split), then values are decoded without checks.
+  const checkUtf8 = (b: Buffer, start: number, end: number) => {
+    if (!isUtf8(start === 0 && end === b.length ? b : b.subarray(start, end))) throw damaged(what, `is not valid UTF-8 text (after row ${rows.lastRow()})`);
+  };
+
+  const rows = sheetRows(what, shared, dateStyle, date1904);
+  let ended = false;
+  let tags: ByteTags | undefined;
+  /** Bytes after the last complete row, waiting for the next chunk. */
+  let pending: Buffer | undefined;
+
+  /** Scans the next chunk of the worksheet; false at its end. */
+  const pump = async (): Promise<boolean> => {
+    if (ended) return false;
+    const n = await chunks.next();
+    if (n.done) {
+      ended = true;
+      const rest = pending ?? Buffer.alloc(0);
+      pending = undefined;
+      tags ??= byteTags(rootPrefix(rest.toString('latin1', 0, Math.min(rest.length, 64 * 1024))) ?? '');
+      checkUtf8(rest, 0, rest.length);
+      rows.scan(rest, 0, rest.length, tags);
+      if (rest.indexOf(`</${tags.prefix}worksheet>`) < 0) throw damaged(what, `ends early, after row ${rows.lastRow()} (the file may be truncated)`);
+      return false;
+    }
+    let data = n.value;
+    if (!tags) {
+      if (pending) data = Buffer.concat([pending, data]);
+      pending = undefined;
+      const prefix = rootPrefix(data.toString('latin1', 0, Math.min(data.length, 64 * 1024)));
+      if (prefix === undefined) {
+        if (data.length > MAX_ELEMENT_CHARS) throw damaged(what, 'does not start like a worksheet');
+        pending = data;
+        return true;
+      }
+      tags = byteTags(prefix);
+    }
+    const T = tags;
+    let start = 0;
+    if (pending) {
+      // The row begun in the last chunk is finished in a small buffer; the
+      // rest of this chunk is scanned where it is (no copy of the chunk).
+      const first = data.indexOf(T.rowEnd);
+      if (first < 0) {
+        if (pending.length + data.length > MAX_ELEMENT_CHARS) throw damaged(what, `has a row longer than ${MAX_ELEMENT_CHARS / 1024 ** 2} MB`);
+        pending = Buffer.concat([pending, data]);
+        return true;
+      }
+      start = first + T.rowEnd.length;
+      const head = Buffer.concat([pending, data.subarray(0, start)]);
+      pending = undefined;
+      checkUtf8(head, 0, head.length);
+      rows.scan(head, 0, head.length, T);
+    }
+    const cut = data.lastIndexOf(T.rowEnd);
+    const end = cut + T.rowEnd.length;
+    if (cut < 0 || end <= start) {
+      if (data.length - start > MAX_ELEMENT_CHARS) throw damaged(what, `has a row longer than ${MAX_ELEMENT_CHARS / 1024 ** 2} MB`);
+      pending = data.subarray(start);
+      return true;
+    }
+    checkUtf8(data, start, end);
+    rows.scan(data, start, end, T);
+    if (end < data.length) pending = data.subarray(end);
+    return true;
+  };
+
+  /** Reads until the header is found (or the sheet ends, or HEADER_SEARCH_ROWS rows had none). */
+  let failure: unknown;
+  const findHeader = async () => {
+    try {
+      while (rows.searching() && (await pump()));
+      rows.endHeaderSearch();
+    } catch (e) {
+      failure = e;
+    }
+  };
+  return {
+    name: ws.name,
+    rows,
+    pump,
+    chunks,
+    findHeader,
+    get failure() {
+      return failure;
+    },
+    ended: () => ended,
+    bytesRead: () => bytesRead,
+  };
 }

@@ -6,7 +6,7 @@
 // One factory of closures (not a class), as the reader was written and
 // measured: the hot loop in scanRow reads its state from the closure.
 import { IngestError } from '../csv.js';
-import { mapHeaders } from '../headers.js';
+import { HEADER_MIN_SCORE, HEADER_SEARCH_ROWS, findHeaderRow, headerScore, mapHeaders } from '../headers.js';
 import { damaged } from './zip.js';
 import { numberText, serialDate } from './workbook.js';
 import { contentText, isNameEnd, richText, unescapeXml, type ByteTags, type Tags } from './xml.js';
@@ -40,8 +40,12 @@ function typeOfBytes(b: Uint8Array, from: number, to: number): number {
 export interface SheetRows {
   /** Scans the complete rows in b[start, end). */
   scan(b: Buffer, start: number, end: number, T: ByteTags): void;
-  /** The header (the first non-empty row), once it has been read. */
+  /** The header once found (findHeaderRow's rule: rows above it, a title or report parameters, are skipped). */
   header(): string[] | undefined;
+  headerRow(): number;
+  /** True until the header is found; endHeaderSearch() settles it from the rows read (at the sheet's end). */
+  searching(): boolean;
+  endHeaderSearch(): void;
   /** The number of the last row read. */
   lastRow(): number;
   /** How many records wait to be taken. */
@@ -56,6 +60,9 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
 
   // Scanner state.
   let header: string[] | undefined;
+  let headerRowNo = 0;
+  /** Non-empty rows read while looking for the header. */
+  let preamble: { row: number; fields: string[] }[] = [];
   let width = 0;
   let dateCol: boolean[] = [];
   let lastRow = 0;
@@ -105,18 +112,33 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
     pieceCount++;
   };
 
-  /** Stores a row's fields: the header (first non-empty row) or a record. */
-  const finishRow = (fields: string[], rowNo: number) => {
+  const setHeader = (fields: string[], rowNo: number) => {
+    [header, headerRowNo, width, preamble] = [fields, rowNo, fields.length, []];
+    dateCol = mapHeaders(header).byIndex.map((f) => f === 'lastExecutedOn');
+  };
+  const endHeaderSearch = () => {
+    if (width || !preamble.length) return;
+    const [rows, at] = [preamble, findHeaderRow(preamble.map((r) => r.fields))];
+    preamble = [];
+    setHeader(rows[at]!.fields, rows[at]!.row);
+    for (const r of rows.slice(at + 1)) {
+      if (r.fields.length > width) throw new IngestError(`Row ${r.row} has values beyond the last header column (${width} columns).`);
+      finishRow(r.fields, r.row);
+    }
+  };
+
+  /** Stores a row's fields: the header, a row above it, or a record. */
+  function finishRow(fields: string[], rowNo: number) {
     if (!width) {
       for (let k = 0; k < fields.length; k++) if (fields[k] === undefined) fields[k] = '';
-      header = fields;
-      width = fields.length;
-      dateCol = mapHeaders(header).byIndex.map((f) => f === 'lastExecutedOn');
+      const score = headerScore(fields);
+      if (score >= HEADER_MIN_SCORE || (score >= 2 && !preamble.length)) setHeader(fields, rowNo);
+      else if (preamble.push({ row: rowNo, fields }) >= HEADER_SEARCH_ROWS) endHeaderSearch();
       return;
     }
     for (let k = 0; k < width; k++) if (fields[k] === undefined) fields[k] = '';
     out.push({ row: rowNo, fields });
-  };
+  }
 
   /** A number cell's text (t absent or "n"). */
   const numberCell = (raw: string, style: number, col: number): string => {
@@ -408,6 +430,9 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
   return {
     scan,
     header: () => header,
+    headerRow: () => headerRowNo,
+    searching: () => !width,
+    endHeaderSearch,
     lastRow: () => lastRow,
     waiting: () => out.length,
     take() {

@@ -49,8 +49,8 @@ export function numberText(raw: string): string {
 }
 
 export interface Workbook {
-  sheet: yauzl.Entry;
-  sheetName: string;
+  /** The worksheets in the workbook's order (chart and dialog sheets left out). */
+  sheets: { entry: yauzl.Entry; name: string }[];
   sharedStrings?: yauzl.Entry;
   styles?: string;
   date1904: boolean;
@@ -67,28 +67,23 @@ export async function locateSheet(z: Zip): Promise<Workbook> {
   }
   const workbook = await readPart(z, workbookPath);
   const wbRels = rels(await readPart(z, path.posix.join(path.posix.dirname(workbookPath), '_rels', path.posix.basename(workbookPath) + '.rels')));
-  let sheet: yauzl.Entry | undefined;
-  let sheetName = '';
+  const sheets: Workbook['sheets'] = [];
   if (workbook) {
     for (const a of elements(workbook, 'sheet')) {
       const id = localAttr(a, 'id');
       const rel = id !== undefined ? wbRels.get(id) : undefined;
       if (!rel || !rel.type.endsWith('/worksheet')) continue; // chart sheets, dialog sheets
-      sheet = findEntry(z, resolve(workbookPath, rel.target));
-      sheetName = a.name ?? '';
-      if (sheet) break;
+      const entry = findEntry(z, resolve(workbookPath, rel.target));
+      if (entry) sheets.push({ entry, name: a.name ?? '' });
     }
   }
-  if (!sheet) {
-    // No usable workbook part: the first worksheet part in the archive.
+  if (!sheets.length) {
+    // No usable workbook part: the worksheet parts in the archive.
     for (const [name, e] of z.entries) {
-      if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
-        sheet = e;
-        break;
-      }
+      if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) sheets.push({ entry: e, name: '' });
     }
   }
-  if (!sheet) throw new IngestError('The workbook has no worksheet.');
+  if (!sheets.length) throw new IngestError('The workbook has no worksheet.');
   let sharedStrings: yauzl.Entry | undefined;
   let stylesPath: string | undefined;
   for (const r of wbRels.values()) {
@@ -100,7 +95,7 @@ export async function locateSheet(z: Zip): Promise<Workbook> {
   const styles = await readPart(z, stylesPath ?? 'xl/styles.xml');
   const pr = workbook ? elements(workbook, 'workbookPr')[0] : undefined;
   const date1904 = pr?.date1904 === '1' || pr?.date1904 === 'true';
-  return { sheet, sheetName, sharedStrings, styles, date1904 };
+  return { sheets, sharedStrings, styles, date1904 };
 }
 
 /**

@@ -28,7 +28,7 @@ export interface ViewScope {
 }
 
 export async function viewScope(viewer: Viewer): Promise<ViewScope> {
-  const [period, { visible }] = await Promise.all([viewer.activePeriod(), viewer.scope()]);
+  const [period, { visible }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   return { viewerId: viewer.user.id, all: viewer.role === 'admin', periodId: period?.id ?? null, visible };
 }
 

@@ -23,7 +23,7 @@ import {
   type PreloadedQuery,
 } from 'react-relay';
 import { useNavigate } from 'react-router';
-import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
+import { fetchQuery, type GraphQLSubscriptionConfig, type RecordProxy } from 'relay-runtime';
 import type { NotificationBell_query$key } from '../../__generated__/NotificationBell_query.graphql';
 import type { NotificationBellMarkAllReadMutation } from '../../__generated__/NotificationBellMarkAllReadMutation.graphql';
 import type { NotificationBellQuery } from '../../__generated__/NotificationBellQuery.graphql';
@@ -230,6 +230,7 @@ function LoadedBell({
       notify({ title: 'Failed to mark notification as read', intent: 'error' });
       refetch();
     }, [notify, refetch]),
+    isAdmin,
   );
 
   const [commitMarkAll, markingAll] = useMutation<NotificationBellMarkAllReadMutation>(markAllMutation);
@@ -240,13 +241,19 @@ function LoadedBell({
       updater: (store, response) => {
         const marked = response?.markAllNotificationsRead ?? 0;
         const mine = new Set<string>();
+        // Each record once (the bell and the pages share records): a new reader when it was unread.
+        const markOne = (node: RecordProxy) => {
+          if (node.getValue('isRead') === true) return;
+          node.setValue(true, 'isRead');
+          node.setValue(readAt, 'readAt');
+          // One more reader: the viewer ('Read by' on the administrators' Notifications page).
+          const readers = node.getValue('readCount');
+          if (typeof readers === 'number') node.setValue(readers + 1, 'readCount');
+        };
         for (const ref of [BELL_CONNECTION, MY_FEED_CONNECTION]) {
           for (const node of connectionNodes(store, ref)) {
             mine.add(node.getDataID());
-            if (node.getValue('isRead') !== true) {
-              node.setValue(true, 'isRead');
-              node.setValue(readAt, 'readAt');
-            }
+            markOne(node);
           }
         }
         for (const node of connectionNodes(store, ALL_FEED_CONNECTION)) {
@@ -254,10 +261,7 @@ function LoadedBell({
             mine.has(node.getDataID()) ||
             node.getValue('targetType') === 'all' ||
             node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
-          if (forViewer && node.getValue('isRead') !== true) {
-            node.setValue(true, 'isRead');
-            node.setValue(readAt, 'readAt');
-          }
+          if (forViewer) markOne(node);
         }
         setUnread(store, 'notificationCounts', 0);
         adjustCounts(store, 'allNotificationCounts', { unread: -marked });

@@ -71,7 +71,7 @@ const useStyles = makeStyles({
 });
 
 const markReadMutation = graphql`
-  mutation NotificationBellItemMarkReadMutation($id: ID!) {
+  mutation NotificationBellItemMarkReadMutation($id: ID!, $isAdmin: Boolean!) {
     markNotificationRead(id: $id) {
       __typename
       ... on MutationMarkNotificationReadSuccess {
@@ -79,6 +79,7 @@ const markReadMutation = graphql`
           id
           isRead
           readAt
+          readCount @include(if: $isAdmin)
         }
       }
       ... on Error {
@@ -91,9 +92,10 @@ const markReadMutation = graphql`
 /**
  * SPEC §4: marks one notification read, optimistically (read with a
  * timestamp, unread count down by one, never below zero), rolled back on
- * failure. `onFailed` shows the SPEC's toast and refetches.
+ * failure. `onFailed` shows the SPEC's toast and refetches. For an
+ * administrator the notification's 'Read by' count comes back with it.
  */
-export function useMarkNotificationRead(onFailed: () => void) {
+export function useMarkNotificationRead(onFailed: () => void, isAdmin: boolean) {
   const [commit] = useMutation<NotificationBellItemMarkReadMutation>(markReadMutation);
   return (id: string) => {
     const decrement = (store: Parameters<typeof adjustCounts>[0]) => {
@@ -101,7 +103,8 @@ export function useMarkNotificationRead(onFailed: () => void) {
       adjustCounts(store, 'allNotificationCounts', { unread: -1 });
     };
     commit({
-      variables: { id },
+      // Administrators see 'Read by': the server's count comes back with the read state.
+      variables: { id, isAdmin },
       optimisticResponse: {
         markNotificationRead: {
           __typename: 'MutationMarkNotificationReadSuccess',

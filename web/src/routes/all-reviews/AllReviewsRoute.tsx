@@ -1,6 +1,231 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { Badge, Button, Caption1, Card, Field, makeStyles, Select, Spinner, Subtitle2, Text, tokens } from '@fluentui/react-components';
+import { ArrowLeft16Regular, ChevronLeft16Regular, ChevronRight16Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { Suspense, useRef, useState } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
+import type { AllReviewsRouteQuery } from '../../__generated__/AllReviewsRouteQuery.graphql';
+import { LinkButton } from '../../components/LinkButton';
+import { PageHeader } from '../../components/PageHeader';
+import { SearchToolbar } from '../../components/SearchToolbar';
+import { formatCount } from '../../components/StatTile';
+import { useDebouncedCallback } from '../../components/useDebouncedCallback';
+import { DecisionBadge } from '../../domain/risks/riskDisplay';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { AllReviewsTable } from './AllReviewsTable';
+import { allReviewsVariables, EMPTY_REVIEW_FILTERS, PAGE_SIZES, type AllReviewsPrepared, type ReviewFilters } from './allReviewsLoader';
+
+const query = graphql`
+  query AllReviewsRouteQuery($first: Int!, $page: Int!, $search: String, $decision: ReviewDecisionFilter, $shared: ReviewSharedFilter) {
+    allReviews(first: $first, page: $page, search: $search, decision: $decision, shared: $shared) {
+      totalCount
+      edges {
+        node {
+          id
+          userId
+          userName
+          riskLevel
+          roleProfile
+          decision
+          reviewerName
+          isSharedRole
+          sharedWith {
+            reviewerName
+            decision
+          }
+          createdAt
+        }
+      }
+    }
+  }
+`;
+
+const useStyles = makeStyles({
+  card: { padding: 0, rowGap: 0 },
+  toolbar: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  select: { minWidth: '150px', alignItems: 'center' },
+  heading: {
+    display: 'flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    paddingTop: tokens.spacingVerticalM,
+    paddingLeft: tokens.spacingHorizontalL,
+    paddingRight: tokens.spacingHorizontalL,
+  },
+  title: { margin: 0 },
+  pager: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'flex-end',
+    flexWrap: 'wrap',
+    columnGap: tokens.spacingHorizontalM,
+    rowGap: tokens.spacingVerticalS,
+    padding: tokens.spacingHorizontalL,
+  },
+  loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+  legend: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalXL,
+    rowGap: tokens.spacingVerticalS,
+    marginTop: tokens.spacingVerticalL,
+    color: tokens.colorNeutralForeground2,
+  },
+  legendItem: { display: 'inline-flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
+  swatch: {
+    display: 'inline-block',
+    width: '16px',
+    height: '16px',
+    borderRadius: tokens.borderRadiusSmall,
+    backgroundColor: tokens.colorPaletteYellowBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorPaletteYellowBorder1}`,
+  },
+});
 
 /** SPEC §2, 'All Review Decisions'. */
 export default function AllReviewsRoute() {
-  return <NotAvailableYet title="All Review Decisions" subtitle="Complete review history with shared role analysis" />;
+  const styles = useStyles();
+  const prepared = useLoaderData() as AllReviewsPrepared | null;
+  const { queryRef, isPending, load } = usePreparedQuery<AllReviewsRouteQuery>(query, prepared?.query);
+  const [filters, setFilters] = useState<ReviewFilters>(EMPTY_REVIEW_FILTERS);
+  // The filters and page of the results loaded last.
+  const shown = useRef({ filters: EMPTY_REVIEW_FILTERS, page: 1 });
+  const show = (next: ReviewFilters, page: number) => {
+    shown.current = { filters: next, page };
+    load(allReviewsVariables(next, page));
+  };
+  // The filters as last set: a search typed just before another change (say the page size) is applied
+  // with that change, and the delayed search then applies the latest filters, never the older ones.
+  const latest = useRef(EMPTY_REVIEW_FILTERS);
+  const applySearch = useDebouncedCallback(() => {
+    if (JSON.stringify(latest.current) !== JSON.stringify(shown.current.filters)) show(latest.current, 1);
+  }, 300);
+  // Any change of filter or page size goes back to page 1 (SPEC §9).
+  const update = (patch: Partial<ReviewFilters>, debounce = false) => {
+    const next = { ...latest.current, ...patch };
+    latest.current = next;
+    setFilters(next);
+    if (debounce) applySearch();
+    else show(next, 1);
+  };
+
+  const loading = <Spinner className={styles.loading} label="Loading reviews..." />;
+  return (
+    <>
+      <PageHeader
+        title="All Review Decisions"
+        subtitle="Complete review history with shared role analysis"
+        actions={
+          <LinkButton to="/" appearance="subtle" icon={<ArrowLeft16Regular />}>
+            Back to Dashboard
+          </LinkButton>
+        }
+      />
+      <Card className={styles.card}>
+        <SearchToolbar
+          className={styles.toolbar}
+          value={filters.search}
+          onSearch={(search) => update({ search }, true)}
+          placeholder="Search by user, role or reviewer..."
+          label="Search reviews"
+        >
+          <Field className={styles.select} label="Decision" orientation="horizontal">
+            <Select value={filters.decision} onChange={(_, d) => update({ decision: d.value as ReviewFilters['decision'] })}>
+              <option value="">All</option>
+              <option value="retain">Retain Only</option>
+              <option value="remove">Remove Only</option>
+            </Select>
+          </Field>
+          <Field className={styles.select} label="Shared Roles" orientation="horizontal">
+            <Select value={filters.shared} onChange={(_, d) => update({ shared: d.value as ReviewFilters['shared'] })}>
+              <option value="">All</option>
+              <option value="shared">Shared Only</option>
+              <option value="unique">Unique Only</option>
+            </Select>
+          </Field>
+          <Field className={styles.select} label="Page Size" orientation="horizontal">
+            <Select value={String(filters.pageSize)} onChange={(_, d) => update({ pageSize: Number(d.value) })}>
+              {PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n} rows
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Button appearance="subtle" icon={<Dismiss16Regular />} onClick={() => update(EMPTY_REVIEW_FILTERS)}>
+            Clear Filters
+          </Button>
+        </SearchToolbar>
+        {queryRef == null ? (
+          loading
+        ) : (
+          <Suspense fallback={loading}>
+            <LoadedReviews queryRef={queryRef} isPending={isPending} onPage={(page) => show(shown.current.filters, page)} />
+          </Suspense>
+        )}
+      </Card>
+      <Legend />
+    </>
+  );
+}
+
+function LoadedReviews({ queryRef, isPending, onPage }: { queryRef: PreloadedQuery<AllReviewsRouteQuery>; isPending: boolean; onPage: (page: number) => void }) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<AllReviewsRouteQuery>(query, queryRef);
+  const { page, first } = queryRef.variables;
+  const total = data.allReviews.totalCount;
+  const pageCount = Math.max(1, Math.ceil(total / first));
+  return (
+    <>
+      <div className={styles.heading}>
+        <Subtitle2 as="h2" className={styles.title}>
+          Review Decisions
+        </Subtitle2>
+        <Badge appearance="tint" color="brand" aria-label={`${formatCount(total)} reviews in total`}>
+          {formatCount(total)}
+        </Badge>
+      </div>
+      <AllReviewsTable reviews={data.allReviews.edges.map((e) => e.node)} loading={isPending} />
+      {pageCount > 1 ? (
+        <nav className={styles.pager} aria-label="Pagination">
+          <Button size="small" icon={<ChevronLeft16Regular />} disabled={isPending || page <= 1} onClick={() => onPage(page - 1)}>
+            Previous
+          </Button>
+          <Text aria-live="polite">
+            Page {formatCount(page)} of {formatCount(pageCount)}
+          </Text>
+          <Button size="small" icon={<ChevronRight16Regular />} iconPosition="after" disabled={isPending || page >= pageCount} onClick={() => onPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      ) : null}
+    </>
+  );
+}
+
+/** What the highlight, the badge and the decisions mean. */
+function Legend() {
+  const styles = useStyles();
+  return (
+    <section className={styles.legend} aria-label="Legend">
+      <span className={styles.legendItem}>
+        <span className={styles.swatch} aria-hidden />
+        <Caption1>Highlighted row: a shared role (the same user and role reviewed by more than one reviewer)</Caption1>
+      </span>
+      <span className={styles.legendItem}>
+        <Badge appearance="filled" color="warning" size="small">
+          Shared
+        </Badge>
+        <Caption1>Role reviewed by several reviewers</Caption1>
+      </span>
+      <span className={styles.legendItem}>
+        <DecisionBadge decision="retain" />
+        <Caption1>Access kept</Caption1>
+      </span>
+      <span className={styles.legendItem}>
+        <DecisionBadge decision="remove" />
+        <Caption1>Access to be revoked</Caption1>
+      </span>
+    </section>
+  );
 }

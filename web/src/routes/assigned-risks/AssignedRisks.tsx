@@ -20,6 +20,7 @@ import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
+import { useReviewPeriodChanged } from '../../domain/risks/useReviewPeriodChanged';
 import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { FIRST_PAGE, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
@@ -147,6 +148,8 @@ function Loaded({
   const data = usePreloadedQuery<AssignedRisksQuery>(query, queryRef);
   const status = data.submissionStatus;
   const editable = status.periodActive && !status.isSubmitted;
+  // A period closed or opened meanwhile locks or unlocks the page at once.
+  useReviewPeriodChanged(onRefetch);
   const rows = data.assignedRisks.rows;
   const period = data.activeReviewPeriod;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());

@@ -20,6 +20,8 @@ type DecisionsContextValue = {
   /** The unsaved (or being saved) decision on a user's role, if any. */
   pending: (userId: string, compositeBusinessRole: string) => Change | undefined;
   decide: (userId: string, compositeBusinessRole: string, decision: RoleDecision) => void;
+  /** Every unsaved (or being saved) decision on a user's roles. */
+  pendingFor: (userId: string) => Change[];
 };
 
 const DecisionsContext = createContext<DecisionsContextValue | null>(null);
@@ -135,7 +137,11 @@ export function CompositeViewDecisionsProvider({ children, onSaved }: { children
   useEffect(() => () => flushRef.current(), []);
 
   const value = useMemo<DecisionsContextValue>(
-    () => ({ pending: (userId, role) => changes.get(keyOf(userId, role)), decide }),
+    () => ({
+      pending: (userId, role) => changes.get(keyOf(userId, role)),
+      pendingFor: (userId) => [...changes.values()].filter((c) => c.userId === userId),
+      decide,
+    }),
     [changes, decide],
   );
   return <DecisionsContext.Provider value={value}>{children}</DecisionsContext.Provider>;

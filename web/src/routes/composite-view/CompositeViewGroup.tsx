@@ -4,6 +4,7 @@ import type { CompositeViewGroup_group$key } from '../../__generated__/Composite
 import type { CompositeViewGroupRefetchQuery } from '../../__generated__/CompositeViewGroupRefetchQuery.graphql';
 import { CompositeViewCount, CompositeViewItem } from './CompositeViewItem';
 import { CompositeViewRoles } from './CompositeViewRoles';
+import { AiSuggestionBanner } from './AiSuggestionBanner';
 
 /** One access risk of a user: total, RISK / NO RISK, status; expanded, the composite roles carrying it (loaded then). */
 export function CompositeViewGroup({ group, open }: { group: CompositeViewGroup_group$key; open: boolean }) {
@@ -19,6 +20,7 @@ export function CompositeViewGroup({ group, open }: { group: CompositeViewGroup_
         totalRisks
         decidedRisks
         allDecided
+        ...AiSuggestionBanner_group
         ...CompositeViewRoles_group @include(if: $expanded) @alias(as: "roles")
       }
     `,
@@ -48,7 +50,14 @@ export function CompositeViewGroup({ group, open }: { group: CompositeViewGroup_
         </>
       }
       open={open}
-      content={g.roles != null ? <CompositeViewRoles group={g.roles} /> : null}
+      content={
+        g.roles != null ? (
+          <>
+            <AiSuggestionBanner group={g} />
+            <CompositeViewRoles group={g.roles} />
+          </>
+        ) : null
+      }
       refetch={refetch}
       loadingLabel="Loading composite roles..."
     />

@@ -21,6 +21,9 @@ const useStyles = makeStyles({
   panel: { paddingBottom: tokens.spacingVerticalM },
   panelNested: { paddingBottom: tokens.spacingVerticalS },
   loading: { padding: tokens.spacingVerticalL },
+  headerRow: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
+  headerMain: { flexGrow: 1, flexBasis: '260px', minWidth: 0 },
+  actions: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS, paddingLeft: tokens.spacingHorizontalXL, paddingRight: tokens.spacingHorizontalM },
   loadingNested: { padding: tokens.spacingVerticalM },
 });
 
@@ -44,6 +47,8 @@ export type CompositeViewItemProps = {
   /** Loads the content: the fragment's refetch with `expanded: true`, the first time the item is opened. */
   refetch: ExpandRefetch;
   loadingLabel: string;
+  /** Buttons beside the header (outside its toggle button), e.g. the user's 'Risk Analysis'. */
+  actions?: ReactNode;
   /** A level inside another one's panel (a user's risk groups): a smaller header, the last item without its border. */
   nested?: boolean;
 };
@@ -64,6 +69,7 @@ export function CompositeViewItem({
   content,
   refetch,
   loadingLabel,
+  actions,
   nested = false,
 }: CompositeViewItemProps) {
   const styles = useStyles();
@@ -78,20 +84,31 @@ export function CompositeViewItem({
     }
   }, [open, loaded, loading, refetch]);
 
+  const header = (
+    <AccordionHeader size={nested ? 'medium' : 'large'} button={{ 'aria-label': label }}>
+      <span className={styles.header}>
+        <span className={mergeClasses(styles.title, nested && styles.titleNested)}>
+          <Text className={styles.name}>{title}</Text>
+          <Caption1 className={styles.muted}>{subtitle}</Caption1>
+        </span>
+        <span className={styles.counts}>
+          {counts}
+          <CompositeViewStatusDot decided={decided} />
+        </span>
+      </span>
+    </AccordionHeader>
+  );
+
   return (
     <AccordionItem value={value} className={mergeClasses(styles.item, nested && styles.itemNested)}>
-      <AccordionHeader size={nested ? 'medium' : 'large'} button={{ 'aria-label': label }}>
-        <span className={styles.header}>
-          <span className={mergeClasses(styles.title, nested && styles.titleNested)}>
-            <Text className={styles.name}>{title}</Text>
-            <Caption1 className={styles.muted}>{subtitle}</Caption1>
-          </span>
-          <span className={styles.counts}>
-            {counts}
-            <CompositeViewStatusDot decided={decided} />
-          </span>
-        </span>
-      </AccordionHeader>
+      {actions ? (
+        <div className={styles.headerRow}>
+          <div className={styles.headerMain}>{header}</div>
+          <div className={styles.actions}>{actions}</div>
+        </div>
+      ) : (
+        header
+      )}
       <AccordionPanel className={nested ? styles.panelNested : styles.panel}>
         {!open ? null : loaded ? (
           content

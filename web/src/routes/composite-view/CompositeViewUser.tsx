@@ -4,6 +4,7 @@ import type { CompositeViewUser_user$key } from '../../__generated__/CompositeVi
 import type { CompositeViewUserRefetchQuery } from '../../__generated__/CompositeViewUserRefetchQuery.graphql';
 import { CompositeViewGroups } from './CompositeViewGroups';
 import { CompositeViewCount, CompositeViewItem } from './CompositeViewItem';
+import { CompositeViewAnalysis } from './CompositeViewAnalysis';
 
 const useStyles = makeStyles({
   noGroup: { color: tokens.colorNeutralForeground4, fontStyle: 'italic' },
@@ -25,6 +26,11 @@ export function CompositeViewUser({ user, open }: { user: CompositeViewUser_user
         highRisks
         decidedRisks
         allDecided
+        latestAnalysis {
+          userStatus
+          redCount
+          totalRisks
+        }
         ...CompositeViewGroups_user @include(if: $expanded) @alias(as: "groups")
       }
     `,
@@ -58,6 +64,7 @@ export function CompositeViewUser({ user, open }: { user: CompositeViewUser_user
           </CompositeViewCount>
         </>
       }
+      actions={<CompositeViewAnalysis userId={u.userId} name={name} latest={u.latestAnalysis} />}
       open={open}
       content={u.groups != null ? <CompositeViewGroups user={u.groups} /> : null}
       refetch={refetch}

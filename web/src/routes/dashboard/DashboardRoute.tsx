@@ -1,15 +1,19 @@
 import { makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { Suspense, useCallback } from 'react';
-import { graphql, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
+import { Suspense, useCallback, useMemo, useState } from 'react';
+import { graphql, usePreloadedQuery, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
-import { fetchQuery } from 'relay-runtime';
+import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { DashboardRouteQuery } from '../../__generated__/DashboardRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import type { DashboardPrepared } from './dashboardLoader';
 import { DashboardStatCards } from './DashboardStatCards';
-import { NotYetCard } from './NotYetCard';
+import { ReviewerProgressCard } from './ReviewerProgressCard';
+import { RiskCategoriesCard } from './RiskCategoriesCard';
+import { RiskTrendCard } from './RiskTrendCard';
+import { useDebouncedCallback } from '../../components/useDebouncedCallback';
+import type { DashboardRouteChangedSubscription } from '../../__generated__/DashboardRouteChangedSubscription.graphql';
 import { ReportsCard } from './ReportsCard';
 import { ReviewPeriodCard } from './ReviewPeriodCard';
 
@@ -19,6 +23,17 @@ const query = graphql`
       ...DashboardStatCards_stats
     }
     ...ReviewPeriodCard_query @include(if: $isAdmin) @alias(as: "periodCard")
+    ...RiskTrendCard_query
+    ...RiskCategoriesCard_query
+    ...ReviewerProgressCard_query @include(if: $isAdmin) @alias(as: "progressCard")
+  }
+`;
+
+const changedSubscription = graphql`
+  subscription DashboardRouteChangedSubscription {
+    dashboardChanged {
+      reason
+    }
   }
 `;
 
@@ -26,6 +41,13 @@ const useStyles = makeStyles({
   grid: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 340px), 1fr))',
+    gap: tokens.spacingHorizontalL,
+    marginTop: tokens.spacingVerticalL,
+    alignItems: 'start',
+  },
+  charts: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 420px), 1fr))',
     gap: tokens.spacingHorizontalL,
     marginTop: tokens.spacingVerticalL,
     alignItems: 'start',
@@ -63,9 +85,24 @@ function Dashboard({ queryRef, isAdmin }: { queryRef: PreloadedQuery<DashboardRo
   const data = usePreloadedQuery<DashboardRouteQuery>(query, queryRef);
   const environment = useRelayEnvironment();
   // A period change moves the figures (pending reviews count only in an active period): refetch this page's query.
+  const [version, setVersion] = useState(0);
   const refreshFigures = useCallback(() => {
     fetchQuery<DashboardRouteQuery>(environment, query, { isAdmin }, { fetchPolicy: 'network-only' }).subscribe({});
+    setVersion((v) => v + 1);
   }, [environment, isAdmin]);
+  // Live: while reviewers decide (or an upload goes live) the server says so; the figures are fetched
+  // again at most once a second, however many decisions arrive.
+  const refreshSoon = useDebouncedCallback(refreshFigures, 1000);
+  const subscription = useMemo<GraphQLSubscriptionConfig<DashboardRouteChangedSubscription>>(
+    () => ({
+      subscription: changedSubscription,
+      variables: {},
+      onNext: () => refreshSoon(),
+      onError: (error) => console.warn('Live dashboard updates stopped', error),
+    }),
+    [refreshSoon],
+  );
+  useSubscription<DashboardRouteChangedSubscription>(subscription);
 
   return (
     <>
@@ -73,7 +110,11 @@ function Dashboard({ queryRef, isAdmin }: { queryRef: PreloadedQuery<DashboardRo
       <div className={styles.grid}>
         {data.periodCard ? <ReviewPeriodCard query={data.periodCard} onPeriodChanged={refreshFigures} /> : null}
         <ReportsCard />
-        <NotYetCard />
+        {data.progressCard ? <ReviewerProgressCard query={data.progressCard} /> : null}
+      </div>
+      <div className={styles.charts}>
+        <RiskTrendCard query={data} version={version} />
+        <RiskCategoriesCard query={data} />
       </div>
     </>
   );

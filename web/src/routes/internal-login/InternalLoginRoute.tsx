@@ -11,11 +11,12 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowLeft16Regular, Mail20Regular, Password20Regular, PersonLock24Regular } from '@fluentui/react-icons';
-import { useState, type FormEvent, type MouseEvent } from 'react';
+import { useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { graphql, useMutation } from 'react-relay';
-import { useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
-import { useSession } from '../../auth/SessionProvider';
+import { safeNextPath } from '../../auth/nextPath';
+import { useAuth, useSession } from '../../auth/SessionProvider';
 import { SsoSignIn } from '../../auth/SsoSignIn';
 import { writeStoredUser } from '../../auth/storage';
 import { IconTile } from '../../components/IconTile';
@@ -113,9 +114,18 @@ export default function InternalLoginRoute() {
   const navigate = useNavigate();
   const notify = useNotify();
   const { reload } = useSession();
+  const auth = useAuth();
+  const [searchParams] = useSearchParams();
+  // Issue 15, point 2: back to the deep link that sent the user here (same-origin paths only).
+  const next = safeNextPath(searchParams.get('next'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [finishing, setFinishing] = useState(false);
+  // Set when this page sends a sign-in: the session then arrives through the store before `finishing`
+  // is set, and only the sign-in's own navigation (to `next`) may run, not the already-signed-in redirect.
+  const signingIn = useRef(false);
+  // Sent here by a sign-out (session gone, deactivated): the old session may still be on screen for a moment.
+  const sentBySignOut = (useLocation().state as { signedOut?: boolean } | null)?.signedOut === true;
   const [commit, inFlight] = useMutation<InternalLoginRouteLoginMutation>(mutation);
   const busy = inFlight || finishing;
 
@@ -129,6 +139,7 @@ export default function InternalLoginRoute() {
       notify({ title: 'Missing Information', description: 'Please enter both email and password', intent: 'error' });
       return;
     }
+    signingIn.current = true;
     commit({
       variables: { input: { email: email.trim(), password } },
       onCompleted: ({ login }) => {
@@ -150,7 +161,7 @@ export default function InternalLoginRoute() {
               const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || user.email;
               notify({ title: 'Login Successful', description: `Welcome back, ${name}`, intent: 'success' });
             }
-            navigate('/', { replace: true });
+            navigate(user.passwordResetRequired ? '/' : next, { replace: true });
           })
           .catch((error: unknown) => fail(error instanceof Error ? error.message : undefined))
           .finally(() => setFinishing(false));
@@ -163,6 +174,9 @@ export default function InternalLoginRoute() {
     event.preventDefault();
     navigate('/');
   };
+
+  // Issue 15, point 2: already signed in, the sign-in page goes to the dashboard (or the link asked for).
+  if (auth.status === 'signedIn' && !finishing && !signingIn.current && !sentBySignOut) return <Navigate to={next} replace />;
 
   return (
     <main className={styles.page}>

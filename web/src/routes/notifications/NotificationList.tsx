@@ -56,6 +56,7 @@ export function NotificationList({ items, tab, viewerId, isAdmin, hasNext, isLoa
   const notify = useNotify();
   const markRead = useMarkNotificationRead(
     useCallback(() => notify({ title: 'Failed to mark notification as read', intent: 'error' }), [notify]),
+    isAdmin,
   );
   const shown = items.filter((item) => matchesTab(tab, item.type));
 

@@ -56,7 +56,11 @@ function Stat({ label, value, icon, tone }: { label: string; value: string; icon
   );
 }
 
-/** SPEC §2 (Notifications): Total Notifications, Unread Messages, Read Rate. */
+/**
+ * SPEC §2 (Notifications): Total Notifications, Unread Messages, Read Rate, of
+ * the notifications addressed to the viewer (an administrator's list also shows
+ * what was sent to others: their read state is theirs, counted in 'Read by').
+ */
 export function NotificationStats({ counts }: { counts: NotificationStats_counts$key }) {
   const { total, unreadCount } = useFragment(
     graphql`

@@ -10,7 +10,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Send20Regular } from '@fluentui/react-icons';
-import { useState, type MouseEvent } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData, useNavigate } from 'react-router';
 import type { NotificationsRouteQuery } from '../../__generated__/NotificationsRouteQuery.graphql';
@@ -18,6 +18,7 @@ import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
 import { RouteLoading } from '../../components/RouteLoading';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { NOTIFICATIONS_POLL_MS } from '../../domain/notifications/NotificationBell';
 import { AllNotificationsFeed } from './AllNotificationsFeed';
 import { MyNotificationsFeed } from './MyNotificationsFeed';
 import type { NotificationTab } from './NotificationList';
@@ -27,10 +28,8 @@ import { SendNotificationDialog } from './SendNotificationDialog';
 
 const query = graphql`
   query NotificationsRouteQuery($isAdmin: Boolean!, $count: Int!, $userCount: Int!) {
-    allNotificationCounts @include(if: $isAdmin) {
-      ...NotificationStats_counts
-    }
-    notificationCounts @skip(if: $isAdmin) {
+    # The viewer's own figures for everyone: the bell's record, so both always agree.
+    notificationCounts {
       ...NotificationStats_counts
     }
     ...AllNotificationsFeed_query @include(if: $isAdmin) @alias(as: "allFeed") @arguments(count: $count)
@@ -64,7 +63,12 @@ const useStyles = makeStyles({
  */
 export default function NotificationsRoute() {
   const prepared = useLoaderData() as NotificationsPrepared | null;
-  const { queryRef } = usePreparedQuery<NotificationsRouteQuery>(query, prepared?.query);
+  const { queryRef, refetch } = usePreparedQuery<NotificationsRouteQuery>(query, prepared?.query);
+  // SPEC §9: polled every 30 s, so what others read ('Read by') and deletions show without a reload.
+  useEffect(() => {
+    const timer = window.setInterval(refetch, NOTIFICATIONS_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [refetch]);
   // The route's Suspense boundary shows the loading state while the query is on its way.
   return queryRef == null ? <RouteLoading /> : <Notifications queryRef={queryRef} />;
 }
@@ -80,7 +84,7 @@ function Notifications({ queryRef }: { queryRef: PreloadedQuery<NotificationsRou
   const [sendOpen, setSendOpen] = useState(false);
   const viewerId = viewer?.id ?? '';
 
-  const counts = isAdmin ? data.allNotificationCounts : data.notificationCounts;
+  const counts = data.notificationCounts;
 
   const toDashboard = (event: MouseEvent) => {
     event.preventDefault();

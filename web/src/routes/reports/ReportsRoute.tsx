@@ -1,6 +1,132 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import {
+  Caption1,
+  Card,
+  CardHeader,
+  makeStyles,
+  Spinner,
+  Subtitle2,
+  TableCell,
+  TableCellLayout,
+  TableRow,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowRight16Regular, History24Regular, TextBulletListSquare24Regular } from '@fluentui/react-icons';
+import { Suspense } from 'react';
+import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
+import type { ReportsRouteQuery } from '../../__generated__/ReportsRouteQuery.graphql';
+import { LinkButton } from '../../components/LinkButton';
+import { ListEmpty, ListTable } from '../../components/ListTable';
+import { PageHeader } from '../../components/PageHeader';
+import { fullDateTime, shortDate } from '../../components/relativeTime';
+import { DecisionBadge, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import type { ReportsPrepared } from './reportsLoader';
 
-/** SPEC §2, 'Reports'. */
+const query = graphql`
+  query ReportsRouteQuery {
+    recentReviews {
+      id
+      userId
+      userName
+      riskLevel
+      roleProfile
+      decision
+      reviewerName
+      createdAt
+    }
+  }
+`;
+
+const useStyles = makeStyles({
+  card: { padding: 0, rowGap: 0 },
+  header: {
+    paddingTop: tokens.spacingVerticalM,
+    paddingBottom: tokens.spacingVerticalM,
+    paddingLeft: tokens.spacingHorizontalL,
+    paddingRight: tokens.spacingHorizontalL,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  icon: { color: tokens.colorBrandForeground1 },
+  title: { margin: 0 },
+  muted: { color: tokens.colorNeutralForeground3 },
+  table: { minWidth: '760px' },
+  name: { fontWeight: tokens.fontWeightSemibold },
+  loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+});
+
+/** SPEC §2, 'Reports': Recent Risk Reviews, with View All to /all-reviews. */
 export default function ReportsRoute() {
-  return <NotAvailableYet title="Reports" />;
+  const styles = useStyles();
+  const prepared = useLoaderData() as ReportsPrepared | null;
+  const { queryRef } = usePreparedQuery<ReportsRouteQuery>(query, prepared?.query);
+  const loading = <Spinner className={styles.loading} label="Loading recent reviews..." />;
+  return (
+    <>
+      <PageHeader title="Reports" subtitle="Recent review decisions and the complete review history." />
+      <Card className={styles.card}>
+        <CardHeader
+          className={styles.header}
+          image={<History24Regular className={styles.icon} />}
+          header={
+            <Subtitle2 as="h2" className={styles.title}>
+              Recent Risk Reviews
+            </Subtitle2>
+          }
+          description={<Caption1 className={styles.muted}>The latest retain and remove decisions</Caption1>}
+          action={
+            <LinkButton to="/all-reviews" appearance="primary" icon={<ArrowRight16Regular />} iconPosition="after">
+              View All
+            </LinkButton>
+          }
+        />
+        {queryRef == null ? (
+          loading
+        ) : (
+          <Suspense fallback={loading}>
+            <RecentReviews queryRef={queryRef} />
+          </Suspense>
+        )}
+      </Card>
+    </>
+  );
+}
+
+function RecentReviews({ queryRef }: { queryRef: PreloadedQuery<ReportsRouteQuery> }) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<ReportsRouteQuery>(query, queryRef);
+  const columns = [{ label: 'User' }, { label: 'Risk Level' }, { label: 'Role' }, { label: 'Decision' }, { label: 'Reviewer' }, { label: 'Date' }];
+  return (
+    <ListTable
+      label="Recent Risk Reviews"
+      className={styles.table}
+      columns={columns}
+      empty={<ListEmpty icon={<TextBulletListSquare24Regular aria-hidden />} title="No reviews yet" description="Decisions appear here as reviewers make them." />}
+      rows={data.recentReviews.map((r) => (
+        <TableRow key={r.id}>
+          <TableCell>
+            <TableCellLayout description={<Caption1 className={styles.muted}>{r.userId}</Caption1>}>
+              <Text className={styles.name}>{r.userName || r.userId}</Text>
+            </TableCellLayout>
+          </TableCell>
+          <TableCell>
+            <RiskLevelIndicator level={r.riskLevel} />
+          </TableCell>
+          <TableCell>
+            <TechName value={r.roleProfile} />
+          </TableCell>
+          <TableCell>
+            <DecisionBadge decision={r.decision} />
+          </TableCell>
+          <TableCell>{r.reviewerName}</TableCell>
+          <TableCell>
+            <time dateTime={r.createdAt} title={fullDateTime(r.createdAt)}>
+              {shortDate(r.createdAt)}
+            </time>
+          </TableCell>
+        </TableRow>
+      ))}
+    />
+  );
 }

@@ -189,7 +189,8 @@ export function ReviewerStatusRow({
             {status.label}
           </Badge>
         ) : (
-          <Badge appearance="outline" color="subtle" shape="rounded">
+          // 'subtle' with 'outline' is white text on no background: invisible on a white row.
+          <Badge appearance="outline" color="informative" shape="rounded">
             {p.decided > 0 ? 'In progress' : 'Not started'}
           </Badge>
         )}

@@ -1,7 +1,8 @@
-import { Caption1, makeStyles, Switch, TableCell, TableCellLayout, TableRow, TableSelectionCell, Text, tokens } from '@fluentui/react-components';
+import { Caption1, makeStyles, mergeClasses, Switch, TableCell, TableCellLayout, TableRow, TableSelectionCell, Text, tokens } from '@fluentui/react-components';
+import { useId } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RiskQueueRow_row$key } from '../../__generated__/RiskQueueRow_row.graphql';
-import { decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
+import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { useSaveDecisions } from '../../domain/risks/useSaveDecisions';
 
 const useStyles = makeStyles({
@@ -17,6 +18,22 @@ const useStyles = makeStyles({
   },
   highRule: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
   selectedRow: { backgroundColor: tokens.colorBrandBackground2 },
+  decision: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalXS },
+  // Issue 15, point 2: Pending (no decision yet) does not look like Remove.
+  pendingIndicator: {
+    borderTopStyle: 'dashed',
+    borderRightStyle: 'dashed',
+    borderBottomStyle: 'dashed',
+    borderLeftStyle: 'dashed',
+    color: tokens.colorNeutralForeground4,
+  },
+  removeIndicator: {
+    borderTopColor: tokens.colorPaletteRedBorder2,
+    borderRightColor: tokens.colorPaletteRedBorder2,
+    borderBottomColor: tokens.colorPaletteRedBorder2,
+    borderLeftColor: tokens.colorPaletteRedBorder2,
+    color: tokens.colorPaletteRedForeground1,
+  },
 });
 
 /** One risk of the queue: user, level dot, role, risk, system and the retain/remove switch. */
@@ -64,6 +81,8 @@ export function RiskQueueRow({
 
   const retained = r.myDecision === 'retain' || r.myDecision === 'retain_mitigated';
   const who = r.userName || r.userId;
+  const stateId = useId();
+  const state = r.myDecision === 'remove' ? 'remove' : retained ? 'retain' : 'pending';
 
   return (
     <TableRow aria-selected={selected} className={selected ? styles.selectedRow : undefined}>
@@ -110,13 +129,21 @@ export function RiskQueueRow({
       </TableCell>
       <TableCell>{r.system}</TableCell>
       <TableCell>
-        <Switch
-          checked={retained}
-          disabled={locked || saving}
-          label={decisionLabel(r.myDecision)}
-          aria-label={`Retain access: ${who} ${r.accessRiskId} ${r.roleProfile}`}
-          onChange={(_, d) => decide(d.checked ? 'retain' : 'remove')}
-        />
+        <div className={styles.decision} data-decision={state}>
+          <Switch
+            checked={retained}
+            disabled={locked || saving}
+            aria-label={`Retain access: ${who} ${r.accessRiskId} ${r.roleProfile}`}
+            aria-describedby={stateId}
+            indicator={{
+              className: mergeClasses(state === 'pending' && styles.pendingIndicator, state === 'remove' && styles.removeIndicator),
+            }}
+            onChange={(_, d) => decide(d.checked ? 'retain' : 'remove')}
+          />
+          <span id={stateId}>
+            <DecisionBadge decision={r.myDecision} />
+          </span>
+        </div>
       </TableCell>
     </TableRow>
   );

@@ -1,11 +1,184 @@
+// SPEC §2 'Risk Simulation & Analysis' (administrators): set up a simulation
+// on the loaded data, run it, see MATCH or NO MATCH with both tables, go back
+// to the setup; recent runs with who ran them; the role-wide what-if.
+import { Body1, Card, makeStyles, Spinner, Subtitle1, tokens } from '@fluentui/react-components';
+import { Suspense, useState } from 'react';
+import { graphql, useMutation, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router';
+import type { RiskSimulationRouteQuery } from '../../__generated__/RiskSimulationRouteQuery.graphql';
+import type { RiskSimulationRouteRunMutation } from '../../__generated__/RiskSimulationRouteRunMutation.graphql';
 import { AdminOnly } from '../../shell/AccessGate';
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { PageHeader } from '../../components/PageHeader';
+import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { useNotify } from '../../components/toast';
+import { usePreparedQuery } from '../../router/usePreparedQuery';
+import { EMPTY_SETUP, INCOMPLETE, RiskSimulationSetup, type SetupState } from './RiskSimulationSetup';
+import { RiskSimulationResult, type SimulationOutcome } from './RiskSimulationResult';
+import { RoleWhatIf } from './RoleWhatIf';
+import type { RiskSimulationPrepared } from './riskSimulationLoader';
 
-/** SPEC §2, 'Risk Simulation & Analysis'. */
+const query = graphql`
+  query RiskSimulationRouteQuery($runs: Int!) {
+    simulationRuns(limit: $runs) {
+      runId
+      userId
+      riskId
+      match
+      scenarioCount
+      runBy
+      createdAt
+    }
+  }
+`;
+
+const mutation = graphql`
+  mutation RiskSimulationRouteRunMutation($userId: String!, $riskId: String!, $roleScenarios: [SimulationScenarioInput!]!, $compositeRolesOnly: Boolean) {
+    runSimulation(userId: $userId, riskId: $riskId, roleScenarios: $roleScenarios, compositeRolesOnly: $compositeRolesOnly) {
+      __typename
+      ... on MutationRunSimulationSuccess {
+        data {
+          userId
+          riskId
+          match
+          originalCount
+          simulatedCount
+          riskResolved
+          missingFunctions
+          removedRoles
+          tableComparison {
+            originalData {
+              rowId
+              roleProfile
+              compositeBusinessRole
+              function
+              ruleId
+              authObject
+              field
+              valueFrom
+              valueTo
+              removed
+            }
+            simulationData {
+              rowId
+              roleProfile
+              compositeBusinessRole
+              function
+              ruleId
+              authObject
+              field
+              valueFrom
+              valueTo
+              removed
+            }
+          }
+        }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const useStyles = makeStyles({
+  stack: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
+  card: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalS, padding: tokens.spacingHorizontalXL },
+  runs: { margin: 0, paddingLeft: tokens.spacingHorizontalL },
+  muted: { color: tokens.colorNeutralForeground3 },
+});
+
 export default function RiskSimulationRoute() {
   return (
     <AdminOnly>
-      <NotAvailableYet title="Risk Simulation & Analysis" />
+      <RiskSimulationScreen />
     </AdminOnly>
+  );
+}
+
+function RiskSimulationScreen() {
+  const styles = useStyles();
+  const notify = useNotify();
+  const prepared = useLoaderData() as RiskSimulationPrepared | null;
+  const { queryRef, refetch } = usePreparedQuery<RiskSimulationRouteQuery>(query, prepared?.query);
+  const [setup, setSetup] = useState<SetupState>(EMPTY_SETUP);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<SimulationOutcome | null>(null);
+  const [commit, running] = useMutation<RiskSimulationRouteRunMutation>(mutation);
+
+  const fail = (message?: string) => notify({ title: 'Simulation Failed', description: message || 'The simulation could not be run.', intent: 'error' });
+  const run = () => {
+    if (!setup.user || !setup.risk || setup.scenarios.length === 0) return setProblem(INCOMPLETE);
+    setProblem(null);
+    commit({
+      variables: {
+        userId: setup.user.value,
+        riskId: setup.risk.value,
+        compositeRolesOnly: setup.compositeRolesOnly,
+        roleScenarios: setup.scenarios.map((s) => ({ riskId: setup.risk!.value, roleProfile: s.roleProfile, action: s.action })),
+      },
+      onCompleted: ({ runSimulation: r }) => {
+        if (r.__typename !== 'MutationRunSimulationSuccess' || !r.data) return fail(errorMessage(r));
+        setOutcome(r.data);
+        refetch();
+        notify({
+          title: 'Simulation Complete',
+          description: `${r.data.match ? 'MATCH' : 'NO MATCH'}: ${r.data.simulatedCount} of ${r.data.originalCount} access items remain.`,
+          intent: 'success',
+        });
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+
+  return (
+    <>
+      <PageHeader title="Risk Simulation & Analysis" subtitle="Try removing roles from a user before deciding, on the loaded data." />
+      <div className={styles.stack}>
+        {outcome ? (
+          <RiskSimulationResult outcome={outcome} onBack={() => setOutcome(null)} />
+        ) : (
+          <RiskSimulationSetup
+            state={setup}
+            onChange={(next) => {
+              setSetup(next);
+              setProblem(null);
+            }}
+            onAddScenarioWithoutRisk={() => notify({ title: 'Select Risk', description: 'Please select a risk before adding scenarios', intent: 'error' })}
+            onRun={run}
+            running={running}
+            problem={problem}
+          />
+        )}
+        <RoleWhatIf />
+        <Card className={styles.card}>
+          <Subtitle1 as="h2">Recent Simulations</Subtitle1>
+          {queryRef == null ? (
+            <Spinner size="small" label="Loading recent simulations..." />
+          ) : (
+            <Suspense fallback={<Spinner size="small" label="Loading recent simulations..." />}>
+              <RecentRuns queryRef={queryRef} />
+            </Suspense>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function RecentRuns({ queryRef }: { queryRef: PreloadedQuery<RiskSimulationRouteQuery> }) {
+  const styles = useStyles();
+  const data = usePreloadedQuery<RiskSimulationRouteQuery>(query, queryRef);
+  if (data.simulationRuns.length === 0) return <Body1 className={styles.muted}>No simulations run yet.</Body1>;
+  return (
+    <ul className={styles.runs} aria-label="Recent simulations">
+      {data.simulationRuns.map((r) => (
+        <li key={r.runId}>
+          <Body1>
+            {r.userId} · {r.riskId} · {r.match == null ? '—' : r.match ? 'MATCH' : 'NO MATCH'} · {r.scenarioCount}{' '}
+            {r.scenarioCount === 1 ? 'scenario' : 'scenarios'} · by {r.runBy} · {new Date(r.createdAt as string).toLocaleString()}
+          </Body1>
+        </li>
+      ))}
+    </ul>
   );
 }

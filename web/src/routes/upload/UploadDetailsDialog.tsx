@@ -25,10 +25,28 @@ import {
 } from '@fluentui/react-components';
 import { ArrowClockwise16Regular, ArrowRight12Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
-import type { UploadDetailsDialog_upload$key } from '../../__generated__/UploadDetailsDialog_upload.graphql';
+import type {
+  UploadDetailsDialog_upload$data,
+  UploadDetailsDialog_upload$key,
+} from '../../__generated__/UploadDetailsDialog_upload.graphql';
 import { fullDateTime } from '../../components/relativeTime';
 import { formatBytes, formatDuration, formatNumber, modeLabel, type UploadMode } from './uploadClient';
-import { StatusBadge, uploaderName, useRetryUpload, type RetriedUpload } from './UploadHistoryRow';
+import { isQueued, StatusBadge, uploaderName, useRetryUpload, type RetriedUpload } from './UploadHistoryRow';
+import { UploadWarnings } from './UploadWarnings';
+import { Fragment } from 'react';
+
+type Layout = NonNullable<UploadDetailsDialog_upload$data['sourceLayout']>;
+
+/** What was found in the file: format, sheet, header row, encoding, delimiter, decimal mark. */
+function layoutFacts(l: Layout): [string, string][] {
+  const facts: [string, string][] = [['Format', l.format]];
+  if (l.sheet != null) facts.push(['Sheet', `${l.sheet || '(unnamed)'}${l.sheets.length > 1 ? ` (of ${l.sheets.length}: ${l.sheets.join(', ')})` : ''}`]);
+  facts.push(['Header row', l.headerRow > 1 ? `Row ${l.headerRow} (the rows above it were skipped)` : `Row ${l.headerRow}`]);
+  if (l.encoding) facts.push(['Encoding', l.encoding]);
+  if (l.delimiter) facts.push(['Delimiter', l.delimiter.charAt(0).toUpperCase() + l.delimiter.slice(1)]);
+  facts.push(['Decimal separator', l.decimalSeparator === ',' ? 'Comma' : 'Point']);
+  return facts;
+}
 
 const useStyles = makeStyles({
   surface: {
@@ -179,6 +197,16 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
           field
         }
         unknownColumns
+        warnings
+        sourceLayout {
+          format
+          sheet
+          sheets
+          headerRow
+          encoding
+          delimiter
+          decimalSeparator
+        }
         live
         createdAt
         startedAt
@@ -198,6 +226,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
     onClose();
   });
 
+  const layout = u.sourceLayout;
   const duration =
     u.startedAt && u.completedAt ? formatDuration(new Date(u.completedAt).getTime() - new Date(u.startedAt).getTime()) : null;
 
@@ -211,7 +240,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
               <Body1>
                 <strong>{u.originalName}</strong>
               </Body1>
-              <StatusBadge status={u.status} />
+              <StatusBadge status={u.status} warnings={u.warnings.length} queued={isQueued(u)} />
               {u.live ? (
                 <Badge appearance="outline" color="brand">
                   Current data
@@ -227,6 +256,8 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
                 </MessageBarBody>
               </MessageBar>
             ) : null}
+
+            {u.status === 'completed' ? <UploadWarnings warnings={u.warnings} /> : null}
 
             <dl className={styles.counts} aria-label="Counts">
               <Count label="Records imported" value={formatNumber(u.recordCount)} />
@@ -266,6 +297,22 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
                 ) : null}
               </dl>
             </section>
+
+            {layout ? (
+              <section className={styles.section} aria-label="File layout">
+                <Subtitle2 as="h3" className={styles.sectionTitle}>
+                  File Layout
+                </Subtitle2>
+                <dl className={styles.facts}>
+                  {layoutFacts(layout).map(([label, value]) => (
+                    <Fragment key={label}>
+                      <dt className={styles.factLabel}>{label}</dt>
+                      <dd className={styles.factValue}>{value}</dd>
+                    </Fragment>
+                  ))}
+                </dl>
+              </section>
+            ) : null}
 
             <section className={styles.section} aria-label="Column mapping">
               <Subtitle2 as="h3" className={styles.sectionTitle}>

@@ -14,9 +14,11 @@ import {
 import {
   ArrowClockwise16Regular,
   CheckmarkCircle12Filled,
+  Clock12Regular,
   DismissCircle12Filled,
   DocumentTable20Regular,
   Info16Regular,
+  Warning12Filled,
 } from '@fluentui/react-icons';
 import { useCallback } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
@@ -150,7 +152,26 @@ export function useRetryUpload(onRetried: (upload: RetriedUpload) => void): [(up
   return [retry, inFlight];
 }
 
-export function StatusBadge({ status }: { status: string }) {
+/** 'Queued': accepted, waiting for one of the ingestion slots shared by all servers (not started yet). */
+export function isQueued(u: { status: string; startedAt?: unknown }): boolean {
+  return u.status === 'processing' && u.startedAt == null;
+}
+
+export function StatusBadge({ status, warnings = 0, queued = false }: { status: string; warnings?: number; queued?: boolean }) {
+  if (queued) {
+    return (
+      <Badge appearance="tint" color="warning" icon={<Clock12Regular />}>
+        Queued
+      </Badge>
+    );
+  }
+  if (status === 'completed' && warnings > 0) {
+    return (
+      <Badge appearance="tint" color="warning" icon={<Warning12Filled />}>
+        Completed with warnings
+      </Badge>
+    );
+  }
   if (status === 'completed') {
     return (
       <Badge appearance="tint" color="success" icon={<CheckmarkCircle12Filled />}>
@@ -196,9 +217,11 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
         sizeBytes
         mode
         status
+        warnings
         recordCount
         rowsProcessed
         createdAt
+        startedAt
         uploadedBy {
           firstName
           lastName
@@ -261,7 +284,7 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
               {uploaderName(u.uploadedBy)} · {date}
             </Caption1>
           </div>
-          <StatusBadge status={u.status} />
+          <StatusBadge status={u.status} warnings={u.warnings.length} queued={isQueued(u)} />
         </div>
         {actions}
       </li>
@@ -283,7 +306,7 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
       </TableCell>
       <TableCell>{records}</TableCell>
       <TableCell>
-        <StatusBadge status={u.status} />
+        <StatusBadge status={u.status} warnings={u.warnings.length} queued={isQueued(u)} />
       </TableCell>
       <TableCell>
         <div className={styles.stack}>

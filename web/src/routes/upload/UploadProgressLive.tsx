@@ -17,6 +17,7 @@ const subscription = graphql`
       sizeBytes
       duplicatesSkipped
       errorMessage
+      warnings
     }
   }
 `;
@@ -52,6 +53,7 @@ export function writeProgress(
   forward('duplicatesSkipped', p.duplicatesSkipped);
   record.setValue(p.errorMessage ?? null, 'errorMessage');
   if (p.status === 'completed') record.setValue(p.recordCount ?? p.rowsProcessed, 'recordCount');
+  if (p.status === 'completed' && p.warnings) record.setValue([...p.warnings], 'warnings');
 }
 
 /**

@@ -80,7 +80,13 @@ function UploadScreen() {
     const mark = `${tracked.key}:${tracked.phase}`;
     if (announced.current === mark) return;
     announced.current = mark;
-    if (tracked.phase === 'completed') {
+    if (tracked.phase === 'completed' && tracked.warnings.length) {
+      notify({
+        title: 'Upload Completed with Warnings',
+        description: `${formatNumber(tracked.recordCount ?? tracked.rowsProcessed)} records imported; ${tracked.warnings.length} warning${tracked.warnings.length === 1 ? '' : 's'}: see the status card`,
+        intent: 'warning',
+      });
+    } else if (tracked.phase === 'completed') {
       notify({
         title: 'Upload Complete',
         description: `File processed successfully, ${formatNumber(tracked.recordCount ?? tracked.rowsProcessed)} records imported`,

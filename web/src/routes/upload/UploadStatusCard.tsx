@@ -37,6 +37,7 @@ import {
   type StatusSnapshot,
 } from './uploadClient';
 import { useUploadProgressLive, writeProgress, type ProgressEvent } from './UploadProgressLive';
+import { UploadWarnings } from './UploadWarnings';
 
 const useStyles = makeStyles({
   empty: {
@@ -240,7 +241,7 @@ function viewOf(t: TrackedUpload): View {
       };
     }
     case 'completed':
-      return { label: 'Completed', percent: 100, approximate: false, color: 'success' };
+      return { label: t.warnings.length ? 'Completed with warnings' : 'Completed', percent: 100, approximate: false, color: 'success' };
     case 'failed':
       return { label: 'Failed', percent: undefined, approximate: false, color: 'error' };
   }
@@ -279,9 +280,15 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
       description="Progress of the file being uploaded and processed"
       action={
         tracked ? (
-          <Badge appearance="tint" color={PHASE_BADGE[tracked.phase].color}>
-            {PHASE_BADGE[tracked.phase].text}
-          </Badge>
+          tracked.phase === 'completed' && tracked.warnings.length ? (
+            <Badge appearance="tint" color="warning">
+              Completed with warnings
+            </Badge>
+          ) : (
+            <Badge appearance="tint" color={PHASE_BADGE[tracked.phase].color}>
+              {PHASE_BADGE[tracked.phase].text}
+            </Badge>
+          )
         ) : undefined
       }
     />
@@ -392,6 +399,7 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
         </dl>
       ) : null}
 
+      {tracked.phase === 'completed' ? <UploadWarnings warnings={tracked.warnings} /> : null}
       {tracked.phase === 'failed' ? (
         <MessageBar intent="error" layout="multiline">
           <MessageBarBody className={styles.errorText}>

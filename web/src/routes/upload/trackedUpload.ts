@@ -26,6 +26,8 @@ export type TrackedUpload = {
   duplicatesSkipped: number;
   recordCount: number | null;
   errorMessage: string | null;
+  /** A completed upload's warnings (columns not loaded, values not read). */
+  warnings: readonly string[];
   /** Set when this upload was started by Retry rather than by sending a file. */
   retried: boolean;
 };
@@ -50,6 +52,7 @@ export function startSending(file: File, mode: UploadMode): TrackedUpload {
     duplicatesSkipped: 0,
     recordCount: null,
     errorMessage: null,
+    warnings: [],
     retried: false,
   };
 }
@@ -80,6 +83,7 @@ export function followExisting(options: {
     duplicatesSkipped: 0,
     recordCount: null,
     errorMessage: null,
+    warnings: [],
     retried: options.retried,
   };
 }
@@ -123,6 +127,7 @@ export function applySnapshot(
       duplicatesSkipped: s.duplicatesSkipped,
       recordCount: s.recordCount && s.recordCount > 0 ? s.recordCount : s.rowsProcessed,
       errorMessage: null,
+      warnings: s.warnings ?? [],
     };
   }
   return {

@@ -225,6 +225,8 @@ export type ProgressUpdate = {
   duplicatesSkipped: number;
   errorMessage?: string | null;
   recordCount?: number;
+  /** A completed upload's warnings; any makes it 'Completed with warnings'. */
+  warnings?: readonly string[];
 };
 
 export type StatusSnapshot = {
@@ -235,6 +237,7 @@ export type StatusSnapshot = {
   bytesProcessed: number;
   sizeBytes: number;
   duplicatesSkipped: number;
+  warnings?: string[];
 };
 
 /** GET /api/upload-status/{id} (SPEC §7), the fallback to the live subscription. */

@@ -1,0 +1,78 @@
+// The review history in GraphQL: Reports' recent reviews and All Reviews
+// (a connection with offset cursors and the total, or a page number).
+import { offsetToCursor, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { builder } from './builder.js';
+import { DecisionValueEnum } from './decisions.js';
+import { RiskLevelEnum } from './risks.js';
+import * as history from '../services/review-history.js';
+import type { DecisionValue, RiskLevel } from '../services/risk-rules.js';
+
+const ReviewDecisionFilterEnum = builder.enumType('ReviewDecisionFilter', { values: history.REVIEW_DECISION_FILTERS });
+const ReviewSharedFilterEnum = builder.enumType('ReviewSharedFilter', { values: history.REVIEW_SHARED_FILTERS });
+
+const SharedWithRef = builder.objectRef<history.SharedWith>('ReviewSharedWith').implement({
+  description: 'Another reviewer of the same user and role in the period, with their decision (null: pending).',
+  fields: (t) => ({
+    reviewerName: t.exposeString('reviewerName'),
+    decision: t.field({ type: DecisionValueEnum, nullable: true, resolve: (s) => s.decision as DecisionValue | null }),
+  }),
+});
+
+const ReviewRef = builder.objectRef<history.ReviewRecord>('ReviewDecision').implement({
+  description: "One reviewer's decision on one risk row in one period.",
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The decision id.' }),
+    userId: t.exposeString('userId'),
+    userName: t.exposeString('userName'),
+    riskLevel: t.field({ type: RiskLevelEnum, resolve: (r) => r.riskLevel as RiskLevel }),
+    roleProfile: t.exposeString('roleProfile'),
+    decision: t.field({ type: DecisionValueEnum, resolve: (r) => r.decision as DecisionValue }),
+    comments: t.exposeString('comments', { nullable: true }),
+    reviewerName: t.exposeString('reviewerName'),
+    periodName: t.exposeString('periodName'),
+    isSharedRole: t.exposeBoolean('isSharedRole', { description: 'More than one reviewer reviews this user and role in the period (README).' }),
+    sharedWith: t.field({ type: [SharedWithRef], resolve: (r) => r.sharedWith }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the decision was made (its last change).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  recentReviews: t.field({
+    type: [ReviewRef],
+    description: 'The newest decisions: administrators everyone’s, reviewers their own.',
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => history.recentReviews(ctx.prisma, ctx.viewer!),
+  }),
+  allReviews: t.connection(
+    {
+      type: ReviewRef,
+      description:
+        'Every decision the viewer may list (administrators everyone’s, reviewers their own), newest first. ' +
+        '`page` (from 1) with `first` as the page size reads that page; otherwise `after` moves on.',
+      authScopes: { signedIn: true },
+      args: {
+        search: t.arg.string({ description: 'Part of the user id or name, the role, or the reviewer.' }),
+        decision: t.arg({ type: ReviewDecisionFilterEnum }),
+        shared: t.arg({ type: ReviewSharedFilterEnum }),
+        page: t.arg.int(),
+      },
+      resolve: async (_root, args, ctx) => {
+        const size = args.first ?? history.DEFAULT_REVIEW_PAGE_SIZE;
+        const paged = args.page != null && args.page >= 1 ? { ...args, after: args.page > 1 ? offsetToCursor((args.page - 1) * size - 1) : null, before: null, last: null, first: size } : args;
+        let total = 0;
+        const connection = await resolveOffsetConnection({ args: paged, defaultSize: history.DEFAULT_REVIEW_PAGE_SIZE, maxSize: 500 }, async ({ offset, limit }) => {
+          // The plugin asks one more than a page, to know whether there is a next one.
+          const r = await history.listReviews(ctx.prisma, ctx.viewer!, args, { offset, limit: Math.min(limit, 500) });
+          total = r.total;
+          return r.reviews;
+        });
+        return { ...connection, totalCount: total };
+      },
+    },
+    {
+      fields: (c) => ({
+        totalCount: c.int({ description: 'How many decisions match the filters.', resolve: (conn) => (conn as unknown as { totalCount: number }).totalCount }),
+      }),
+    },
+  ),
+}));

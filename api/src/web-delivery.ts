@@ -1,0 +1,43 @@
+// How responses travel (issue 15, 'Fast first load'): text answers (API JSON,
+// GraphQL, HTML, the web app's JS and CSS, CSV exports) are compressed with
+// brotli or gzip when the client accepts it; streams go through the
+// compressor as streams, so a CSV export still starts at once. Server-sent
+// events are left alone (each event must reach the page when it is sent);
+// graphql-ws frames are WebSocket traffic, outside HTTP replies. Request
+// bodies are not decompressed (uploads and JSON arrive as sent, bounded as
+// before). The web build's hashed files under /assets/ never change under
+// their name: browsers keep them a year without asking again; anything else
+// from the build, index.html and the SPA fallback are asked for every time.
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyCompress from '@fastify/compress';
+
+export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
+export const REVALIDATE_PAGE = 'no-cache';
+
+/** Text types worth compressing; text/event-stream (SSE) excluded. */
+const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)(?:javascript|ecmascript)(?:;|$)|(?:\+|\/)xml(?:;|$)|^image\/svg\+xml/u;
+
+/** Registers compression; call before the routes are declared (it attaches to each route as it is added). */
+export async function registerCompression(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyCompress, {
+    global: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    customTypes: COMPRESSIBLE,
+  });
+}
+
+/** Options for @fastify/static serving the web build in `root`: the Cache-Control of each file. */
+export function webAssetCaching(root: string) {
+  return {
+    // The build's .br / .gz copies of its assets (scripts/build-web.mjs), when the browser accepts them.
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(reply: FastifyReply, filePath: string) {
+      const hashed = path.relative(root, filePath).split(path.sep)[0] === 'assets';
+      reply.header('cache-control', hashed ? IMMUTABLE_ASSET : REVALIDATE_PAGE);
+    },
+  } as const;
+}

@@ -1,0 +1,132 @@
+// Fast first load (issue 15 point 3): text answers travel compressed when the
+// browser accepts it, the web build's hashed assets are kept a year and the
+// page itself is asked for again each time; a streamed CSV export still
+// arrives whole.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, startServer, type Client, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+let admin: Client;
+let webDist: string;
+const bigScript = `export const rows = [${Array.from({ length: 2000 }, (_, i) => `{id:${i},label:"row ${i}"}`).join(',')}];\n`;
+
+beforeAll(async () => {
+  webDist = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'grc-web-'));
+  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>GRC Risk Management</title><div id="root"></div>');
+  fs.writeFileSync(path.join(webDist, 'robots.txt'), 'User-agent: *\n');
+  fs.mkdirSync(path.join(webDist, 'assets'));
+  fs.writeFileSync(path.join(webDist, 'assets', 'index-Ab12Cd34.js'), bigScript);
+  // A build's precompressed copies (scripts/build-web.mjs writes them at the highest quality).
+  fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js'), bigScript);
+  fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.br'), zlib.brotliCompressSync(bigScript));
+  fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.gz'), zlib.gzipSync(bigScript, { level: 9 }));
+  server = await startServer({ WEB_DIST: webDist });
+  admin = await adminClient(server);
+});
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+/** A GET as a browser sends it, with the raw bytes and headers (no automatic decoding). */
+function get(p: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; raw: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(p, server.url), { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, raw: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+function decode(r: { headers: http.IncomingHttpHeaders; raw: Buffer }): string {
+  const enc = r.headers['content-encoding'];
+  if (enc === 'br') return zlib.brotliDecompressSync(r.raw).toString('utf8');
+  if (enc === 'gzip') return zlib.gunzipSync(r.raw).toString('utf8');
+  return r.raw.toString('utf8');
+}
+
+describe('compression', () => {
+  it('sends a large JSON answer brotli- or gzip-compressed as the client accepts, and plain otherwise', async () => {
+    const plain = await get('/api/openapi.json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const size = plain.raw.length;
+    expect(size).toBeGreaterThan(10_000);
+
+    const br = await get('/api/openapi.json', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.raw.length).toBeLessThan(size / 3);
+    expect(JSON.parse(decode(br))).toEqual(JSON.parse(plain.raw.toString('utf8')));
+
+    const gz = await get('/api/openapi.json', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(decode(gz)).openapi).toMatch(/^3\./);
+  });
+
+  it('compresses GraphQL answers', async () => {
+    const body = JSON.stringify({ query: '{ __schema { types { name description } } }' });
+    const r = await fetch(new URL('/graphql', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'br', cookie: admin.cookieHeader },
+      body,
+    });
+    expect(r.headers.get('content-encoding')).toBe('br');
+    expect(((await r.json()) as { data: { __schema: unknown } }).data.__schema).toBeTruthy();
+  });
+
+  it('compresses the JS of the web app, which browsers then keep a year under its hashed name', async () => {
+    const r = await get('/assets/index-Ab12Cd34.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/javascript/);
+    expect(r.headers['content-encoding']).toBe('br');
+    expect(r.raw.length).toBeLessThan(bigScript.length / 3);
+    expect(decode(r)).toBe(bigScript);
+    expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("sends the build's precompressed copy of an asset when there is one", async () => {
+    const br = await get('/assets/vendor-Ef56Gh78.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.raw.equals(fs.readFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.br')))).toBe(true);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gz = await get('/assets/vendor-Ef56Gh78.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decode(gz)).toBe(bigScript);
+    const plain = await get('/assets/vendor-Ef56Gh78.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.raw.toString('utf8')).toBe(bigScript);
+  });
+
+  it('makes the browser ask again for index.html (the SPA fallback too) and unhashed files', async () => {
+    for (const p of ['/', '/users', '/index.html']) {
+      const r = await get(p, { accept: 'text/html', 'accept-encoding': 'gzip, br' });
+      expect(r.status, p).toBe(200);
+      expect(r.headers['cache-control'], p).toBe('no-cache');
+      expect(decode(r), p).toContain('<div id="root">');
+    }
+    const robots = await get('/robots.txt');
+    expect(robots.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('still streams a CSV export whole, compressed when accepted', async () => {
+    const headers = { cookie: admin.cookieHeader };
+    const plain = await get('/api/reports/risk-report', headers);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/text\/csv/);
+    const gz = await get('/api/reports/risk-report', { ...headers, 'accept-encoding': 'gzip' });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-disposition']).toMatch(/attachment; filename="risk-export-/);
+    // Below the threshold the header line travels as is; either way the file is the same.
+    expect(decode(gz)).toBe(plain.raw.toString('utf8'));
+    expect(decode(gz).startsWith('\uFEFF')).toBe(true);
+  });
+});

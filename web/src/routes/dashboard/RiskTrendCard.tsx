@@ -1,0 +1,99 @@
+import { Caption1, Card, CardHeader, makeStyles, Select, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { ChartMultiple24Regular } from '@fluentui/react-icons';
+import { lazy, Suspense, useEffect, useRef, useState, useTransition } from 'react';
+import { graphql, useRefetchableFragment } from 'react-relay';
+import type { RiskTrendCard_query$key } from '../../__generated__/RiskTrendCard_query.graphql';
+import type { RiskTrendCardRefetchQuery, TrendRange } from '../../__generated__/RiskTrendCardRefetchQuery.graphql';
+
+const TrendChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.TrendChart })));
+
+/** SPEC §2: the trend chart's period selector. */
+export const TREND_RANGES: { value: TrendRange; label: string }[] = [
+  { value: 'last30Days', label: 'Last 30 days' },
+  { value: 'last90Days', label: 'Last 90 days' },
+  { value: 'last6Months', label: 'Last 6 months' },
+];
+
+const useStyles = makeStyles({
+  card: { padding: tokens.spacingHorizontalL, minWidth: 0 },
+  title: { margin: 0 },
+  muted: { color: tokens.colorNeutralForeground3 },
+  icon: { color: tokens.colorBrandForeground1 },
+  chart: { minHeight: '270px', minWidth: 0, overflowX: 'hidden' },
+  summary: { color: tokens.colorNeutralForeground2 },
+});
+
+/** The risk trend (loaded, retained, removed, pending over the chosen period); refetched when `version` moves. */
+export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$key; version: number }) {
+  const styles = useStyles();
+  const [data, refetch] = useRefetchableFragment<RiskTrendCardRefetchQuery, RiskTrendCard_query$key>(
+    graphql`
+      fragment RiskTrendCard_query on Query
+      @argumentDefinitions(range: { type: "TrendRange", defaultValue: last30Days })
+      @refetchable(queryName: "RiskTrendCardRefetchQuery") {
+        dashboardTrend(range: $range) {
+          date
+          loaded
+          retained
+          removed
+          pending
+        }
+      }
+    `,
+    query,
+  );
+  const [range, setRange] = useState<TrendRange>('last30Days');
+  const [isPending, startTransition] = useTransition();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    startTransition(() => {
+      refetch({ range }, { fetchPolicy: 'network-only' });
+    });
+    // The range is applied by choose(); only a new version refetches here.
+  }, [version]);
+  const choose = (next: TrendRange) => {
+    setRange(next);
+    startTransition(() => {
+      refetch({ range: next }, { fetchPolicy: 'store-or-network' });
+    });
+  };
+  const last = data.dashboardTrend[data.dashboardTrend.length - 1];
+  const label = TREND_RANGES.find((r) => r.value === range)!.label;
+  return (
+    <Card className={styles.card}>
+      <CardHeader
+        image={<ChartMultiple24Regular className={styles.icon} />}
+        header={
+          <Subtitle2 as="h2" className={styles.title}>
+            Risk Trends
+          </Subtitle2>
+        }
+        description={<Caption1 className={styles.muted}>Conflicts loaded and decided over time</Caption1>}
+        action={
+          <Select aria-label="Trend period" value={range} disabled={isPending} onChange={(_, d) => choose(d.value as TrendRange)}>
+            {TREND_RANGES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </Select>
+        }
+      />
+      <div className={styles.chart} role="figure" aria-label={`Risk trend, ${label}`}>
+        <Suspense fallback={<Spinner size="small" label="Loading chart..." />}>
+          <TrendChart points={data.dashboardTrend} title={`Risk trend, ${label}`} />
+        </Suspense>
+      </div>
+      {last ? (
+        <Caption1 className={styles.summary} aria-live="polite" data-testid="trend-summary">
+          Today: {last.loaded.toLocaleString('en-US')} loaded, {last.retained.toLocaleString('en-US')} retained,{' '}
+          {last.removed.toLocaleString('en-US')} removed, {last.pending.toLocaleString('en-US')} pending
+        </Caption1>
+      ) : null}
+    </Card>
+  );
+}
