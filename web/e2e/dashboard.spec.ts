@@ -36,12 +36,14 @@ test('every screen of SPEC §2 is built: each shows its title and none says it i
   await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
 });
 
-test('signed out, / is the landing page and other paths are not found', async ({ page }) => {
+test('signed out, / is the landing page and any other path goes to sign-in, keeping the link (issue 15)', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
   for (const path of ['/users', '/reports', '/upload', '/dashboard']) {
     await page.goto(path);
-    await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
-    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/internal-login\\?next=${encodeURIComponent(path)}$`));
+    await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
+    // Never the not-found screen on the way (it used to flash while the session loaded).
+    await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toHaveCount(0);
   }
 });

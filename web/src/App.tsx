@@ -208,6 +208,8 @@ function Screen({ children, signedOut }: { children: ReactNode; signedOut?: Reac
   if (auth.status === 'signedOut' && signedOut == null && !wasSignedIn.current) {
     return <Navigate to={signInPathFor(`${location.pathname}${location.search}${location.hash}`)} replace />;
   }
+  // While the session loads, a deep link shows nothing rather than flashing the not-found screen.
+  if (auth.status === 'loading' && signedOut == null) return null;
   if (auth.status !== 'signedIn') return <>{signedOut ?? <NotFoundRoute />}</>;
   return <RouteBoundary>{children}</RouteBoundary>;
 }
