@@ -36,10 +36,14 @@ test('every screen of SPEC §2 is built: each shows its title and none says it i
   await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
 });
 
-test('signed out, / is the landing page and any other path goes to sign-in, keeping the link (issue 15)', async ({ page }) => {
+test('signed out, / is the landing page, a page\'s path goes to sign-in keeping the link (issue 15), an unknown path is not found', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
-  for (const path of ['/users', '/reports', '/upload', '/dashboard']) {
+  // A path that is no page stays the not-found screen (the dashboard is /).
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  for (const path of ['/users', '/reports', '/upload']) {
     await page.goto(path);
     await expect(page).toHaveURL(new RegExp(`/internal-login\\?next=${encodeURIComponent(path)}$`));
     await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
