@@ -19,6 +19,7 @@ import { buildServer, type BuiltServer } from './server.js';
 import type { AppDeps } from './context.js';
 import { createLogger } from './logger.js';
 import { startMetricsServer } from './metrics-endpoint.js';
+import { startTracing, type Tracing } from './tracing.js';
 
 export interface App {
   deps: AppDeps;
@@ -42,10 +43,19 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
   const log = (msg: string) => logger.info(msg);
   // The embedded database on disk belongs to one process (backup and restore check the same lock).
   const releaseDataDir = !config.DATABASE_URL && !opts.inMemory && !opts.db ? lockDataDir(config.dataDir) : () => {};
+  // Before the database client, so its queries are traced too (when configured).
+  let tracing: Tracing | null;
+  try {
+    tracing = await startTracing(config);
+  } catch (err) {
+    releaseDataDir();
+    throw err;
+  }
   let db: Database;
   try {
     db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory }));
   } catch (err) {
+    await tracing?.shutdown();
     releaseDataDir();
     throw err;
   }
@@ -69,7 +79,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       return { deps, first };
     });
     const { deps, first } = started;
-    const server = await buildServer(deps, { logger });
+    const server = await buildServer(deps, { logger, tracing });
     const metrics = await startMetricsServer(config);
     const queue = jobs!;
     const pubsubHandle = ps;
@@ -80,6 +90,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       transport.close();
       await pubsubHandle.close();
       await db.close();
+      await tracing?.shutdown();
       releaseDataDir();
     };
     return {
@@ -106,6 +117,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
     transport.close();
     await ps?.close().catch(() => {});
     await db.close().catch(() => {});
+    await tracing?.shutdown();
     releaseDataDir();
     throw err;
   }

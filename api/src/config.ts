@@ -56,6 +56,10 @@ const schema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   /** Set to 'true' behind TLS so the session cookie is Secure. */
   COOKIE_SECURE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  /** OpenTelemetry: the OTLP/HTTP collector (e.g. http://otel-collector:4318) spans are sent to; unset: tracing is off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  /** OpenTelemetry: the service name on every span. */
+  OTEL_SERVICE_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default('grc-platform')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Single sign-on: the callback's absolute URL as registered at the provider; unset: /api/auth/callback on the request's host. */
   OIDC_REDIRECT_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),

@@ -14,6 +14,7 @@ import { requestContext } from './request-context.js';
 import { AppError, ValidationError } from './core/errors.js';
 import { assertCleanStrings, stringProblem } from './core/validation.js';
 import { renderLocalGraphiQL } from './graphiql.js';
+import { graphqlTracing } from './tracing.js';
 
 export interface ServerContext {
   req: FastifyRequest;
@@ -125,6 +126,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         },
       } as Plugin<ServerContext>,
       readOnlyTokens,
+      graphqlTracing<ServerContext>(),
       cleanStrings,
       // A fragment spread is not a level of nesting (Relay spreads many).
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),

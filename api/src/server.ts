@@ -44,6 +44,7 @@ import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
 import { registerMetricsRoute } from './metrics-endpoint.js';
+import type { Tracing } from './tracing.js';
 
 /** A request id sent by a proxy or client is kept when it looks like one; otherwise a new one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -68,7 +69,7 @@ export interface BuiltServer {
 /** The WebSocket close code for 'this instance is stopping; reconnect' (RFC 6455 Service Restart). */
 export const WS_CLOSE_RESTART = 1012;
 
-export async function buildServer(deps: AppDeps, opts: { logger?: Logger } = {}): Promise<BuiltServer> {
+export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracing?: Tracing | null } = {}): Promise<BuiltServer> {
   // Forwarded headers are believed only from the proxies TRUST_PROXY names (req.ip, req.host,
   // req.protocol); the WebSocket upgrade below applies the same function.
   const trust = trustFunction(deps.config.trustProxy);
@@ -93,6 +94,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger } = {})
     const route = req.routeOptions.url ?? 'unmatched';
     httpDuration.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
+  // A span per request when tracing is on (tracing.ts), registered before every route.
+  if (opts.tracing) await app.register(opts.tracing.fastifyPlugin);
   await app.register(fastifyCookie);
   await registerWebSecurity(app, deps.config);
   await registerCompression(app);
