@@ -263,6 +263,16 @@ async function phase(name: string, killAtSeconds?: number) {
   console.log(`notification delivered to ${deliveries.length}/${reviewers} open subscriptions, p95 ${percentile(deliveries, 95).toFixed(0)} ms`);
   console.log(`acknowledged decisions ${acknowledged.size}: lost ${lost}, doubled ${doubled}, wrong value ${wrong}; errors ${errors}; connection failovers ${failovers}`);
   for (const [k, n] of failures) console.log(`  error x${n}: ${k}`);
+  // What the servers logged as errors (a 500's cause), each distinct message once.
+  const logged = new Map<string, number>();
+  for (const s of servers) {
+    for (const line of s.output().split('\n')) {
+      const m = /"level":(\d+).*?"msg":"((?:[^"\\]|\\.){0,240})/.exec(line);
+      if (m && Number(m[1]) >= 50) logged.set(m[2]!, (logged.get(m[2]!) ?? 0) + 1);
+      else if (/unexpected|Error:/.test(line) && !line.startsWith('{')) logged.set(line.slice(0, 240), (logged.get(line.slice(0, 240)) ?? 0) + 1);
+    }
+  }
+  for (const [msg, n] of logged) console.log(`  server logged x${n}: ${msg}`);
   return lost + doubled + wrong + errors;
 }
 

@@ -71,7 +71,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
       jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL });
       await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
-      const deps: AppDeps = { config, db, prisma: db.prisma, mailer: createMailer(jobs), jobs, pubsub, log };
+      const deps: AppDeps = { config, db, prisma: db.prisma, mailer: createMailer(jobs), jobs, pubsub, log, logError: (msg: string) => logger.error(msg) };
       const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });
       stopIngest = ingest.stop;
       await startAiBulkWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { schema } from './schema/index.js';
 import { authenticate, bearerOf, type AppDeps, type Context } from './context.js';
 import { requestContext } from './request-context.js';
-import { AppError, ValidationError } from './core/errors.js';
+import { AppError, knownFault, ValidationError } from './core/errors.js';
 import { assertCleanStrings, stringProblem } from './core/validation.js';
 import { renderLocalGraphiQL } from './graphiql.js';
 import { graphqlTracing } from './tracing.js';
@@ -71,7 +71,8 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
       maskError(error, message) {
         // Duck-typed: graphql may be loaded twice (ESM and CJS copies), so instanceof is unreliable.
         const isGql = (e: unknown): e is GraphQLError => (e as Error | undefined)?.name === 'GraphQLError';
-        const original = isGql(error) ? error.originalError : error;
+        const raw = isGql(error) ? error.originalError : error;
+        const original = raw instanceof AppError ? raw : (knownFault(raw) ?? raw);
         if (original instanceof AppError) {
           return new GraphQLError(original.message, { extensions: { code: original.code } });
         }
@@ -82,7 +83,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         }
         if (isGql(error) && !error.originalError) return error;
         if (isGql(error) && isGql(error.originalError)) return error;
-        deps.log(`unexpected GraphQL error: ${(original as Error)?.stack ?? String(original)}`);
+        deps.logError(`unexpected GraphQL error: ${(original as Error)?.stack ?? String(original)}`);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },

@@ -99,7 +99,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   await app.register(fastifyCookie);
   await registerWebSecurity(app, deps.config);
   await registerCompression(app);
-  registerErrorHandler(app, deps.log);
+  registerErrorHandler(app);
   registerAccessControl(app, deps);
   registerInputHygiene(app);
   registerSchemaValidation(app);

@@ -67,11 +67,15 @@ export async function resolveSession(prisma: PrismaClient, token: string, ttlHou
     return null;
   }
   if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    // Sliding expiry, best effort: a touch that meets a session signed out meanwhile, or a
+    // busy database, must not fail the request it rides on (the next request touches again).
     const expiresAt = new Date(now + ttlHours * 3600_000);
-    await prisma.$transaction([
-      prisma.session.update({ where: { id }, data: { lastSeenAt: new Date(now), expiresAt } }),
-      prisma.user.update({ where: { id: session.userId }, data: { lastSeenAt: new Date(now) } }),
-    ]);
+    await prisma
+      .$transaction([
+        prisma.session.updateMany({ where: { id }, data: { lastSeenAt: new Date(now), expiresAt } }),
+        prisma.user.updateMany({ where: { id: session.userId }, data: { lastSeenAt: new Date(now) } }),
+      ])
+      .catch(() => {});
   }
   return { sessionId: id, user: session.user };
 }

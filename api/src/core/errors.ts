@@ -78,3 +78,25 @@ export class AiServiceError extends AppError {
     super(message);
   }
 }
+
+/** The database is too busy to take the request now (a transaction could not get a connection in time): try again shortly. */
+export class ServiceBusyError extends AppError {
+  override readonly status = 503;
+  override readonly code = 'SERVICE_UNAVAILABLE';
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super('The server is busy; try again in a few seconds');
+  }
+}
+
+/**
+ * The AppError an unexpected error stands for, when it stands for one: Prisma's
+ * 'Unable to start a transaction in the given time' (P2028) means busy, not broken.
+ */
+export function knownFault(err: unknown): AppError | null {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (e && (e.code === 'P2028' || (typeof e.message === 'string' && e.message.includes('Unable to start a transaction in the given time')))) {
+    return new ServiceBusyError();
+  }
+  return null;
+}

@@ -70,8 +70,12 @@ export interface DbOptions {
 
 /** The Prisma client over a driver adapter, reporting each statement to onQuery when asked to. */
 function prismaClient(adapter: NonNullable<PrismaClientOptions['adapter']>, onQuery?: (sql: string) => void): PrismaClient {
-  if (!onQuery) return new PrismaClient({ adapter });
-  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] } as PrismaClientOptions);
+  // Prisma's defaults (2 s to get a connection for a transaction, 5 s to run it) fail a request
+  // with a 500 whenever hundreds of reviewers share the pool at once (bench:load): a busy
+  // moment waits instead, and a call that needs longer says so itself.
+  const transactionOptions = { maxWait: 20_000, timeout: 30_000 };
+  if (!onQuery) return new PrismaClient({ adapter, transactionOptions });
+  const client = new PrismaClient({ adapter, transactionOptions, log: [{ emit: 'event', level: 'query' }] } as PrismaClientOptions);
   (client as unknown as { $on(event: 'query', cb: (e: { query: string }) => void): void }).$on('query', (e) => onQuery(e.query));
   return client;
 }

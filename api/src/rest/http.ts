@@ -2,7 +2,7 @@
 // closed), the request context, errors as { message }.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { access, type AccessRule, type AppDeps, type Context } from '../context.js';
-import { AppError, AuthenticationError, ForbiddenError } from '../core/errors.js';
+import { AppError, AuthenticationError, ForbiddenError, knownFault } from '../core/errors.js';
 import { requestContext } from '../request-context.js';
 import { assertCleanStrings } from '../core/validation.js';
 
@@ -57,16 +57,18 @@ export function registerInputHygiene(app: FastifyInstance) {
   });
 }
 
-export function registerErrorHandler(app: FastifyInstance, log: (m: string) => void) {
-  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
-    if (err instanceof AppError) {
-      if ('retryAfterSeconds' in err) reply.header('retry-after', String((err as { retryAfterSeconds: number }).retryAfterSeconds));
-      return reply.status(err.status).send({ message: err.message });
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, req, reply) => {
+    const known = err instanceof AppError ? err : knownFault(err);
+    if (known) {
+      if ('retryAfterSeconds' in known) reply.header('retry-after', String((known as { retryAfterSeconds: number }).retryAfterSeconds));
+      return reply.status(known.status).send({ message: known.message });
     }
     if (err.validation || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
       return reply.status(err.statusCode ?? 400).send({ message: err.message });
     }
-    log(`unexpected error: ${err.stack ?? err.message}`);
+    // At error level with the request's id (the operator's key to the 500 the caller saw).
+    req.log.error({ err }, `unexpected error: ${err.message}`);
     return reply.status(500).send({ message: 'Internal server error' });
   });
 }

@@ -16,4 +16,6 @@ export interface AppDeps {
   jobs: JobQueue;
   pubsub: PubSub;
   log: (msg: string) => void;
+  /** A fault of ours (an unexpected error answered 500): logged at error level, whatever LOG_LEVEL hides. */
+  logError: (msg: string) => void;
 }
