@@ -41,12 +41,13 @@ export interface PendingWork {
 }
 
 /**
- * Every reviewer with assignments and their pending items in the period (live
- * rows their criteria match without their decision); one count per reviewer.
+ * Every reviewer with assignments (or those named) and their pending items in
+ * the period (live rows their criteria match without their decision); one
+ * count per reviewer.
  */
-export async function pendingWork(db: DbClient, periodId: string): Promise<PendingWork[]> {
+export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: string[]): Promise<PendingWork[]> {
   const reviewers = await db.user.findMany({
-    where: { role: 'reviewer', criteria: { some: {} } },
+    where: { role: 'reviewer', criteria: { some: {} }, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
   });
   const sets = await criteriaSetsOf(db, reviewers.map((r) => r.id));
