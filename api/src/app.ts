@@ -14,6 +14,7 @@ import { startJobQueue, type JobQueue } from './db/queue.js';
 import { startIngestWorker } from './jobs/ingest.js';
 import { createAppPubSub, type PubSubHandle } from './pubsub.js';
 import { startAiBulkWorker } from './jobs/ai-bulk.js';
+import { startDeadlineWorker } from './jobs/reminders.js';
 import { ensureFirstAdmin } from './services/users.js';
 import { buildServer, type BuiltServer } from './server.js';
 import type { AppDeps } from './context.js';
@@ -75,6 +76,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });
       stopIngest = ingest.stop;
       await startAiBulkWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      await startDeadlineWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
       return { deps, first };
     });

@@ -23,6 +23,7 @@ import { registerUserRoutes } from './rest/users.js';
 import { registerNotificationRoutes } from './rest/notifications.js';
 import { registerPeriodRoutes } from './rest/periods.js';
 import { registerAssignmentRoutes } from './rest/assignments.js';
+import { registerReassignmentRoutes } from './rest/reassignments.js';
 import { registerRiskRoutes } from './rest/risks.js';
 import { registerDecisionRoutes } from './rest/decisions.js';
 import { registerDashboardRoutes } from './rest/dashboard.js';
@@ -165,6 +166,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   registerNotificationRoutes(app);
   registerPeriodRoutes(app);
   registerAssignmentRoutes(app);
+  registerReassignmentRoutes(app);
   registerRiskRoutes(app);
   registerDecisionRoutes(app);
   registerDashboardRoutes(app);

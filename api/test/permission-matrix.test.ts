@@ -83,6 +83,11 @@ const REST: Record<string, Entry> = {
   'POST /api/review-periods': { access: 'admin' },
   'PUT /api/review-periods/:id/open': { access: 'admin' },
   'PUT /api/review-periods/:id/close': { access: 'admin' },
+  'GET /api/review-periods/:id/reminders': { access: 'admin' },
+
+  'POST /api/reassignments': { access: 'signedIn' },
+  'GET /api/reassignments': { access: 'signedIn' },
+  'GET /api/reassignments/open-work': { access: 'signedIn' },
 
   'GET /api/assignment-criteria': { access: 'admin' },
   'GET /api/assignment-values/:criteriaType': { access: 'admin' },
@@ -198,6 +203,8 @@ const QUERY: Record<string, Entry> = {
   openAiKeyStatus: { access: 'admin' },
   aiUsageStats: { access: 'admin' },
   aiBulkCategorization: { access: 'admin' },
+  reassignments: { access: 'signedIn' },
+  reassignmentOpenWork: { access: 'signedIn' },
 };
 
 const MUTATION: Record<string, Entry> = {
@@ -239,6 +246,7 @@ const MUTATION: Record<string, Entry> = {
   purgeRiskData: { access: 'admin', sessionOnly: true, skipAllowed: 'deletes all risk data (api/test/purge.test.ts)' },
   startAiBulkCategorization: { access: 'admin', sessionOnly: true },
   saveAiSpendCap: { access: 'admin', sessionOnly: true },
+  reassignWork: { access: 'signedIn' },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {

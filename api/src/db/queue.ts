@@ -46,4 +46,5 @@ export const JOBS = {
   sendMail: 'mail.send',
   ingestUpload: 'upload.ingest',
   aiBulkCategorize: 'ai.bulk-categorize',
+  periodDeadlines: 'period.deadlines',
 } as const;

@@ -1,6 +1,7 @@
 // REST: review periods (SPEC §7 /api/review-periods…).
 import type { FastifyInstance } from 'fastify';
 import * as periods from '../services/periods.js';
+import * as reminders from '../services/reminders.js';
 import { idParams, routeSchema } from './edge.js';
 
 export function registerPeriodRoutes(app: FastifyInstance) {
@@ -15,6 +16,11 @@ export function registerPeriodRoutes(app: FastifyInstance) {
     { config: { access: 'admin' }, schema: routeSchema({ body: periods.createPeriodSchema }) },
     async (req, reply) => reply.status(201).send(await periods.createPeriod(req.ctx.deps, req.ctx.actor, req.body ?? {})),
   );
+
+  /** The reminders and escalations sent for a period (issue 18, point 5). */
+  app.get<{ Params: { id: string } }>('/api/review-periods/:id/reminders', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) => {
+    return (await reminders.listReminders(req.ctx.prisma, req.params.id)).map(({ user, ...r }) => ({ ...r, recipient: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } }));
+  });
 
   for (const [suffix, status] of [['open', 'active'], ['close', 'closed']] as const) {
     app.put<{ Params: { id: string } }>(`/api/review-periods/:id/${suffix}`, { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) => {

@@ -5,6 +5,7 @@ import './users.js';
 import './notifications.js';
 import './periods.js';
 import './assignments.js';
+import './reassignments.js';
 import './risks.js';
 import './decisions.js';
 import './dashboard.js';

@@ -5,8 +5,24 @@ import { stillSignedIn } from '../context.js';
 import { filter, pipe } from 'graphql-yoga';
 import { ValidationError } from '../core/errors.js';
 import * as periods from '../services/periods.js';
+import * as reminders from '../services/reminders.js';
 
 export const PeriodStatusEnum = builder.enumType('PeriodStatus', { values: ['active', 'closed'] as const });
+export const DefaultAtCloseEnum = builder.enumType('DefaultAtClose', {
+  description: 'What closing the period does to items without a decision: leave them pending, retain or remove them.',
+  values: periods.DEFAULTS_AT_CLOSE,
+});
+
+const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
+  description: 'A deadline message sent once: a reminder to a reviewer with pending items, or the escalation to an administrator after the end.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: "'reminder' or 'escalation'" }),
+    daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
+    pendingCount: t.exposeInt('pendingCount'),
+    sentAt: t.expose('sentAt', { type: 'DateTime' }),
+    recipient: t.relation('user'),
+  }),
+});
 
 export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
   id: { field: 'id' },
@@ -21,6 +37,14 @@ export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
     status: t.expose('status', { type: PeriodStatusEnum }),
     closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    reminderDaysBefore: t.exposeIntList('reminderDaysBefore', { description: 'Days before the end date at which reviewers with pending items are reminded.' }),
+    defaultDecisionAtClose: t.expose('defaultDecisionAtClose', { type: DefaultAtCloseEnum }),
+    reminders: t.field({
+      type: [PeriodReminderRef],
+      description: 'The reminders and escalations sent for the period, oldest first (administrators).',
+      authScopes: { admin: true },
+      resolve: (p, _args, ctx) => reminders.listReminders(ctx.prisma, p.id),
+    }),
   }),
 });
 
@@ -45,6 +69,8 @@ const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
     name: t.string({ required: true }),
     description: t.string(),
     endDate: t.field({ type: 'DateTime' }),
+    reminderDaysBefore: t.intList({ description: 'Days before the end date to remind reviewers with pending items, e.g. [7, 1]; needs an end date.' }),
+    defaultDecisionAtClose: t.field({ type: DefaultAtCloseEnum, description: 'Default: pending.' }),
   }),
 });
 

@@ -7,7 +7,7 @@ import type { Notification, NotificationType, Prisma, PrismaClient, User } from 
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import { parseOrThrow } from '../core/validation.js';
-import type { Actor } from '../core/types.js';
+import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
 
@@ -72,8 +72,21 @@ export async function sendNotification(deps: NotificationDeps, actor: Actor, inp
     return n;
   });
   // After the commit; subscribers filter by target (see notificationAdded).
-  deps.pubsub.publish('notification:added', { notificationId: created.id, targetType: created.targetType, targetUserId: created.targetUserId });
+  publishNotification(deps.pubsub, created);
   return created;
+}
+
+/** What the platform itself tells one user (deadline reminders, escalations), written in the caller's transaction. */
+export function createSystemNotification(
+  db: DbClient,
+  n: { type: NotificationType; title: string; message: string; targetUserId: string },
+): Promise<Notification> {
+  return db.notification.create({ data: { ...n, senderName: 'GRC Platform', targetType: 'specific' } });
+}
+
+/** Tells the open pages of a notification's target that it arrived; after the commit. */
+export function publishNotification(pubsub: PubSub, n: Notification): void {
+  pubsub.publish('notification:added', { notificationId: n.id, targetType: n.targetType, targetUserId: n.targetUserId });
 }
 
 async function withReadState(prisma: PrismaClient, userId: string, rows: Notification[]): Promise<NotificationView[]> {

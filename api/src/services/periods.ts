@@ -2,7 +2,7 @@
 // While none is active, every decision, submission and recall is refused.
 import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prisma/client.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import { dateInput, parseOrThrow } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
@@ -20,6 +20,8 @@ function published(deps: PeriodDeps, p: ReviewPeriod): ReviewPeriod {
   return p;
 }
 import { evidenceUploads, freezeEvidence, thawEvidence } from './evidence.js';
+import { assignedRowsCondition, criteriaSetsOf } from './assignments.js';
+import { LIVE_ROWS } from './live-rows.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
@@ -52,12 +54,21 @@ export function listPeriods(prisma: PrismaClient): Promise<ReviewPeriod[]> {
   return prisma.reviewPeriod.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
+/** What closing a period does to items still without a decision. */
+export const DEFAULTS_AT_CLOSE = ['pending', 'retain', 'remove'] as const;
+const REMINDER_DAYS = 'Reminder days must be whole numbers of days from 1 to 365';
+
 /** Also the REST edge's body schema (rest/periods.ts). */
 export const createPeriodSchema = z.object({
   name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long'),
   description: z.string().trim().max(2000, 'Description is too long').nullish(),
   startDate: dateInput('Start date is not a valid date').nullish(),
   endDate: dateInput('End date is not a valid date').nullish(),
+  reminderDaysBefore: z
+    .array(z.number({ error: REMINDER_DAYS }).int(REMINDER_DAYS).min(1, REMINDER_DAYS).max(365, REMINDER_DAYS), { error: 'Reminder days must be a list of days' })
+    .max(10, 'At most 10 reminder points')
+    .nullish(),
+  defaultDecisionAtClose: z.enum(DEFAULTS_AT_CLOSE, { error: 'Default at close must be pending, retain or remove' }).nullish(),
 });
 export type CreatePeriodInput = z.input<typeof createPeriodSchema>;
 
@@ -73,6 +84,8 @@ export async function createPeriod(deps: PeriodDeps, actor: Actor, input: Create
   const data = parseOrThrow(createPeriodSchema, input);
   const startDate = data.startDate ?? new Date();
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
+  const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
+  if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
   try {
     const created = await prisma.$transaction(async (tx) => {
       if (await getActivePeriod(tx)) throw new ConflictError(ALREADY_ACTIVE);
@@ -82,6 +95,8 @@ export async function createPeriod(deps: PeriodDeps, actor: Actor, input: Create
           description: data.description || null,
           startDate,
           endDate: data.endDate ?? null,
+          reminderDaysBefore,
+          defaultDecisionAtClose: data.defaultDecisionAtClose ?? 'pending',
           status: 'active',
           createdById: actor.user?.id ?? null,
         },
@@ -147,8 +162,14 @@ export async function setPeriodStatus(
         before: { status: before.status, closedAt: before.closedAt, endDate: before.endDate },
         after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate },
       });
-      if (status === 'closed') await freezeEvidence(tx, p, uploads);
-      else await thawEvidence(tx, id);
+      // The default at close is decided before the evidence freezes, so the evidence holds it.
+      if (status === 'closed') {
+        await applyDefaultAtClose(tx, actor, p);
+        await freezeEvidence(tx, p, uploads);
+      } else {
+        await withdrawDefaultAtClose(tx, actor, p);
+        await thawEvidence(tx, id);
+      }
       return p;
     });
     return published(deps, changed);
@@ -156,4 +177,51 @@ export async function setPeriodStatus(
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
     throw err;
   }
+}
+
+export const DEFAULT_AT_CLOSE_COMMENT = 'No decision was made before the period closed: the period\'s default at close applied.';
+
+/**
+ * The period's default at close (retain or remove; 'pending' leaves items
+ * alone): every reviewer's assigned item still without their decision gets
+ * one, marked as applied at close (not the reviewer's own), in the close's
+ * transaction, with one audit event counting them per reviewer. Rows no
+ * reviewer is assigned stay without a decision.
+ */
+async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPeriod): Promise<void> {
+  const value = period.defaultDecisionAtClose;
+  if (value === 'pending') return;
+  const reviewers = await tx.user.findMany({ where: { role: 'reviewer', criteria: { some: {} } }, select: { id: true, email: true } });
+  const sets = await criteriaSetsOf(tx, reviewers.map((r) => r.id));
+  const byReviewer: { reviewerId: string; reviewer: string; count: number }[] = [];
+  for (const r of reviewers) {
+    const count = await tx.$executeRaw`
+      INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, comments, applied_at_close)
+      SELECT ${period.id}::uuid, ${r.id}::uuid, r.id, ${value}::"DecisionValue", ${DEFAULT_AT_CLOSE_COMMENT}, TRUE
+        FROM risk_rows r
+       WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(sets.get(r.id)!)}
+         AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${r.id}::uuid AND d.risk_row_id = r.id)
+      ON CONFLICT (period_id, reviewer_id, risk_row_id) DO NOTHING`;
+    if (count) byReviewer.push({ reviewerId: r.id, reviewer: r.email, count });
+  }
+  await recordAudit(tx, actor, {
+    action: 'period.default_applied',
+    entityType: 'ReviewPeriod',
+    entityId: period.id,
+    periodId: period.id,
+    after: { defaultDecisionAtClose: value, decisions: byReviewer.reduce((n, r) => n + r.count, 0), byReviewer },
+  });
+}
+
+/** Reopening takes back the decisions the default at close wrote: the items are pending again. */
+async function withdrawDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPeriod): Promise<void> {
+  const { count } = await tx.decision.deleteMany({ where: { periodId: period.id, appliedAtClose: true } });
+  if (!count) return;
+  await recordAudit(tx, actor, {
+    action: 'period.default_withdrawn',
+    entityType: 'ReviewPeriod',
+    entityId: period.id,
+    periodId: period.id,
+    before: { decisions: count, defaultDecisionAtClose: period.defaultDecisionAtClose },
+  });
 }

@@ -1,8 +1,8 @@
-import { Field, Input, Textarea } from '@fluentui/react-components';
+import { Field, Input, Select, Textarea } from '@fluentui/react-components';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CreateReviewPeriodDialogMutation } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
-import { failureOf, FormDialog, useFailureToast, useFieldErrors } from '../../components/FormDialog';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors } from '../../components/FormDialog';
 import { thrownMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
 
@@ -19,6 +19,8 @@ const mutation = graphql`
           endDate
           closedAt
           status
+          reminderDaysBefore
+          defaultDecisionAtClose
         }
       }
       ... on ValidationError {
@@ -31,8 +33,24 @@ const mutation = graphql`
   }
 `;
 
-type Form = { name: string; description: string; endDate: string };
-const EMPTY: Form = { name: '', description: '', endDate: '' };
+type DefaultAtClose = 'pending' | 'retain' | 'remove';
+type Form = { name: string; description: string; endDate: string; reminders: string; defaultDecisionAtClose: DefaultAtClose };
+const EMPTY: Form = { name: '', description: '', endDate: '', reminders: '7, 1', defaultDecisionAtClose: 'pending' };
+
+const DEFAULT_AT_CLOSE_OPTIONS = [
+  { value: 'pending', label: 'Leave pending' },
+  { value: 'retain', label: 'Retain' },
+  { value: 'remove', label: 'Remove' },
+] as const;
+
+const REMINDERS_INVALID = 'Enter whole numbers of days from 1 to 365, separated by commas';
+
+/** '7, 1' as [7, 1]; null when it is not a list of whole days. */
+function reminderDays(text: string): number[] | null {
+  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const days = parts.map(Number);
+  return days.every((d) => Number.isInteger(d) && d >= 1 && d <= 365) ? days : null;
+}
 
 /** SPEC §2/§5: 'Create New Review Period' (creates and activates). */
 export function CreateReviewPeriodDialog({
@@ -49,7 +67,7 @@ export function CreateReviewPeriodDialog({
   const notify = useNotify();
   const fail = useFailureToast('Error', 'Failed to create review period. Please try again');
   const [form, setForm] = useState<Form>(EMPTY);
-  const { setErrors, clearError, validation } = useFieldErrors<'name'>();
+  const { setErrors, clearError, validation } = useFieldErrors<'name' | 'endDate' | 'reminderDaysBefore'>();
   const [commit, inFlight] = useMutation<CreateReviewPeriodDialogMutation>(mutation);
 
   const close = () => {
@@ -60,12 +78,16 @@ export function CreateReviewPeriodDialog({
 
   const onSubmit = () => {
     if (!form.name.trim()) return;
+    const days = form.endDate ? reminderDays(form.reminders) : [];
+    if (!days) return setErrors({ reminderDaysBefore: REMINDERS_INVALID });
     commit({
       variables: {
         input: {
           name: form.name.trim(),
           description: form.description.trim() || null,
           endDate: form.endDate ? new Date(`${form.endDate}T23:59:59`).toISOString() : null,
+          reminderDaysBefore: days,
+          defaultDecisionAtClose: form.defaultDecisionAtClose,
         },
         connections: [connectionId],
       },
@@ -75,7 +97,7 @@ export function CreateReviewPeriodDialog({
       },
       onCompleted: ({ createReviewPeriod: r }) => {
         if (r.__typename !== 'MutationCreateReviewPeriodSuccess') {
-          const { message, field } = failureOf(r, ['name'] as const);
+          const { message, field } = failureOf(r, ['name', 'endDate', 'reminderDaysBefore'] as const);
           if (field) setErrors({ [field]: message });
           return fail(message);
         }
@@ -112,8 +134,35 @@ export function CreateReviewPeriodDialog({
       <Field label="Description" hint="Optional">
         <Textarea value={form.description} resize="vertical" onChange={(_, d) => setForm((f) => ({ ...f, description: d.value }))} />
       </Field>
-      <Field label="End Date" hint="Optional: reviewers with pending decisions are reminded as it nears.">
-        <Input type="date" value={form.endDate} onChange={(_, d) => setForm((f) => ({ ...f, endDate: d.value }))} />
+      <Field label="End Date" hint="Optional: reviewers with pending decisions are reminded as it nears." {...validation('endDate')}>
+        <Input
+          type="date"
+          value={form.endDate}
+          onChange={(_, d) => {
+            setForm((f) => ({ ...f, endDate: d.value }));
+            clearError('endDate');
+          }}
+        />
+      </Field>
+      {form.endDate ? (
+        <Field label="Reminders (days before the end date)" hint="For example 7, 1. Leave empty for no reminders." {...validation('reminderDaysBefore')}>
+          <Input
+            value={form.reminders}
+            inputMode="numeric"
+            onChange={(_, d) => {
+              setForm((f) => ({ ...f, reminders: d.value }));
+              clearError('reminderDaysBefore');
+            }}
+          />
+        </Field>
+      ) : null}
+      <Field label="Items without a decision at close" hint="What closing the period does to items nobody decided.">
+        <Select
+          value={form.defaultDecisionAtClose}
+          onChange={(_, d) => setForm((f) => ({ ...f, defaultDecisionAtClose: d.value as DefaultAtClose }))}
+        >
+          <SelectOptions options={DEFAULT_AT_CLOSE_OPTIONS} />
+        </Select>
       </Field>
     </FormDialog>
   );

@@ -119,6 +119,16 @@ export function periodRange(startDate: string, endDate: string | null | undefine
   return `${formatDate(startDate)} – ${endDate ? formatDate(endDate) : 'Ongoing'}`;
 }
 
+const AT_CLOSE: Record<string, string> = { retain: 'retained', remove: 'removed' };
+
+/** Issue 18: the active period's reminder points and what its close does to items without a decision; null when neither is set. */
+export function deadlineSummary(days: ReadonlyArray<number>, atClose: string): string | null {
+  const parts: string[] = [];
+  if (days.length) parts.push(`Reminders ${days.length > 1 ? `${days.slice(0, -1).join(', ')} and ${days[days.length - 1]}` : days[0]} day${days.length === 1 && days[0] === 1 ? '' : 's'} before the end`);
+  if (AT_CLOSE[atClose]) parts.push(`items without a decision are ${AT_CLOSE[atClose]} at close`);
+  return parts.length ? `${parts.join('; ')}.`.replace(/^./, (c) => c.toUpperCase()) : null;
+}
+
 /** SPEC §2: the administrators' Review Period Status card. */
 export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeriodCard_query$key; onPeriodChanged: () => void }) {
   const styles = useStyles();
@@ -133,6 +143,8 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
           startDate
           endDate
           status
+          reminderDaysBefore
+          defaultDecisionAtClose
         }
         reviewPeriods(first: 20) @connection(key: "ReviewPeriodCard_reviewPeriods") {
           __id
@@ -158,6 +170,7 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
   const [reopeningId, setReopeningId] = useState<string | null>(null);
 
   const active = data.activeReviewPeriod;
+  const deadline = active ? deadlineSummary(active.reminderDaysBefore, active.defaultDecisionAtClose) : null;
   const closed = data.reviewPeriods.edges
     .map((e) => e.node)
     .filter((p) => p.status === 'closed' && p.id !== active?.id)
@@ -225,6 +238,7 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
               </Badge>
             </div>
             <Caption1>{periodRange(active.startDate, active.endDate)}</Caption1>
+            {deadline ? <Caption1 className={styles.muted}>{deadline}</Caption1> : null}
             {active.description ? <Caption1 className={styles.muted}>{active.description}</Caption1> : null}
           </div>
           <div className={styles.actions}>

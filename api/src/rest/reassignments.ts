@@ -1,0 +1,28 @@
+// REST: delegation and reassignment (issue 18, point 6): POST /api/reassignments,
+// GET /api/reassignments (?riskDefinitionId= for one item's history),
+// GET /api/reassignments/open-work.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { publicUser } from '../core/types.js';
+import * as reassignments from '../services/reassignments.js';
+import { routeSchema, text } from './edge.js';
+
+const ListQuery = z.object({ riskDefinitionId: text('riskDefinitionId', 30).optional() });
+
+export function registerReassignmentRoutes(app: FastifyInstance) {
+  app.post<{ Body: reassignments.ReassignInput }>(
+    '/api/reassignments',
+    { config: { access: 'signedIn' }, schema: routeSchema({ body: reassignments.reassignSchema }) },
+    async (req, reply) => reply.status(201).send(await reassignments.reassign(req.ctx.deps, req.ctx.actor, req.body ?? {})),
+  );
+
+  app.get<{ Querystring: z.infer<typeof ListQuery> }>(
+    '/api/reassignments',
+    { config: { access: 'signedIn' }, schema: routeSchema({ querystring: ListQuery }) },
+    async (req) => reassignments.listReassignments(req.ctx.prisma, req.ctx.actor, { riskDefinitionId: req.query.riskDefinitionId }),
+  );
+
+  app.get('/api/reassignments/open-work', { config: { access: 'signedIn' } }, async (req) =>
+    (await reassignments.openWork(req.ctx.prisma, req.ctx.actor)).map((w) => ({ ...w, reviewer: publicUser(w.reviewer) })),
+  );
+}
