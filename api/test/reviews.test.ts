@@ -135,7 +135,7 @@ describe('decisions, submission and approval', () => {
     const wrongValue = await a.client.post('/api/reviews/decisions', { decisions: [{ riskDefinitionId: Number(rows[1]), decision: 'maybe' }] });
     expect(wrongValue.body.message).toBe('Decision 1: Decision must be retain, remove or retain_mitigated');
     const mitigated = await a.client.post('/api/reviews/decisions', { decisions: [{ riskDefinitionId: Number(rows[1]), decision: 'retain_mitigated' }] });
-    expect(mitigated.body.message).toBe('Decision 1: A mitigated decision must name the mitigating control');
+    expect(mitigated.body.message).toBe('Decision 1: A mitigated decision needs an expiry date');
   });
 
   it('a decision on a composite role applies to all that user\u2019s rows under it; shared roles keep each reviewer\u2019s own decision', async () => {

@@ -60,6 +60,8 @@ export function AssignedRiskRow({
         roleProfile
         roleProfileDescription
         myDecision
+        myMitigationControl
+        myMitigationExpiresAt
       }
     `,
     row,
@@ -116,7 +118,7 @@ export function AssignedRiskRow({
         </TableCellLayout>
       </TableCell>
       <TableCell>
-        <DecisionBadge decision={r.myDecision} />
+        <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
       </TableCell>
       <TableCell>
         {saving ? (
