@@ -276,7 +276,7 @@ describe('dashboard, reviewer status and export', () => {
     const u9Line = lines.find((l) => l.startsWith('U9,'))!.split(',');
     expect(u9Line[header.indexOf('Execution Count')]).toBe('17');
     expect(u9Line[header.indexOf('Last Executed On')]).toBe('2026-03-05');
-    expect(u9Line.slice(-4)).toEqual(['pending', '', '', '']);
+    expect(u9Line.slice(-6)).toEqual(['pending', '', '', '', '', '']);
     // A reviewer's export holds only their rows.
     const mine = await fetch(server.url + '/api/risks/export', { headers: { cookie: b.client.cookieHeader } });
     const mineLines = (await mine.text()).trim().split('\r\n');
