@@ -97,6 +97,9 @@ const REST: Record<string, Entry> = {
 
   'POST /api/reviews/decision': { access: 'signedIn' },
   'POST /api/reviews/decisions': { access: 'signedIn' },
+  'POST /api/reviews/decisions/by-filter': { access: 'signedIn' },
+  'GET /api/reviews/rules': { access: 'signedIn' },
+  'GET /api/reviews/expired-mitigations': { access: 'admin' },
   'GET /api/reviews/submission-status': { access: 'reviewer' },
   'POST /api/reviews/submit': { access: 'reviewer' },
   'POST /api/reviews/recall': { access: 'reviewer' },
@@ -198,6 +201,8 @@ const QUERY: Record<string, Entry> = {
   openAiKeyStatus: { access: 'admin' },
   aiUsageStats: { access: 'admin' },
   aiBulkCategorization: { access: 'admin' },
+  reviewRules: { access: 'signedIn' },
+  expiredMitigations: { access: 'admin' },
 };
 
 const MUTATION: Record<string, Entry> = {
@@ -239,6 +244,8 @@ const MUTATION: Record<string, Entry> = {
   purgeRiskData: { access: 'admin', sessionOnly: true, skipAllowed: 'deletes all risk data (api/test/purge.test.ts)' },
   startAiBulkCategorization: { access: 'admin', sessionOnly: true },
   saveAiSpendCap: { access: 'admin', sessionOnly: true },
+  saveReviewRules: { access: 'admin', sessionOnly: true },
+  decideByFilter: { access: 'signedIn' },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {

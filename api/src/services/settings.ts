@@ -152,6 +152,7 @@ export async function saveReviewRules(
   actor: Actor,
   rules: { requireRemovalComment?: boolean | null; allowBulkApproval?: boolean | null },
 ): Promise<SettingStatus[]> {
+  requireAdminSession(actor, 'Settings can be changed');
   const out: SettingStatus[] = [];
   const pairs: [string, boolean | null | undefined][] = [
     [REQUIRE_REMOVAL_COMMENT_KEY, rules.requireRemovalComment],

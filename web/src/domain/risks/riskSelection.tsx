@@ -4,7 +4,7 @@
 import { Button, makeStyles, Spinner, TableSelectionCell, tokens } from '@fluentui/react-components';
 import { Checkmark20Regular, Dismiss20Regular, SelectAllOn20Regular, ShieldCheckmark20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
-import { DecideAllDialog, DecisionDetailsDialog, type RiskFilterInput } from './DecisionDialogs';
+import { DecideAllDialog, DecisionDetailsDialog, needsRemovalComment, type RiskFilterInput } from './DecisionDialogs';
 import { decisionLabel } from './riskDisplay';
 import { useSaveDecisions, type Decision, type DecisionDetails } from './useSaveDecisions';
 
@@ -62,9 +62,6 @@ const BATCH_BUTTONS = [
   { decision: 'remove', label: 'Remove Selected', Icon: Dismiss20Regular },
 ] as const;
 
-/** The server's message when a removal needs a comment (services/decisions.ts REMOVAL_COMMENT_REQUIRED). */
-const COMMENT_REQUIRED = /removal needs a justification comment/;
-
 /**
  * Retain / Remove / Mitigate Selected: one decision on the chosen rows (a
  * spinner while it saves; a removal refused for want of a comment asks for
@@ -94,7 +91,7 @@ export function BatchDecisionButtons({
       details,
       describe: (n) => `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decisionLabel(decision)}.`,
       onRefused: (message) => {
-        if (decision !== 'remove' || details || !COMMENT_REQUIRED.test(message)) return false;
+        if (decision !== 'remove' || details || !needsRemovalComment(message)) return false;
         setDialog({ decision, rowIds, intro: `${message}.` });
         return true;
       },
