@@ -285,14 +285,14 @@ describe('dashboard, reviewer status and export', () => {
     const decided = await server.app.deps.prisma.decision.findMany({ where: { reviewerId: b.user.id } });
     expect(decided.length).toBeGreaterThan(0);
     for (const d of decided) {
-      expect(mineLines.some((l) => l.endsWith(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()},${b.email}`))).toBe(true);
+      expect(mineLines.some((l) => l.endsWith(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()},${b.email},${d.mitigationControl ?? ''},`))).toBe(true);
     }
     // Cells with commas, quotes and line breaks are quoted; an empty cell is empty; lines end in CRLF.
     await seedRows(server.app.deps.prisma, [{ userId: 'U10', userName: 'Doe, "JJ"\nJr', userGroup: '', accessRiskId: 'R10', roleProfileDescription: '-1 day', system: 'Lab' }]);
     const odd = (await (await fetch(server.url + '/api/risks/export?userId=U10', { headers: { cookie: admin.cookieHeader } })).text()).replace(/^\uFEFF/, '');
     expect(odd.startsWith(lines[0]! + '\r\nU10,"Doe, ""JJ""\nJr",,R10,')).toBe(true);
     expect(odd).toContain(",'-1 day,");
-    expect(odd.endsWith(',pending,,,\r\n')).toBe(true);
+    expect(odd.endsWith(',pending,,,,,\r\n')).toBe(true);
     expect(odd.split('\r\n')).toHaveLength(3);
     // Filter values travel as data, whatever they hold (on PostgreSQL they are written into the COPY statement).
     for (const evil of [`x'); DROP TABLE users; --`, `O'Brien\\`, '$1', `{"a","b"}`]) {
