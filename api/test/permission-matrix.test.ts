@@ -102,6 +102,9 @@ const REST: Record<string, Entry> = {
 
   'POST /api/reviews/decision': { access: 'signedIn' },
   'POST /api/reviews/decisions': { access: 'signedIn' },
+  'POST /api/reviews/decisions/by-filter': { access: 'signedIn' },
+  'GET /api/reviews/rules': { access: 'signedIn' },
+  'GET /api/reviews/expired-mitigations': { access: 'admin' },
   'GET /api/reviews/submission-status': { access: 'reviewer' },
   'POST /api/reviews/submit': { access: 'reviewer' },
   'POST /api/reviews/recall': { access: 'reviewer' },
@@ -205,6 +208,8 @@ const QUERY: Record<string, Entry> = {
   aiBulkCategorization: { access: 'admin' },
   reassignments: { access: 'signedIn' },
   reassignmentOpenWork: { access: 'signedIn' },
+  reviewRules: { access: 'signedIn' },
+  expiredMitigations: { access: 'admin' },
 };
 
 const MUTATION: Record<string, Entry> = {
@@ -247,6 +252,8 @@ const MUTATION: Record<string, Entry> = {
   startAiBulkCategorization: { access: 'admin', sessionOnly: true },
   saveAiSpendCap: { access: 'admin', sessionOnly: true },
   reassignWork: { access: 'signedIn' },
+  saveReviewRules: { access: 'admin', sessionOnly: true },
+  decideByFilter: { access: 'signedIn' },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {

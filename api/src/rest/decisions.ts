@@ -2,6 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as decisions from '../services/decisions.js';
+import * as bulk from '../services/bulk-decisions.js';
+import * as mitigations from '../services/mitigations.js';
+import { reviewRules } from '../services/settings.js';
 import { idParams, listOf, routeSchema, text } from './edge.js';
 
 const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
@@ -19,6 +22,25 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     '/api/reviews/decisions',
     { config: { access: 'signedIn' }, schema: routeSchema({ body: BatchBody }) },
     async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, req.body.decisions)) }),
+  );
+
+  app.post<{ Body: bulk.ByFilterInput }>(
+    '/api/reviews/decisions/by-filter',
+    { config: { access: 'signedIn' }, schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema }) },
+    async (req) => bulk.decideByFilter(req.ctx.deps, req.ctx.actor, req.body),
+  );
+
+  app.get('/api/reviews/rules', { config: { access: 'signedIn' }, schema: routeSchema({ summary: 'The review rules: { requireRemovalComment, allowBulkApproval }' }) }, async (req) =>
+    reviewRules(req.ctx.prisma),
+  );
+
+  app.get(
+    '/api/reviews/expired-mitigations',
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Mitigations of the current period whose expiry date has passed: { total, items }' }) },
+    async (req) => {
+      const r = await mitigations.expiredMitigations(req.ctx.prisma, await req.ctx.viewer!.decisionPeriod());
+      return { total: r.total, items: r.items.map((m) => ({ ...m, riskRowId: Number(m.riskRowId), mitigationExpiresAt: m.mitigationExpiresAt.toISOString().slice(0, 10) })) };
+    },
   );
 
   app.get('/api/reviews/submission-status', { config: { access: 'reviewer' } }, async (req) =>

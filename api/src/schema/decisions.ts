@@ -3,15 +3,18 @@
 import { builder, runnable } from './builder.js';
 import { ValidationError } from '../core/errors.js';
 import * as decisions from '../services/decisions.js';
+import * as bulk from '../services/bulk-decisions.js';
+import * as mitigations from '../services/mitigations.js';
+import { reviewRules, type ReviewRules } from '../services/settings.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../services/risk-rules.js';
 import { access } from '../context.js';
 import type { RiskRow } from '../generated/prisma/client.js';
-import { RiskRowNode } from './risks.js';
+import { RiskFilterInput, RiskRowNode } from './risks.js';
 
 export const DecisionValueEnum = builder.enumType('DecisionValue', { values: DECISION_VALUES });
 export const SubmissionStatusEnum = builder.enumType('SubmissionStatus', { values: SUBMISSION_STATUSES });
 
-type WithDecision = RiskRow & { decision?: string | null };
+type WithDecision = RiskRow & { decision?: string | null; decisionMitigationControl?: string | null; decisionMitigationExpiresAt?: Date | null };
 
 builder.prismaObjectFields(RiskRowNode, (t) => ({
   /** The viewer's own decision in the active period, if any. */
@@ -25,7 +28,61 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
       return ctx.viewer!.myDecisions.load(r.id);
     },
   }),
+  /** The control and expiry of the viewer's mitigation ('retain_mitigated') in the active period, if any. */
+  myMitigationControl: t.string({
+    nullable: true,
+    resolve: async (r, _args, ctx) => {
+      const row = r as WithDecision;
+      if (row.decisionMitigationControl !== undefined) return row.decisionMitigationControl;
+      return (await decisions.myDecisionOn(ctx.prisma, ctx.viewer!, r.id))?.mitigationControl ?? null;
+    },
+  }),
+  myMitigationExpiresAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    resolve: async (r, _args, ctx) => {
+      const row = r as WithDecision;
+      if (row.decisionMitigationExpiresAt !== undefined) return row.decisionMitigationExpiresAt;
+      return (await decisions.myDecisionOn(ctx.prisma, ctx.viewer!, r.id))?.mitigationExpiresAt ?? null;
+    },
+  }),
 }));
+
+const ByFilterResult = builder.objectRef<{ count: number }>('DecideByFilterResult').implement({
+  fields: (t) => ({ count: t.exposeInt('count', { description: 'How many risk rows the decision covered.' }) }),
+});
+
+const ReviewRulesRef = builder.objectRef<ReviewRules>('ReviewRules').implement({
+  description: 'The review rules administrators set (Admin Settings).',
+  fields: (t) => ({
+    requireRemovalComment: t.exposeBoolean('requireRemovalComment', { description: 'A removal needs a justification comment.' }),
+    allowBulkApproval: t.exposeBoolean('allowBulkApproval', { description: 'Deciding every item matching a filter at once is allowed.' }),
+  }),
+});
+
+const ExpiredMitigationRef = builder.objectRef<mitigations.ExpiredMitigation>('ExpiredMitigation').implement({
+  fields: (t) => ({
+    riskRowId: t.string({ resolve: (m) => String(m.riskRowId) }),
+    userId: t.exposeString('userId'),
+    userName: t.exposeString('userName'),
+    accessRiskId: t.exposeString('accessRiskId'),
+    roleProfile: t.exposeString('roleProfile'),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
+    system: t.exposeString('system'),
+    mitigationControl: t.exposeString('mitigationControl', { nullable: true }),
+    mitigationExpiresAt: t.expose('mitigationExpiresAt', { type: 'DateTime' }),
+    comments: t.exposeString('comments', { nullable: true }),
+    reviewer: t.exposeString('reviewer', { description: "The reviewer's e-mail." }),
+    periodName: t.exposeString('periodName'),
+  }),
+});
+
+const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigations.ExpiredMitigation[] }>('ExpiredMitigations').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    items: t.field({ type: [ExpiredMitigationRef], resolve: (e) => e.items, description: `The first ${mitigations.MAX_EXPIRED_LISTED}, soonest expired first.` }),
+  }),
+});
 
 const SubmissionStatusType = builder
   .objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState')
@@ -64,6 +121,17 @@ builder.queryFields((t) => ({
     type: SubmissionStatusType,
     authScopes: { reviewer: true },
     resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
+  }),
+  reviewRules: t.field({
+    type: ReviewRulesRef,
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => reviewRules(ctx.prisma),
+  }),
+  expiredMitigations: t.field({
+    type: ExpiredMitigationsRef,
+    description: 'Mitigations of the current period (the active one, else the one closed last) whose expiry date has passed (administrators).',
+    authScopes: { admin: true },
+    resolve: async (_root, _args, ctx) => mitigations.expiredMitigations(ctx.prisma, await ctx.viewer!.decisionPeriod()),
   }),
   submissions: t.prismaConnection({
     type: 'Submission',
@@ -114,6 +182,20 @@ builder.mutationFields((t) => ({
           mitigationExpiresAt: d.mitigationExpiresAt,
         })),
       ),
+  }),
+  decideByFilter: t.field({
+    type: ByFilterResult,
+    description: "Decides every row of the viewer's list (assigned risks, or the queue for administrators) matching the filter, in one transaction.",
+    authScopes: { signedIn: true },
+    errors: { types: [ValidationError] },
+    args: {
+      filter: t.arg({ type: RiskFilterInput }),
+      decision: t.arg({ type: DecisionValueEnum, required: true }),
+      comments: t.arg.string(),
+      mitigationControl: t.arg.string(),
+      mitigationExpiresAt: t.arg({ type: 'DateTime' }),
+    },
+    resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.deps, ctx.actor, args),
   }),
   submitDecisions: t.field({
     type: SubmissionNode,

@@ -14,6 +14,10 @@ const RiskBreakdown = builder.objectRef<analysis.RiskBreakdownEntry>('RiskBreakd
   fields: (t) => ({
     riskId: t.exposeString('riskId'),
     status: t.expose('status', { type: AnalysisStatusEnum }),
+    mitigated: t.boolean({
+      description: 'Red but mitigated: every red row under this risk is kept under a mitigating control (retain_mitigated).',
+      resolve: (e) => e.mitigated ?? false,
+    }),
   }),
 });
 
@@ -25,6 +29,7 @@ const RiskAnalysis = builder.objectRef<analysis.AnalysisResult>('RiskAnalysis').
     userStatus: t.expose('userStatus', { type: AnalysisStatusEnum }),
     riskBreakdown: t.field({ type: [RiskBreakdown], resolve: (r) => r.riskBreakdown }),
     redCount: t.exposeInt('redCount', { description: 'How many of the risk ids are red.' }),
+    mitigatedCount: t.exposeInt('mitigatedCount', { description: 'Of the red risk ids, how many are red but mitigated.' }),
     totalRisks: t.exposeInt('totalRisks'),
     timestamp: t.expose('timestamp', { type: 'DateTime' }),
   }),

@@ -69,7 +69,7 @@ export const RiskRowNode = builder.nodeRef(RiskRowObject, {
   },
 });
 
-const RiskFilterInput = builder.inputType('RiskFilterInput', {
+export const RiskFilterInput = builder.inputType('RiskFilterInput', {
   fields: (t) => ({
     search: t.string(),
     riskLevel: t.field({ type: RiskLevelEnum }),

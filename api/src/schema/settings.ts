@@ -48,6 +48,14 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) =>
       settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
   }),
+  saveReviewRules: t.field({
+    type: [SettingStatus],
+    description: 'The review rules (review.requireRemovalComment, review.allowBulkApproval); an omitted one is left as it is.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { requireRemovalComment: t.arg.boolean(), allowBulkApproval: t.arg.boolean() },
+    resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.prisma, ctx.config, ctx.actor, args),
+  }),
   validateOpenAiKey: t.field({
     type: KeyValidationRef,
     description: 'Checks the stored key with a real, free call to the provider.',

@@ -15,11 +15,31 @@ import { sendNotification } from './notifications.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
-import { DECISION_VALUES, MITIGATED, SUBMISSION_STATUSES, orList } from './risk-rules.js';
+import type { Viewer } from './viewer.js';
+import { DECISION_VALUES, MITIGATED, REMOVE, SUBMISSION_STATUSES, orList } from './risk-rules.js';
+import { reviewRules, type ReviewRules } from './settings.js';
 
 export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
 export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
 export const LOCKED_APPROVED = 'Your decisions for this period were approved and are final.';
+
+/** The fields of a decision, shared by a single decision and a decision by filter (bulk-decisions.ts). */
+export const itemFields = {
+  decision: z.enum(DECISION_VALUES, { error: `Decision must be ${orList(DECISION_VALUES)}` }),
+  comments: z.string().trim().max(4000, 'Comments are too long (4,000 characters at most)').nullish(),
+  mitigationControl: z.string().trim().max(200, 'The mitigating control is too long (200 characters at most)').nullish(),
+  mitigationExpiresAt: dateInput('Mitigation expiry is not a valid date').nullish(),
+};
+
+/**
+ * A mitigation needs an expiry date and a justification comment; its control
+ * is typed, or else taken from the row's Control column (writeDecisions).
+ */
+export function mitigationIssues(v: { decision: string; comments?: string | null; mitigationExpiresAt?: Date | null }, ctx: z.RefinementCtx): void {
+  if (v.decision !== MITIGATED) return;
+  if (!v.mitigationExpiresAt) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs an expiry date', path: ['mitigationExpiresAt'] });
+  if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
+}
 
 /** One decision; also the REST edge's body schema (rest/decisions.ts). */
 export const itemSchema = z
@@ -27,20 +47,13 @@ export const itemSchema = z
     riskDefinitionId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, 'riskDefinitionId must be a number')]).optional(),
     userId: z.string().trim().min(1).max(MAX_CRITERIA_VALUE_LENGTH).optional(),
     compositeBusinessRole: z.string().trim().max(MAX_CRITERIA_VALUE_LENGTH).optional(),
-    decision: z.enum(DECISION_VALUES, { error: `Decision must be ${orList(DECISION_VALUES)}` }),
-    comments: z.string().trim().max(4000, 'Comments are too long (4,000 characters at most)').nullish(),
-    mitigationControl: z.string().trim().max(200).nullish(),
-    mitigationExpiresAt: dateInput('Mitigation expiry is not a valid date').nullish(),
+    ...itemFields,
   })
   .superRefine((v, ctx) => {
     if (v.riskDefinitionId === undefined && (v.userId === undefined || v.compositeBusinessRole === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'Each decision needs a riskDefinitionId, or a userId and a compositeBusinessRole' });
     }
-    if (v.decision === MITIGATED) {
-      if (!v.mitigationControl) ctx.addIssue({ code: 'custom', message: 'A mitigated decision must name the mitigating control', path: ['mitigationControl'] });
-      if (!v.mitigationExpiresAt) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs an expiry date', path: ['mitigationExpiresAt'] });
-      if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
-    }
+    mitigationIssues(v, ctx);
   });
 export type DecisionItem = z.input<typeof itemSchema>;
 
@@ -73,85 +86,153 @@ function assertEditable(latest: Submission | null) {
   if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
 }
 
-/** Saves decisions, all or nothing. Returns how many risk rows they covered. */
-export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: unknown): Promise<{ saved: number }> {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
-  if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ValidationError(NO_RISKS_SELECTED);
-  if (rawItems.length > 100_000) throw new ValidationError('At most 100,000 decisions at once');
-  const items = rawItems.map((i, n) => {
-    try {
-      return parseOrThrow(itemSchema, i);
-    } catch (e) {
-      throw new ValidationError(`Decision ${n + 1}: ${(e as Error).message}`, (e as ValidationError).field);
-    }
-  });
+/** A removal's missing comment when administrators require one (Admin Settings, review.requireRemovalComment). */
+export const REMOVAL_COMMENT_REQUIRED = 'A removal needs a justification comment: administrators require one';
+export const MITIGATION_CONTROL_REQUIRED = 'A mitigated decision must name the mitigating control (the row has none in the export)';
 
+/**
+ * The decision rule every way of deciding goes through (one row, a batch,
+ * by filter): a removal needs a comment when administrators require one; a
+ * mitigation always needs a control, an expiry and a comment (itemSchema).
+ */
+export function checkDecisionRule(item: { decision: string; comments?: string | null }, rules: ReviewRules): void {
+  if (item.decision === REMOVE && rules.requireRemovalComment && !item.comments?.trim()) {
+    throw new ValidationError(REMOVAL_COMMENT_REQUIRED, 'comments');
+  }
+}
+
+/** Where the rows of a save come from: SQL yielding (risk_row_id, decision, comments, via, mc, mexp). */
+export type DecisionSource = Prisma.Sql;
+
+/**
+ * Writes the decisions `source` yields for `user` in `period` with one audit
+ * event per changed row (marked bulk when decided by filter), in the
+ * caller's transaction. A mitigation without a typed control takes the row's
+ * Control column from the export; with neither, nothing is written and the
+ * save is refused. Returns how many rows it covered.
+ */
+export async function writeDecisions(
+  tx: DbClient,
+  actor: Actor,
+  period: ReviewPeriod,
+  source: DecisionSource,
+  opts: { bulk?: boolean } = {},
+): Promise<number> {
+  const user = actor.user!;
+  const input = Prisma.sql`
+    SELECT s.risk_row_id, s.decision, s.comments, s.via,
+           CASE WHEN s.decision = ${MITIGATED} THEN coalesce(nullif(s.mc, ''), nullif(r.mitigation_control, '')) END AS mc,
+           CASE WHEN s.decision = ${MITIGATED} THEN s.mexp END AS mexp
+      FROM (${source}) s JOIN risk_rows r ON r.id = s.risk_row_id`;
+  const [missing] = await tx.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM (${input}) i WHERE i.decision = ${MITIGATED} AND i.mc IS NULL`;
+  if (Number(missing?.n ?? 0) > 0) throw new ValidationError(MITIGATION_CONTROL_REQUIRED, 'mitigationControl');
+  const [written] = await tx.$queryRaw<{ n: bigint }[]>`
+    WITH input AS (${input}), prev AS (
+      SELECT d.risk_row_id, d.decision::text AS decision, d.comments, d.mitigation_control, d.mitigation_expires_at
+        FROM decisions d
+       WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid
+         AND d.risk_row_id IN (SELECT risk_row_id FROM input)
+    ), up AS (
+      INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments, mitigation_control, mitigation_expires_at, updated_at)
+      SELECT ${period.id}::uuid, ${user.id}::uuid, risk_row_id, decision::"DecisionValue", via, comments, mc, mexp, now() FROM input
+      ON CONFLICT (period_id, reviewer_id, risk_row_id) DO UPDATE
+         SET decision = EXCLUDED.decision, via_composite_role = EXCLUDED.via_composite_role, comments = EXCLUDED.comments,
+             mitigation_control = EXCLUDED.mitigation_control, mitigation_expires_at = EXCLUDED.mitigation_expires_at, updated_at = now()
+      RETURNING risk_row_id, decision::text AS decision, comments, mitigation_control, mitigation_expires_at
+    ), audit AS (
+      INSERT INTO audit_events (actor_id, actor_label, action, entity_type, entity_id, period_id, before, after, ip)
+      SELECT ${user.id}::uuid, ${actorLabel(actor)}, 'decision.changed', 'RiskRow', up.risk_row_id::text, ${period.id}::uuid,
+             CASE WHEN prev.risk_row_id IS NULL THEN NULL ELSE jsonb_strip_nulls(jsonb_build_object('decision', prev.decision, 'comments', prev.comments,
+               'mitigationControl', prev.mitigation_control, 'mitigationExpiresAt', prev.mitigation_expires_at)) END,
+             jsonb_strip_nulls(jsonb_build_object('decision', up.decision, 'comments', up.comments,
+               'mitigationControl', up.mitigation_control, 'mitigationExpiresAt', up.mitigation_expires_at, 'bulk', ${opts.bulk ? true : null}::boolean)),
+             ${actor.ip ?? null}
+        FROM up LEFT JOIN prev USING (risk_row_id)
+       WHERE prev.decision IS DISTINCT FROM up.decision OR prev.comments IS DISTINCT FROM up.comments
+          OR prev.mitigation_control IS DISTINCT FROM up.mitigation_control OR prev.mitigation_expires_at IS DISTINCT FROM up.mitigation_expires_at
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM up) AS n, (SELECT count(*) FROM audit) AS audited`;
+  return Number(written?.n ?? 0);
+}
+
+/**
+ * A reviewer's (or administrator's) change to their own decisions in the
+ * active period: one transaction, serialised with their other saves,
+ * submits and recalls, refused while their set is submitted or approved.
+ */
+export async function asEditableReviewer<T>(deps: DecisionDeps, user: User, fn: (tx: Prisma.TransactionClient, period: ReviewPeriod) => Promise<T>): Promise<T> {
   const result = await deps.prisma.$transaction(
     async (tx) => {
       const period = await requireActivePeriod(tx);
       await lockReviewer(tx, period.id, user.id);
       assertEditable(await latestSubmission(tx, period.id, user.id));
-      const visible = await visibleRowsCondition(tx, user);
-
-      // Resolve every item to risk rows the caller may decide on; last item wins per row.
-      const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
-      const direct = items.filter((i) => i.riskDefinitionId !== undefined).map((i) => BigInt(i.riskDefinitionId!));
-      const found = new Set<bigint>();
-      if (direct.length) {
-        const rows = await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r WHERE r.id = ANY(${direct}::bigint[]) AND ${visible}`;
-        for (const r of rows) found.add(BigInt(r.id));
-      }
-      for (const i of items) {
-        const value = { decision: i.decision, comments: i.comments ?? null, mc: i.mitigationControl ?? null, mexp: i.mitigationExpiresAt ?? null };
-        if (i.riskDefinitionId !== undefined) {
-          const id = BigInt(i.riskDefinitionId);
-          if (!found.has(id)) throw new NotFoundError(`Risk ${id} was not found`);
-          byRow.set(id, { ...value, via: false });
-        } else {
-          const rows = await tx.$queryRaw<{ id: bigint }[]>`
-            SELECT r.id FROM risk_rows r
-             WHERE r.user_id = ${i.userId} AND r.composite_business_role = ${i.compositeBusinessRole} AND ${visible}`;
-          if (!rows.length) throw new NotFoundError(`No risks of user ${i.userId} under role '${i.compositeBusinessRole}' were found`);
-          for (const r of rows) byRow.set(BigInt(r.id), { ...value, via: true });
-        }
-      }
-
-      const ids = [...byRow.keys()];
-      const v = [...byRow.values()];
-      await tx.$executeRaw`
-        WITH input AS (
-          SELECT * FROM unnest(${ids}::bigint[], ${v.map((x) => x.decision)}::text[], ${v.map((x) => x.comments)}::text[],
-                               ${v.map((x) => x.via)}::boolean[], ${v.map((x) => x.mc)}::text[], ${v.map((x) => x.mexp)}::date[])
-                 AS t(risk_row_id, decision, comments, via, mc, mexp)
-        ), prev AS (
-          SELECT d.risk_row_id, d.decision::text AS decision, d.comments
-            FROM decisions d
-           WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid
-             AND d.risk_row_id IN (SELECT risk_row_id FROM input)
-        ), up AS (
-          INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments, mitigation_control, mitigation_expires_at, updated_at)
-          SELECT ${period.id}::uuid, ${user.id}::uuid, risk_row_id, decision::"DecisionValue", via, comments, mc, mexp, now() FROM input
-          ON CONFLICT (period_id, reviewer_id, risk_row_id) DO UPDATE
-             SET decision = EXCLUDED.decision, via_composite_role = EXCLUDED.via_composite_role, comments = EXCLUDED.comments,
-                 mitigation_control = EXCLUDED.mitigation_control, mitigation_expires_at = EXCLUDED.mitigation_expires_at, updated_at = now()
-          RETURNING risk_row_id, decision::text AS decision, comments, mitigation_control, mitigation_expires_at
-        )
-        INSERT INTO audit_events (actor_id, actor_label, action, entity_type, entity_id, period_id, before, after, ip)
-        SELECT ${user.id}::uuid, ${actorLabel(actor)}, 'decision.changed', 'RiskRow', up.risk_row_id::text, ${period.id}::uuid,
-               CASE WHEN prev.risk_row_id IS NULL THEN NULL ELSE jsonb_build_object('decision', prev.decision, 'comments', prev.comments) END,
-               jsonb_strip_nulls(jsonb_build_object('decision', up.decision, 'comments', up.comments,
-                 'mitigationControl', up.mitigation_control, 'mitigationExpiresAt', up.mitigation_expires_at)),
-               ${actor.ip ?? null}
-          FROM up LEFT JOIN prev USING (risk_row_id)
-         WHERE prev.decision IS DISTINCT FROM up.decision OR prev.comments IS DISTINCT FROM up.comments`;
-      return { saved: ids.length };
+      return fn(tx, period);
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
   // Open dashboards refetch their figures (services/dashboard.ts publishDashboardChanged; not imported: no cycle).
   deps.pubsub.publish('dashboard:changed', { reason: 'decisions' });
   return result;
+}
+
+/** Saves decisions, all or nothing. Returns how many risk rows they covered. */
+export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: unknown): Promise<{ saved: number }> {
+  const user = actor.user;
+  if (!user) throw new ForbiddenError('Not signed in');
+  if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ValidationError(NO_RISKS_SELECTED);
+  if (rawItems.length > 100_000) throw new ValidationError('At most 100,000 decisions at once');
+  const numbered = <T>(n: number, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      throw new ValidationError(`Decision ${n + 1}: ${e.message}`, e.field);
+    }
+  };
+  const items = rawItems.map((i, n) => numbered(n, () => parseOrThrow(itemSchema, i)));
+  const rules = await reviewRules(deps.prisma);
+  items.forEach((i, n) => numbered(n, () => checkDecisionRule(i, rules)));
+
+  return asEditableReviewer(deps, user, async (tx, period) => {
+    const visible = await visibleRowsCondition(tx, user);
+    // Resolve every item to risk rows the caller may decide on; last item wins per row.
+    const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
+    const direct = items.filter((i) => i.riskDefinitionId !== undefined).map((i) => BigInt(i.riskDefinitionId!));
+    const found = new Set<bigint>();
+    if (direct.length) {
+      const rows = await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r WHERE r.id = ANY(${direct}::bigint[]) AND ${visible}`;
+      for (const r of rows) found.add(BigInt(r.id));
+    }
+    for (const i of items) {
+      const value = { decision: i.decision, comments: i.comments ?? null, mc: i.mitigationControl ?? null, mexp: i.mitigationExpiresAt ?? null };
+      if (i.riskDefinitionId !== undefined) {
+        const id = BigInt(i.riskDefinitionId);
+        if (!found.has(id)) throw new NotFoundError(`Risk ${id} was not found`);
+        byRow.set(id, { ...value, via: false });
+      } else {
+        const rows = await tx.$queryRaw<{ id: bigint }[]>`
+          SELECT r.id FROM risk_rows r
+           WHERE r.user_id = ${i.userId} AND r.composite_business_role = ${i.compositeBusinessRole} AND ${visible}`;
+        if (!rows.length) throw new NotFoundError(`No risks of user ${i.userId} under role '${i.compositeBusinessRole}' were found`);
+        for (const r of rows) byRow.set(BigInt(r.id), { ...value, via: true });
+      }
+    }
+    const ids = [...byRow.keys()];
+    const v = [...byRow.values()];
+    const source = Prisma.sql`
+      SELECT * FROM unnest(${ids}::bigint[], ${v.map((x) => x.decision)}::text[], ${v.map((x) => x.comments)}::text[],
+                           ${v.map((x) => x.via)}::boolean[], ${v.map((x) => x.mc)}::text[], ${v.map((x) => x.mexp)}::date[])
+             AS t(risk_row_id, decision, comments, via, mc, mexp)`;
+    return { saved: await writeDecisions(tx, actor, period, source) };
+  });
+}
+
+/** The viewer's own decision on one row in the decision period (the lists join it instead). */
+export async function myDecisionOn(prisma: PrismaClient, viewer: Viewer, riskRowId: bigint) {
+  const period = await viewer.decisionPeriod();
+  if (!period) return null;
+  return prisma.decision.findUnique({ where: { periodId_reviewerId_riskRowId: { periodId: period.id, reviewerId: viewer.user.id, riskRowId } } });
 }
 
 export async function submissionStatus(prisma: PrismaClient, user: User) {

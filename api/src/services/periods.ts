@@ -22,6 +22,7 @@ function published(deps: PeriodDeps, p: ReviewPeriod): ReviewPeriod {
 import { evidenceUploads, freezeEvidence, thawEvidence } from './evidence.js';
 import { assignedRowsCondition, criteriaSetsOf } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { carryMitigations } from './mitigations.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
@@ -102,6 +103,7 @@ export async function createPeriod(deps: PeriodDeps, actor: Actor, input: Create
         },
       });
       await recordAudit(tx, actor, { action: 'period.created', entityType: 'ReviewPeriod', entityId: p.id, periodId: p.id, after: p });
+      await carryMitigations(tx, actor, p);
       return p;
     });
     return published(deps, created);

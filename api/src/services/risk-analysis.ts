@@ -13,7 +13,7 @@ import { parseOrThrow } from '../core/validation.js';
 import type { Actor } from '../core/types.js';
 import type { Viewer } from './viewer.js';
 import { decisionJoin, viewScope } from './composite-view/scope.js';
-import { DECISION_VALUES, orList, redRowSql, type AnalysisStatus } from './risk-rules.js';
+import { DECISION_VALUES, allRedMitigatedSql, orList, redRowSql, type AnalysisStatus } from './risk-rules.js';
 
 export const MAX_ID_LENGTH = 500;
 export const MAX_ROLE_DECISIONS = 10_000;
@@ -42,6 +42,8 @@ export type AnalysisInput = z.input<typeof analysisInputSchema>;
 export interface RiskBreakdownEntry {
   riskId: string;
   status: AnalysisStatus;
+  /** Red, but every red row under it is kept under a mitigating control (risk-rules.ts allRedMitigatedSql). */
+  mitigated?: boolean;
 }
 
 export interface AnalysisResult {
@@ -50,6 +52,8 @@ export interface AnalysisResult {
   userStatus: AnalysisStatus;
   riskBreakdown: RiskBreakdownEntry[];
   redCount: number;
+  /** Of the red risks, those mitigated. */
+  mitigatedCount: number;
   totalRisks: number;
   timestamp: Date;
 }
@@ -69,22 +73,23 @@ export async function analyseUser(prisma: PrismaClient, actor: Actor, viewer: Vi
   }
   const scope = await viewScope(viewer);
   const effective = Prisma.sql`coalesce(g.decision, d.decision::text)`;
-  const rows = await prisma.$queryRaw<{ risk_id: string; red: boolean }[]>`
+  const rows = await prisma.$queryRaw<{ risk_id: string; red: boolean; mitigated: boolean }[]>`
     WITH g(role, decision) AS (SELECT * FROM unnest(${[...given.keys()]}::text[], ${[...given.values()]}::text[]))
-    SELECT r.access_risk_id AS risk_id, bool_or(${redRowSql(effective)}) AS red
+    SELECT r.access_risk_id AS risk_id, bool_or(${redRowSql(effective)}) AS red, ${allRedMitigatedSql(effective)} AS mitigated
       FROM risk_rows r ${decisionJoin(scope)}
       LEFT JOIN g ON g.role = r.composite_business_role
      WHERE r.user_id = ${input.userId} AND ${scope.visible}
      GROUP BY r.access_risk_id
      ORDER BY r.access_risk_id`;
   if (!rows.length) throw new NotFoundError('No risk data found for this user');
-  const riskBreakdown = rows.map((r): RiskBreakdownEntry => ({ riskId: r.risk_id, status: r.red ? 'red' : 'green' }));
+  const riskBreakdown = rows.map((r): RiskBreakdownEntry => ({ riskId: r.risk_id, status: r.red ? 'red' : 'green', mitigated: r.red && r.mitigated }));
   const redCount = riskBreakdown.filter((r) => r.status === 'red').length;
+  const mitigatedCount = riskBreakdown.filter((r) => r.mitigated).length;
   const userStatus: AnalysisStatus = redCount > 0 ? 'red' : 'green';
   const stored = await prisma.analysisResult.create({
     data: { subjectUserId: input.userId, status: userStatus, riskBreakdown: riskBreakdown as unknown as Prisma.InputJsonValue, createdById: actor.user?.id ?? null },
   });
-  return { id: stored.id, userId: input.userId, userStatus, riskBreakdown, redCount, totalRisks: riskBreakdown.length, timestamp: stored.createdAt };
+  return { id: stored.id, userId: input.userId, userStatus, riskBreakdown, redCount, mitigatedCount, totalRisks: riskBreakdown.length, timestamp: stored.createdAt };
 }
 
 type StoredRaw = { id: string; subject_user_id: string; status: AnalysisStatus; risk_breakdown: unknown; created_at: Date };
@@ -98,6 +103,7 @@ function fromStored(r: StoredRaw): AnalysisResult {
     userStatus: r.status,
     riskBreakdown,
     redCount: riskBreakdown.filter((b) => b.status === 'red').length,
+    mitigatedCount: riskBreakdown.filter((b) => b.mitigated).length,
     totalRisks: riskBreakdown.length,
     timestamp: r.created_at,
   };

@@ -84,3 +84,13 @@ export const isRedRow = (ruleId: string, decision: string | null | undefined): b
 /** The same rule in SQL over rows alias r, given the SQL expression of the row's effective decision (text or null). */
 export const redRowSql = (decision: Prisma.Sql): Prisma.Sql =>
   Prisma.sql`(${HIGH_RISK_RULE_SQL} AND coalesce(${decision}, '') <> ${literals([REMOVE])})`;
+
+/**
+ * Red but mitigated: a red row kept under a mitigating control (decision
+ * 'retain_mitigated'). It stays red (the risk is still there); the analysis
+ * shows it as mitigated, and a risk as mitigated when every red row under it is.
+ */
+export const isMitigatedRedRow = (ruleId: string, decision: string | null | undefined): boolean => decision === MITIGATED && isRedRow(ruleId, decision);
+/** Over a group of rows alias r: every red row is mitigated (true when there is no red row). */
+export const allRedMitigatedSql = (decision: Prisma.Sql): Prisma.Sql =>
+  Prisma.sql`bool_and(NOT ${redRowSql(decision)} OR coalesce(${decision}, '') = ${literals([MITIGATED])})`;

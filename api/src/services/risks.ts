@@ -195,7 +195,8 @@ export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: Ri
     prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r ${filter.decision ? join : Prisma.empty} WHERE ${visible} AND ${where}`.then((r) => Number(r[0]?.n ?? 0)),
   );
   const select = (cond: Prisma.Sql, order: Prisma.Sql, skip: number, take: number) => prisma.$queryRaw<RiskRowRaw[]>`
-      SELECT r.*, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at
+      SELECT r.*, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at,
+             d.mitigation_control AS decision_mitigation_control, d.mitigation_expires_at AS decision_mitigation_expires_at
         FROM risk_rows r ${join}
        WHERE ${visible} AND ${where} AND ${cond}
        ORDER BY r.id ${order}
@@ -252,6 +253,8 @@ export async function* exportRisksCsv(
     'rv.comments',
     `to_char(rv.decided_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
     'rv.reviewers',
+    'rv.mitigation_control',
+    `to_char(rv.mitigation_expires_at, 'YYYY-MM-DD')`,
   ];
   // The review metadata: the viewer's own decision (a reviewer; the queue's
   // export), or for the administrators' risk report every reviewer's decision
@@ -268,14 +271,16 @@ export async function* exportRisksCsv(
                  string_agg(DISTINCT v.decision::text, '; ' ORDER BY v.decision::text) AS decision,
                  string_agg(nullif(v.comments, ''), '; ' ORDER BY v.updated_at) AS comments,
                  max(v.updated_at) AS decided_at,
-                 string_agg(u.email, '; ' ORDER BY v.updated_at) AS reviewers
+                 string_agg(u.email, '; ' ORDER BY v.updated_at) AS reviewers,
+                 string_agg(DISTINCT nullif(v.mitigation_control, ''), '; ') AS mitigation_control,
+                 min(v.mitigation_expires_at) AS mitigation_expires_at
             FROM decisions v JOIN users u ON u.id = v.reviewer_id
            WHERE v.period_id = ${period?.id ?? null}::uuid ${byReviewer}
            GROUP BY v.risk_row_id
         ) rv ON rv.risk_row_id = r.id
        WHERE ${after} AND ${visible} AND ${where}
        ORDER BY r.id ${limit}`;
-  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At', 'Reviewed By']);
+  yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), 'Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Mitigating Control', 'Mitigation Expires']);
   if (db.sql.copyOut) {
     const q = rows(Prisma.empty, Prisma.sql`TRUE`, Prisma.empty);
     yield* crlfLines(db.sql.copyOut(q.text, q.values));
@@ -397,6 +402,9 @@ export function riskRowJson(r: RiskRowWithDecision) {
     accessRiskId: r.accessRiskId,
     system: r.system,
     decision: r.decision ?? '',
+    decisionComments: r.decisionComments ?? null,
+    decisionMitigationControl: r.decisionMitigationControl ?? null,
+    decisionMitigationExpiresAt: r.decisionMitigationExpiresAt ?? null,
     compositeBusinessRole: r.compositeBusinessRole,
     compositeRoleDescription: r.compositeRoleDescription,
     ruleId: r.ruleId,

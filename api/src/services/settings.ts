@@ -19,11 +19,18 @@ export const AI_SPEND_CAP_KEY = 'ai_bulk_spend_cap_usd';
 /** The prefix every OpenAI API key starts with (SPEC §5). */
 export const OPENAI_KEY_PREFIX = 'sk-';
 export const MAX_SETTING_VALUE_LENGTH = 500;
+/** "true": a removal needs a justification comment (a mitigation always does). Default "false". */
+export const REQUIRE_REMOVAL_COMMENT_KEY = 'review.requireRemovalComment';
+/** "false": decisions by filter (bulk) are refused. Default "true". */
+export const ALLOW_BULK_APPROVAL_KEY = 'review.allowBulkApproval';
+const REVIEW_RULE_DEFAULTS: Record<string, boolean> = { [REQUIRE_REMOVAL_COMMENT_KEY]: false, [ALLOW_BULK_APPROVAL_KEY]: true };
 
 /** The settings this page may write, and whether each is a secret. */
 const KNOWN_SETTINGS: Record<string, { encrypted: boolean; description: string }> = {
   [OPENAI_API_KEY]: { encrypted: true, description: 'OpenAI API key for the AI assist' },
   [AI_SPEND_CAP_KEY]: { encrypted: false, description: 'Spend cap of a bulk AI categorisation, in US dollars' },
+  [REQUIRE_REMOVAL_COMMENT_KEY]: { encrypted: false, description: 'A removal needs a justification comment' },
+  [ALLOW_BULK_APPROVAL_KEY]: { encrypted: false, description: 'Reviewers may decide every item matching a filter at once' },
 };
 
 export interface SettingStatus {
@@ -94,6 +101,9 @@ export async function saveSetting(prisma: PrismaClient, config: Config, actor: A
     const n = Number(value);
     if (!value || !Number.isFinite(n) || n <= 0 || n > 100_000) throw new ValidationError('The spend cap must be a number of dollars above 0 and at most 100,000', 'settingValue');
   }
+  if (data.settingKey in REVIEW_RULE_DEFAULTS && value !== 'true' && value !== 'false') {
+    throw new ValidationError(`${data.settingKey} must be "true" or "false"`, 'settingValue');
+  }
   const stored = known.encrypted ? seal(secretKey(config), value, data.settingKey) : value;
   return prisma.$transaction(async (tx) => {
     const before = await getSettingStatus(tx, data.settingKey);
@@ -107,7 +117,7 @@ export async function saveSetting(prisma: PrismaClient, config: Config, actor: A
       entityType: 'AdminSetting',
       entityId: data.settingKey,
       before: { hasValue: before.hasValue },
-      after: { hasValue: true, encrypted: known.encrypted },
+      after: { hasValue: true, encrypted: known.encrypted, ...(data.settingKey in REVIEW_RULE_DEFAULTS ? { value } : {}) },
     });
     return { settingKey: row.settingKey, hasValue: true, updatedAt: row.updatedAt };
   });
@@ -118,4 +128,38 @@ export async function readSetting(db: DbClient, config: Config, settingKey: stri
   const row = await db.adminSetting.findUnique({ where: { settingKey } });
   if (!row?.settingValue) return null;
   return row.isEncrypted ? open(secretKey(config), row.settingValue, settingKey) : row.settingValue;
+}
+
+/** The review rules administrators set (Admin Settings), with their defaults when unset. */
+export interface ReviewRules {
+  requireRemovalComment: boolean;
+  allowBulkApproval: boolean;
+}
+
+export async function reviewRules(db: DbClient): Promise<ReviewRules> {
+  const rows = await db.adminSetting.findMany({ where: { settingKey: { in: Object.keys(REVIEW_RULE_DEFAULTS) } }, select: { settingKey: true, settingValue: true } });
+  const value = (key: string) => {
+    const v = rows.find((r) => r.settingKey === key)?.settingValue;
+    return v === 'true' ? true : v === 'false' ? false : REVIEW_RULE_DEFAULTS[key]!;
+  };
+  return { requireRemovalComment: value(REQUIRE_REMOVAL_COMMENT_KEY), allowBulkApproval: value(ALLOW_BULK_APPROVAL_KEY) };
+}
+
+/** Saves the given review rules (each through saveSetting: checked and audited). */
+export async function saveReviewRules(
+  prisma: PrismaClient,
+  config: Config,
+  actor: Actor,
+  rules: { requireRemovalComment?: boolean | null; allowBulkApproval?: boolean | null },
+): Promise<SettingStatus[]> {
+  requireAdminSession(actor, 'Settings can be changed');
+  const out: SettingStatus[] = [];
+  const pairs: [string, boolean | null | undefined][] = [
+    [REQUIRE_REMOVAL_COMMENT_KEY, rules.requireRemovalComment],
+    [ALLOW_BULK_APPROVAL_KEY, rules.allowBulkApproval],
+  ];
+  for (const [settingKey, v] of pairs) {
+    if (v !== null && v !== undefined) out.push(await saveSetting(prisma, config, actor, { settingKey, settingValue: String(v) }));
+  }
+  return out;
 }

@@ -11,7 +11,14 @@ import { LIVE_ROWS } from './live-rows.js';
 
 export { LIVE_ROWS };
 
-export type RiskRowWithDecision = RiskRow & { decision: string | null; decisionComments: string | null; decidedAt: Date | null };
+export type RiskRowWithDecision = RiskRow & {
+  decision: string | null;
+  decisionComments: string | null;
+  decidedAt: Date | null;
+  /** The viewer's mitigation, on the lists' rows (services/risks.ts listRisks). */
+  decisionMitigationControl?: string | null;
+  decisionMitigationExpiresAt?: Date | null;
+};
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */
 export interface RowScope {

@@ -1,4 +1,4 @@
-import { Badge, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { Badge, Caption1, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { Fragment } from 'react';
 
 const useStyles = makeStyles({
@@ -18,6 +18,7 @@ const useStyles = makeStyles({
   red: { backgroundColor: tokens.colorPaletteRedBackground3 },
   orange: { backgroundColor: tokens.colorPaletteDarkOrangeBackground3 },
   green: { backgroundColor: tokens.colorPaletteGreenBackground3 },
+  mitigation: { display: 'inline-flex', flexDirection: 'column', alignItems: 'flex-start', rowGap: tokens.spacingVerticalXXS },
 });
 
 /** A small coloured dot standing for a state (a risk level, a review status), named by `label`. */
@@ -54,13 +55,32 @@ export function decisionLabel(decision: string | null | undefined): string {
   return 'Pending';
 }
 
-/** Retain, Remove or Pending as a badge. */
-export function DecisionBadge({ decision }: { decision: string | null | undefined }) {
+/** Retain, Remove or Pending as a badge; a mitigation names its control and expiry beside it. */
+export function DecisionBadge({
+  decision,
+  control,
+  expiresAt,
+}: {
+  decision: string | null | undefined;
+  control?: string | null;
+  expiresAt?: string | null;
+}) {
+  const styles = useStyles();
   const color = decision === 'remove' ? 'danger' : decision === 'retain' || decision === 'retain_mitigated' ? 'success' : 'warning';
-  return (
+  const badge = (
     <Badge appearance="tint" color={color} shape="rounded">
       {decisionLabel(decision)}
     </Badge>
+  );
+  if (decision !== 'retain_mitigated' || (!control && !expiresAt)) return badge;
+  return (
+    <span className={styles.mitigation}>
+      {badge}
+      <Caption1>
+        {control ?? ''}
+        {expiresAt ? ` · until ${expiresAt.slice(0, 10)}` : ''}
+      </Caption1>
+    </span>
   );
 }
 

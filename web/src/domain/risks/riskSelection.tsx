@@ -2,8 +2,11 @@
 // Assigned Risks): the rows chosen on this page, the header's select-all cell,
 // and the Retain / Remove Selected buttons.
 import { Button, makeStyles, Spinner, TableSelectionCell, tokens } from '@fluentui/react-components';
-import { Checkmark20Regular, Dismiss20Regular } from '@fluentui/react-icons';
-import { useSaveDecisions } from './useSaveDecisions';
+import { Checkmark20Regular, Dismiss20Regular, SelectAllOn20Regular, ShieldCheckmark20Regular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { DecideAllDialog, DecisionDetailsDialog, needsRemovalComment, type RiskFilterInput } from './DecisionDialogs';
+import { decisionLabel } from './riskDisplay';
+import { useSaveDecisions, type Decision, type DecisionDetails } from './useSaveDecisions';
 
 const useStyles = makeStyles({
   selectCol: { width: '44px' },
@@ -59,16 +62,43 @@ const BATCH_BUTTONS = [
   { decision: 'remove', label: 'Remove Selected', Icon: Dismiss20Regular },
 ] as const;
 
-/** Retain Selected / Remove Selected: one decision on the chosen rows (a spinner while it saves). */
-export function BatchDecisionButtons({ chosen, disabled, onSaved }: { chosen: readonly string[]; disabled: boolean; onSaved: () => void }) {
+/**
+ * Retain / Remove / Mitigate Selected: one decision on the chosen rows (a
+ * spinner while it saves; a removal refused for want of a comment asks for
+ * it), and 'Decide all N matching': every row matching `filter`.
+ */
+export function BatchDecisionButtons({
+  chosen,
+  disabled,
+  onSaved,
+  filter,
+  total,
+}: {
+  chosen: readonly string[];
+  disabled: boolean;
+  onSaved: () => void;
+  /** The filters of the rows on screen, and how many rows match them. */
+  filter: RiskFilterInput;
+  total: number;
+}) {
   const styles = useStyles();
   const [save, saving] = useSaveDecisions();
-  const decide = (rowIds: readonly string[], decision: 'retain' | 'remove') =>
+  const [dialog, setDialog] = useState<{ decision: Decision; rowIds: readonly string[]; intro?: string } | 'all' | null>(null);
+  const decide = (rowIds: readonly string[], decision: Decision, details?: DecisionDetails) =>
     save({
       rowIds,
       decision,
-      describe: (n) => `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decision === 'retain' ? 'Retain' : 'Remove'}.`,
-      onSaved,
+      details,
+      describe: (n) => `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decisionLabel(decision)}.`,
+      onRefused: (message) => {
+        if (decision !== 'remove' || details || !needsRemovalComment(message)) return false;
+        setDialog({ decision, rowIds, intro: `${message}.` });
+        return true;
+      },
+      onSaved: () => {
+        setDialog(null);
+        onSaved();
+      },
     });
   return (
     <>
@@ -83,6 +113,37 @@ export function BatchDecisionButtons({ chosen, disabled, onSaved }: { chosen: re
           {label} ({chosen.length})
         </Button>
       ))}
+      <Button
+        size="small"
+        icon={<ShieldCheckmark20Regular className={styles.retain} />}
+        disabled={disabled || saving || chosen.length === 0}
+        onClick={() => setDialog({ decision: 'retain_mitigated', rowIds: chosen })}
+      >
+        Mitigate Selected ({chosen.length})
+      </Button>
+      <Button size="small" icon={<SelectAllOn20Regular />} disabled={disabled || saving || total === 0} onClick={() => setDialog('all')}>
+        Decide all {total} matching
+      </Button>
+      {dialog === 'all' ? (
+        <DecideAllDialog
+          filter={filter}
+          total={total}
+          onClose={() => setDialog(null)}
+          onDecided={() => {
+            setDialog(null);
+            onSaved();
+          }}
+        />
+      ) : dialog ? (
+        <DecisionDetailsDialog
+          decision={dialog.decision}
+          count={dialog.rowIds.length}
+          intro={dialog.intro}
+          busy={saving}
+          onConfirm={(details) => decide(dialog.rowIds, dialog.decision, details)}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
     </>
   );
 }

@@ -24,11 +24,17 @@ const saveDecisionsMutation = graphql`
   }
 `;
 
-export type Decision = 'retain' | 'remove';
+export type Decision = 'retain' | 'remove' | 'retain_mitigated';
+
+/** A decision's comment, and for a mitigation its control and expiry (an ISO date-time). */
+export type DecisionDetails = { comments?: string | null; mitigationControl?: string | null; mitigationExpiresAt?: string | null };
 
 export type SaveDecisionsRequest = {
   rowIds: readonly string[];
   decision: Decision;
+  details?: DecisionDetails;
+  /** A refusal the caller handles itself (e.g. asks for a required comment): return true and no toast shows. */
+  onRefused?: (message: string) => boolean;
   /** The 'Decision Submitted' toast's text, given how many rows the server saved. */
   describe: (saved: number) => string;
   /**
@@ -44,7 +50,7 @@ export type SaveDecisionsRequest = {
 export function useSaveDecisions(): [save: (request: SaveDecisionsRequest) => void, saving: boolean] {
   const [commit, saving] = useMutation<useSaveDecisionsMutation>(saveDecisionsMutation);
   const notify = useNotify();
-  const save = ({ rowIds, decision, describe, optimistic, onSavedInStore, onSaved }: SaveDecisionsRequest) => {
+  const save = ({ rowIds, decision, details, onRefused, describe, optimistic, onSavedInStore, onSaved }: SaveDecisionsRequest) => {
     if (rowIds.length === 0) {
       notify({ title: 'No Risks Selected', description: 'Please select risks to make decisions on', intent: 'warning' });
       return;
@@ -52,7 +58,7 @@ export function useSaveDecisions(): [save: (request: SaveDecisionsRequest) => vo
     const fail = (message?: string) =>
       notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
     commit({
-      variables: { decisions: rowIds.map((riskRowId) => ({ riskRowId, decision })) },
+      variables: { decisions: rowIds.map((riskRowId) => ({ riskRowId, decision, ...details })) },
       optimisticUpdater: optimistic
         ? (store) => {
             for (const id of rowIds) store.get(id)?.setValue(decision, 'myDecision');
@@ -68,7 +74,11 @@ export function useSaveDecisions(): [save: (request: SaveDecisionsRequest) => vo
         onSavedInStore?.(store);
       },
       onCompleted: ({ saveDecisions: r }) => {
-        if (r.__typename !== 'MutationSaveDecisionsSuccess') return fail(errorMessage(r));
+        if (r.__typename !== 'MutationSaveDecisionsSuccess') {
+          const message = errorMessage(r);
+          if (message && onRefused?.(message)) return;
+          return fail(message);
+        }
         notify({ title: 'Decision Submitted', description: describe(r.data?.saved ?? rowIds.length), intent: 'success' });
         onSaved?.();
       },

@@ -12,6 +12,8 @@ import { AiUsageCard } from './AiUsageCard';
 import { AiBulkCard } from './AiBulkCard';
 import { OpenAiKeyCard } from './OpenAiKeyCard';
 import { PurgeDataCard } from './PurgeDataCard';
+import { ReviewRulesCard } from './ReviewRulesCard';
+import { ExpiredMitigationsCard } from './ExpiredMitigationsCard';
 
 const query = graphql`
   query AdminSettingsRouteQuery {
@@ -24,6 +26,12 @@ const query = graphql`
     }
     aiBulkCategorization {
       ...AiBulkCard_state
+    }
+    reviewRules {
+      ...ReviewRulesCard_rules
+    }
+    expiredMitigations {
+      ...ExpiredMitigationsCard_list
     }
   }
 `;
@@ -38,7 +46,7 @@ const useStyles = makeStyles({
   loading: { paddingTop: tokens.spacingVerticalXXL },
 });
 
-/** SPEC §2 'Admin Settings': the AI key, AI usage, Data Management (purge) and the AI information card. */
+/** SPEC §2 'Admin Settings': the AI key, AI usage, the review rules and expired mitigations (issue 18), Data Management (purge) and the AI information card. */
 export default function AdminSettingsRoute() {
   return (
     <AdminOnly>
@@ -75,6 +83,8 @@ function LoadedSettings({ queryRef, refetch }: { queryRef: PreloadedQuery<AdminS
       <OpenAiKeyCard configured={configured} updatedAt={data.openAiKeyStatus.updatedAt ?? null} onChanged={refetch} />
       {configured ? <AiUsageCard stats={data.aiUsageStats} /> : null}
       {configured ? <AiBulkCard state={data.aiBulkCategorization} onChanged={refetch} /> : null}
+      <ReviewRulesCard rules={data.reviewRules} onChanged={refetch} />
+      <ExpiredMitigationsCard list={data.expiredMitigations} />
       <PurgeDataCard />
       <AiInfoCard />
     </div>

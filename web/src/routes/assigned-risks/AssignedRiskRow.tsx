@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   Button,
   Caption1,
@@ -20,7 +21,8 @@ import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular } from '@flu
 import { graphql, useFragment } from 'react-relay';
 import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
-import { useSaveDecisions, type Decision } from '../../domain/risks/useSaveDecisions';
+import { useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
+import { DecisionDetailsDialog, needsRemovalComment } from '../../domain/risks/DecisionDialogs';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -60,6 +62,8 @@ export function AssignedRiskRow({
         roleProfile
         roleProfileDescription
         myDecision
+        myMitigationControl
+        myMitigationExpiresAt
       }
     `,
     row,
@@ -67,11 +71,20 @@ export function AssignedRiskRow({
   const [save, saving] = useSaveDecisions();
   const who = r.userName || r.userId;
 
-  const decide = (decision: Decision) => {
+  // A removal the server refused for want of a comment (an administrator's rule): asked for here.
+  const [askComment, setAskComment] = useState<string | null>(null);
+  const decide = (decision: Decision, details?: DecisionDetails) => {
     const wasPending = r.myDecision == null;
     save({
       rowIds: [r.id],
       decision,
+      details,
+      onRefused: (message) => {
+        if (decision !== 'remove' || details || !needsRemovalComment(message)) return false;
+        setAskComment(`${message}.`);
+        return true;
+      },
+      onSaved: () => setAskComment(null),
       describe: () => `${who} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
       onSavedInStore: (store) => {
         if (!wasPending) return;
@@ -116,7 +129,7 @@ export function AssignedRiskRow({
         </TableCellLayout>
       </TableCell>
       <TableCell>
-        <DecisionBadge decision={r.myDecision} />
+        <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
       </TableCell>
       <TableCell>
         {saving ? (
@@ -163,6 +176,16 @@ export function AssignedRiskRow({
         ) : (
           <Caption1 className={styles.muted}>Locked</Caption1>
         )}
+        {askComment ? (
+          <DecisionDetailsDialog
+            decision="remove"
+            count={1}
+            intro={askComment}
+            busy={saving}
+            onConfirm={(details) => decide('remove', details)}
+            onClose={() => setAskComment(null)}
+          />
+        ) : null}
       </TableCell>
     </TableRow>
   );

@@ -118,6 +118,7 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
           <Loaded
             queryRef={queryRef}
             search={search}
+            shownSearch={shown.current.search}
             onSearch={onSearch}
             onPageChange={goTo}
             busy={isPending}
@@ -132,6 +133,7 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
 function Loaded({
   queryRef,
   search,
+  shownSearch,
   onSearch,
   onPageChange,
   busy,
@@ -139,6 +141,8 @@ function Loaded({
 }: {
   queryRef: PreloadedQuery<AssignedRisksQuery>;
   search: string;
+  /** The search of the rows on screen (what 'Decide all N matching' decides on). */
+  shownSearch: string;
   onSearch: (value: string) => void;
   onPageChange: (page: number, current: PageEdges) => void;
   busy: boolean;
@@ -209,7 +213,13 @@ function Loaded({
             searchClassName={styles.search}
           >
             <div className={styles.batch} role="toolbar" aria-label="Batch decisions">
-              <BatchDecisionButtons chosen={selection.chosen} disabled={!editable} onSaved={onBatchSaved} />
+              <BatchDecisionButtons
+                chosen={selection.chosen}
+                disabled={!editable}
+                onSaved={onBatchSaved}
+                filter={shownSearch ? { search: shownSearch } : {}}
+                total={data.assignedRisks.total}
+              />
             </div>
           </SearchToolbar>
           <LoadingBar active={busy} label="Loading risks" />

@@ -12,7 +12,7 @@ import {
 import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@fluentui/react-icons';
 import { Suspense, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
-import type { RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
+import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
 import { downloadCsv, fileStamp } from '../../components/download';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
@@ -222,6 +222,7 @@ export function RiskQueue({
               onSelectedChange={setSelected}
               onBatchSaved={refetch}
               busy={isPending}
+              filter={toFilterInput(shown.current.filters)}
             />
           </Suspense>
         )}
@@ -356,6 +357,7 @@ function LoadedQueue({
   onSelectedChange: (selected: ReadonlySet<string>) => void;
   onBatchSaved: () => void;
   busy: boolean;
+  filter: RiskFilterInput;
 }) {
   const styles = useStyles();
   const data = usePreloadedQuery<RiskQueueQuery>(riskQueueQuery, queryRef);

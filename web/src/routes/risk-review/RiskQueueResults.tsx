@@ -1,6 +1,6 @@
 import { makeStyles, Table, TableBody, TableHeader, TableHeaderCell, TableRow, Text, tokens } from '@fluentui/react-components';
 import { SearchInfo24Regular } from '@fluentui/react-icons';
-import type { RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
+import type { RiskFilterInput, RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { Pagination } from '../../components/Pagination';
 import { RISK_PAGE_SIZE } from '../../domain/risks/riskPaging';
@@ -44,6 +44,7 @@ export function RiskQueueResults({
   onSelectedChange,
   onBatchSaved,
   busy,
+  filter,
 }: {
   rows: Rows;
   total: number;
@@ -54,6 +55,8 @@ export function RiskQueueResults({
   onSelectedChange: (selected: ReadonlySet<string>) => void;
   onBatchSaved: () => void;
   busy: boolean;
+  /** The filters of the rows on screen. */
+  filter: RiskFilterInput;
 }) {
   const styles = useStyles();
 
@@ -77,6 +80,8 @@ export function RiskQueueResults({
             onSelectedChange(new Set());
             onBatchSaved();
           }}
+          filter={filter}
+          total={total}
         />
       </div>
       {rows.length === 0 ? (

@@ -65,6 +65,8 @@ export function RiskQueueRow({
         isHighRiskRule
         system
         myDecision
+        myMitigationControl
+        myMitigationExpiresAt
       }
     `,
     row,
@@ -141,7 +143,7 @@ export function RiskQueueRow({
             onChange={(_, d) => decide(d.checked ? 'retain' : 'remove')}
           />
           <span id={stateId}>
-            <DecisionBadge decision={r.myDecision} />
+            <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
           </span>
         </div>
       </TableCell>
