@@ -11,6 +11,7 @@ import './dashboard.js';
 import './reviewer-status.js';
 import './composite-view.js';
 import './uploads.js';
+import './upload-preview.js';
 import './tokens.js';
 import './risk-analysis.js';
 import './simulation.js';

@@ -75,9 +75,10 @@ type SourceLayoutShape = {
   sheets?: string[];
   headerRow: number;
   decimalSeparator: string;
+  profile?: string;
 };
 
-const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
+export const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
   fields: (t) => ({
     format: t.exposeString('format', { description: 'CSV, XLSX or XLS.' }),
     encoding: t.string({ nullable: true, description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.', resolve: (l) => l.encoding ?? null }),
@@ -86,6 +87,7 @@ const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implem
     sheets: t.stringList({ description: "Workbooks: every sheet's name.", resolve: (l) => l.sheets ?? [] }),
     headerRow: t.exposeInt('headerRow', { description: 'The row holding the header (rows above it were skipped).' }),
     decimalSeparator: t.exposeString('decimalSeparator'),
+    profile: t.string({ nullable: true, description: 'The saved column-mapping profile applied (a file of another tool), if any.', resolve: (l) => l.profile ?? null }),
   }),
 });
 
@@ -118,7 +120,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
+export const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
   fields: (t) => ({
     uploadMode: t.field({ type: UploadModeEnum }),
     skipDuplicates: t.boolean(),
