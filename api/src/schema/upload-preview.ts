@@ -8,7 +8,7 @@ import { ValidationError } from '../core/errors.js';
 import * as uploads from '../services/uploads.js';
 import * as preview from '../services/upload-preview.js';
 import * as profiles from '../services/mapping-profiles.js';
-import { SourceLayout, UploadOptionsInput } from './uploads.js';
+import { SourceLayout, UploadOptionsInput, uploadOptionsOf } from './uploads.js';
 
 const PreviewColumn = builder.objectRef<{ header: string; field: string | null; suggestion: string | null }>('PreviewColumn').implement({
   fields: (t) => ({
@@ -114,12 +114,7 @@ builder.mutationFields((t) => ({
       const u = await preview.startPreviewed(ctx.deps, ctx.actor, args.previewId, {
         columnMapping: args.columnMapping ?? undefined,
         saveProfileAs: args.saveProfileAs ?? undefined,
-        options: {
-          uploadMode: args.options?.uploadMode ?? undefined,
-          skipDuplicates: args.options?.skipDuplicates ?? undefined,
-          batchSize: args.options?.batchSize ?? undefined,
-          emailNotification: args.options?.emailNotification ?? undefined,
-        },
+        options: uploadOptionsOf(args.options),
       });
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });
     },

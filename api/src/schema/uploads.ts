@@ -129,6 +129,18 @@ export const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
   }),
 });
 
+type OptionsArg = { uploadMode?: 'append' | 'replace' | null; skipDuplicates?: boolean | null; batchSize?: number | null; emailNotification?: boolean | null } | null | undefined;
+
+/** The upload options a mutation was given, unset ones left to the service's defaults. */
+export function uploadOptionsOf(o: OptionsArg): uploads.UploadOptions {
+  return {
+    uploadMode: o?.uploadMode ?? undefined,
+    skipDuplicates: o?.skipDuplicates ?? undefined,
+    batchSize: o?.batchSize ?? undefined,
+    emailNotification: o?.emailNotification ?? undefined,
+  };
+}
+
 builder.mutationFields((t) => ({
   uploadFile: t.prismaField({
     type: 'Upload',
@@ -142,12 +154,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
       const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
-      const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, {
-        uploadMode: args.options?.uploadMode ?? undefined,
-        skipDuplicates: args.options?.skipDuplicates ?? undefined,
-        batchSize: args.options?.batchSize ?? undefined,
-        emailNotification: args.options?.emailNotification ?? undefined,
-      });
+      const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, uploadOptionsOf(args.options));
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });
     },
   }),
