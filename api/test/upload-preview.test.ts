@@ -134,6 +134,23 @@ describe('preview of a French Windows-1252 export', () => {
     expect(await counts()).toEqual(before);
     expect((await multipart('/api/upload/preview', 'notes.txt', 'hello')).body.message).toBe("Files of type '.txt' cannot be loaded: upload a .csv, .xlsx or .xls file.");
   });
+
+  it('shows why a role-level report or a broken row would stop the load; a large file is read only at its start', async () => {
+    const roleLevel = ['Access Risk ID,Risk Level,System,Role/Profile,Function', 'R001,High,PRD,Z_FI_AP,FI01'].join('\n') + '\n';
+    const { body: r } = await multipart('/api/upload/preview', 'role-level.csv', roleLevel);
+    expect(r.refusal).toMatch(/^This is a role-level risk analysis \(the risks inside roles, with no user columns\)\./);
+    const broken = ['User ID,Access Risk ID,System,Role/Profile', 'U1,R1,PRD,Z_A', 'U2,R2,PRD'].join('\n') + '\n';
+    // Read with its header (a small file): nothing to show, said as the load would say it.
+    const small = await multipart('/api/upload/preview', 'broken.csv', broken);
+    expect(small).toEqual({ status: 400, body: expect.objectContaining({ message: "Row 3 has 3 fields, but the header has 4. Check for a missing or extra ',' on that row." }) });
+    // A large file previews from its first rows only (about a megabyte): a broken row far below is not read.
+    const rows = Array.from({ length: 3000 }, (_, i) => `U${i},R${i},PRD,Z_${'A'.repeat(400)}`);
+    const big = ['User ID,Access Risk ID,System,Role/Profile', ...rows, 'U9,R9,PRD'].join('\n') + '\n';
+    const { body: b } = await multipart('/api/upload/preview', 'broken-big.csv', big);
+    expect(b.refusal).toBeNull();
+    expect(b.rows).toHaveLength(10);
+    expect(b.problems).toEqual([]);
+  });
 });
 
 // Another tool's SoD report: its own header names, none of them SAP's.

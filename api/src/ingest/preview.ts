@@ -52,8 +52,15 @@ export async function previewFile(file: string, originalName: string, choice: Ma
     const decimalComma = layout.decimalSeparator === ',';
     const rows: FilePreview['rows'] = [];
     const problems: string[] = [];
-    const first = await reader.batches.next();
-    const records = first.done ? [] : first.value.records;
+    let records: { row: number; fields: string[] }[] = [];
+    try {
+      const first = await reader.batches.next();
+      if (!first.done) records = first.value.records;
+    } catch (err) {
+      // A file that breaks within its first rows (a row with too many fields, an unterminated quote).
+      if (!(err instanceof IngestError)) throw err;
+      problems.push(`${err.message} The load would stop here.`);
+    }
     if (!refusal) {
       const rowProblems = new RowProblems(PREVIEW_SHOW_ROWS * 2);
       const check = rowNormalizer(map, reader.header, 'preview', { decimalComma, problems: rowProblems });
