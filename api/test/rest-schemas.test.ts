@@ -37,6 +37,7 @@ const NO_BODY = new Set([
   'put /api/users/{id}/deactivate',
   'put /api/users/{id}/activate',
   'delete /api/tokens/{id}',
+  'delete /api/mapping-profiles/{id}',
 ]);
 
 const op = (method: string, path: string) => doc.paths[path]?.[method];

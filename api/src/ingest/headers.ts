@@ -45,26 +45,62 @@ export interface HeaderMapping {
   mapping: Record<string, CanonicalField>;
   unknown: string[];
   missing: string[];
+  /** Columns a confirmed mapping or profile leaves out on purpose (also in unknown). */
+  excluded: string[];
 }
 
-export function mapHeaders(headers: string[]): HeaderMapping {
+/**
+ * A mapping chosen by an administrator (in the preview, or saved as a
+ * profile): normalised source header -> field, or null to leave the column
+ * out. It comes before the dictionary.
+ */
+export type ColumnOverrides = ReadonlyMap<string, CanonicalField | null>;
+
+export function isCanonicalField(f: string): f is CanonicalField {
+  return Object.prototype.hasOwnProperty.call(HEADER_DICTIONARY, f);
+}
+
+/** The overrides of a list of { header, field } (field null or '' leaves the column out). */
+export function overridesOf(columns: readonly { header: string; field: string | null }[]): ColumnOverrides {
+  const out = new Map<string, CanonicalField | null>();
+  for (const c of columns) {
+    const key = normalizeHeader(c.header);
+    if (key) out.set(key, c.field && isCanonicalField(c.field) ? c.field : null);
+  }
+  return out;
+}
+
+export function mapHeaders(headers: string[], overrides?: ColumnOverrides): HeaderMapping {
   const byIndex: (CanonicalField | undefined)[] = [];
   const mapping: Record<string, CanonicalField> = {};
   const unknown: string[] = [];
+  const excluded: string[] = [];
   const seen = new Set<CanonicalField>();
-  headers.forEach((raw, i) => {
-    const h = raw.replace(/^\uFEFF/, '').trim();
-    const field = LOOKUP.get(normalizeHeader(h));
-    if (field && !seen.has(field)) {
+  const clean = headers.map((raw) => raw.replace(/^\uFEFF/, '').trim());
+  const keys = clean.map(normalizeHeader);
+  // The chosen fields first, so a column the dictionary would map cannot take them.
+  const chosen = keys.map((k) => (overrides?.has(k) ? overrides.get(k)! : undefined));
+  for (const f of chosen) if (f) seen.add(f);
+  const taken = new Set<CanonicalField>();
+  clean.forEach((h, i) => {
+    const own = chosen[i];
+    const field = own !== undefined ? own : LOOKUP.get(keys[i]!);
+    if (own === null) {
+      if (h) {
+        unknown.push(h);
+        excluded.push(h);
+      }
+    } else if (field && !taken.has(field) && (own !== undefined || !seen.has(field))) {
       byIndex[i] = field;
       mapping[h] = field;
       seen.add(field);
+      taken.add(field);
     } else if (h) {
       unknown.push(h);
     }
   });
   const missing = REQUIRED.filter((r) => !r.any.some((f) => seen.has(f))).map((r) => r.label);
-  return { byIndex, mapping, unknown, missing };
+  return { byIndex, mapping, unknown, missing, excluded };
 }
 
 /** How many distinct known columns a row names. */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openCsv, IngestError, type CsvReader } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
-import { fieldLabel, fieldOf, looksLikeField, looksLikeHeader, mapHeaders, type CanonicalField, type HeaderMapping } from './headers.js';
+import { fieldLabel, fieldOf, looksLikeField, mapHeaders, normalizeHeader, overridesOf, type CanonicalField, type ColumnOverrides, type HeaderMapping } from './headers.js';
 
 /** What was found in the file, for View Details. */
 export interface SourceLayout {
@@ -22,6 +22,8 @@ export interface SourceLayout {
   headerRow: number;
   /** The decimal mark numbers are read with. */
   decimalSeparator: '.' | ',';
+  /** The saved column mapping applied (a file of another tool), if any. */
+  profile?: string;
 }
 
 export interface OpenedFile {
@@ -38,7 +40,9 @@ const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon'
 export function columnWarnings(map: HeaderMapping): string[] {
   const mapped = new Set<CanonicalField>(Object.values(map.mapping));
   const headerOf = new Map(Object.entries(map.mapping).map(([h, f]) => [f, h]));
+  const excluded = new Set(map.excluded);
   return map.unknown.map((h) => {
+    if (excluded.has(h)) return `Column '${h}' was not loaded: the column mapping leaves it out.`;
     const same = fieldOf(h);
     if (same) return `Column '${h}' was not loaded: column '${headerOf.get(same)}' already fills ${fieldLabel(same)}.`;
     const like = looksLikeField(h, mapped);
@@ -69,46 +73,85 @@ export function emptyColumnWarnings(map: HeaderMapping, used: readonly Canonical
 export const ROLE_LEVEL_REPORT =
   "This is a role-level risk analysis (the risks inside roles, with no user columns). Reviews here are of users' access: in SAP Access Control run Access Risk Analysis at user level (Analysis Type 'User Level', Report Type 'Permission Level', Report Format 'Detailed') and upload that export. No rows were loaded.";
 
+export const NOT_A_HEADER =
+  'The first row is not a recognisable header. An Access Risk Analysis export starts with column names such as User ID, Access Risk ID, Role/Profile and System. A file of another tool loads once its columns are mapped: use Preview to map them and save the mapping as a profile.';
+
+/** A saved column mapping (services keep them; ingest only applies them). */
+export interface MappingProfileData {
+  name: string;
+  columns: readonly { header: string; field: string | null }[];
+}
+
 /**
- * Opens `file` as the type its original name says. The reader hands over
- * groups of at most `groupRows` records, so only one group's parsed fields
- * are held at a time.
+ * The profile for a file's header: one whose every column the file has (the
+ * one with the most columns; the first of equals). A file of another tool
+ * then maps as the administrator saved it.
  */
-export async function openUploadFile(file: string, originalName: string, groupRows: number): Promise<OpenedFile> {
+export function matchProfile(header: readonly string[], profiles: readonly MappingProfileData[]): MappingProfileData | undefined {
+  const keys = new Set(header.map(normalizeHeader).filter(Boolean));
+  let best: MappingProfileData | undefined;
+  for (const p of profiles) {
+    if (!p.columns.length || !p.columns.every((c) => keys.has(normalizeHeader(c.header)))) continue;
+    if (!best || p.columns.length > best.columns.length) best = p;
+  }
+  return best;
+}
+
+/** Why a file with this mapping cannot be loaded (before any row is read), or undefined. */
+export function refusalOf(map: HeaderMapping): string | undefined {
+  const fields = new Set(Object.values(map.mapping));
+  if (fields.size < 2) return NOT_A_HEADER;
+  if (map.missing.includes('User ID') && fields.has('accessRiskId') && (fields.has('roleProfile') || fields.has('compositeBusinessRole'))) {
+    return ROLE_LEVEL_REPORT;
+  }
+  if (map.missing.length) {
+    return (
+      `Missing required column${map.missing.length > 1 ? 's' : ''}: ${map.missing.join(', ')}. No rows were loaded.` +
+      (map.unknown.length ? ` Columns not recognised: ${map.unknown.slice(0, 10).join(', ')}.` : '')
+    );
+  }
+  return undefined;
+}
+
+/** How the columns are chosen: a confirmed mapping first, else a matching profile, else the dictionary alone. */
+export interface MappingChoice {
+  overrides?: ColumnOverrides;
+  profiles?: readonly MappingProfileData[];
+}
+
+/** A file opened and mapped, not yet checked: for the load (which refuses) and the preview (which shows why). */
+export async function openMapped(file: string, originalName: string, groupRows: number, choice: MappingChoice = {}) {
   if (!fs.existsSync(file)) throw new IngestError('The stored file is missing; upload it again.');
   const ext = path.extname(originalName).toLowerCase();
   const reader = ext === '.xlsx' ? await openXlsx(file, groupRows) : ext === '.xls' ? await openXls(file, groupRows) : await openCsv(file, groupRows);
-  try {
-    if (!looksLikeHeader(reader.header)) {
-      throw new IngestError(
-        'The first row is not a recognisable header. An Access Risk Analysis export starts with column names such as User ID, Access Risk ID, Role/Profile and System.',
-      );
-    }
-    const map = mapHeaders(reader.header);
-    const fields = new Set(Object.values(map.mapping));
-    if (map.missing.includes('User ID') && fields.has('accessRiskId') && (fields.has('roleProfile') || fields.has('compositeBusinessRole'))) {
-      throw new IngestError(ROLE_LEVEL_REPORT);
-    }
-    if (map.missing.length) {
-      throw new IngestError(
-        `Missing required column${map.missing.length > 1 ? 's' : ''}: ${map.missing.join(', ')}. No rows were loaded.` +
-          (map.unknown.length ? ` Columns not recognised: ${map.unknown.slice(0, 10).join(', ')}.` : ''),
-      );
-    }
-    const format = ext === '.xlsx' ? 'XLSX' : ext === '.xls' ? 'XLS' : 'CSV';
-    const decimalComma = reader.delimiter === ';';
-    const layout: SourceLayout = {
-      format,
-      ...(format === 'CSV' ? { encoding: reader.encoding, delimiter: DELIMITER_NAMES[reader.delimiter] ?? reader.delimiter } : {}),
-      ...(reader.sheet !== undefined ? { sheet: reader.sheet, sheets: reader.sheets } : {}),
-      headerRow: reader.headerRow,
-      decimalSeparator: decimalComma ? ',' : '.',
-    };
-    return { reader, map, layout, columnWarnings: columnWarnings(map) };
-  } catch (err) {
-    await reader.batches.return(undefined).catch(() => {});
-    throw err;
+  const profile = choice.overrides ? undefined : matchProfile(reader.header, choice.profiles ?? []);
+  const map = mapHeaders(reader.header, choice.overrides ?? (profile ? overridesOf(profile.columns) : undefined));
+  const format = ext === '.xlsx' ? 'XLSX' : ext === '.xls' ? 'XLS' : 'CSV';
+  const layout: SourceLayout = {
+    format,
+    ...(format === 'CSV' ? { encoding: reader.encoding, delimiter: DELIMITER_NAMES[reader.delimiter] ?? reader.delimiter } : {}),
+    ...(reader.sheet !== undefined ? { sheet: reader.sheet, sheets: reader.sheets } : {}),
+    headerRow: reader.headerRow,
+    decimalSeparator: reader.delimiter === ';' ? ',' : '.',
+    ...(profile ? { profile: profile.name } : {}),
+  };
+  return { reader, map, layout, columnWarnings: columnWarnings(map) };
+}
+
+/**
+ * Opens `file` as the type its original name says, mapped as `choice` says,
+ * and refuses it (IngestError, file closed) when it cannot be loaded. The
+ * reader hands over groups of at most `groupRows` records, so only one
+ * group's parsed fields are held at a time.
+ */
+export async function openUploadFile(file: string, originalName: string, groupRows: number, choice: MappingChoice = {}): Promise<OpenedFile> {
+  const opened = await openMapped(file, originalName, groupRows, choice);
+  const refusal = refusalOf(opened.map);
+  if (refusal) {
+    await opened.reader.batches.return(undefined).catch(() => {});
+    throw new IngestError(refusal);
   }
+  return opened;
 }
 
 /**

@@ -215,6 +215,22 @@ export class RowProblems {
   }
 }
 
+/**
+ * A value as it will be stored (for the preview): trimmed; the risk level as
+ * high, medium or low; execution counts and dates parsed as the load parses
+ * them (null when empty or unreadable).
+ */
+export function storedValue(field: CanonicalField, raw: string, decimalComma: boolean): string | null {
+  const v = trimmed(raw);
+  if (field === 'riskLevel') return levelOf(v) ?? v;
+  if (field === 'executionCount') {
+    const n = v ? parseNumber(v, decimalComma) : undefined;
+    return n === undefined ? null : String(n);
+  }
+  if (field === 'lastExecutedOn') return parseDate(v) ?? null;
+  return v;
+}
+
 /** Columns the product uses whose emptiness on every row is worth a warning (when another column looks like them). */
 export const USED_FIELDS: CanonicalField[] = ['compositeBusinessRole', 'function', 'ruleId', 'executionCount', 'lastExecutedOn', 'mitigationControl'];
 

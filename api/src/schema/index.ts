@@ -12,6 +12,7 @@ import './dashboard.js';
 import './reviewer-status.js';
 import './composite-view.js';
 import './uploads.js';
+import './upload-preview.js';
 import './tokens.js';
 import './risk-analysis.js';
 import './simulation.js';

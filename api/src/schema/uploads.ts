@@ -75,9 +75,10 @@ type SourceLayoutShape = {
   sheets?: string[];
   headerRow: number;
   decimalSeparator: string;
+  profile?: string;
 };
 
-const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
+export const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
   fields: (t) => ({
     format: t.exposeString('format', { description: 'CSV, XLSX or XLS.' }),
     encoding: t.string({ nullable: true, description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.', resolve: (l) => l.encoding ?? null }),
@@ -86,6 +87,7 @@ const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implem
     sheets: t.stringList({ description: "Workbooks: every sheet's name.", resolve: (l) => l.sheets ?? [] }),
     headerRow: t.exposeInt('headerRow', { description: 'The row holding the header (rows above it were skipped).' }),
     decimalSeparator: t.exposeString('decimalSeparator'),
+    profile: t.string({ nullable: true, description: 'The saved column-mapping profile applied (a file of another tool), if any.', resolve: (l) => l.profile ?? null }),
   }),
 });
 
@@ -118,7 +120,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
+export const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
   fields: (t) => ({
     uploadMode: t.field({ type: UploadModeEnum }),
     skipDuplicates: t.boolean(),
@@ -126,6 +128,18 @@ const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
     emailNotification: t.boolean(),
   }),
 });
+
+type OptionsArg = { uploadMode?: 'append' | 'replace' | null; skipDuplicates?: boolean | null; batchSize?: number | null; emailNotification?: boolean | null } | null | undefined;
+
+/** The upload options a mutation was given, unset ones left to the service's defaults. */
+export function uploadOptionsOf(o: OptionsArg): uploads.UploadOptions {
+  return {
+    uploadMode: o?.uploadMode ?? undefined,
+    skipDuplicates: o?.skipDuplicates ?? undefined,
+    batchSize: o?.batchSize ?? undefined,
+    emailNotification: o?.emailNotification ?? undefined,
+  };
+}
 
 builder.mutationFields((t) => ({
   uploadFile: t.prismaField({
@@ -140,12 +154,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
       const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
-      const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, {
-        uploadMode: args.options?.uploadMode ?? undefined,
-        skipDuplicates: args.options?.skipDuplicates ?? undefined,
-        batchSize: args.options?.batchSize ?? undefined,
-        emailNotification: args.options?.emailNotification ?? undefined,
-      });
+      const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, uploadOptionsOf(args.options));
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });
     },
   }),

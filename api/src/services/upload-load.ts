@@ -24,6 +24,7 @@ import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgres
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../core/metrics.js';
 import { withSlot } from '../db/slots.js';
+import { mappingChoice } from './mapping-profiles.js';
 
 export type LoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'pubsub' | 'mailer' | 'config' | 'log'>;
 
@@ -91,7 +92,8 @@ async function loadNow(deps: LoadDeps, uploadId: string): Promise<void> {
   try {
     // The reader hands over small groups of records, so only one group's
     // parsed fields are held at a time, beside a few MB of COPY text.
-    file = await openUploadFile(path.join(deps.config.uploadsDir, up.fileName), up.originalName, Math.min(up.batchSize, 2000));
+    // The mapping confirmed in the preview, else a saved profile the file matches, else the dictionary.
+    file = await openUploadFile(path.join(deps.config.uploadsDir, up.fileName), up.originalName, Math.min(up.batchSize, 2000), await mappingChoice(prisma, up));
     const { reader, map, layout } = file;
     await prisma.upload.update({
       where: { id: uploadId },

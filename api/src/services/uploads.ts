@@ -67,6 +67,15 @@ export async function receiveFile(uploadsDir: string, stream: Readable, original
   return { originalName: path.basename(originalName || 'upload'), tempPath, sizeBytes: size };
 }
 
+/** A column mapping as clients send and services keep it: each source header and its field (null: left out). */
+export type ColumnChoice = { header: string; field: string | null };
+
+/** What a confirmed preview adds to an upload: its mapping, and a profile to save it as (in the same transaction). */
+export interface AcceptExtras {
+  columnOverrides?: ColumnChoice[];
+  saveProfile?: { name: string; columns: ColumnChoice[] };
+}
+
 /**
  * Records a received file (already streamed to a temporary path) and queues
  * its load. A file of a type we do not read is recorded as failed.
@@ -76,6 +85,7 @@ export async function acceptUpload(
   actor: Actor,
   file: { originalName: string; tempPath: string; sizeBytes: number },
   rawOptions: UploadOptions,
+  extras: AcceptExtras = {},
 ): Promise<Upload> {
   const options = parseOrThrow(optionsSchema, rawOptions);
   const ext = path.extname(file.originalName).toLowerCase();
@@ -96,14 +106,26 @@ export async function acceptUpload(
         emailNotification: options.emailNotification,
         uploadedById: actor.user?.id ?? null,
         completedAt: accepted ? null : new Date(),
+        ...(extras.columnOverrides ? { columnOverrides: extras.columnOverrides } : {}),
       },
     });
+    if (extras.saveProfile) {
+      const { name, columns } = extras.saveProfile;
+      const profile = await tx.mappingProfile.upsert({ where: { name }, create: { name, columns }, update: { columns } });
+      await recordAudit(tx, actor, { action: 'mapping-profile.saved', entityType: 'MappingProfile', entityId: profile.id, after: { name, columns } });
+    }
     const stored = await tx.upload.update({ where: { id: u.id }, data: { fileName: `${u.id}${ext}` } });
     await recordAudit(tx, actor, {
       action: 'upload.received',
       entityType: 'Upload',
       entityId: u.id,
-      after: { originalName: stored.originalName, sizeBytes: file.sizeBytes, mode: options.uploadMode, skipDuplicates: options.skipDuplicates },
+      after: {
+        originalName: stored.originalName,
+        sizeBytes: file.sizeBytes,
+        mode: options.uploadMode,
+        skipDuplicates: options.skipDuplicates,
+        ...(extras.columnOverrides ? { columnMapping: extras.columnOverrides } : {}),
+      },
     });
     return stored;
   });

@@ -45,6 +45,7 @@ function layoutFacts(l: Layout): [string, string][] {
   if (l.encoding) facts.push(['Encoding', l.encoding]);
   if (l.delimiter) facts.push(['Delimiter', l.delimiter.charAt(0).toUpperCase() + l.delimiter.slice(1)]);
   facts.push(['Decimal separator', l.decimalSeparator === ',' ? 'Comma' : 'Point']);
+  if (l.profile) facts.push(['Mapping profile', l.profile]);
   return facts;
 }
 
@@ -206,6 +207,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
           encoding
           delimiter
           decimalSeparator
+          profile
         }
         live
         createdAt

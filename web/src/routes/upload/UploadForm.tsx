@@ -27,6 +27,7 @@ import {
   CloudArrowUp24Regular,
   Delete20Regular,
   DocumentTable20Regular,
+  Eye20Regular,
   FolderOpen20Regular,
 } from '@fluentui/react-icons';
 import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
@@ -158,11 +159,18 @@ const useStyles = makeStyles({
     columnGap: tokens.spacingHorizontalM,
     rowGap: tokens.spacingVerticalS,
   },
+  buttons: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+  },
 });
 
 export type UploadFormProps = {
   /** Sends the file; resolves true once the server has it (the list is then cleared). */
   onStart: (file: File, options: UploadOptions) => Promise<boolean>;
+  /** Sends the file to be previewed (nothing loaded); resolves true once the preview shows (the list is then cleared). */
+  onPreview: (file: File, options: UploadOptions) => Promise<boolean>;
   sending: boolean;
   className?: string;
 };
@@ -173,7 +181,7 @@ function listNames(files: readonly File[]): string {
 }
 
 /** SPEC §2 'Data Upload': the drop area, the file list, the options and 'Start Upload'. */
-export function UploadForm({ onStart, sending, className }: UploadFormProps) {
+export function UploadForm({ onStart, onPreview, sending, className }: UploadFormProps) {
   const styles = useStyles();
   const shared = useUploadCardStyles();
   const notify = useNotify();
@@ -228,6 +236,12 @@ export function UploadForm({ onStart, sending, className }: UploadFormProps) {
     if (!file || sending) return;
     const started = await onStart(file, options);
     if (started) setFiles([]);
+  };
+
+  const preview = async () => {
+    const file = files[0];
+    if (!file || sending) return;
+    if (await onPreview(file, options)) setFiles([]);
   };
 
   const first = files[0];
@@ -402,14 +416,19 @@ export function UploadForm({ onStart, sending, className }: UploadFormProps) {
         <Body1 className={shared.muted}>
           {first ? `Ready to upload ${first.name}` : 'No file selected'}
         </Body1>
-        <Button
-          appearance="primary"
-          icon={sending ? <Spinner size="tiny" /> : <ArrowUpload20Regular />}
-          disabled={!first || sending}
-          onClick={() => void start()}
-        >
-          {sending ? 'Uploading...' : 'Start Upload'}
-        </Button>
+        <div className={styles.buttons}>
+          <Button appearance="secondary" icon={<Eye20Regular />} disabled={!first || sending} onClick={() => void preview()}>
+            Preview
+          </Button>
+          <Button
+            appearance="primary"
+            icon={sending ? <Spinner size="tiny" /> : <ArrowUpload20Regular />}
+            disabled={!first || sending}
+            onClick={() => void start()}
+          >
+            {sending ? 'Uploading...' : 'Start Upload'}
+          </Button>
+        </div>
       </div>
     </Card>
   );

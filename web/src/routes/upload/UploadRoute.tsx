@@ -22,6 +22,8 @@ import type { UploadPrepared } from './uploadLoader';
 import type { RetriedUpload } from './UploadHistoryRow';
 import { UploadForm } from './UploadForm';
 import { UploadStatusCard } from './UploadStatusCard';
+import { mappingOf, UploadPreviewCard, type PreviewState } from './UploadPreviewCard';
+import { previewFile, previewMapping, startPreviewed, type ColumnChoice } from './previewClient';
 
 const query = graphql`
   query UploadRouteQuery($count: Int!) {
@@ -39,6 +41,9 @@ const useStyles = makeStyles({
     '@media (max-width: 1100px)': {
       gridTemplateColumns: 'minmax(0, 1fr)',
     },
+  },
+  preview: {
+    marginBottom: tokens.spacingVerticalXL,
   },
   loading: {
     paddingTop: tokens.spacingVerticalXXL,
@@ -63,6 +68,8 @@ function UploadScreen() {
   const [tracked, setTracked] = useState<TrackedUpload | null>(null);
   const [refreshSignal, setRefreshSignal] = useState(0);
   const sendRef = useRef<SendHandle | null>(null);
+  const [preview, setPreview] = useState<(PreviewState & { file: File; options: UploadOptions }) | null>(null);
+  const [previewing, setPreviewing] = useState(false);
 
   // Leaving the page stops a send in progress (the server keeps nothing of it).
   useEffect(() => () => sendRef.current?.cancel(), []);
@@ -167,6 +174,47 @@ function UploadScreen() {
     [notify, refreshHistory],
   );
 
+  // Preview before load: the file is kept aside on the server and shown; Start Upload loads it with the mapping shown.
+  const openPreview = useCallback(
+    async (file: File, options: UploadOptions): Promise<boolean> => {
+      setPreviewing(true);
+      const result = await previewFile(file);
+      setPreviewing(false);
+      if (!result.ok) {
+        notify({ title: 'Preview Failed', description: result.message, intent: 'error' });
+        return false;
+      }
+      setPreview({ preview: result.value, busy: false, error: null, saveAs: '', file, options });
+      return true;
+    },
+    [notify],
+  );
+
+  const remap = useCallback(async (mapping: ColumnChoice[]) => {
+    const current = preview;
+    if (!current) return;
+    setPreview({ ...current, busy: true, error: null });
+    const result = await previewMapping(current.preview.previewId, mapping);
+    setPreview((p) => (p && p.preview.previewId === current.preview.previewId ? { ...p, busy: false, ...(result.ok ? { preview: result.value } : { error: result.message }) } : p));
+  }, [preview]);
+
+  const startPreview = useCallback(async () => {
+    const current = preview;
+    if (!current) return;
+    setPreview({ ...current, busy: true, error: null });
+    const result = await startPreviewed(current.preview.previewId, current.options, mappingOf(current.preview), current.saveAs);
+    if (!result.ok) {
+      setPreview((p) => (p ? { ...p, busy: false, error: result.message } : p));
+      return;
+    }
+    notify({ title: 'Upload Started', description: 'Your file has been uploaded and queued for processing', intent: 'success' });
+    setPreview(null);
+    setTracked(
+      followExisting({ name: current.file.name, size: current.file.size, mode: current.options.uploadMode, globalId: uploadGlobalId(result.value.uploadId), retried: false }),
+    );
+    refreshHistory();
+  }, [notify, preview, refreshHistory]);
+
   const onFound = useCallback(
     (key: number, found: { globalId: string; status: string; mode: UploadMode; size: number }) => {
       setTracked((t) => {
@@ -196,7 +244,7 @@ function UploadScreen() {
     <>
       <PageHeader title="Data Upload" subtitle="Upload Access Risk Analysis exports and follow their processing." />
       <div className={styles.layout}>
-        <UploadForm onStart={start} sending={sending} />
+        <UploadForm onStart={start} onPreview={openPreview} sending={sending || previewing || preview != null} />
         <UploadStatusCard
           tracked={tracked}
           onUpdate={update}
@@ -204,6 +252,16 @@ function UploadScreen() {
           onDismiss={() => setTracked(null)}
         />
       </div>
+      {preview ? (
+        <UploadPreviewCard
+          className={styles.preview}
+          state={preview}
+          onMap={(m) => void remap(m)}
+          onSaveAsChange={(saveAs) => setPreview((p) => (p ? { ...p, saveAs } : p))}
+          onStart={() => void startPreview()}
+          onCancel={() => setPreview(null)}
+        />
+      ) : null}
       {queryRef == null ? (
         loading
       ) : (
