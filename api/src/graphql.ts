@@ -13,7 +13,7 @@ import { authenticate, bearerOf, type AppDeps, type Context } from './context.js
 import { requestContext } from './request-context.js';
 import { AppError, ValidationError } from './core/errors.js';
 import { assertCleanStrings, stringProblem } from './core/validation.js';
-import { renderLocalGraphiQL } from './graphiql.js';
+import { graphiqlOptions, renderLocalGraphiQL } from './graphiql.js';
 
 export interface ServerContext {
   req: FastifyRequest;
@@ -64,7 +64,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
     context: ({ req, reply }) => requestContext(deps, req, reply),
     graphiql: async (_request, ctx) => {
       const auth = await authenticate(deps, ctx.req.raw, ctx.req.headers, { ip: ctx.req.ip });
-      return auth.user ? { title: 'GRC Platform GraphQL' } : false;
+      return auth.user ? graphiqlOptions() : false;
     },
     maskedErrors: {
       maskError(error, message) {
