@@ -94,3 +94,80 @@ describe('GraphiQL on an intranet', () => {
     expect(risks.body.data.riskQueue.rows.map((row: { accessRiskId: string }) => row.accessRiskId).sort()).toEqual(['R01', 'R02']);
   });
 });
+
+const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString('base64');
+const NO_SUCH_UUID = '00000000-0000-4000-8000-000000000000';
+
+describe('errors a tool can act on', () => {
+  it('a document over a limit is refused with HTTP 400, the limit’s own code and a message naming the limit', async () => {
+    const deep = `{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(9)}name${' }'.repeat(9)} } } } }`;
+    const costly = `{ compositeUsers(first: 500) { edges { node { riskGroups(first: 500) { edges { node { id } } } } } } }`;
+    const aliased = `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`;
+    const cases = [
+      { query: deep, code: 'MAX_DEPTH_EXCEEDED', limit: 'maxDepth', max: 12, words: /depth limit \(maxDepth 12\): it has 13/ },
+      { query: costly, code: 'MAX_COST_EXCEEDED', limit: 'maxCost', max: 250000, words: /cost limit \(maxCost 250000\): it has \d+/ },
+      { query: aliased, code: 'MAX_ALIASES_EXCEEDED', limit: 'maxAliases', max: 20, words: /alias limit \(maxAliases 20\): it has 21/ },
+    ];
+    for (const c of cases) {
+      // GraphQL over HTTP: 400 for a client that accepts application/graphql-response+json, 200 (with the
+      // same error) for one that asks for plain application/json only.
+      const r = await admin.request('POST', '/graphql', { query: c.query }, { accept: 'application/graphql-response+json' });
+      expect(r.status, c.code).toBe(400);
+      const legacy = await admin.request('POST', '/graphql', { query: c.query }, { accept: 'application/json' });
+      expect(legacy.status, c.code).toBe(200);
+      expect(legacy.body.errors[0].extensions.code, c.code).toBe(c.code);
+      expect(r.body.data, c.code).toBeUndefined();
+      expect(r.body.errors, c.code).toHaveLength(1);
+      const [e] = r.body.errors;
+      expect(e.message, c.code).toMatch(c.words);
+      expect(e.message).not.toMatch(/Syntax Error/);
+      expect(e.extensions, c.code).toMatchObject({ code: c.code, limit: c.limit, max: c.max });
+    }
+    // Just within the limits: answered.
+    const within = await admin.gql(`{ ${Array.from({ length: 20 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`);
+    expect(within.status).toBe(200);
+    expect(within.body.errors).toBeUndefined();
+  });
+
+  it('a malformed id, or one of no type of the graph or of the wrong type, is BAD_USER_INPUT wherever it is given', async () => {
+    const users = await admin.gql(`{ users(first: 1) { edges { node { id } } } }`);
+    const userId: string = users.body.data.users.edges[0].node.id;
+    const bad = ['not an id', gid('Nothing', '1'), gid('ReviewPeriod', 'not-a-uuid'), gid('RiskRow', 'abc'), userId];
+    for (const id of bad) {
+      const asked = [
+        // A user id is a good id for node(): only the others are malformed there.
+        ...(id === userId ? [] : [admin.gql(`query ($id: ID!) { node(id: $id) { id } }`, { id }), admin.gql(`query ($id: ID!) { nodes(ids: [$id]) { id } }`, { id })]),
+        admin.gql(`query ($id: ID!) { periodEvidence(periodId: $id) { periodName } }`, { id }),
+        admin.gql(`mutation ($id: ID!) { closeReviewPeriod(id: $id) { __typename } }`, { id: id === userId ? userId : id }),
+        admin.gql(`mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: user_id, criteriaValue: "U1001" }) { __typename } }`, {
+          id: id === userId ? gid('ReviewPeriod', NO_SUCH_UUID) : id,
+        }),
+      ];
+      for (const r of await Promise.all(asked)) {
+        expect(r.body.errors, `${id}: ${JSON.stringify(r.body)}`).toHaveLength(1);
+        expect(r.body.errors[0].extensions.code, `${id}: ${JSON.stringify(r.body)}`).toBe('BAD_USER_INPUT');
+        expect(r.body.errors[0].message).toMatch(/is not (a valid id|the id of a|of type)/);
+      }
+    }
+  });
+
+  it('a well-formed id of nothing is null from node(), NOT_FOUND from an argument, and never an internal error', async () => {
+    const none = gid('ReviewPeriod', NO_SUCH_UUID);
+    const node = await admin.gql(`query ($id: ID!) { node(id: $id) { id } nodes(ids: [$id]) { id } }`, { id: none });
+    expect(node.body).toEqual({ data: { node: null, nodes: [null] } });
+
+    const evidence = await admin.gql(`query ($id: ID!) { periodEvidence(periodId: $id) { periodName } }`, { id: none });
+    expect(evidence.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+
+    // Mutations answer their result union's error, typed by its code.
+    const close = await admin.gql(`mutation ($id: ID!) { closeReviewPeriod(id: $id) { __typename ... on BaseError { code message } } }`, { id: none });
+    expect(close.body.data.closeReviewPeriod).toMatchObject({ __typename: 'BaseError', code: 'NOT_FOUND' });
+    const assign = await admin.gql(
+      `mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: user_id, criteriaValue: "U1001" }) { __typename ... on Error { message } ... on BaseError { code } ... on ValidationError { code field } } }`,
+      { id: gid('User', NO_SUCH_UUID) },
+    );
+    expect(assign.body.errors).toBeUndefined();
+    expect(['NOT_FOUND', 'BAD_USER_INPUT']).toContain(assign.body.data.createAssignment.code);
+    for (const r of [node, evidence, close, assign]) expect(JSON.stringify(r.body)).not.toMatch(/INTERNAL_SERVER_ERROR|Unexpected error/);
+  });
+});
