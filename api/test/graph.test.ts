@@ -1,12 +1,19 @@
 // The graph as analysts and tools meet it (issue 16): GraphiQL from the app's own
-// files with the guide's examples, and the guide's examples valid and runnable.
+// files with the guide's examples, and the guide's examples valid and runnable;
+// errors a tool can act on (limits, ids); a reviewer's API token used end to end
+// as docs/graph.md shows it (curl's request, its Node and Python examples run as
+// they are written, graphql-ws with connectionParams), then revoked.
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, validate } from 'graphql';
 import { schema } from '../src/schema/index.js';
 import { GRAPHIQL_TITLE, GRAPH_DOCS_FILE, graphiqlTabs } from '../src/graphiql.js';
 import { seedRows } from './helpers/seed.js';
-import { Client, adminClient, startServer, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let admin: Client;
@@ -170,4 +177,122 @@ describe('errors a tool can act on', () => {
     expect(['NOT_FOUND', 'BAD_USER_INPUT']).toContain(assign.body.data.createAssignment.code);
     for (const r of [node, evidence, close, assign]) expect(JSON.stringify(r.body)).not.toMatch(/INTERNAL_SERVER_ERROR|Unexpected error/);
   });
+});
+
+/** The code block of the guide that follows `### <heading>`. */
+function guideBlock(heading: string, lang: string): string {
+  const m = new RegExp(`^### ${heading}\\n[\\s\\S]*?\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'm').exec(guide);
+  expect(m, `${heading} ${lang}`).not.toBeNull();
+  return m![1]!;
+}
+
+/** Lines a child process prints, one at a time. */
+function linesOf(child: ReturnType<typeof spawn>) {
+  const queue: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => (waiting.shift() ?? ((l: string) => queue.push(l)))(line));
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  return {
+    next: (ms: number) =>
+      new Promise<string>((resolve, reject) => {
+        if (queue.length) return resolve(queue.shift()!);
+        const t = setTimeout(() => reject(new Error(`no line within ${ms} ms; stderr: ${stderr}`)), ms);
+        waiting.push((l) => (clearTimeout(t), resolve(l)));
+      }),
+  };
+}
+
+describe('a reviewer’s API token, end to end as the guide shows it', () => {
+  it('lists the assigned risks over HTTP (curl’s request, the Node and Python examples), subscribes over graphql-ws with connectionParams, and is refused once revoked', async () => {
+    const reviewer = await userClient(server, admin, 'reviewer');
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'user_id', criteriaValue: 'U1001' })).status).toBe(201);
+    expect((await admin.put('/api/tokens/settings', { usersMayCreateTokens: true })).status).toBe(200);
+    const created = await reviewer.client.post('/api/tokens', { name: 'analyst laptop', scope: 'read', expiresInDays: 30 });
+    expect(created.status).toBe(201);
+    const token: string = created.body.token;
+    expect(token).toMatch(/^grc_/);
+    const env = { ...process.env, GRC_URL: server.url, GRC_TOKEN: token };
+
+    // curl's GraphQL request, as the guide writes it (no cookie, no CSRF header, only the token).
+    const curlBody = /-d '([^']+)'/.exec(guideBlock('curl', 'sh'))![1]!;
+    const http = await fetch(server.url + '/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: curlBody,
+    });
+    expect(http.status).toBe(200);
+    const listed = (await http.json()) as { data: { assignedRisks: { total: number; rows: { userId: string; accessRiskId: string }[] } } };
+    expect(listed.data.assignedRisks.total).toBe(2);
+    expect(listed.data.assignedRisks.rows.map((r) => `${r.userId}/${r.accessRiskId}`).sort()).toEqual(['U1001/R01', 'U1001/R02']);
+    const rest = await fetch(server.url + '/api/assigned-risks?limit=50', { headers: { authorization: `Bearer ${token}` } });
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { total: number }).total).toBe(2);
+
+    // The Python example, run as written (standard library only).
+    // (Not spawnSync: the server answers from this same process.)
+    const python = spawn('python3', ['-c', guideBlock('Python \\(standard library only\\)', 'python')], { env });
+    expect(JSON.parse(await linesOf(python).next(30_000)).total).toBe(2);
+
+    // The Node example, run as written: its query, then notifications over graphql-ws as they are sent.
+    const node = spawn(process.execPath, ['--input-type=module', '-e', guideBlock('Node \\(20 or later\\)', 'js')], { env, cwd: process.cwd() });
+    try {
+      const lines = linesOf(node);
+      expect(JSON.parse(await lines.next(30_000)).total).toBe(2);
+      // The subscription starts after that line: send until one arrives.
+      const arrived = lines.next(30_000);
+      let delivered: { title: string; type: string } | null = null;
+      void arrived.then((l) => (delivered = JSON.parse(l)));
+      for (let i = 0; i < 60 && !delivered; i++) {
+        const sent = await admin.gql(`mutation { sendNotification(input: { title: "Review due", message: "Q4 closes Friday", type: urgent, targetType: all }) { __typename } }`);
+        expect(sent.body.data.sendNotification.__typename).toBe('MutationSendNotificationSuccess');
+        await Promise.race([arrived, new Promise((r) => setTimeout(r, 500))]);
+      }
+      expect(await arrived).toContain('Review due');
+      expect(delivered).toMatchObject({ title: 'Review due', type: 'urgent' });
+    } finally {
+      node.kill();
+    }
+
+    // graphql-ws from the test itself: the token in connectionParams; a document over a limit is refused there too.
+    const ws = createClient({ url: server.url.replace('http', 'ws') + '/graphql', lazy: false, retryAttempts: 0, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });
+    const run = (query: string) =>
+      new Promise<{ result?: any; error?: any }>((resolve) => {
+        let result: any;
+        ws.subscribe({ query }, { next: (v) => (result = v), error: (error) => resolve({ error }), complete: () => resolve({ result }) });
+      });
+    try {
+      const viewer = await run(`{ viewer { email role } assignedRisks { total } }`);
+      expect(viewer.result.data).toEqual({ viewer: { email: reviewer.email, role: 'reviewer' }, assignedRisks: { total: 2 } });
+      const deep = await run(`{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(9)}name${' }'.repeat(9)} } } } }`);
+      const errors = deep.error ?? deep.result?.errors;
+      expect(errors?.[0]?.extensions?.code).toBe('MAX_DEPTH_EXCEEDED');
+    } finally {
+      await ws.dispose();
+    }
+
+    // Revoked on the API Tokens page (the same REST call): refused the very next request, over HTTP and graphql-ws.
+    expect((await reviewer.client.request('DELETE', `/api/tokens/${created.body.apiToken.id}`)).status).toBe(200);
+    const refused = await fetch(server.url + '/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: curlBody });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
+    expect((await fetch(server.url + '/api/assigned-risks', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    const again = createClient({
+      url: server.url.replace('http', 'ws') + '/graphql',
+      lazy: false,
+      retryAttempts: 0,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      onNonLazyError: () => {}, // the refusal is asserted below
+    });
+    try {
+      const closed = await new Promise<{ code?: number }>((resolve) => {
+        again.subscribe({ query: '{ viewer { id } }' }, { next: () => {}, error: (e) => resolve(e as { code?: number }), complete: () => resolve({}) });
+      });
+      expect(closed.code).toBe(4403);
+    } finally {
+      await again.dispose();
+    }
+    await admin.put('/api/tokens/settings', { usersMayCreateTokens: false });
+  }, 120_000);
 });
