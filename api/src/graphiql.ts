@@ -3,6 +3,7 @@
 // the CSP forbids. The same bundle (@graphql-yoga/render-graphiql, the build
 // of @graphql-yoga/graphiql that matches our Yoga) is served from /graphiql/*
 // as files, and the page only references them.
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 
 type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
@@ -14,6 +15,57 @@ function loadBundle(): Promise<Bundle> {
 }
 
 const BASE = '/graphiql';
+
+/** The analysts' guide (docs/graph.md), served at /graphiql/docs and linked from GraphiQL's first tab. */
+export const GRAPH_DOCS_FILE = new URL('../../docs/graph.md', import.meta.url);
+export const GRAPH_DOCS_PATH = `${BASE}/docs`;
+/** The page title: the app's own (web/index.html), not Yoga's default 'Yoga GraphiQL'. */
+export const GRAPHIQL_TITLE = 'GraphQL · GRC Risk Management';
+
+export interface GraphiQLTab {
+  query: string;
+  variables?: string;
+}
+
+/**
+ * GraphiQL's tabs on a first visit: a welcome that links the guide, then each
+ * example of the guide's 'Example queries' section (a `### Title` and its
+ * graphql block) in its own tab, so the examples and the guide never drift.
+ */
+export function graphiqlTabs(markdown: string): GraphiQLTab[] {
+  const welcome = [
+    '# GraphQL explorer of GRC Risk Management',
+    '#',
+    `# The guide, with the example queries of the other tabs and how a tool uses an API token: ${GRAPH_DOCS_PATH}`,
+    '# Every type and field is described in the Docs pane (the book icon, top left).',
+    '',
+    'query Viewer {',
+    '  viewer {',
+    '    email',
+    '    role',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+  const tabs: GraphiQLTab[] = [{ query: welcome }];
+  const section = markdown.split(/^## /m).find((s) => s.startsWith('Example queries')) ?? '';
+  for (const m of section.matchAll(/^### (.+)\n[\s\S]*?```graphql\n([\s\S]*?)```/gm)) {
+    const query = `# ${m[1]!.trim()} (from ${GRAPH_DOCS_PATH})\n${m[2]!}`;
+    tabs.push(/\$periodId\b/.test(query) ? { query, variables: '{ "periodId": "paste an id from reviewPeriods" }' } : { query });
+  }
+  return tabs;
+}
+
+let docs: string | null = null;
+function graphDocs(): string {
+  docs ??= fs.readFileSync(GRAPH_DOCS_FILE, 'utf8');
+  return docs;
+}
+
+/** The options of the GraphiQL page for a signed-in user. */
+export function graphiqlOptions() {
+  return { title: GRAPHIQL_TITLE, defaultTabs: graphiqlTabs(graphDocs()) };
+}
 
 /** Monaco's web workers, by the label Monaco asks for. */
 const WORKERS = { editorWorkerService: 'editorWorkerService', json: 'jsonWorker', graphql: 'graphqlWorker' } as const;
@@ -82,6 +134,8 @@ export function renderLocalGraphiQL(opts: { title?: string } & Record<string, un
 export function registerGraphiQLAssets(app: FastifyInstance) {
   const js = 'application/javascript; charset=utf-8';
   const cache = 'public, max-age=3600';
+  // Markdown as plain text: readable in any browser, with nothing to run.
+  app.get(GRAPH_DOCS_PATH, async (_req, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', cache).send(graphDocs()));
   app.get(`${BASE}/env.js`, async (_req, reply) => reply.type(js).header('cache-control', cache).send(ENV_JS));
   app.get(`${BASE}/start.js`, async (_req, reply) => reply.type(js).header('cache-control', cache).send(START_JS));
   app.get(`${BASE}/graphiql.js`, async (_req, reply) => reply.type(js).header('cache-control', cache).send((await loadBundle()).js));

@@ -2,7 +2,7 @@
 // limits, introspection and GraphiQL for signed-in callers only, masked errors.
 import fs from 'node:fs';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule, getOperationAST, parse, visit, type ExecutionArgs } from 'graphql';
+import { GraphQLError, Kind, NoSchemaIntrospectionCustomRule, getOperationAST, parse, visit, type ExecutionArgs, type ValidationContext } from 'graphql';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
@@ -13,7 +13,7 @@ import { authenticate, bearerOf, type AppDeps, type Context } from './context.js
 import { requestContext } from './request-context.js';
 import { AppError, knownFault, ValidationError } from './core/errors.js';
 import { assertCleanStrings, stringProblem } from './core/validation.js';
-import { renderLocalGraphiQL } from './graphiql.js';
+import { graphiqlOptions, renderLocalGraphiQL } from './graphiql.js';
 import { graphqlTracing } from './tracing.js';
 
 export interface ServerContext {
@@ -23,6 +23,38 @@ export interface ServerContext {
 
 // Cost counts list sizes written into a query; connections are capped at 500 items anyway.
 export const GRAPHQL_LIMITS = { maxDepth: 12, maxCost: 250000, maxAliases: 20 };
+
+/** The `extensions.code` of a document refused for each limit. */
+export const LIMIT_CODES = {
+  maxDepth: 'MAX_DEPTH_EXCEEDED',
+  maxCost: 'MAX_COST_EXCEEDED',
+  maxAliases: 'MAX_ALIASES_EXCEEDED',
+} as const;
+
+const LIMIT_WORDS: Record<keyof typeof GRAPHQL_LIMITS, string> = {
+  maxDepth: 'nests deeper than the depth limit',
+  maxCost: 'costs more than the cost limit',
+  maxAliases: 'has more aliases than the alias limit',
+};
+
+/**
+ * graphql-armor refuses a document with a bare 'Syntax Error: …' and no code;
+ * instead each limit reports its own validation error (HTTP 400) naming the
+ * limit, its value and what the document has, so a tool can tell them apart.
+ */
+function limitRejection(limit: keyof typeof GRAPHQL_LIMITS) {
+  return (context: ValidationContext | null, armorError: GraphQLError) => {
+    const found = Number(/found (\d+)/.exec(armorError.message)?.[1] ?? NaN);
+    const max = GRAPHQL_LIMITS[limit];
+    const error = new GraphQLError(
+      `The operation ${LIMIT_WORDS[limit]} (${limit} ${max})${Number.isFinite(found) ? `: it has ${found}` : ''}.`,
+      { extensions: { code: LIMIT_CODES[limit], limit, max, ...(Number.isFinite(found) ? { found } : {}), http: { status: 400 } } },
+    );
+    // Without a validation context to report to, refuse by throwing, as armor itself would.
+    if (!context) throw error;
+    context.reportError(error);
+  };
+}
 
 /** Relay's persisted operations (web/persisted-queries.json), reloaded when the file changes. */
 export function createPersistedStore(file: string) {
@@ -65,7 +97,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
     context: ({ req, reply }) => requestContext(deps, req, reply),
     graphiql: async (_request, ctx) => {
       const auth = await authenticate(deps, ctx.req.raw, ctx.req.headers, { ip: ctx.req.ip });
-      return auth.user ? { title: 'GRC Platform GraphQL' } : false;
+      return auth.user ? graphiqlOptions() : false;
     },
     maskedErrors: {
       maskError(error, message) {
@@ -130,9 +162,15 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
       graphqlTracing<ServerContext>(),
       cleanStrings,
       // A fragment spread is not a level of nesting (Relay spreads many).
-      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
-      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true }),
-      maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
+      maxDepthPlugin({
+        n: GRAPHQL_LIMITS.maxDepth,
+        ignoreIntrospection: true,
+        flattenFragments: true,
+        propagateOnRejection: false,
+        onReject: [limitRejection('maxDepth')],
+      }),
+      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true, propagateOnRejection: false, onReject: [limitRejection('maxCost')] }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases, propagateOnRejection: false, onReject: [limitRejection('maxAliases')] }),
     ],
   });
   return { yoga, persisted };

@@ -166,6 +166,7 @@ const OUTSIDE_API: Record<string, string> = {
   '/graphiql/graphiql.css': 'GraphiQL page asset',
   '/graphiql/favicon.ico': 'GraphiQL page asset',
   '/graphiql/workers/:label': 'GraphiQL page asset',
+  '/graphiql/docs': 'the analysts\' guide to the graph (docs/graph.md), linked from GraphiQL',
   '/metrics': 'Prometheus metrics: only with the METRICS_TOKEN bearer (observability.test.ts), never by a session or API token; off (404) here',
 };
 

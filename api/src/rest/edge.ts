@@ -15,6 +15,14 @@ export interface RouteSchema {
   body?: z.ZodType;
   /** A body that is not JSON (the multipart upload): documented, read by the handler. */
   multipartBody?: z.ZodType;
+  /**
+   * The JSON of a successful answer, as a client receives it (dates as ISO-8601
+   * strings): documented in /api/openapi.json and checked against the real
+   * answers in the API tests. Not used to serialise (the handler's value is sent as is).
+   */
+  reply?: z.ZodType;
+  /** The status of a successful answer (200 unless given, e.g. 201 for a creation). */
+  replyStatus?: number;
 }
 
 /** The route option: `schema: routeSchema({ ... })`. */
@@ -109,8 +117,11 @@ export function registerSchemaValidation(app: FastifyInstance) {
   });
 }
 
-/** A schema as JSON Schema (what a client sends), for the OpenAPI document. */
-export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+/** A schema as JSON Schema (what a client sends, or with `output` what it receives), for the OpenAPI document. */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }
+
+/** An ISO-8601 date and time in an answer (a Date sent as JSON). */
+export const isoDate = () => z.iso.datetime();

@@ -65,6 +65,36 @@ function requestBody(s: RouteSchema) {
   return undefined;
 }
 
+/** The successful answer: its JSON Schema when the route declares `reply`. */
+function success(s: RouteSchema) {
+  const status = String(s.replyStatus ?? 200);
+  if (!s.reply) return { [status]: { description: 'OK' } };
+  return { [status]: { description: 'OK', content: { 'application/json': { schema: jsonSchema(s.reply, 'output') } } } };
+}
+
+const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+/** The errors every route may answer (rest/http.ts: always `{ message }`); 401/403 only where sign-in is needed. */
+function errorResponses(access: string) {
+  return {
+    '400': { description: 'Bad input: the message names the field (a parameter, the query or the body)', content: errorBody },
+    ...(access === 'public'
+      ? {}
+      : {
+          '401': { description: 'Not signed in, or the API token is invalid, expired or revoked', content: errorBody },
+          '403': { description: 'Signed in, but not allowed (role, a read-only token, or a call that needs a session)', content: errorBody },
+        }),
+    '404': { description: 'What the path names does not exist, or the caller may not see it', content: errorBody },
+    '409': { description: 'Refused in the current state (e.g. no active review period)', content: errorBody },
+    '429': {
+      description: 'Too many requests: try again after Retry-After seconds',
+      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } },
+      content: errorBody,
+    },
+    '500': { description: 'An unexpected failure (logged on the server); the message says nothing more', content: errorBody },
+  };
+}
+
 export function openApiDocument(routes: Collected[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
@@ -75,12 +105,7 @@ export function openApiDocument(routes: Collected[]) {
       parameters: parameters(r),
       requestBody: requestBody(r.schema),
       security: r.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
-      responses: {
-        '200': { description: 'OK' },
-        '400': { description: 'Bad input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        '401': { description: 'Not signed in', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        '403': { description: 'Not allowed', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
+      responses: { ...success(r.schema), ...errorResponses(r.access) },
     };
   }
   return {
@@ -93,7 +118,12 @@ export function openApiDocument(routes: Collected[]) {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API token (grc_…)' },
       },
       schemas: {
-        Error: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+        Error: {
+          type: 'object',
+          required: ['message'],
+          properties: { message: { type: 'string', description: 'What went wrong, in words to show a person' } },
+          additionalProperties: false,
+        },
       },
     },
   };

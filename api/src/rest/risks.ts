@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import * as risks from '../services/risks.js';
-import { routeSchema, text, wholeNumber } from './edge.js';
+import { isoDate, routeSchema, text, wholeNumber } from './edge.js';
 import { consumeRate } from '../services/rate-limits.js';
 
 /** The queue's filter (services/risks.ts checks the same bounds for GraphQL). */
@@ -24,13 +24,65 @@ const PageQuery = FilterQuery.extend({
 });
 type RiskQuery = z.infer<typeof PageQuery>;
 
+const str = (description: string) => z.string().describe(description);
+/** risks.riskRowJson as a client receives it (SPEC §3; documented in /api/openapi.json, checked against real answers). */
+const RiskRowJson = z.strictObject({
+  id: z.number().int().describe('The row id (risk definition id of the decision calls)'),
+  userId: str('The user id in the source system'),
+  userName: str('The user’s name'),
+  userGroup: str('The user’s group (may be empty)'),
+  riskLevel: z.enum(['high', 'medium', 'low']),
+  roleProfile: str('The role profile that grants the access'),
+  roleProfileDescription: z.string(),
+  riskDescription: z.string(),
+  accessRiskId: str('The access risk id'),
+  system: z.string(),
+  decision: z.enum(['', 'retain', 'remove', 'retain_mitigated']).describe('The caller’s decision in the active period; empty: pending'),
+  compositeBusinessRole: str('The composite role granting the role profile (empty: assigned directly)'),
+  compositeRoleDescription: z.string(),
+  ruleId: str('The rule matched; 02NN and 03NN are high-risk'),
+  function: z.string(),
+  functionDescription: z.string(),
+  resource: z.string(),
+  resourceDescription: z.string(),
+  resourceExtn: z.string(),
+  resourceExtnDesc: z.string(),
+  valueFrom: z.string(),
+  valueTo: z.string(),
+  action: z.string(),
+  actionDescription: z.string(),
+  businessProcess: z.string(),
+  businessProcessDescription: z.string(),
+  mitigationControl: z.string(),
+  mitigationControlDescription: z.string(),
+  executionCount: z.number().nullable(),
+  lastExecutedOn: isoDate().nullable(),
+  aiSuggestedCategory: z.string().nullable(),
+  aiCategoryConfidence: z.number().nullable(),
+  aiProcessedAt: isoDate().nullable(),
+  aiCategoryAccepted: z.boolean().nullable(),
+});
+const pageFields = {
+  risks: z.array(RiskRowJson).describe('The rows of the page'),
+  total: z.number().int().describe('Rows matching the filter in all'),
+  page: z.number().int().describe('This page’s number, from 1'),
+  limit: z.number().int().describe('The page size'),
+};
+
 export function registerRiskRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' }, schema: routeSchema({ querystring: PageQuery }) }, async (req) => {
+  app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' }, schema: routeSchema({ querystring: PageQuery, reply: z.strictObject(pageFields) }) }, async (req) => {
     const r = await risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, req.query);
     return { risks: r.risks.map(risks.riskRowJson), total: r.total, page: r.page, limit: r.limit };
   });
 
-  app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' }, schema: routeSchema({ querystring: PageQuery }) }, async (req) => {
+  const assignedReply = z.strictObject({
+    ...pageFields,
+    totalAssigned: z.number().int().describe('Rows assigned to the caller'),
+    highRisk: z.number().int().describe('Of those, rows of level high or medium'),
+    reviewed: z.number().int().describe('Of those, rows the caller has decided in the active period'),
+    pendingReview: z.number().int().describe('Of those, rows still to decide'),
+  });
+  app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' }, schema: routeSchema({ querystring: PageQuery, reply: assignedReply }) }, async (req) => {
     const [summary, page] = await Promise.all([
       risks.assignedSummary(req.ctx.prisma, req.ctx.viewer!),
       risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, { page: req.query.page, limit: req.query.limit ?? 100 }),
@@ -38,7 +90,9 @@ export function registerRiskRoutes(app: FastifyInstance) {
     return { ...summary, risks: page.risks.map(risks.riskRowJson), total: page.total, page: page.page, limit: page.limit };
   });
 
-  app.get('/api/risks/systems', { config: { access: 'signedIn' } }, async (req) => risks.listSystems(req.ctx.prisma, req.ctx.viewer!));
+  app.get('/api/risks/systems', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.string()).describe('The systems of the rows the caller may see') }) }, async (req) =>
+    risks.listSystems(req.ctx.prisma, req.ctx.viewer!),
+  );
 
   // Export Results (the filtered queue, with the viewer's own decisions) and the
   // dashboard's risk report (SPEC §7 /api/reports/risk-report; for administrators

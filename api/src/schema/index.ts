@@ -1,6 +1,7 @@
 // Imports every domain file for its side effects, then builds the schema.
 // Only the server and the print script import this module.
 import { builder } from './builder.js';
+import { describeSchema } from './descriptions.js';
 import './users.js';
 import './notifications.js';
 import './periods.js';
@@ -23,4 +24,5 @@ import './ai.js';
 import './purge.js';
 import './ai-bulk.js';
 
-export const schema = builder.toSchema({ sortSchema: true });
+// Descriptions the definitions leave out (descriptions.ts), filled in before anyone reads the schema.
+export const schema = describeSchema(builder.toSchema({ sortSchema: true }));

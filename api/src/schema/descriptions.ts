@@ -1,0 +1,96 @@
+// Descriptions of the schema that its definitions do not carry themselves:
+// the structures Pothos generates (connections, edges, mutation results) by
+// rule, and the domain fields, types, arguments and enum values from the
+// DESCRIPTIONS map below (filled in one place so that the domain files other
+// work changes stay as they are). A description written on the definition
+// itself always wins; a key here that names nothing, or something already
+// described, fails api/test/schema-descriptions.test.ts. graphql-schema-linter
+// (npm run lint:graph) fails CI on anything left without one.
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInterfaceType,
+  GraphQLObjectType,
+  GraphQLUnionType,
+  getNamedType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
+import { DESCRIPTIONS } from './descriptions-text.js';
+
+const CONNECTION_ARGS: Record<string, string> = {
+  first: 'How many items to return from the start (or after `after`); at most 500.',
+  last: 'How many items to return from the end (or before `before`); at most 500.',
+  after: 'The cursor of an item (`pageInfo.endCursor` of the previous page): return the items after it.',
+  before: 'The cursor of an item (`pageInfo.startCursor` of the next page): return the items before it.',
+};
+
+/** The generated structures, described from the field that returns them. */
+function describeGenerated(schema: GraphQLSchema) {
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (!root) continue;
+    for (const field of Object.values(root.getFields())) describeGeneratedOf(root.name, field);
+  }
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) describeGeneratedOf(type.name, field);
+  }
+}
+
+function describeGeneratedOf(parent: string, field: GraphQLField<unknown, unknown>) {
+  const type = getNamedType(field.type);
+  const what = `\`${parent}.${field.name}\``;
+  if (type instanceof GraphQLObjectType && type.name.endsWith('Connection') && type.getFields().edges) {
+    for (const arg of field.args) arg.description ??= CONNECTION_ARGS[arg.name] ?? null;
+    type.description ??= `One page of ${what}: its items (edges) and where the page is in the whole list (pageInfo).`;
+    const f = type.getFields();
+    f.edges!.description ??= 'The items of this page, in order, each with its cursor.';
+    f.pageInfo && (f.pageInfo.description ??= 'Where this page is in the whole list: its first and last cursors, and whether more items come before or after it.');
+    const edge = getNamedType(f.edges!.type) as GraphQLObjectType;
+    const node = getNamedType(edge.getFields().node!.type);
+    edge.description ??= `One item of a page of ${what}, with its cursor.`;
+    const e = edge.getFields();
+    e.cursor!.description ??= 'Where this item is in the list: pass it as `after` (or `before`) to read the items after (before) it.';
+    e.node!.description ??= node.description ?? `The ${node.name} itself.`;
+  }
+  if (type instanceof GraphQLUnionType && parent === 'Mutation' && type.name.endsWith('Result')) {
+    type.description ??= `What \`${field.name}\` answers: its success (with the changed or created data), or an error to show (\`code\` and \`message\`; ValidationError names the field).`;
+    for (const member of type.getTypes()) {
+      if (!member.name.endsWith('Success')) continue;
+      member.description ??= `\`${field.name}\` succeeded.`;
+      const data = member.getFields().data;
+      if (data) data.description ??= getNamedType(data.type).description ?? `What \`${field.name}\` changed or created.`;
+    }
+  }
+}
+
+type Described = { description?: string | null };
+
+/** The schema element a DESCRIPTIONS key names: `Type`, `Type.field`, `Type.field(arg)`, `Input.field`, `Enum.VALUE`. */
+export function describedByKey(schema: GraphQLSchema, key: string): Described | undefined {
+  const m = /^(\w+)(?:\.(\w+)(?:\((\w+)\))?)?$/.exec(key);
+  if (!m) return undefined;
+  const [, typeName, member, arg] = m;
+  const type = schema.getType(typeName!);
+  if (!type) return undefined;
+  if (!member) return type;
+  if (type instanceof GraphQLEnumType) return arg ? undefined : type.getValue(member) ?? undefined;
+  if (type instanceof GraphQLObjectType || type instanceof GraphQLInterfaceType) {
+    const field = type.getFields()[member];
+    if (!field) return undefined;
+    return arg ? field.args.find((a) => a.name === arg) : field;
+  }
+  if (type instanceof GraphQLInputObjectType) return arg ? undefined : type.getFields()[member];
+  return undefined;
+}
+
+/** Fills in the missing descriptions of a built schema (in place) and returns it. */
+export function describeSchema(schema: GraphQLSchema, descriptions: Record<string, string> = DESCRIPTIONS): GraphQLSchema {
+  for (const [key, text] of Object.entries(descriptions)) {
+    const target = describedByKey(schema, key);
+    if (target && !target.description) target.description = text;
+  }
+  describeGenerated(schema);
+  return schema;
+}
