@@ -20,6 +20,7 @@ import { RowProblems, USED_FIELDS, rowNormalizer } from '../ingest/rows.js';
 import { liveRowCount } from './risk-counts.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryOverDecisions } from './decisions.js';
+import { verifyRemediation } from './remediation.js';
 import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgress } from './uploads.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../core/metrics.js';
@@ -162,6 +163,8 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
 async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, counts: Outcome, started: number) {
   const { rows, duplicates: dups } = counts;
   await goLive(deps.prisma, up, actor, counts);
+  // The remediation list's 'done' items are checked against the new data (verified, or reopened).
+  await verifyRemediation(deps, actor, up.id).catch((err: Error) => deps.log(`upload ${up.id}: remediation check failed: ${err.stack ?? err}`));
   deps.log(`upload ${up.originalName}: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s (${dups} duplicates skipped)`);
   publishProgress(
     deps.pubsub,
