@@ -176,38 +176,42 @@ export async function setRemediationStatus(prisma: PrismaClient, actor: Actor, i
   });
 }
 
+export type RemediationCheck = { id: string; status: RemediationStatus; user_id: string; system: string; role_profile: string; set_by: string | null; period_id: string }[];
+
 /**
- * After an upload goes live: every 'done' item is checked against the rows of
- * that upload. Absent: verified. Still there: open again (counted), and whoever
- * marked it done is told. One audit event per upload names what changed.
+ * In the transaction that makes an upload live: every 'done' item is checked
+ * against the rows of that upload. Absent: verified. Still there: open again
+ * (counted). One audit event per upload names what changed. The caller tells
+ * the people concerned after the commit (notifyReopened).
  */
-export async function verifyRemediation(deps: NotificationDeps, actor: Actor, uploadId: string): Promise<{ verified: number; reopened: number }> {
-  const { prisma } = deps;
-  await listApprovedRemovals(prisma);
-  const changed = await prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; status: RemediationStatus; user_id: string; system: string; role_profile: string; set_by: string | null; period_id: string }[]>`
-      UPDATE remediation_items i
-         SET status = CASE WHEN x.present THEN 'open' ELSE 'verified' END::"RemediationStatus",
-             verified_at = CASE WHEN x.present THEN NULL ELSE now() END,
-             reopened_count = i.reopened_count + CASE WHEN x.present THEN 1 ELSE 0 END,
-             status_set_by = 'system (upload check)', status_set_at = now(), checked_upload_id = ${uploadId}::uuid
-        FROM (SELECT j.id, EXISTS (SELECT 1 FROM risk_rows r
-                                     WHERE r.upload_id = ${uploadId}::uuid AND r.user_id = j.user_id AND r.system = j.system
-                                       AND r.role_profile = j.role_profile AND r.composite_business_role = j.composite_role) AS present
-                FROM remediation_items j WHERE j.status = 'done') x
-       WHERE i.id = x.id
-      RETURNING i.id::text AS id, i.status, i.user_id, i.system, i.role_profile, i.status_set_by_id::text AS set_by, i.period_id::text AS period_id`;
-    if (rows.length) {
-      await recordAudit(tx, actor, {
-        action: 'remediation.checked',
-        entityType: 'Upload',
-        entityId: uploadId,
-        after: { verified: rows.filter((r) => r.status === 'verified').map((r) => r.id), reopened: rows.filter((r) => r.status === 'open').map((r) => r.id) },
-      });
-    }
-    return rows;
-  });
-  const reopened = changed.filter((r) => r.status === 'open');
+export async function checkRemediation(tx: DbClient, actor: Actor, uploadId: string): Promise<RemediationCheck> {
+  await listApprovedRemovals(tx);
+  const rows = await tx.$queryRaw<RemediationCheck>`
+    UPDATE remediation_items i
+       SET status = CASE WHEN x.present THEN 'open' ELSE 'verified' END::"RemediationStatus",
+           verified_at = CASE WHEN x.present THEN NULL ELSE now() END,
+           reopened_count = i.reopened_count + CASE WHEN x.present THEN 1 ELSE 0 END,
+           status_set_by = 'system (upload check)', status_set_at = now(), checked_upload_id = ${uploadId}::uuid
+      FROM (SELECT j.id, EXISTS (SELECT 1 FROM risk_rows r
+                                   WHERE r.upload_id = ${uploadId}::uuid AND r.user_id = j.user_id AND r.system = j.system
+                                     AND r.role_profile = j.role_profile AND r.composite_business_role = j.composite_role) AS present
+              FROM remediation_items j WHERE j.status = 'done') x
+     WHERE i.id = x.id
+    RETURNING i.id::text AS id, i.status, i.user_id, i.system, i.role_profile, i.status_set_by_id::text AS set_by, i.period_id::text AS period_id`;
+  if (rows.length) {
+    await recordAudit(tx, actor, {
+      action: 'remediation.checked',
+      entityType: 'Upload',
+      entityId: uploadId,
+      after: { verified: rows.filter((r) => r.status === 'verified').map((r) => r.id), reopened: rows.filter((r) => r.status === 'open').map((r) => r.id) },
+    });
+  }
+  return rows;
+}
+
+/** After the commit: whoever marked a reopened item done is told (everyone, if that person is gone). */
+export async function notifyReopened(deps: NotificationDeps, actor: Actor, checked: RemediationCheck): Promise<void> {
+  const reopened = checked.filter((r) => r.status === 'open');
   const bySetter = new Map<string | null, typeof reopened>();
   for (const r of reopened) bySetter.set(r.set_by, [...(bySetter.get(r.set_by) ?? []), r]);
   for (const [setter, items] of bySetter) {
@@ -220,5 +224,4 @@ export async function verifyRemediation(deps: NotificationDeps, actor: Actor, up
       ...(setter ? { targetType: 'specific' as const, targetUserId: setter } : { targetType: 'all' as const }),
     });
   }
-  return { verified: changed.length - reopened.length, reopened: reopened.length };
 }
