@@ -14,7 +14,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { loadConfig } from '../api/src/config.js';
 import { createApp } from '../api/src/app.js';
-import { EXPORT_COLUMNS } from '../api/src/services/risks.js';
+import { EXPORT_COLUMNS } from '../api/src/services/risk-export.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';

@@ -34,6 +34,7 @@ import { registerRiskAnalysisRoutes } from './rest/risk-analysis.js';
 import { registerSimulationRoutes } from './rest/simulation.js';
 import { registerReviewHistoryRoutes } from './rest/review-history.js';
 import { registerEvidenceRoutes } from './rest/evidence.js';
+import { registerRemediationRoutes } from './rest/remediation.js';
 import { registerSettingsRoutes } from './rest/settings.js';
 import { registerAiRoutes } from './rest/ai.js';
 import { registerPurgeRoutes } from './rest/purge.js';
@@ -177,6 +178,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   registerSimulationRoutes(app);
   registerReviewHistoryRoutes(app);
   registerEvidenceRoutes(app);
+  registerRemediationRoutes(app);
   registerSettingsRoutes(app);
   registerAiRoutes(app);
   registerPurgeRoutes(app);

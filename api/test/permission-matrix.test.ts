@@ -99,6 +99,8 @@ const REST: Record<string, Entry> = {
   'GET /api/risks/systems': { access: 'signedIn' },
   'GET /api/risks/export': { access: 'signedIn' },
   'GET /api/reports/risk-report': { access: 'signedIn' },
+  'GET /api/remediation': { access: 'admin' },
+  'PUT /api/remediation/:id': { access: 'admin' },
 
   'POST /api/reviews/decision': { access: 'signedIn' },
   'POST /api/reviews/decisions': { access: 'signedIn' },

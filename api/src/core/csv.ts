@@ -17,10 +17,11 @@ export function csvLine(values: unknown[]): string {
 /**
  * The same neutralisation as csvCell, done by the database (for exports that
  * PostgreSQL writes itself): `expr` as text, '' for NULL, with an apostrophe
- * before a first character of = + - @ tab or carriage return.
+ * before a first character of = + - @ tab or carriage return. `nullable`
+ * false: `expr` is a text column that is never NULL (no cast, no coalesce).
  */
-export function sqlCsvText(expr: string): string {
-  const v = `coalesce((${expr})::text, '')`;
+export function sqlCsvText(expr: string, nullable = true): string {
+  const v = nullable ? `coalesce((${expr})::text, '')` : expr;
   return `CASE WHEN ascii(${v}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${v} ELSE ${v} END`;
 }
 

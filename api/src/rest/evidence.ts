@@ -1,7 +1,9 @@
 // REST: the auditor evidence of a review period (GET /api/reports/evidence?periodId=…&format=xlsx|csv).
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { ValidationError } from '../core/errors.js';
+import { routeSchema, text } from './edge.js';
 import { periodEvidence } from '../services/evidence.js';
 import { EVIDENCE_FORMATS, evidenceCsv, evidenceFileName, writeEvidenceXlsx, type EvidenceFormat } from '../services/evidence-export.js';
 
@@ -10,8 +12,10 @@ const CONTENT_TYPE: Record<EvidenceFormat, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
+const EvidenceQuery = z.object({ periodId: text('periodId', 100).optional(), format: text('format', 10).optional() });
+
 export function registerEvidenceRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: { periodId?: string; format?: string } }>('/api/reports/evidence', { config: { access: 'admin' } }, async (req, reply) => {
+  app.get<{ Querystring: { periodId?: string; format?: string } }>('/api/reports/evidence', { config: { access: 'admin' }, schema: routeSchema({ querystring: EvidenceQuery }) }, async (req, reply) => {
     const format = (req.query.format ?? 'xlsx') as EvidenceFormat;
     if (!EVIDENCE_FORMATS.includes(format)) throw new ValidationError('format must be xlsx or csv', 'format');
     if (!req.query.periodId) throw new ValidationError('periodId is required', 'periodId');

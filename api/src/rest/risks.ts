@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import * as risks from '../services/risks.js';
+import { exportRisksCsv } from '../services/risk-export.js';
 import { isoDate, routeSchema, text, wholeNumber } from './edge.js';
 import { consumeRate } from '../services/rate-limits.js';
 
@@ -104,7 +105,7 @@ export function registerRiskRoutes(app: FastifyInstance) {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     async function* body() {
       yield '\uFEFF';
-      yield* risks.exportRisksCsv(req.ctx.deps, req.ctx.viewer!, req.query, { everyReviewer });
+      yield* exportRisksCsv(req.ctx.deps, req.ctx.viewer!, req.query, { everyReviewer });
     }
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

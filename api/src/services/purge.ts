@@ -1,7 +1,8 @@
 // 'Purge All Risk Data' (SPEC §2 Data Management): in one transaction, the risk
 // definitions (rows, search terms, uploads and their files), simulations and
 // analysis data (analysis results, simulations, AI profiles and cached
-// answers), review decisions and submissions, and the assignments. Users,
+// answers), review decisions and submissions (and the remediation list made
+// from their approved removals), and the assignments. Users,
 // settings, review periods, notifications, AI usage and the audit trail stay;
 // the purge itself is an audit event, and open pages hear of it.
 import fs from 'node:fs';
@@ -54,7 +55,7 @@ export async function purgeRiskData(deps: PurgeDeps, actor: Actor): Promise<Purg
       }
       const files = (await tx.upload.findMany({ select: { fileName: true } })).map((u) => u.fileName);
       await tx.$executeRawUnsafe(
-        `TRUNCATE decisions, submissions, risk_rows, risk_terms, uploads, assignment_criteria, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
+        `TRUNCATE decisions, submissions, remediation_sources, remediation_items, risk_rows, risk_terms, uploads, assignment_criteria, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
       );
       // Cached counts key on this version (TRUNCATE fires no row triggers).
       await tx.$executeRaw`UPDATE risk_data_version SET version = version + 1 WHERE id = 1`;

@@ -20,6 +20,7 @@ import { RowProblems, USED_FIELDS, rowNormalizer } from '../ingest/rows.js';
 import { liveRowCount } from './risk-counts.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryOverDecisions } from './decisions.js';
+import { checkRemediation, notifyReopened } from './remediation.js';
 import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgress } from './uploads.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../core/metrics.js';
@@ -121,13 +122,14 @@ async function loadNow(deps: LoadDeps, uploadId: string): Promise<void> {
 /**
  * Makes a fully loaded upload live, in one transaction: for 'replace', the
  * decisions on equal rows move to its rows and the earlier data stops being
- * live (rows loaded without an upload are deleted).
+ * live (rows loaded without an upload are deleted); the remediation list's
+ * 'done' items are checked against its rows (what it returns).
  */
 type Outcome = { rows: number; duplicates: number; warnings: string[] };
 
 async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, counts: Outcome) {
   const uploadId = up.id;
-  await prisma.$transaction(
+  return prisma.$transaction(
     async (tx) => {
       if (up.mode === 'replace') {
         await carryOverDecisions(tx, uploadId);
@@ -155,6 +157,8 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
         entityId: uploadId,
         after: { originalName: up.originalName, mode: up.mode, records: counts.rows, duplicatesSkipped: counts.duplicates, warnings: counts.warnings.length },
       });
+      // The remediation list's 'done' items are checked against the new data (verified, or reopened).
+      return checkRemediation(tx, actor, uploadId);
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
@@ -163,7 +167,8 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
 /** The load has written every row: live, announced, mailed; a 'replace' then purges what it replaced. */
 async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, counts: Outcome, started: number) {
   const { rows, duplicates: dups } = counts;
-  await goLive(deps.prisma, up, actor, counts);
+  const checked = await goLive(deps.prisma, up, actor, counts);
+  await notifyReopened(deps, actor, checked).catch((err: Error) => deps.log(`upload ${up.id}: remediation notification failed: ${err.stack ?? err}`));
   deps.log(`upload ${up.originalName}: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s (${dups} duplicates skipped)`);
   publishProgress(
     deps.pubsub,

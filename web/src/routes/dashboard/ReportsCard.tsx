@@ -41,8 +41,8 @@ export function ReportsCard() {
         description={<Caption1 className={styles.muted}>Exports of the loaded risk data</Caption1>}
       />
       <Body1>
-        The risk report holds all 31 original columns plus review metadata (decision, comments, decision time), saved as a
-        timestamped CSV file.
+        The risk report holds all 31 original columns plus review metadata (decision, reviewer, decision time, comments,
+        submission and approval, review period; one line per reviewer decision), saved as a timestamped CSV file.
       </Body1>
       <Button
         className={styles.button}

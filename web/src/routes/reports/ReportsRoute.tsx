@@ -23,9 +23,11 @@ import { fullDateTime, shortDate } from '../../components/relativeTime';
 import { DecisionBadge, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import type { ReportsPrepared } from './reportsLoader';
+import { EvidenceCard } from './EvidenceCard';
 
 const query = graphql`
-  query ReportsRouteQuery {
+  query ReportsRouteQuery($isAdmin: Boolean!) {
+    ...EvidenceCard_query @include(if: $isAdmin) @alias(as: "evidence")
     recentReviews {
       id
       userId
@@ -54,6 +56,7 @@ const useStyles = makeStyles({
   table: { minWidth: '760px' },
   name: { fontWeight: tokens.fontWeightSemibold },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
+  page: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
 });
 
 /** SPEC §2, 'Reports': Recent Risk Reviews, with View All to /all-reviews. */
@@ -63,7 +66,7 @@ export default function ReportsRoute() {
   const { queryRef } = usePreparedQuery<ReportsRouteQuery>(query, prepared?.query);
   const loading = <Spinner className={styles.loading} label="Loading recent reviews..." />;
   return (
-    <>
+    <div className={styles.page}>
       <PageHeader title="Reports" subtitle="Recent review decisions and the complete review history." />
       <Card className={styles.card}>
         <CardHeader
@@ -89,8 +92,19 @@ export default function ReportsRoute() {
           </Suspense>
         )}
       </Card>
-    </>
+      {queryRef == null ? null : (
+        <Suspense fallback={null}>
+          <AdminReports queryRef={queryRef} />
+        </Suspense>
+      )}
+    </div>
   );
+}
+
+/** Administrators: the evidence and remediation downloads (the query holds them only for administrators). */
+function AdminReports({ queryRef }: { queryRef: PreloadedQuery<ReportsRouteQuery> }) {
+  const data = usePreloadedQuery<ReportsRouteQuery>(query, queryRef);
+  return data.evidence ? <EvidenceCard query={data.evidence} /> : null;
 }
 
 function RecentReviews({ queryRef }: { queryRef: PreloadedQuery<ReportsRouteQuery> }) {
