@@ -87,7 +87,7 @@ describe('retain with a mitigating control', () => {
   it('appears in the risk report and in the evidence file', async () => {
     const report = await admin.get('/api/reports/risk-report?accessRiskId=R01');
     const [header, line] = String(report.body).replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Mitigating Control,Mitigation Expires')).toBe(true);
+    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires')).toBe(true);
     expect(line).toContain('retain_mitigated,Dual control on payments');
     expect(line!.endsWith(',MC-EXPORT-7,2099-01-31')).toBe(true);
     const evidence = await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`);

@@ -26,6 +26,21 @@ afterAll(async () => server?.close());
 
 /** Routes whose successful answer is not described yet (the rest of point 6). */
 const REMAINING: string[] = [
+  // Routes merged in from branches built beside this test (issue 18, 14, 13): to get reply schemas too.
+  'delete /api/mapping-profiles/{id}',
+  'get /api/mapping-profiles',
+  'get /api/reassignments',
+  'get /api/reassignments/open-work',
+  'get /api/remediation',
+  'get /api/review-periods/{id}/reminders',
+  'get /api/reviews/expired-mitigations',
+  'get /api/reviews/rules',
+  'post /api/reassignments',
+  'post /api/reviews/decisions/by-filter',
+  'post /api/upload/preview',
+  'post /api/upload/preview/{id}',
+  'post /api/upload/preview/{id}/start',
+  'put /api/remediation/{id}',
   'delete /api/admin/purge-risk-data',
   'delete /api/assignment-criteria/{id}',
   'delete /api/notifications/{id}',

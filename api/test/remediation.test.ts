@@ -87,7 +87,7 @@ describe('risk report', () => {
     const lines = parseCsv(await res.text());
     const head = Object.keys(lines[0]!);
     expect(head.slice(0, 3)).toEqual(['User ID', 'User Name', 'User Group']);
-    expect(head.slice(-9)).toEqual(['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Submission Status', 'Submitted At', 'Approved By', 'Approved At', 'Review Period']);
+    expect(head.slice(-11)).toEqual(['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Submission Status', 'Submitted At', 'Approved By', 'Approved At', 'Review Period', 'Mitigating Control', 'Mitigation Expires']);
     const of = (risk: string) => lines.filter((l) => l['Access Risk ID'] === risk);
     // R01: the disagreement is two lines, each with its own reviewer and state.
     expect(of('R01').map((l) => [l.Decision, l['Reviewed By']!.includes(a.email) ? 'a' : 'b', l['Submission Status']]).sort()).toEqual([
