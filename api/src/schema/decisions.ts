@@ -31,6 +31,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
   /** The control and expiry of the viewer's mitigation ('retain_mitigated') in the active period, if any. */
   myMitigationControl: t.string({
     nullable: true,
+    description: "The mitigating control named in the viewer's mitigation ('retain_mitigated') in the active period; null without one.",
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
       if (row.decisionMitigationControl !== undefined) return row.decisionMitigationControl;
@@ -40,6 +41,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
   myMitigationExpiresAt: t.field({
     type: 'DateTime',
     nullable: true,
+    description: "Until when the viewer's mitigation in the active period holds; after it the row needs a new decision. Null without a mitigation.",
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
       if (row.decisionMitigationExpiresAt !== undefined) return row.decisionMitigationExpiresAt;
@@ -49,6 +51,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
 }));
 
 const ByFilterResult = builder.objectRef<{ count: number }>('DecideByFilterResult').implement({
+  description: 'What deciding every matching row at once did.',
   fields: (t) => ({ count: t.exposeInt('count', { description: 'How many risk rows the decision covered.' }) }),
 });
 
@@ -61,25 +64,27 @@ const ReviewRulesRef = builder.objectRef<ReviewRules>('ReviewRules').implement({
 });
 
 const ExpiredMitigationRef = builder.objectRef<mitigations.ExpiredMitigation>('ExpiredMitigation').implement({
+  description: "A mitigation ('retain_mitigated' decision) whose expiry date has passed: the risk it kept, under which control, until when.",
   fields: (t) => ({
-    riskRowId: t.string({ resolve: (m) => String(m.riskRowId) }),
-    userId: t.exposeString('userId'),
-    userName: t.exposeString('userName'),
-    accessRiskId: t.exposeString('accessRiskId'),
-    roleProfile: t.exposeString('roleProfile'),
-    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
-    system: t.exposeString('system'),
-    mitigationControl: t.exposeString('mitigationControl', { nullable: true }),
-    mitigationExpiresAt: t.expose('mitigationExpiresAt', { type: 'DateTime' }),
-    comments: t.exposeString('comments', { nullable: true }),
+    riskRowId: t.string({ description: "The risk row's numeric id, as text (the REST riskDefinitionId), not a global id.", resolve: (m) => String(m.riskRowId) }),
+    userId: t.exposeString('userId', { description: "The user's id in the source system whose access carries the risk." }),
+    userName: t.exposeString('userName', { description: 'That user’s name, as loaded.' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk (segregation-of-duties conflict) id, e.g. P001.' }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The composite (business) role that grants the role profile (empty: assigned directly).' }),
+    system: t.exposeString('system', { description: 'The system the access is in, e.g. SAP ERP.' }),
+    mitigationControl: t.exposeString('mitigationControl', { nullable: true, description: 'The mitigating control that was to cover the risk; null: none named.' }),
+    mitigationExpiresAt: t.expose('mitigationExpiresAt', { type: 'DateTime', description: 'The date the mitigation stopped holding (before today).' }),
+    comments: t.exposeString('comments', { nullable: true, description: "The reviewer's justification of the mitigation." }),
     reviewer: t.exposeString('reviewer', { description: "The reviewer's e-mail." }),
-    periodName: t.exposeString('periodName'),
+    periodName: t.exposeString('periodName', { description: 'The review period the decision belongs to (the active one, else the one closed last).' }),
   }),
 });
 
 const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigations.ExpiredMitigation[] }>('ExpiredMitigations').implement({
+  description: 'The expired mitigations of the current period: how many, and the first of them.',
   fields: (t) => ({
-    total: t.exposeInt('total'),
+    total: t.exposeInt('total', { description: 'How many mitigations have expired, all of them (items lists at most the first 500).' }),
     items: t.field({ type: [ExpiredMitigationRef], resolve: (e) => e.items, description: `The first ${mitigations.MAX_EXPIRED_LISTED}, soonest expired first.` }),
   }),
 });
@@ -124,6 +129,7 @@ builder.queryFields((t) => ({
   }),
   reviewRules: t.field({
     type: ReviewRulesRef,
+    description: 'The review rules in force: whether a removal needs a comment, and whether deciding every matching item at once is allowed.',
     authScopes: { signedIn: true },
     resolve: (_root, _args, ctx) => reviewRules(ctx.prisma),
   }),
@@ -189,11 +195,11 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: {
-      filter: t.arg({ type: RiskFilterInput }),
-      decision: t.arg({ type: DecisionValueEnum, required: true }),
-      comments: t.arg.string(),
-      mitigationControl: t.arg.string(),
-      mitigationExpiresAt: t.arg({ type: 'DateTime' }),
+      filter: t.arg({ type: RiskFilterInput, description: "Which rows of the viewer's list to decide, as the list is filtered; left out: every row of it." }),
+      decision: t.arg({ type: DecisionValueEnum, required: true, description: 'The decision each matching row gets.' }),
+      comments: t.arg.string({ description: 'The justification saved with each decision; needed for a mitigation (and for a removal when the review rules ask for it).' }),
+      mitigationControl: t.arg.string({ description: "For 'retain_mitigated': the mitigating control; left out, each row's own Control column is used." }),
+      mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For 'retain_mitigated' (and needed by it): until when the mitigation holds." }),
     },
     resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.deps, ctx.actor, args),
   }),

@@ -18,9 +18,9 @@ const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
   fields: (t) => ({
     kind: t.exposeString('kind', { description: "'reminder' or 'escalation'" }),
     daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
-    pendingCount: t.exposeInt('pendingCount'),
-    sentAt: t.expose('sentAt', { type: 'DateTime' }),
-    recipient: t.relation('user'),
+    pendingCount: t.exposeInt('pendingCount', { description: 'How many items were still without a decision when it was sent: the reviewer\'s own for a reminder, every late reviewer\'s for the escalation.' }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', description: 'When it was sent.' }),
+    recipient: t.relation('user', { description: 'Who it went to: the reviewer reminded, or the administrator told of the late reviewers.' }),
   }),
 });
 
@@ -38,7 +38,10 @@ export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
     closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     reminderDaysBefore: t.exposeIntList('reminderDaysBefore', { description: 'Days before the end date at which reviewers with pending items are reminded.' }),
-    defaultDecisionAtClose: t.expose('defaultDecisionAtClose', { type: DefaultAtCloseEnum }),
+    defaultDecisionAtClose: t.expose('defaultDecisionAtClose', {
+      type: DefaultAtCloseEnum,
+      description: "The decision closing the period gives each reviewer's assigned items they have not decided (marked as applied at close), or none (pending).",
+    }),
     reminders: t.field({
       type: [PeriodReminderRef],
       description: 'The reminders and escalations sent for the period, oldest first (administrators).',

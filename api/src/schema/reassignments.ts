@@ -10,34 +10,35 @@ import * as reassignments from '../services/reassignments.js';
 const ReassignmentRef = builder.prismaObject('Reassignment', {
   description: 'An assignment criterion moved from one reviewer to another, with the note; who held its items when.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    criteriaId: t.id({ resolve: (r) => encodeGlobalID('AssignmentCriteria', r.criteriaId) }),
-    criteriaName: t.exposeString('criteriaName'),
-    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum }),
-    criteriaValue: t.exposeString('criteriaValue'),
+    id: t.exposeID('id', { description: 'The id of this move.' }),
+    criteriaId: t.id({ description: 'The global id of the assignment criterion moved.', resolve: (r) => encodeGlobalID('AssignmentCriteria', r.criteriaId) }),
+    criteriaName: t.exposeString('criteriaName', { description: 'What the criterion was called at the time of the move.' }),
+    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, description: 'Which field of the risk rows the criterion matches.' }),
+    criteriaValue: t.exposeString('criteriaValue', { description: 'The value that field must have: the rows whose work moved.' }),
     fromReviewer: t.exposeString('fromLabel', { description: 'Who held the work (name and e-mail as at the time).' }),
-    toReviewer: t.exposeString('toLabel'),
-    reassignedBy: t.exposeString('byLabel'),
-    note: t.exposeString('note', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    toReviewer: t.exposeString('toLabel', { description: 'Who holds the work since (name and e-mail as at the time).' }),
+    reassignedBy: t.exposeString('byLabel', { description: 'Who made the move (an administrator, or the reviewer who gave their own work away), as at the time.' }),
+    note: t.exposeString('note', { nullable: true, description: 'Why it was moved, as told to the new reviewer; null: none given.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the work moved.' }),
   }),
 });
 
 const OpenWorkCriterion = builder.objectRef<reassignments.OpenWork['criteria'][number]>('OpenWorkCriterion').implement({
+  description: 'An assignment criterion the reviewer holds: the work reassignWork can move.',
   fields: (t) => ({
-    id: t.id({ resolve: (c) => encodeGlobalID('AssignmentCriteria', c.id) }),
-    name: t.exposeString('name'),
-    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum }),
-    criteriaValue: t.exposeString('criteriaValue'),
+    id: t.id({ description: 'The criterion\'s global id, as reassignWork takes it.', resolve: (c) => encodeGlobalID('AssignmentCriteria', c.id) }),
+    name: t.exposeString('name', { description: 'What the criterion is called.' }),
+    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, description: 'Which field of the risk rows it matches.' }),
+    criteriaValue: t.exposeString('criteriaValue', { description: 'The value that field must have.' }),
   }),
 });
 
 const OpenWorkRef = builder.objectRef<reassignments.OpenWork>('OpenWork').implement({
   description: "A reviewer's work that can be reassigned: their criteria and pending items in the active period.",
   fields: (t) => ({
-    reviewer: t.field({ type: UserNode, resolve: (w) => w.reviewer }),
-    pending: t.exposeInt('pending'),
-    criteria: t.field({ type: [OpenWorkCriterion], resolve: (w) => w.criteria }),
+    reviewer: t.field({ type: UserNode, description: 'The reviewer who holds the work.', resolve: (w) => w.reviewer }),
+    pending: t.exposeInt('pending', { description: 'Their assigned items still without their decision in the active period (0 while none is active).' }),
+    criteria: t.field({ type: [OpenWorkCriterion], description: 'The assignment criteria they hold, oldest first.', resolve: (w) => w.criteria }),
   }),
 });
 
@@ -46,7 +47,7 @@ builder.queryFields((t) => ({
     type: [ReassignmentRef],
     description: "Reassignments the caller may see (administrators: all; reviewers: from or to them), newest first; with riskDefinitionId, that item's history, oldest first.",
     authScopes: { signedIn: true },
-    args: { riskDefinitionId: t.arg.string() },
+    args: { riskDefinitionId: t.arg.string({ description: 'A risk row\'s numeric id (as text): that item\'s history, the moves of the criteria that cover it.' }) },
     resolve: (_root, args, ctx) => reassignments.listReassignments(ctx.prisma, ctx.actor, { riskDefinitionId: args.riskDefinitionId }),
   }),
   reassignmentOpenWork: t.field({
@@ -58,11 +59,12 @@ builder.queryFields((t) => ({
 }));
 
 const ReassignWorkInput = builder.inputType('ReassignWorkInput', {
+  description: 'A move of work: an assignment criterion, the reviewer to take it over, and a note for them.',
   fields: (t) => ({
     criteriaId: t.globalID({ for: AssignmentCriteriaNode, description: 'The assignment criterion to move.' }),
     riskDefinitionIds: t.stringList({ description: 'Refused: work is assigned by criteria; reassign the criterion.' }),
-    toReviewerId: t.globalID({ required: true, for: UserNode }),
-    note: t.string(),
+    toReviewerId: t.globalID({ required: true, for: UserNode, description: 'The active reviewer who takes the work over.' }),
+    note: t.string({ description: 'Why, for the new reviewer (in the notification and e-mail); 2,000 characters at most.' }),
   }),
 });
 
@@ -72,7 +74,7 @@ builder.mutationFields((t) => ({
     description: 'Moves an assignment criterion to another reviewer (administrators, or a reviewer for their own); the new reviewer is notified.',
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: ReassignWorkInput, required: true }) },
+    args: { input: t.arg({ type: ReassignWorkInput, required: true, description: 'The criterion, the new reviewer and the note.' }) },
     resolve: (_root, { input }, ctx) =>
       reassignments.reassign(ctx.deps, ctx.actor, {
         criteriaId: input.criteriaId?.id ?? null,

@@ -53,7 +53,10 @@ builder.mutationFields((t) => ({
     description: 'The review rules (review.requireRemovalComment, review.allowBulkApproval); an omitted one is left as it is.',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { requireRemovalComment: t.arg.boolean(), allowBulkApproval: t.arg.boolean() },
+    args: {
+      requireRemovalComment: t.arg.boolean({ description: 'true: a removal needs a justification comment; left out: unchanged.' }),
+      allowBulkApproval: t.arg.boolean({ description: 'true: reviewers and administrators may decide every item matching a filter at once; left out: unchanged.' }),
+    },
     resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.prisma, ctx.config, ctx.actor, args),
   }),
   validateOpenAiKey: t.field({
