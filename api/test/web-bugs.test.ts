@@ -94,3 +94,12 @@ describe("a reviewer's search", () => {
     expect((await admin.get('/api/risks?search=journal')).body.risks.map((x: any) => x.userId)).toEqual(['W1']);
   });
 });
+
+describe("the dashboard's 'High Risk Users' card", () => {
+  it('carries a trend: how many of those users had their first high-risk row loaded in the last 30 days', async () => {
+    // W1 was loaded 60 days ago; W2..W4 today (every row of WEBGRP is high).
+    await server.app.deps.prisma.$executeRaw`UPDATE risk_rows SET created_at = now() - interval '60 days' WHERE id = ${rows[0]}`;
+    const g = await reviewer.client.gql('{ dashboardStats { highRiskUsers newHighRiskUsers } }');
+    expect(g.body.data.dashboardStats).toEqual({ highRiskUsers: 4, newHighRiskUsers: 3 });
+  });
+});
