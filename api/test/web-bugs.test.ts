@@ -103,3 +103,14 @@ describe("the dashboard's 'High Risk Users' card", () => {
     expect(g.body.data.dashboardStats).toEqual({ highRiskUsers: 4, newHighRiskUsers: 3 });
   });
 });
+
+describe('assignments', () => {
+  it('show how many loaded rows each criterion matches', async () => {
+    const c = await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'risk_id', criteriaValue: 'WR1' });
+    expect(c.status).toBe(201);
+    const g = await admin.gql('{ assignmentCriteria(first: 100) { edges { node { criteriaType criteriaValue matchingRows } } } }');
+    const nodes = g.body.data.assignmentCriteria.edges.map((e: any) => e.node);
+    expect(nodes).toContainEqual({ criteriaType: 'user_group', criteriaValue: 'WEBGRP', matchingRows: 4 });
+    expect(nodes).toContainEqual({ criteriaType: 'risk_id', criteriaValue: 'WR1', matchingRows: 2 });
+  });
+});

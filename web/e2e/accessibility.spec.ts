@@ -16,7 +16,7 @@ const FLUENT_FOCUS_TRAP = '[data-tabster-dummy]';
  * only the screen's <main> or the open dialog, which keeps the run short.
  */
 async function seriousViolations(page: Page, where: string, scope?: string): Promise<string[]> {
-  await expect(page.locator('.fui-Spinner')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator('.fui-Spinner')).toHaveCount(0, { timeout: 30_000 });
   let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).exclude(FLUENT_FOCUS_TRAP);
   if (scope) axe = axe.include(scope);
   const result = await axe.analyze();
@@ -42,7 +42,7 @@ async function checkDialog(page: Page, button: string, where: string): Promise<s
   return found;
 }
 
-// Some twenty axe runs in three tests; each well under 10 s on an idle machine,
+// Some twenty axe runs in five tests; each a few seconds on an idle machine,
 // with room for a loaded CI runner.
 test.describe.configure({ timeout: 120_000 });
 
@@ -61,7 +61,7 @@ const SCREENS: [path: string, heading: string, dialogButton?: string][] = [
   ['/no-such-page', '404 Page Not Found'],
 ];
 
-test('the signed-out screens and every administrator screen pass axe; Skip to content leads into the screen', async ({ page, request }) => {
+test('the signed-out screens pass axe', async ({ page }) => {
   const found: string[] = [];
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'GRC Risk Management' })).toBeVisible();
@@ -69,22 +69,32 @@ test('the signed-out screens and every administrator screen pass axe; Skip to co
   await page.goto('/internal-login');
   await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
   found.push(...(await seriousViolations(page, '/internal-login')));
-
-  await signInAsAdmin(page, request);
-  await openFreshPeriod(request);
-
-  // 'Skip to content' is the first stop of the keyboard and moves focus into the screen.
-  await page.keyboard.press('Tab');
-  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('main')).toBeFocused();
-
-  for (const [path, heading] of SCREENS) {
-    await visit(page, path, heading);
-    found.push(...(await seriousViolations(page, path, path === '/' ? undefined : 'main')));
-  }
   expect(found, found.join('\n')).toEqual([]);
 });
+
+// The administrator's screens in two halves, so that each test stays short.
+for (const [half, screens] of [
+  ['first', SCREENS.slice(0, 6)],
+  ['second', SCREENS.slice(6)],
+] as const) {
+  test(`the administrator screens pass axe (${half} half)`, async ({ page, request }) => {
+    const found: string[] = [];
+    await signInAsAdmin(page, request);
+    if (half === 'first') {
+      await openFreshPeriod(request);
+      // 'Skip to content' is the first stop of the keyboard and moves focus into the screen.
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('main')).toBeFocused();
+    }
+    for (const [path, heading] of screens) {
+      await visit(page, path, heading);
+      found.push(...(await seriousViolations(page, path, path === '/' ? undefined : 'main')));
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
+}
 
 test('the administrator dialogs pass axe', async ({ page, request }) => {
   const found: string[] = [];
@@ -109,5 +119,17 @@ test("a reviewer's screens pass axe", async ({ page, request }) => {
   found.push(...(await seriousViolations(page, 'reviewer dashboard')));
   await visit(page, '/assigned-risks', 'My Assigned Risks');
   found.push(...(await seriousViolations(page, 'reviewer /assigned-risks', 'main')));
+
+  // The composite-role view, opened down to a role.
+  await page.getByRole('tab', { name: 'By Composite Role' }).click();
+  await page.getByRole('button', { name: /^Grace Liu \(U1007\):/ }).click();
+  await page.getByRole('button', { name: /^Risk F002:/ }).click();
+  const role = page.getByRole('group', { name: 'Composite role CR_FIN_TREASURY' });
+  // Issue 15, point 2: its two permission rows read the same (the fixture gives them no
+  // authorization fields), so they are shown once with their count.
+  const details = role.getByRole('table', { name: /^Authorization details of / }).locator('tbody tr');
+  await expect(details).toHaveCount(1);
+  await expect(details.first().getByRole('cell').last()).toHaveText('2');
+  found.push(...(await seriousViolations(page, 'reviewer composite view', 'main')));
   expect(found, found.join('\n')).toEqual([]);
 });

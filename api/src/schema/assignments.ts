@@ -18,6 +18,11 @@ export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
     criteriaValue: t.exposeString('criteriaValue'),
     assignedAt: t.expose('assignedAt', { type: 'DateTime' }),
     reviewer: t.relation('reviewer'),
+    matchingRows: t.int({
+      description: 'How many loaded risk rows the criterion matches.',
+      select: { criteriaType: true, criteriaValue: true },
+      resolve: (c, _args, ctx) => assignments.criterionMatchCount(ctx.prisma, c.criteriaType, c.criteriaValue),
+    }),
   }),
 });
 

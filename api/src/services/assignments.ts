@@ -10,6 +10,7 @@ import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, parseOrThrow } from '../cor
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { cached } from './risk-counts.js';
 
 export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
 
@@ -118,6 +119,18 @@ export async function criteriaValues(prisma: PrismaClient, type: string, reviewe
     .filter((r) => !taken.has(r.value))
     .slice(0, limit)
     .map((r) => ({ value: r.value, label: r.label ? `${r.value} — ${r.label}` : r.value }));
+}
+
+/**
+ * Issue 15, point 2: how many loaded risk rows a criterion matches (its
+ * column equal to its value), cached per data version.
+ */
+export async function criterionMatchCount(db: DbClient, type: CriteriaType, value: string): Promise<number> {
+  return cached(db, `criterion|${type}|${value}`, async () => {
+    const r = await db.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM risk_rows r WHERE r.${Prisma.raw(CRITERIA_COLUMN[type])} = ${value} AND ${LIVE_ROWS}`;
+    return Number(r[0]?.n ?? 0);
+  });
 }
 
 /** Per-reviewer criteria values grouped by type, for building the row filter. */
