@@ -114,3 +114,11 @@ describe('assignments', () => {
     expect(nodes).toContainEqual({ criteriaType: 'risk_id', criteriaValue: 'WR1', matchingRows: 2 });
   });
 });
+
+describe('filter options', () => {
+  it('are searched on the server: only the values (or labels) containing the text, at most the limit', async () => {
+    const g = await admin.gql('{ byLabel: assignmentValues(criteriaType: user_id, search: "wanda", limit: 5) { value label } capped: assignmentValues(criteriaType: user_id, search: "w", limit: 2) { value } }');
+    expect(g.body.data.byLabel).toEqual([{ value: 'W1', label: 'W1 — Wanda Webb' }]);
+    expect(g.body.data.capped).toHaveLength(2);
+  });
+});
