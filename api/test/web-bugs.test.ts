@@ -94,3 +94,31 @@ describe("a reviewer's search", () => {
     expect((await admin.get('/api/risks?search=journal')).body.risks.map((x: any) => x.userId)).toEqual(['W1']);
   });
 });
+
+describe("the dashboard's 'High Risk Users' card", () => {
+  it('carries a trend: how many of those users had their first high-risk row loaded in the last 30 days', async () => {
+    // W1 was loaded 60 days ago; W2..W4 today (every row of WEBGRP is high).
+    await server.app.deps.prisma.$executeRaw`UPDATE risk_rows SET created_at = now() - interval '60 days' WHERE id = ${rows[0]}`;
+    const g = await reviewer.client.gql('{ dashboardStats { highRiskUsers newHighRiskUsers } }');
+    expect(g.body.data.dashboardStats).toEqual({ highRiskUsers: 4, newHighRiskUsers: 3 });
+  });
+});
+
+describe('assignments', () => {
+  it('show how many loaded rows each criterion matches', async () => {
+    const c = await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'risk_id', criteriaValue: 'WR1' });
+    expect(c.status).toBe(201);
+    const g = await admin.gql('{ assignmentCriteria(first: 100) { edges { node { criteriaType criteriaValue matchingRows } } } }');
+    const nodes = g.body.data.assignmentCriteria.edges.map((e: any) => e.node);
+    expect(nodes).toContainEqual({ criteriaType: 'user_group', criteriaValue: 'WEBGRP', matchingRows: 4 });
+    expect(nodes).toContainEqual({ criteriaType: 'risk_id', criteriaValue: 'WR1', matchingRows: 2 });
+  });
+});
+
+describe('filter options', () => {
+  it('are searched on the server: only the values (or labels) containing the text, at most the limit', async () => {
+    const g = await admin.gql('{ byLabel: assignmentValues(criteriaType: user_id, search: "wanda", limit: 5) { value label } capped: assignmentValues(criteriaType: user_id, search: "w", limit: 2) { value } }');
+    expect(g.body.data.byLabel).toEqual([{ value: 'W1', label: 'W1 — Wanda Webb' }]);
+    expect(g.body.data.capped).toHaveLength(2);
+  });
+});

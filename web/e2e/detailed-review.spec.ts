@@ -54,7 +54,7 @@ test('Detailed Review: users, risk groups, composite roles with authorization de
   await expect(ap.getByRole('button', { name: 'Retain' })).toHaveAttribute('aria-pressed', 'true');
   await expect(ap.getByRole('button', { name: 'Remove' })).toHaveAttribute('aria-pressed', 'false');
   const details = ap.getByRole('table', { name: 'Authorization details of CR_FIN_AP' });
-  await expect(details.getByRole('columnheader')).toHaveText(['Auth Object', 'Field', 'Value From', 'Value To', 'System', 'Business Process']);
+  await expect(details.getByRole('columnheader')).toHaveText(['Auth Object', 'Field', 'Value From', 'Value To', 'System', 'Business Process', 'Rows']);
   await expect(details.locator('tbody tr')).toHaveCount(1);
   await expect(details.locator('tbody tr').first()).toContainText('SAP ERP');
   await ap.getByRole('button', { name: 'Rule IDs (1)' }).click();

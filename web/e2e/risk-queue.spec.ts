@@ -66,6 +66,15 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   await advanced.getByLabel('Composite Role').fill('CR_IT_IDENTITY');
   await expect(range(page)).toHaveText('Showing 1-7 of 7');
   await advanced.getByLabel('Composite Role').fill('');
+  // Issue 15, point 2: the Role/Profile filter searches as you type (on the server).
+  const role = advanced.getByRole('combobox', { name: 'Role/Profile' });
+  await role.click();
+  await role.fill('treasury_po');
+  const found = page.getByRole('listbox').getByRole('option');
+  await expect(found).toHaveCount(2);
+  await found.filter({ hasText: 'Z_TREASURY_POST_2' }).click();
+  await expect(range(page)).toHaveText('Showing 1-2 of 2');
+  await advanced.getByRole('button', { name: 'Clear advanced filters' }).click();
   await advanced.getByLabel('User Group').selectOption('Finance');
   await expect(range(page)).toHaveText('Showing 1-16 of 16');
   await shot(page, 'queue-advanced-1280');

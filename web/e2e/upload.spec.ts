@@ -211,7 +211,7 @@ test('files of other types are refused in the browser and never sent', async ({ 
 
   // Over 2 GB is refused before sending, naming the limit; over 500 MB warns that it may take several minutes.
   const drop = async (name: string, size: number) =>
-    page.getByRole('button', { name: 'Drag and drop files here or browse' }).evaluate(
+    page.getByRole('group', { name: 'Drag and drop files here or browse' }).evaluate(
       (zone, [fileName, fileSize]) => {
         const f = new File(['x'], fileName as string, { type: 'text/csv' });
         Object.defineProperty(f, 'size', { value: fileSize });

@@ -18,6 +18,11 @@ export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
     criteriaValue: t.exposeString('criteriaValue'),
     assignedAt: t.expose('assignedAt', { type: 'DateTime' }),
     reviewer: t.relation('reviewer'),
+    matchingRows: t.int({
+      description: 'How many loaded risk rows the criterion matches.',
+      select: { criteriaType: true, criteriaValue: true },
+      resolve: (c, _args, ctx) => assignments.criterionMatchCount(ctx.prisma, c.criteriaType, c.criteriaValue),
+    }),
   }),
 });
 
@@ -40,8 +45,14 @@ builder.queryFields((t) => ({
     args: {
       criteriaType: t.arg({ type: CriteriaTypeEnum, required: true }),
       reviewerId: t.arg.globalID({ for: UserNode }),
+      search: t.arg.string({ description: 'Only values (or labels) containing this text, for a type-ahead picker.' }),
+      limit: t.arg.int({ description: 'At most this many values (1 to 1,000; 1,000 when left out).' }),
     },
-    resolve: (_root, args, ctx) => assignments.criteriaValues(ctx.prisma, args.criteriaType, args.reviewerId?.id),
+    resolve: (_root, args, ctx) => {
+      const limit = args.limit ?? 1000;
+      if (limit < 1 || limit > 1000) throw new ValidationError('limit must be between 1 and 1000', 'limit');
+      return assignments.criteriaValues(ctx.prisma, args.criteriaType, args.reviewerId?.id, limit, args.search);
+    },
   }),
 }));
 

@@ -10,6 +10,9 @@ const DashboardStats = builder
     fields: (t) => ({
       totalConflicts: t.exposeInt('totalConflicts'),
       highRiskUsers: t.exposeInt('highRiskUsers'),
+      newHighRiskUsers: t.exposeInt('newHighRiskUsers', {
+        description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${dashboard.HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
+      }),
       pendingReviews: t.exposeInt('pendingReviews'),
       activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
     }),

@@ -10,6 +10,8 @@ import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, parseOrThrow } from '../cor
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { cached } from './risk-counts.js';
+import { likeContains } from './risk-rules.js';
 
 export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
 
@@ -96,7 +98,13 @@ export interface ValueOption {
  * The values a criteria type can take, from the loaded data, with labels;
  * values the reviewer already has are left out.
  */
-export async function criteriaValues(prisma: PrismaClient, type: string, reviewerId?: string | null, limit = 1000): Promise<ValueOption[]> {
+export async function criteriaValues(
+  prisma: PrismaClient,
+  type: string,
+  reviewerId?: string | null,
+  limit = 1000,
+  search?: string | null,
+): Promise<ValueOption[]> {
   if (!(CRITERIA_TYPES as readonly string[]).includes(type)) {
     throw new ValidationError(`Unknown criteria type '${type}': use one of ${CRITERIA_TYPES.join(', ')}`, 'criteriaType');
   }
@@ -107,17 +115,37 @@ export async function criteriaValues(prisma: PrismaClient, type: string, reviewe
     : new Set<string>();
   const labelCol = t === 'user_id' ? 'user_name' : t === 'risk_id' ? 'risk_description' : t === 'role_profile' ? 'role_profile_description' : null;
   const c = Prisma.raw(col);
+  // Issue 15, points 2 and 3: a picker asks for the values containing what was typed (value or label).
+  const q = search?.trim().slice(0, MAX_CRITERIA_VALUE_LENGTH) ?? '';
+  const like = q ? likeContains(q) : null;
+  const matching = !like
+    ? Prisma.sql`TRUE`
+    : labelCol
+      ? Prisma.sql`(r.${c} ILIKE ${like} OR r.${Prisma.raw(labelCol)} ILIKE ${like})`
+      : Prisma.sql`r.${c} ILIKE ${like}`;
   const rows = labelCol
     ? await prisma.$queryRaw<{ value: string; label: string | null }[]>`
         SELECT DISTINCT ON (r.${c}) r.${c} AS value, r.${Prisma.raw(labelCol)} AS label
-          FROM risk_rows r WHERE r.${c} <> '' AND ${LIVE_ROWS} ORDER BY r.${c} LIMIT ${limit + taken.size}`
+          FROM risk_rows r WHERE r.${c} <> '' AND ${matching} AND ${LIVE_ROWS} ORDER BY r.${c} LIMIT ${limit + taken.size}`
     : await prisma.$queryRaw<{ value: string; label: string | null }[]>`
         SELECT DISTINCT r.${c} AS value, NULL AS label
-          FROM risk_rows r WHERE r.${c} <> '' AND ${LIVE_ROWS} ORDER BY 1 LIMIT ${limit + taken.size}`;
+          FROM risk_rows r WHERE r.${c} <> '' AND ${matching} AND ${LIVE_ROWS} ORDER BY 1 LIMIT ${limit + taken.size}`;
   return rows
     .filter((r) => !taken.has(r.value))
     .slice(0, limit)
     .map((r) => ({ value: r.value, label: r.label ? `${r.value} — ${r.label}` : r.value }));
+}
+
+/**
+ * Issue 15, point 2: how many loaded risk rows a criterion matches (its
+ * column equal to its value), cached per data version.
+ */
+export async function criterionMatchCount(db: DbClient, type: CriteriaType, value: string): Promise<number> {
+  return cached(db, `criterion|${type}|${value}`, async () => {
+    const r = await db.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM risk_rows r WHERE r.${Prisma.raw(CRITERIA_COLUMN[type])} = ${value} AND ${LIVE_ROWS}`;
+    return Number(r[0]?.n ?? 0);
+  });
 }
 
 /** Per-reviewer criteria values grouped by type, for building the row filter. */

@@ -5,6 +5,28 @@ import type { PubSub } from '../pubsub.js';
 import { cached } from './risk-counts.js';
 import type { Viewer } from './viewer.js';
 import { decidedRowCount, visibleTotals } from './risks.js';
+import { HIGH_LEVEL_SQL } from './risk-rules.js';
+import type { RowScope } from './visibility.js';
+
+/** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
+export const HIGH_RISK_TREND_DAYS = 30;
+
+/**
+ * The 'High Risk Users' trend (issue 15, point 1): of the users the viewer
+ * sees with a high-risk row, how many had none before the last 30 days (their
+ * first high-risk row was loaded since). Cached per data version and day.
+ */
+async function newHighRiskUsers(prisma: PrismaClient, scope: RowScope): Promise<number> {
+  const since = new Date(Date.now() - HIGH_RISK_TREND_DAYS * 86_400_000);
+  const day = since.toISOString().slice(0, 10);
+  return cached(prisma, `highTrend|${scope.key}|${day}`, async () => {
+    const r = await prisma.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM (
+        SELECT r.user_id FROM risk_rows r WHERE ${scope.visible} AND ${HIGH_LEVEL_SQL}
+         GROUP BY r.user_id HAVING min(r.created_at) >= ${day}::date) x`;
+    return Number(r[0]?.n ?? 0);
+  });
+}
 
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
@@ -14,13 +36,18 @@ export async function dashboardStats(prisma: PrismaClient, viewer: Viewer) {
   // Pending: for a reviewer, rows they have not decided; for an administrator,
   // rows nobody has decided.
   const [period, scope] = await Promise.all([viewer.activePeriod(), viewer.scope()]);
-  const [totals, decided] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
+  const [totals, decided, newHigh] = await Promise.all([
+    visibleTotals(prisma, user, scope),
+    decidedRowCount(prisma, user, period?.id ?? null, scope.visible),
+    newHighRiskUsers(prisma, scope),
+  ]);
   const activeReviewers = await prisma.user.count({
     where: { role: 'reviewer', isActive: true, lastSeenAt: { gte: new Date(Date.now() - ONLINE_WINDOW_MS) } },
   });
   return {
     totalConflicts: totals.total,
     highRiskUsers: totals.highUsers,
+    newHighRiskUsers: newHigh,
     pendingReviews: period ? totals.total - decided : 0,
     activeReviewers,
   };

@@ -13,7 +13,8 @@ import {
   TableRow,
   tokens,
 } from '@fluentui/react-components';
-import type { ReactElement, ReactNode } from 'react';
+import { useRef, type ReactElement, type ReactNode } from 'react';
+import { useCardLabels, useCardTableStyles } from './cardTable';
 
 const useStyles = makeStyles({
   scroller: {
@@ -64,13 +65,18 @@ export type ListTableProps = {
   emptyAlone?: boolean;
   /** The narrow-screen form: the rows as a plain list instead of a table. */
   asList?: boolean;
+  /** The narrow-screen form of a table whose rows stay table rows: each row a card (cardTable.ts). */
+  asCards?: boolean;
   /** The table's class (its minimum width, its layout). */
   className?: string;
 };
 
 /** A table that scrolls sideways when the screen is narrower than it, or on narrow screens a list. */
-export function ListTable({ label, columns, rows, empty, emptyAlone = false, asList = false, className }: ListTableProps) {
+export function ListTable({ label, columns, rows, empty, emptyAlone = false, asList = false, asCards = false, className }: ListTableProps) {
   const styles = useStyles();
+  const cards = useCardTableStyles();
+  const tableRef = useRef<HTMLTableElement>(null);
+  useCardLabels(tableRef, asCards);
   if (rows.length === 0 && (asList || emptyAlone)) return <>{empty}</>;
   if (asList) {
     return (
@@ -81,7 +87,7 @@ export function ListTable({ label, columns, rows, empty, emptyAlone = false, asL
   }
   return (
     <div className={styles.scroller}>
-      <Table className={className} aria-label={label}>
+      <Table ref={tableRef} className={mergeClasses(className, asCards && cards.cards)} aria-label={label}>
         <TableHeader>
           <TableRow>
             {columns.map((c) => (

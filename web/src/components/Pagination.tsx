@@ -1,4 +1,5 @@
-import { Button, Caption1, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Button, Caption1, Input, makeStyles, mergeClasses, tokens, useId } from '@fluentui/react-components';
+import { useState, type FormEvent } from 'react';
 import { ChevronLeft16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
 import { formatCount } from './StatTile';
 
@@ -24,6 +25,13 @@ const useStyles = makeStyles({
     rowGap: tokens.spacingVerticalXS,
   },
   page: { minWidth: '32px' },
+  goTo: {
+    display: 'flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalXS,
+    marginLeft: tokens.spacingHorizontalS,
+  },
+  goToInput: { width: '5.5rem' },
   ellipsis: {
     paddingLeft: tokens.spacingHorizontalXS,
     paddingRight: tokens.spacingHorizontalXS,
@@ -112,7 +120,48 @@ export function Pagination({ page, pageSize, total, onPageChange, disabled, clas
         >
           Next
         </Button>
+        {pageCount > 1 ? <GoToPage page={page} pageCount={pageCount} disabled={disabled} onPageChange={onPageChange} /> : null}
       </div>
     </nav>
+  );
+}
+
+/**
+ * Issue 15, point 2: a page number to jump to when the buttons do not reach it
+ * (1 to the last page; another number is clamped into that range).
+ */
+function GoToPage({ page, pageCount, disabled, onPageChange }: { page: number; pageCount: number; disabled?: boolean; onPageChange: (page: number) => void }) {
+  const styles = useStyles();
+  const id = useId('go-to-page');
+  const [value, setValue] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const n = Number.parseInt(value, 10);
+    if (!Number.isFinite(n)) return;
+    const target = Math.min(pageCount, Math.max(1, n));
+    setValue('');
+    if (target !== page) onPageChange(target);
+  };
+  return (
+    <form className={styles.goTo} onSubmit={submit}>
+      <label htmlFor={id}>
+        <Caption1>Go to page</Caption1>
+      </label>
+      <Input
+        id={id}
+        size="small"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={pageCount}
+        className={styles.goToInput}
+        value={value}
+        disabled={disabled}
+        onChange={(_, d) => setValue(d.value)}
+      />
+      <Button size="small" type="submit" disabled={disabled || value.trim() === ''}>
+        Go
+      </Button>
+    </form>
   );
 }

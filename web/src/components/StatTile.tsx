@@ -32,6 +32,10 @@ const useStyles = makeStyles({
   caption: {
     color: tokens.colorNeutralForeground3,
   },
+  trend: {
+    color: tokens.colorNeutralForeground2,
+    fontWeight: tokens.fontWeightSemibold,
+  },
 });
 
 export type StatTone = Extract<IconTone, 'brand' | 'danger' | 'warning' | 'success' | 'neutral'>;
@@ -40,6 +44,8 @@ export type StatTileProps = {
   label: string;
   value: number | string;
   caption?: ReactNode;
+  /** A change over time, under the caption (SPEC §2: the 'High Risk Users' trend text). */
+  trend?: ReactNode;
   icon?: ReactNode;
   tone?: StatTone;
   className?: string;
@@ -48,7 +54,7 @@ export type StatTileProps = {
 const numberFormat = new Intl.NumberFormat('en-US');
 
 /** One figure with its label (a named group, so tests and screen readers can find it by label). */
-export function StatTile({ label, value, caption, icon, tone = 'brand', className }: StatTileProps) {
+export function StatTile({ label, value, caption, trend, icon, tone = 'brand', className }: StatTileProps) {
   const styles = useStyles();
   return (
     <Card className={mergeClasses(styles.tile, className)} role="group" aria-label={label}>
@@ -56,6 +62,7 @@ export function StatTile({ label, value, caption, icon, tone = 'brand', classNam
         <Text className={styles.label}>{label}</Text>
         <Text className={styles.value}>{typeof value === 'number' ? numberFormat.format(value) : value}</Text>
         {caption ? <Caption1 className={styles.caption}>{caption}</Caption1> : null}
+        {trend ? <Caption1 className={styles.trend}>{trend}</Caption1> : null}
       </div>
       {icon ? (
         <IconTile size="small" tone={tone}>

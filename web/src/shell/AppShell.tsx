@@ -8,7 +8,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
@@ -108,17 +108,45 @@ const useStyles = makeStyles({
     paddingBottom: tokens.spacingVerticalXXL,
     paddingLeft: tokens.spacingHorizontalXXXL,
     paddingRight: tokens.spacingHorizontalXXXL,
+    // Focused only by the skip link (tabIndex -1), which needs no ring around the whole screen.
+    ':focus': {
+      outlineStyle: 'none',
+    },
   },
   contentMobile: {
     paddingTop: tokens.spacingVerticalL,
     paddingLeft: tokens.spacingHorizontalL,
     paddingRight: tokens.spacingHorizontalL,
   },
+  // Issue 15, point 4: off screen until focused, then shown over the top-left corner.
+  skipLink: {
+    position: 'absolute',
+    left: '-10000px',
+    top: tokens.spacingVerticalS,
+    zIndex: 2,
+    paddingTop: tokens.spacingVerticalS,
+    paddingBottom: tokens.spacingVerticalS,
+    paddingLeft: tokens.spacingHorizontalM,
+    paddingRight: tokens.spacingHorizontalM,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorBrandForegroundLink,
+    boxShadow: tokens.shadow8,
+    ':focus': {
+      left: tokens.spacingHorizontalS,
+    },
+  },
   drawer: {
     width: '288px',
     maxWidth: '85vw',
   },
 });
+
+/** Moves focus into the screen without a hash navigation (the router would see a new location). */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  document.getElementById('main-content')?.focus();
+}
 
 function readCollapsed(): boolean {
   try {
@@ -156,6 +184,9 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
 
   return (
     <div className={styles.shell}>
+      <a className={styles.skipLink} href="#main-content" onClick={skipToContent}>
+        Skip to content
+      </a>
       {isMobile ? (
         <OverlayDrawer
           open={drawerOpen}
@@ -188,7 +219,7 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
           <header className={mergeClasses(styles.topBar, styles.topBarDesktop)}>{bell}</header>
         )}
         <ConnectionStatus />
-        <main className={mergeClasses(styles.content, isMobile && styles.contentMobile)}>
+        <main id="main-content" tabIndex={-1} className={mergeClasses(styles.content, isMobile && styles.contentMobile)}>
           <RiskDataPurgedListener />
           <Outlet />
         </main>

@@ -116,6 +116,8 @@ export function AssignmentOverview({
     { label: 'Reviewer', className: styles.reviewerCol },
     { label: 'Type', className: styles.typeCol },
     { label: 'Value' },
+    // Issue 15, point 2: how many loaded rows the criterion matches.
+    { label: 'Matching Rows' },
     { label: 'Created', className: styles.createdCol },
     { label: 'Actions', className: styles.actionsCol },
   ];

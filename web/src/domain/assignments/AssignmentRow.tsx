@@ -60,6 +60,7 @@ export function AssignmentRow({ assignment, connectionId }: { assignment: Assign
         name
         criteriaType
         criteriaValue
+        matchingRows
         assignedAt
         reviewer {
           firstName
@@ -104,6 +105,7 @@ export function AssignmentRow({ assignment, connectionId }: { assignment: Assign
       <TableCell>
         <span className={styles.value}>{a.criteriaValue}</span>
       </TableCell>
+      <TableCell>{a.matchingRows.toLocaleString('en-US')}</TableCell>
       <TableCell>{formatDate(a.assignedAt)}</TableCell>
       <TableCell>
         <Button

@@ -2,6 +2,7 @@ import {
   Body1,
   Card,
   makeStyles,
+  mergeClasses,
   Spinner,
   Tab,
   Table,
@@ -34,6 +35,8 @@ import { compositeViewQuery, compositeViewVariables } from '../composite-view/co
 import { assignedRisksVariables } from './assignedRisksLoader';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
+import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
+import { useIsMobile } from '../../components/useMediaQuery';
 import { SubmissionPanel } from './SubmissionPanel';
 
 
@@ -149,6 +152,11 @@ function Loaded({
   onRefetch: () => void;
 }) {
   const styles = useStyles();
+  // Issue 15, point 5: cards on a phone.
+  const cards = useCardTableStyles();
+  const isMobile = useIsMobile();
+  const tableRef = useRef<HTMLTableElement>(null);
+  useCardLabels(tableRef, isMobile);
   const data = usePreloadedQuery<AssignedRisksQuery>(query, queryRef);
   const status = data.submissionStatus;
   const editable = status.periodActive && !status.isSubmitted;
@@ -243,7 +251,7 @@ function Loaded({
           ) : (
             <>
               <div className={styles.scroll}>
-                <Table className={styles.table} aria-label="Assigned risks" aria-busy={busy}>
+                <Table ref={tableRef} className={mergeClasses(styles.table, isMobile && cards.cards)} aria-label="Assigned risks" aria-busy={busy}>
                   <TableHeader>
                     <TableRow>
                       <SelectAllRisksCell selection={selection} />

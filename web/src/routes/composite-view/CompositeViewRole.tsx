@@ -72,6 +72,25 @@ function statusText(pending: { state: 'queued' | 'saving' } | undefined, decisio
   return allDecided ? 'Mixed decisions' : 'Not decided yet';
 }
 
+type Detail = { readonly riskRowId: string; readonly [field: string]: unknown };
+const SHOWN_FIELDS = ['authObject', 'field', 'valueFrom', 'valueTo', 'system', 'businessProcess'] as const;
+
+/**
+ * Issue 15, point 2: permission rows that read the same in every column
+ * (they differ only in what the table does not show, such as the rule id)
+ * are shown once, with how many rows they stand for.
+ */
+export function groupIdentical<T extends Detail>(details: readonly T[]): { detail: T; count: number }[] {
+  const byKey = new Map<string, { detail: T; count: number }>();
+  for (const d of details) {
+    const key = JSON.stringify(SHOWN_FIELDS.map((f) => d[f]));
+    const seen = byKey.get(key);
+    if (seen) seen.count += 1;
+    else byKey.set(key, { detail: d, count: 1 });
+  }
+  return [...byKey.values()];
+}
+
 /**
  * A composite role under a risk group: HIGH badge, conflicts, status,
  * Retain / Remove (retain by default; saved debounced), its Authorization
@@ -124,6 +143,7 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
   const effective: RoleDecision = change?.decision ?? (r.decision === 'remove' ? 'remove' : 'retain');
   const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
   const details = r.authorizationDetails;
+  const grouped = groupIdentical(details);
   const detailCount = r.authorizationDetailCount;
 
   return (
@@ -193,10 +213,11 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
                 <TableHeaderCell>Value To</TableHeaderCell>
                 <TableHeaderCell>System</TableHeaderCell>
                 <TableHeaderCell>Business Process</TableHeaderCell>
+                <TableHeaderCell>Rows</TableHeaderCell>
               </TableRow>
             </TableHeader>
             <TableBody>
-              {details.map((d) => (
+              {grouped.map(({ detail: d, count }) => (
                 <TableRow key={d.riskRowId}>
                   <TableCell title={d.authObjectDescription || undefined}>{d.authObject || '—'}</TableCell>
                   <TableCell title={d.fieldDescription || undefined}>{d.field || '—'}</TableCell>
@@ -204,6 +225,7 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
                   <TableCell>{d.valueTo || '—'}</TableCell>
                   <TableCell>{d.system || '—'}</TableCell>
                   <TableCell title={d.businessProcessDescription || undefined}>{d.businessProcess || '—'}</TableCell>
+                  <TableCell>{count}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

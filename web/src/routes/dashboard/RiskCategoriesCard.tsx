@@ -52,7 +52,7 @@ export function RiskCategoriesCard({ query }: { query: RiskCategoriesCard_query$
         <Text className={styles.muted}>No conflicts loaded yet.</Text>
       ) : (
         <div className={styles.body}>
-          <div className={styles.chart} role="img" aria-label="Risk categories chart">
+          <div className={styles.chart} role="group" aria-label="Risk categories chart">
             <Suspense fallback={<Spinner size="small" label="Loading chart..." />}>
               <CategoryChart categories={data.riskCategories} width={220} />
             </Suspense>

@@ -13,6 +13,7 @@ import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { ListTable } from '../../components/ListTable';
+import { useIsMobile } from '../../components/useMediaQuery';
 import { LoadingBar } from '../../components/SearchToolbar';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
@@ -81,6 +82,7 @@ export function ReviewerStatus({ prepared }: { prepared: PreloadedQuery<Reviewer
 
 function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<ReviewerStatusQuery>; onChanged: () => void }) {
   const styles = useStyles();
+  const isMobile = useIsMobile();
   const data = usePreloadedQuery<ReviewerStatusQuery>(query, queryRef);
   const periodId = data.activeReviewPeriod?.id;
   // The submission awaiting approval for each reviewer in the active period.
@@ -112,6 +114,7 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
       <ListTable
         label="Reviewer status"
         className={styles.table}
+        asCards={isMobile}
         columns={columns}
         emptyAlone
         empty={

@@ -11,7 +11,10 @@ import {
 } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@fluentui/react-icons';
 import { Suspense, useRef, useState } from 'react';
-import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { graphql, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
+import { fetchQuery } from 'relay-runtime';
+import type { RiskQueueRolesQuery } from '../../__generated__/RiskQueueRolesQuery.graphql';
+import { SearchCombobox, type OptionLookup } from '../../components/SearchCombobox';
 import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
 import { downloadCsv, fileStamp } from '../../components/download';
@@ -31,12 +34,29 @@ const optionsQuery = graphql`
     groups: assignmentValues(criteriaType: user_group) {
       value
     }
-    roles: assignmentValues(criteriaType: role_profile) {
+  }
+`;
+
+// Issue 15, points 2 and 3: the Role/Profile filter searches as you type, on the server
+// (a thousand role names are not sent whole).
+const rolesQuery = graphql`
+  query RiskQueueRolesQuery($search: String, $limit: Int!) {
+    assignmentValues(criteriaType: role_profile, search: $search, limit: $limit) {
       value
       label
     }
   }
 `;
+const ROLE_LOOKUP_SIZE = 20;
+
+function useRoleLookup(): OptionLookup {
+  const environment = useRelayEnvironment();
+  return (search, done) =>
+    fetchQuery<RiskQueueRolesQuery>(environment, rolesQuery, { search: search || null, limit: ROLE_LOOKUP_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
+      next: (d) => done(d.assignmentValues),
+      error: () => done([]),
+    });
+}
 
 export const riskQueueQuery = graphql`
   query RiskQueueQuery($filter: RiskFilterInput, $page: Int, $limit: Int, $after: String, $before: String) {
@@ -320,6 +340,7 @@ function AdvancedOptionsLoaded({
 }) {
   const styles = useStyles();
   const data = usePreloadedQuery<RiskQueueOptionsQuery>(optionsQuery, optionsRef);
+  const roleLookup = useRoleLookup();
   return (
     <>
       <Field className={styles.field} label="User Group">
@@ -333,14 +354,13 @@ function AdvancedOptionsLoaded({
         </Select>
       </Field>
       <Field className={styles.field} label="Role/Profile">
-        <Select className={styles.fill} value={filters.roleProfile} onChange={(_, d) => onChange({ roleProfile: d.value })}>
-          <option value="">All Roles</option>
-          {data.roles.map((r) => (
-            <option key={r.value} value={r.value}>
-              {r.label}
-            </option>
-          ))}
-        </Select>
+        <SearchCombobox
+          lookup={roleLookup}
+          value={filters.roleProfile}
+          onChange={(o) => onChange({ roleProfile: o?.value ?? '' })}
+          placeholder="All Roles"
+          emptyText="No matching role"
+        />
       </Field>
     </>
   );

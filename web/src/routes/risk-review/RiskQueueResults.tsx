@@ -1,4 +1,4 @@
-import { makeStyles, Table, TableBody, TableHeader, TableHeaderCell, TableRow, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, Table, TableBody, TableHeader, TableHeaderCell, TableRow, Text, tokens } from '@fluentui/react-components';
 import { SearchInfo24Regular } from '@fluentui/react-icons';
 import type { RiskFilterInput, RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
@@ -6,6 +6,9 @@ import { Pagination } from '../../components/Pagination';
 import { RISK_PAGE_SIZE } from '../../domain/risks/riskPaging';
 import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { RiskQueueRow } from './RiskQueueRow';
+import { useRef } from 'react';
+import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
+import { useIsMobile } from '../../components/useMediaQuery';
 
 const useStyles = makeStyles({
   batch: {
@@ -59,6 +62,11 @@ export function RiskQueueResults({
   filter: RiskFilterInput;
 }) {
   const styles = useStyles();
+  // Issue 15, point 5: cards on a phone.
+  const cards = useCardTableStyles();
+  const isMobile = useIsMobile();
+  const tableRef = useRef<HTMLTableElement>(null);
+  useCardLabels(tableRef, isMobile);
 
   const selection = usePageSelection(
     rows.map((r) => r.id),
@@ -93,7 +101,7 @@ export function RiskQueueResults({
         />
       ) : (
         <div className={styles.scroll}>
-          <Table className={styles.table} aria-label="Risks" aria-busy={busy}>
+          <Table ref={tableRef} className={mergeClasses(styles.table, isMobile && cards.cards)} aria-label="Risks" aria-busy={busy}>
             <TableHeader>
               <TableRow>
                 <SelectAllRisksCell selection={selection} />

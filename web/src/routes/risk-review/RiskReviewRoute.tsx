@@ -1,4 +1,5 @@
 import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
+import { useEffect, useRef } from 'react';
 import { useLoaderData, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { AssignmentManager } from '../../domain/assignments/AssignmentManager';
@@ -27,11 +28,17 @@ export default function RiskReviewRoute() {
   const loaded = useLoaderData() as RiskReviewPrepared | null;
   // Until the loader has run for this tab (or this session), the tab shows its loading state.
   const prepared = loaded?.tab === tab ? loaded : null;
+  // Issue 15, point 5: on a narrow screen the tab strip scrolls; the active tab is kept in view.
+  const tabsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    tabsRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
 
   return (
     <>
       <PageHeader title="Risk Review" subtitle="Review access-risk conflicts, assign them to reviewers and follow their progress." />
       <TabList
+        ref={tabsRef}
         className={styles.tabs}
         selectedValue={tab}
         onTabSelect={(_, d) => setParams(d.value === 'overview' ? {} : { tab: String(d.value) }, { replace: true })}

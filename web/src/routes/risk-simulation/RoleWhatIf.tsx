@@ -22,7 +22,7 @@ import { fetchQuery, type Subscription } from 'relay-runtime';
 import type { RoleWhatIfQuery, RoleWhatIfQuery$data } from '../../__generated__/RoleWhatIfQuery.graphql';
 import { useNotify } from '../../components/toast';
 import { ColorDot } from '../../domain/risks/riskDisplay';
-import { SearchCombobox } from './SearchCombobox';
+import { SearchCombobox } from '../../components/SearchCombobox';
 import { compositeRoleLookup } from './lookups';
 
 const query = graphql`

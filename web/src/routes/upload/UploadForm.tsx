@@ -30,7 +30,7 @@ import {
   Eye20Regular,
   FolderOpen20Regular,
 } from '@fluentui/react-icons';
-import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type DragEvent } from 'react';
 import { useNotify } from '../../components/toast';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
 import {
@@ -223,14 +223,6 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
     choose(Array.from(event.dataTransfer.files));
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.target !== event.currentTarget) return;
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      openPicker();
-    }
-  };
-
   const start = async () => {
     const file = files[0];
     if (!file || sending) return;
@@ -257,13 +249,12 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
 
       <div
         className={mergeClasses(styles.dropzone, dragging && styles.dropzoneActive, sending && styles.dropzoneDisabled)}
-        role="button"
-        tabIndex={sending ? -1 : 0}
-        aria-disabled={sending}
+        // Issue 15, point 4: a group (a drop target the mouse can click), not a button containing
+        // the Browse Files button; the keyboard reaches the picker through that button.
+        role="group"
         aria-describedby={hintId}
         aria-label="Drag and drop files here or browse"
         onClick={openPicker}
-        onKeyDown={onKeyDown}
         onDragEnter={(e) => {
           e.preventDefault();
           if (!sending) setDragging(true);
@@ -286,7 +277,6 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
           appearance="secondary"
           icon={<FolderOpen20Regular />}
           disabled={sending}
-          tabIndex={-1}
           onClick={(e) => {
             e.stopPropagation();
             openPicker();

@@ -5,6 +5,7 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { UsersTable_query$key } from '../../__generated__/UsersTable_query.graphql';
 import type { UsersTablePaginationQuery } from '../../__generated__/UsersTablePaginationQuery.graphql';
 import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
+import { useIsMobile } from '../../components/useMediaQuery';
 import { fullName } from '../../domain/users/userNames';
 import { EditUserDialog } from './EditUserDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
@@ -58,6 +59,7 @@ export function UsersTable({ query, filters, viewerId }: { query: UsersTable_que
     query,
   );
   const styles = useStyles();
+  const isMobile = useIsMobile();
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const all = data.users.edges.map((e) => e.node);
@@ -88,6 +90,7 @@ export function UsersTable({ query, filters, viewerId }: { query: UsersTable_que
       <ListTable
         label="Users"
         className={styles.table}
+        asCards={isMobile}
         columns={columns}
         empty={<ListEmpty icon={<PeopleSearch24Regular aria-hidden />} title="No users found" />}
         rows={rows.map((u) => (
