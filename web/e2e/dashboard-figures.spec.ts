@@ -18,7 +18,7 @@ test('the dashboard draws the trend and categories from data, and they move live
   expect(pendingBefore).toBeGreaterThan(0);
 
   await expect(page.getByRole('list', { name: 'Risk categories' })).toContainText('Uncategorised');
-  await expect(page.getByRole('img', { name: 'Risk categories chart' }).locator('svg').first()).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Risk categories chart' }).locator('svg').first()).toBeVisible();
   const progress = page.getByRole('list', { name: 'Progress by reviewer' });
   await expect(progress).toContainText(`Dana ${reviewer.user.lastName}`);
   await expect(progress).toContainText('0 of ');

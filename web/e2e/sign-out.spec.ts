@@ -15,8 +15,10 @@ test('Sign Out ends the session, clears the stored user and goes to /', async ({
   // The server session is gone: a reload stays signed out.
   await page.reload();
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
+  // Signed out, a page's link goes to sign-in and back to it afterwards (issue 15).
   await page.goto('/reports');
-  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page).toHaveURL(/\/internal-login\?next=%2Freports$/);
+  await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
 });
 
 test('signing out in one tab signs the other tab out', async ({ page, request, context }) => {
