@@ -212,6 +212,7 @@ const QUERY: Record<string, Entry> = {
   dashboardTrend: { access: 'signedIn' },
   riskCategories: { access: 'signedIn' },
   periodEvidence: { access: 'admin', idType: 'ReviewPeriod' },
+  remediationItems: { access: 'admin' },
   openAiKeyStatus: { access: 'admin' },
   aiUsageStats: { access: 'admin' },
   aiBulkCategorization: { access: 'admin' },
@@ -266,6 +267,7 @@ const MUTATION: Record<string, Entry> = {
   reassignWork: { access: 'signedIn' },
   saveReviewRules: { access: 'admin', sessionOnly: true },
   decideByFilter: { access: 'signedIn' },
+  setRemediationStatus: { access: 'admin', idType: 'RemediationItem' },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {

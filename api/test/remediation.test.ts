@@ -162,4 +162,43 @@ describe('remediation list', () => {
     // The reviewers are not told (the notification is for whoever marked it done).
     expect(((await a.client.get('/api/notifications')).body.notifications as any[]).some((n) => n.title === 'Removed access is still there')).toBe(false);
   });
+
+  it('is read and set over GraphQL with the same rules: a filtered connection with its total, a status and who set it', async () => {
+    const LIST = `query($filter: RemediationFilter, $first: Int, $after: String) {
+      remediationItems(filter: $filter, first: $first, after: $after) {
+        totalCount pageInfo { hasNextPage endCursor }
+        edges { node { id userId roleProfile riskIds status statusSetBy reopenedCount decidedBy approvedBy period { name } } }
+      } }`;
+    const all = await admin.gql(LIST, { first: 1 });
+    expect(all.body.errors).toBeUndefined();
+    expect(all.body.data.remediationItems).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true } });
+    const next = await admin.gql(LIST, { first: 1, after: all.body.data.remediationItems.pageInfo.endCursor });
+    const both = [...all.body.data.remediationItems.edges, ...next.body.data.remediationItems.edges].map((e: any) => e.node);
+    expect(both.map((n: any) => n.roleProfile).sort()).toEqual(['=Z_GL', 'Z_AP_CLERK']);
+    expect(both[0].period.name).toBe('Q4 review');
+
+    // The reopened one, by status (what the REST list says too).
+    const open = (await admin.gql(LIST, { filter: { status: 'open' } })).body.data.remediationItems;
+    expect(open.totalCount).toBe(1);
+    const ap = open.edges[0].node;
+    expect(ap).toMatchObject({ roleProfile: 'Z_AP_CLERK', status: 'open', reopenedCount: 1, statusSetBy: 'system (upload check)' });
+
+    const SET = `mutation($id: ID!, $status: SettableRemediationStatus!, $note: String) {
+      setRemediationStatus(id: $id, status: $status, note: $note) {
+        __typename ... on MutationSetRemediationStatusSuccess { data { id status statusNote statusSetBy } } ... on Error { message } } }`;
+    const done = await admin.gql(SET, { id: ap.id, status: 'done', note: 'Revoked again' });
+    expect(done.body.data.setRemediationStatus.data).toMatchObject({ id: ap.id, status: 'done', statusNote: 'Revoked again' });
+    expect(done.body.data.setRemediationStatus.data.statusSetBy).toContain('admin@example.com');
+    expect((await admin.get('/api/remediation?status=done')).body.items.map((i: any) => i.roleProfile)).toEqual(['Z_AP_CLERK']);
+    expect((await admin.gql(LIST, { filter: { status: 'open' } })).body.data.remediationItems.totalCount).toBe(0);
+    // 'verified' is not a status a person sets; a note too long is refused, naming it.
+    expect((await admin.gql(SET, { id: ap.id, status: 'verified' })).body.errors[0].message).toMatch(/verified/);
+    const long = await admin.gql(SET, { id: ap.id, status: 'failed', note: 'x'.repeat(2001) });
+    expect(long.body.data.setRemediationStatus).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('note is too long') });
+
+    // Reviewers may neither read nor set it.
+    expect((await a.client.gql(LIST, {})).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await a.client.gql(SET, { id: ap.id, status: 'open' })).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await admin.get('/api/remediation?status=done')).body.total).toBe(1);
+  });
 });

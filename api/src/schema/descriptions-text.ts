@@ -489,6 +489,7 @@ export const DESCRIPTIONS: Record<string, string> = {
   'ColumnMapping.header': 'The column’s header in the file.',
   'ColumnMapping.field': 'The risk row field it fills.',
   'SourceLayout.decimalSeparator': 'The decimal separator numbers were read with: . or ,.',
+  'QueryRemediationItemsConnection.totalCount': 'How many remediation items match the filter.',
   EvidenceUpload: 'An upload whose rows the period’s decisions were made on.',
   'EvidenceUpload.uploadId': 'The upload’s id.',
   'EvidenceUpload.originalName': 'The file’s name.',

@@ -58,7 +58,8 @@ export interface RemediationFilter {
   status?: string | null;
 }
 
-function whereOf(f: RemediationFilter): Prisma.RemediationItemWhereInput {
+/** The Prisma condition of a filter (bad input: a 4xx naming it). */
+export function remediationWhere(f: RemediationFilter): Prisma.RemediationItemWhereInput {
   const where: Prisma.RemediationItemWhereInput = {};
   if (f.periodId) {
     if (!isUuid(f.periodId)) throw new NotFoundError('Review period not found');
@@ -71,16 +72,26 @@ function whereOf(f: RemediationFilter): Prisma.RemediationItemWhereInput {
   return where;
 }
 
-const ORDER: Prisma.RemediationItemOrderByWithRelationInput[] = [{ approvedAt: 'asc' }, { userId: 'asc' }, { system: 'asc' }, { roleProfile: 'asc' }, { id: 'asc' }];
+/** The list's order: oldest approval first, then by access (stable: ends with the id). */
+export const REMEDIATION_ORDER: Prisma.RemediationItemOrderByWithRelationInput[] = [{ approvedAt: 'asc' }, { userId: 'asc' }, { system: 'asc' }, { roleProfile: 'asc' }, { id: 'asc' }];
 
 export type RemediationRecord = RemediationItem & { period: { name: string } };
 
+/**
+ * Brings the list up to date and answers the condition of the filter: every
+ * read of the list (REST pages, the CSV, GraphQL's connection) starts here.
+ */
+export async function remediationScope(prisma: PrismaClient, filter: RemediationFilter): Promise<Prisma.RemediationItemWhereInput> {
+  const where = remediationWhere(filter);
+  await listApprovedRemovals(prisma);
+  return where;
+}
+
 /** The list (up to date), filtered by period and status, in a stable order. */
 export async function listRemediation(prisma: PrismaClient, filter: RemediationFilter, paging: { limit?: number; offset?: number } = {}) {
-  await listApprovedRemovals(prisma);
-  const where = whereOf(filter);
+  const where = await remediationScope(prisma, filter);
   const [items, total] = await Promise.all([
-    prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: ORDER, take: paging.limit ?? 500, skip: paging.offset ?? 0 }),
+    prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: paging.limit ?? 500, skip: paging.offset ?? 0 }),
     prisma.remediationItem.count({ where }),
   ]);
   return { items: items as RemediationRecord[], total };
@@ -133,11 +144,10 @@ export const CSV_COLUMNS: [string, keyof ReturnType<typeof remediationJson>][] =
 
 /** The list as CSV (cells neutralised), read in pages so memory stays flat. */
 export async function* remediationCsv(prisma: PrismaClient, filter: RemediationFilter): AsyncGenerator<string> {
-  await listApprovedRemovals(prisma);
-  const where = whereOf(filter);
+  const where = await remediationScope(prisma, filter);
   yield csvLine(CSV_COLUMNS.map(([h]) => h));
   for (let offset = 0; ; offset += 2000) {
-    const page = await prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: ORDER, take: 2000, skip: offset });
+    const page = await prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: 2000, skip: offset });
     if (!page.length) return;
     yield page.map((i) => csvLine(CSV_COLUMNS.map(([, k]) => remediationJson(i as RemediationRecord)[k]))).join('');
   }
