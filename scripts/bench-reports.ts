@@ -1,20 +1,28 @@
-// npm run bench:reports -- --rows 1000000 [--reviewers 50] [--runs 30] [--keep-db] [--reuse-db NAME]
+// npm run bench:reports -- --rows 1000000 [--reviewers 50] [--deciders 2] [--runs 30] [--keep-db] [--reuse-db NAME]
 // Loads a generated export through the upload path into a fresh PostgreSQL
 // database, gives reviewers overlapping criteria (so roles are shared), has
-// each decide half of their rows in an active period (straight in SQL), then
+// every other row decided by up to --deciders of its reviewers (half retain,
+// half remove) in an active period (straight in SQL; with 50 reviewers over a
+// few systems and groups a row has about 20 reviewers, and letting all of them
+// decide would make 10 decisions a row, 10M at 1M rows), then
 // times over HTTP the dashboard's figures (stats, trend over 30 days and 6
 // months, categories), Recent Risk Reviews and All Reviews pages (first,
 // shared only, searched, deep), printing p50 / p95; then downloads the risk
 // report and prints its rate beside `COPY (SELECT …) TO STDOUT` of the same
-// columns, with the server's memory before and after.
+// columns (the export's and the review metadata, by the same joins: the
+// report's own riskReportMetadata) without the formula neutralisation, with
+// the server's memory before and after. Requests go through node:http, with
+// no client time limit (fetch gives up on a response after 300 s).
+import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
 import { loadConfig } from '../api/src/config.js';
 import { createApp } from '../api/src/app.js';
-import { EXPORT_COLUMNS } from '../api/src/services/risk-export.js';
+import { Prisma } from '../api/src/generated/prisma/client.js';
+import { EXPORT_COLUMNS, RISK_REPORT_CELLS, riskReportMetadata } from '../api/src/services/risk-export.js';
+import { LIVE_ROWS } from '../api/src/services/live-rows.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';
@@ -22,6 +30,7 @@ import { arg, percentile as pct } from './cli.js';
 const rows = Number(arg('rows', '1000000'));
 const reviewers = Number(arg('reviewers', '50'));
 const runs = Number(arg('runs', '30'));
+const deciders = Number(arg('deciders', '2'));
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const file = path.resolve(`data/bench-${rows}.csv`);
@@ -51,7 +60,15 @@ async function login(email: string, password: string) {
   return r.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 const adminCookie = await login('admin@example.com', 'Bench#Pass1');
-const get = (url: string, cookie = adminCookie) => fetch(base + url, { headers: { cookie } });
+/** A GET with no client time limit; the response is read by the caller. */
+const get = (url: string, cookie = adminCookie) =>
+  new Promise<http.IncomingMessage>((resolve, reject) => http.get(base + url, { headers: { cookie } }, resolve).on('error', reject));
+async function getJson<T>(url: string): Promise<T> {
+  const res = await get(url);
+  let text = '';
+  for await (const chunk of res) text += String(chunk);
+  return JSON.parse(text) as T;
+}
 
 if (!reuse) {
   console.log(`loading ${rows} rows…`);
@@ -60,7 +77,7 @@ if (!reuse) {
   form.append('file', await fs.openAsBlob(file), path.basename(file));
   const up = (await (await fetch(base + '/api/upload', { method: 'POST', body: form, headers: { cookie: adminCookie } })).json()) as { uploadId: string };
   for (;;) {
-    const s = (await (await get(`/api/upload-status/${up.uploadId}`)).json()) as { status: string };
+    const s = await getJson<{ status: string }>(`/api/upload-status/${up.uploadId}`);
     if (s.status !== 'processing') break;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -78,14 +95,16 @@ if (!reuse) {
     });
   }
   const period = await prisma.reviewPeriod.create({ data: { name: 'Bench period', startDate: new Date(), status: 'active' } });
-  // Each reviewer decides every other row they are assigned (half retain, half remove).
+  // Every other row is decided by up to `deciders` of its reviewers (half retain, half remove).
   await sql.query(`
     INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision)
-    SELECT DISTINCT ON (ac.reviewer_id, r.id) '${period.id}'::uuid, ac.reviewer_id, r.id,
-           (CASE WHEN r.id % 4 = 0 THEN 'remove' ELSE 'retain' END)::"DecisionValue"
-      FROM risk_rows r JOIN assignment_criteria ac
-        ON (ac.criteria_type = 'system' AND ac.criteria_value = r.system) OR (ac.criteria_type = 'user_group' AND ac.criteria_value = r.user_group)
-     WHERE r.id % 2 = 0`);
+    SELECT '${period.id}'::uuid, x.reviewer_id, x.id, (CASE WHEN x.id % 4 = 0 THEN 'remove' ELSE 'retain' END)::"DecisionValue"
+      FROM (SELECT a.id, a.reviewer_id, row_number() OVER (PARTITION BY a.id ORDER BY a.reviewer_id) AS n
+              FROM (SELECT DISTINCT r.id, ac.reviewer_id
+                      FROM risk_rows r JOIN assignment_criteria ac
+                        ON (ac.criteria_type = 'system' AND ac.criteria_value = r.system) OR (ac.criteria_type = 'user_group' AND ac.criteria_value = r.user_group)
+                     WHERE r.id % 2 = 0) a) x
+     WHERE x.n <= ${deciders}`);
   await sql.query('VACUUM ANALYZE');
 }
 const decisions = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM decisions'))[0]!.n);
@@ -111,29 +130,30 @@ for (const [name, url, cookie] of cases) {
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     const r = await get(url, cookie);
-    await r.arrayBuffer();
-    if (!r.ok) throw new Error(`${url}: ${r.status}`);
+    for await (const _chunk of r);
+    if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode}`);
     times.push(performance.now() - t);
   }
   console.log(`| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 95).toFixed(1)} |`);
 }
 
-// The risk report against COPY of the same columns.
+// The risk report against COPY of the same columns: the export's and the review metadata of the
+// decision period, by the report's own joins, over the live rows in id order (not neutralised).
 const live = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM risk_rows'))[0]!.n);
-const copyClient = new pg.Client({ connectionString: u.toString() });
-await copyClient.connect();
+const periodId = (await sql.query<{ id: string }>(`SELECT id::text AS id FROM review_periods WHERE status = 'active' ORDER BY created_at DESC LIMIT 1`))[0]?.id ?? null;
+const baseline = Prisma.sql`SELECT ${Prisma.raw([...EXPORT_COLUMNS.map(([, c]) => `r.${c}`), ...RISK_REPORT_CELLS].join(', '))}
+  FROM risk_rows r ${riskReportMetadata(periodId, null)} WHERE ${LIVE_ROWS} ORDER BY r.id`;
 let t = performance.now();
 let bytes = 0;
-for await (const chunk of copyClient.query(copyTo(`COPY (SELECT ${EXPORT_COLUMNS.map(([, c]) => `r.${c}`).join(', ')} FROM risk_rows r ORDER BY r.id) TO STDOUT WITH (FORMAT csv)`))) bytes += (chunk as Buffer).length;
+for await (const chunk of sql.copyOut!(baseline.text, baseline.values)) bytes += chunk.length;
 const copyMs = performance.now() - t;
-await copyClient.end();
 const rssBefore = process.memoryUsage().rss;
 let rssMax = rssBefore;
 const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 100);
 t = performance.now();
 let reportBytes = 0;
 const res = await get('/api/reports/risk-report');
-for await (const chunk of res.body! as unknown as AsyncIterable<Uint8Array>) reportBytes += (chunk as Uint8Array).length;
+for await (const chunk of res) reportBytes += (chunk as Buffer).length;
 const reportMs = performance.now() - t;
 clearInterval(sampler);
 const rate = (ms: number) => Math.round(live / (ms / 1000));

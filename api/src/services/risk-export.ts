@@ -42,6 +42,35 @@ export const RISK_REPORT_EXTRA = [
 const ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const NOT_NULL_TEXT = new Set(EXPORT_COLUMNS.map(([, c]) => c).filter((c) => c !== 'last_executed_on' && c !== 'execution_count'));
 
+/** The risk report's metadata cells (RISK_REPORT_EXTRA), over riskReportMetadata's alias x. */
+export const RISK_REPORT_CELLS = [`coalesce(x.decision, '${PENDING}')`, 'x.comments', 'x.decided_at', 'x.reviewer', 'x.submission', 'x.submitted_at', 'x.approved_by', 'x.approved_at', 'x.period', 'x.mitigation_control', 'x.mitigation_expires'];
+
+const person = (t: string) => `nullif(trim(coalesce(${t}.first_name, '') || ' ' || coalesce(${t}.last_name, '') || ' <' || coalesce(${t}.email, '') || '>'), '<>')`;
+
+/**
+ * The risk report's review metadata of row r (alias x, one line per decision):
+ * every reviewer's decision in the period, or only `reviewerId`'s. Read per row
+ * (LATERAL, by the decisions' risk_row_id index) so the lines come out in row
+ * order as the rows are read: no sort of the joined lines, the first bytes go
+ * out at once. Also the baseline of `npm run bench:reports` (the same joins).
+ */
+export function riskReportMetadata(periodId: string | null, reviewerId: string | null): Prisma.Sql {
+  const byReviewer = reviewerId == null ? Prisma.empty : Prisma.sql`AND v.reviewer_id = ${reviewerId}::uuid`;
+  return Prisma.sql`LEFT JOIN LATERAL (
+          SELECT v.decision::text AS decision, v.comments, ${Prisma.raw(ISO('v.updated_at'))} AS decided_at, ${Prisma.raw(person('u'))} AS reviewer,
+                 coalesce(s.status::text, 'not submitted') AS submission, ${Prisma.raw(ISO('s.submitted_at'))} AS submitted_at,
+                 ${Prisma.raw(person('a'))} AS approved_by, CASE WHEN a.id IS NOT NULL THEN ${Prisma.raw(ISO('s.reviewed_at'))} END AS approved_at,
+                 p.name AS period, v.mitigation_control, to_char(v.mitigation_expires_at, 'YYYY-MM-DD') AS mitigation_expires
+            FROM decisions v
+            JOIN users u ON u.id = v.reviewer_id
+            JOIN review_periods p ON p.id = v.period_id
+            LEFT JOIN submissions s ON s.id = v.submission_id
+            LEFT JOIN users a ON a.id = s.reviewed_by_id AND s.status = 'approved'
+           WHERE v.risk_row_id = r.id AND v.period_id = ${periodId}::uuid ${byReviewer}
+           ORDER BY v.updated_at, v.id
+        ) x ON TRUE`;
+}
+
 /**
  * The filtered rows the viewer may see, as CSV: Export Results (one line per
  * row, with the viewer's own decision) or, with `everyReviewer`, the risk
@@ -65,30 +94,13 @@ export async function* exportRisksCsv(
   const periodId = period?.id ?? null;
   const rowCells = EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`));
   const extra = report
-    ? [`coalesce(x.decision, '${PENDING}')`, 'x.comments', 'x.decided_at', 'x.reviewer', 'x.submission', 'x.submitted_at', 'x.approved_by', 'x.approved_at', 'x.period', 'x.mitigation_control', 'x.mitigation_expires']
+    ? RISK_REPORT_CELLS
     : [`coalesce(d.decision::text, '${PENDING}')`, 'd.comments', ISO('d.updated_at'), 'u.email', 'd.mitigation_control', `to_char(d.mitigation_expires_at, 'YYYY-MM-DD')`];
   const cells = [...rowCells, ...extra];
   // The export's own text columns are never NULL: no cast, no coalesce.
   const cols = Prisma.raw(cells.map((c, i) => `${sqlCsvText(c, !(c.startsWith('r.') && NOT_NULL_TEXT.has(c.slice(2))))} AS c${i}`).join(', '));
   const own = Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${periodId}::uuid AND d.reviewer_id = ${user.id}::uuid`;
-  // The report: every reviewer's decision for an administrator, else the viewer's own. Read
-  // per row (LATERAL, by the decisions' risk_row_id index) so the lines come out in row order
-  // as the rows are read: no sort of the joined lines, the first bytes go out at once.
-  const byReviewer = user.role === 'admin' ? Prisma.empty : Prisma.sql`AND v.reviewer_id = ${user.id}::uuid`;
-  const person = (t: string) => `nullif(trim(coalesce(${t}.first_name, '') || ' ' || coalesce(${t}.last_name, '') || ' <' || coalesce(${t}.email, '') || '>'), '<>')`;
-  const metadata = Prisma.sql`LEFT JOIN LATERAL (
-          SELECT v.decision::text AS decision, v.comments, ${Prisma.raw(ISO('v.updated_at'))} AS decided_at, ${Prisma.raw(person('u'))} AS reviewer,
-                 coalesce(s.status::text, 'not submitted') AS submission, ${Prisma.raw(ISO('s.submitted_at'))} AS submitted_at,
-                 ${Prisma.raw(person('a'))} AS approved_by, CASE WHEN a.id IS NOT NULL THEN ${Prisma.raw(ISO('s.reviewed_at'))} END AS approved_at,
-                 p.name AS period, v.mitigation_control, to_char(v.mitigation_expires_at, 'YYYY-MM-DD') AS mitigation_expires
-            FROM decisions v
-            JOIN users u ON u.id = v.reviewer_id
-            JOIN review_periods p ON p.id = v.period_id
-            LEFT JOIN submissions s ON s.id = v.submission_id
-            LEFT JOIN users a ON a.id = s.reviewed_by_id AND s.status = 'approved'
-           WHERE v.risk_row_id = r.id AND v.period_id = ${periodId}::uuid ${byReviewer}
-           ORDER BY v.updated_at, v.id
-        ) x ON TRUE`;
+  const metadata = riskReportMetadata(periodId, user.role === 'admin' ? null : user.id);
   const decisionFilter = present(filter.decision) ? own : Prisma.empty;
   const rows = (id: Prisma.Sql, after: Prisma.Sql, limit: Prisma.Sql | null) =>
     !report
