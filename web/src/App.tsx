@@ -31,6 +31,8 @@ const uploadCode = () => import('./routes/upload/UploadRoute');
 const usersCode = () => import('./routes/users/UsersRoute');
 const reportsCode = () => import('./routes/reports/ReportsRoute');
 const allReviewsCode = () => import('./routes/all-reviews/AllReviewsRoute');
+const remediationCode = () => import('./routes/remediation/RemediationRoute');
+const RemediationRoute = lazy(remediationCode);
 
 const adminSettingsCode = () => import('./routes/admin-settings/AdminSettingsRoute');
 const AdminSettingsRoute = lazy(adminSettingsCode);
@@ -120,6 +122,14 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
     prepare: async (s) => {
       startLoading(reportsCode);
       return (await import('./routes/reports/reportsLoader')).prepareReports(s);
+    },
+  },
+  {
+    path: '/reports/remediation',
+    element: <RemediationRoute />,
+    prepare: async (s) => {
+      startLoading(remediationCode);
+      return (await import('./routes/remediation/remediationLoader')).prepareRemediation(s);
     },
   },
   {

@@ -11,11 +11,13 @@ import {
   Subtitle2,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowDownload20Regular, ShieldCheckmark24Regular } from '@fluentui/react-icons';
+import { ArrowDownload20Regular, ArrowRight16Regular, ShieldCheckmark24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { EvidenceCard_query$key } from '../../__generated__/EvidenceCard_query.graphql';
 import { downloadFile, fileStamp } from '../../components/download';
+import { databaseIdOf } from '../../components/globalIds';
+import { LinkButton } from '../../components/LinkButton';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
@@ -27,16 +29,6 @@ const useStyles = makeStyles({
   actions: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalS, rowGap: tokens.spacingVerticalS },
   progress: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXS, maxWidth: '420px' },
 });
-
-/** The database id inside a ReviewPeriod global id ('ReviewPeriod:<uuid>' in base64). */
-function periodIdOf(globalId: string): string | null {
-  try {
-    const decoded = window.atob(globalId);
-    return decoded.startsWith('ReviewPeriod:') ? decoded.slice('ReviewPeriod:'.length) : null;
-  } catch {
-    return null;
-  }
-}
 
 type Download = { key: string; label: string; url: (periodId: string) => string; fallback: string; done: string };
 
@@ -95,7 +87,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
   const [busy, setBusy] = useState<{ key: string; bytes: number } | null>(null);
 
   const download = async (d: Download) => {
-    const id = periodIdOf(chosen);
+    const id = databaseIdOf(chosen, 'ReviewPeriod');
     if (!id) return;
     setBusy({ key: d.key, bytes: 0 });
     try {
@@ -118,6 +110,11 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
           </Subtitle2>
         }
         description={<Caption1 className={styles.muted}>For auditors and for the people who revoke access</Caption1>}
+        action={
+          <LinkButton to="/reports/remediation" appearance="primary" icon={<ArrowRight16Regular />} iconPosition="after">
+            Remediation List
+          </LinkButton>
+        }
       />
       {periods.length === 0 ? (
         <Body1>No review periods yet.</Body1>

@@ -1,0 +1,91 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { baseURL, createActiveUser, ensureAdminSession, restLogin, signInAsAdmin, toast } from './helpers';
+import { createAssignmentRest, openFreshPeriod, uniqueName } from './review-helpers';
+
+// Issue 13 point 6 in the browser: an approved removal is on the remediation list (Reports > Remediation
+// List), an administrator marks it done there, and a later upload verifies it or, when the access is still in
+// the data, reopens it. The rules behind it (who may set what, the CSV, the notification) are in
+// api/test/remediation.test.ts. Rows are this run's own (a unique user), uploaded in append mode.
+const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`.toUpperCase();
+const USER = `RM${tag}`;
+const NAME = `Remy Remediate ${tag}`;
+const GONE = `Z_RM_GONE_${tag}`;
+const KEPT = `Z_RM_KEPT_${tag}`;
+const HEADER = 'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role';
+const row = (role: string, risk: string) => [USER, NAME, 'FIN', risk, 'Create and pay vendor', 'High', '0301', 'SAP ERP', role, `CR_${role}`].join(',');
+
+async function upload(api: APIRequestContext, lines: string[]) {
+  const csv = [HEADER, ...lines].join('\r\n') + '\r\n';
+  const r = await api.post('/api/upload', {
+    multipart: {
+      file: { name: `remediation-${tag}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
+      uploadMode: 'append',
+      skipDuplicates: 'false',
+      batchSize: '5000',
+      emailNotification: 'false',
+    },
+  });
+  expect(r.ok(), `upload: ${r.status()} ${await r.text()}`).toBeTruthy();
+  const { uploadId } = (await r.json()) as { uploadId: string };
+  await expect
+    .poll(async () => ((await (await api.get(`/api/upload-status/${uploadId}`)).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe('completed');
+}
+
+test('an approved removal is marked done on the remediation list, and the next upload verifies one and reopens another', async ({
+  page,
+  request,
+}) => {
+  await ensureAdminSession(request);
+  await upload(request, [row(GONE, 'S700'), row(KEPT, 'S701')]);
+  const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Rita', lastName: 'Remover' });
+  await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_id', criteriaValue: USER });
+  const period = await openFreshPeriod(request, uniqueName('Remediation period'));
+  // The reviewer removes both accesses and submits; the administrator approves.
+  const api = await playwrightRequest.newContext({ baseURL: baseURL() });
+  expect(await restLogin(api, reviewer.email, reviewer.password)).not.toBeNull();
+  const rows = ((await (await api.get('/api/assigned-risks?limit=500')).json()) as { risks: { id: number }[] }).risks;
+  expect(rows).toHaveLength(2);
+  expect((await api.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'remove' })) } })).ok()).toBeTruthy();
+  expect((await api.post('/api/reviews/submit')).ok()).toBeTruthy();
+  await api.dispose();
+  const submissions = (await (await request.get('/api/submissions?status=submitted')).json()) as { id: string; reviewer: { id: string } }[];
+  const mine = submissions.find((s) => s.reviewer.id === reviewer.user.id)!;
+  expect((await request.put(`/api/submissions/${mine.id}/approve`)).ok()).toBeTruthy();
+
+  await signInAsAdmin(page, request);
+  await page.getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('link', { name: 'Remediation List' }).click();
+  await expect(page.getByRole('heading', { name: 'Remediation', level: 1 })).toBeVisible();
+  await page.getByLabel('Review period').selectOption({ label: `${period.name} (Active)` });
+  const table = page.getByRole('table', { name: 'Remediation items' });
+  const item = (role: string) => table.getByRole('row').filter({ hasText: role });
+  await expect(table.getByRole('row').filter({ hasText: USER })).toHaveCount(2);
+  await expect(item(GONE)).toContainText('Open');
+  await expect(item(GONE)).toContainText(reviewer.email);
+
+  // Keyboard: focus the item's button and press Enter; the row shows who set the status.
+  await item(GONE).getByRole('button', { name: /^Mark done/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(toast(page, 'Status Updated')).toBeVisible();
+  await expect(item(GONE)).toContainText('Done');
+  await expect(item(GONE)).toContainText('by ');
+  await item(KEPT).getByRole('button', { name: /^Mark done/ }).click();
+  await expect(item(KEPT)).toContainText('Done');
+  // Filtered by status, an item set to another status leaves the list at once.
+  await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Done' });
+  await expect(table.getByRole('row').filter({ hasText: USER })).toHaveCount(2);
+  await item(KEPT).getByRole('button', { name: /^Reopen/ }).click();
+  await expect(item(KEPT)).toHaveCount(0);
+  await page.getByLabel('Status', { exact: true }).selectOption({ label: 'All' });
+  await item(KEPT).getByRole('button', { name: /^Mark done/ }).click();
+  await expect(item(KEPT)).toContainText('Done');
+
+  // The next export still holds KEPT, no longer GONE.
+  await upload(request, [row(KEPT, 'S701')]);
+  await page.reload();
+  await page.getByLabel('Review period').selectOption({ label: `${period.name} (Active)` });
+  await expect(item(GONE)).toContainText('Verified');
+  await expect(item(KEPT)).toContainText('Open');
+  await expect(item(KEPT)).toContainText('Reopened 1× by an upload');
+});

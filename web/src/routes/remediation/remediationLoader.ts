@@ -1,0 +1,23 @@
+import type { PreloadedQuery } from 'react-relay';
+import remediationRouteQuery, { type RemediationRouteQuery } from '../../__generated__/RemediationRouteQuery.graphql';
+import { prepareQuery, type RouteSession } from '../../router/routeSession';
+
+/** The list's filters: a review period's global id and a status; '' is all. */
+export type RemediationFilters = { periodId: string; status: '' | 'open' | 'done' | 'failed' | 'verified' };
+
+export const ALL_REMEDIATION: RemediationFilters = { periodId: '', status: '' };
+
+/** Items read per page. */
+export const REMEDIATION_PAGE = 100;
+
+export function remediationVariables(f: RemediationFilters): RemediationRouteQuery['variables'] {
+  return { count: REMEDIATION_PAGE, filter: { periodId: f.periodId || null, status: f.status || null } };
+}
+
+export type RemediationPrepared = { query: PreloadedQuery<RemediationRouteQuery> };
+
+/** Administrators only: every item (the screen asks again when the filters change); nothing for others. */
+export function prepareRemediation(session: RouteSession): RemediationPrepared | null {
+  if (session.viewer.role !== 'admin') return null;
+  return { query: prepareQuery<RemediationRouteQuery>(session, remediationRouteQuery, remediationVariables(ALL_REMEDIATION)) };
+}
