@@ -88,4 +88,13 @@ test('an approved removal is marked done on the remediation list, and the next u
   await expect(item(GONE)).toContainText('Verified');
   await expect(item(KEPT)).toContainText('Open');
   await expect(item(KEPT)).toContainText('Reopened 1× by an upload');
+
+  // On a phone (390 px) each item is a card, its cells under their column's names, no wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(item(GONE).getByRole('cell').first()).toHaveAttribute('data-label', 'User');
+  const markDone = item(KEPT).getByRole('button', { name: /^Mark done/ });
+  await markDone.scrollIntoViewIfNeeded();
+  await expect(markDone).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: '/tmp/remed/phone.png', fullPage: false });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
