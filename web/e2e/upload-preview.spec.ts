@@ -74,16 +74,16 @@ test('the sheet and header row are chosen in the preview, and the load reads fro
   const preview = page.getByLabel('Preview', { exact: true });
   await expect(preview).toContainText("XLSX · sheet 'Summary' of 2 · header on row 1");
 
-  await preview.getByLabel('Sheet').selectOption('Detail');
+  await preview.getByLabel('Sheet', { exact: true }).selectOption('Detail');
   // 'User ID' and 'Detail of conflicts' name too little to be the header: the next row is found.
   await expect(preview).toContainText("XLSX · sheet 'Detail' of 2 · header on row 2");
   await expect(preview.getByRole('table', { name: 'First rows' })).toContainText(`S${tag}`);
 
-  await preview.getByLabel('Header row').fill('1');
+  await preview.getByLabel('Header row', { exact: true }).fill('1');
   await preview.getByRole('button', { name: 'Read header from this row' }).click();
   await expect(preview).toContainText("sheet 'Detail' of 2 · header on row 1");
   await expect(preview.getByLabel('Cannot be loaded')).toBeVisible();
-  await preview.getByLabel('Header row').fill('2');
+  await preview.getByLabel('Header row', { exact: true }).fill('2');
   await preview.getByRole('button', { name: 'Read header from this row' }).click();
   await expect(preview).toContainText("sheet 'Detail' of 2 · header on row 2");
   await expect(preview.getByLabel('Cannot be loaded')).toHaveCount(0);
