@@ -163,13 +163,18 @@ describe('workbooks: the sheet with the header, below title lines', () => {
     data.addRow(EN_HEADER);
     data.addRow(['XLU01', 'Zoë', 'R001', 'High', 'ERP', 'Z_A', 'ZC_A', 313.5]);
     data.addRow(['XLU02', 'Ben', 'R002', 'Medium', 'ERP', 'Z_B', '', 7]);
+    // Numbers typed as text the French way (a text cell, not a number cell).
+    data.addRow(['XLU03', 'Cléo', 'R003', 'Low', 'ERP', 'Z_C', '', '313,5']);
+    data.addRow(['XLU04', 'Dan', 'R004', 'Low', 'ERP', 'Z_D', '', '1.234,5']);
     const buf = Buffer.from(await wb.xlsx.writeBuffer());
     const { id, status, details } = await load('analysis.xlsx', buf);
-    expect(status).toMatchObject({ status: 'completed', statusLabel: 'Completed', recordCount: 2, errorMessage: null });
+    expect(status).toMatchObject({ status: 'completed', statusLabel: 'Completed', recordCount: 4, errorMessage: null });
     expect(details.sourceLayout).toEqual({ format: 'XLSX', sheet: 'Analysis', sheets: ['Parameters', 'Analysis'], headerRow: 5, decimalSeparator: '.' });
     expect((await stored(id)).map((r) => [r.userId, r.userName, r.riskLevel, r.roleProfile, r.compositeBusinessRole, r.executionCount])).toEqual([
       ['XLU01', 'Zoë', 'high', 'Z_A', 'ZC_A', 313.5],
       ['XLU02', 'Ben', 'medium', 'Z_B', '', 7],
+      ['XLU03', 'Cléo', 'low', 'Z_C', '', 313.5],
+      ['XLU04', 'Dan', 'low', 'Z_D', '', 1234.5],
     ]);
   });
 
@@ -182,7 +187,7 @@ describe('workbooks: the sheet with the header, below title lines', () => {
     const buf = XLSX.write(wb, { type: 'buffer', bookType: 'biff8' }) as Buffer;
     const { id, status, details } = await load('analysis.xls', buf);
     expect(status).toMatchObject({ status: 'completed', recordCount: 2 });
-    expect(details.sourceLayout).toMatchObject({ format: 'XLS', sheet: 'Analysis', sheets: ['Parameters', 'Analysis'] });
+    expect(details.sourceLayout).toEqual({ format: 'XLS', sheet: 'Analysis', sheets: ['Parameters', 'Analysis'], headerRow: 5, decimalSeparator: '.' });
     expect((await stored(id)).map((r) => [r.userId, r.userName, r.riskLevel, r.roleProfile, r.compositeBusinessRole, r.executionCount])).toEqual([
       ['XSU01', 'Zoë', 'high', 'Z_A', 'ZC_A', 313.5],
       ['XSU02', 'Ben', 'low', 'Z_B', '', 7],

@@ -49,3 +49,50 @@ test('a report of another tool is previewed, mapped, saved as a profile and load
   const profiles = await (await request.get('/api/mapping-profiles')).json();
   expect(profiles.map((p: { name: string }) => p.name)).toContain(`Vendor ${tag}`);
 });
+
+// Where the header is (issue 14): a workbook whose first sheet has a header too (a summary); the
+// administrator picks the detail sheet and the header row, sees the rows of that sheet, and loads it.
+test('the sheet and header row are chosen in the preview, and the load reads from there', async ({ page, request }, testInfo) => {
+  const ExcelJS = (await import('exceljs')).default;
+  const tag = Date.now().toString(36).toUpperCase();
+  const name = `two-sheets-${tag}.xlsx`;
+  const wb = new ExcelJS.Workbook();
+  const summary = wb.addWorksheet('Summary');
+  summary.addRow(['User ID', 'Access Risk ID', 'System', 'Role/Profile']);
+  summary.addRow(['TOTAL', '*', '*', '*']);
+  const detail = wb.addWorksheet('Detail');
+  detail.addRow(['User ID', 'Detail of conflicts']);
+  detail.addRow(['User ID', 'Access Risk ID', 'System', 'Role/Profile']);
+  detail.addRow([`S${tag}`, 'R001', 'ERP', 'Z_A']);
+  const file = testInfo.outputPath(name);
+  fs.writeFileSync(file, Buffer.from(await wb.xlsx.writeBuffer()));
+
+  await signInAsAdmin(page, request);
+  await page.goto('/upload');
+  await page.getByLabel('Choose files to upload').setInputFiles(file);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const preview = page.getByLabel('Preview', { exact: true });
+  await expect(preview).toContainText("XLSX · sheet 'Summary' of 2 · header on row 1");
+
+  await preview.getByLabel('Sheet', { exact: true }).selectOption('Detail');
+  // 'User ID' and 'Detail of conflicts' name too little to be the header: the next row is found.
+  await expect(preview).toContainText("XLSX · sheet 'Detail' of 2 · header on row 2");
+  await expect(preview.getByRole('table', { name: 'First rows' })).toContainText(`S${tag}`);
+
+  await preview.getByLabel('Header row', { exact: true }).fill('1');
+  await preview.getByRole('button', { name: 'Read header from this row' }).click();
+  await expect(preview).toContainText("sheet 'Detail' of 2 · header on row 1");
+  await expect(preview.getByLabel('Cannot be loaded')).toBeVisible();
+  await preview.getByLabel('Header row', { exact: true }).fill('2');
+  await preview.getByRole('button', { name: 'Read header from this row' }).click();
+  await expect(preview).toContainText("sheet 'Detail' of 2 · header on row 2");
+  await expect(preview.getByLabel('Cannot be loaded')).toHaveCount(0);
+
+  await preview.getByRole('button', { name: 'Start Upload' }).click();
+  const status = page.getByLabel('Upload Status', { exact: true });
+  await expect(status).toContainText('Completed', { timeout: 30_000 });
+  const uploads = await (await request.get('/api/uploads')).json();
+  const mine = uploads.find((u: { originalName: string }) => u.originalName === name);
+  expect(mine.sourceLayout).toMatchObject({ sheet: 'Detail', headerRow: 2 });
+  expect(mine.recordCount).toBe(1);
+});

@@ -28,6 +28,16 @@ export interface CsvReader {
   batches: AsyncGenerator<CsvBatch>;
 }
 
+/**
+ * Where the header is, as an administrator chose it in the preview (else
+ * found): the sheet of a workbook, by name, and the row (1-based, as the
+ * layout numbers it) holding the header; rows above it are skipped.
+ */
+export interface LayoutChoice {
+  sheet?: string;
+  headerRow?: number;
+}
+
 const CHUNK = 1 << 20;
 
 type Decoding = { label: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'; name: string; bom: number };
@@ -92,6 +102,17 @@ function detectDelimiter(firstLine: string): string {
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
+/** How many fields a line has (delimiters inside quotes do not count), for guessing only. */
+function fieldCount(line: string, d: string): number {
+  let n = 1;
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === d) n++;
+  }
+  return n;
+}
+
 /** A line's fields split naively (quotes dropped), for guessing only. */
 function roughFields(line: string, d: string): string[] {
   return line.split(d).map((f) => f.trim().replace(/^"|"$/g, ''));
@@ -100,10 +121,13 @@ function roughFields(line: string, d: string): string[] {
 /**
  * The delimiter and how many known columns the header names, from the first
  * lines: the delimiter under which some line reads as the best header (a title
- * or parameter lines above it do not matter). With no recognisable header,
- * the most frequent delimiter of the first non-blank line.
+ * or parameter lines above it do not matter). With no recognisable header
+ * (another tool's report), the delimiter that splits the most lines into the
+ * same number of fields (3 or more), and the first line so split is the
+ * header (`headerLine`, 0-based; title lines above it are skipped); else the
+ * most frequent delimiter of the first non-blank line.
  */
-export function detectLayout(text: string): { delimiter: string; score: number } {
+export function detectLayout(text: string): { delimiter: string; score: number; headerLine?: number } {
   const lines = text.split(/\r\n|\n|\r/, HEADER_SEARCH_ROWS + 1).slice(0, HEADER_SEARCH_ROWS);
   let best = { delimiter: '', score: 0 };
   for (const d of DELIMITERS) {
@@ -114,11 +138,21 @@ export function detectLayout(text: string): { delimiter: string; score: number }
     }
   }
   if (best.score >= 2) return best;
+  let shape = { delimiter: '', lines: 0, headerLine: 0 };
+  for (const d of DELIMITERS) {
+    const widths = lines.map((l) => (l.trim() === '' ? 0 : fieldCount(l, d)));
+    const counts = new Map<number, number>();
+    for (const w of widths) if (w >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const [w, n] of counts) if (n > shape.lines) shape = { delimiter: d, lines: n, headerLine: widths.indexOf(w) };
+  }
+  if (shape.lines >= 2) return { delimiter: shape.delimiter, score: 0, headerLine: shape.headerLine };
   return { delimiter: detectDelimiter(lines.find((l) => l.trim() !== '') ?? ''), score: 0 };
 }
 
 /** Opens a CSV file: reads the header, then yields records in batches of `batchRows`. */
-export async function openCsv(file: string, batchRows: number): Promise<CsvReader> {
+export async function openCsv(file: string, batchRows: number, at: LayoutChoice = {}): Promise<CsvReader> {
+  if (at.sheet !== undefined) throw new IngestError(`A CSV file has no sheets: it cannot be read from sheet '${at.sheet}'.`);
+  let chosenRow = at.headerRow ?? 0;
   const fd = await fs.promises.open(file, 'r');
   const stat = await fd.stat();
   if (stat.size === 0) {
@@ -158,6 +192,8 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
   let skipped = 0;
   let pendingCR = false;
   let out: { row: number; fields: string[] }[] = [];
+  /** A bad row met while the header was read, thrown after the rows above it. */
+  let deferred: IngestError | undefined;
 
   let text = '';
   let done = false;
@@ -208,8 +244,9 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
     // Blank lines are skipped.
     if (rec.length === 1 && rec[0] === '') return;
     if (!header) {
-      // Title lines and report parameters above the header are skipped.
-      if (headerScoreNeeded && headerScore(rec) < headerScoreNeeded && ++skipped < HEADER_SEARCH_ROWS) return;
+      // Title lines and report parameters above the header are skipped (all rows above a chosen header row).
+      if (thisRow < chosenRow) return;
+      if (!chosenRow && headerScoreNeeded && headerScore(rec) < headerScoreNeeded && ++skipped < HEADER_SEARCH_ROWS) return;
       header = rec;
       headerRow = thisRow;
       return;
@@ -317,8 +354,18 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
         const found = detectLayout(buffered);
         delimiter = found.delimiter;
         headerScoreNeeded = Math.min(found.score, HEADER_MIN_SCORE);
+        // Another tool's header under title lines: the rows above it are skipped as a chosen row's are.
+        if (!chosenRow && found.headerLine) chosenRow = found.headerLine + 1;
       }
-      if (buffered) parse(buffered);
+      if (buffered) {
+        try {
+          parse(buffered);
+        } catch (e) {
+          // A bad row after the header: the rows before it are handed over first (a preview shows them).
+          if (!header || !(e instanceof IngestError)) throw e;
+          deferred = e;
+        }
+      }
       buffered = '';
       if (!more) break;
     }
@@ -326,7 +373,7 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
       if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
       if (field !== '' || fields.length) endRecord();
     }
-    if (!header) throw new IngestError('The file has no header row.');
+    if (!header) throw new IngestError(chosenRow ? `The file has no row ${chosenRow} or below it to read the header from.` : 'The file has no header row.');
   } catch (e) {
     await close();
     throw e;
@@ -335,6 +382,10 @@ export async function openCsv(file: string, batchRows: number): Promise<CsvReade
 
   async function* batches(): AsyncGenerator<CsvBatch> {
     try {
+      if (deferred) {
+        if (out.length) yield { records: out, bytesRead };
+        throw deferred;
+      }
       for (;;) {
         while (out.length < batchRows) {
           if (!(await nextText())) {

@@ -131,8 +131,10 @@ export const HEADER_MIN_SCORE = 3;
 /**
  * The index of the header among a file's first non-blank rows: the first row
  * if it names two known columns, else the first that names HEADER_MIN_SCORE,
- * else the one naming the most (at least two), else 0 (the first row, refused
- * later as not a header).
+ * else the one naming the most (at least two), else (another tool's report,
+ * whose column names the dictionary does not know) the first row as wide as
+ * the widest, when that is 3 cells or more: a title or parameter line above
+ * it is narrower. The file is then mapped by a profile, or refused.
  */
 export function findHeaderRow(rows: readonly (readonly string[])[]): number {
   let best = 0;
@@ -145,7 +147,14 @@ export function findHeaderRow(rows: readonly (readonly string[])[]): number {
       bestScore = s;
     }
   }
-  return bestScore >= 2 ? best : 0;
+  return bestScore >= 2 ? best : widestRow(rows);
+}
+
+/** The first of the first rows as wide (in cells with a value) as the widest, if that is 3 or more; else 0. */
+export function widestRow(rows: readonly (readonly string[])[]): number {
+  const widths = rows.slice(0, HEADER_SEARCH_ROWS).map((r) => r.filter((c) => typeof c === 'string' && c.trim() !== '').length);
+  const widest = Math.max(0, ...widths);
+  return widest >= 3 ? widths.indexOf(widest) : 0;
 }
 
 /** English names of the fields, as the export writes them (for messages). */

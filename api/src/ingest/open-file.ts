@@ -4,9 +4,9 @@
 // refused (IngestError) before any row is read, and left closed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openCsv, IngestError, type CsvReader } from './csv.js';
+import { openCsv, IngestError, type CsvReader, type LayoutChoice } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
-import { fieldLabel, fieldOf, looksLikeField, mapHeaders, normalizeHeader, overridesOf, type CanonicalField, type ColumnOverrides, type HeaderMapping } from './headers.js';
+import { HEADER_SEARCH_ROWS, fieldLabel, fieldOf, looksLikeField, mapHeaders, normalizeHeader, overridesOf, type CanonicalField, type ColumnOverrides, type HeaderMapping } from './headers.js';
 
 /** What was found in the file, for View Details. */
 export interface SourceLayout {
@@ -113,17 +113,28 @@ export function refusalOf(map: HeaderMapping): string | undefined {
   return undefined;
 }
 
-/** How the columns are chosen: a confirmed mapping first, else a matching profile, else the dictionary alone. */
+/**
+ * How the columns are chosen: a confirmed mapping first, else a matching
+ * profile, else the dictionary alone; and where the header is, when the
+ * administrator chose the sheet or header row in the preview.
+ */
 export interface MappingChoice {
   overrides?: ColumnOverrides;
   profiles?: readonly MappingProfileData[];
+  layout?: LayoutChoice;
 }
 
-/** A file opened and mapped, not yet checked: for the load (which refuses) and the preview (which shows why). */
-export async function openMapped(file: string, originalName: string, groupRows: number, choice: MappingChoice = {}) {
+/**
+ * A file opened and mapped, not yet checked: for the load (which refuses) and
+ * the preview (which shows why). `peekRows` (a preview): only about that many
+ * rows below the header are needed, so a legacy .xls builds no more.
+ */
+export async function openMapped(file: string, originalName: string, groupRows: number, choice: MappingChoice = {}, peekRows = 0) {
   if (!fs.existsSync(file)) throw new IngestError('The stored file is missing; upload it again.');
   const ext = path.extname(originalName).toLowerCase();
-  const reader = ext === '.xlsx' ? await openXlsx(file, groupRows) : ext === '.xls' ? await openXls(file, groupRows) : await openCsv(file, groupRows);
+  const at = choice.layout ?? {};
+  const xlsRows = peekRows ? peekRows + (at.headerRow ?? HEADER_SEARCH_ROWS * 4) : 0;
+  const reader = ext === '.xlsx' ? await openXlsx(file, groupRows, at) : ext === '.xls' ? await openXls(file, groupRows, at, xlsRows) : await openCsv(file, groupRows, at);
   const profile = choice.overrides ? undefined : matchProfile(reader.header, choice.profiles ?? []);
   const map = mapHeaders(reader.header, choice.overrides ?? (profile ? overridesOf(profile.columns) : undefined));
   const format = ext === '.xlsx' ? 'XLSX' : ext === '.xls' ? 'XLS' : 'CSV';

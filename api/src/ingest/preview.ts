@@ -4,7 +4,8 @@
 // will be stored, and the problems found in the first rows, read exactly as
 // the load reads them (the same reader, mapping and row checks). Only the
 // first group of records is read: a CSV or .xlsx file previews from its
-// first megabyte or so, however large it is.
+// first megabyte or so, however large it is; of a legacy .xls (a container
+// that is read whole) only the first rows of each sheet are built.
 import { IngestError } from './csv.js';
 import { openMapped, refusalOf, type MappingChoice, type SourceLayout } from './open-file.js';
 import { fieldLabel, looksLikeField, type CanonicalField } from './headers.js';
@@ -37,7 +38,7 @@ export const PREVIEW_SCAN_ROWS = 500;
 export const PREVIEW_SHOW_ROWS = 10;
 
 export async function previewFile(file: string, originalName: string, choice: MappingChoice = {}): Promise<FilePreview> {
-  const { reader, map, layout, columnWarnings } = await openMapped(file, originalName, PREVIEW_SCAN_ROWS, choice);
+  const { reader, map, layout, columnWarnings } = await openMapped(file, originalName, PREVIEW_SCAN_ROWS, choice, PREVIEW_SCAN_ROWS * 2);
   try {
     const mapped = new Set(Object.values(map.mapping));
     const columns = reader.header.map((raw, i) => {
@@ -56,6 +57,8 @@ export async function previewFile(file: string, originalName: string, choice: Ma
     try {
       const first = await reader.batches.next();
       if (!first.done) records = first.value.records;
+      // A short first group: the file ends there, or a broken row stops it (said below).
+      if (!first.done && records.length < PREVIEW_SCAN_ROWS) await reader.batches.next();
     } catch (err) {
       // A file that breaks within its first rows (a row with too many fields, an unterminated quote).
       if (!(err instanceof IngestError)) throw err;

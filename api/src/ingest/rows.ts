@@ -170,7 +170,9 @@ function trimmed(v: string): string {
  * mark and '.' or spaces group thousands: '313,5' is 313.5, '1.234,5' is
  * 1234.5. Otherwise '.' is the decimal mark and a comma followed by exactly
  * three digits groups thousands ('1,234'); any other comma is a decimal mark
- * ('313,5' is 313.5 in any file, never 3135).
+ * ('313,5' is 313.5 in any file, never 3135); '1.234,5' (dots grouping
+ * thousands before a decimal comma, as a workbook's text cell may hold it) is
+ * 1234.5.
  */
 export function parseNumber(v: string, decimalComma: boolean): number | undefined {
   let plain = v.length > 0 && v.length <= 15;
@@ -185,6 +187,9 @@ export function parseNumber(v: string, decimalComma: boolean): number | undefine
     s = s.replace(',', '.');
   } else if (/^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(s)) {
     s = s.replace(/,/g, '');
+  } else if (/^[+-]?\d{1,3}(\.\d{3})+,\d*$/.test(s)) {
+    // A number typed the French or German way in a workbook's text cell: '1.234,5'.
+    s = s.replace(/\./g, '').replace(',', '.');
   } else {
     s = s.replace(',', '.');
   }

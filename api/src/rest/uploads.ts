@@ -42,7 +42,14 @@ const ColumnMappingBody = z
   .max(500)
   .meta({ description: "Each source column's header and the field it loads into (null: not loaded); columns not listed map by the header dictionary" });
 
+/** Where the header is, when the administrator chose it (else found). */
+const LayoutBody = {
+  sheet: text('sheet', 255).optional().meta({ description: "The workbook's sheet to read (by name); left out, the sheet whose header is recognisable" }),
+  headerRow: z.number().int().optional().meta({ description: 'The row holding the header (1-based, as the layout numbers rows); left out, the row found' }),
+};
+
 const StartBody = z.object({
+  ...LayoutBody,
   uploadMode: z.enum(['append', 'replace']).optional(),
   skipDuplicates: z.boolean().optional(),
   batchSize: z.number().int().optional(),
@@ -100,18 +107,19 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { columnMapping?: unknown } }>(
+  const AgainBody = z.object({ columnMapping: ColumnMappingBody.optional(), ...LayoutBody });
+  app.post<{ Params: { id: string }; Body: z.infer<typeof AgainBody> }>(
     '/api/upload/preview/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The preview again, with the columns mapped as sent', params: idParams, body: z.object({ columnMapping: ColumnMappingBody.optional() }) }) },
-    async (req) => preview.previewAgain(req.ctx.deps, req.params.id, req.body.columnMapping),
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The preview again, with the columns mapped as sent, from the sheet and header row sent', params: idParams, body: AgainBody }) },
+    async (req) => preview.previewAgain(req.ctx.deps, req.params.id, req.body),
   );
 
   app.post<{ Params: { id: string }; Body: z.infer<typeof StartBody> }>(
     '/api/upload/preview/:id/start',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Start Upload: load the previewed file with this mapping', params: idParams, body: StartBody }) },
     async (req, reply) => {
-      const { columnMapping, saveProfileAs, ...options } = req.body;
-      const u = await preview.startPreviewed(req.ctx.deps, req.ctx.actor, req.params.id, { options, columnMapping, saveProfileAs });
+      const { columnMapping, saveProfileAs, sheet, headerRow, ...options } = req.body;
+      const u = await preview.startPreviewed(req.ctx.deps, req.ctx.actor, req.params.id, { options, columnMapping, saveProfileAs, sheet, headerRow });
       return reply.status(202).send({ uploadId: u.id, status: u.status });
     },
   );

@@ -97,9 +97,11 @@ builder.mutationFields((t) => ({
       file: t.arg({ type: 'Upload', description: 'The file to preview (CSV or Excel), as a multipart upload; not needed with previewId.' }),
       previewId: t.arg.string({ description: 'An earlier preview to show again with another mapping (kept for a day, until started).' }),
       columnMapping: t.arg({ type: [ColumnMappingInput], description: 'With previewId: the mapping to preview with; left out, the saved profiles and the usual headings decide.' }),
+      sheet: t.arg.string({ description: "With previewId: the workbook's sheet to read, by name; left out, the sheet whose header is recognisable." }),
+      headerRow: t.arg.int({ description: 'With previewId: the row holding the header (1-based, as the layout numbers rows); left out, the row found.' }),
     },
     resolve: async (_root, args, ctx) => {
-      if (args.previewId) return preview.previewAgain(ctx.deps, args.previewId, args.columnMapping ?? undefined);
+      if (args.previewId) return preview.previewAgain(ctx.deps, args.previewId, { columnMapping: args.columnMapping ?? undefined, sheet: args.sheet, headerRow: args.headerRow });
       if (!args.file) throw new ValidationError('Send the file, or the previewId of an earlier preview', 'file');
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
       const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
@@ -119,12 +121,16 @@ builder.mutationFields((t) => ({
       previewId: t.arg.string({ required: true, description: 'The preview to load, as previewUpload answered it.' }),
       columnMapping: t.arg({ type: [ColumnMappingInput], description: 'The confirmed mapping; left out, the file loads as it was previewed.' }),
       saveProfileAs: t.arg.string({ description: 'A name to save the mapping under as a profile (in the same transaction); one of that name is replaced.' }),
+      sheet: t.arg.string({ description: "The workbook's sheet to load, by name; left out, the one the preview found." }),
+      headerRow: t.arg.int({ description: 'The row holding the header (1-based, as the layout numbers rows); left out, the one the preview found.' }),
       options: t.arg({ type: UploadOptionsInput, description: 'How to load: append or replace, duplicates, batch size, e-mail when done.' }),
     },
     resolve: async (query, _root, args, ctx) => {
       const u = await preview.startPreviewed(ctx.deps, ctx.actor, args.previewId, {
         columnMapping: args.columnMapping ?? undefined,
         saveProfileAs: args.saveProfileAs ?? undefined,
+        sheet: args.sheet,
+        headerRow: args.headerRow,
         options: uploadOptionsOf(args.options),
       });
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });

@@ -11,6 +11,7 @@ import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { fieldLabel, isCanonicalField, normalizeHeader, overridesOf } from '../ingest/headers.js';
 import type { MappingChoice, MappingProfileData } from '../ingest/open-file.js';
+import type { LayoutChoice } from '../ingest/csv.js';
 import type { ColumnChoice } from './uploads.js';
 
 export const MAX_PROFILE_NAME = 100;
@@ -65,10 +66,11 @@ export async function profileData(prisma: PrismaClient): Promise<MappingProfileD
   return rows.map((p) => ({ name: p.name, columns: p.columns as ColumnChoice[] }));
 }
 
-/** How an upload's columns are chosen: its confirmed mapping, else the saved profiles. */
-export async function mappingChoice(prisma: PrismaClient, up: Pick<Upload, 'columnOverrides'>): Promise<MappingChoice> {
-  if (Array.isArray(up.columnOverrides)) return { overrides: overridesOf(up.columnOverrides as ColumnChoice[]) };
-  return { profiles: await profileData(prisma) };
+/** How an upload's columns are chosen: its confirmed mapping, else the saved profiles; where its header is, if chosen. */
+export async function mappingChoice(prisma: PrismaClient, up: Pick<Upload, 'columnOverrides' | 'layoutChoice'>): Promise<MappingChoice> {
+  const layout = up.layoutChoice && typeof up.layoutChoice === 'object' ? { layout: up.layoutChoice as LayoutChoice } : {};
+  if (Array.isArray(up.columnOverrides)) return { overrides: overridesOf(up.columnOverrides as ColumnChoice[]), ...layout };
+  return { profiles: await profileData(prisma), ...layout };
 }
 
 export async function deleteProfile(prisma: PrismaClient, actor: Actor, id: string): Promise<void> {

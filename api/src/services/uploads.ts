@@ -15,6 +15,7 @@ import { isUuid } from '../core/types.js';
 import type { AppDeps } from './deps.js';
 import type { PubSub, PubSubEvents } from '../pubsub.js';
 import { JOBS } from '../db/queue.js';
+import type { LayoutChoice } from '../ingest/csv.js';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'];
@@ -73,6 +74,8 @@ export type ColumnChoice = { header: string; field: string | null };
 /** What a confirmed preview adds to an upload: its mapping, and a profile to save it as (in the same transaction). */
 export interface AcceptExtras {
   columnOverrides?: ColumnChoice[];
+  /** The sheet and header row chosen in the preview. */
+  layoutChoice?: LayoutChoice;
   saveProfile?: { name: string; columns: ColumnChoice[] };
 }
 
@@ -107,6 +110,7 @@ export async function acceptUpload(
         uploadedById: actor.user?.id ?? null,
         completedAt: accepted ? null : new Date(),
         ...(extras.columnOverrides ? { columnOverrides: extras.columnOverrides } : {}),
+        ...(extras.layoutChoice ? { layoutChoice: { ...extras.layoutChoice } } : {}),
       },
     });
     if (extras.saveProfile) {
@@ -125,6 +129,7 @@ export async function acceptUpload(
         mode: options.uploadMode,
         skipDuplicates: options.skipDuplicates,
         ...(extras.columnOverrides ? { columnMapping: extras.columnOverrides } : {}),
+        ...(extras.layoutChoice ? { layoutChoice: { ...extras.layoutChoice } } : {}),
       },
     });
     return stored;

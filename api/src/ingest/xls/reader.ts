@@ -1,10 +1,12 @@
 // Legacy .xls workbooks as tables, through SheetJS, in a child process with
 // its own heap (SheetJS reads the whole workbook, so those files are capped,
 // and a workbook too large for that heap fails its upload, not the server).
-// Yields the same batches as the CSV reader.
+// Yields the same batches as the CSV reader. A preview asks for its first
+// rows only (maxRows): the file is still read (its container must be), but
+// only those rows of each sheet are built, so memory stays small.
 import fs from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
-import { IngestError, closing, type CsvBatch, type CsvReader } from '../csv.js';
+import { IngestError, closing, type CsvBatch, type CsvReader, type LayoutChoice } from '../csv.js';
 import { HEADER_MIN_SCORE, findHeaderRow, headerScore } from '../headers.js';
 
 const MAX_XLS_BYTES = 100 * 1024 ** 2;
@@ -36,10 +38,10 @@ const OUT_OF_MEMORY = /JavaScript heap out of memory|Allocation failed/;
  * batch is not turned into JSON; stderr is piped to tell a heap out of memory
  * from other failures; stdin and stdout are not used.
  */
-function startXlsChild(args: { file: string; size: number; batchRows: number }, heapMb: number): ChildProcess {
+function startXlsChild(args: { file: string; size: number; batchRows: number; maxRows: number }, heapMb: number): ChildProcess {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  return fork(new URL('./xls-worker.mjs', import.meta.url), [args.file, String(args.size), String(args.batchRows)], {
+  return fork(new URL('./xls-worker.mjs', import.meta.url), [args.file, String(args.size), String(args.batchRows), String(args.maxRows)], {
     execArgv: [`--max-old-space-size=${heapMb}`],
     env,
     serialization: 'advanced',
@@ -48,7 +50,7 @@ function startXlsChild(args: { file: string; size: number; batchRows: number }, 
 }
 
 type XlsMessage =
-  | { type: 'sheets'; sheets: { name: string; rows: string[][] }[] }
+  | { type: 'sheets'; sheets: { name: string; rows: { rowNo: number; cells: string[] }[] }[] }
   | { type: 'header'; header: string[]; headerRow: number }
   | { type: 'batch'; records: CsvBatch['records']; bytesRead: number }
   | { type: 'end' }
@@ -64,14 +66,14 @@ type XlsMessage =
  * waits until it has gone; the child also exits when the server does (its IPC
  * channel closes).
  */
-export async function openXls(file: string, batchRows: number): Promise<CsvReader> {
+export async function openXls(file: string, batchRows: number, at: LayoutChoice = {}, maxRows = 0): Promise<CsvReader> {
   const size = (await fs.promises.stat(file)).size;
   if (size === 0) throw new IngestError('The file is empty (0 bytes).');
   if (size > MAX_XLS_BYTES) {
     throw new IngestError('Legacy .xls files over 100 MB cannot be loaded (the format must be read whole); save it as .xlsx or CSV.');
   }
   const heapMb = Number(process.env.XLS_WORKER_HEAP_MB) || XLS_HEAP_MB;
-  const child = startXlsChild({ file, size, batchRows }, heapMb);
+  const child = startXlsChild({ file, size, batchRows, maxRows }, heapMb);
   const inbox: XlsMessage[] = [];
   let failure: IngestError | undefined;
   let wake: (() => void) | undefined;
@@ -142,15 +144,17 @@ export async function openXls(file: string, batchRows: number): Promise<CsvReade
   try {
     const heads = await receive();
     if (heads.type !== 'sheets') throw new IngestError('This .xls file could not be read: its reader gave no sheets.');
-    // The sheet whose header is recognisable, else the first; its header row.
+    // The sheet chosen, else the one whose header is recognisable, else the
+    // first; the header row chosen, else the one found in its first rows.
     const choices = heads.sheets.map((h) => {
-      const at = findHeaderRow(h.rows);
-      return { headerIndex: at, score: h.rows[at] ? headerScore(h.rows[at]) : 0 };
+      const i = findHeaderRow(h.rows.map((r) => r.cells));
+      return { headerRow: h.rows[i]?.rowNo ?? 1, score: h.rows[i] ? headerScore(h.rows[i].cells) : 0 };
     });
-    const chosen = Math.max(0, choices.findIndex((c) => c.score >= HEADER_MIN_SCORE));
     sheets = heads.sheets.map((h) => h.name);
+    const chosen = at.sheet === undefined ? Math.max(0, choices.findIndex((c) => c.score >= HEADER_MIN_SCORE)) : sheets.indexOf(at.sheet);
+    if (chosen < 0) throw new IngestError(`The workbook has no sheet '${at.sheet}'; its sheets are ${sheets.map((x) => `'${x}'`).join(', ')}.`);
     sheet = sheets[chosen] ?? '';
-    if (child.connected) child.send({ sheet: chosen, headerIndex: choices[chosen]?.headerIndex ?? 0 }, () => {});
+    if (child.connected) child.send({ sheet: chosen, headerRow: at.headerRow ?? choices[chosen]?.headerRow ?? 1 }, () => {});
     const first = await receive();
     if (first.type !== 'header') throw new IngestError('This .xls file could not be read: its reader gave no header.');
     header = first.header;

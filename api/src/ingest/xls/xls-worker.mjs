@@ -10,12 +10,14 @@
 // Plain JavaScript, so that it runs under plain node, without the server's
 // loader (tsx).
 //
-// Arguments: file, size (bytes), batchRows. Messages to the parent (IPC,
-// advanced serialization):
+// Arguments: file, size (bytes), batchRows, maxRows (0: every row; else only
+// each sheet's first maxRows rows are kept as SheetJS reads the workbook, for a
+// preview). Messages to the parent (IPC, advanced serialization):
 //   { type: 'sheets', sheets: [{ name, rows }] } first: each sheet's first
-//                                               non-blank rows, for the parent
-//                                               to choose the sheet and header
-//                                               ({ sheet, headerIndex } back)
+//                                               non-blank rows ({ rowNo, cells }),
+//                                               for the parent to choose the
+//                                               sheet and header row
+//                                               ({ sheet, headerRow } back)
 //   { type: 'header', header, headerRow }      once, after the choice
 //   { type: 'batch', records, bytesRead }       one per 'next' from the parent
 //   { type: 'end' }                             after the last batch
@@ -39,6 +41,7 @@ process.on('disconnect', () => process.exit());
 const file = process.argv[2];
 const size = Number(process.argv[3]);
 const batchRows = Number(process.argv[4]);
+const maxRows = Number(process.argv[5]) || 0;
 /** Sheet rows turned into arrays at a time. */
 const SLICE = Math.max(batchRows, 1000);
 
@@ -50,7 +53,7 @@ const text = (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : v === nu
 
 function readWorkbook() {
   try {
-    const wb = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, cellDates: true });
+    const wb = XLSX.read(fs.readFileSync(file), { type: 'buffer', dense: true, cellDates: true, ...(maxRows ? { sheetRows: maxRows } : {}) });
     if (!wb.SheetNames.length) throw new Error('no worksheet');
     return wb;
   } catch (e) {
@@ -65,8 +68,8 @@ const HEAD_ROWS = 50;
 function sheetHeads(wb) {
   return wb.SheetNames.map((name) => {
     const rows = [];
-    for (const { row } of sheetRows(wb.Sheets[name], HEAD_ROWS * 4)) {
-      rows.push(row.map(text));
+    for (const { row, rowNo } of sheetRows(wb.Sheets[name], HEAD_ROWS * 4)) {
+      rows.push({ rowNo, cells: row.map(text) });
       if (rows.length >= HEAD_ROWS) break;
     }
     return { name, rows };
@@ -75,8 +78,10 @@ function sheetHeads(wb) {
 
 /**
  * The sheet's non-blank rows as SheetJS gives them (sheet_to_json with
- * header: 1, raw values, '' for empty cells, blank rows left out), a slice of
- * rows at a time, each with how far through the sheet it is (0..1).
+ * header: 1, raw values, '' for empty cells; blank rows left out here, so that
+ * each row keeps its number in the sheet), a slice of rows at a time, each
+ * with its row number (1-based, as Excel shows it) and how far through the
+ * sheet it is (0..1).
  */
 function* sheetRows(ws, upTo = Infinity) {
   if (ws == null || ws['!ref'] == null) return;
@@ -93,7 +98,7 @@ function* sheetRows(ws, upTo = Infinity) {
     const last = Math.min(r + SLICE - 1, end);
     let rows;
     try {
-      rows = XLSX.utils.sheet_to_json(ws, { header: 1, raw: true, defval: '', blankrows: false, range: { s: { r, c: range.s.c }, e: { r: last, c: range.e.c } } });
+      rows = XLSX.utils.sheet_to_json(ws, { header: 1, raw: true, defval: '', blankrows: true, range: { s: { r, c: range.s.c }, e: { r: last, c: range.e.c } } });
     } catch (e) {
       throw notReadable(e);
     }
@@ -101,30 +106,30 @@ function* sheetRows(ws, upTo = Infinity) {
     // the sheet itself in SheetJS 0.18, its '!data' in later versions).
     const data = Array.isArray(ws) ? ws : ws['!data'];
     if (data && !peek) for (let k = r; k <= last; k++) data[k] = undefined;
-    for (const row of rows) yield { row, done: (last - range.s.r + 1) / span };
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k];
+      if (row.some((v) => v !== '' && v !== null && v !== undefined)) yield { row, rowNo: r + k + 1, done: (last - range.s.r + 1) / span };
+    }
   }
 }
 
-function* batches(ws, headerIndex) {
+function* batches(ws, headerRow) {
   const rows = sheetRows(ws);
-  // The header is the chosen non-blank row (rows above it, a title or report
-  // parameters, are skipped); rows are numbered among the non-blank rows
-  // (row 2 is the first row after a header on the first line).
+  // The header is the first non-blank row from the chosen one (rows above it,
+  // a title or report parameters, are skipped); rows keep their numbers.
   let first = rows.next();
-  for (let k = 0; k < headerIndex && !first.done; k++) first = rows.next();
+  while (!first.done && first.value.rowNo < headerRow) first = rows.next();
   const header = (first.done ? [] : first.value.row).map(text);
   while (header.length && header[header.length - 1] === '') header.pop();
-  if (!header.length) throw new FileError('The first worksheet is empty.');
-  let i = headerIndex;
-  yield { type: 'header', header, headerRow: i + 1 };
+  if (!header.length) throw new FileError(headerRow > 1 ? `The sheet has no row ${headerRow} or below it to read the header from.` : 'The first worksheet is empty.');
+  yield { type: 'header', header, headerRow: first.value.rowNo };
   let out = [];
-  for (const { row, done } of rows) {
-    i++;
+  for (const { row, rowNo, done } of rows) {
     const r = row.map(text);
     for (let j = header.length; j < r.length; j++) {
-      if (r[j] !== '') throw new FileError(`Row ${i + 1} has values beyond the last header column (${header.length} columns).`);
+      if (r[j] !== '') throw new FileError(`Row ${rowNo} has values beyond the last header column (${header.length} columns).`);
     }
-    out.push({ row: i + 1, fields: header.map((_h, j) => r[j] ?? '') });
+    out.push({ row: rowNo, fields: header.map((_h, j) => r[j] ?? '') });
     if (out.length >= batchRows) {
       yield { type: 'batch', records: out, bytesRead: Math.round(size * done) };
       out = [];
@@ -147,7 +152,7 @@ function step(choice) {
       wb = readWorkbook();
       m = { type: 'sheets', sheets: sheetHeads(wb) };
     } else {
-      if (choice) gen = batches(wb.Sheets[wb.SheetNames[choice.sheet]], choice.headerIndex);
+      if (choice) gen = batches(wb.Sheets[wb.SheetNames[choice.sheet]], choice.headerRow);
       if (!gen) throw new Error('no sheet was chosen');
       const n = gen.next();
       m = n.done ? { type: 'end' } : n.value;

@@ -32,7 +32,7 @@
 // file feeds the worksheet's chunks to the scanner and hands out batches.
 import fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { IngestError, closing, type CsvBatch, type CsvReader } from '../csv.js';
+import { IngestError, closing, type CsvBatch, type CsvReader, type LayoutChoice } from '../csv.js';
 import { damaged, inflateEntry, openZip } from './zip.js';
 import { dateStyles, locateSheet, readSharedStrings } from './workbook.js';
 import { MAX_ELEMENT_CHARS, byteTags, rootPrefix, type ByteTags } from './xml.js';
@@ -41,7 +41,7 @@ import type yauzl from 'yauzl';
 import type { Zip } from './zip.js';
 import { HEADER_MIN_SCORE, headerScore } from '../headers.js';
 
-export async function openXlsx(file: string, batchRows: number): Promise<CsvReader> {
+export async function openXlsx(file: string, batchRows: number, at: LayoutChoice = {}): Promise<CsvReader> {
   if ((await fs.promises.stat(file)).size === 0) throw new IngestError('The file is empty (0 bytes).');
   const z = await openZip(file);
   let closed = false;
@@ -55,28 +55,39 @@ export async function openXlsx(file: string, batchRows: number): Promise<CsvRead
     const wb = await locateSheet(z);
     const shared = await readSharedStrings(z, wb.sharedStrings);
     const dateStyle = dateStyles(wb.styles);
-    // The sheet whose header is recognisable (a workbook may hold a cover or
-    // parameters sheet first); with none, the first sheet, refused later.
-    // A sheet that fails while its first rows are read is passed over if
-    // another has a header; its error is the answer only if it is the one used.
-    const recognised = (x: ReturnType<typeof openSheet>) => !x.failure && headerScore(x.rows.header() ?? []) >= HEADER_MIN_SCORE;
-    let sheet = openSheet(z, wb.sheets[0]!, shared, dateStyle, wb.date1904);
+    // The sheet chosen; else the one whose header is recognisable (a workbook
+    // may hold a cover or parameters sheet first); with none, the first sheet,
+    // refused later. A sheet that fails while its first rows are read is
+    // passed over if another has a header; its error is the answer only if it
+    // is the one used.
+    const open = (k: number) => openSheet(z, wb.sheets[k]!, shared, dateStyle, wb.date1904, at.headerRow);
+    const recognised = (x: ReturnType<typeof openSheet>) => !x.failure && (at.headerRow ? !!x.rows.header() : headerScore(x.rows.header() ?? []) >= HEADER_MIN_SCORE);
+    const chosen = at.sheet === undefined ? 0 : wb.sheets.findIndex((x) => x.name === at.sheet);
+    if (chosen < 0) throw new IngestError(`The workbook has no sheet '${at.sheet}'; its sheets are ${wb.sheets.map((x) => `'${x.name}'`).join(', ')}.`);
+    let sheet = open(chosen);
     await sheet.findHeader();
-    for (let k = 1; k < wb.sheets.length && !recognised(sheet); k++) {
-      const next = openSheet(z, wb.sheets[k]!, shared, dateStyle, wb.date1904);
+    for (let k = 1; at.sheet === undefined && k < wb.sheets.length && !recognised(sheet); k++) {
+      const next = open(k);
       await next.findHeader();
       if (recognised(next)) {
         await sheet.chunks.return(undefined);
         sheet = next;
       } else await next.chunks.return(undefined);
     }
-    if (sheet.failure) throw sheet.failure;
     const { rows, pump, chunks } = sheet;
     const header = rows.header();
+    // A bad row below the header: the rows above it are handed over first (a preview shows them).
+    if (sheet.failure && !header) throw sheet.failure;
+    if (!header && at.headerRow) throw new IngestError(`Sheet '${sheet.name}' has no row ${at.headerRow} or below it to read the header from.`);
+    if (!header && at.sheet !== undefined) throw new IngestError(`Sheet '${sheet.name}' is empty.`);
     if (!header) throw new IngestError(wb.sheets.length > 1 ? 'No worksheet of this workbook has a header row.' : 'The first worksheet is empty.');
 
     async function* batches(): AsyncGenerator<CsvBatch> {
       try {
+        if (sheet.failure) {
+          if (rows.waiting()) yield { records: rows.take(), bytesRead: sheet.bytesRead() };
+          throw sheet.failure;
+        }
         for (;;) {
           while (rows.waiting() < batchRows && (await pump()));
           if (!rows.waiting()) break;
@@ -107,7 +118,7 @@ export async function openXlsx(file: string, batchRows: number): Promise<CsvRead
  * One worksheet as it inflates: its row scanner, and pump() to scan its next
  * chunk (false at its end).
  */
-function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: string[], dateStyle: boolean[], date1904: boolean) {
+function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: string[], dateStyle: boolean[], date1904: boolean, headerAt?: number) {
   const what = `its worksheet${ws.name ? ` '${ws.name}'` : ''}`;
   const sheetStart = ws.entry.relativeOffsetOfLocalHeader;
   let bytesRead = 0;
@@ -118,7 +129,7 @@ function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: str
     if (!isUtf8(start === 0 && end === b.length ? b : b.subarray(start, end))) throw damaged(what, `is not valid UTF-8 text (after row ${rows.lastRow()})`);
   };
 
-  const rows = sheetRows(what, shared, dateStyle, date1904);
+  const rows = sheetRows(what, shared, dateStyle, date1904, headerAt);
   let ended = false;
   let tags: ByteTags | undefined;
   /** Bytes after the last complete row, waiting for the next chunk. */

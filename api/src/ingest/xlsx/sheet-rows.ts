@@ -54,8 +54,8 @@ export interface SheetRows {
   take(): { row: number; fields: string[] }[];
 }
 
-/** A scanner of the worksheet `what`, with the workbook's shared strings and date formats. */
-export function sheetRows(what: string, shared: string[], dateStyle: boolean[], date1904: boolean): SheetRows {
+/** A scanner of the worksheet `what`, with the workbook's shared strings and date formats; the header at row `headerAt` if chosen (else found). */
+export function sheetRows(what: string, shared: string[], dateStyle: boolean[], date1904: boolean, headerAt = 0): SheetRows {
   const decode = (b: Buffer, from: number, to: number): string => b.toString('utf8', from, to);
 
   // Scanner state.
@@ -131,6 +131,7 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
   function finishRow(fields: string[], rowNo: number) {
     if (!width) {
       for (let k = 0; k < fields.length; k++) if (fields[k] === undefined) fields[k] = '';
+      if (headerAt) return void (rowNo >= headerAt && setHeader(fields, rowNo));
       const score = headerScore(fields);
       if (score >= HEADER_MIN_SCORE || (score >= 2 && !preamble.length)) setHeader(fields, rowNo);
       else if (preamble.push({ row: rowNo, fields }) >= HEADER_SEARCH_ROWS) endHeaderSearch();

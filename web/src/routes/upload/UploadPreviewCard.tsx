@@ -24,7 +24,8 @@ import {
 } from '@fluentui/react-components';
 import { ArrowUpload20Regular, Dismiss20Regular, Eye20Regular } from '@fluentui/react-icons';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
-import { layoutText, type ColumnChoice, type UploadPreview } from './previewClient';
+import { layoutText, type ColumnChoice, type LayoutChoice, type UploadPreview } from './previewClient';
+import { PreviewLayoutPicker } from './PreviewLayoutPicker';
 
 const useStyles = makeStyles({
   scroll: {
@@ -71,11 +72,14 @@ export type PreviewState = {
   busy: boolean;
   error: string | null;
   saveAs: string;
+  /** The sheet and header row chosen (null: as found). */
+  layout: LayoutChoice | null;
 };
 
 type Props = {
   state: PreviewState;
   onMap: (mapping: ColumnChoice[]) => void;
+  onLayout: (layout: LayoutChoice) => void;
   onSaveAsChange: (name: string) => void;
   onStart: () => void;
   onCancel: () => void;
@@ -107,7 +111,7 @@ function MessageList({ title, intent, items }: { title: string; intent: 'warning
 }
 
 /** Preview before load (issue 14): the layout, each column's field (editable), the first rows as stored, the problems; Start Upload commits. */
-export function UploadPreviewCard({ state, onMap, onSaveAsChange, onStart, onCancel, className }: Props) {
+export function UploadPreviewCard({ state, onMap, onLayout, onSaveAsChange, onStart, onCancel, className }: Props) {
   const styles = useStyles();
   const shared = useUploadCardStyles();
   const { preview, busy, error, saveAs } = state;
@@ -138,6 +142,13 @@ export function UploadPreviewCard({ state, onMap, onSaveAsChange, onStart, onCan
           <MessageBarBody className={styles.body}>{error}</MessageBarBody>
         </MessageBar>
       ) : null}
+
+      <PreviewLayoutPicker
+        key={`${preview.layout.sheet ?? ''}:${preview.layout.headerRow}`}
+        layout={preview.layout}
+        busy={busy}
+        onLayout={onLayout}
+      />
 
       <Subtitle2 as="h3" className={styles.sectionTitle}>
         Column mapping

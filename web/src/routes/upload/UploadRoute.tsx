@@ -23,7 +23,7 @@ import type { RetriedUpload } from './UploadHistoryRow';
 import { UploadForm } from './UploadForm';
 import { UploadStatusCard } from './UploadStatusCard';
 import { mappingOf, UploadPreviewCard, type PreviewState } from './UploadPreviewCard';
-import { previewFile, previewMapping, startPreviewed, type ColumnChoice } from './previewClient';
+import { previewFile, previewMapping, startPreviewed, type ColumnChoice, type LayoutChoice } from './previewClient';
 
 const query = graphql`
   query UploadRouteQuery($count: Int!) {
@@ -184,7 +184,7 @@ function UploadScreen() {
         notify({ title: 'Preview Failed', description: result.message, intent: 'error' });
         return false;
       }
-      setPreview({ preview: result.value, busy: false, error: null, saveAs: '', file, options });
+      setPreview({ preview: result.value, busy: false, error: null, saveAs: '', layout: null, file, options });
       return true;
     },
     [notify],
@@ -194,15 +194,26 @@ function UploadScreen() {
     const current = preview;
     if (!current) return;
     setPreview({ ...current, busy: true, error: null });
-    const result = await previewMapping(current.preview.previewId, mapping);
+    const result = await previewMapping(current.preview.previewId, mapping, current.layout);
     setPreview((p) => (p && p.preview.previewId === current.preview.previewId ? { ...p, busy: false, ...(result.ok ? { preview: result.value } : { error: result.message }) } : p));
+  }, [preview]);
+
+  // Another sheet or header row: its columns are new, so they are mapped as found again.
+  const relayout = useCallback(async (layout: LayoutChoice) => {
+    const current = preview;
+    if (!current) return;
+    setPreview({ ...current, busy: true, error: null });
+    const result = await previewMapping(current.preview.previewId, null, layout);
+    setPreview((p) =>
+      p && p.preview.previewId === current.preview.previewId ? { ...p, busy: false, ...(result.ok ? { preview: result.value, layout } : { error: result.message }) } : p,
+    );
   }, [preview]);
 
   const startPreview = useCallback(async () => {
     const current = preview;
     if (!current) return;
     setPreview({ ...current, busy: true, error: null });
-    const result = await startPreviewed(current.preview.previewId, current.options, mappingOf(current.preview), current.saveAs);
+    const result = await startPreviewed(current.preview.previewId, current.options, mappingOf(current.preview), current.saveAs, current.layout);
     if (!result.ok) {
       setPreview((p) => (p ? { ...p, busy: false, error: result.message } : p));
       return;
@@ -257,6 +268,7 @@ function UploadScreen() {
           className={styles.preview}
           state={preview}
           onMap={(m) => void remap(m)}
+          onLayout={(layout) => void relayout(layout)}
           onSaveAsChange={(saveAs) => setPreview((p) => (p ? { ...p, saveAs } : p))}
           onStart={() => void startPreview()}
           onCancel={() => setPreview(null)}

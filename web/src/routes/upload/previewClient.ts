@@ -31,6 +31,9 @@ export type UploadPreview = {
 
 export type ColumnChoice = { header: string; field: string | null };
 
+/** Where the header is, as the administrator chose it: the sheet (by name) and the header row. */
+export type LayoutChoice = { sheet?: string; headerRow?: number };
+
 export type PreviewResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 async function call<T>(url: string, init: RequestInit): Promise<PreviewResult<T>> {
@@ -55,9 +58,9 @@ export function previewFile(file: File): Promise<PreviewResult<UploadPreview>> {
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
 
-/** The preview again, with the columns mapped as chosen. */
-export function previewMapping(previewId: string, columnMapping: ColumnChoice[]): Promise<PreviewResult<UploadPreview>> {
-  return call<UploadPreview>(`/api/upload/preview/${encodeURIComponent(previewId)}`, json({ columnMapping }));
+/** The preview again, with the columns mapped as chosen (none: as found), from the sheet and header row chosen. */
+export function previewMapping(previewId: string, columnMapping: ColumnChoice[] | null, layout: LayoutChoice | null): Promise<PreviewResult<UploadPreview>> {
+  return call<UploadPreview>(`/api/upload/preview/${encodeURIComponent(previewId)}`, json({ ...(columnMapping ? { columnMapping } : {}), ...layout }));
 }
 
 /** 'Start Upload' on the preview: loads the kept file with this mapping (saved as a profile when named). */
@@ -66,10 +69,11 @@ export function startPreviewed(
   options: UploadOptions,
   columnMapping: ColumnChoice[],
   saveProfileAs: string,
+  layout: LayoutChoice | null,
 ): Promise<PreviewResult<{ uploadId: string }>> {
   return call<{ uploadId: string }>(
     `/api/upload/preview/${encodeURIComponent(previewId)}/start`,
-    json({ ...options, columnMapping, ...(saveProfileAs.trim() ? { saveProfileAs: saveProfileAs.trim() } : {}) }),
+    json({ ...options, ...layout, columnMapping, ...(saveProfileAs.trim() ? { saveProfileAs: saveProfileAs.trim() } : {}) }),
   );
 }
 
