@@ -232,13 +232,13 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
     // The Python example, run as written (standard library only).
     // (Not spawnSync: the server answers from this same process.)
     const python = spawn('python3', ['-c', guideBlock('Python \\(standard library only\\)', 'python')], { env });
-    expect(JSON.parse(await linesOf(python).next(30_000)).total).toBe(2);
+    expect(JSON.parse(await linesOf(python).next(30_000)).totalCount).toBe(2);
 
     // The Node example, run as written: its query, then notifications over graphql-ws as they are sent.
     const node = spawn(process.execPath, ['--input-type=module', '-e', guideBlock('Node \\(20 or later\\)', 'js')], { env, cwd: process.cwd() });
     try {
       const lines = linesOf(node);
-      expect(JSON.parse(await lines.next(30_000)).total).toBe(2);
+      expect(JSON.parse(await lines.next(30_000)).totalCount).toBe(2);
       // The subscription starts after that line: send until one arrives.
       const arrived = lines.next(30_000);
       let delivered: { title: string; type: string } | null = null;

@@ -27,6 +27,7 @@ export const NODE_ID_FORMATS: Readonly<Record<string, (id: string) => boolean>> 
   AssignmentCriteria: isUuid,
   Notification: isUuid,
   ApiToken: isUuid,
+  Reassignment: isUuid,
   CompositeUser: (id) => id.length > 0,
   CompositeRiskGroup: key(2),
   CompositeRole: key(3),
