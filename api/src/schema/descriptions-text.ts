@@ -208,6 +208,7 @@ export const DESCRIPTIONS: Record<string, string> = {
   RiskRow: 'One line of the loaded risk data: a user holds a role profile that grants a function in conflict with another, under an access risk.',
   'RiskRow.id': 'The row’s global id.',
   'Reassignment.id': 'The move’s global id.',
+  'ReviewDecision.id': 'The decision’s global id.',
   'RiskRow.userId': 'The user’s id in the source system (not an app user).',
   'RiskRow.userName': 'The user’s name in the source system.',
   'RiskRow.userGroup': 'The user’s group or department (may be empty).',
