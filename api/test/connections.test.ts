@@ -139,5 +139,6 @@ describe('ids and cursors a caller may not use', () => {
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const cursor = await admin.gql(`{ riskQueue(after: "nope") { totalCount } }`);
     expect(cursor.body.errors[0]).toMatchObject({ message: expect.stringContaining("'after'"), extensions: { code: 'BAD_USER_INPUT' } });
+    expect((await admin.gql(`{ riskQueue(first: -1) { totalCount } }`)).body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

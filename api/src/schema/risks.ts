@@ -101,7 +101,7 @@ function fromCursor(cursor: string, name: 'after' | 'before'): { position: numbe
   } catch {
     m = null;
   }
-  if (!m) throw new ValidationError(`'${name}' is not a cursor of this list (pass a cursor or pageInfo cursor it gave)`, name);
+  if (!m) throw new ValidationError(`'${name}' is not a cursor of this list (pass an edge's cursor or a pageInfo cursor it gave)`, name);
   return { position: Number(m[1]), id: m[2]! };
 }
 /** Above every row id: `before` it reads the last rows of the list. */
@@ -137,6 +137,10 @@ async function riskConnection(
   ctx: Context,
   args: { filter?: risks.RiskFilter | null; page?: number | null; first?: number | null; last?: number | null; after?: string | null; before?: string | null },
 ): Promise<RiskConnectionShape> {
+  for (const name of ['first', 'last'] as const) {
+    const v = args[name];
+    if (v != null && v < 1) throw new ValidationError(`'${name}' must be at least 1`, name);
+  }
   const after = args.after ? fromCursor(args.after, 'after') : null;
   const before = !after && args.before ? fromCursor(args.before, 'before') : null;
   // `last` alone: the last rows of the list (read backwards from past the end).
