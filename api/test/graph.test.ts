@@ -97,8 +97,8 @@ describe('GraphiQL on an intranet', () => {
       expect(r.status).toBe(200);
     }
     const risks = await admin.gql(blocks[0]!);
-    expect(risks.body.data.riskQueue.total).toBe(2);
-    expect(risks.body.data.riskQueue.rows.map((row: { accessRiskId: string }) => row.accessRiskId).sort()).toEqual(['R01', 'R02']);
+    expect(risks.body.data.riskQueue.totalCount).toBe(2);
+    expect(risks.body.data.riskQueue.edges.map((e: { node: { accessRiskId: string } }) => e.node.accessRiskId).sort()).toEqual(['R01', 'R02']);
   });
 });
 
@@ -222,9 +222,9 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
       body: curlBody,
     });
     expect(http.status).toBe(200);
-    const listed = (await http.json()) as { data: { assignedRisks: { total: number; rows: { userId: string; accessRiskId: string }[] } } };
-    expect(listed.data.assignedRisks.total).toBe(2);
-    expect(listed.data.assignedRisks.rows.map((r) => `${r.userId}/${r.accessRiskId}`).sort()).toEqual(['U1001/R01', 'U1001/R02']);
+    const listed = (await http.json()) as { data: { assignedRisks: { totalCount: number; edges: { node: { userId: string; accessRiskId: string } }[] } } };
+    expect(listed.data.assignedRisks.totalCount).toBe(2);
+    expect(listed.data.assignedRisks.edges.map(({ node: r }) => `${r.userId}/${r.accessRiskId}`).sort()).toEqual(['U1001/R01', 'U1001/R02']);
     const rest = await fetch(server.url + '/api/assigned-risks?limit=50', { headers: { authorization: `Bearer ${token}` } });
     expect(rest.status).toBe(200);
     expect(((await rest.json()) as { total: number }).total).toBe(2);
@@ -232,13 +232,13 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
     // The Python example, run as written (standard library only).
     // (Not spawnSync: the server answers from this same process.)
     const python = spawn('python3', ['-c', guideBlock('Python \\(standard library only\\)', 'python')], { env });
-    expect(JSON.parse(await linesOf(python).next(30_000)).total).toBe(2);
+    expect(JSON.parse(await linesOf(python).next(30_000)).totalCount).toBe(2);
 
     // The Node example, run as written: its query, then notifications over graphql-ws as they are sent.
     const node = spawn(process.execPath, ['--input-type=module', '-e', guideBlock('Node \\(20 or later\\)', 'js')], { env, cwd: process.cwd() });
     try {
       const lines = linesOf(node);
-      expect(JSON.parse(await lines.next(30_000)).total).toBe(2);
+      expect(JSON.parse(await lines.next(30_000)).totalCount).toBe(2);
       // The subscription starts after that line: send until one arrives.
       const arrived = lines.next(30_000);
       let delivered: { title: string; type: string } | null = null;
@@ -262,8 +262,8 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
         ws.subscribe({ query }, { next: (v) => (result = v), error: (error) => resolve({ error }), complete: () => resolve({ result }) });
       });
     try {
-      const viewer = await run(`{ viewer { email role } assignedRisks { total } }`);
-      expect(viewer.result.data).toEqual({ viewer: { email: reviewer.email, role: 'reviewer' }, assignedRisks: { total: 2 } });
+      const viewer = await run(`{ viewer { email role } assignedRisks { totalCount } }`);
+      expect(viewer.result.data).toEqual({ viewer: { email: reviewer.email, role: 'reviewer' }, assignedRisks: { totalCount: 2 } });
       const deep = await run(`{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(9)}name${' }'.repeat(9)} } } } }`);
       const errors = deep.error ?? deep.result?.errors;
       expect(errors?.[0]?.extensions?.code).toBe('MAX_DEPTH_EXCEEDED');

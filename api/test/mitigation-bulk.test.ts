@@ -75,8 +75,8 @@ describe('retain with a mitigating control', () => {
       decisionComments: 'Dual control on payments',
     });
     expect(list.find((r: any) => r.id === Number(rows[1])).decisionMitigationControl).toBe('MC-GL-REVIEW');
-    const g = await a.client.gql(`{ assignedRisks(limit: 10) { rows { accessRiskId myDecision myMitigationControl myMitigationExpiresAt } } }`);
-    expect(g.body.data.assignedRisks.rows.find((r: any) => r.accessRiskId === 'R02')).toEqual({
+    const g = await a.client.gql(`{ assignedRisks(first: 10) { edges { node { accessRiskId myDecision myMitigationControl myMitigationExpiresAt } } } }`);
+    expect(g.body.data.assignedRisks.edges.map((e: any) => e.node).find((r: any) => r.accessRiskId === 'R02')).toEqual({
       accessRiskId: 'R02',
       myDecision: 'retain_mitigated',
       myMitigationControl: 'MC-GL-REVIEW',

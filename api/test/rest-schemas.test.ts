@@ -130,9 +130,9 @@ describe('the routes check them at the edge', () => {
     const rest = await admin.get(`/api/risks?system=${long}`);
     expect(rest.status).toBe(400);
     expect(rest.body.message).toBe('system is too long (500 characters at most)');
-    const gql = await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { total } }', { f: { system: long } });
+    const gql = await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { totalCount } }', { f: { system: long } });
     expect(gql.body.errors[0]).toMatchObject({ message: 'system is too long (500 characters at most)', extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { total } }', { f: { system: 'x'.repeat(500) } })).body.data.riskQueue.total).toBe(0);
+    expect((await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { totalCount } }', { f: { system: 'x'.repeat(500) } })).body.data.riskQueue.totalCount).toBe(0);
   });
 
   it('handlers get the parsed values: numbers in a query arrive as numbers, unknown body fields are dropped', async () => {

@@ -325,14 +325,14 @@ describe('dashboard, reviewer status and export', () => {
 
 describe('GraphQL', () => {
   it('exposes the same workflow: queue for administrators, assigned rows for reviewers, decisions by role, submit and recall', async () => {
-    const q = await admin.gql(`{ riskQueue(filter: { search: "alice" }, limit: 2) { total page limit rows { id userName accessRiskId isHighRiskRule } } }`);
-    expect(q.body.data.riskQueue).toMatchObject({ total: 3, page: 1, limit: 2 });
-    expect(q.body.data.riskQueue.rows[0]).toMatchObject({ userName: 'Alice Jones', accessRiskId: 'R01', isHighRiskRule: true });
-    expect((await b.client.gql('{ riskQueue { total } }')).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const q = await admin.gql(`{ riskQueue(filter: { search: "alice" }, first: 2) { totalCount pageNumber pageCount edges { node { id userName accessRiskId isHighRiskRule } } } }`);
+    expect(q.body.data.riskQueue).toMatchObject({ totalCount: 3, pageNumber: 1, pageCount: 2 });
+    expect(q.body.data.riskQueue.edges[0].node).toMatchObject({ userName: 'Alice Jones', accessRiskId: 'R01', isHighRiskRule: true });
+    expect((await b.client.gql('{ riskQueue { totalCount } }')).body.errors[0].extensions.code).toBe('FORBIDDEN');
 
-    const mine = await b.client.gql('{ assignedSummary { totalAssigned } assignedRisks(limit: 10) { total rows { id userId myDecision } } submissionStatus { isSubmitted totalDecisions } }');
+    const mine = await b.client.gql('{ assignedSummary { totalAssigned } assignedRisks(first: 10) { totalCount edges { node { id userId myDecision } } } submissionStatus { isSubmitted totalDecisions } }');
     expect(mine.body.data.assignedSummary.totalAssigned).toBe(3);
-    expect(mine.body.data.assignedRisks.rows.every((r: any) => r.userId === 'U1')).toBe(true);
+    expect(mine.body.data.assignedRisks.edges.map((e: any) => e.node).every((r: any) => r.userId === 'U1')).toBe(true);
 
     // A reviewer cannot read a row that is not assigned, by guessing its global id: the answer is
     // null with no error and no __typename, exactly as for a row that does not exist.
@@ -344,7 +344,7 @@ describe('GraphQL', () => {
       const only = await b.client.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename } }`, { ids: [id] });
       expect(only.body).toEqual({ data: { nodes: [null] } });
     }
-    const own = mine.body.data.assignedRisks.rows[0].id;
+    const own = mine.body.data.assignedRisks.edges[0].node.id;
     expect((await b.client.gql(`query($id: ID!) { node(id: $id) { __typename } }`, { id: own })).body).toEqual({ data: { node: { __typename: 'RiskRow' } } });
   });
 });

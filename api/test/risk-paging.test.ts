@@ -101,15 +101,15 @@ describe('risk queue paging', () => {
   });
 
   it('GraphQL gives the cursors of the page and seeks with them', async () => {
-    const query = `query($after: String, $page: Int) { riskQueue(filter: { system: "Workday" }, page: $page, limit: 24, after: $after) {
-      total page startCursor endCursor rows { userId } } }`;
+    const query = `query($after: String, $page: Int) { riskQueue(filter: { system: "Workday" }, page: $page, first: 24, after: $after) {
+      totalCount pageNumber pageInfo { startCursor endCursor } edges { node { userId } } } }`;
     const one = (await admin.gql(query, { page: 1 })).body.data.riskQueue;
-    expect(one.rows).toHaveLength(24);
-    const two = (await admin.gql(query, { page: 2, after: one.endCursor })).body.data.riskQueue;
-    expect(two.page).toBe(2);
-    expect(two.rows.length).toBe(Math.min(24, one.total - 24));
-    expect(Number(two.startCursor)).toBeGreaterThan(Number(one.endCursor));
-    expect(two.rows.map((r: { userId: string }) => r.userId)).not.toContain(one.rows[23].userId);
+    expect(one.edges).toHaveLength(24);
+    const two = (await admin.gql(query, { after: one.pageInfo.endCursor })).body.data.riskQueue;
+    expect(two.pageNumber).toBe(2);
+    expect(two.edges.length).toBe(Math.min(24, one.totalCount - 24));
+    expect(two.pageInfo.startCursor).not.toBe(one.pageInfo.endCursor);
+    expect(two.edges.map((e: { node: { userId: string } }) => e.node.userId)).not.toContain(one.edges[23].node.userId);
   });
 });
 

@@ -59,8 +59,8 @@ async function queriesOf(c: Client, query: string, variables?: Record<string, un
 
 describe('queries per request', () => {
   it('a page of the queue or of assigned risks with myDecision costs the same for 5 rows as for 50', async () => {
-    const queue = (n: number) => `{ riskQueue(limit: ${n}) { total rows { id userId myDecision isHighRiskRule } } }`;
-    const assigned = (n: number) => `{ assignedRisks(limit: ${n}) { total rows { id userId myDecision } } assignedSummary { totalAssigned } }`;
+    const queue = (n: number) => `{ riskQueue(first: ${n}) { totalCount edges { node { id userId myDecision isHighRiskRule } } } }`;
+    const assigned = (n: number) => `{ assignedRisks(first: ${n}) { totalCount edges { node { id userId myDecision } } } assignedSummary { totalAssigned } }`;
     const q5 = await queriesOf(admin, queue(5));
     expect(q5).toBeGreaterThan(0);
     expect(await queriesOf(admin, queue(50))).toBe(q5);
@@ -116,13 +116,13 @@ describe('only live rows exist', () => {
   });
 
   it('is absent from every list', async () => {
-    const q = await admin.gql(`{ riskQueue(limit: 500, filter: { userGroup: "QG" }) { total rows { userId } } }`);
-    expect(q.body.data.riskQueue.total).toBe(60);
-    expect(q.body.data.riskQueue.rows.some((r: { userId: string }) => r.userId.startsWith('LOAD'))).toBe(false);
-    const a = await reviewer.client.gql(`{ assignedRisks(limit: 500) { total rows { userId } } assignedSummary { totalAssigned } }`);
-    expect(a.body.data.assignedRisks.total).toBe(60);
+    const q = await admin.gql(`{ riskQueue(first: 500, filter: { userGroup: "QG" }) { totalCount edges { node { userId } } } }`);
+    expect(q.body.data.riskQueue.totalCount).toBe(60);
+    expect(q.body.data.riskQueue.edges.map((e: any) => e.node).some((r: { userId: string }) => r.userId.startsWith('LOAD'))).toBe(false);
+    const a = await reviewer.client.gql(`{ assignedRisks(first: 500) { totalCount edges { node { userId } } } assignedSummary { totalAssigned } }`);
+    expect(a.body.data.assignedRisks.totalCount).toBe(60);
     expect(a.body.data.assignedSummary.totalAssigned).toBe(60);
-    expect(a.body.data.assignedRisks.rows.some((r: { userId: string }) => r.userId.startsWith('LOAD'))).toBe(false);
+    expect(a.body.data.assignedRisks.edges.map((e: any) => e.node).some((r: { userId: string }) => r.userId.startsWith('LOAD'))).toBe(false);
     const rest = await admin.get('/api/risks?limit=500&userGroup=QG');
     expect(rest.body.risks.some((r: { userId: string }) => r.userId.startsWith('LOAD'))).toBe(false);
     const cu = await admin.gql(`{ compositeUser(userId: "LOAD1") { userId } }`);

@@ -70,8 +70,8 @@ describe('a reviewer while the period is closed', () => {
     expect(byId.get(String(rows[0]))).toBe('remove');
     expect(byId.get(String(rows[1]))).toBe('');
     // Pending filter: the decided row is not pending.
-    const gql = await reviewer.client.gql(`{ assignedRisks(filter: { decision: "pending" }) { total rows { myDecision } } }`);
-    expect(gql.body.data.assignedRisks.total).toBe(3);
+    const gql = await reviewer.client.gql(`{ assignedRisks(filter: { decision: "pending" }) { totalCount edges { node { myDecision } } } }`);
+    expect(gql.body.data.assignedRisks.totalCount).toBe(3);
     // Read-only: no change while closed.
     const refused = await reviewer.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'retain' });
     expect(refused.status).toBe(409);

@@ -1,6 +1,8 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 // Assignment criteria: node, list, value options, create and delete.
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as assignments from '../services/assignments.js';
@@ -30,13 +32,26 @@ const ValueOption = builder.objectRef<assignments.ValueOption>('AssignmentValueO
   fields: (t) => ({ value: t.exposeString('value'), label: t.exposeString('label') }),
 });
 
+const criteriaOrder = listOrder(
+  'AssignmentCriteria',
+  'assignments',
+  {
+    ASSIGNED_AT: { columns: ['assignedAt'], description: 'When the assignment was made.' },
+    CRITERIA_TYPE: { columns: ['criteriaType', 'criteriaValue'], description: 'The criteria type, then its value.' },
+    CRITERIA_VALUE: { columns: ['criteriaValue'], description: 'The value assigned.' },
+  },
+  { field: 'ASSIGNED_AT', direction: 'desc' },
+);
+
 builder.queryFields((t) => ({
   assignmentCriteria: t.prismaConnection({
     type: 'AssignmentCriteria',
     cursor: 'id',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.assignmentCriteria.findMany({ ...runnable(query), orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] }),
+    args: criteriaOrder.arg(),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.assignmentCriteria.findMany({ ...runnable(query), orderBy: criteriaOrder.orderBy<Prisma.AssignmentCriteriaOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.assignmentCriteria.count(),
   }),
   assignmentValues: t.field({
     type: [ValueOption],

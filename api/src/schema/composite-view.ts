@@ -211,18 +211,27 @@ builder.node(CompositeRoleRef, {
 });
 
 builder.queryFields((t) => ({
-  compositeUsers: t.connection({
-    type: CompositeUserRef,
-    description: 'The users the viewer may see (reviewers: of their assigned rows), by user id, for the composite-role view.',
-    authScopes: { signedIn: true },
-    args: { search: t.arg.string({ description: 'Part of the user id or name.' }) },
-    resolve: async (_root, args, ctx) => {
-      const scope = await scopeOf(ctx);
-      return resolveCursorConnection({ args, toCursor: (u: view.CompositeUserSummary) => cursorOf(u.userId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-        view.listUsers(ctx.prisma, scope, { search: args.search }, keyset(p)),
-      );
+  compositeUsers: t.connection(
+    {
+      type: CompositeUserRef,
+      description: 'The users the viewer may see (reviewers: of their assigned rows), by user id, for the composite-role view.',
+      authScopes: { signedIn: true },
+      args: { search: t.arg.string({ description: 'Part of the user id or name.' }) },
+      resolve: async (_root, args, ctx) => {
+        const scope = await scopeOf(ctx);
+        const connection = await resolveCursorConnection({ args, toCursor: (u: view.CompositeUserSummary) => cursorOf(u.userId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
+          view.listUsers(ctx.prisma, scope, { search: args.search }, keyset(p)),
+        );
+        // Counted only when asked for (a count over every visible row), cached per data version.
+        return { ...connection, totalCount: () => view.countUsers(ctx.prisma, scope, { search: args.search }) };
+      },
     },
-  }),
+    {
+      fields: (c) => ({
+        totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
+      }),
+    },
+  ),
   compositeUser: t.field({
     type: CompositeUserRef,
     nullable: true,

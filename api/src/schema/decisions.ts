@@ -1,6 +1,8 @@
 // Decisions in GraphQL: the viewer's decision on a risk row, saving
 // decisions, submission, recall and approval.
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import * as decisions from '../services/decisions.js';
 import * as bulk from '../services/bulk-decisions.js';
@@ -121,6 +123,17 @@ export const SubmissionNode = builder.prismaNode('Submission', {
   }),
 });
 
+const submissionOrder = listOrder(
+  'Submission',
+  'submissions',
+  {
+    SUBMITTED_AT: { columns: ['submittedAt'], description: 'When the decisions were submitted.' },
+    DECISION_COUNT: { columns: ['decisionCount'], description: 'How many decisions were submitted.' },
+    STATUS: { columns: ['status'], description: 'The submission’s status.' },
+  },
+  { field: 'SUBMITTED_AT', direction: 'desc' },
+);
+
 builder.queryFields((t) => ({
   submissionStatus: t.field({
     type: SubmissionStatusType,
@@ -144,9 +157,10 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Submitted decision sets, newest first (administrators).',
     authScopes: { admin: true },
-    args: { status: t.arg({ type: SubmissionStatusEnum }) },
+    args: { status: t.arg({ type: SubmissionStatusEnum }), ...submissionOrder.arg() },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.submission.findMany({ ...runnable(query), where: args.status ? { status: args.status } : {}, orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }] }),
+      ctx.prisma.submission.findMany({ ...runnable(query), where: args.status ? { status: args.status } : {}, orderBy: submissionOrder.orderBy<Prisma.SubmissionOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, args, ctx) => ctx.prisma.submission.count({ where: args.status ? { status: args.status } : {} }),
   }),
 }));
 

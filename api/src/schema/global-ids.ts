@@ -28,6 +28,8 @@ export const NODE_ID_FORMATS: Readonly<Record<string, (id: string) => boolean>> 
   Notification: isUuid,
   ApiToken: isUuid,
   RemediationItem: isUuid,
+  Reassignment: isUuid,
+  ReviewDecision: isUuid,
   CompositeUser: (id) => id.length > 0,
   CompositeRiskGroup: key(2),
   CompositeRole: key(3),

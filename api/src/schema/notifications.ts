@@ -3,6 +3,8 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 // list, sending, read state, deleting, and live delivery.
 import { filter, pipe } from 'graphql-yoga';
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as notifications from '../services/notifications.js';
@@ -48,14 +50,27 @@ const NotificationCounts = builder.objectRef<{ total: number; unreadCount: numbe
   }),
 });
 
+const notificationOrder = listOrder(
+  'Notification',
+  'notifications',
+  {
+    CREATED_AT: { columns: ['createdAt'], description: 'When the notification was sent.' },
+    TITLE: { columns: ['title'], description: 'The notification’s title.' },
+    TYPE: { columns: ['type'], description: 'The kind of notification.' },
+  },
+  { field: 'CREATED_AT', direction: 'desc' },
+);
+
 builder.queryFields((t) => ({
   notifications: t.prismaConnection({
     type: 'Notification',
     cursor: 'id',
-    description: "The viewer's notifications, newest first.",
+    description: "The viewer's notifications, newest first unless `orderBy` says otherwise.",
     authScopes: { signedIn: true },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.notification.findMany({ ...runnable(query), where: notifications.visibleTo(ctx.user!.id), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    args: notificationOrder.arg(),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.notification.findMany({ ...runnable(query), where: notifications.visibleTo(ctx.user!.id), orderBy: notificationOrder.orderBy<Prisma.NotificationOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.notification.count({ where: notifications.visibleTo(ctx.user!.id) }),
   }),
   notificationCounts: t.field({
     type: NotificationCounts,
@@ -73,9 +88,11 @@ builder.queryFields((t) => ({
   allNotifications: t.prismaConnection({
     type: 'Notification',
     cursor: 'id',
-    description: 'Every notification sent, newest first (administrators).',
+    description: 'Every notification sent, newest first unless `orderBy` says otherwise (administrators).',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.notification.findMany({ ...runnable(query), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    args: notificationOrder.arg(),
+    resolve: (query, _root, args, ctx) => ctx.prisma.notification.findMany({ ...runnable(query), orderBy: notificationOrder.orderBy<Prisma.NotificationOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.notification.count(),
   }),
   allNotificationCounts: t.field({
     type: NotificationCounts,

@@ -1,5 +1,7 @@
 // Review periods: the node, the active one, the list, create / close / reopen.
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import type { Context } from '../context.js';
 import { stillSignedIn } from '../context.js';
 import { filter, pipe } from 'graphql-yoga';
@@ -51,6 +53,18 @@ export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
   }),
 });
 
+const periodOrder = listOrder(
+  'ReviewPeriod',
+  'the review periods',
+  {
+    CREATED_AT: { columns: ['createdAt'], description: 'When the period was created.' },
+    START_DATE: { columns: ['startDate'], description: 'The period’s start date.' },
+    NAME: { columns: ['name'], description: 'The period’s name.' },
+    STATUS: { columns: ['status'], description: 'Active or closed.' },
+  },
+  { field: 'CREATED_AT', direction: 'desc' },
+);
+
 builder.queryFields((t) => ({
   activeReviewPeriod: t.prismaField({
     type: 'ReviewPeriod',
@@ -61,9 +75,11 @@ builder.queryFields((t) => ({
   reviewPeriods: t.prismaConnection({
     type: 'ReviewPeriod',
     cursor: 'id',
-    description: 'Every review period, newest first.',
+    description: 'Every review period, newest first unless `orderBy` says otherwise.',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...runnable(query), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    args: periodOrder.arg(),
+    resolve: (query, _root, args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...runnable(query), orderBy: periodOrder.orderBy<Prisma.ReviewPeriodOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.reviewPeriod.count(),
   }),
 }));
 

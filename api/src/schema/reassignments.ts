@@ -1,16 +1,19 @@
 // Delegation and reassignment (issue 18, point 6): reassign a criterion, the
 // history of moves, and the open work waiting to be moved.
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { builder } from './builder.js';
+import { builder, runnable } from './builder.js';
 import { UserNode } from './users.js';
 import { AssignmentCriteriaNode, CriteriaTypeEnum } from './assignments.js';
 import { ValidationError } from '../core/errors.js';
 import * as reassignments from '../services/reassignments.js';
 
-const ReassignmentRef = builder.prismaObject('Reassignment', {
+const ReassignmentRef = builder.prismaNode('Reassignment', {
   description: 'An assignment criterion moved from one reviewer to another, with the note; who held its items when.',
+  id: { field: 'id' },
+  // node(id:) of a move that does not exist answers null (Relay), not an internal error.
+  nullable: true,
+  authScopes: (r, ctx) => reassignments.isReassignmentVisibleTo(r, ctx.user),
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The id of this move.' }),
     criteriaId: t.id({ description: 'The global id of the assignment criterion moved.', resolve: (r) => encodeGlobalID('AssignmentCriteria', r.criteriaId) }),
     criteriaName: t.exposeString('criteriaName', { description: 'What the criterion was called at the time of the move.' }),
     criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, description: 'Which field of the risk rows the criterion matches.' }),
@@ -43,12 +46,17 @@ const OpenWorkRef = builder.objectRef<reassignments.OpenWork>('OpenWork').implem
 });
 
 builder.queryFields((t) => ({
-  reassignments: t.field({
-    type: [ReassignmentRef],
+  reassignments: t.prismaConnection({
+    type: 'Reassignment',
+    cursor: 'id',
     description: "Reassignments the caller may see (administrators: all; reviewers: from or to them), newest first; with riskDefinitionId, that item's history, oldest first.",
     authScopes: { signedIn: true },
     args: { riskDefinitionId: t.arg.string({ description: 'A risk row\'s numeric id (as text): that item\'s history, the moves of the criteria that cover it.' }) },
-    resolve: (_root, args, ctx) => reassignments.listReassignments(ctx.prisma, ctx.actor, { riskDefinitionId: args.riskDefinitionId }),
+    resolve: async (query, _root, args, ctx) => {
+      const { where, orderBy } = await reassignments.reassignmentQuery(ctx.prisma, ctx.actor, args);
+      return ctx.prisma.reassignment.findMany({ ...runnable(query), where, orderBy });
+    },
+    totalCount: async (_root, args, ctx) => ctx.prisma.reassignment.count({ where: (await reassignments.reassignmentQuery(ctx.prisma, ctx.actor, args)).where }),
   }),
   reassignmentOpenWork: t.field({
     type: [OpenWorkRef],

@@ -18,10 +18,13 @@ const SharedWithRef = builder.objectRef<history.SharedWith>('ReviewSharedWith').
   }),
 });
 
-const ReviewRef = builder.objectRef<history.ReviewRecord>('ReviewDecision').implement({
+/** A decision is a Node, read back by id through the listing's own rules (services/review-history.ts getReviews). */
+const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDecision'), {
   description: "One reviewer's decision on one risk row in one period.",
+  id: { resolve: (r) => r.id },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'sharedWith' in v && 'periodName' in v,
+  loadMany: (ids, ctx) => history.getReviews(ctx.prisma, ctx.viewer!, ids),
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The decision id.' }),
     userId: t.exposeString('userId'),
     userName: t.exposeString('userName'),
     riskLevel: t.field({ type: RiskLevelEnum, resolve: (r) => r.riskLevel as RiskLevel }),

@@ -1,6 +1,9 @@
-// Risk rows in GraphQL: the RiskRow node, the queue (page-based, as the
-// SPEC's page buttons need), assigned risks and their summary, the systems.
+// Risk rows in GraphQL: the RiskRow node, the queue and assigned risks as
+// Relay connections (with page numbers for the SPEC's page buttons), the
+// assigned summary, the systems.
+import { decodeBase64, encodeBase64 } from '@pothos/core';
 import { builder } from './builder.js';
+import { ValidationError } from '../core/errors.js';
 import type { Context } from '../context.js';
 import * as risks from '../services/risks.js';
 import { DECISION_STATES, RISK_LEVELS, isHighRiskRule, orList } from '../services/risk-rules.js';
@@ -84,21 +87,86 @@ export const RiskFilterInput = builder.inputType('RiskFilterInput', {
   }),
 });
 
-const RiskPage = builder.objectRef<{ rows: RiskRow[]; total: number; page: number; limit: number }>('RiskPage').implement({
-  description:
-    'One page of risk rows; total counts every row matching the filter. To move to the next or previous page, ' +
-    'pass endCursor as `after` or startCursor as `before` with the new page number: that page is then found by ' +
-    'seeking, which stays fast however deep it is.',
-  fields: (t) => ({
-    rows: t.field({ type: [RiskRowNode], resolve: (p) => p.rows }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    startCursor: t.string({ nullable: true, resolve: (p) => (p.rows.length ? String(p.rows[0]!.id) : null) }),
-    endCursor: t.string({ nullable: true, resolve: (p) => (p.rows.length ? String(p.rows[p.rows.length - 1]!.id) : null) }),
-  }),
-});
+/**
+ * A cursor of the risk lists: the row's place in the ordered list (for the page
+ * number, pageInfo and the next page's place) and its id (the seek key), opaque
+ * to callers. A row keeps its cursor whichever way its page was read.
+ */
+const CURSOR = /^RiskRowCursor:(\d{1,15}):(\d{1,18})$/;
+const toCursor = (position: number, id: bigint | number) => encodeBase64(`RiskRowCursor:${position}:${id}`);
+function fromCursor(cursor: string, name: 'after' | 'before'): { position: number; id: string } {
+  let m: RegExpExecArray | null = null;
+  try {
+    m = CURSOR.exec(decodeBase64(cursor));
+  } catch {
+    m = null;
+  }
+  if (!m) throw new ValidationError(`'${name}' is not a cursor of this list (pass an edge's cursor or a pageInfo cursor it gave)`, name);
+  return { position: Number(m[1]), id: m[2]! };
+}
+/** Above every row id: `before` it reads the last rows of the list. */
+const END = '999999999999999999';
 
+type RiskConnectionShape = {
+  edges: { cursor: string; node: RiskRow }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+  pageNumber: number;
+  pageCount: number;
+};
+
+export const RiskRowConnection = builder.connectionObject(
+  {
+    type: RiskRowNode,
+    name: 'RiskRowConnection',
+    description:
+      'One page of risk rows (the risk queue or assigned risks) with the number of rows matching the filter. ' +
+      'Next and previous pages: `after: pageInfo.endCursor` or `before: pageInfo.startCursor` (the server seeks, ' +
+      'fast however deep); any page by number: `page` with `first` as the page size.',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'How many rows match the filter in all (cached counts).', resolve: (c) => (c as unknown as RiskConnectionShape).totalCount }),
+      pageNumber: t.int({ description: 'The number of this page, from 1, with the page size asked for.', resolve: (c) => (c as unknown as RiskConnectionShape).pageNumber }),
+      pageCount: t.int({ description: 'How many pages of this size the rows matching the filter fill.', resolve: (c) => (c as unknown as RiskConnectionShape).pageCount }),
+    }),
+  },
+  { name: 'RiskRowEdge', description: 'One risk row of a page, with its cursor.' },
+);
+
+/** The queue and assigned risks are one list: which rows is the viewer's scope. */
+async function riskConnection(
+  ctx: Context,
+  args: { filter?: risks.RiskFilter | null; page?: number | null; first?: number | null; last?: number | null; after?: string | null; before?: string | null },
+): Promise<RiskConnectionShape> {
+  for (const name of ['first', 'last'] as const) {
+    const v = args[name];
+    if (v != null && v < 1) throw new ValidationError(`'${name}' must be at least 1`, name);
+  }
+  const after = args.after ? fromCursor(args.after, 'after') : null;
+  const before = !after && args.before ? fromCursor(args.before, 'before') : null;
+  // `last` alone: the last rows of the list (read backwards from past the end).
+  const fromEnd = !after && !before && args.last != null && args.page == null;
+  const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, {
+    page: args.page,
+    limit: args.first ?? args.last,
+    after: after?.id,
+    before: before?.id ?? (fromEnd ? END : null),
+  });
+  const n = r.risks.length;
+  const start = after ? after.position + 1 : before ? Math.max(0, before.position - n) : fromEnd ? Math.max(0, r.total - n) : (r.page - 1) * r.limit;
+  const edges = r.risks.map((node, i) => ({ node: node as RiskRow, cursor: toCursor(start + i, node.id) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: start + n < r.total,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[n - 1]?.cursor ?? null,
+    },
+    totalCount: r.total,
+    pageNumber: Math.floor(start / r.limit) + 1,
+    pageCount: Math.ceil(r.total / r.limit),
+  };
+}
 
 const AssignedSummary = builder
   .objectRef<{ totalAssigned: number; highRisk: number; pendingReview: number; reviewed: number }>('AssignedSummary')
@@ -111,36 +179,35 @@ const AssignedSummary = builder
     }),
   });
 
-/** The queue and assigned risks are one list: which rows is the viewer's scope. */
-async function riskPage(ctx: Context, args: { filter?: risks.RiskFilter | null } & risks.RiskPage) {
-  const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, args);
-  return { rows: r.risks, total: r.total, page: r.page, limit: r.limit };
-}
-
 builder.queryFields((t) => {
-  const riskPageArgs = () => ({
-    filter: t.arg({ type: RiskFilterInput }),
-    page: t.arg.int({ description: 'The page number (from 1); with after/before, the number of the page they lead to.' }),
-    limit: t.arg.int(),
-    after: t.arg.string({ description: 'The endCursor of the current page: the page after it.' }),
-    before: t.arg.string({ description: 'The startCursor of the current page: the page before it.' }),
+  const riskListArgs = () => ({
+    filter: t.arg({ type: RiskFilterInput, description: 'Which rows.' }),
+    page: t.arg.int({
+      description: 'A page by number (from 1), with `first` as the page size (25 by default, at most 500); not with `after`/`before`, whose cursor says where the page is.',
+    }),
   });
 
   return {
-    riskQueue: t.field({
-      type: RiskPage,
-      description: 'Every risk row (administrators), filtered, searched and paged.',
-      authScopes: { admin: true },
-      args: riskPageArgs(),
-      resolve: (_root, args, ctx) => riskPage(ctx, args),
-    }),
-    assignedRisks: t.field({
-      type: RiskPage,
-      description: "The viewer's assigned risk rows (reviewers), filtered, searched and paged.",
-      authScopes: { reviewer: true },
-      args: riskPageArgs(),
-      resolve: (_root, args, ctx) => riskPage(ctx, args),
-    }),
+    riskQueue: t.connection(
+      {
+        type: RiskRowNode,
+        description: 'Every risk row (administrators), filtered, searched and paged, in upload order.',
+        authScopes: { admin: true },
+        args: riskListArgs(),
+        resolve: (_root, args, ctx) => riskConnection(ctx, args),
+      },
+      RiskRowConnection,
+    ),
+    assignedRisks: t.connection(
+      {
+        type: RiskRowNode,
+        description: "The viewer's assigned risk rows (reviewers), filtered, searched and paged, in upload order.",
+        authScopes: { reviewer: true },
+        args: riskListArgs(),
+        resolve: (_root, args, ctx) => riskConnection(ctx, args),
+      },
+      RiskRowConnection,
+    ),
     assignedSummary: t.field({
       type: AssignedSummary,
       authScopes: { reviewer: true },

@@ -1,6 +1,8 @@
 // API tokens: the ApiToken node, the viewer's (or, for administrators, every
 // user's) tokens, creating and revoking them, and the administrators' switch.
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import { isLive } from '../auth/tokens.js';
 import * as tokens from '../services/tokens.js';
@@ -61,19 +63,31 @@ builder.prismaObjectFields('User', (t) => ({
   }),
 }));
 
+const tokenOrder = listOrder(
+  'ApiToken',
+  'API tokens',
+  {
+    CREATED_AT: { columns: ['createdAt'], description: 'When the token was created.' },
+    NAME: { columns: ['name'], description: 'The token’s name.' },
+    EXPIRES_AT: { columns: ['expiresAt'], description: 'When the token expires.' },
+  },
+  { field: 'CREATED_AT', direction: 'desc' },
+);
+
 builder.queryFields((t) => ({
   apiTokens: t.prismaConnection({
     type: 'ApiToken',
     cursor: 'id',
     description: "The viewer's API tokens, newest first; with `all`, administrators get every user's.",
     authScopes: { signedIn: true },
-    args: { all: t.arg.boolean() },
+    args: { all: t.arg.boolean(), ...tokenOrder.arg() },
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.apiToken.findMany({
         ...runnable(query),
         where: tokens.tokenListFilter(ctx.actor, args),
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        orderBy: tokenOrder.orderBy<Prisma.ApiTokenOrderByWithRelationInput>(args.orderBy),
       }),
+    totalCount: (_root, args, ctx) => ctx.prisma.apiToken.count({ where: tokens.tokenListFilter(ctx.actor, args) }),
   }),
   apiTokenSettings: t.field({
     type: ApiTokenSettings,

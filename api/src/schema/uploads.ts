@@ -4,6 +4,8 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { GraphQLError } from 'graphql';
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import * as uploads from '../services/uploads.js';
 
@@ -110,13 +112,27 @@ const UploadProgress = builder
     }),
   });
 
+const uploadOrder = listOrder(
+  'Upload',
+  'the upload history',
+  {
+    CREATED_AT: { columns: ['createdAt'], description: 'When the file was uploaded.' },
+    FILE_NAME: { columns: ['originalName'], description: 'The uploaded file’s name.' },
+    RECORD_COUNT: { columns: ['recordCount'], description: 'How many records the file held.' },
+    STATUS: { columns: ['status'], description: 'The upload’s status.' },
+  },
+  { field: 'CREATED_AT', direction: 'desc' },
+);
+
 builder.queryFields((t) => ({
   uploads: t.prismaConnection({
     type: 'Upload',
     cursor: 'id',
-    description: 'Upload history, newest first.',
+    description: 'Upload history, newest first unless `orderBy` says otherwise.',
     authScopes: { admin: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.upload.findMany({ ...runnable(query), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    args: uploadOrder.arg(),
+    resolve: (query, _root, args, ctx) => ctx.prisma.upload.findMany({ ...runnable(query), orderBy: uploadOrder.orderBy<Prisma.UploadOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.upload.count(),
   }),
 }));
 

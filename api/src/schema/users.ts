@@ -1,5 +1,6 @@
 // Users: the User node, the viewer, sign-in and sign-out, administration.
 import { builder, runnable } from './builder.js';
+import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import * as internalAuth from '../services/auth.js';
 import * as users from '../services/users.js';
@@ -26,6 +27,19 @@ export const UserNode = builder.prismaNode('User', {
   }),
 });
 
+const userOrder = listOrder(
+  'User',
+  'the users',
+  {
+    EMAIL: { columns: ['email'], description: 'E-mail address.' },
+    NAME: { columns: ['firstName', 'lastName'], description: 'First name, then last name.' },
+    ROLE: { columns: ['role'], description: 'Role (administrators first when ascending).' },
+    CREATED_AT: { columns: ['createdAt'], description: 'When the user was created.' },
+  },
+  { field: 'EMAIL', direction: 'asc' },
+  'email',
+);
+
 builder.queryFields((t) => ({
   viewer: t.prismaField({
     type: 'User',
@@ -40,12 +54,14 @@ builder.queryFields((t) => ({
     cursor: 'email',
     authScopes: { admin: true },
     args: {
+      ...userOrder.arg(),
       search: t.arg.string({ description: 'Part of the name or e-mail.' }),
       role: t.arg({ type: RoleEnum }),
       active: t.arg.boolean(),
     },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.user.findMany({ ...runnable(query), where: users.userFilter(args), orderBy: { email: 'asc' } }),
+      ctx.prisma.user.findMany({ ...runnable(query), where: users.userFilter(args), orderBy: userOrder.orderBy<Prisma.UserOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, args, ctx) => ctx.prisma.user.count({ where: users.userFilter(args) }),
   }),
 }));
 

@@ -113,18 +113,36 @@ export async function reassign(deps: ReassignDeps, actor: Actor, input: Reassign
  * history (the moves of the criteria that cover it), oldest first.
  */
 export async function listReassignments(prisma: PrismaClient, actor: Actor, opts: { riskDefinitionId?: string | number | null } = {}): Promise<Reassignment[]> {
+  const { where, orderBy, item } = await reassignmentQuery(prisma, actor, opts);
+  return prisma.reassignment.findMany({ where, orderBy, ...(item ? {} : { take: 1000 }) });
+}
+
+/** Whether a user may see a move: administrators every one, others those from or to them. */
+export function isReassignmentVisibleTo(r: Pick<Reassignment, 'fromReviewerId' | 'toReviewerId'>, user: Pick<User, 'id' | 'role'> | null | undefined): boolean {
+  return !!user && (user.role === 'admin' || r.fromReviewerId === user.id || r.toReviewerId === user.id);
+}
+
+/**
+ * Which moves the caller may list and in which order: newest first; with
+ * riskDefinitionId, that item's history (the moves of the criteria that cover it), oldest first.
+ */
+export async function reassignmentQuery(
+  prisma: PrismaClient,
+  actor: Actor,
+  opts: { riskDefinitionId?: string | number | null } = {},
+): Promise<{ where: Prisma.ReassignmentWhereInput; orderBy: Prisma.ReassignmentOrderByWithRelationInput[]; item: boolean }> {
   const user = actor.user;
   if (!user) throw new ForbiddenError('Not signed in');
   const mine: Prisma.ReassignmentWhereInput = user.role === 'admin' ? {} : { OR: [{ fromReviewerId: user.id }, { toReviewerId: user.id }] };
   if (opts.riskDefinitionId == null || opts.riskDefinitionId === '') {
-    return prisma.reassignment.findMany({ where: mine, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1000 });
+    return { where: mine, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], item: false };
   }
   const id = String(opts.riskDefinitionId);
   if (!/^\d{1,18}$/.test(id)) throw new ValidationError('riskDefinitionId must be a number', 'riskDefinitionId');
   const row = await prisma.riskRow.findUnique({ where: { id: BigInt(id) } });
   if (!row) throw new NotFoundError('Risk not found');
   const covering = CRITERIA_TYPES.map((t) => ({ criteriaType: t, criteriaValue: String(row[camel(CRITERIA_COLUMN[t]) as keyof typeof row]) }));
-  return prisma.reassignment.findMany({ where: { AND: [mine, { OR: covering }] }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return { where: { AND: [mine, { OR: covering }] }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], item: true };
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -14,6 +14,7 @@
 // never row by row in JavaScript.
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
+import { isUuid } from '../core/types.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
@@ -35,6 +36,8 @@ export interface ReviewFilter {
   search?: string | null;
   decision?: string | null;
   shared?: string | null;
+  /** Only these decisions (by id): node(id:) reads them back through the same rules. */
+  ids?: readonly string[] | null;
 }
 
 export interface ReviewPaging {
@@ -72,7 +75,7 @@ export interface ReviewRecord {
 
 const present = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
-function checkedFilter(f: ReviewFilter): { search: string | null; decision: string | null; shared: string | null } {
+function checkedFilter(f: ReviewFilter): { search: string | null; decision: string | null; shared: string | null; ids?: readonly string[] | null } {
   const pick = (v: unknown, allowed: readonly string[], name: string) => {
     if (v === undefined || v === null || v === '' || v === 'all') return null;
     if (typeof v !== 'string' || !allowed.includes(v)) throw new ValidationError(`${name} must be ${allowed.join(' or ')}`, name);
@@ -81,7 +84,7 @@ function checkedFilter(f: ReviewFilter): { search: string | null; decision: stri
   if (f.search !== undefined && f.search !== null && typeof f.search !== 'string') throw new ValidationError('search must be text', 'search');
   const search = present(f.search) ? f.search.trim() : null;
   if (search && search.length > MAX_SEARCH) throw new ValidationError(`search is too long (${MAX_SEARCH} characters at most)`, 'search');
-  return { search, decision: pick(f.decision, REVIEW_DECISION_FILTERS, 'decision'), shared: pick(f.shared, REVIEW_SHARED_FILTERS, 'shared') };
+  return { search, decision: pick(f.decision, REVIEW_DECISION_FILTERS, 'decision'), shared: pick(f.shared, REVIEW_SHARED_FILTERS, 'shared'), ids: f.ids };
 }
 
 function checkedPaging(p: ReviewPaging, defaultLimit: number): { limit: number; offset: number; page: number } {
@@ -127,6 +130,7 @@ const itemReviewersSql = Prisma.sql`(
 function reviewsWhere(viewer: Viewer, visible: Prisma.Sql, f: ReturnType<typeof checkedFilter>): Prisma.Sql {
   const parts: Prisma.Sql[] = [visible];
   if (viewer.role !== 'admin') parts.push(Prisma.sql`d.reviewer_id = ${viewer.user.id}::uuid`);
+  if (f.ids) parts.push(Prisma.sql`d.id = ANY(${[...f.ids]}::uuid[])`);
   if (f.decision === 'remove') parts.push(Prisma.sql`d.decision = 'remove'`);
   if (f.decision === 'retain') parts.push(Prisma.sql`d.decision IN ('retain', ${Prisma.raw(`'${MITIGATED}'`)})`);
   if (f.search) {
@@ -246,6 +250,15 @@ export async function listReviews(
     total = Number(c[0]?.n ?? 0);
   }
   return { reviews: rows.map(fromRaw), total, page, limit };
+}
+
+/** The given decisions as the viewer may list them (null for one they may not see or that does not exist). */
+export async function getReviews(prisma: PrismaClient, viewer: Viewer, ids: readonly string[]): Promise<(ReviewRecord | null)[]> {
+  const wanted = ids.filter(isUuid);
+  if (!wanted.length) return ids.map(() => null);
+  const { reviews } = await listReviews(prisma, viewer, { ids: wanted }, { limit: Math.min(wanted.length, 500) });
+  const byId = new Map(reviews.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** Reports, 'Recent Risk Reviews' (SPEC §7 GET /api/dashboard/recent-reviews): the newest decisions the viewer may list. */

@@ -25,11 +25,13 @@ export interface ViewScope {
   all: boolean;
   periodId: string | null;
   visible: Prisma.Sql;
+  /** The visibility's cache key (services/visibility.ts), for counts cached per data version. */
+  key: string;
 }
 
 export async function viewScope(viewer: Viewer): Promise<ViewScope> {
-  const [period, { visible }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
-  return { viewerId: viewer.user.id, all: viewer.role === 'admin', periodId: period?.id ?? null, visible };
+  const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  return { viewerId: viewer.user.id, all: viewer.role === 'admin', periodId: period?.id ?? null, visible, key };
 }
 
 /**

@@ -4,6 +4,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import type { DbClient } from '../../core/types.js';
 import { HIGH_LEVEL_SQL, likeContains } from '../risk-rules.js';
+import { cached } from '../risk-counts.js';
 import { decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
 
 export interface CompositeUserSummary {
@@ -130,3 +131,17 @@ export async function getUsers(db: DbClient, scope: ViewScope, userIds: readonly
   return userIds.map((id) => byId.get(id) ?? null);
 }
 
+
+/** How many users listUsers lists in all (every page), cached per data version. */
+export async function countUsers(db: DbClient, scope: ViewScope, filter: { search?: string | null }): Promise<number> {
+  const search = filter.search?.trim();
+  return cached(db, `composite-users|${scope.key}|${search ?? ''}`, async () => {
+    const r = search
+      ? await db.$queryRaw<{ n: bigint }[]>`
+          SELECT count(DISTINCT t.value) AS n FROM risk_terms t
+           WHERE t.kind = 'user' AND (t.value ILIKE ${likeContains(search)} OR t.label ILIKE ${likeContains(search)})
+             AND EXISTS (SELECT 1 FROM risk_rows r WHERE r.user_id = t.value AND ${scope.visible})`
+      : await db.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT r.user_id) AS n FROM risk_rows r WHERE ${scope.visible}`;
+    return int(r[0]?.n ?? 0n);
+  });
+}

@@ -7,8 +7,13 @@
 /** SPEC §9: Risk Review page size. */
 export const RISK_PAGE_SIZE = 25;
 
-/** The edges of the page on screen, as the server returns them (RiskPage). */
+/** The edges of the page on screen: its number and its first and last cursors. */
 export type PageEdges = { page: number; startCursor?: string | null; endCursor?: string | null };
+
+/** The page on screen, read from a risk list's connection (RiskRowConnection). */
+export function pageEdgesOf(c: { pageNumber: number; pageInfo: { startCursor?: string | null; endCursor?: string | null } }): PageEdges {
+  return { page: c.pageNumber, startCursor: c.pageInfo.startCursor, endCursor: c.pageInfo.endCursor };
+}
 
 export type CursorPaging = { page: number; after: string | null; before: string | null };
 

@@ -24,7 +24,7 @@ import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { useReviewPeriodChanged } from '../../domain/risks/useReviewPeriodChanged';
 import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
-import { FIRST_PAGE, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
+import { FIRST_PAGE, pageEdgesOf, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { Pagination } from '../../components/Pagination';
 import { RISK_PAGE_SIZE } from '../../domain/risks/riskPaging';
@@ -41,7 +41,7 @@ import { SubmissionPanel } from './SubmissionPanel';
 
 
 const query = graphql`
-  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $limit: Int, $after: String, $before: String) {
+  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String) {
     activeReviewPeriod {
       id
       name
@@ -56,14 +56,18 @@ const query = graphql`
       isSubmitted
       ...SubmissionPanel_status
     }
-    assignedRisks(filter: $filter, page: $page, limit: $limit, after: $after, before: $before) {
-      total
-      page
-      startCursor
-      endCursor
-      rows {
-        id
-        ...AssignedRiskRow_row
+    assignedRisks(filter: $filter, page: $page, first: $first, after: $after, before: $before) {
+      totalCount
+      pageNumber
+      pageInfo {
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          ...AssignedRiskRow_row
+        }
       }
     }
   }
@@ -162,13 +166,13 @@ function Loaded({
   const editable = status.periodActive && !status.isSubmitted;
   // A period closed or opened meanwhile locks or unlocks the page at once.
   useReviewPeriodChanged(onRefetch);
-  const rows = data.assignedRisks.rows;
+  const rows = data.assignedRisks.edges.map((e) => e.node);
   const period = data.activeReviewPeriod;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const ids = rows.map((r) => r.id);
   const selection = usePageSelection(ids, selected, setSelected);
   // A new page or search starts with nothing selected.
-  const pageKey = `${data.assignedRisks.page}:${ids.join(',')}`;
+  const pageKey = `${data.assignedRisks.pageNumber}:${ids.join(',')}`;
   const [seenKey, setSeenKey] = useState(pageKey);
   if (seenKey !== pageKey) {
     setSeenKey(pageKey);
@@ -226,7 +230,7 @@ function Loaded({
                 disabled={!editable}
                 onSaved={onBatchSaved}
                 filter={shownSearch ? { search: shownSearch } : {}}
-                total={data.assignedRisks.total}
+                total={data.assignedRisks.totalCount}
               />
             </div>
           </SearchToolbar>
@@ -273,10 +277,10 @@ function Loaded({
               </div>
               <Pagination
                 className={styles.footer}
-                page={data.assignedRisks.page}
+                page={data.assignedRisks.pageNumber}
                 pageSize={RISK_PAGE_SIZE}
-                total={data.assignedRisks.total}
-                onPageChange={(p) => onPageChange(p, data.assignedRisks)}
+                total={data.assignedRisks.totalCount}
+                onPageChange={(p) => onPageChange(p, pageEdgesOf(data.assignedRisks))}
                 disabled={busy}
               />
             </>

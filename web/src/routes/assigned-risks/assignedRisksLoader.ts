@@ -5,7 +5,7 @@ import { prepareQuery, type RouteSession } from '../../router/routeSession';
 
 /** My Assigned Risks' variables for a search ('' for every row) and a page. */
 export function assignedRisksVariables(search: string, paging: CursorPaging): AssignedRisksQuery['variables'] {
-  return { filter: search ? { search } : {}, ...paging, limit: RISK_PAGE_SIZE };
+  return { filter: search ? { search } : {}, ...paging, first: RISK_PAGE_SIZE };
 }
 
 export type AssignedRisksPrepared = { assignedRisks: PreloadedQuery<AssignedRisksQuery> };

@@ -22,7 +22,7 @@ import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useNotify } from '../../components/toast';
 import { useDebouncedCallback } from '../../components/useDebouncedCallback';
-import { FIRST_PAGE, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
+import { FIRST_PAGE, pageEdgesOf, pageRequest, type CursorPaging, type PageEdges } from '../../domain/risks/riskPaging';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { riskExportUrl } from './riskExport';
 import { RiskQueueResults } from './RiskQueueResults';
@@ -59,20 +59,23 @@ function useRoleLookup(): OptionLookup {
 }
 
 export const riskQueueQuery = graphql`
-  query RiskQueueQuery($filter: RiskFilterInput, $page: Int, $limit: Int, $after: String, $before: String) {
+  query RiskQueueQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String) {
     activeReviewPeriod {
       id
       name
     }
-    riskQueue(filter: $filter, page: $page, limit: $limit, after: $after, before: $before) {
-      total
-      page
-      limit
-      startCursor
-      endCursor
-      rows {
-        id
-        ...RiskQueueRow_row
+    riskQueue(filter: $filter, page: $page, first: $first, after: $after, before: $before) {
+      totalCount
+      pageNumber
+      pageInfo {
+        startCursor
+        endCursor
+      }
+      edges {
+        node {
+          id
+          ...RiskQueueRow_row
+        }
       }
     }
   }
@@ -388,12 +391,12 @@ function LoadedQueue({
         <ReviewPeriodClosed className={styles.banner} />
       ) : null}
       <RiskQueueResults
-        rows={data.riskQueue.rows}
-        total={data.riskQueue.total}
+        rows={data.riskQueue.edges.map((e) => e.node)}
+        total={data.riskQueue.totalCount}
         locked={locked}
         {...rest}
-        page={data.riskQueue.page}
-        onPageChange={(p) => onPageChange(p, data.riskQueue)}
+        page={data.riskQueue.pageNumber}
+        onPageChange={(p) => onPageChange(p, pageEdgesOf(data.riskQueue))}
       />
     </>
   );

@@ -35,7 +35,7 @@ const useStyles = makeStyles({
 });
 
 
-type Rows = RiskQueueQuery$data['riskQueue']['rows'];
+type Rows = readonly RiskQueueQuery$data['riskQueue']['edges'][number]['node'][];
 
 export function RiskQueueResults({
   rows,

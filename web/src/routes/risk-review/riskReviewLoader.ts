@@ -53,7 +53,7 @@ export function toFilterInput(f: QueueFilters): RiskFilterInput {
 
 /** The risk queue's variables for its filters and a page. */
 export function riskQueueVariables(filters: QueueFilters, paging: CursorPaging): RiskQueueQuery['variables'] {
-  return { filter: toFilterInput(filters), ...paging, limit: RISK_PAGE_SIZE };
+  return { filter: toFilterInput(filters), ...paging, first: RISK_PAGE_SIZE };
 }
 
 /** The queries of the tab on screen; the others are prepared when their tab is chosen. */
