@@ -19,6 +19,7 @@ import './risk-analysis.js';
 import './simulation.js';
 import './review-history.js';
 import './evidence.js';
+import './exports.js';
 import './settings.js';
 import './ai.js';
 import './purge.js';
