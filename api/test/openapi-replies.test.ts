@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { seedRows } from './helpers/seed.js';
+import Fastify from 'fastify';
+import { z } from 'zod';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { registerReplyCheck } from '../src/rest/reply-check.js';
+import { routeSchema } from '../src/rest/edge.js';
 
 let server: TestServer;
 let admin: Client;
@@ -104,5 +108,26 @@ describe('answers in the OpenAPI document', () => {
     const missing = await admin.request('DELETE', '/api/tokens/00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);
     expectDocumented('delete', '/api/tokens/{id}', 404, missing.body);
+  });
+});
+
+describe('the answers checked against the document in the API tests', () => {
+  it('an answer that drifted from its reply schema (a field renamed, an undocumented status, an error of another shape) fails the call', async () => {
+    const app = Fastify();
+    registerReplyCheck(app);
+    const reply = z.strictObject({ total: z.number().int() });
+    app.get('/api/ok', { schema: routeSchema({ reply }) }, async () => ({ total: 3 }));
+    app.get('/api/renamed', { schema: routeSchema({ reply }) }, async () => ({ count: 3 }));
+    app.get('/api/created', { schema: routeSchema({ reply }) }, async (_req, r) => r.status(201).send({ total: 1 }));
+    app.get('/api/odd-error', { schema: routeSchema({ reply }) }, async (_req, r) => r.status(400).send({ error: 'no message' }));
+    const call = async (url: string) => {
+      const r = await app.inject({ method: 'GET', url });
+      return { status: r.statusCode, message: r.json().message };
+    };
+    expect(await call('/api/ok')).toEqual({ status: 200, message: undefined });
+    expect(await call('/api/renamed')).toEqual({ status: 500, message: expect.stringContaining('GET /api/renamed does not match /api/openapi.json') });
+    expect(await call('/api/created')).toEqual({ status: 500, message: expect.stringContaining('status 201, documented 200') });
+    expect(await call('/api/odd-error')).toEqual({ status: 500, message: expect.stringContaining('the error shape') });
+    await app.close();
   });
 });
