@@ -14,7 +14,10 @@ const CONTENT_TYPE: Record<EvidenceFormat, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
-const EvidenceQuery = z.object({ periodId: text('periodId', 100).optional(), format: text('format', 10).optional() });
+const EvidenceQuery = z.object({
+  periodId: text('periodId', 100).optional().describe('The review period (required)'),
+  format: z.enum(EVIDENCE_FORMATS, { error: 'format must be xlsx or csv' }).optional().describe('xlsx (default) or csv'),
+});
 
 export function registerEvidenceRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { periodId?: string; format?: string } }>('/api/reports/evidence', { config: { access: 'admin' }, schema: routeSchema({
