@@ -16,8 +16,10 @@ import { processRequest } from 'graphql-upload-minimal';
 import { MAX_UPLOAD_BYTES } from './services/uploads.js';
 import { requestContext } from './request-context.js';
 import { registerAccessControl, registerErrorHandler, registerInputHygiene } from './rest/http.js';
-import { registerSchemaValidation } from './rest/edge.js';
+import { registerSchemaValidation, routeSchema } from './rest/edge.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
+import { registerReplyCheck } from './rest/reply-check.js';
+import { OpenApiJson } from './rest/replies.js';
 import { registerAuthRoutes } from './rest/auth.js';
 import { registerUserRoutes } from './rest/users.js';
 import { registerNotificationRoutes } from './rest/notifications.js';
@@ -100,6 +102,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   if (opts.tracing) await app.register(opts.tracing.fastifyPlugin);
   await app.register(fastifyCookie);
   await registerWebSecurity(app, deps.config);
+  // Before compression: the API tests check each JSON answer against the document as it is sent.
+  if (deps.config.NODE_ENV === 'test') registerReplyCheck(app);
   await registerCompression(app);
   registerErrorHandler(app);
   registerAccessControl(app, deps);
@@ -183,7 +187,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   registerAiRoutes(app);
   registerPurgeRoutes(app);
   registerAiBulkRoutes(app);
-  app.get('/api/openapi.json', { config: { access: 'public' } }, async () => openApiDocument(routes));
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: routeSchema({ summary: 'This document (OpenAPI 3.1)', reply: OpenApiJson }) }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.
   const webDist = deps.config.webDist;

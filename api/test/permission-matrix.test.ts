@@ -196,6 +196,7 @@ const QUERY: Record<string, Entry> = {
   reviewerStatus: { access: 'admin' },
   riskQueue: { access: 'admin' },
   riskSystems: { access: 'signedIn' },
+  riskExport: { access: 'signedIn' },
   submissionStatus: { access: 'reviewer' },
   submissions: { access: 'admin' },
   uploads: { access: 'admin' },

@@ -2,7 +2,18 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as assignments from '../services/assignments.js';
-import { idParams, routeSchema, text } from './edge.js';
+import { idParams, isoDate, routeSchema, text } from './edge.js';
+import { Success } from './replies.js';
+
+const CriteriaJson = z.strictObject({
+  id: z.uuid(),
+  name: z.string(),
+  reviewerId: z.uuid(),
+  criteriaType: z.enum(assignments.CRITERIA_TYPES),
+  criteriaValue: z.string(),
+  assignedAt: isoDate(),
+  reviewer: z.strictObject({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+});
 
 function shape(c: assignments.CriteriaWithReviewer) {
   return {
@@ -22,25 +33,25 @@ const ValuesParams = z.object({
 const ValuesQuery = z.object({ reviewerId: text('reviewerId', 100).optional() });
 
 export function registerAssignmentRoutes(app: FastifyInstance) {
-  app.get('/api/assignment-criteria', { config: { access: 'admin' } }, async (req) =>
+  app.get('/api/assignment-criteria', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(CriteriaJson) }) }, async (req) =>
     (await assignments.listCriteria(req.ctx.prisma)).map(shape),
   );
 
   app.get<{ Params: z.infer<typeof ValuesParams>; Querystring: z.infer<typeof ValuesQuery> }>(
     '/api/assignment-values/:criteriaType',
-    { config: { access: 'admin' }, schema: routeSchema({ params: ValuesParams, querystring: ValuesQuery }) },
+    { config: { access: 'admin' }, schema: routeSchema({ params: ValuesParams, querystring: ValuesQuery, reply: z.array(z.strictObject({ value: z.string(), label: z.string() })).describe('The values of that column, with their row counts in the label') }) },
     async (req) => assignments.criteriaValues(req.ctx.prisma, req.params.criteriaType, req.query.reviewerId),
   );
 
   app.post<{ Body: assignments.CreateCriteriaInput }>(
     '/api/assignment-criteria',
-    { config: { access: 'admin' }, schema: routeSchema({ body: assignments.createCriteriaSchema }) },
+    { config: { access: 'admin' }, schema: routeSchema({ body: assignments.createCriteriaSchema, reply: CriteriaJson, replyStatus: 201 }) },
     async (req, reply) => reply.status(201).send(shape(await assignments.createCriteria(req.ctx.prisma, req.ctx.actor, req.body))),
   );
 
   app.delete<{ Params: { id: string } }>(
     '/api/assignment-criteria/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) },
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) },
     async (req) => {
       await assignments.deleteCriteria(req.ctx.prisma, req.ctx.actor, req.params.id);
       return { success: true };

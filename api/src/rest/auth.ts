@@ -6,7 +6,10 @@ import { publicUser } from '../core/types.js';
 import { AuthenticationError } from '../core/errors.js';
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '../core/validation.js';
-import { routeSchema, text } from './edge.js';
+import { routeSchema, text, type RouteSchema } from './edge.js';
+import { Success, UserAnswer, UserJson } from './replies.js';
+
+const redirect = (to: string, inputs: RouteSchema = {}) => routeSchema({ ...inputs, replyStatus: 302, replyDescription: `A redirect: ${to}`, replyHeaders: { Location: { description: 'Where the browser goes', schema: { type: 'string' } } } });
 
 // Absent fields pass: the service answers the SPEC's messages ('Please enter both email and password', …).
 const LoginBody = z.object({ email: text('Email', MAX_EMAIL_LENGTH).nullish(), password: text('Password', MAX_PASSWORD_LENGTH).nullish() });
@@ -24,7 +27,7 @@ const CallbackQuery = z.object(
 export function registerAuthRoutes(app: FastifyInstance) {
   app.post<{ Body: z.infer<typeof LoginBody> }>(
     '/api/internal-login',
-    { config: { access: 'public' }, schema: routeSchema({ body: LoginBody }) },
+    { config: { access: 'public' }, schema: routeSchema({ body: LoginBody, reply: UserAnswer }) },
     async (req) => {
       const { ctx } = req;
       const { user, session } = await internalAuth.login(ctx.prisma, req.body, {
@@ -40,7 +43,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
 
   app.put<{ Body: z.infer<typeof ChangePasswordBody> }>(
     '/api/internal/change-password',
-    { config: { access: 'authenticated' }, schema: routeSchema({ body: ChangePasswordBody }) },
+    { config: { access: 'authenticated' }, schema: routeSchema({ body: ChangePasswordBody, reply: UserAnswer }) },
     async (req) => {
       const user = await internalAuth.changePassword(req.ctx.prisma, req.ctx.actor, req.body);
       return { user: publicUser(user) };
@@ -49,7 +52,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
 
   // A single sign-on session answers where the browser goes next (the
   // provider's end-session endpoint, then /internal-login); internal ones go to / as before.
-  app.post('/api/logout', { config: { access: 'public' } }, async (req) => {
+  app.post('/api/logout', { config: { access: 'public' }, schema: routeSchema({ reply: Success.extend({ redirectTo: z.string().optional().describe('A single sign-on session: where the browser goes next (the provider’s sign-out)') }) }) }, async (req) => {
     const { ctx } = req;
     const redirectTo = await sso.signOutLocation(ctx.prisma, ctx.config, ctx.actor, requestOrigin(req));
     await internalAuth.logout(ctx.prisma, ctx.actor);
@@ -60,7 +63,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
   // External sign-in (OpenID Connect, auth/oidc.ts). Off unless configured:
   // then the user endpoint answers 401 and the login endpoint sends people to
   // the internal login page, as the SPEC's client expects.
-  app.get('/api/auth/user', { config: { access: 'public' } }, async (req) => {
+  app.get('/api/auth/user', { config: { access: 'public' }, schema: routeSchema({ reply: UserJson.extend({ authMethod: z.literal('oidc') }).describe('The user signed in through single sign-on (401 otherwise)') }) }, async (req) => {
     const user = req.ctx.config.oidcEnabled ? await sso.externalUser(req.ctx.prisma, req.ctx.actor) : null;
     if (!user) {
       throw new AuthenticationError(
@@ -70,12 +73,12 @@ export function registerAuthRoutes(app: FastifyInstance) {
     return user;
   });
 
-  app.get('/api/auth/sso', { config: { access: 'public' } }, async (req) => ({
+  app.get('/api/auth/sso', { config: { access: 'public' }, schema: routeSchema({ reply: z.strictObject({ enabled: z.boolean().describe('Single sign-on is configured'), loginUrl: z.string().describe('Where to send the browser to sign in') }) }) }, async (req) => ({
     enabled: req.ctx.config.oidcEnabled,
     loginUrl: '/api/login',
   }));
 
-  app.get('/api/login', { config: { access: 'public' } }, async (req, reply) => {
+  app.get('/api/login', { config: { access: 'public' }, schema: redirect('to the provider’s sign-in (or /internal-login when single sign-on is off)') }, async (req, reply) => {
     const { config } = req.ctx;
     if (!config.oidcEnabled) return reply.redirect('/internal-login');
     let started: sso.StartedSignIn;
@@ -95,7 +98,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
     return reply.redirect(started.location);
   });
 
-  app.get(sso.CALLBACK_PATH, { config: { access: 'public' }, schema: routeSchema({ querystring: CallbackQuery }) }, async (req, reply) => {
+  app.get(sso.CALLBACK_PATH, { config: { access: 'public' }, schema: redirect('to / when signed in, else to the sign-in page with the reason', { querystring: CallbackQuery }) }, async (req, reply) => {
     const { ctx } = req;
     if (!ctx.config.oidcEnabled) return reply.redirect('/internal-login');
     const flowCookie = req.cookies[sso.FLOW_COOKIE];

@@ -5,7 +5,55 @@ import * as decisions from '../services/decisions.js';
 import * as bulk from '../services/bulk-decisions.js';
 import * as mitigations from '../services/mitigations.js';
 import { reviewRules } from '../services/settings.js';
-import { idParams, listOf, routeSchema, text } from './edge.js';
+import { idParams, isoDate, listOf, routeSchema, text } from './edge.js';
+import { Success, SubmissionJson } from './replies.js';
+
+const Saved = Success.extend({ saved: z.number().int().describe('Decisions stored') });
+const Count = z.strictObject({ count: z.number().int() });
+const RulesJson = z.strictObject({ requireRemovalComment: z.boolean(), allowBulkApproval: z.boolean() });
+const ExpiredJson = z.strictObject({
+  total: z.number().int(),
+  items: z.array(
+    z.strictObject({
+      riskRowId: z.number().int(),
+      userId: z.string(),
+      userName: z.string(),
+      accessRiskId: z.string(),
+      roleProfile: z.string(),
+      compositeBusinessRole: z.string(),
+      system: z.string(),
+      mitigationControl: z.string().nullable(),
+      mitigationExpiresAt: z.iso.date().describe('The expiry day (YYYY-MM-DD)'),
+      comments: z.string().nullable(),
+      reviewer: z.string(),
+      periodId: z.uuid(),
+      periodName: z.string(),
+    }),
+  ),
+});
+const SubmissionStatusJson = z.strictObject({
+  isSubmitted: z.boolean(),
+  hasDecisions: z.boolean(),
+  totalDecisions: z.number().int(),
+  submittedAt: isoDate().nullable(),
+  status: z.enum(['submitted', 'recalled', 'approved', 'returned']).nullable(),
+  reviewComment: z.string().nullable(),
+  periodActive: z.boolean(),
+});
+const SubmissionListJson = z.array(
+  z.strictObject({
+    id: z.uuid(),
+    status: z.enum(['submitted', 'recalled', 'approved', 'returned']),
+    decisionCount: z.number().int(),
+    submittedAt: isoDate(),
+    recalledAt: isoDate().nullable(),
+    reviewedAt: isoDate().nullable(),
+    reviewComment: z.string().nullable(),
+    period: z.strictObject({ id: z.uuid(), name: z.string() }),
+    reviewer: z.strictObject({ id: z.uuid(), firstName: z.string(), lastName: z.string(), email: z.string() }),
+    reviewedBy: z.strictObject({ id: z.uuid(), firstName: z.string(), lastName: z.string() }).nullable(),
+  }),
+);
 
 const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
 const SubmissionsQuery = z.object({ status: text('status', 20).optional() });
@@ -14,47 +62,47 @@ const ReturnBody = z.object({ comment: text('Comment', 4000).nullish() });
 export function registerDecisionRoutes(app: FastifyInstance) {
   app.post<{ Body: decisions.DecisionItem }>(
     '/api/reviews/decision',
-    { config: { access: 'signedIn' }, schema: routeSchema({ body: decisions.itemSchema }) },
+    { config: { access: 'signedIn' }, schema: routeSchema({ body: decisions.itemSchema, reply: Saved }) },
     async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, [req.body])) }),
   );
 
   app.post<{ Body: z.infer<typeof BatchBody> }>(
     '/api/reviews/decisions',
-    { config: { access: 'signedIn' }, schema: routeSchema({ body: BatchBody }) },
+    { config: { access: 'signedIn' }, schema: routeSchema({ body: BatchBody, reply: Saved }) },
     async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, req.body.decisions)) }),
   );
 
   app.post<{ Body: bulk.ByFilterInput }>(
     '/api/reviews/decisions/by-filter',
-    { config: { access: 'signedIn' }, schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema }) },
+    { config: { access: 'signedIn' }, schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema, reply: Count }) },
     async (req) => bulk.decideByFilter(req.ctx.deps, req.ctx.actor, req.body),
   );
 
-  app.get('/api/reviews/rules', { config: { access: 'signedIn' }, schema: routeSchema({ summary: 'The review rules: { requireRemovalComment, allowBulkApproval }' }) }, async (req) =>
+  app.get('/api/reviews/rules', { config: { access: 'signedIn' }, schema: routeSchema({ summary: 'The review rules: { requireRemovalComment, allowBulkApproval }', reply: RulesJson }) }, async (req) =>
     reviewRules(req.ctx.prisma),
   );
 
   app.get(
     '/api/reviews/expired-mitigations',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Mitigations of the current period whose expiry date has passed: { total, items }' }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Mitigations of the current period whose expiry date has passed: { total, items }', reply: ExpiredJson }) },
     async (req) => {
       const r = await mitigations.expiredMitigations(req.ctx.prisma, await req.ctx.viewer!.decisionPeriod());
       return { total: r.total, items: r.items.map((m) => ({ ...m, riskRowId: Number(m.riskRowId), mitigationExpiresAt: m.mitigationExpiresAt.toISOString().slice(0, 10) })) };
     },
   );
 
-  app.get('/api/reviews/submission-status', { config: { access: 'reviewer' } }, async (req) =>
+  app.get('/api/reviews/submission-status', { config: { access: 'reviewer' }, schema: routeSchema({ reply: SubmissionStatusJson }) }, async (req) =>
     decisions.submissionStatus(req.ctx.prisma, req.ctx.user!),
   );
 
-  app.post('/api/reviews/submit', { config: { access: 'reviewer' } }, async (req) => {
+  app.post('/api/reviews/submit', { config: { access: 'reviewer' }, schema: routeSchema({ reply: z.strictObject({ count: z.number().int().describe('Decisions submitted'), submissionId: z.uuid() }) }) }, async (req) => {
     const r = await decisions.submit(req.ctx.deps, req.ctx.actor);
     return { count: r.count, submissionId: r.submission.id };
   });
 
-  app.post('/api/reviews/recall', { config: { access: 'reviewer' } }, async (req) => decisions.recall(req.ctx.deps, req.ctx.actor));
+  app.post('/api/reviews/recall', { config: { access: 'reviewer' }, schema: routeSchema({ reply: Count }) }, async (req) => decisions.recall(req.ctx.deps, req.ctx.actor));
 
-  app.get<{ Querystring: z.infer<typeof SubmissionsQuery> }>('/api/submissions', { config: { access: 'admin' }, schema: routeSchema({ querystring: SubmissionsQuery }) }, async (req) =>
+  app.get<{ Querystring: z.infer<typeof SubmissionsQuery> }>('/api/submissions', { config: { access: 'admin' }, schema: routeSchema({ querystring: SubmissionsQuery, reply: SubmissionListJson }) }, async (req) =>
     (await decisions.listSubmissions(req.ctx.prisma, req.query)).map((s) => ({
       id: s.id,
       status: s.status,
@@ -69,13 +117,13 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     })),
   );
 
-  app.put<{ Params: { id: string } }>('/api/submissions/:id/approve', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) =>
+  app.put<{ Params: { id: string } }>('/api/submissions/:id/approve', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: SubmissionJson }) }, async (req) =>
     decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'approved'),
   );
 
   app.put<{ Params: { id: string }; Body: z.infer<typeof ReturnBody> }>(
     '/api/submissions/:id/return',
-    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReturnBody }) },
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReturnBody, reply: SubmissionJson }) },
     async (req) => decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'returned', req.body.comment),
   );
 }

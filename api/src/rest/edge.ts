@@ -21,8 +21,14 @@ export interface RouteSchema {
    * answers in the API tests. Not used to serialise (the handler's value is sent as is).
    */
   reply?: z.ZodType;
-  /** The status of a successful answer (200 unless given, e.g. 201 for a creation). */
+  /** The status of a successful answer (200 unless given, e.g. 201 for a creation, 204 for none, 302 for a redirect). */
   replyStatus?: number;
+  /** A successful answer that is a file (or may be), by media type: e.g. { 'text/csv': { schema } }. */
+  replyFiles?: Record<string, { schema: Record<string, unknown> }>;
+  /** Headers of the successful answer (e.g. Location of a redirect, X-Total-Rows of an export). */
+  replyHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** What the successful answer is, in words (the document's response description). */
+  replyDescription?: string;
 }
 
 /** The route option: `schema: routeSchema({ ... })`. */

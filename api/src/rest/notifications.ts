@@ -2,7 +2,24 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as notifications from '../services/notifications.js';
-import { flag, idParams, routeSchema } from './edge.js';
+import { flag, idParams, isoDate, routeSchema } from './edge.js';
+import { Success } from './replies.js';
+
+/** `shape` as a client receives it. */
+const NotificationJson = z.strictObject({
+  id: z.uuid(),
+  type: z.enum(['general', 'info', 'warning', 'urgent']),
+  title: z.string(),
+  message: z.string(),
+  isRead: z.boolean().describe('The caller has read it'),
+  readAt: isoDate().nullable(),
+  senderName: z.string().nullable(),
+  targetType: z.enum(['all', 'specific']).describe('all: every user; specific: targetUserId only'),
+  targetUserId: z.uuid().nullable(),
+  createdAt: isoDate(),
+  targetUserName: z.string().nullable().optional().describe('?admin=true: the recipient’s name (null: everyone)'),
+  readCount: z.number().int().optional().describe('?admin=true: how many users have read it'),
+});
 
 const ListQuery = z.object({ admin: flag('admin').optional() });
 
@@ -29,7 +46,7 @@ function shape(n: View) {
 }
 
 export function registerNotificationRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: z.infer<typeof ListQuery> }>('/api/notifications', { config: { access: 'signedIn' }, schema: routeSchema({ querystring: ListQuery }) }, async (req) => {
+  app.get<{ Querystring: z.infer<typeof ListQuery> }>('/api/notifications', { config: { access: 'signedIn' }, schema: routeSchema({ querystring: ListQuery, reply: z.strictObject({ notifications: z.array(NotificationJson).describe('Newest first'), total: z.number().int(), unreadCount: z.number().int() }) }) }, async (req) => {
     const { ctx } = req;
     const r =
       req.query.admin === 'true'
@@ -40,23 +57,23 @@ export function registerNotificationRoutes(app: FastifyInstance) {
 
   app.post<{ Body: notifications.SendNotificationInput }>(
     '/api/notifications',
-    { config: { access: 'admin' }, schema: routeSchema({ body: notifications.sendSchema }) },
+    { config: { access: 'admin' }, schema: routeSchema({ body: notifications.sendSchema, reply: NotificationJson, replyStatus: 201 }) },
     async (req, reply) => {
     const n = await notifications.sendNotification(req.ctx.deps, req.ctx.actor, req.body);
     return reply.status(201).send(shape({ ...n, isRead: false, readAt: null }));
     },
   );
 
-  app.put('/api/notifications/read-all', { config: { access: 'signedIn' } }, async (req) => {
+  app.put('/api/notifications/read-all', { config: { access: 'signedIn' }, schema: routeSchema({ reply: Success.extend({ count: z.number().int().describe('Notifications marked read') }) }) }, async (req) => {
     const count = await notifications.markAllRead(req.ctx.prisma, req.ctx.user!);
     return { success: true, count };
   });
 
-  app.put<{ Params: { id: string } }>('/api/notifications/:id/read', { config: { access: 'signedIn' }, schema: routeSchema({ params: idParams }) }, async (req) => {
+  app.put<{ Params: { id: string } }>('/api/notifications/:id/read', { config: { access: 'signedIn' }, schema: routeSchema({ params: idParams, reply: NotificationJson }) }, async (req) => {
     return shape(await notifications.markRead(req.ctx.prisma, req.ctx.user!, req.params.id));
   });
 
-  app.delete<{ Params: { id: string } }>('/api/notifications/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) => {
+  app.delete<{ Params: { id: string } }>('/api/notifications/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) }, async (req) => {
     await notifications.deleteNotification(req.ctx.deps, req.ctx.actor, req.params.id);
     return { success: true };
   });

@@ -2,6 +2,7 @@
 // document cannot miss one.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { jsonSchema, type RouteSchema } from './edge.js';
+import { ErrorJson } from './reply-check.js';
 
 interface Collected {
   method: string;
@@ -65,11 +66,17 @@ function requestBody(s: RouteSchema) {
   return undefined;
 }
 
-/** The successful answer: its JSON Schema when the route declares `reply`. */
+/** The successful answer: the JSON Schema of `reply`, the files it may be, its headers. */
 function success(s: RouteSchema) {
   const status = String(s.replyStatus ?? 200);
-  if (!s.reply) return { [status]: { description: 'OK' } };
-  return { [status]: { description: 'OK', content: { 'application/json': { schema: jsonSchema(s.reply, 'output') } } } };
+  const content = { ...(s.reply ? { 'application/json': { schema: jsonSchema(s.reply, 'output') } } : {}), ...s.replyFiles };
+  return {
+    [status]: {
+      description: s.replyDescription ?? 'OK',
+      ...(s.replyHeaders ? { headers: s.replyHeaders } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
+    },
+  };
 }
 
 const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
@@ -118,12 +125,7 @@ export function openApiDocument(routes: Collected[]) {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API token (grc_…)' },
       },
       schemas: {
-        Error: {
-          type: 'object',
-          required: ['message'],
-          properties: { message: { type: 'string', description: 'What went wrong, in words to show a person' } },
-          additionalProperties: false,
-        },
+        Error: jsonSchema(ErrorJson.describe('An error answer'), 'output'),
       },
     },
   };

@@ -3,7 +3,30 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as remediation from '../services/remediation.js';
-import { idParams, routeSchema, text, wholeNumber } from './edge.js';
+import { idParams, isoDate, routeSchema, text, wholeNumber } from './edge.js';
+import { csvFile } from './replies.js';
+
+const ItemJson = z.strictObject({
+  id: z.uuid(),
+  periodId: z.uuid(),
+  periodName: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  system: z.string(),
+  roleProfile: z.string(),
+  compositeRole: z.string(),
+  riskIds: z.string().describe('The access risk ids the removal resolves'),
+  riskLevel: z.enum(['high', 'medium', 'low']),
+  decidedBy: z.string(),
+  approvedBy: z.string(),
+  approvedAt: isoDate().nullable(),
+  status: z.enum(remediation.REMEDIATION_STATUSES),
+  statusNote: z.string().nullable(),
+  statusSetBy: z.string().nullable(),
+  statusSetAt: isoDate().nullable(),
+  verifiedAt: isoDate().nullable().describe('When a later upload showed the access gone'),
+  reopenedCount: z.number().int(),
+});
 
 const ListQuery = z.object({
   periodId: text('periodId', 100).optional(),
@@ -20,7 +43,11 @@ const StatusBody = z.object({
 export function registerRemediationRoutes(app: FastifyInstance) {
   app.get<{ Querystring: z.infer<typeof ListQuery> }>(
     '/api/remediation',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The remediation list (approved removals), as JSON or CSV', querystring: ListQuery }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The remediation list (approved removals), as JSON or CSV',
+        querystring: ListQuery,
+        reply: z.strictObject({ items: z.array(ItemJson), total: z.number().int() }),
+        replyFiles: csvFile('?format=csv: every item matching the filter'),
+      }) },
     async (req, reply) => {
       const { format, limit, offset, ...filter } = req.query;
       if (format === 'csv') {
@@ -45,7 +72,7 @@ export function registerRemediationRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { id: string }; Body: z.infer<typeof StatusBody> }>(
     '/api/remediation/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Sets a remediation item open, done or failed', params: idParams, body: StatusBody }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Sets a remediation item open, done or failed', params: idParams, body: StatusBody, reply: ItemJson }) },
     async (req) => remediation.remediationJson(await remediation.setRemediationStatus(req.ctx.prisma, req.ctx.actor, req.params.id, req.body.status, req.body.note)),
   );
 }

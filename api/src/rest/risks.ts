@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import * as risks from '../services/risks.js';
 import { exportRisksCsv } from '../services/risk-export.js';
+import { TOTAL_ROWS_HEADER } from '../services/exports.js';
+import { csvFile } from './replies.js';
 import { isoDate, routeSchema, text, wholeNumber } from './edge.js';
 import { consumeRate } from '../services/rate-limits.js';
 
@@ -105,6 +107,8 @@ export function registerRiskRoutes(app: FastifyInstance) {
     // Validate the filter before the first byte goes out, so bad input is a 400, not a broken file.
     risks.validateFilter(req.query);
     await consumeRate(req.ctx.deps, 'export', req.ctx.user!.id);
+    // The file is streamed (no Content-Length): the rows it will carry, for a tool's progress.
+    const total = await risks.matchingRowCount(req.ctx.prisma, req.ctx.viewer!, req.query);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     async function* body() {
       yield '\uFEFF';
@@ -113,12 +117,30 @@ export function registerRiskRoutes(app: FastifyInstance) {
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="risk-export-${stamp}.csv"`)
+      .header(TOTAL_ROWS_HEADER, String(total))
       .send(Readable.from(body()));
   };
-  app.get<{ Querystring: risks.RiskFilter }>('/api/risks/export', { config: { access: 'signedIn' }, schema: routeSchema({ querystring: FilterQuery }) }, exportCsv(false));
+  const exportSchema = (summary: string) =>
+    routeSchema({
+      summary,
+      querystring: FilterQuery,
+      replyDescription: 'The CSV, streamed (UTF-8 with a byte-order mark; Content-Disposition names the file). An API token with read scope may fetch it.',
+      replyFiles: csvFile('A header line, then the rows matching the filter'),
+      replyHeaders: {
+        'X-Total-Rows': {
+          description: 'The rows matching the filter, known before the first byte (the file has no Content-Length): lines received / this = progress. The risk report writes a line per reviewer decision, so it may have more lines.',
+          schema: { type: 'integer' },
+        },
+      },
+    });
+  app.get<{ Querystring: risks.RiskFilter }>(
+    '/api/risks/export',
+    { config: { access: 'signedIn' }, schema: exportSchema("Export Results: the rows of the caller's list matching the filter, with the caller's own decisions") },
+    exportCsv(false),
+  );
   app.get<{ Querystring: risks.RiskFilter }>(
     '/api/reports/risk-report',
-    { config: { access: 'signedIn' }, schema: routeSchema({ querystring: FilterQuery }) },
+    { config: { access: 'signedIn' }, schema: exportSchema("The risk report: the rows matching the filter with every reviewer's decision (a reviewer: their own)") },
     exportCsv(true),
   );
 }

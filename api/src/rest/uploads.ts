@@ -7,7 +7,8 @@ import multipart from '@fastify/multipart';
 import * as uploads from '../services/uploads.js';
 import { PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import { z } from 'zod';
-import { idParams, routeSchema, text } from './edge.js';
+import { idParams, isoDate, routeSchema, text } from './edge.js';
+import { PersonJson, UploadAccepted } from './replies.js';
 import * as preview from '../services/upload-preview.js';
 import * as profiles from '../services/mapping-profiles.js';
 import type { FastifyRequest } from 'fastify';
@@ -58,6 +59,61 @@ const StartBody = z.object({
   saveProfileAs: text('saveProfileAs', profiles.MAX_PROFILE_NAME).optional().meta({ description: 'Save the mapping as a profile of this name (replacing one of the same name)' }),
 });
 
+const LayoutJson = z
+  .strictObject({
+    format: z.enum(['CSV', 'XLSX', 'XLS']),
+    encoding: z.string().optional(),
+    delimiter: z.string().optional(),
+    sheet: z.string().optional(),
+    sheets: z.array(z.string()).optional(),
+    headerRow: z.number().int().describe('The row (from 1) that holds the header'),
+    decimalSeparator: z.enum(['.', ',']),
+    profile: z.string().optional().describe('The saved column mapping applied, if any'),
+  })
+  .describe('What was found in the file');
+const PreviewJson = z.strictObject({
+  previewId: z.uuid().describe('For POST /api/upload/preview/{id} and …/start'),
+  originalName: z.string(),
+  sizeBytes: z.number().int(),
+  mappableFields: z.array(z.strictObject({ field: z.string(), label: z.string() })).describe('The fields a column can load into'),
+  layout: LayoutJson,
+  columns: z.array(z.strictObject({ header: z.string(), field: z.string().nullable().describe('null: not loaded'), suggestion: z.string().nullable() })),
+  fields: z.array(z.string()).describe('The stored fields the sample rows show'),
+  rows: z.array(z.strictObject({ row: z.number().int(), values: z.array(z.string().nullable()) })).describe('The first rows, as they would be stored'),
+  problems: z.array(z.string()),
+  warnings: z.array(z.string()),
+  refusal: z.string().nullable().describe('Why the file cannot be loaded with this mapping, or null'),
+});
+const statusFields = {
+  status: z.enum(['processing', 'completed', 'failed']),
+  statusLabel: z.string().describe('Processing, Completed, Completed with warnings or Failed'),
+  recordCount: z.number().int(),
+  errorMessage: z.string().nullable(),
+  warnings: z.array(z.string()),
+  rowsProcessed: z.number().int(),
+  bytesProcessed: z.number().int(),
+  sizeBytes: z.number().int(),
+  duplicatesSkipped: z.number().int(),
+};
+const UploadJson = z.strictObject({
+  ...statusFields,
+  id: z.uuid(),
+  originalName: z.string(),
+  fileName: z.string(),
+  sourceLayout: z.unknown().describe('What was found in the file (format, sheet, header row, encoding, …), once read'),
+  mode: z.enum(['append', 'replace']),
+  skipDuplicates: z.boolean(),
+  batchSize: z.number().int(),
+  emailNotification: z.boolean(),
+  columnMapping: z.unknown().describe('Source header -> field, as mapped'),
+  unknownColumns: z.array(z.string()),
+  live: z.boolean().describe('Its rows are the data everyone sees'),
+  createdAt: isoDate(),
+  startedAt: isoDate().nullable(),
+  completedAt: isoDate().nullable(),
+  uploadedBy: PersonJson.nullable(),
+});
+
 /** multipart/form-data: the file and the options the service checks (services/uploads.ts). */
 const UploadForm = uploads.optionsSchema.extend({
   file: z.string().meta({ format: 'binary', description: 'The .csv, .xlsx or .xls file (2 GB at most); only the first file is read' }),
@@ -69,7 +125,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     throwFileSizeLimit: false,
   });
 
-  app.post('/api/upload', { config: { access: 'admin' }, schema: routeSchema({ multipartBody: UploadForm }) }, async (req, reply) => {
+  app.post('/api/upload', { config: { access: 'admin' }, schema: routeSchema({ multipartBody: UploadForm, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > uploads.MAX_UPLOAD_BYTES + 1024 * 1024) {
       // Answer now and drop the connection rather than read 2 GB we will not keep.
@@ -95,7 +151,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/upload/preview',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Preview a file before loading it: layout, column mapping, first rows, problems', multipartBody: z.object({ file: UploadForm.shape.file }) }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Preview a file before loading it: layout, column mapping, first rows, problems', multipartBody: z.object({ file: UploadForm.shape.file }), reply: PreviewJson }) },
     async (req) => {
       const { file } = await receiveMultipart(req);
       try {
@@ -110,13 +166,13 @@ export async function registerUploadRoutes(app: FastifyInstance) {
   const AgainBody = z.object({ columnMapping: ColumnMappingBody.optional(), ...LayoutBody });
   app.post<{ Params: { id: string }; Body: z.infer<typeof AgainBody> }>(
     '/api/upload/preview/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The preview again, with the columns mapped as sent, from the sheet and header row sent', params: idParams, body: AgainBody }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The preview again, with the columns mapped as sent, from the sheet and header row sent', params: idParams, body: AgainBody, reply: PreviewJson }) },
     async (req) => preview.previewAgain(req.ctx.deps, req.params.id, req.body),
   );
 
   app.post<{ Params: { id: string }; Body: z.infer<typeof StartBody> }>(
     '/api/upload/preview/:id/start',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Start Upload: load the previewed file with this mapping', params: idParams, body: StartBody }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Start Upload: load the previewed file with this mapping', params: idParams, body: StartBody, reply: UploadAccepted, replyStatus: 202 }) },
     async (req, reply) => {
       const { columnMapping, saveProfileAs, sheet, headerRow, ...options } = req.body;
       const u = await preview.startPreviewed(req.ctx.deps, req.ctx.actor, req.params.id, { options, columnMapping, saveProfileAs, sheet, headerRow });
@@ -124,28 +180,35 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/mapping-profiles', { config: { access: 'admin' } }, async (req) => (await profiles.listProfiles(req.ctx.prisma)).map(profiles.profileJson));
+  app.get(
+    '/api/mapping-profiles',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        reply: z.array(z.strictObject({ id: z.uuid(), name: z.string(), columns: z.array(z.strictObject({ header: z.string(), field: z.string().nullable() })), updatedAt: isoDate() })),
+      }),
+    }, async (req) => (await profiles.listProfiles(req.ctx.prisma)).map(profiles.profileJson));
 
   app.delete<{ Params: { id: string } }>(
     '/api/mapping-profiles/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Delete a column-mapping profile', params: idParams }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Delete a column-mapping profile', params: idParams, replyStatus: 204, replyDescription: 'Deleted (no content)' }) },
     async (req, reply) => {
       await profiles.deleteProfile(req.ctx.prisma, req.ctx.actor, req.params.id);
       return reply.status(204).send();
     },
   );
 
-  app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) => {
+  app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.strictObject(statusFields) }) }, async (req) => {
     return uploads.uploadStatusJson(await uploads.getUpload(req.ctx.prisma, req.params.id));
   });
 
-  app.get('/api/uploads', { config: { access: 'admin' } }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploads.uploadJson));
+  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploads.uploadJson));
 
-  app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) =>
+  app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadJson }) }, async (req) =>
     uploads.uploadJson(await uploads.getUpload(req.ctx.prisma, req.params.id)),
   );
 
-  app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req, reply) => {
+  app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {
     const u = await uploads.retryUpload(req.ctx.deps, req.ctx.actor, req.params.id);
     return reply.status(202).send({ uploadId: u.id, status: u.status });
   });

@@ -5,6 +5,7 @@ import * as users from '../services/users.js';
 import { publicUser } from '../core/types.js';
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../core/validation.js';
 import { idParams, routeSchema, text } from './edge.js';
+import { UserAnswer, UserJson } from './replies.js';
 
 const ListQuery = z.object({
   search: text('search', MAX_NAME_LENGTH).optional(),
@@ -16,7 +17,7 @@ const ResetBody = z.object({ newPassword: text('New password', MAX_PASSWORD_LENG
 export function registerUserRoutes(app: FastifyInstance) {
   app.get<{ Querystring: z.infer<typeof ListQuery> }>(
     '/api/users',
-    { config: { access: 'admin' }, schema: routeSchema({ querystring: ListQuery }) },
+    { config: { access: 'admin' }, schema: routeSchema({ querystring: ListQuery, reply: z.array(UserJson).describe('The users matching the filter') }) },
     async (req) => {
       const { search, role, active } = req.query;
       return (
@@ -31,7 +32,7 @@ export function registerUserRoutes(app: FastifyInstance) {
 
   app.post<{ Body: users.CreateUserInput }>(
     '/api/users',
-    { config: { access: 'admin' }, schema: routeSchema({ body: users.createUserSchema }) },
+    { config: { access: 'admin' }, schema: routeSchema({ body: users.createUserSchema, reply: UserAnswer, replyStatus: 201 }) },
     async (req, reply) => {
       const { ctx } = req;
       const user = await users.createUser(ctx.deps, ctx.actor, req.body);
@@ -41,7 +42,7 @@ export function registerUserRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { id: string }; Body: users.UpdateUserInput }>(
     '/api/users/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: users.updateUserSchema }) },
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: users.updateUserSchema, reply: UserAnswer }) },
     async (req) => {
       const user = await users.updateUser(req.ctx.deps, req.ctx.actor, req.params.id, req.body);
       return { user: publicUser(user) };
@@ -50,7 +51,7 @@ export function registerUserRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { id: string }; Body: z.infer<typeof ResetBody> }>(
     '/api/users/:id/reset-password',
-    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ResetBody }) },
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ResetBody, reply: UserAnswer }) },
     async (req) => {
       const user = await users.resetPassword(req.ctx.deps, req.ctx.actor, req.params.id, req.body);
       return { user: publicUser(user) };
@@ -60,7 +61,7 @@ export function registerUserRoutes(app: FastifyInstance) {
   for (const [suffix, active] of [['deactivate', false], ['activate', true]] as const) {
     app.put<{ Params: { id: string } }>(
       `/api/users/:id/${suffix}`,
-      { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) },
+      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UserAnswer }) },
       async (req) => {
         const { ctx } = req;
         const user = await users.setUserActive(ctx.deps, ctx.actor, req.params.id, active);

@@ -20,6 +20,7 @@ import './simulation.js';
 import './review-history.js';
 import './evidence.js';
 import './remediation.js';
+import './exports.js';
 import './settings.js';
 import './ai.js';
 import './purge.js';

@@ -188,10 +188,8 @@ export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: Ri
   const { limit, offset, page } = pageOf(paging);
   const after = cursorId(paging.after, 'after');
   const before = after === null ? cursorId(paging.before, 'before') : null;
-  const join = Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period?.id ?? null}::uuid AND d.reviewer_id = ${user.id}::uuid`;
-  const total = await countRisks(prisma, user, key, filter, () =>
-    prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r ${filter.decision ? join : Prisma.empty} WHERE ${visible} AND ${where}`.then((r) => Number(r[0]?.n ?? 0)),
-  );
+  const join = ownDecisionJoin(period?.id ?? null, user.id);
+  const total = await countRisks(prisma, user, key, filter, () => countQuery(prisma, visible, where, filter.decision ? join : Prisma.empty));
   const select = (cond: Prisma.Sql, order: Prisma.Sql, skip: number, take: number) => prisma.$queryRaw<RiskRowRaw[]>`
       SELECT r.*, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at,
              d.mitigation_control AS decision_mitigation_control, d.mitigation_expires_at AS decision_mitigation_expires_at
@@ -207,6 +205,21 @@ export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: Ri
     rows = (await select(Prisma.sql`TRUE`, Prisma.sql`DESC`, total - offset - take, take)).reverse();
   } else rows = await select(Prisma.sql`TRUE`, Prisma.sql`ASC`, offset, limit);
   return { risks: rows.map(fromRaw), total, page, limit };
+}
+
+const ownDecisionJoin = (periodId: string | null, userId: string) =>
+  Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${periodId}::uuid AND d.reviewer_id = ${userId}::uuid`;
+const countQuery = (prisma: PrismaClient, visible: Prisma.Sql, where: Prisma.Sql, join: Prisma.Sql) =>
+  prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r ${join} WHERE ${visible} AND ${where}`.then((r) => Number(r[0]?.n ?? 0));
+
+/**
+ * How many rows the viewer sees that match the filter (the total of the queue's
+ * pages, and the row count an export announces before its first byte).
+ */
+export async function matchingRowCount(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter): Promise<number> {
+  const [period, { visible, key }, where] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), filterCondition(prisma, filter)]);
+  const join = filter.decision ? ownDecisionJoin(period?.id ?? null, viewer.user.id) : Prisma.empty;
+  return countRisks(prisma, viewer.user, key, filter, () => countQuery(prisma, visible, where, join));
 }
 
 /**
