@@ -4,8 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { publicUser } from '../core/types.js';
+import type { Reassignment } from '../generated/prisma/client.js';
 import * as reassignments from '../services/reassignments.js';
 import { routeSchema, text } from './edge.js';
+
+/** A move as REST gives it: the single items as risk ids (numbers, as the lists give them). */
+const restMove = ({ riskRowIds, ...r }: Reassignment) => ({ ...r, riskDefinitionIds: riskRowIds.map(Number) });
 
 const ListQuery = z.object({ riskDefinitionId: text('riskDefinitionId', 30).optional() });
 
@@ -13,16 +17,16 @@ export function registerReassignmentRoutes(app: FastifyInstance) {
   app.post<{ Body: reassignments.ReassignInput }>(
     '/api/reassignments',
     { config: { access: 'signedIn' }, schema: routeSchema({ body: reassignments.reassignSchema }) },
-    async (req, reply) => reply.status(201).send(await reassignments.reassign(req.ctx.deps, req.ctx.actor, req.body ?? {})),
+    async (req, reply) => reply.status(201).send(restMove(await reassignments.reassign(req.ctx.deps, req.ctx.actor, req.body ?? {}))),
   );
 
   app.get<{ Querystring: z.infer<typeof ListQuery> }>(
     '/api/reassignments',
     { config: { access: 'signedIn' }, schema: routeSchema({ querystring: ListQuery }) },
-    async (req) => reassignments.listReassignments(req.ctx.prisma, req.ctx.actor, { riskDefinitionId: req.query.riskDefinitionId }),
+    async (req) => (await reassignments.listReassignments(req.ctx.prisma, req.ctx.actor, { riskDefinitionId: req.query.riskDefinitionId })).map(restMove),
   );
 
   app.get('/api/reassignments/open-work', { config: { access: 'signedIn' } }, async (req) =>
-    (await reassignments.openWork(req.ctx.prisma, req.ctx.actor)).map((w) => ({ ...w, reviewer: publicUser(w.reviewer) })),
+    (await reassignments.openWork(req.ctx.prisma, req.ctx.actor)).map((w) => ({ ...w, reviewer: publicUser(w.reviewer), items: w.items.map(Number) })),
   );
 }

@@ -1,5 +1,5 @@
-// Delegation and reassignment (issue 18, point 6): reassign a criterion, the
-// history of moves, and the open work waiting to be moved.
+// Delegation and reassignment (issue 18, point 6): reassign a criterion or
+// single items, the history of moves, and the open work waiting to be moved.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from './builder.js';
 import { UserNode } from './users.js';
@@ -8,13 +8,18 @@ import { ValidationError } from '../core/errors.js';
 import * as reassignments from '../services/reassignments.js';
 
 const ReassignmentRef = builder.prismaObject('Reassignment', {
-  description: 'An assignment criterion moved from one reviewer to another, with the note; who held its items when.',
+  description: 'An assignment criterion, or single items, moved from one reviewer to another, with the note; who held the items when.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The id of this move.' }),
-    criteriaId: t.id({ description: 'The global id of the assignment criterion moved.', resolve: (r) => encodeGlobalID('AssignmentCriteria', r.criteriaId) }),
-    criteriaName: t.exposeString('criteriaName', { description: 'What the criterion was called at the time of the move.' }),
-    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, description: 'Which field of the risk rows the criterion matches.' }),
-    criteriaValue: t.exposeString('criteriaValue', { description: 'The value that field must have: the rows whose work moved.' }),
+    criteriaId: t.id({
+      nullable: true,
+      description: 'The global id of the assignment criterion moved; null when single items were moved.',
+      resolve: (r) => (r.criteriaId ? encodeGlobalID('AssignmentCriteria', r.criteriaId) : null),
+    }),
+    criteriaName: t.exposeString('criteriaName', { nullable: true, description: 'What the criterion was called at the time of the move; null for single items.' }),
+    criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, nullable: true, description: 'Which field of the risk rows the criterion matches; null for single items.' }),
+    criteriaValue: t.exposeString('criteriaValue', { nullable: true, description: 'The value that field must have: the rows whose work moved; null for single items.' }),
+    riskDefinitionIds: t.stringList({ description: 'The single items moved (risk row ids as text); empty when a criterion was moved.', resolve: (r) => r.riskRowIds.map(String) }),
     fromReviewer: t.exposeString('fromLabel', { description: 'Who held the work (name and e-mail as at the time).' }),
     toReviewer: t.exposeString('toLabel', { description: 'Who holds the work since (name and e-mail as at the time).' }),
     reassignedBy: t.exposeString('byLabel', { description: 'Who made the move (an administrator, or the reviewer who gave their own work away), as at the time.' }),
@@ -39,6 +44,7 @@ const OpenWorkRef = builder.objectRef<reassignments.OpenWork>('OpenWork').implem
     reviewer: t.field({ type: UserNode, description: 'The reviewer who holds the work.', resolve: (w) => w.reviewer }),
     pending: t.exposeInt('pending', { description: 'Their assigned items still without their decision in the active period (0 while none is active).' }),
     criteria: t.field({ type: [OpenWorkCriterion], description: 'The assignment criteria they hold, oldest first.', resolve: (w) => w.criteria }),
+    itemIds: t.stringList({ description: 'The single items moved to them (risk row ids as text), oldest move first.', resolve: (w) => w.items.map(String) }),
   }),
 });
 
@@ -59,10 +65,11 @@ builder.queryFields((t) => ({
 }));
 
 const ReassignWorkInput = builder.inputType('ReassignWorkInput', {
-  description: 'A move of work: an assignment criterion, the reviewer to take it over, and a note for them.',
+  description: 'A move of work: an assignment criterion or single items, the reviewer to take it over, and a note for them.',
   fields: (t) => ({
-    criteriaId: t.globalID({ for: AssignmentCriteriaNode, description: 'The assignment criterion to move.' }),
-    riskDefinitionIds: t.stringList({ description: 'Refused: work is assigned by criteria; reassign the criterion.' }),
+    criteriaId: t.globalID({ for: AssignmentCriteriaNode, description: 'The assignment criterion to move (or riskDefinitionIds).' }),
+    riskDefinitionIds: t.stringList({ description: 'Single items to move (risk row ids as text): a reviewer only items they hold.' }),
+    fromReviewerId: t.globalID({ for: UserNode, description: 'Whose items move (administrators; default: the one reviewer holding them).' }),
     toReviewerId: t.globalID({ required: true, for: UserNode, description: 'The active reviewer who takes the work over.' }),
     note: t.string({ description: 'Why, for the new reviewer (in the notification and e-mail); 2,000 characters at most.' }),
   }),
@@ -71,7 +78,7 @@ const ReassignWorkInput = builder.inputType('ReassignWorkInput', {
 builder.mutationFields((t) => ({
   reassignWork: t.field({
     type: ReassignmentRef,
-    description: 'Moves an assignment criterion to another reviewer (administrators, or a reviewer for their own); the new reviewer is notified.',
+    description: 'Moves an assignment criterion or single items to another reviewer (administrators, or a reviewer for their own); the new reviewer is notified.',
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: ReassignWorkInput, required: true, description: 'The criterion, the new reviewer and the note.' }) },
@@ -79,6 +86,7 @@ builder.mutationFields((t) => ({
       reassignments.reassign(ctx.deps, ctx.actor, {
         criteriaId: input.criteriaId?.id ?? null,
         riskDefinitionIds: input.riskDefinitionIds ?? null,
+        fromReviewerId: input.fromReviewerId?.id ?? null,
         toReviewerId: input.toReviewerId.id,
         note: input.note ?? null,
       }),
