@@ -31,6 +31,7 @@ const REMAINING: string[] = [
   'get /api/mapping-profiles',
   'get /api/reassignments',
   'get /api/reassignments/open-work',
+  'get /api/reassignments/reviewers',
   'get /api/remediation',
   'get /api/review-periods/{id}/reminders',
   'get /api/reviews/expired-mitigations',

@@ -1,6 +1,6 @@
 // REST: delegation and reassignment (issue 18, point 6): POST /api/reassignments,
 // GET /api/reassignments (?riskDefinitionId= for one item's history),
-// GET /api/reassignments/open-work.
+// GET /api/reassignments/open-work, GET /api/reassignments/reviewers (who work can go to).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { publicUser } from '../core/types.js';
@@ -28,5 +28,9 @@ export function registerReassignmentRoutes(app: FastifyInstance) {
 
   app.get('/api/reassignments/open-work', { config: { access: 'signedIn' } }, async (req) =>
     (await reassignments.openWork(req.ctx.prisma, req.ctx.actor)).map((w) => ({ ...w, reviewer: publicUser(w.reviewer), items: w.items.map(Number) })),
+  );
+
+  app.get('/api/reassignments/reviewers', { config: { access: 'signedIn' } }, async (req) =>
+    (await reassignments.reassignableReviewers(req.ctx.prisma, req.ctx.actor)).map((u) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email })),
   );
 }

@@ -5,6 +5,8 @@ import { builder } from './builder.js';
 import { UserNode } from './users.js';
 import { AssignmentCriteriaNode, CriteriaTypeEnum } from './assignments.js';
 import { ValidationError } from '../core/errors.js';
+import { actorLabel } from '../core/audit.js';
+import { RiskRowNode } from './risks.js';
 import * as reassignments from '../services/reassignments.js';
 
 const ReassignmentRef = builder.prismaObject('Reassignment', {
@@ -25,6 +27,21 @@ const ReassignmentRef = builder.prismaObject('Reassignment', {
     reassignedBy: t.exposeString('byLabel', { description: 'Who made the move (an administrator, or the reviewer who gave their own work away), as at the time.' }),
     note: t.exposeString('note', { nullable: true, description: 'Why it was moved, as told to the new reviewer; null: none given.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the work moved.' }),
+    criterion: t.field({
+      type: AssignmentCriteriaNode,
+      nullable: true,
+      description: 'The assignment criterion moved, as it is now (null for single items, or once deleted); one lookup per move, for the mutation\'s answer.',
+      resolve: (r, _args, ctx) => (r.criteriaId ? ctx.prisma.assignmentCriteria.findUnique({ where: { id: r.criteriaId } }) : null),
+    }),
+  }),
+});
+
+const ReassignableReviewer = builder.objectRef<{ id: string; label: string; email: string }>('ReassignableReviewer').implement({
+  description: 'An active reviewer work can be moved to (the reassign dialogs\' picker).',
+  fields: (t) => ({
+    id: t.id({ description: "The reviewer's global User id, as reassignWork's toReviewerId takes it.", resolve: (u) => encodeGlobalID('User', u.id) }),
+    name: t.exposeString('label', { description: 'Their name and e-mail, as shown in the picker.' }),
+    email: t.exposeString('email', { description: 'Their e-mail address.' }),
   }),
 });
 
@@ -56,6 +73,13 @@ builder.queryFields((t) => ({
     args: { riskDefinitionId: t.arg.string({ description: 'A risk row\'s numeric id (as text): that item\'s history, the moves of the criteria that cover it.' }) },
     resolve: (_root, args, ctx) => reassignments.listReassignments(ctx.prisma, ctx.actor, { riskDefinitionId: args.riskDefinitionId }),
   }),
+  reassignmentReviewers: t.field({
+    type: [ReassignableReviewer],
+    description: 'The active reviewers (other than the caller) work can be moved to, by name.',
+    authScopes: { signedIn: true },
+    resolve: async (_root, _args, ctx) =>
+      (await reassignments.reassignableReviewers(ctx.prisma, ctx.actor)).map((u) => ({ id: u.id, label: actorLabel({ user: u }), email: u.email })),
+  }),
   reassignmentOpenWork: t.field({
     type: [OpenWorkRef],
     description: "Work to reassign: for administrators each deactivated reviewer's criteria and pending items; for a reviewer their own.",
@@ -69,6 +93,7 @@ const ReassignWorkInput = builder.inputType('ReassignWorkInput', {
   fields: (t) => ({
     criteriaId: t.globalID({ for: AssignmentCriteriaNode, description: 'The assignment criterion to move (or riskDefinitionIds).' }),
     riskDefinitionIds: t.stringList({ description: 'Single items to move (risk row ids as text): a reviewer only items they hold.' }),
+    items: t.globalIDList({ for: RiskRowNode, description: 'Single items to move, by their global ids (as the lists give them); with riskDefinitionIds if both.' }),
     fromReviewerId: t.globalID({ for: UserNode, description: 'Whose items move (administrators; default: the one reviewer holding them).' }),
     toReviewerId: t.globalID({ required: true, for: UserNode, description: 'The active reviewer who takes the work over.' }),
     note: t.string({ description: 'Why, for the new reviewer (in the notification and e-mail); 2,000 characters at most.' }),
@@ -85,7 +110,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) =>
       reassignments.reassign(ctx.deps, ctx.actor, {
         criteriaId: input.criteriaId?.id ?? null,
-        riskDefinitionIds: input.riskDefinitionIds ?? null,
+        riskDefinitionIds: input.items?.length ? [...(input.riskDefinitionIds ?? []), ...input.items.map((i) => i.id)] : (input.riskDefinitionIds ?? null),
         fromReviewerId: input.fromReviewerId?.id ?? null,
         toReviewerId: input.toReviewerId.id,
         note: input.note ?? null,

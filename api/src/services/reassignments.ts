@@ -236,3 +236,14 @@ export async function openWork(prisma: PrismaClient, actor: Actor): Promise<Open
     items: itemHolds.map((h) => h.riskRowId),
   }));
 }
+
+/** Who work can be moved to: the active reviewers other than the caller, by name (the dialogs' picker). */
+export async function reassignableReviewers(prisma: PrismaClient, actor: Actor): Promise<User[]> {
+  const user = actor.user;
+  if (!user) throw new ForbiddenError('Not signed in');
+  return prisma.user.findMany({
+    where: { role: 'reviewer', isActive: true, id: { not: user.id } },
+    orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
+    take: 5000,
+  });
+}
