@@ -183,4 +183,16 @@ describe('reassigning work', () => {
     expect((await admin.post('/api/reassignments', { riskDefinitionIds: open.find((w) => w.reviewer.id === c.user.id).items, fromReviewerId: c.user.id, toReviewerId: b.user.id })).status).toBe(201);
     expect(await assignedIds(b.client)).toEqual(rows.map(String).sort());
   });
+
+  it('the evidence file of the period lists every move and its audit events', async () => {
+    const period = await server.app.deps.prisma.reviewPeriod.findFirstOrThrow({ where: { status: 'active' } });
+    const res = await fetch(`${server.url}/api/reports/evidence?periodId=${period.id}&format=csv`, { headers: { cookie: admin.cookieHeader } });
+    const csv = await res.text();
+    expect(csv.match(/Reassignment at /g)).toHaveLength(8);
+    expect(csv).toContain("assignment 'SYSTEM: SAP ERP' from");
+    expect(csv).toContain(`items ${rows[1]}, ${rows[2]} from`);
+    expect(csv).toContain('(Your team)');
+    expect(csv.match(/items\.reassigned/g)?.length).toBe(4);
+    expect(csv.match(/assignment\.reassigned/g)?.length).toBe(4);
+  });
 });

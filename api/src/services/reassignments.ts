@@ -72,6 +72,7 @@ export async function reassign(deps: ReassignDeps, actor: Actor, input: Reassign
   const to = await receiver(deps.prisma, data.toReviewerId);
   if (to.id === criterion.reviewerId) throw new ValidationError('This work is already assigned to that reviewer', 'toReviewerId');
   const from = criterion.reviewer;
+  const periodId = (await getActivePeriod(deps.prisma))?.id ?? null;
   const what = `'${criterion.name}'`;
   const message = `${actorLabel(actor)} reassigned ${what} from ${label(from)} to you.${data.note ? ` Note: ${data.note}` : ''}`;
   let done: { r: Reassignment; n: Awaited<ReturnType<typeof createSystemNotification>> };
@@ -99,6 +100,7 @@ export async function reassign(deps: ReassignDeps, actor: Actor, input: Reassign
         action: 'assignment.reassigned',
         entityType: 'AssignmentCriteria',
         entityId: criterion.id,
+        periodId,
         before: { reviewerId: from.id, reviewer: from.email },
         after: { reviewerId: to.id, reviewer: to.email, note: r.note },
       });
@@ -158,6 +160,7 @@ async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data:
   if (to.id === from.id) throw new ValidationError('This work is already assigned to that reviewer', 'toReviewerId');
   const what = ids.length === 1 ? `item ${ids[0]}` : `${ids.length} items`;
   const message = `${actorLabel(actor)} reassigned ${what} from ${label(from)} to you.${data.note ? ` Note: ${data.note}` : ''}`;
+  const periodId = (await getActivePeriod(deps.prisma))?.id ?? null;
   const done = await deps.prisma.$transaction(async (tx) => {
     const hold = (reviewerId: string, holds: boolean) => tx.$executeRaw`
       INSERT INTO item_holds (risk_row_id, reviewer_id, holds) SELECT unnest(${ids}::bigint[]), ${reviewerId}::uuid, ${holds}
@@ -171,6 +174,7 @@ async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data:
       action: 'items.reassigned',
       entityType: 'Reassignment',
       entityId: r.id,
+      periodId,
       before: { reviewerId: from.id, reviewer: from.email, riskRowIds: ids },
       after: { reviewerId: to.id, reviewer: to.email, riskRowIds: ids, note: r.note },
     });
