@@ -71,6 +71,13 @@ describe('retain with a mitigating control', () => {
       comments: 'Dual control on payments',
     });
     expect(fromExport.body).toEqual({ success: true, saved: 1 });
+    // The composite-role view offers the same (the same values again: nothing else changes).
+    const composite = (expiry: string) =>
+      a.client.gql(`mutation($d: [CompositeRoleDecisionInput!]!) { saveCompositeRoleDecisions(decisions: $d) { __typename ... on MutationSaveCompositeRoleDecisionsSuccess { data { saved roles { decision } } } ... on Error { message } } }`, {
+        d: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain_mitigated', mitigationExpiresAt: expiry, comments: 'Dual control on payments' }],
+      });
+    expect(JSON.stringify((await composite('2020-01-01T00:00:00Z')).body)).toContain('The mitigation expiry date (mitigationExpiresAt) is in the past');
+    expect((await composite('2099-01-31T00:00:00Z')).body.data.saveCompositeRoleDecisions).toMatchObject({ data: { saved: 1, roles: [{ decision: 'retain_mitigated' }] } });
     const typed = await a.client.gql(
       `mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename ... on MutationSaveDecisionsSuccess { data { saved } } } }`,
       { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },
