@@ -7,6 +7,7 @@ import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 // the Assignments screen lists both moves. fixtures/risk-rows.json: 6 rows of
 // user U1007 (Grace Liu).
 test('a reviewer reassigns a selected item, an administrator a whole assignment; both are listed', async ({ browser, page, request }) => {
+  test.slow();
   await ensureAdminSession(request);
   await openFreshPeriod(request);
   const stamp = Date.now().toString(36);
@@ -18,9 +19,10 @@ test('a reviewer reassigns a selected item, an administrator a whole assignment;
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const rev = await phone.newPage();
   await signInThroughForm(rev, giver.email, giver.password);
+  await expect(rev.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible({ timeout: 30_000 });
   await rev.goto('/assigned-risks');
   const rows = rev.getByRole('checkbox', { name: /Select Grace Liu/ });
-  await expect(rows).toHaveCount(6);
+  await expect(rows).toHaveCount(6, { timeout: 30_000 });
   await rows.first().check();
   const open = rev.getByRole('button', { name: 'Reassign Selected' });
   await open.focus();
