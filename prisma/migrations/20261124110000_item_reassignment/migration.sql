@@ -16,5 +16,5 @@ ALTER TABLE "reassignments" ALTER COLUMN "criteria_id" DROP NOT NULL,
   ALTER COLUMN "criteria_name" DROP NOT NULL,
   ALTER COLUMN "criteria_type" DROP NOT NULL,
   ALTER COLUMN "criteria_value" DROP NOT NULL,
-  ADD COLUMN "risk_row_ids" BIGINT[] NOT NULL DEFAULT ARRAY[]::BIGINT[];
+  ADD COLUMN "risk_row_ids" BIGINT[] DEFAULT ARRAY[]::BIGINT[];
 CREATE INDEX "reassignments_risk_row_ids_idx" ON "reassignments" USING GIN ("risk_row_ids");
