@@ -5,6 +5,7 @@
 // every row matching a filter (switchable, marked bulk in the audit trail);
 // a comment required for removals when administrators say so. A refused
 // change writes nothing.
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
@@ -43,6 +44,14 @@ describe('retain with a mitigating control', () => {
     const noComment = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'retain_mitigated', mitigationExpiresAt: '2099-01-31' });
     expect(noComment.status).toBe(400);
     expect(noComment.body.message).toBe('A mitigated decision needs a justification comment');
+    // An expiry in the past is refused, over REST and GraphQL, naming the field.
+    const past = { decision: 'retain_mitigated', mitigationExpiresAt: '2020-01-31', mitigationControl: 'MC-1', comments: 'Old control' };
+    const pastRest = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), ...past });
+    expect([pastRest.status, pastRest.body.message]).toEqual([400, 'The mitigation expiry date (mitigationExpiresAt) is in the past']);
+    const pastGql = await a.client.gql(`mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename ... on Error { message } } }`, {
+      d: [{ riskRowId: encodeGlobalID('RiskRow', String(rows[0])), ...past, decision: 'retain_mitigated', mitigationExpiresAt: '2020-01-31T00:00:00.000Z' }],
+    });
+    expect(JSON.stringify(pastGql.body)).toContain('The mitigation expiry date (mitigationExpiresAt) is in the past');
     // Row 2 has no Control column: a control must be typed. In a batch, nothing of it is saved.
     const noControl = await a.client.post('/api/reviews/decisions', {
       decisions: [
@@ -62,6 +71,13 @@ describe('retain with a mitigating control', () => {
       comments: 'Dual control on payments',
     });
     expect(fromExport.body).toEqual({ success: true, saved: 1 });
+    // The composite-role view offers the same (the same values again: nothing else changes).
+    const composite = (expiry: string) =>
+      a.client.gql(`mutation($d: [CompositeRoleDecisionInput!]!) { saveCompositeRoleDecisions(decisions: $d) { __typename ... on MutationSaveCompositeRoleDecisionsSuccess { data { saved roles { decision } } } ... on Error { message } } }`, {
+        d: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain_mitigated', mitigationExpiresAt: expiry, comments: 'Dual control on payments' }],
+      });
+    expect(JSON.stringify((await composite('2020-01-01T00:00:00Z')).body)).toContain('The mitigation expiry date (mitigationExpiresAt) is in the past');
+    expect((await composite('2099-01-31T00:00:00Z')).body.data.saveCompositeRoleDecisions).toMatchObject({ data: { saved: 1, roles: [{ decision: 'retain_mitigated' }] } });
     const typed = await a.client.gql(
       `mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename ... on MutationSaveDecisionsSuccess { data { saved } } } }`,
       { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },

@@ -88,6 +88,7 @@ const REST: Record<string, Entry> = {
   'POST /api/reassignments': { access: 'signedIn' },
   'GET /api/reassignments': { access: 'signedIn' },
   'GET /api/reassignments/open-work': { access: 'signedIn' },
+  'GET /api/reassignments/reviewers': { access: 'signedIn' },
 
   'GET /api/assignment-criteria': { access: 'admin' },
   'GET /api/assignment-values/:criteriaType': { access: 'admin' },
@@ -219,6 +220,7 @@ const QUERY: Record<string, Entry> = {
   aiBulkCategorization: { access: 'admin' },
   reassignments: { access: 'signedIn' },
   reassignmentOpenWork: { access: 'signedIn' },
+  reassignmentReviewers: { access: 'signedIn' },
   reviewRules: { access: 'signedIn' },
   expiredMitigations: { access: 'admin' },
 };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
-import { ITEMS_NOT_MOVABLE, NOT_YOUR_WORK, REASSIGNED_TITLE } from '../src/services/reassignments.js';
+import { NOT_YOUR_WORK, ONE_HOLDER, REASSIGNED_TITLE } from '../src/services/reassignments.js';
 
 let server: TestServer;
 let admin: Client;
@@ -40,7 +40,10 @@ describe('reassigning work', () => {
     const cases: [Client, Record<string, unknown>, number, string][] = [
       [admin, { criteriaId: sapId }, 400, 'Please choose the reviewer to reassign to'],
       [admin, { toReviewerId: b.user.id }, 400, 'Please choose the assignment to reassign (criteriaId)'],
-      [admin, { riskDefinitionIds: [Number(rows[0])], toReviewerId: b.user.id }, 400, ITEMS_NOT_MOVABLE],
+      [admin, { riskDefinitionIds: ['abc'], toReviewerId: b.user.id }, 400, "riskDefinitionIds must be risk ids (numbers): 'abc' is not"],
+      [admin, { riskDefinitionIds: [999999999], toReviewerId: b.user.id }, 404, 'Risk not found: 999999999'],
+      // Nobody holds the items yet: not this reviewer's to give away.
+      [b.client, { riskDefinitionIds: [Number(rows[0])], toReviewerId: c.user.id }, 403, NOT_YOUR_WORK],
       [admin, { criteriaId: '00000000-0000-4000-8000-000000000000', toReviewerId: b.user.id }, 404, 'Assignment not found'],
       [admin, { criteriaId: sapId, toReviewerId: '00000000-0000-4000-8000-000000000000' }, 400, 'The chosen reviewer does not exist'],
       [admin, { criteriaId: sapId, toReviewerId: a.user.id }, 400, 'This work is already assigned to that reviewer'],
@@ -125,8 +128,8 @@ describe('reassigning work', () => {
     expect(refused.body.data?.reassignWork ?? null).toBeNull();
     const notMine = await c.client.gql(m, { input: { criteriaId: gid('AssignmentCriteria', workdayId), toReviewerId: gid('User', c.user.id) } });
     expect(notMine.body.data.reassignWork).toEqual({ __typename: 'BaseError', message: NOT_YOUR_WORK });
-    const items = await admin.gql(m, { input: { riskDefinitionIds: [String(rows[0])], toReviewerId: gid('User', c.user.id) } });
-    expect(items.body.data.reassignWork).toEqual({ __typename: 'ValidationError', message: ITEMS_NOT_MOVABLE });
+    const items = await admin.gql(m, { input: { riskDefinitionIds: ['x1'], toReviewerId: gid('User', c.user.id) } });
+    expect(items.body.data.reassignWork).toEqual({ __typename: 'ValidationError', message: "riskDefinitionIds must be risk ids (numbers): 'x1' is not" });
     const ok = await c.client.gql(m, { input: { criteriaId: gid('AssignmentCriteria', sapId), toReviewerId: gid('User', b.user.id), note: 'Back to you' } });
     expect(ok.body.data.reassignWork).toMatchObject({ __typename: 'MutationReassignWorkSuccess', data: { criteriaName: 'SYSTEM: SAP ERP', note: 'Back to you' } });
     expect(ok.body.data.reassignWork.data.toReviewer).toContain(b.email);
@@ -141,5 +144,62 @@ describe('reassigning work', () => {
     expect((await b.client.gql(node, { id: moves[2].id })).body.data.node).toEqual({ note: 'Back to you' });
     const stranger = await userClient(server, admin);
     expect((await stranger.client.gql(node, { id: moves[2].id })).body).toEqual({ data: { node: null } });
+  });
+
+  it('single items: a reviewer hands over an item they hold; the visibility rule, counts, history and audit follow; decisions stay', async () => {
+    // B holds all three rows now (SAP ERP and Workday). B decides rows[2], then hands rows[1] and rows[2] to C.
+    const totalOf = async (cl: Client) => (await cl.get('/api/assigned-risks?limit=100')).body.total;
+    expect((await b.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[2]), decision: 'remove' })).status).toBe(200);
+    const r = await b.client.post('/api/reassignments', { riskDefinitionIds: [Number(rows[1]), String(rows[2])], toReviewerId: c.user.id, note: 'Your team' });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ criteriaId: null, riskDefinitionIds: [Number(rows[1]), Number(rows[2])], fromReviewerId: b.user.id, toReviewerId: c.user.id });
+    expect(await assignedIds(c.client)).toEqual([String(rows[1]), String(rows[2])].sort());
+    expect(await assignedIds(b.client)).toEqual([String(rows[0])]);
+    expect([await totalOf(b.client), await totalOf(c.client)]).toEqual([1, 2]);
+    const told = ((await c.client.get('/api/notifications')).body.notifications as any[]).find((n) => n.message.includes('2 items'));
+    expect(told.message).toContain('Note: Your team');
+    // B no longer holds them; C's decision is C's own, B's stays B's.
+    expect((await b.client.post('/api/reassignments', { riskDefinitionIds: [Number(rows[1])], toReviewerId: b.user.id })).body.message).toBe(NOT_YOUR_WORK);
+    expect((await c.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[2]), decision: 'retain' })).status).toBe(200);
+    const ds = await server.app.deps.prisma.decision.findMany({ where: { riskRowId: rows[2]! }, orderBy: { createdAt: 'asc' } });
+    expect(ds.map((d) => [d.reviewerId, d.decision])).toEqual([[b.user.id, 'remove'], [c.user.id, 'retain']]);
+    // The item's history: criterion moves, then the item's own.
+    const history = (await admin.get(`/api/reassignments?riskDefinitionId=${rows[1]}`)).body as any[];
+    expect(history.map((h) => h.note)).toEqual(['On leave until March', 'Rebalancing', 'Back to you', 'Your team']);
+    expect(history[3].riskDefinitionIds).toEqual([Number(rows[1]), Number(rows[2])]);
+    const audit = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'items.reassigned' } });
+    expect(audit?.after).toMatchObject({ reviewerId: c.user.id, note: 'Your team' });
+  });
+
+  it('an administrator moves items from their one holder, must name whose when shared, and sees a deactivated holder\'s items as open work', async () => {
+    expect((await admin.post('/api/reassignments', { riskDefinitionIds: [Number(rows[1])], toReviewerId: b.user.id })).status).toBe(201);
+    expect(await assignedIds(b.client)).toEqual([String(rows[0]), String(rows[1])].sort());
+    // C also gets U1 by a criterion: rows[0] is shared by B and C.
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'user_id', criteriaValue: 'U1' })).status).toBe(201);
+    const shared = await admin.post('/api/reassignments', { riskDefinitionIds: [Number(rows[0])], toReviewerId: a.user.id });
+    expect([shared.status, shared.body.message]).toEqual([400, ONE_HOLDER]);
+    // Over GraphQL, naming whose: C's share of rows[2] goes to B (C is the only holder of rows[2]).
+    const m = `mutation($input: ReassignWorkInput!) { reassignWork(input: $input) { __typename ... on MutationReassignWorkSuccess { data { riskDefinitionIds fromReviewer } } } }`;
+    const ok = await admin.gql(m, { input: { riskDefinitionIds: [String(rows[0])], fromReviewerId: encodeGlobalID('User', c.user.id), toReviewerId: encodeGlobalID('User', b.user.id), note: 'One is enough' } });
+    expect(ok.body.data.reassignWork.data).toMatchObject({ riskDefinitionIds: [String(rows[0])] });
+    expect(await assignedIds(c.client)).toEqual([String(rows[2])]);
+    // C is deactivated holding rows[2] as a single item: listed as open work.
+    expect((await admin.put(`/api/users/${c.user.id}/deactivate`)).status).toBe(200);
+    const open = (await admin.get('/api/reassignments/open-work')).body as any[];
+    expect(open.find((w) => w.reviewer.id === c.user.id)).toMatchObject({ items: [Number(rows[2])] });
+    expect((await admin.post('/api/reassignments', { riskDefinitionIds: open.find((w) => w.reviewer.id === c.user.id).items, fromReviewerId: c.user.id, toReviewerId: b.user.id })).status).toBe(201);
+    expect(await assignedIds(b.client)).toEqual(rows.map(String).sort());
+  });
+
+  it('the evidence file of the period lists every move and its audit events', async () => {
+    const period = await server.app.deps.prisma.reviewPeriod.findFirstOrThrow({ where: { status: 'active' } });
+    const res = await fetch(`${server.url}/api/reports/evidence?periodId=${period.id}&format=csv`, { headers: { cookie: admin.cookieHeader } });
+    const csv = await res.text();
+    expect(csv.match(/Reassignment at /g)).toHaveLength(8);
+    expect(csv).toContain("assignment 'SYSTEM: SAP ERP' from");
+    expect(csv).toContain(`items ${rows[1]}, ${rows[2]} from`);
+    expect(csv).toContain('(Your team)');
+    expect(csv.match(/items\.reassigned/g)?.length).toBe(4);
+    expect(csv.match(/assignment\.reassigned/g)?.length).toBe(4);
   });
 });

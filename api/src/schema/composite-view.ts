@@ -249,6 +249,8 @@ const CompositeRoleDecisionInput = builder.inputType('CompositeRoleDecisionInput
     compositeBusinessRole: t.string({ required: true }),
     decision: t.field({ type: DecisionValueEnum, required: true }),
     comments: t.string(),
+    mitigationControl: t.string({ description: 'RETAIN_MITIGATED: the mitigating control (else each row\'s Control column from the export).' }),
+    mitigationExpiresAt: t.field({ type: 'DateTime', description: 'RETAIN_MITIGATED: when the control expires (not in the past).' }),
   }),
 });
 

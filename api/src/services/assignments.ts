@@ -148,37 +148,69 @@ export async function criterionMatchCount(db: DbClient, type: CriteriaType, valu
   });
 }
 
-/** Per-reviewer criteria values grouped by type, for building the row filter. */
-export type CriteriaSets = Record<CriteriaType, string[]>;
+/**
+ * Per-reviewer criteria values grouped by type, for building the row filter,
+ * with the single items moved to them (held) or away from them (released):
+ * risk row ids as text (issue 18, point 6).
+ */
+export type CriteriaSets = Record<CriteriaType, string[]> & { held: string[]; released: string[] };
+
+const emptySets = (): CriteriaSets => ({ risk_id: [], user_id: [], user_group: [], system: [], role_profile: [], held: [], released: [] });
+
+/** Users who hold work: an assignment criterion or a single item moved to them. */
+export const HOLDS_WORK = { OR: [{ criteria: { some: {} } }, { itemHolds: { some: { holds: true } } }] } satisfies Prisma.UserWhereInput;
+
+/** Whether a reviewer has single items moved to or from them (their rows differ from their criteria's). */
+export const hasItemHolds = (sets: CriteriaSets) => sets.held.length > 0 || sets.released.length > 0;
 
 export async function criteriaSetsFor(db: DbClient, reviewerId: string): Promise<CriteriaSets> {
   return (await criteriaSetsOf(db, [reviewerId])).get(reviewerId)!;
 }
 
 /**
- * The criteria sets of several reviewers in one query, each set's values in
- * order, so reviewers with the same criteria have equal sets (and share
- * cached counts).
+ * The criteria sets of several reviewers in one query (criteria and item
+ * holds together), each set's values in order, so reviewers with the same
+ * criteria have equal sets (and share cached counts).
  */
 export async function criteriaSetsOf(db: DbClient, reviewerIds: string[]): Promise<Map<string, CriteriaSets>> {
   const out = new Map<string, CriteriaSets>();
-  for (const id of reviewerIds) out.set(id, { risk_id: [], user_id: [], user_group: [], system: [], role_profile: [] });
-  const rows = await db.assignmentCriteria.findMany({
-    where: { reviewerId: { in: reviewerIds } },
-    select: { reviewerId: true, criteriaType: true, criteriaValue: true },
-    orderBy: [{ criteriaValue: 'asc' }],
-  });
-  for (const r of rows) out.get(r.reviewerId)![r.criteriaType].push(r.criteriaValue);
+  for (const id of reviewerIds) out.set(id, emptySets());
+  if (!reviewerIds.length) return out;
+  const rows = await db.$queryRaw<{ reviewer_id: string; t: keyof CriteriaSets; v: string }[]>`
+    SELECT reviewer_id::text, criteria_type::text AS t, criteria_value AS v FROM assignment_criteria WHERE reviewer_id = ANY(${reviewerIds}::uuid[])
+    UNION ALL
+    SELECT reviewer_id::text, CASE WHEN holds THEN 'held' ELSE 'released' END, risk_row_id::text FROM item_holds WHERE reviewer_id = ANY(${reviewerIds}::uuid[])
+    ORDER BY 3`;
+  for (const r of rows) out.get(r.reviewer_id)?.[r.t].push(r.v);
   return out;
 }
 
 /**
  * The SQL condition selecting a reviewer's rows (alias r), as ORs of
- * `column = ANY(array)`, so each branch can use its index.
+ * `column = ANY(array)`, so each branch can use its index; rows moved to
+ * them are added, rows moved away from them taken out.
  */
 export function assignedRowsCondition(sets: CriteriaSets): Prisma.Sql {
-  const parts = (Object.keys(sets) as CriteriaType[])
-    .filter((t) => sets[t].length)
-    .map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`);
-  return parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+  const parts = CRITERIA_TYPES.filter((t) => sets[t].length).map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`);
+  if (sets.held.length) parts.push(Prisma.sql`r.id = ANY(${sets.held}::bigint[])`);
+  const any = parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+  return sets.released.length ? Prisma.sql`(${any} AND NOT (r.id = ANY(${sets.released}::bigint[])))` : any;
 }
+
+/** The same rule as assignedRowsCondition, for one row already read (who holds the rows being moved). */
+export function rowAssigned(sets: CriteriaSets, row: Record<CriteriaColumnField, string> & { id: bigint }): boolean {
+  const id = String(row.id);
+  if (sets.held.includes(id)) return true;
+  if (sets.released.includes(id)) return false;
+  return CRITERIA_TYPES.some((t) => sets[t].includes(row[CRITERIA_FIELD[t]]));
+}
+
+/** The RiskRow field each criteria type matches (CRITERIA_COLUMN, camelCase). */
+export const CRITERIA_FIELD = {
+  risk_id: 'accessRiskId',
+  user_id: 'userId',
+  user_group: 'userGroup',
+  system: 'system',
+  role_profile: 'roleProfile',
+} as const satisfies Record<CriteriaType, string>;
+type CriteriaColumnField = (typeof CRITERIA_FIELD)[CriteriaType];

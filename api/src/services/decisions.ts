@@ -38,6 +38,10 @@ export const itemFields = {
 export function mitigationIssues(v: { decision: string; comments?: string | null; mitigationExpiresAt?: Date | null }, ctx: z.RefinementCtx): void {
   if (v.decision !== MITIGATED) return;
   if (!v.mitigationExpiresAt) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs an expiry date', path: ['mitigationExpiresAt'] });
+  // A control that has already expired mitigates nothing (today, UTC, is still valid).
+  else if (v.mitigationExpiresAt.getTime() < Date.parse(new Date().toISOString().slice(0, 10))) {
+    ctx.addIssue({ code: 'custom', message: 'The mitigation expiry date (mitigationExpiresAt) is in the past', path: ['mitigationExpiresAt'] });
+  }
   if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
 }
 

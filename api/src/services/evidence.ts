@@ -51,6 +51,8 @@ export interface EvidenceScope {
     reviewers: number;
     approvedDecisions: number;
     submissions: { reviewer: string; status: string; decisionCount: number; submittedAt: string; reviewedBy: string | null; reviewedAt: string | null; comment: string | null }[];
+    /** Issue 18, point 6: work moved between reviewers during the period (absent in evidence frozen before). */
+    reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
   };
 }
 
@@ -167,6 +169,10 @@ async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen
     include: { reviewer: true, reviewedBy: true },
     orderBy: [{ submittedAt: 'asc' }, { id: 'asc' }],
   });
+  const moves = await db.reassignment.findMany({
+    where: { createdAt: { gte: period.startDate, lte: asOf } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? `${u.firstName} ${u.lastName} <${u.email}>`.trim() : null);
   return {
     period: {
@@ -197,6 +203,14 @@ async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen
         reviewedBy: who(s.reviewedBy),
         reviewedAt: s.reviewedAt?.toISOString() ?? null,
         comment: s.reviewComment,
+      })),
+      reassignments: moves.map((m) => ({
+        at: m.createdAt.toISOString(),
+        what: m.criteriaName ? `assignment '${m.criteriaName}'` : `items ${m.riskRowIds.join(', ')}`,
+        from: m.fromLabel,
+        to: m.toLabel,
+        by: m.byLabel,
+        note: m.note,
       })),
     },
   };
@@ -325,6 +339,9 @@ export function summaryRows(s: EvidenceScope): [string, string | number][] {
         (sub.reviewedBy ? `, ${sub.status} by ${sub.reviewedBy} at ${sub.reviewedAt}` : '') +
         (sub.comment ? ` (${sub.comment})` : ''),
     ]);
+  }
+  for (const m of s.summary.reassignments ?? []) {
+    rows.push([`Reassignment at ${m.at}`, `${m.what} from ${m.from} to ${m.to} by ${m.by}` + (m.note ? ` (${m.note})` : '')]);
   }
   return rows;
 }

@@ -20,7 +20,7 @@ function published(deps: PeriodDeps, p: ReviewPeriod): ReviewPeriod {
   return p;
 }
 import { evidenceUploads, freezeEvidence, thawEvidence } from './evidence.js';
-import { assignedRowsCondition, criteriaSetsOf } from './assignments.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryMitigations } from './mitigations.js';
 
@@ -193,7 +193,7 @@ export const DEFAULT_AT_CLOSE_COMMENT = 'No decision was made before the period 
 async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPeriod): Promise<void> {
   const value = period.defaultDecisionAtClose;
   if (value === 'pending') return;
-  const reviewers = await tx.user.findMany({ where: { role: 'reviewer', criteria: { some: {} } }, select: { id: true, email: true } });
+  const reviewers = await tx.user.findMany({ where: { role: 'reviewer', ...HOLDS_WORK }, select: { id: true, email: true } });
   const sets = await criteriaSetsOf(tx, reviewers.map((r) => r.id));
   const byReviewer: { reviewerId: string; reviewer: string; count: number }[] = [];
   for (const r of reviewers) {

@@ -16,7 +16,7 @@ import { isUuid } from '../core/types.js';
 import { NotFoundError } from '../core/errors.js';
 import type { PubSub } from '../pubsub.js';
 import type { Mailer } from './mail.js';
-import { assignedRowsCondition, criteriaSetsOf } from './assignments.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { getActivePeriod } from './periods.js';
 import { createSystemNotification, publishNotification } from './notifications.js';
@@ -47,7 +47,7 @@ export interface PendingWork {
  */
 export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: string[]): Promise<PendingWork[]> {
   const reviewers = await db.user.findMany({
-    where: { role: 'reviewer', criteria: { some: {} }, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
+    where: { role: 'reviewer', ...HOLDS_WORK, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
   });
   const sets = await criteriaSetsOf(db, reviewers.map((r) => r.id));

@@ -4,7 +4,7 @@
 import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { MAX_CRITERIA_VALUE_LENGTH } from '../core/validation.js';
-import { CRITERIA_COLUMN, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './assignments.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import type { DbClient } from '../core/types.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
@@ -271,15 +271,13 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
   const counts = await cachedMany(db, [...keyOf.values()], async (missing) => {
     const named = new Map<CriteriaType, Set<string>>();
     for (const key of missing) {
-      for (const [t, values] of Object.entries(setsByKey.get(key)!) as [CriteriaType, string[]][]) {
-        for (const v of values) (named.get(t) ?? named.set(t, new Set()).get(t)!).add(v);
-      }
+      const sets = setsByKey.get(key)!;
+      for (const t of CRITERIA_TYPES) for (const v of sets[t]) (named.get(t) ?? named.set(t, new Set()).get(t)!).add(v);
     }
     const types = [...named.keys()];
     const out = new Map(missing.map((k) => [k, 0]));
-    if (!types.length) return out;
     const col = (t: CriteriaType) => Prisma.raw(`r.${CRITERIA_COLUMN[t]}`);
-    const groups = await db.$queryRaw<{ v: (string | null)[]; n: bigint }[]>`
+    const groups = !types.length ? [] : await db.$queryRaw<{ v: (string | null)[]; n: bigint }[]>`
       SELECT ARRAY[${Prisma.join(types.map((t) => Prisma.sql`CASE WHEN ${col(t)} = ANY(${[...named.get(t)!]}::text[]) THEN ${col(t)} END`))}] AS v, count(*) AS n
         FROM risk_rows r
        WHERE ${LIVE_ROWS} AND (${Prisma.join(types.map((t) => Prisma.sql`${col(t)} = ANY(${[...named.get(t)!]}::text[])`), ' OR ')})
@@ -290,6 +288,15 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
       let n = 0;
       for (const g of groups) if (g.v.some((v, i) => v !== null && lookup[i]!.has(v))) n += Number(g.n);
       out.set(key, n);
+    }
+    // Reviewers with single items moved to or from them (rare): counted by the rule itself, all in one query.
+    const moved = missing.filter((k) => hasItemHolds(setsByKey.get(k)!));
+    if (moved.length) {
+      const counts = await db.$queryRaw<{ k: number; n: bigint }[]>`${Prisma.join(
+        moved.map((k, i) => Prisma.sql`SELECT ${i}::int AS k, count(*) AS n FROM risk_rows r WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(setsByKey.get(k)!)}`),
+        ' UNION ALL ',
+      )}`;
+      for (const c of counts) out.set(moved[c.k]!, Number(c.n));
     }
     return out;
   });

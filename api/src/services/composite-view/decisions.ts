@@ -15,6 +15,9 @@ export interface RoleDecisionInput {
   compositeBusinessRole: string;
   decision: string;
   comments?: string | null;
+  /** A mitigation (decision retain_mitigated): its control and expiry, as on the lists (issue 18, point 1). */
+  mitigationControl?: string | null;
+  mitigationExpiresAt?: Date | string | null;
 }
 
 export interface RoleDecisionResult {
@@ -34,7 +37,14 @@ export async function decideRoles(deps: DecisionDeps, actor: Actor, viewer: View
   const { saved } = await saveDecisions(
     deps,
     actor,
-    items.map((i) => ({ userId: i.userId, compositeBusinessRole: i.compositeBusinessRole, decision: i.decision, comments: i.comments ?? null })),
+    items.map((i) => ({
+      userId: i.userId,
+      compositeBusinessRole: i.compositeBusinessRole,
+      decision: i.decision,
+      comments: i.comments ?? null,
+      mitigationControl: i.mitigationControl ?? null,
+      mitigationExpiresAt: i.mitigationExpiresAt ?? null,
+    })),
   );
   const scope = await viewScope(viewer);
   const users = [...new Set(items.map((i) => i.userId))];

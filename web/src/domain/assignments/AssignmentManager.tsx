@@ -6,11 +6,13 @@ import type { AssignmentManagerQuery } from '../../__generated__/AssignmentManag
 import { PageHeader } from '../../components/PageHeader';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AssignmentOverview } from './AssignmentOverview';
+import { ReassignmentPanel } from './ReassignmentPanel';
 
 const query = graphql`
   query AssignmentManagerQuery {
     ...AssignmentOverview_reviewers
     ...AssignmentOverview_assignments
+    ...ReassignmentPanel_query
   }
 `;
 
@@ -87,5 +89,18 @@ function LoadedAssignments({
   onCreatingChange: (open: boolean) => void;
 }) {
   const data = usePreloadedQuery<AssignmentManagerQuery>(query, queryRef);
-  return <AssignmentOverview reviewers={data} assignments={data} creating={creating} onCreatingChange={onCreatingChange} />;
+  // Issue 18, point 6: a criterion moved in the table refreshes the reassignment list.
+  const [moves, setMoves] = useState(0);
+  return (
+    <>
+      <AssignmentOverview
+        reviewers={data}
+        assignments={data}
+        creating={creating}
+        onCreatingChange={onCreatingChange}
+        onReassigned={() => setMoves((n) => n + 1)}
+      />
+      <ReassignmentPanel query={data} version={moves} />
+    </>
+  );
 }

@@ -30,7 +30,7 @@ const useStyles = makeStyles({
   reviewerCol: { width: '28%' },
   typeCol: { width: '120px' },
   createdCol: { width: '120px' },
-  actionsCol: { width: '80px' },
+  actionsCol: { width: '96px' },
   more: { padding: tokens.spacingHorizontalM },
 });
 
@@ -42,7 +42,10 @@ export function AssignmentOverview({
   reviewers: reviewersRef,
   creating,
   onCreatingChange,
+  onReassigned,
 }: {
+  /** Issue 18, point 6: a criterion was moved to another reviewer. */
+  onReassigned?: () => void;
   assignments: AssignmentOverview_assignments$key;
   reviewers: AssignmentOverview_reviewers$key;
   creating: boolean;
@@ -152,7 +155,7 @@ export function AssignmentOverview({
             />
           }
           rows={assignments.map((a) => (
-            <AssignmentRow key={a.id} assignment={a} connectionId={data.assignmentCriteria.__id} />
+            <AssignmentRow key={a.id} assignment={a} connectionId={data.assignmentCriteria.__id} onReassigned={onReassigned} />
           ))}
         />
         {loadingMore ? <Spinner className={styles.more} size="tiny" label="Loading more assignments..." /> : null}

@@ -16,7 +16,7 @@ import {
   TableRow,
   tokens,
 } from '@fluentui/react-components';
-import { Delete20Regular } from '@fluentui/react-icons';
+import { Delete20Regular, PersonSwap20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { AssignmentRowDeleteMutation } from '../../__generated__/AssignmentRowDeleteMutation.graphql';
@@ -25,6 +25,7 @@ import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { criteriaTypeLabel, formatDate } from '../risks/riskDisplay';
 import { fullName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
+import { ReassignDialog } from './ReassignDialog';
 
 const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
@@ -50,7 +51,16 @@ const deleteMutation = graphql`
 
 export const DELETE_ASSIGNMENT_CONFIRMATION = 'Are you sure you want to delete this assignment? This action cannot be undone.';
 
-export function AssignmentRow({ assignment, connectionId }: { assignment: AssignmentRow_assignment$key; connectionId: string }) {
+export function AssignmentRow({
+  assignment,
+  connectionId,
+  onReassigned,
+}: {
+  assignment: AssignmentRow_assignment$key;
+  connectionId: string;
+  /** Issue 18, point 6: the criterion moved to another reviewer (the reassignment list follows). */
+  onReassigned?: () => void;
+}) {
   const styles = useStyles();
   const notify = useNotify();
   const a = useFragment(
@@ -63,6 +73,7 @@ export function AssignmentRow({ assignment, connectionId }: { assignment: Assign
         matchingRows
         assignedAt
         reviewer {
+          id
           firstName
           lastName
           email
@@ -72,6 +83,7 @@ export function AssignmentRow({ assignment, connectionId }: { assignment: Assign
     assignment,
   );
   const [confirming, setConfirming] = useState(false);
+  const [reassigning, setReassigning] = useState(false);
   const [commit, inFlight] = useMutation<AssignmentRowDeleteMutation>(deleteMutation);
 
   const remove = () => {
@@ -108,6 +120,16 @@ export function AssignmentRow({ assignment, connectionId }: { assignment: Assign
       <TableCell>{a.matchingRows.toLocaleString('en-US')}</TableCell>
       <TableCell>{formatDate(a.assignedAt)}</TableCell>
       <TableCell>
+        <Button appearance="subtle" icon={<PersonSwap20Regular />} aria-label={`Reassign assignment ${a.name}`} onClick={() => setReassigning(true)} />
+        {reassigning ? (
+          <ReassignDialog
+            target={{ criteriaId: a.id }}
+            what={`'${a.name}'`}
+            excludeReviewerId={a.reviewer.id}
+            onClose={() => setReassigning(false)}
+            onDone={onReassigned}
+          />
+        ) : null}
         <Button
           appearance="subtle"
           icon={<Delete20Regular className={styles.danger} />}

@@ -73,7 +73,12 @@ function DecisionFields({
             <Input value={details.mitigationControl ?? ''} onChange={(_, d) => onChange({ mitigationControl: d.value })} maxLength={200} />
           </Field>
           <Field label="Control expires on" required>
-            <Input type="date" value={details.mitigationExpiresAt ?? ''} onChange={(_, d) => onChange({ mitigationExpiresAt: d.value })} />
+            <Input
+              type="date"
+              min={new Date().toISOString().slice(0, 10)}
+              value={details.mitigationExpiresAt ?? ''}
+              onChange={(_, d) => onChange({ mitigationExpiresAt: d.value })}
+            />
           </Field>
         </div>
       ) : null}

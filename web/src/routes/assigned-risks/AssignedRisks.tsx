@@ -1,5 +1,6 @@
 import {
   Body1,
+  Button,
   Card,
   makeStyles,
   mergeClasses,
@@ -13,7 +14,7 @@ import {
   TabList,
   tokens,
 } from '@fluentui/react-components';
-import { ClipboardTaskListLtr24Regular, SearchInfo24Regular } from '@fluentui/react-icons';
+import { ClipboardTaskListLtr24Regular, PersonSwap20Regular, SearchInfo24Regular } from '@fluentui/react-icons';
 import { Suspense, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
@@ -38,6 +39,7 @@ import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
 import { useIsMobile } from '../../components/useMediaQuery';
 import { SubmissionPanel } from './SubmissionPanel';
+import { ReassignDialog } from '../../domain/assignments/ReassignDialog';
 
 
 const query = graphql`
@@ -179,6 +181,8 @@ function Loaded({
     setSelected(new Set());
   }
 
+  // Issue 18, point 6: the chosen items handed to another reviewer.
+  const [reassigning, setReassigning] = useState(false);
   const onBatchSaved = () => {
     setSelected(new Set());
     // The tiles and the submission state move with a batch: refetch this page's query.
@@ -206,6 +210,14 @@ function Loaded({
         </Body1>
       ) : null}
       <AssignedSummaryTiles summary={data.assignedSummary} />
+      {reassigning ? (
+        <ReassignDialog
+          target={{ items: selection.chosen }}
+          what={selection.chosen.length === 1 ? '1 selected item' : `${selection.chosen.length} selected items`}
+          onClose={() => setReassigning(false)}
+          onDone={onBatchSaved}
+        />
+      ) : null}
       {status.periodActive ? <SubmissionPanel status={data.submissionStatus} /> : null}
       {data.assignedSummary.totalAssigned > 0 ? (
         <TabList selectedValue={view} onTabSelect={(_, d) => chooseView(d.value as 'list' | 'roles')} aria-label="Views of your assigned risks">
@@ -232,6 +244,9 @@ function Loaded({
                 filter={shownSearch ? { search: shownSearch } : {}}
                 total={data.assignedRisks.totalCount}
               />
+              <Button icon={<PersonSwap20Regular />} disabled={selection.chosen.length === 0} onClick={() => setReassigning(true)}>
+                Reassign Selected
+              </Button>
             </div>
           </SearchToolbar>
           <LoadingBar active={busy} label="Loading risks" />

@@ -8,18 +8,20 @@ import { graphql, useMutation } from 'react-relay';
 import type { CompositeViewDecisionsSaveMutation } from '../../__generated__/CompositeViewDecisionsSaveMutation.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
+import type { DecisionDetails } from '../../domain/risks/useSaveDecisions';
 
 /** SPEC §9: decision save debounce. */
 export const DECISION_SAVE_DEBOUNCE_MS = 2000;
 
-export type RoleDecision = 'retain' | 'remove';
+export type RoleDecision = 'retain' | 'remove' | 'retain_mitigated';
 
-type Change = { userId: string; compositeBusinessRole: string; decision: RoleDecision; state: 'queued' | 'saving' };
+type Change = { userId: string; compositeBusinessRole: string; decision: RoleDecision; details?: DecisionDetails; state: 'queued' | 'saving' };
 
 type DecisionsContextValue = {
   /** The unsaved (or being saved) decision on a user's role, if any. */
   pending: (userId: string, compositeBusinessRole: string) => Change | undefined;
-  decide: (userId: string, compositeBusinessRole: string, decision: RoleDecision) => void;
+  /** With details (a mitigation: control, expiry, comment), saved at once rather than debounced. */
+  decide: (userId: string, compositeBusinessRole: string, decision: RoleDecision, details?: DecisionDetails) => void;
   /** Every unsaved (or being saved) decision on a user's roles. */
   pendingFor: (userId: string) => Change[];
 };
@@ -101,7 +103,7 @@ export function CompositeViewDecisionsProvider({ children, onSaved }: { children
     };
     commit({
       variables: {
-        decisions: [...sent.values()].map((c) => ({ userId: c.userId, compositeBusinessRole: c.compositeBusinessRole, decision: c.decision })),
+        decisions: [...sent.values()].map((c) => ({ userId: c.userId, compositeBusinessRole: c.compositeBusinessRole, decision: c.decision, ...c.details })),
       },
       onCompleted: ({ saveCompositeRoleDecisions: r }) => {
         if (r.__typename !== 'MutationSaveCompositeRoleDecisionsSuccess') return fail(errorMessage(r));
@@ -120,9 +122,13 @@ export function CompositeViewDecisionsProvider({ children, onSaved }: { children
   }, [commit, notify]);
 
   const decide = useCallback(
-    (userId: string, compositeBusinessRole: string, decision: RoleDecision) => {
-      setChanges((prev) => new Map(prev).set(keyOf(userId, compositeBusinessRole), { userId, compositeBusinessRole, decision, state: 'queued' }));
+    (userId: string, compositeBusinessRole: string, decision: RoleDecision, details?: DecisionDetails) => {
+      const next = new Map(changesRef.current).set(keyOf(userId, compositeBusinessRole), { userId, compositeBusinessRole, decision, details, state: 'queued' });
+      changesRef.current = next;
+      setChanges(next);
       if (timer.current != null) window.clearTimeout(timer.current);
+      // A mitigation was confirmed in its dialog: saved now, with whatever else is waiting.
+      if (details) return flush();
       timer.current = window.setTimeout(() => {
         timer.current = null;
         flush();

@@ -18,7 +18,9 @@ import {
   ToggleButton,
   tokens,
 } from '@fluentui/react-components';
-import { Checkmark16Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { Checkmark16Regular, Dismiss16Regular, ShieldCheckmark16Regular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
 import { graphql, useFragment } from 'react-relay';
 import type { CompositeViewRole_role$key } from '../../__generated__/CompositeViewRole_role.graphql';
 import { useDecisionsLocked, useRoleDecisions, type RoleDecision } from './CompositeViewDecisions';
@@ -140,7 +142,9 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
   const { pending, decide } = useRoleDecisions();
   const change = pending(r.userId, r.compositeBusinessRole);
   // SPEC §4: a role defaults to retain.
-  const effective: RoleDecision = change?.decision ?? (r.decision === 'remove' ? 'remove' : 'retain');
+  const effective: RoleDecision = change?.decision ?? (r.decision === 'remove' || r.decision === 'retain_mitigated' ? r.decision : 'retain');
+  // Issue 18, point 1: 'Retain with mitigating control' asks for the control, expiry and comment first.
+  const [mitigating, setMitigating] = useState(false);
   const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
   const details = r.authorizationDetails;
   const grouped = groupIdentical(details);
@@ -193,6 +197,28 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
           >
             Remove
           </ToggleButton>
+          <ToggleButton
+            size="small"
+            checked={effective === 'retain_mitigated'}
+            disabled={locked}
+            icon={<ShieldCheckmark16Regular />}
+            onClick={() => setMitigating(true)}
+          >
+            Mitigate
+          </ToggleButton>
+          {mitigating ? (
+            <DecisionDetailsDialog
+              decision="retain_mitigated"
+              count={r.conflictCount}
+              intro={`Retain ${name} for this user with a mitigating control: every one of its ${r.conflictCount} ${r.conflictCount === 1 ? 'risk' : 'risks'}.`}
+              busy={false}
+              onConfirm={(details) => {
+                setMitigating(false);
+                decide(r.userId, r.compositeBusinessRole, 'retain_mitigated', details);
+              }}
+              onClose={() => setMitigating(false)}
+            />
+          ) : null}
           <Caption1 className={styles.status} aria-live="polite">
             {statusText(change, r.decision, r.allDecided)}
           </Caption1>
