@@ -201,5 +201,11 @@ test("a reviewer's screens pass axe", async ({ page, request }) => {
   await expect(details).toHaveCount(1);
   await expect(details.first().getByRole('cell').last()).toHaveText('2');
   found.push(...(await seriousViolations(page, 'reviewer composite view', 'main')));
+  // Issue 15, point 4: the accordion headers' names contain their visible text (WCAG 2.5.3, label in name).
+  const headers = await page.locator('main button[aria-expanded]').evaluateAll((buttons) =>
+    buttons.map((b) => ({ name: (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' '), title: ((b as HTMLElement).innerText.split('\n')[0] ?? '').trim() })),
+  );
+  expect(headers.length).toBeGreaterThan(2);
+  for (const h of headers) expect(h.name, `accordion header '${h.title}'`).toContain(h.title);
   expect(found, found.join('\n')).toEqual([]);
 });

@@ -3,6 +3,8 @@ import { createActiveUser, ensureAdminSession, signInAsAdmin, toast } from './he
 import { searchAssignmentValue, shot, tileValue } from './review-helpers';
 
 test('an administrator creates an assignment with the default name, from the value list, and deletes it', async ({ page, request }) => {
+  // Some twenty server round trips (the value searches among them) on a loaded CI runner.
+  test.setTimeout(120_000);
   await ensureAdminSession(request);
   const stamp = Date.now().toString(36);
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Ada', lastName: `Assign${stamp}` });
@@ -52,6 +54,9 @@ test('an administrator creates an assignment with the default name, from the val
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('System');
   await expect(row).toContainText('Workday');
+  // Issue 15, point 2: the assignment shows how many loaded rows it matches (Workday has 7 of the fixture's 60).
+  await expect(page.getByRole('columnheader').nth(4)).toHaveText('Matching Rows');
+  await expect(row.getByRole('cell').nth(4)).toHaveText('7');
   await expect.poll(() => tileValue(page, 'Active Assignments')).toBe(String(before + 1));
   await expect.poll(() => tileValue(page, 'System-based')).toBe(String(systemBefore + 1));
   await shot(page, 'assignments-1280');
