@@ -54,9 +54,9 @@ test('an administrator creates an assignment with the default name, from the val
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('System');
   await expect(row).toContainText('Workday');
-  // Issue 15, point 2: the assignment shows how many loaded rows it matches (Workday has 7 of the fixture's 60).
+  // Issue 15, point 2: the assignment shows how many loaded rows it matches (Workday has 13 of the fixture's 60).
   await expect(page.getByRole('columnheader').nth(4)).toHaveText('Matching Rows');
-  await expect(row.getByRole('cell').nth(4)).toHaveText('7');
+  await expect(row.getByRole('cell').nth(4)).toHaveText('13');
   await expect.poll(() => tileValue(page, 'Active Assignments')).toBe(String(before + 1));
   await expect.poll(() => tileValue(page, 'System-based')).toBe(String(systemBefore + 1));
   await shot(page, 'assignments-1280');

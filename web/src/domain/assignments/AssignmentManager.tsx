@@ -70,7 +70,7 @@ export function AssignmentManager({
         loading
       ) : (
         <Suspense fallback={loading}>
-          <LoadedAssignments queryRef={queryRef} creating={creating} onCreatingChange={setCreating} />
+          <LoadedAssignments queryRef={queryRef} creating={creating} onCreatingChange={setCreating} embedded={embedded} />
         </Suspense>
       )}
     </>
@@ -81,11 +81,22 @@ function LoadedAssignments({
   queryRef,
   creating,
   onCreatingChange,
+  embedded,
 }: {
   queryRef: PreloadedQuery<AssignmentManagerQuery>;
   creating: boolean;
   onCreatingChange: (open: boolean) => void;
+  embedded: boolean;
 }) {
   const data = usePreloadedQuery<AssignmentManagerQuery>(query, queryRef);
-  return <AssignmentOverview reviewers={data} assignments={data} creating={creating} onCreatingChange={onCreatingChange} />;
+  // Headings in order: under the page's h1 alone, under the tab's h2 when embedded.
+  return (
+    <AssignmentOverview
+      reviewers={data}
+      assignments={data}
+      creating={creating}
+      onCreatingChange={onCreatingChange}
+      emptyHeading={embedded ? 'h3' : 'h2'}
+    />
+  );
 }
