@@ -62,11 +62,22 @@ test('a reviewer decides, changes, decides in bulk and submits with the keyboard
   await page.keyboard.press('Enter');
   await expect(page.getByRole('main')).toBeFocused();
 
+  // What the page's live regions say, recorded as it changes (a screen reader reads them out).
+  await page.evaluate(() => {
+    const said: string[] = [];
+    (window as unknown as { liveSaid: string[] }).liveSaid = said;
+    new MutationObserver(() => {
+      for (const region of document.querySelectorAll('[aria-live]')) if (region.textContent) said.push(region.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+
   // Retain the first row: focus stays in the row, on its 'Change' button once saved.
   const first = await tabTo(page, /^Retain (?!Selected)/);
   await page.keyboard.press('Enter');
   await expect(toast(page, 'Decision Submitted')).toBeVisible();
   await expectFocusKept(page, 'Retain on a row', /^Change decision for /, first.row);
+  // The toast is announced through a live region, not only shown.
+  expect(await page.evaluate(() => (window as unknown as { liveSaid: string[] }).liveSaid.join(' | '))).toContain('Decision Submitted');
 
   // Remove the next row.
   const second = await tabTo(page, /^Remove (?!Selected)/);
