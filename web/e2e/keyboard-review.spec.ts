@@ -96,7 +96,7 @@ test('a reviewer decides, changes, decides in bulk and submits with the keyboard
   // Select every row with the header's checkbox and retain them in one go.
   await tabTo(page, /^Select all risks on this page$/, true);
   await page.keyboard.press('Space');
-  await tabTo(page, new RegExp(`^Retain Selected \\(${count}\\)$`));
+  await tabTo(page, new RegExp(`^Retain Selected \\(${count}\\)$`), true);
   await page.keyboard.press('Enter');
   await expect(toast(page, 'Decision Submitted')).toContainText(`${count} risks marked Retain`);
   await expectFocusKept(page, 'a batch decision');
