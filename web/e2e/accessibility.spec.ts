@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm } from './helpers';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { changePasswordDialog, createActiveUser, createUser, ensureAdminSession, sendNotificationRest, signInAsAdmin, signInThroughForm } from './helpers';
 import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 
 // Issue 15, point 4: axe-core (the WCAG 2.x A/AA rules) on every screen and the
@@ -18,11 +18,39 @@ const FLUENT_FOCUS_TRAP = '[data-tabster-dummy]';
 async function seriousViolations(page: Page, where: string, scope?: string): Promise<string[]> {
   await expect(page.locator('.fui-Spinner')).toHaveCount(0, { timeout: 30_000 });
   let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).exclude(FLUENT_FOCUS_TRAP);
-  if (scope) axe = axe.include(scope);
+  if (scope) {
+    // A screen may show its heading before the signed-in layout (and its <main>) has mounted.
+    await expect(page.locator(scope).first()).toBeAttached();
+    axe = axe.include(scope);
+  }
   const result = await axe.analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')}`);
+    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')}`)
+    .concat(await headingsOutOfOrder(page, where, scope));
+}
+
+/**
+ * Headings in order (axe's heading-order is a best practice, outside the WCAG
+ * tags): no level skipped going down, and a whole page or <main> starts at h1.
+ */
+async function headingsOutOfOrder(page: Page, where: string, scope?: string): Promise<string[]> {
+  return page.evaluate(
+    ([w, sel]) => {
+      const root = sel ? document.querySelector(sel) : document.body;
+      if (!root) return [];
+      const levels = [...root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')]
+        .filter((h) => h.getClientRects().length > 0 && !h.closest('[aria-hidden="true"]'))
+        .map((h) => ({ level: Number(h.getAttribute('aria-level') ?? h.tagName.slice(1)), text: (h.textContent ?? '').trim().slice(0, 60) }));
+      const found: string[] = [];
+      if ((!sel || sel === 'main') && levels.length && levels[0].level !== 1) found.push(`${w}: the first heading '${levels[0].text}' is h${levels[0].level}, not h1`);
+      levels.forEach((h, i) => {
+        if (i > 0 && h.level > levels[i - 1].level + 1) found.push(`${w}: heading '${h.text}' (h${h.level}) follows h${levels[i - 1].level}`);
+      });
+      return found;
+    },
+    [where, scope] as const,
+  );
 }
 
 /** Visits a screen through the address bar and waits for its heading. */
@@ -31,14 +59,18 @@ async function visit(page: Page, path: string, heading: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
 }
 
-/** Opens a dialog with its button on the current screen, checks it, and closes it with Escape. */
-async function checkDialog(page: Page, button: string, where: string): Promise<string[]> {
-  await page.getByRole('button', { name: button, exact: true }).first().click();
-  const dialog = page.getByRole('dialog');
+/**
+ * Opens a dialog with its button on the current screen, checks it, closes it
+ * with Escape and checks that focus went back into the screen, not to <body>.
+ */
+async function checkDialog(page: Page, button: string | Locator, where: string): Promise<string[]> {
+  await (typeof button === 'string' ? page.getByRole('button', { name: button, exact: true }).first() : button).click();
+  const dialog = page.locator('.fui-DialogSurface');
   await expect(dialog).toBeVisible();
   const found = await seriousViolations(page, where, '.fui-DialogSurface');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  await expect.poll(() => page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false), { message: `${where}: focus back in the screen` }).toBe(true);
   return found;
 }
 
@@ -61,7 +93,7 @@ const SCREENS: [path: string, heading: string, dialogButton?: string][] = [
   ['/no-such-page', '404 Page Not Found'],
 ];
 
-test('the signed-out screens pass axe', async ({ page }) => {
+test('the signed-out screens and the forced Change Password dialog pass axe', async ({ page, request }) => {
   const found: string[] = [];
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'GRC Risk Management' })).toBeVisible();
@@ -69,6 +101,12 @@ test('the signed-out screens pass axe', async ({ page }) => {
   await page.goto('/internal-login');
   await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
   found.push(...(await seriousViolations(page, '/internal-login')));
+  // The forced 'Change Password' dialog of a first sign-in.
+  await ensureAdminSession(request);
+  const fresh = await createUser(request, { role: 'reviewer' });
+  await signInThroughForm(page, fresh.email, fresh.password);
+  await expect(changePasswordDialog(page)).toBeVisible();
+  found.push(...(await seriousViolations(page, "the forced 'Change Password' dialog", '.fui-DialogSurface')));
   expect(found, found.join('\n')).toEqual([]);
 });
 
@@ -107,6 +145,42 @@ test('the administrator dialogs pass axe', async ({ page, request }) => {
   expect(found, found.join('\n')).toEqual([]);
 });
 
+// Every other dialog of the administrator: the row actions' confirmations and forms.
+test('the administrator row and action dialogs pass axe', async ({ page, request }) => {
+  const found: string[] = [];
+  await signInAsAdmin(page, request);
+  await openFreshPeriod(request);
+  const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Dialog', lastName: 'Reviewer' });
+  const assignment = await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'system', criteriaValue: 'Workday' });
+  await sendNotificationRest(request, { title: 'Axe notice', message: 'A notice to delete.', targetType: 'all' });
+  const dialogs: [path: string, heading: string, opener: (page: Page) => Locator | Promise<Locator>, name: string][] = [
+    ['/', 'Risk Management Dashboard', (p) => p.getByRole('button', { name: 'Close Period' }), 'Close Review Period'],
+    ['/users', 'User Management', (p) => p.getByRole('button', { name: 'Edit', exact: true }).first(), 'Edit User'],
+    ['/users', 'User Management', (p) => p.getByRole('button', { name: 'Reset Password', exact: true }).first(), 'Reset Password'],
+    ['/assignments', 'Risk Assignment Management', (p) => p.getByRole('button', { name: `Delete assignment ${assignment.name}` }), 'Delete Assignment'],
+    ['/notifications', 'Notifications', (p) => p.getByRole('button', { name: 'Delete notification' }).first(), 'Delete Notification'],
+    [
+      '/risks',
+      'Risk Review',
+      async (p) => {
+        await p.getByRole('table').first().locator('tbody tr').first().getByRole('checkbox').check();
+        return p.getByRole('button', { name: 'Mitigate Selected (1)' });
+      },
+      'Mitigate Selected',
+    ],
+    ['/risks', 'Risk Review', (p) => p.getByRole('button', { name: /^Decide all \d+ matching$/ }), 'Decide all matching'],
+  ];
+  for (const [path, heading, opener, name] of dialogs) {
+    if (new URL(page.url()).pathname !== path) await visit(page, path, heading);
+    found.push(...(await checkDialog(page, await opener(page), `${path} '${name}' dialog`)));
+  }
+  // Closing the period and creating the next one: the dialog of 'Create New Review Period'.
+  await request.put(`/api/review-periods/${(await (await request.get('/api/review-periods/active')).json()).id}/close`);
+  await visit(page, '/', 'Risk Management Dashboard');
+  found.push(...(await checkDialog(page, 'Create New Review Period', "/ 'Create New Review Period' dialog")));
+  expect(found, found.join('\n')).toEqual([]);
+});
+
 test("a reviewer's screens pass axe", async ({ page, request }) => {
   const found: string[] = [];
   await ensureAdminSession(request);
@@ -131,5 +205,11 @@ test("a reviewer's screens pass axe", async ({ page, request }) => {
   await expect(details).toHaveCount(1);
   await expect(details.first().getByRole('cell').last()).toHaveText('2');
   found.push(...(await seriousViolations(page, 'reviewer composite view', 'main')));
+  // Issue 15, point 4: the accordion headers' names contain their visible text (WCAG 2.5.3, label in name).
+  const headers = await page.locator('main button[aria-expanded]').evaluateAll((buttons) =>
+    buttons.map((b) => ({ name: (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' '), title: ((b as HTMLElement).innerText.split('\n')[0] ?? '').trim() })),
+  );
+  expect(headers.length).toBeGreaterThan(2);
+  for (const h of headers) expect(h.name, `accordion header '${h.title}'`).toContain(h.title);
   expect(found, found.join('\n')).toEqual([]);
 });

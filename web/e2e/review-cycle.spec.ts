@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
-import { closeActivePeriod, shot, tileValue, uniqueName } from './review-helpers';
+import { closeActivePeriod, searchAssignmentValue, shot, tileValue, uniqueName } from './review-helpers';
 
 // fixtures/risk-rows.json: group Treasury has 6 rows (Grace Liu, none with risk H002); risk H002 has 7 rows.
 const ASSIGNED = 13;
@@ -51,8 +51,7 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
     const dialog = admin.getByRole('dialog', { name: 'Create Assignment' });
     await dialog.getByLabel(/^Reviewer/).selectOption({ label: `${reviewerName} (${reviewer.email})` });
     await dialog.getByLabel(/^Assignment Type/).selectOption({ label: type });
-    await expect(dialog.getByLabel(/^Value/)).toBeEnabled();
-    await dialog.getByLabel(/^Value/).selectOption(value);
+    await searchAssignmentValue(admin, dialog, { choose: value });
     await dialog.getByRole('button', { name: 'Create Assignment' }).click();
     await expect(toast(admin, 'Assignment Created')).toBeVisible();
     await expect(dialog).toBeHidden();

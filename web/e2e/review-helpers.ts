@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 /**
  * Helpers for the review-workflow specs. They assume the risk rows of
@@ -58,4 +58,26 @@ export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SHOTS_DIR;
   if (!dir) return;
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+/**
+ * The 'Create Assignment' dialog's Value: a type-ahead searched on the server
+ * (issue 15, point 2). Types `search` (the value when left out), waits for the
+ * options and returns them; with `choose`, picks that value.
+ */
+export async function searchAssignmentValue(
+  page: Page,
+  dialog: Locator,
+  { search, choose }: { search?: string; choose?: string },
+): Promise<Locator> {
+  const box = dialog.getByRole('combobox', { name: /^Value/ });
+  await expect(box).toBeEnabled();
+  if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click();
+  await box.fill(search ?? choose ?? '');
+  const options = page.getByRole('listbox').getByRole('option');
+  if (choose) {
+    await options.filter({ hasText: new RegExp(`^${choose.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).first().click();
+    await expect(box).toHaveValue(choose);
+  }
+  return options;
 }

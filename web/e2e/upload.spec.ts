@@ -98,6 +98,8 @@ test('an admin uploads a CSV, follows its progress to 100% and reads its details
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
   await expect(status.getByTestId('upload-percent')).toHaveText('100%');
   await expect(status).toContainText('Completed');
+  // Issue 15, point 4: the upload's phase is a live region, so a screen reader hears it move.
+  await expect(status.locator('[aria-live="polite"]')).toHaveText('Completed');
   await expect(status).toContainText('5,000');
   await expect
     .poll(() => toastsSeen(page), { timeout: 20_000 })

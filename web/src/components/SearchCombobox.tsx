@@ -25,8 +25,14 @@ export function SearchCombobox({
   placeholder,
   disabled,
   emptyText,
+  ariaLabel,
+  clearable,
 }: {
   id?: string;
+  /** The name when no label names it. */
+  ariaLabel?: string;
+  /** Offers a button that clears the choice (the filter then matches everything); emptying the text clears it too. */
+  clearable?: boolean;
   lookup: OptionLookup;
   /** The chosen value ('' for none). */
   value: string;
@@ -56,6 +62,8 @@ export function SearchCombobox({
   return (
     <Combobox
       id={id}
+      aria-label={ariaLabel}
+      clearable={clearable}
       placeholder={placeholder}
       value={text}
       disabled={disabled}
@@ -73,7 +81,11 @@ export function SearchCombobox({
         setText(chosen?.value ?? '');
         onChange(chosen);
       }}
-      onBlur={() => setText(value)}
+      onBlur={() => {
+        // Emptied and left (a keyboard user's way of clearing): no choice; else the choice shows again.
+        if (!text.trim() && value) onChange(null);
+        else setText(value);
+      }}
     >
       {options.length === 0 ? (
         <Option value="" text="" disabled>

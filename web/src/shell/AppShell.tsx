@@ -18,6 +18,7 @@ import { Sidebar } from './Sidebar';
 import { ConnectionStatus } from './ConnectionStatus';
 import { RiskDataPurgedListener } from './RiskDataPurgedListener';
 import { useIsMobile } from '../components/useMediaQuery';
+import { useFocusKeeper } from './useFocusKeeper';
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
 
@@ -165,6 +166,8 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
   const { pathname } = useLocation();
   // A deactivation (or any end of the sessions elsewhere) signs this page out at once.
   useSessionEnded();
+  // Issue 15, point 4: focus is never dropped on the page body.
+  useFocusKeeper('main-content');
 
   const toggleCollapsed = useCallback(() => {
     setCollapsed((value) => {

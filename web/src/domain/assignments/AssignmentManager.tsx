@@ -72,7 +72,7 @@ export function AssignmentManager({
         loading
       ) : (
         <Suspense fallback={loading}>
-          <LoadedAssignments queryRef={queryRef} creating={creating} onCreatingChange={setCreating} />
+          <LoadedAssignments queryRef={queryRef} creating={creating} onCreatingChange={setCreating} embedded={embedded} />
         </Suspense>
       )}
     </>
@@ -83,12 +83,15 @@ function LoadedAssignments({
   queryRef,
   creating,
   onCreatingChange,
+  embedded,
 }: {
   queryRef: PreloadedQuery<AssignmentManagerQuery>;
   creating: boolean;
   onCreatingChange: (open: boolean) => void;
+  embedded: boolean;
 }) {
   const data = usePreloadedQuery<AssignmentManagerQuery>(query, queryRef);
+  // Headings in order: under the page's h1 alone, under the tab's h2 when embedded.
   // Issue 18, point 6: a criterion moved in the table refreshes the reassignment list.
   const [moves, setMoves] = useState(0);
   return (
@@ -99,6 +102,7 @@ function LoadedAssignments({
         creating={creating}
         onCreatingChange={onCreatingChange}
         onReassigned={() => setMoves((n) => n + 1)}
+        emptyHeading={embedded ? 'h3' : 'h2'}
       />
       <ReassignmentPanel query={data} version={moves} />
     </>

@@ -43,6 +43,7 @@ export function AssignmentOverview({
   creating,
   onCreatingChange,
   onReassigned,
+  emptyHeading,
 }: {
   /** Issue 18, point 6: a criterion was moved to another reviewer. */
   onReassigned?: () => void;
@@ -50,6 +51,8 @@ export function AssignmentOverview({
   reviewers: AssignmentOverview_reviewers$key;
   creating: boolean;
   onCreatingChange: (open: boolean) => void;
+  /** The empty list's heading: one level under the heading above it. */
+  emptyHeading: 'h2' | 'h3';
 }) {
   const styles = useStyles();
   const { data: reviewerData, hasNext: moreReviewers, isLoadingNext: loadingReviewers, loadNext: loadMoreReviewers } =
@@ -144,7 +147,7 @@ export function AssignmentOverview({
             <EmptyState
               appearance="brand"
               icon={<ClipboardTaskListLtr24Regular />}
-              heading="h3"
+              heading={emptyHeading}
               title="No assignments yet"
               description="Assign risks to reviewers by risk ID, user, user group, system or role profile. Reviewers see only the risks assigned to them."
               action={

@@ -1,22 +1,20 @@
 import { Field, Input, Select } from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { graphql, useMutation, useRelayEnvironment } from 'react-relay';
-import { fetchQuery, type Subscription } from 'relay-runtime';
+import { fetchQuery } from 'relay-runtime';
 import type { CreateAssignmentDialogMutation } from '../../__generated__/CreateAssignmentDialogMutation.graphql';
-import type {
-  CreateAssignmentDialogValuesQuery,
-  CreateAssignmentDialogValuesQuery$data,
-} from '../../__generated__/CreateAssignmentDialogValuesQuery.graphql';
+import type { CreateAssignmentDialogValuesQuery } from '../../__generated__/CreateAssignmentDialogValuesQuery.graphql';
 import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../../components/FormDialog';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { SearchCombobox, type OptionLookup } from '../../components/SearchCombobox';
 import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../risks/riskDisplay';
 import { fullName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 
-// The value list for a type and reviewer: a lookup the dialog makes as the form changes.
+// The values of a type matching the text typed (for a reviewer: those they do not have yet).
 const valuesQuery = graphql`
-  query CreateAssignmentDialogValuesQuery($criteriaType: CriteriaType!, $reviewerId: ID) {
-    assignmentValues(criteriaType: $criteriaType, reviewerId: $reviewerId) {
+  query CreateAssignmentDialogValuesQuery($criteriaType: CriteriaType!, $reviewerId: ID, $search: String, $limit: Int!) {
+    assignmentValues(criteriaType: $criteriaType, reviewerId: $reviewerId, search: $search, limit: $limit) {
       value
       label
     }
@@ -43,7 +41,8 @@ const mutation = graphql`
 `;
 
 export type ReviewerOption = { id: string; firstName: string; lastName: string; email: string };
-type Options = CreateAssignmentDialogValuesQuery$data['assignmentValues'];
+/** Values offered per lookup. */
+const VALUE_LOOKUP_SIZE = 20;
 type Form = { reviewerId: string; criteriaType: CriteriaTypeValue | ''; criteriaValue: string; name: string };
 const EMPTY: Form = { reviewerId: '', criteriaType: '', criteriaValue: '', name: '' };
 
@@ -64,50 +63,29 @@ export function CreateAssignmentDialog({
   const fail = useFailureToast('Creation Failed', 'Failed to create assignment');
   const environment = useRelayEnvironment();
   const [form, setForm] = useState<Form>(EMPTY);
-  const [options, setOptions] = useState<Options>([]);
-  const [loadingValues, setLoadingValues] = useState(false);
   const [commit, inFlight] = useMutation<CreateAssignmentDialogMutation>(mutation);
 
-  // The value list follows the type and the reviewer (values the reviewer already has are left out):
-  // looked up when either changes, the previous lookup dropped.
-  const lookup = useRef<Subscription | null>(null);
-  useEffect(() => () => lookup.current?.unsubscribe(), []);
-  const lookUpValues = (next: Form) => {
-    lookup.current?.unsubscribe();
-    lookup.current = null;
-    if (!next.criteriaType) {
-      setOptions([]);
-      setLoadingValues(false);
-      return;
-    }
-    setLoadingValues(true);
-    lookup.current = fetchQuery<CreateAssignmentDialogValuesQuery>(
+  // Issue 15, point 2: the value is searched on the server as you type (a thousand role
+  // profiles are not listed whole); values the reviewer already has are left out.
+  const lookUpValues: OptionLookup = (search, done) =>
+    fetchQuery<CreateAssignmentDialogValuesQuery>(
       environment,
       valuesQuery,
-      { criteriaType: next.criteriaType, reviewerId: next.reviewerId || null },
+      { criteriaType: form.criteriaType || 'risk_id', reviewerId: form.reviewerId || null, search: search || null, limit: VALUE_LOOKUP_SIZE },
       { fetchPolicy: 'network-only' },
     ).subscribe({
-      next: (d) => {
-        setOptions(d.assignmentValues);
-        setLoadingValues(false);
-      },
+      next: (d) => done(d.assignmentValues),
       error: (e: unknown) => {
         // SPEC §8: a failed value lookup is logged and the list left empty.
         console.error('Failed to load assignment values', e);
-        setOptions([]);
-        setLoadingValues(false);
+        done([]);
       },
     });
-  };
-  const chooseLookupField = (patch: Pick<Form, 'reviewerId'> | Pick<Form, 'criteriaType'>) => {
-    const next = { ...form, ...patch, criteriaValue: '' };
-    setForm(next);
-    lookUpValues(next);
-  };
+  const chooseLookupField = (patch: Pick<Form, 'reviewerId'> | Pick<Form, 'criteriaType'>) =>
+    setForm((f) => ({ ...f, ...patch, criteriaValue: '' }));
 
   const close = () => {
     setForm(EMPTY);
-    lookUpValues(EMPTY);
     onOpenChange(false);
   };
 
@@ -135,13 +113,7 @@ export function CreateAssignmentDialog({
     });
   };
 
-  const valuePlaceholder = !form.criteriaType
-    ? 'Choose a type first'
-    : loadingValues
-      ? 'Loading values...'
-      : options.length === 0
-        ? 'No values available'
-        : 'Select a value';
+  const valuePlaceholder = form.criteriaType ? 'Type to search values' : 'Choose a type first';
   const namePlaceholder =
     form.criteriaType && form.criteriaValue
       ? defaultAssignmentName(form.criteriaType, form.criteriaValue)
@@ -172,14 +144,16 @@ export function CreateAssignmentDialog({
             <SelectOptions options={CRITERIA_TYPE_OPTIONS} placeholder="Select a type" />
           </Select>
         </Field>
-        <Field label="Value" required hint={loadingValues ? undefined : form.criteriaType ? `${options.length} available` : undefined}>
-          <Select
+        <Field label="Value" required>
+          <SearchCombobox
+            key={`${form.criteriaType}:${form.reviewerId}`}
+            lookup={lookUpValues}
             value={form.criteriaValue}
-            disabled={loadingValues || options.length === 0}
-            onChange={(_, d) => setForm((f) => ({ ...f, criteriaValue: d.value }))}
-          >
-            <SelectOptions options={options} placeholder={valuePlaceholder} />
-          </Select>
+            disabled={!form.criteriaType}
+            placeholder={valuePlaceholder}
+            emptyText="No values available"
+            onChange={(o) => setForm((f) => ({ ...f, criteriaValue: o?.value ?? '' }))}
+          />
         </Field>
       </div>
       <Field label="Assignment Name" hint="Optional: left empty, the name is the type and the value.">

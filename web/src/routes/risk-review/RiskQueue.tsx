@@ -13,10 +13,9 @@ import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@flue
 import { Suspense, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
 import { fetchQuery } from 'relay-runtime';
-import type { RiskQueueRolesQuery } from '../../__generated__/RiskQueueRolesQuery.graphql';
+import type { RiskQueueValuesQuery } from '../../__generated__/RiskQueueValuesQuery.graphql';
 import { SearchCombobox, type OptionLookup } from '../../components/SearchCombobox';
 import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
-import type { RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
 import { downloadCsv, fileStamp } from '../../components/download';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
@@ -28,31 +27,22 @@ import { riskExportUrl } from './riskExport';
 import { RiskQueueResults } from './RiskQueueResults';
 import { EMPTY_FILTERS, riskQueueVariables, toFilterInput, type QueueFilters } from './riskReviewLoader';
 
-const optionsQuery = graphql`
-  query RiskQueueOptionsQuery {
-    riskSystems
-    groups: assignmentValues(criteriaType: user_group) {
-      value
-    }
-  }
-`;
-
-// Issue 15, points 2 and 3: the Role/Profile filter searches as you type, on the server
-// (a thousand role names are not sent whole).
-const rolesQuery = graphql`
-  query RiskQueueRolesQuery($search: String, $limit: Int!) {
-    assignmentValues(criteriaType: role_profile, search: $search, limit: $limit) {
+// Issue 15, points 2 and 3: the System, User Group and Role/Profile filters search as you
+// type, on the server (a thousand role names are not sent whole).
+const valuesQuery = graphql`
+  query RiskQueueValuesQuery($criteriaType: CriteriaType!, $search: String, $limit: Int!) {
+    assignmentValues(criteriaType: $criteriaType, search: $search, limit: $limit) {
       value
       label
     }
   }
 `;
-const ROLE_LOOKUP_SIZE = 20;
+const VALUE_LOOKUP_SIZE = 20;
 
-function useRoleLookup(): OptionLookup {
+function useValueLookup(criteriaType: RiskQueueValuesQuery['variables']['criteriaType']): OptionLookup {
   const environment = useRelayEnvironment();
   return (search, done) =>
-    fetchQuery<RiskQueueRolesQuery>(environment, rolesQuery, { search: search || null, limit: ROLE_LOOKUP_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
+    fetchQuery<RiskQueueValuesQuery>(environment, valuesQuery, { criteriaType, search: search || null, limit: VALUE_LOOKUP_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
       next: (d) => done(d.assignmentValues),
       error: () => done([]),
     });
@@ -100,28 +90,21 @@ const useStyles = makeStyles({
     borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
   field: { minWidth: 0 },
-  fill: { width: '100%', minWidth: 0, '& select': { minWidth: 0, width: '100%', textOverflow: 'ellipsis' } },
   divider: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
   banner: { marginBottom: tokens.spacingVerticalL },
 });
 
 /** SPEC §2: the administrators' review queue (Risk Overview). */
-export function RiskQueue({
-  prepared,
-  preparedOptions,
-}: {
-  prepared: PreloadedQuery<RiskQueueQuery> | null | undefined;
-  preparedOptions: PreloadedQuery<RiskQueueOptionsQuery> | null | undefined;
-}) {
+export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuery> | null | undefined }) {
   const styles = useStyles();
   const notify = useNotify();
   const [filters, setFilters] = useState<QueueFilters>(EMPTY_FILTERS);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [showAdvanced, setShowAdvanced] = useState(false);
   const [exporting, setExporting] = useState(false);
-  // The route's loader prepared the first page (no filter) and the filters' choices.
-  const { queryRef: optionsRef } = usePreparedQuery<RiskQueueOptionsQuery>(optionsQuery, preparedOptions);
+  const systemLookup = useValueLookup('system');
+  // The route's loader prepared the first page (no filter).
   // The current page stays on screen while the next one loads.
   const { queryRef, isPending, load, refetch } = usePreparedQuery<RiskQueueQuery>(riskQueueQuery, prepared);
 
@@ -180,7 +163,17 @@ export function RiskQueue({
           <option value="medium">medium</option>
           <option value="low">low</option>
         </Select>
-        <SystemSelect optionsRef={optionsRef} value={filters.system} onChange={(system) => update({ system })} />
+        <div className={styles.select}>
+          <SearchCombobox
+            ariaLabel="System"
+            clearable
+            lookup={systemLookup}
+            value={filters.system}
+            onChange={(o) => update({ system: o?.value ?? '' })}
+            placeholder="All Systems"
+            emptyText="No matching system"
+          />
+        </div>
         <div className={styles.toolbarEnd}>
           <Button
             icon={<Filter20Regular />}
@@ -206,7 +199,7 @@ export function RiskQueue({
       </SearchToolbar>
       {showAdvanced ? (
         <div className={styles.advanced} role="group" aria-label="Advanced filters">
-          <AdvancedOptions optionsRef={optionsRef} filters={filters} onChange={update} />
+          <AdvancedOptions filters={filters} onChange={update} />
           <Field className={styles.field} label="Composite Role">
             <Input value={filters.compositeRole} placeholder="e.g. CR_FIN_AP" onChange={(_, d) => update({ compositeRole: d.value })} />
           </Field>
@@ -254,107 +247,20 @@ export function RiskQueue({
   );
 }
 
-function SystemSelect({
-  optionsRef,
-  value,
-  onChange,
-}: {
-  optionsRef: PreloadedQuery<RiskQueueOptionsQuery> | null | undefined;
-  value: string;
-  onChange: (value: string) => void;
-}) {
+function AdvancedOptions({ filters, onChange }: { filters: QueueFilters; onChange: (patch: Partial<QueueFilters>) => void }) {
   const styles = useStyles();
-  const fallback = (
-    <Select className={styles.select} aria-label="System" value="" disabled>
-      <option value="">All Systems</option>
-    </Select>
-  );
-  if (!optionsRef) return fallback;
-  return (
-    <Suspense fallback={fallback}>
-      <SystemOptions optionsRef={optionsRef} value={value} onChange={onChange} />
-    </Suspense>
-  );
-}
-
-function SystemOptions({
-  optionsRef,
-  value,
-  onChange,
-}: {
-  optionsRef: PreloadedQuery<RiskQueueOptionsQuery>;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const styles = useStyles();
-  const data = usePreloadedQuery<RiskQueueOptionsQuery>(optionsQuery, optionsRef);
-  return (
-    <Select className={styles.select} aria-label="System" value={value} onChange={(_, d) => onChange(d.value)}>
-      <option value="">All Systems</option>
-      {data.riskSystems.map((s) => (
-        <option key={s} value={s}>
-          {s}
-        </option>
-      ))}
-    </Select>
-  );
-}
-
-function AdvancedOptions({
-  optionsRef,
-  filters,
-  onChange,
-}: {
-  optionsRef: PreloadedQuery<RiskQueueOptionsQuery> | null | undefined;
-  filters: QueueFilters;
-  onChange: (patch: Partial<QueueFilters>) => void;
-}) {
-  const styles = useStyles();
-  const placeholder = (
-    <>
-      <Field className={styles.field} label="User Group">
-        <Select disabled>
-          <option>All Groups</option>
-        </Select>
-      </Field>
-      <Field className={styles.field} label="Role/Profile">
-        <Select disabled>
-          <option>All Roles</option>
-        </Select>
-      </Field>
-    </>
-  );
-  if (!optionsRef) return placeholder;
-  return (
-    <Suspense fallback={placeholder}>
-      <AdvancedOptionsLoaded optionsRef={optionsRef} filters={filters} onChange={onChange} />
-    </Suspense>
-  );
-}
-
-function AdvancedOptionsLoaded({
-  optionsRef,
-  filters,
-  onChange,
-}: {
-  optionsRef: PreloadedQuery<RiskQueueOptionsQuery>;
-  filters: QueueFilters;
-  onChange: (patch: Partial<QueueFilters>) => void;
-}) {
-  const styles = useStyles();
-  const data = usePreloadedQuery<RiskQueueOptionsQuery>(optionsQuery, optionsRef);
-  const roleLookup = useRoleLookup();
+  const groupLookup = useValueLookup('user_group');
+  const roleLookup = useValueLookup('role_profile');
   return (
     <>
       <Field className={styles.field} label="User Group">
-        <Select className={styles.fill} value={filters.userGroup} onChange={(_, d) => onChange({ userGroup: d.value })}>
-          <option value="">All Groups</option>
-          {data.groups.map((g) => (
-            <option key={g.value} value={g.value}>
-              {g.value}
-            </option>
-          ))}
-        </Select>
+        <SearchCombobox
+          lookup={groupLookup}
+          value={filters.userGroup}
+          onChange={(o) => onChange({ userGroup: o?.value ?? '' })}
+          placeholder="All Groups"
+          emptyText="No matching group"
+        />
       </Field>
       <Field className={styles.field} label="Role/Profile">
         <SearchCombobox

@@ -51,7 +51,7 @@ export default function RiskReviewRoute() {
         ))}
       </TabList>
       <div role="tabpanel" aria-label={RISK_REVIEW_TABS.find((t) => t.value === tab)?.label}>
-        {tab === 'overview' ? <RiskQueue prepared={prepared?.riskQueue} preparedOptions={prepared?.riskQueueOptions} /> : null}
+        {tab === 'overview' ? <RiskQueue prepared={prepared?.riskQueue} /> : null}
         {tab === 'detailed' ? <CompositeView prepared={prepared?.compositeView} /> : null}
         {tab === 'assignments' ? <AssignmentManager prepared={prepared?.assignments} embedded /> : null}
         {tab === 'status' ? <ReviewerStatus prepared={prepared?.reviewerStatus} /> : null}

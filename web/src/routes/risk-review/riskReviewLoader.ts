@@ -2,7 +2,6 @@ import type { PreloadedQuery } from 'react-relay';
 import assignmentManagerQuery, { type AssignmentManagerQuery } from '../../__generated__/AssignmentManagerQuery.graphql';
 import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
 import reviewerStatusQuery, { type ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
-import riskQueueOptionsQuery, { type RiskQueueOptionsQuery } from '../../__generated__/RiskQueueOptionsQuery.graphql';
 import riskQueueQuery, { type RiskFilterInput, type RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import { FIRST_PAGE, RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risks/riskPaging';
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
@@ -60,7 +59,6 @@ export function riskQueueVariables(filters: QueueFilters, paging: CursorPaging):
 export type RiskReviewPrepared = {
   tab: RiskReviewTab;
   riskQueue?: PreloadedQuery<RiskQueueQuery>;
-  riskQueueOptions?: PreloadedQuery<RiskQueueOptionsQuery>;
   compositeView?: PreloadedQuery<CompositeViewQuery>;
   assignments?: PreloadedQuery<AssignmentManagerQuery>;
   reviewerStatus?: PreloadedQuery<ReviewerStatusQuery>;
@@ -75,7 +73,6 @@ export function prepareRiskReview(session: RouteSession, url: URL): RiskReviewPr
       return {
         tab,
         riskQueue: prepareQuery<RiskQueueQuery>(session, riskQueueQuery, riskQueueVariables(EMPTY_FILTERS, FIRST_PAGE)),
-        riskQueueOptions: prepareQuery<RiskQueueOptionsQuery>(session, riskQueueOptionsQuery, {}),
       };
     case 'detailed':
       return { tab, compositeView: prepareCompositeView(session) };
