@@ -60,8 +60,14 @@ function startLoading(code: () => Promise<unknown>): void {
   });
 }
 
+// Likely signed in (a stored user): the shell's and the dashboard's code start beside the session query.
 if (window.location.pathname === '/internal-login') startLoading(internalLoginCode);
-else if (window.location.pathname === '/' && readStoredUser().status !== 'valid') startLoading(landingCode);
+else if (readStoredUser().status !== 'valid') {
+  if (window.location.pathname === '/') startLoading(landingCode);
+} else {
+  startLoading(appShellCode);
+  if (window.location.pathname === '/') startLoading(dashboardCode);
+}
 
 const prepareShell: RoutePrepare<NotificationBellPrepared> = (session) => {
   startLoading(appShellCode);

@@ -3,12 +3,11 @@ import {
   Hamburger,
   makeStyles,
   mergeClasses,
-  OverlayDrawer,
   Text,
   tokens,
 } from '@fluentui/react-components';
 import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
-import { useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { lazy, useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
@@ -18,6 +17,9 @@ import { Sidebar } from './Sidebar';
 import { ConnectionStatus } from './ConnectionStatus';
 import { RiskDataPurgedListener } from './RiskDataPurgedListener';
 import { useIsMobile } from '../components/useMediaQuery';
+import { OnDemand } from '../components/OnDemand';
+
+const MobileNavDrawer = lazy(() => import('./MobileNavDrawer').then((m) => ({ default: m.MobileNavDrawer })));
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
 
@@ -188,15 +190,9 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
         Skip to content
       </a>
       {isMobile ? (
-        <OverlayDrawer
-          open={drawerOpen}
-          onOpenChange={(_, data) => setDrawerOpen(data.open)}
-          position="start"
-          className={styles.drawer}
-          aria-label="Navigation"
-        >
-          <Sidebar viewer={viewer} onClose={() => setDrawerOpen(false)} onNavigate={() => setDrawerOpen(false)} />
-        </OverlayDrawer>
+        <OnDemand open={drawerOpen}>
+          <MobileNavDrawer viewer={viewer} open={drawerOpen} onOpenChange={setDrawerOpen} className={styles.drawer} />
+        </OnDemand>
       ) : (
         <aside className={mergeClasses(styles.aside, collapsed && styles.asideCollapsed)}>
           <Sidebar viewer={viewer} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
