@@ -1,5 +1,5 @@
-// The Toaster and the toast's look: a chunk of its own, loaded with the first
-// toast (issue 15 'Fast first load': most first loads show none).
+// The Toaster and the toast's look: a chunk of its own, loaded once the page is
+// up (issue 15 'Fast first load': the first screen does not wait for it).
 import { Button, Toast, ToastBody, Toaster, ToastTitle, ToastTrigger } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
 import { MotionBehaviourProvider } from '@fluentui/react-motion';

@@ -1,7 +1,8 @@
 import { useId, useToastController, type ToastIntent, type ToastStatus } from '@fluentui/react-components';
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
-// The Toaster and the toast's components load with the first toast (issue 15 'Fast first load').
+// The Toaster and the toast's components are a chunk of their own, loaded once the page is up
+// (issue 15 'Fast first load': the first screen does not wait for them).
 const toasterCode = () => import('./AppToaster');
 const AppToaster = lazy(() => toasterCode().then((m) => ({ default: m.AppToaster })));
 const AppToast = lazy(() => toasterCode().then((m) => ({ default: m.AppToast })));
@@ -80,6 +81,23 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     },
     [show],
   );
+
+  // Mounted once the page is up (its code is not needed for the first screen), or with the
+  // first toast if that comes sooner: not while a modal dialog is open, since Fluent's modal
+  // hides (aria-hidden) whatever is added beside it and a Toaster mounted then stays hidden.
+  useEffect(() => {
+    let idle = 0;
+    const mount = () => {
+      idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(() => setToasterWanted(true), { timeout: 3000 }) : window.setTimeout(() => setToasterWanted(true), 1000);
+    };
+    if (document.readyState === 'complete') mount();
+    else window.addEventListener('load', mount, { once: true });
+    return () => {
+      window.removeEventListener('load', mount);
+      if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
+      window.clearTimeout(idle);
+    };
+  }, []);
 
   const onToasterReady = useCallback(() => {
     toasterReady.current = true;
