@@ -33,7 +33,8 @@ if (!dist) {
  */
 const PATHS = {
   'sign-in (/ signed out, then /internal-login)': ['LandingRoute', 'InternalLoginRoute'],
-  'dashboard (/ signed in)': ['AppShell', 'notificationBellLoader', 'DashboardRoute', 'dashboardLoader'],
+  // While the session loads, / shows the landing page (SPEC §2), so its chunk counts here too.
+  'dashboard (/ signed in)': ['LandingRoute', 'AppShell', 'notificationBellLoader', 'DashboardRoute', 'dashboardLoader'],
 };
 
 const assetsDir = path.join(dist, 'assets');
