@@ -6,8 +6,7 @@ import { prepareNotificationBell, type NotificationBellPrepared } from './domain
 import { RouteBoundary } from './shell/RouteBoundary';
 import { routeLoader, type RoutePrepare } from './router/routeSession';
 import { prepareDashboard } from './routes/dashboard/dashboardLoader';
-import InternalLoginRoute from './routes/internal-login/InternalLoginRoute';
-import LandingRoute from './routes/landing/LandingRoute';
+import { readStoredUser } from './auth/storage';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
 import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
 
@@ -19,6 +18,13 @@ import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
 // The signed-in shell and the dashboard are chunks of their own too, so the
 // sign-in path loads neither; the layout's and the dashboard's loaders start
 // their code and their queries together (issue 15, 'Fast first load').
+// The signed-out screens are chunks as well (the dashboard path loads neither their
+// Fluent components nor the change-password dialog); a first load that is likely
+// signed out (no stored user) starts the screen's code at once, beside the session query.
+const landingCode = () => import('./routes/landing/LandingRoute');
+const LandingRoute = lazy(landingCode);
+const internalLoginCode = () => import('./routes/internal-login/InternalLoginRoute');
+const InternalLoginRoute = lazy(internalLoginCode);
 const appShellCode = () => import('./shell/AppShell');
 const AppShell = lazy(() => appShellCode().then((m) => ({ default: m.AppShell })));
 const dashboardCode = () => import('./routes/dashboard/DashboardRoute');
@@ -54,6 +60,15 @@ function startLoading(code: () => Promise<unknown>): void {
   code().catch(() => {
     // React.lazy loads it again and shows the route's error state if it still fails.
   });
+}
+
+// Likely signed in (a stored user): the shell's and the dashboard's code start beside the session query.
+if (window.location.pathname === '/internal-login') startLoading(internalLoginCode);
+else if (readStoredUser().status !== 'valid') {
+  if (window.location.pathname === '/') startLoading(landingCode);
+} else {
+  startLoading(appShellCode);
+  if (window.location.pathname === '/') startLoading(dashboardCode);
 }
 
 const prepareShell: RoutePrepare<NotificationBellPrepared> = (session) => {
@@ -186,7 +201,10 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
 function Root() {
   return (
     <SessionProvider>
-      <Outlet />
+      {/* While a signed-out screen's code loads (the signed-in screens have boundaries of their own). */}
+      <Suspense fallback={null}>
+        <Outlet />
+      </Suspense>
     </SessionProvider>
   );
 }

@@ -3,22 +3,32 @@ import {
   Hamburger,
   makeStyles,
   mergeClasses,
-  OverlayDrawer,
   Text,
   tokens,
 } from '@fluentui/react-components';
 import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
-import { useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
 import { useSessionEnded } from '../auth/useSessionEnded';
 import type { NotificationBellPrepared } from '../domain/notifications/notificationBellLoader';
-import { Sidebar } from './Sidebar';
 import { ConnectionStatus } from './ConnectionStatus';
 import { RiskDataPurgedListener } from './RiskDataPurgedListener';
-import { useIsMobile } from '../components/useMediaQuery';
+import { MOBILE_QUERY, useIsMobile } from '../components/useMediaQuery';
+import { OnDemand } from '../components/OnDemand';
 import { useFocusKeeper } from './useFocusKeeper';
+
+// The sidebar is a chunk of its own: a phone shows it only in the drawer, when opened (issue 15
+// 'Fast first load'); on a wide screen its code starts as soon as the shell's is in.
+const sidebarCode = () => import('./Sidebar');
+const Sidebar = lazy(() => sidebarCode().then((m) => ({ default: m.Sidebar })));
+if (typeof window !== 'undefined' && !window.matchMedia(MOBILE_QUERY).matches) {
+  sidebarCode().catch(() => {
+    // React.lazy loads it again when the sidebar renders.
+  });
+}
+const MobileNavDrawer = lazy(() => import('./MobileNavDrawer').then((m) => ({ default: m.MobileNavDrawer })));
 
 const COLLAPSED_KEY = 'sidebar_collapsed';
 
@@ -191,18 +201,14 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
         Skip to content
       </a>
       {isMobile ? (
-        <OverlayDrawer
-          open={drawerOpen}
-          onOpenChange={(_, data) => setDrawerOpen(data.open)}
-          position="start"
-          className={styles.drawer}
-          aria-label="Navigation"
-        >
-          <Sidebar viewer={viewer} onClose={() => setDrawerOpen(false)} onNavigate={() => setDrawerOpen(false)} />
-        </OverlayDrawer>
+        <OnDemand open={drawerOpen}>
+          <MobileNavDrawer viewer={viewer} open={drawerOpen} onOpenChange={setDrawerOpen} className={styles.drawer} />
+        </OnDemand>
       ) : (
         <aside className={mergeClasses(styles.aside, collapsed && styles.asideCollapsed)}>
-          <Sidebar viewer={viewer} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+          <Suspense fallback={null}>
+            <Sidebar viewer={viewer} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+          </Suspense>
         </aside>
       )}
       <div className={styles.main}>

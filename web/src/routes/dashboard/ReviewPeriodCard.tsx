@@ -1,16 +1,9 @@
 import {
   Badge,
-  Body1,
   Button,
   Caption1,
   Card,
   CardHeader,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   makeStyles,
   Spinner,
   Subtitle2,
@@ -18,7 +11,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Add20Regular, CalendarLtr24Regular, LockClosed20Regular, ArrowCounterclockwise20Regular } from '@fluentui/react-icons';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ReviewPeriodCardCloseMutation } from '../../__generated__/ReviewPeriodCardCloseMutation.graphql';
 import type { ReviewPeriodCardReopenMutation } from '../../__generated__/ReviewPeriodCardReopenMutation.graphql';
@@ -26,7 +19,11 @@ import type { ReviewPeriodCard_query$key } from '../../__generated__/ReviewPerio
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { formatDate } from '../../domain/risks/riskDisplay';
 import { useNotify } from '../../components/toast';
-import { CreateReviewPeriodDialog } from './CreateReviewPeriodDialog';
+import { OnDemand } from '../../components/OnDemand';
+
+// Dialogs opened on demand are chunks of their own (issue 15, 'Fast first load').
+const CreateReviewPeriodDialog = lazy(() => import('./CreateReviewPeriodDialog').then((m) => ({ default: m.CreateReviewPeriodDialog })));
+const ClosePeriodDialog = lazy(() => import('./ClosePeriodDialog').then((m) => ({ default: m.ClosePeriodDialog })));
 
 /** SPEC §9: recent closed periods shown. */
 export const RECENT_CLOSED_PERIODS = 3;
@@ -287,34 +284,24 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
         </>
       )}
 
-      <Dialog open={confirmClose} onOpenChange={(_, d) => !closing && setConfirmClose(d.open)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>Close Review Period</DialogTitle>
-            <DialogContent>
-              <Body1>
-                Closing {active ? <strong>{active.name}</strong> : 'the period'} locks all review operations: reviewers cannot
-                make, change, submit or recall decisions until a new review period is opened.
-              </Body1>
-            </DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" disabled={closing} onClick={() => setConfirmClose(false)}>
-                Cancel
-              </Button>
-              <Button appearance="primary" disabled={closing} icon={closing ? <Spinner size="tiny" /> : undefined} onClick={close}>
-                Close Period
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <OnDemand open={confirmClose}>
+        <ClosePeriodDialog
+          open={confirmClose}
+          onOpenChange={setConfirmClose}
+          periodName={active?.name ?? null}
+          closing={closing}
+          onConfirm={close}
+        />
+      </OnDemand>
 
-      <CreateReviewPeriodDialog
-        open={creating}
-        onOpenChange={setCreating}
-        connectionId={data.reviewPeriods.__id}
-        onCreated={onPeriodChanged}
-      />
+      <OnDemand open={creating}>
+        <CreateReviewPeriodDialog
+          open={creating}
+          onOpenChange={setCreating}
+          connectionId={data.reviewPeriods.__id}
+          onCreated={onPeriodChanged}
+        />
+      </OnDemand>
     </Card>
   );
 }

@@ -3,6 +3,7 @@ import { DataPie24Regular } from '@fluentui/react-icons';
 import { lazy, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RiskCategoriesCard_query$key } from '../../__generated__/RiskCategoriesCard_query.graphql';
+import { useNearViewport } from '../../components/useNearViewport';
 
 const CategoryChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.CategoryChart })));
 
@@ -36,6 +37,9 @@ export function RiskCategoriesCard({ query }: { query: RiskCategoriesCard_query$
     `,
     query,
   );
+  // Below the fold on a phone: the charting code (d3) loads when the card comes near the screen.
+  const [chartRef, nearViewport] = useNearViewport<HTMLDivElement>();
+  const chartLoading = <Spinner size="small" label="Loading chart..." />;
   const total = data.riskCategories.reduce((s, c) => s + c.count, 0);
   return (
     <Card className={styles.card}>
@@ -52,10 +56,14 @@ export function RiskCategoriesCard({ query }: { query: RiskCategoriesCard_query$
         <Text className={styles.muted}>No conflicts loaded yet.</Text>
       ) : (
         <div className={styles.body}>
-          <div className={styles.chart} role="group" aria-label="Risk categories chart">
-            <Suspense fallback={<Spinner size="small" label="Loading chart..." />}>
-              <CategoryChart categories={data.riskCategories} width={220} />
-            </Suspense>
+          <div ref={chartRef} className={styles.chart} role="group" aria-label="Risk categories chart">
+            {nearViewport ? (
+              <Suspense fallback={chartLoading}>
+                <CategoryChart categories={data.riskCategories} width={220} />
+              </Suspense>
+            ) : (
+              chartLoading
+            )}
           </div>
           <ul className={styles.list} aria-label="Risk categories">
             {data.riskCategories.map((c) => (

@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState, useTransition } from 'reac
 import { graphql, useRefetchableFragment } from 'react-relay';
 import type { RiskTrendCard_query$key } from '../../__generated__/RiskTrendCard_query.graphql';
 import type { RiskTrendCardRefetchQuery, TrendRange } from '../../__generated__/RiskTrendCardRefetchQuery.graphql';
+import { useNearViewport } from '../../components/useNearViewport';
 
 const TrendChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.TrendChart })));
 
@@ -61,6 +62,9 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
       refetch({ range: next }, { fetchPolicy: 'store-or-network' });
     });
   };
+  // Below the fold on a phone: the charting code (d3) loads when the card comes near the screen.
+  const [chartRef, nearViewport] = useNearViewport<HTMLDivElement>();
+  const chartLoading = <Spinner size="small" label="Loading chart..." />;
   const last = data.dashboardTrend[data.dashboardTrend.length - 1];
   const label = TREND_RANGES.find((r) => r.value === range)!.label;
   return (
@@ -83,10 +87,14 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
           </Select>
         }
       />
-      <div className={styles.chart} role="figure" aria-label={`Risk trend, ${label}`}>
-        <Suspense fallback={<Spinner size="small" label="Loading chart..." />}>
-          <TrendChart points={data.dashboardTrend} title={`Risk trend, ${label}`} />
-        </Suspense>
+      <div ref={chartRef} className={styles.chart} role="figure" aria-label={`Risk trend, ${label}`}>
+        {nearViewport ? (
+          <Suspense fallback={chartLoading}>
+            <TrendChart points={data.dashboardTrend} title={`Risk trend, ${label}`} />
+          </Suspense>
+        ) : (
+          chartLoading
+        )}
       </div>
       {last ? (
         <Caption1 className={styles.summary} aria-live="polite" data-testid="trend-summary">

@@ -2,7 +2,12 @@ import { Body1, Button, Caption1, Card, makeStyles, Title1, tokens } from '@flue
 import { ArrowRight20Regular, LockClosed16Regular, ShieldCheckmark48Filled } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
 import { useAuth, useSession } from '../../auth/SessionProvider';
-import { ChangePasswordDialog } from '../../auth/ChangePasswordDialog';
+import { lazy } from 'react';
+import { OnDemand } from '../../components/OnDemand';
+
+// Shown only while a password reset is pending: its own chunk, since every first load of /
+// shows this page while the session loads (issue 15 'Fast first load').
+const ChangePasswordDialog = lazy(() => import('../../auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })));
 
 const useStyles = makeStyles({
   page: {
@@ -105,12 +110,14 @@ export default function LandingRoute() {
           <Caption1>Authorized personnel only. Please contact your administrator for access.</Caption1>
         </div>
       </Card>
-      <ChangePasswordDialog
-        open={auth.status === 'resetRequired'}
-        viewer={auth.status === 'resetRequired' ? auth.viewer : null}
-        required
-        onCancel={() => void signOut()}
-      />
+      <OnDemand open={auth.status === 'resetRequired'}>
+        <ChangePasswordDialog
+          open={auth.status === 'resetRequired'}
+          viewer={auth.status === 'resetRequired' ? auth.viewer : null}
+          required
+          onCancel={() => void signOut()}
+        />
+      </OnDemand>
     </main>
   );
 }
