@@ -42,15 +42,19 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
           }
           itemIds
         }
-        reassignments {
-          id
-          criteriaName
-          riskDefinitionIds
-          fromReviewer
-          toReviewer
-          reassignedBy
-          note
-          createdAt
+        reassignments(first: 200) {
+          edges {
+            node {
+              id
+              criteriaName
+              riskDefinitionIds
+              fromReviewer
+              toReviewer
+              reassignedBy
+              note
+              createdAt
+            }
+          }
         }
       }
     `,
@@ -119,7 +123,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
           className={styles.table}
           columns={[{ label: 'Date' }, { label: 'Work' }, { label: 'From' }, { label: 'To' }, { label: 'By' }, { label: 'Note' }]}
           empty={<ListEmpty icon={<History24Regular />} title="No work has been reassigned yet" />}
-          rows={data.reassignments.map((r) => (
+          rows={data.reassignments.edges.map(({ node: r }) => (
             <TableRow key={r.id}>
               <TableCell>{formatDate(r.createdAt)}</TableCell>
               <TableCell>
