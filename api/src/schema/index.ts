@@ -9,6 +9,7 @@ import './assignments.js';
 import './reassignments.js';
 import './risks.js';
 import './decisions.js';
+import './recommendations.js';
 import './dashboard.js';
 import './reviewer-status.js';
 import './composite-view.js';

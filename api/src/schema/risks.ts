@@ -5,8 +5,11 @@ import type { Context } from '../context.js';
 import * as risks from '../services/risks.js';
 import { DECISION_STATES, RISK_LEVELS, isHighRiskRule, orList } from '../services/risk-rules.js';
 import type { RiskRow } from '../generated/prisma/client.js';
+import { RECOMMENDATIONS, RISK_SORTS } from '../services/recommendations.js';
 
 export const RiskLevelEnum = builder.enumType('RiskLevel', { values: RISK_LEVELS });
+export const RecommendationValueEnum = builder.enumType('RecommendationValue', { values: RECOMMENDATIONS });
+const RiskSortEnum = builder.enumType('RiskSort', { values: RISK_SORTS });
 
 /**
  * What a read by id gives for a row the viewer may not see or that does not
@@ -81,6 +84,7 @@ export const RiskFilterInput = builder.inputType('RiskFilterInput', {
     accessRiskId: t.string(),
     userId: t.string(),
     decision: t.string({ description: orList(DECISION_STATES) }),
+    recommendation: t.field({ type: RecommendationValueEnum }),
   }),
 });
 
@@ -124,6 +128,7 @@ builder.queryFields((t) => {
     limit: t.arg.int(),
     after: t.arg.string({ description: 'The endCursor of the current page: the page after it.' }),
     before: t.arg.string({ description: 'The startCursor of the current page: the page before it.' }),
+    sort: t.arg({ type: RiskSortEnum }),
   });
 
   return {
