@@ -4,12 +4,12 @@ import { z } from 'zod';
 import * as decisions from '../services/decisions.js';
 import * as bulk from '../services/bulk-decisions.js';
 import * as mitigations from '../services/mitigations.js';
+import * as approval from '../services/approval-review.js';
 import { reviewRules } from '../services/settings.js';
 import { idParams, listOf, routeSchema, text } from './edge.js';
 
 const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
 const SubmissionsQuery = z.object({ status: text('status', 20).optional() });
-const ReturnBody = z.object({ comment: text('Comment', 4000).nullish() });
 
 export function registerDecisionRoutes(app: FastifyInstance) {
   app.post<{ Body: decisions.DecisionItem }>(
@@ -43,9 +43,7 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/reviews/submission-status', { config: { access: 'reviewer' } }, async (req) =>
-    decisions.submissionStatus(req.ctx.prisma, req.ctx.user!),
-  );
+  app.get('/api/reviews/submission-status', { config: { access: 'reviewer' } }, async (req) => decisions.submissionStatus(req.ctx.prisma, req.ctx.user!));
 
   app.post('/api/reviews/submit', { config: { access: 'reviewer' } }, async (req) => {
     const r = await decisions.submit(req.ctx.deps, req.ctx.actor);
@@ -69,13 +67,31 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     })),
   );
 
-  app.put<{ Params: { id: string } }>('/api/submissions/:id/approve', { config: { access: 'admin' }, schema: routeSchema({ params: idParams }) }, async (req) =>
-    decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'approved'),
+  // Approval that means something (issue 18, point 8): the items attention-first, then approve or return with comments.
+  app.get<{ Params: { id: string } }>(
+    '/api/submissions/:id/review',
+    { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first: { submissionId, status, total, items }", params: idParams }) },
+    async (req) => {
+      const r = await approval.approvalReview(req.ctx.prisma, req.params.id);
+      return {
+        submissionId: r.submission.id,
+        status: r.submission.status,
+        total: r.total,
+        items: r.items.map((i) => ({
+          ...i,
+          riskRowId: undefined,
+          riskDefinitionId: Number(i.riskRowId),
+          mitigationExpiresAt: i.mitigationExpiresAt ? i.mitigationExpiresAt.toISOString().slice(0, 10) : null,
+        })),
+      };
+    },
   );
 
-  app.put<{ Params: { id: string }; Body: z.infer<typeof ReturnBody> }>(
-    '/api/submissions/:id/return',
-    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReturnBody }) },
-    async (req) => decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'returned', req.body.comment),
-  );
+  for (const [suffix, outcome] of [['approve', 'approved'], ['return', 'returned']] as const) {
+    app.put<{ Params: { id: string }; Body: approval.ReviewBody | null | undefined }>(
+      `/api/submissions/:id/${suffix}`,
+      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: approval.reviewBodySchema.nullish() }) },
+      async (req) => approval.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, outcome, req.body ?? {}),
+    );
+  }
 }

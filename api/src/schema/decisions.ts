@@ -5,6 +5,7 @@ import { ValidationError } from '../core/errors.js';
 import * as decisions from '../services/decisions.js';
 import * as bulk from '../services/bulk-decisions.js';
 import * as mitigations from '../services/mitigations.js';
+import * as approval from '../services/approval-review.js';
 import { reviewRules, type ReviewRules } from '../services/settings.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../services/risk-rules.js';
 import { access } from '../context.js';
@@ -167,6 +168,14 @@ const SaveResult = builder.objectRef<{ saved: number }>('SaveDecisionsResult').i
   fields: (t) => ({ saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }) }),
 });
 
+const ItemCommentInput = builder.inputType('ItemCommentInput', {
+  description: "An approver's comment on one item of a submission.",
+  fields: (t) => ({
+    riskDefinitionId: t.string({ required: true, description: "The risk row's numeric id, as text (ApprovalItem.riskRowId)." }),
+    comment: t.string({ required: true, description: 'The comment, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
   saveDecisions: t.field({
     type: SaveResult,
@@ -219,15 +228,23 @@ builder.mutationFields((t) => ({
   approveSubmission: t.field({
     type: SubmissionNode,
     authScopes: { admin: true },
-    errors: {},
-    args: { id: t.arg.globalID({ required: true, for: SubmissionNode }) },
-    resolve: (_root, { id }, ctx) => decisions.reviewSubmission(ctx.deps, ctx.actor, id.id, 'approved'),
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: SubmissionNode }),
+      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
+      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items.' }),
+    },
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, 'approved', body),
   }),
   returnSubmission: t.field({
     type: SubmissionNode,
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { id: t.arg.globalID({ required: true, for: SubmissionNode }), comment: t.arg.string({ required: true }) },
-    resolve: (_root, { id, comment }, ctx) => decisions.reviewSubmission(ctx.deps, ctx.actor, id.id, 'returned', comment),
+    args: {
+      id: t.arg.globalID({ required: true, for: SubmissionNode }),
+      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
+      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items.' }),
+    },
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, 'returned', body),
   }),
 }));

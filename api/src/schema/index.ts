@@ -10,6 +10,7 @@ import './reassignments.js';
 import './risks.js';
 import './decisions.js';
 import './recommendations.js';
+import './approval-review.js';
 import './dashboard.js';
 import './reviewer-status.js';
 import './composite-view.js';

@@ -10,7 +10,7 @@ import { RecommendationValueEnum, RiskRowNode } from './risks.js';
 import { DecisionValueEnum } from './decisions.js';
 import type { DecisionValue } from '../services/risk-rules.js';
 
-const RecommendationRef = builder.objectRef<rec.Recommendation>('Recommendation').implement({
+export const RecommendationRef = builder.objectRef<rec.Recommendation>('Recommendation').implement({
   description: 'What the facts beside a risk row suggest, with the reason in words. Never applied on its own.',
   fields: (t) => ({
     value: t.expose('value', { type: RecommendationValueEnum, description: 'Retain, remove or review.' }),
