@@ -176,6 +176,21 @@ const ItemCommentInput = builder.inputType('ItemCommentInput', {
   }),
 });
 
+/** Approving or returning a submission: the same arguments, one service call (services/approval-review.ts). */
+function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
+  return t.field({
+    type: SubmissionNode,
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: SubmissionNode }),
+      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
+      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+    },
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, outcome, body),
+  });
+}
+
 builder.mutationFields((t) => ({
   saveDecisions: t.field({
     type: SaveResult,
@@ -225,26 +240,6 @@ builder.mutationFields((t) => ({
     errors: {},
     resolve: async (_root, _args, ctx) => (await decisions.recall(ctx.deps, ctx.actor)).count,
   }),
-  approveSubmission: t.field({
-    type: SubmissionNode,
-    authScopes: { admin: true },
-    errors: { types: [ValidationError] },
-    args: {
-      id: t.arg.globalID({ required: true, for: SubmissionNode }),
-      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
-      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items.' }),
-    },
-    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, 'approved', body),
-  }),
-  returnSubmission: t.field({
-    type: SubmissionNode,
-    authScopes: { admin: true },
-    errors: { types: [ValidationError] },
-    args: {
-      id: t.arg.globalID({ required: true, for: SubmissionNode }),
-      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
-      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items.' }),
-    },
-    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, 'returned', body),
-  }),
+  approveSubmission: reviewField(t, 'approved'),
+  returnSubmission: reviewField(t, 'returned'),
 }));

@@ -15,7 +15,7 @@ import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { sendNotification } from './notifications.js';
 import { lockReviewer, type DecisionDeps } from './decisions.js';
-import { RECOMMENDATION_COLUMNS, recommendationJoins, recommendationOf, type Recommendation } from './recommendations.js';
+import { RECOMMENDATION_COLUMNS, factsFromRaw, recommendationJoins, recommendationOf, type Recommendation } from './recommendations.js';
 import { MITIGATED, REMOVE } from './risk-rules.js';
 
 /** Why an item is shown where it is, in the approval order. */
@@ -69,17 +69,7 @@ export async function approvalReview(db: DbClient, submissionId: string): Promis
      WHERE d.submission_id = ${submissionId}::uuid
      ORDER BY r.id`;
   const items = raw.map((x): ApprovalItem => {
-    const recommendation = recommendationOf({
-      ruleId: x.rule_id as string,
-      executionCount: x.execution_count as number | null,
-      lastExecutedOn: x.last_executed_on as Date | null,
-      recommendationRule: x.recommendation_rule as string,
-      lastPeriodDecision: x.last_period_decision as string | null,
-      lastPeriodName: x.last_period_name as string | null,
-      sharedReviewers: x.shared_reviewers as bigint,
-      sharedRemoved: x.shared_removed as bigint,
-      sharedRetained: x.shared_retained as bigint,
-    });
+    const recommendation = recommendationOf(factsFromRaw(x));
     const decision = x.decision as string;
     return {
       riskRowId: BigInt(x.id as bigint),

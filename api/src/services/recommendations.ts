@@ -226,20 +226,20 @@ export async function factsOf(db: DbClient, c: RecommendationContext, ids: reado
   const rows = await db.$queryRaw<(Record<string, unknown> & { id: bigint })[]>`
     SELECT r.id, r.rule_id, r.execution_count, r.last_executed_on, ${RECOMMENDATION_COLUMNS}
       FROM risk_rows r ${recommendationJoins(c)} WHERE r.id = ANY(${[...ids]}::bigint[])`;
-  return new Map(
-    rows.map((x) => [
-      String(x.id),
-      {
-        ruleId: x.rule_id as string,
-        executionCount: (x.execution_count as number | null) ?? null,
-        lastExecutedOn: (x.last_executed_on as Date | null) ?? null,
-        recommendationRule: x.recommendation_rule as string,
-        lastPeriodDecision: x.last_period_decision as string | null,
-        lastPeriodName: x.last_period_name as string | null,
-        sharedReviewers: x.shared_reviewers as bigint,
-        sharedRemoved: x.shared_removed as bigint,
-        sharedRetained: x.shared_retained as bigint,
-      },
-    ]),
-  );
+  return new Map(rows.map((x) => [String(x.id), factsFromRaw(x)]));
+}
+
+/** A row's facts from a raw row read with rule_id, execution_count, last_executed_on and RECOMMENDATION_COLUMNS. */
+export function factsFromRaw(x: Record<string, unknown>): RecommendationFacts {
+  return {
+    ruleId: x.rule_id as string,
+    executionCount: (x.execution_count as number | null) ?? null,
+    lastExecutedOn: (x.last_executed_on as Date | null) ?? null,
+    recommendationRule: x.recommendation_rule as string,
+    lastPeriodDecision: x.last_period_decision as string | null,
+    lastPeriodName: x.last_period_name as string | null,
+    sharedReviewers: x.shared_reviewers as bigint,
+    sharedRemoved: x.shared_removed as bigint,
+    sharedRetained: x.shared_retained as bigint,
+  };
 }
