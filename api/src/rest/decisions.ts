@@ -7,9 +7,39 @@ import * as mitigations from '../services/mitigations.js';
 import * as approval from '../services/approval-review.js';
 import { reviewRules } from '../services/settings.js';
 import { idParams, listOf, routeSchema, text } from './edge.js';
+import { DECISION_VALUES, SUBMISSION_STATUSES } from '../services/risk-rules.js';
+import { RECOMMENDATIONS } from '../services/recommendations.js';
 
 const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
 const SubmissionsQuery = z.object({ status: text('status', 20).optional() });
+
+const nullableText = (d: string) => z.string().nullable().describe(d);
+/** approval.approvalReview as a client receives it. */
+const ApprovalReviewJson = z.strictObject({
+  submissionId: z.string().describe('The submission'),
+  status: z.enum(SUBMISSION_STATUSES),
+  total: z.number().int().describe('Items the submission holds'),
+  items: z
+    .array(
+      z.strictObject({
+        riskDefinitionId: z.number().int().describe('The risk row'),
+        group: z.enum(approval.APPROVAL_GROUPS).describe('removal, mitigation, retained_against_recommendation or other: the order of the list'),
+        userId: z.string(),
+        userName: z.string(),
+        roleProfile: z.string(),
+        accessRiskId: z.string(),
+        riskLevel: z.string(),
+        system: z.string(),
+        decision: z.enum(DECISION_VALUES),
+        comments: nullableText('The reviewer’s comment'),
+        mitigationControl: nullableText('The mitigating control of a mitigation'),
+        mitigationExpiresAt: nullableText('Until when a mitigation holds (YYYY-MM-DD)'),
+        recommendation: z.strictObject({ value: z.enum(RECOMMENDATIONS), reason: z.string() }).describe('What the facts suggested to the reviewer'),
+        approverComment: nullableText('The approver’s comment on this item, once given'),
+      }),
+    )
+    .describe('Removals, mitigations, retained against a remove recommendation, then the rest'),
+});
 
 export function registerDecisionRoutes(app: FastifyInstance) {
   app.post<{ Body: decisions.DecisionItem }>(
@@ -70,17 +100,16 @@ export function registerDecisionRoutes(app: FastifyInstance) {
   // Approval that means something (issue 18, point 8): the items attention-first, then approve or return with comments.
   app.get<{ Params: { id: string } }>(
     '/api/submissions/:id/review',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first: { submissionId, status, total, items }", params: idParams }) },
+    { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first", params: idParams, reply: ApprovalReviewJson }) },
     async (req) => {
       const r = await approval.approvalReview(req.ctx.prisma, req.params.id);
       return {
         submissionId: r.submission.id,
         status: r.submission.status,
         total: r.total,
-        items: r.items.map((i) => ({
+        items: r.items.map(({ riskRowId, ...i }) => ({
           ...i,
-          riskRowId: undefined,
-          riskDefinitionId: Number(i.riskRowId),
+          riskDefinitionId: Number(riskRowId),
           mitigationExpiresAt: i.mitigationExpiresAt ? i.mitigationExpiresAt.toISOString().slice(0, 10) : null,
         })),
       };

@@ -3,9 +3,9 @@
 // item comments on the submission (which its reviewer may read too).
 import { builder } from './builder.js';
 import * as approval from '../services/approval-review.js';
-import { itemCommentsOf } from '../services/decisions.js';
+import { itemCommentJson, itemCommentsOf } from '../services/decisions.js';
 import type { DecisionValue } from '../services/risk-rules.js';
-import { DecisionValueEnum, SubmissionNode } from './decisions.js';
+import { DecisionValueEnum, SubmissionNode, SubmissionStateRef } from './decisions.js';
 import { RecommendationRef } from './recommendations.js';
 
 const ApprovalGroupEnum = builder.enumType('ApprovalGroup', { values: approval.APPROVAL_GROUPS });
@@ -56,6 +56,26 @@ builder.prismaObjectFields(SubmissionNode, (t) => ({
     type: [SubmissionItemCommentRef],
     description: "The approver's comments on single items, given when approving or returning it.",
     resolve: (s, _args, ctx) => itemCommentsOf(ctx.prisma, s.id),
+  }),
+}));
+
+type ItemCommentJson = ReturnType<typeof itemCommentJson>;
+const ItemCommentNoteRef = builder.objectRef<ItemCommentJson>('ItemCommentNote').implement({
+  description: "An approver's comment on one of the viewer's items, as the reviewer reads it.",
+  fields: (t) => ({
+    riskRowId: t.string({ description: "The risk row's numeric id, as text.", resolve: (c) => String(c.riskDefinitionId) }),
+    userId: t.exposeString('userId', { description: "The user's id in the source system." }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile.' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
+    comment: t.exposeString('comment', { description: 'The comment.' }),
+  }),
+});
+
+builder.objectFields(SubmissionStateRef, (t) => ({
+  itemComments: t.field({
+    type: [ItemCommentNoteRef],
+    description: "The approver's comments on single items of the viewer's latest submission.",
+    resolve: (s) => s.itemComments,
   }),
 }));
 

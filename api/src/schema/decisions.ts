@@ -90,7 +90,7 @@ const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigati
   }),
 });
 
-const SubmissionStatusType = builder
+export const SubmissionStateRef = builder
   .objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState')
   .implement({
     fields: (t) => ({
@@ -124,7 +124,7 @@ export const SubmissionNode = builder.prismaNode('Submission', {
 
 builder.queryFields((t) => ({
   submissionStatus: t.field({
-    type: SubmissionStatusType,
+    type: SubmissionStateRef,
     authScopes: { reviewer: true },
     resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
   }),
