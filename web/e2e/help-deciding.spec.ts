@@ -14,6 +14,7 @@ test('help deciding beside each risk, and an approval that shows removals first 
   await ensureAdminSession(request);
   const stamp = Date.now().toString(36);
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Hana', lastName: `Help${stamp}` });
+  await signInAsAdmin(page, request);
   const last = await openFreshPeriod(request, uniqueName('Help last'));
   await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'Treasury' });
 
@@ -60,7 +61,6 @@ test('help deciding beside each risk, and an approval that shows removals first 
   await expect(toast(rev, 'Decisions Submitted')).toBeVisible();
 
   // The approver sees the removal first and comments on it.
-  await signInAsAdmin(page, request);
   await page.goto('/risk-review?tab=status');
   const statusRow = page.getByRole('row').filter({ hasText: `Hana Help${stamp}` });
   await statusRow.getByRole('button', { name: 'Approve' }).click();
