@@ -114,6 +114,7 @@ const REST: Record<string, Entry> = {
   'GET /api/submissions': { access: 'admin' },
   'PUT /api/submissions/:id/approve': { access: 'admin' },
   'PUT /api/submissions/:id/return': { access: 'admin' },
+  'GET /api/submissions/:id/review': { access: 'admin' },
 
   'GET /api/dashboard/stats': { access: 'signedIn' },
   'GET /api/reviewer-status': { access: 'admin' },
@@ -223,6 +224,7 @@ const QUERY: Record<string, Entry> = {
   reassignmentReviewers: { access: 'signedIn' },
   reviewRules: { access: 'signedIn' },
   expiredMitigations: { access: 'admin' },
+  submissionReview: { access: 'admin', idType: 'Submission' },
 };
 
 const MUTATION: Record<string, Entry> = {

@@ -4,9 +4,12 @@ import { z } from 'zod';
 import * as decisions from '../services/decisions.js';
 import * as bulk from '../services/bulk-decisions.js';
 import * as mitigations from '../services/mitigations.js';
+import * as approval from '../services/approval-review.js';
 import { reviewRules } from '../services/settings.js';
 import { idParams, isoDate, listOf, routeSchema, text } from './edge.js';
 import { Success, SubmissionJson } from './replies.js';
+import { DECISION_VALUES, SUBMISSION_STATUSES } from '../services/risk-rules.js';
+import { RECOMMENDATIONS } from '../services/recommendations.js';
 
 const Saved = Success.extend({ saved: z.number().int().describe('Decisions stored') });
 const Count = z.strictObject({ count: z.number().int() });
@@ -38,6 +41,9 @@ const SubmissionStatusJson = z.strictObject({
   submittedAt: isoDate().nullable(),
   status: z.enum(['submitted', 'recalled', 'approved', 'returned']).nullable(),
   reviewComment: z.string().nullable(),
+  itemComments: z
+    .array(z.strictObject({ riskDefinitionId: z.number().int(), userId: z.string(), roleProfile: z.string(), accessRiskId: z.string(), comment: z.string() }))
+    .describe('The approver’s comments on single items of the latest submission'),
   periodActive: z.boolean(),
 });
 const SubmissionListJson = z.array(
@@ -57,7 +63,34 @@ const SubmissionListJson = z.array(
 
 const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
 const SubmissionsQuery = z.object({ status: text('status', 20).optional() });
-const ReturnBody = z.object({ comment: text('Comment', 4000).nullish() });
+
+const nullableText = (d: string) => z.string().nullable().describe(d);
+/** approval.approvalReview as a client receives it. */
+const ApprovalReviewJson = z.strictObject({
+  submissionId: z.string().describe('The submission'),
+  status: z.enum(SUBMISSION_STATUSES),
+  total: z.number().int().describe('Items the submission holds'),
+  items: z
+    .array(
+      z.strictObject({
+        riskDefinitionId: z.number().int().describe('The risk row'),
+        group: z.enum(approval.APPROVAL_GROUPS).describe('removal, mitigation, retained_against_recommendation or other: the order of the list'),
+        userId: z.string(),
+        userName: z.string(),
+        roleProfile: z.string(),
+        accessRiskId: z.string(),
+        riskLevel: z.string(),
+        system: z.string(),
+        decision: z.enum(DECISION_VALUES),
+        comments: nullableText('The reviewer’s comment'),
+        mitigationControl: nullableText('The mitigating control of a mitigation'),
+        mitigationExpiresAt: nullableText('Until when a mitigation holds (YYYY-MM-DD)'),
+        recommendation: z.strictObject({ value: z.enum(RECOMMENDATIONS), reason: z.string() }).describe('What the facts suggested to the reviewer'),
+        approverComment: nullableText('The approver’s comment on this item, once given'),
+      }),
+    )
+    .describe('Removals, mitigations, retained against a remove recommendation, then the rest'),
+});
 
 export function registerDecisionRoutes(app: FastifyInstance) {
   app.post<{ Body: decisions.DecisionItem }>(
@@ -117,13 +150,30 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     })),
   );
 
-  app.put<{ Params: { id: string } }>('/api/submissions/:id/approve', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: SubmissionJson }) }, async (req) =>
-    decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'approved'),
+  // Approval that means something (issue 18, point 8): the items attention-first, then approve or return with comments.
+  app.get<{ Params: { id: string } }>(
+    '/api/submissions/:id/review',
+    { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first", params: idParams, reply: ApprovalReviewJson }) },
+    async (req) => {
+      const r = await approval.approvalReview(req.ctx.prisma, req.params.id);
+      return {
+        submissionId: r.submission.id,
+        status: r.submission.status,
+        total: r.total,
+        items: r.items.map(({ riskRowId, ...i }) => ({
+          ...i,
+          riskDefinitionId: Number(riskRowId),
+          mitigationExpiresAt: i.mitigationExpiresAt ? i.mitigationExpiresAt.toISOString().slice(0, 10) : null,
+        })),
+      };
+    },
   );
 
-  app.put<{ Params: { id: string }; Body: z.infer<typeof ReturnBody> }>(
-    '/api/submissions/:id/return',
-    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReturnBody, reply: SubmissionJson }) },
-    async (req) => decisions.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, 'returned', req.body.comment),
-  );
+  for (const [suffix, outcome] of [['approve', 'approved'], ['return', 'returned']] as const) {
+    app.put<{ Params: { id: string }; Body: approval.ReviewBody | null | undefined }>(
+      `/api/submissions/:id/${suffix}`,
+      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: approval.reviewBodySchema.nullish(), reply: SubmissionJson }) },
+      async (req) => approval.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, outcome, req.body ?? {}),
+    );
+  }
 }

@@ -10,6 +10,8 @@ import { TOTAL_ROWS_HEADER } from '../services/exports.js';
 import { csvFile } from './replies.js';
 import { isoDate, routeSchema, text, wholeNumber } from './edge.js';
 import { consumeRate } from '../services/rate-limits.js';
+import { RECOMMENDATIONS, RISK_SORTS } from '../services/recommendations.js';
+import { orList } from '../services/risk-rules.js';
 
 /** The queue's filter (services/risks.ts checks the same bounds for GraphQL). */
 const FilterQuery = z.object(
@@ -24,6 +26,7 @@ const PageQuery = FilterQuery.extend({
   limit: wholeNumber('limit', 1, risks.MAX_PAGE_SIZE).optional(),
   after: text('after', 40).optional(),
   before: text('before', 40).optional(),
+  sort: z.enum(RISK_SORTS, { error: `sort must be ${orList(RISK_SORTS)}` }).optional().describe('row (default) or recommendation: remove, review, retain first (paged by number)'),
 });
 type RiskQuery = z.infer<typeof PageQuery>;
 
@@ -44,6 +47,20 @@ const RiskRowJson = z.strictObject({
   decisionComments: z.string().nullable().describe('The comment given with the caller’s decision'),
   decisionMitigationControl: z.string().nullable().describe('The mitigating control named with a retain_mitigated decision'),
   decisionMitigationExpiresAt: isoDate().nullable().describe('When that mitigating control expires'),
+  recommendation: z
+    .strictObject({
+      value: z.enum(RECOMMENDATIONS).describe('What the facts suggest; never applied on its own'),
+      reason: str('Why, in words, from the facts'),
+    })
+    .describe('Help deciding: a recommendation derived from usage, the last period’s decision, the rule and the other reviewers'),
+  lastPeriodDecision: z.enum(['retain', 'remove', 'retain_mitigated']).nullable().describe('The decision on the same user and role in the period before this one'),
+  sharedWith: z
+    .strictObject({
+      reviewers: z.number().int().describe('Other reviewers sharing the row (assigned it, or having decided it)'),
+      removed: z.number().int().describe('Of them, how many decided remove in this period'),
+      retained: z.number().int().describe('Of them, how many decided retain (or retain with a mitigating control)'),
+    })
+    .describe('The other reviewers sharing the row and what they decided'),
   compositeBusinessRole: str('The composite role granting the role profile (empty: assigned directly)'),
   compositeRoleDescription: z.string(),
   ruleId: str('The rule matched; 02NN and 03NN are high-risk'),
@@ -91,7 +108,7 @@ export function registerRiskRoutes(app: FastifyInstance) {
   app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' }, schema: routeSchema({ querystring: PageQuery, reply: assignedReply }) }, async (req) => {
     const [summary, page] = await Promise.all([
       risks.assignedSummary(req.ctx.prisma, req.ctx.viewer!),
-      risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, { page: req.query.page, limit: req.query.limit ?? 100 }),
+      risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, { page: req.query.page, limit: req.query.limit ?? 100, sort: req.query.sort }),
     ]);
     return { ...summary, risks: page.risks.map(risks.riskRowJson), total: page.total, page: page.page, limit: page.limit };
   });

@@ -7,6 +7,7 @@ import { ValidationError } from '../core/errors.js';
 import * as decisions from '../services/decisions.js';
 import * as bulk from '../services/bulk-decisions.js';
 import * as mitigations from '../services/mitigations.js';
+import * as approval from '../services/approval-review.js';
 import { reviewRules, type ReviewRules } from '../services/settings.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../services/risk-rules.js';
 import { access } from '../context.js';
@@ -91,7 +92,7 @@ const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigati
   }),
 });
 
-const SubmissionStatusType = builder
+export const SubmissionStateRef = builder
   .objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState')
   .implement({
     fields: (t) => ({
@@ -136,7 +137,7 @@ const submissionOrder = listOrder(
 
 builder.queryFields((t) => ({
   submissionStatus: t.field({
-    type: SubmissionStatusType,
+    type: SubmissionStateRef,
     authScopes: { reviewer: true },
     resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
   }),
@@ -180,6 +181,29 @@ const DecisionInput = builder.inputType('DecisionInput', {
 const SaveResult = builder.objectRef<{ saved: number }>('SaveDecisionsResult').implement({
   fields: (t) => ({ saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }) }),
 });
+
+const ItemCommentInput = builder.inputType('ItemCommentInput', {
+  description: "An approver's comment on one item of a submission.",
+  fields: (t) => ({
+    riskDefinitionId: t.string({ required: true, description: "The risk row's numeric id, as text (ApprovalItem.riskRowId)." }),
+    comment: t.string({ required: true, description: 'The comment, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+  }),
+});
+
+/** Approving or returning a submission: the same arguments, one service call (services/approval-review.ts). */
+function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
+  return t.field({
+    type: SubmissionNode,
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: SubmissionNode }),
+      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
+      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+    },
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, outcome, body),
+  });
+}
 
 builder.mutationFields((t) => ({
   saveDecisions: t.field({
@@ -230,18 +254,6 @@ builder.mutationFields((t) => ({
     errors: {},
     resolve: async (_root, _args, ctx) => (await decisions.recall(ctx.deps, ctx.actor)).count,
   }),
-  approveSubmission: t.field({
-    type: SubmissionNode,
-    authScopes: { admin: true },
-    errors: {},
-    args: { id: t.arg.globalID({ required: true, for: SubmissionNode }) },
-    resolve: (_root, { id }, ctx) => decisions.reviewSubmission(ctx.deps, ctx.actor, id.id, 'approved'),
-  }),
-  returnSubmission: t.field({
-    type: SubmissionNode,
-    authScopes: { admin: true },
-    errors: { types: [ValidationError] },
-    args: { id: t.arg.globalID({ required: true, for: SubmissionNode }), comment: t.arg.string({ required: true }) },
-    resolve: (_root, { id, comment }, ctx) => decisions.reviewSubmission(ctx.deps, ctx.actor, id.id, 'returned', comment),
-  }),
+  approveSubmission: reviewField(t, 'approved'),
+  returnSubmission: reviewField(t, 'returned'),
 }));

@@ -33,6 +33,7 @@ const EvidenceDecisionRef = builder.objectRef<Record<string, unknown>>('Evidence
       decidedAt: text('decidedAt'),
       approvedBy: text('approvedBy'),
       approvedAt: text('approvedAt'),
+      approverComment: text('approverComment'),
     };
   },
 });

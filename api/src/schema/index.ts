@@ -9,6 +9,8 @@ import './assignments.js';
 import './reassignments.js';
 import './risks.js';
 import './decisions.js';
+import './recommendations.js';
+import './approval-review.js';
 import './dashboard.js';
 import './reviewer-status.js';
 import './composite-view.js';

@@ -8,8 +8,11 @@ import type { Context } from '../context.js';
 import * as risks from '../services/risks.js';
 import { DECISION_STATES, RISK_LEVELS, isHighRiskRule, orList } from '../services/risk-rules.js';
 import type { RiskRow } from '../generated/prisma/client.js';
+import { RECOMMENDATIONS, RISK_SORTS } from '../services/recommendations.js';
 
 export const RiskLevelEnum = builder.enumType('RiskLevel', { values: RISK_LEVELS });
+export const RecommendationValueEnum = builder.enumType('RecommendationValue', { values: RECOMMENDATIONS });
+const RiskSortEnum = builder.enumType('RiskSort', { values: RISK_SORTS });
 
 /**
  * What a read by id gives for a row the viewer may not see or that does not
@@ -84,6 +87,7 @@ export const RiskFilterInput = builder.inputType('RiskFilterInput', {
     accessRiskId: t.string(),
     userId: t.string(),
     decision: t.string({ description: orList(DECISION_STATES) }),
+    recommendation: t.field({ type: RecommendationValueEnum }),
   }),
 });
 
@@ -135,21 +139,24 @@ export const RiskRowConnection = builder.connectionObject(
 /** The queue and assigned risks are one list: which rows is the viewer's scope. */
 async function riskConnection(
   ctx: Context,
-  args: { filter?: risks.RiskFilter | null; page?: number | null; first?: number | null; last?: number | null; after?: string | null; before?: string | null },
+  args: { filter?: risks.RiskFilter | null; page?: number | null; first?: number | null; last?: number | null; after?: string | null; before?: string | null; sort?: string | null },
 ): Promise<RiskConnectionShape> {
   for (const name of ['first', 'last'] as const) {
     const v = args[name];
     if (v != null && v < 1) throw new ValidationError(`'${name}' must be at least 1`, name);
   }
-  const after = args.after ? fromCursor(args.after, 'after') : null;
-  const before = !after && args.before ? fromCursor(args.before, 'before') : null;
+  // Sorted by recommendation, pages go by number: the cursors seek by row id.
+  const byRow = args.sort == null || args.sort === 'row';
+  const after = byRow && args.after ? fromCursor(args.after, 'after') : null;
+  const before = byRow && !after && args.before ? fromCursor(args.before, 'before') : null;
   // `last` alone: the last rows of the list (read backwards from past the end).
-  const fromEnd = !after && !before && args.last != null && args.page == null;
+  const fromEnd = byRow && !after && !before && args.last != null && args.page == null;
   const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, {
     page: args.page,
     limit: args.first ?? args.last,
     after: after?.id,
     before: before?.id ?? (fromEnd ? END : null),
+    sort: args.sort,
   });
   const n = r.risks.length;
   const start = after ? after.position + 1 : before ? Math.max(0, before.position - n) : fromEnd ? Math.max(0, r.total - n) : (r.page - 1) * r.limit;
@@ -185,6 +192,7 @@ builder.queryFields((t) => {
     page: t.arg.int({
       description: 'A page by number (from 1), with `first` as the page size (25 by default, at most 500); not with `after`/`before`, whose cursor says where the page is.',
     }),
+    sort: t.arg({ type: RiskSortEnum, description: 'The order of the rows: by row (default) or by recommendation (remove, review, retain; then by row). Sorted by recommendation, pages go by `page` number; `after`/`before` are not used.' }),
   });
 
   return {

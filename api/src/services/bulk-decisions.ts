@@ -45,7 +45,7 @@ export async function decideByFilter(deps: DecisionDeps, actor: Actor, raw: unkn
   checkDecisionRule(input, rules);
   const filter: RiskFilter = input.filter ?? {};
   return asEditableReviewer(deps, user, async (tx, period) => {
-    const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter)]);
+    const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter, { periodId: period.id, viewerId: user.id })]);
     const source = Prisma.sql`
       SELECT r.id AS risk_row_id, ${input.decision}::text AS decision, ${input.comments ?? null}::text AS comments, FALSE AS via,
              ${input.mitigationControl ?? null}::text AS mc, ${input.mitigationExpiresAt ?? null}::date AS mexp

@@ -67,7 +67,7 @@ export interface DecisionDeps {
 }
 
 /** Serialises saves, submits and recalls of one reviewer in one period. */
-async function lockReviewer(tx: DbClient, periodId: string, reviewerId: string) {
+export async function lockReviewer(tx: DbClient, periodId: string, reviewerId: string) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review:${periodId}:${reviewerId}`}, 0))`;
 }
 
@@ -241,7 +241,7 @@ export async function myDecisionOn(prisma: PrismaClient, viewer: Viewer, riskRow
 
 export async function submissionStatus(prisma: PrismaClient, user: User) {
   const period = await getActivePeriod(prisma);
-  if (!period) return { isSubmitted: false, hasDecisions: false, totalDecisions: 0, submittedAt: null, status: null, reviewComment: null, periodActive: false };
+  if (!period) return { isSubmitted: false, hasDecisions: false, totalDecisions: 0, submittedAt: null, status: null, reviewComment: null, itemComments: [], periodActive: false };
   const [latest, total] = await Promise.all([
     latestSubmission(prisma, period.id, user.id),
     prisma.decision.count({ where: { periodId: period.id, reviewerId: user.id } }),
@@ -254,8 +254,23 @@ export async function submissionStatus(prisma: PrismaClient, user: User) {
     submittedAt: locked ? latest!.submittedAt : null,
     status: latest?.status ?? null,
     reviewComment: latest?.reviewComment ?? null,
+    itemComments: latest ? (await itemCommentsOf(prisma, latest.id)).map(itemCommentJson) : [],
     periodActive: true,
   };
+}
+
+/** The approver's comments on the items of a submission (issue 18, point 8), by row. */
+export function itemCommentsOf(db: DbClient, submissionId: string) {
+  return db.submissionItemComment.findMany({
+    where: { submissionId },
+    include: { riskRow: { select: { userId: true, roleProfile: true, accessRiskId: true } } },
+    orderBy: { riskRowId: 'asc' },
+  });
+}
+
+/** An item comment as REST gives it. */
+export function itemCommentJson(c: Awaited<ReturnType<typeof itemCommentsOf>>[number]) {
+  return { riskDefinitionId: Number(c.riskRowId), userId: c.riskRow.userId, roleProfile: c.riskRow.roleProfile, accessRiskId: c.riskRow.accessRiskId, comment: c.comment };
 }
 
 /**
@@ -313,53 +328,6 @@ export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count:
   });
 }
 
-
-/**
- * An administrator approves a submitted set (final: no more edits or recall
- * for that reviewer in that period) or returns it with a comment (editable
- * again; the reviewer is notified).
- */
-export async function reviewSubmission(
-  deps: DecisionDeps,
-  actor: Actor,
-  submissionId: string,
-  outcome: 'approved' | 'returned',
-  comment?: string | null,
-): Promise<Submission> {
-  if (!isUuid(submissionId)) throw new NotFoundError('Submission not found');
-  const text = comment?.trim() || null;
-  if (outcome === 'returned' && !text) throw new ValidationError('Please say why the decisions are returned', 'comment');
-  const updated = await deps.prisma.$transaction(async (tx) => {
-    const s = await tx.submission.findUnique({ where: { id: submissionId } });
-    if (!s) throw new NotFoundError('Submission not found');
-    await lockReviewer(tx, s.periodId, s.reviewerId);
-    const fresh = await tx.submission.findUniqueOrThrow({ where: { id: submissionId } });
-    if (fresh.status !== 'submitted') throw new ConflictError(`This submission is ${fresh.status}, not awaiting approval`);
-    const u = await tx.submission.update({
-      where: { id: submissionId },
-      data: { status: outcome, reviewedById: actor.user?.id ?? null, reviewedAt: new Date(), reviewComment: text },
-    });
-    await recordAudit(tx, actor, {
-      action: outcome === 'approved' ? 'submission.approved' : 'submission.returned',
-      entityType: 'Submission',
-      entityId: submissionId,
-      periodId: s.periodId,
-      before: { status: 'submitted' },
-      after: { status: outcome, comment: text },
-    });
-    return u;
-  });
-  if (outcome === 'returned') {
-    await sendNotification(deps, actor, {
-      title: 'Your review decisions were returned',
-      message: `An administrator returned your submitted decisions for changes: ${text}`,
-      type: 'warning',
-      targetType: 'specific',
-      targetUserId: updated.reviewerId,
-    });
-  }
-  return updated;
-}
 
 export function listSubmissions(prisma: PrismaClient, filter: { status?: string | null } = {}) {
   const status = filter.status && (SUBMISSION_STATUSES as readonly string[]).includes(filter.status) ? filter.status : undefined;

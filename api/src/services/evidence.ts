@@ -78,6 +78,7 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['Submitted At', 'submittedAt'],
   ['Approved By', 'approvedBy'],
   ['Approved At', 'approvedAt'],
+  ['Approver Comment', 'approverComment'],
 ];
 
 export const AUDIT_COLUMNS: [string, string][] = [
@@ -108,7 +109,8 @@ function decisionRecordsSql(periodId: string): Prisma.Sql {
              'reviewer', ${person('u')}, 'decidedAt', ${iso('d.updated_at')},
              'submissionStatus', s.status::text, 'submittedAt', ${iso('s.submitted_at')},
              'approvedBy', CASE WHEN s.status = 'approved' THEN ${person('a')} END,
-             'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END
+             'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END,
+             'approverComment', c.comment
            ) AS record
       FROM decisions d
       JOIN risk_rows r ON r.id = d.risk_row_id
@@ -118,6 +120,7 @@ function decisionRecordsSql(periodId: string): Prisma.Sql {
          ORDER BY s.submitted_at DESC, s.id DESC LIMIT 1
       ) s ON TRUE
       LEFT JOIN users a ON a.id = s.reviewed_by_id
+      LEFT JOIN submission_item_comments c ON c.submission_id = s.id AND c.risk_row_id = d.risk_row_id
      WHERE d.period_id = ${periodId}::uuid`;
 }
 

@@ -90,7 +90,8 @@ export async function* exportRisksCsv(
   const { prisma, db } = deps;
   const user = viewer.user;
   const report = Boolean(opts.everyReviewer);
-  const [period, { visible }, where] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), filterCondition(prisma, filter)]);
+  const [period, { visible }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  const where = await filterCondition(prisma, filter, { periodId: period?.id ?? null, viewerId: user.id });
   const periodId = period?.id ?? null;
   const rowCells = EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`));
   const extra = report

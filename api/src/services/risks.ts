@@ -9,6 +9,17 @@ import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowSco
 import type { DbClient } from '../core/types.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
 import type { Viewer } from './viewer.js';
+import {
+  RECOMMENDATION_COLUMNS,
+  RECOMMENDATION_RANK,
+  checkRecommendation,
+  checkSort,
+  recommendationJoins,
+  recommendationOf,
+  recommendationValueSql,
+  sharedOf,
+  type RecommendationContext,
+} from './recommendations.js';
 import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, orList } from './risk-rules.js';
 
 export const MAX_PAGE_SIZE = 500;
@@ -16,7 +27,7 @@ export const MAX_PAGE_SIZE = 500;
 export const MAX_PAGE = 1_000_000;
 
 /** The filter's fields; a value is at most as long as an assignment's criteria value. */
-export const FILTER_FIELDS = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'accessRiskId', 'userId', 'decision'] as const;
+export const FILTER_FIELDS = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'accessRiskId', 'userId', 'decision', 'recommendation'] as const;
 export const MAX_FILTER_VALUE_LENGTH = MAX_CRITERIA_VALUE_LENGTH;
 
 export interface RiskFilter {
@@ -30,6 +41,8 @@ export interface RiskFilter {
   accessRiskId?: string | null;
   userId?: string | null;
   decision?: string | null;
+  /** The recommendation (services/recommendations.ts): retain, remove or review. */
+  recommendation?: string | null;
 }
 
 export interface RiskPage {
@@ -39,6 +52,8 @@ export interface RiskPage {
   after?: string | null;
   /** The id of the first row of the current page, to read the previous one. */
   before?: string | null;
+  /** 'row' (default) or 'recommendation' (remove, review, retain; then by row): paged by number only. */
+  sort?: string | null;
 }
 
 export type { RiskRowWithDecision } from './visibility.js';
@@ -108,6 +123,7 @@ export function validateFilter(f: RiskFilter): void {
   if (present(f.decision) && !(DECISION_STATES as readonly string[]).includes(f.decision)) {
     throw new ValidationError(`Unknown decision state '${f.decision}': use ${orList(DECISION_STATES)}`, 'decision');
   }
+  if (present(f.recommendation)) checkRecommendation(f.recommendation);
 }
 
 /**
@@ -115,7 +131,7 @@ export function validateFilter(f: RiskFilter): void {
  * A search covers user id and name, role and risk id and description: the
  * matching values come from risk_terms, so the rows are found by btree index.
  */
-export async function filterCondition(db: DbClient, f: RiskFilter): Promise<Prisma.Sql> {
+export async function filterCondition(db: DbClient, f: RiskFilter, who?: RecommendationContext): Promise<Prisma.Sql> {
   validateFilter(f);
   const parts: Prisma.Sql[] = [];
   if (present(f.search)) {
@@ -148,13 +164,16 @@ export async function filterCondition(db: DbClient, f: RiskFilter): Promise<Pris
   if (present(f.decision)) {
     parts.push(f.decision === PENDING ? Prisma.sql`d.decision IS NULL` : Prisma.sql`d.decision = ${f.decision}::"DecisionValue"`);
   }
+  if (present(f.recommendation)) {
+    if (!who) throw new ValidationError('This list cannot be filtered by recommendation', 'recommendation');
+    parts.push(Prisma.sql`${recommendationValueSql(who)} = ${checkRecommendation(f.recommendation)}`);
+  }
   return parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`;
 }
 
 /** Only the filter fields that change which rows match (for count cache keys). */
 function filterKey(f: RiskFilter): string {
-  const keys: (keyof RiskFilter)[] = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'accessRiskId', 'userId', 'decision'];
-  return JSON.stringify(keys.map((k) => (present(f[k]) ? f[k]!.trim() : null)));
+  return JSON.stringify(FILTER_FIELDS.map((k) => (present(f[k]) ? f[k]!.trim() : null)));
 }
 
 export function pageOf(p: RiskPage, defaultLimit = 25): { limit: number; offset: number; page: number } {
@@ -184,18 +203,23 @@ function cursorId(v: string | number | null | undefined, name: string): bigint |
  */
 export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter, paging: RiskPage) {
   const user = viewer.user;
-  const [period, { visible, key }, where] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), filterCondition(prisma, filter)]);
+  const sort = checkSort(paging.sort);
+  const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  const who = { periodId: period?.id ?? null, viewerId: user.id };
+  const where = await filterCondition(prisma, filter, who);
   const { limit, offset, page } = pageOf(paging);
-  const after = cursorId(paging.after, 'after');
-  const before = after === null ? cursorId(paging.before, 'before') : null;
+  // By recommendation, pages go by number (the order is not the row id's).
+  const after = sort === 'row' ? cursorId(paging.after, 'after') : null;
+  const before = after === null && sort === 'row' ? cursorId(paging.before, 'before') : null;
   const join = ownDecisionJoin(period?.id ?? null, user.id);
   const total = await countRisks(prisma, user, key, filter, () => countQuery(prisma, visible, where, filter.decision ? join : Prisma.empty));
   const select = (cond: Prisma.Sql, order: Prisma.Sql, skip: number, take: number) => prisma.$queryRaw<RiskRowRaw[]>`
       SELECT r.*, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at,
-             d.mitigation_control AS decision_mitigation_control, d.mitigation_expires_at AS decision_mitigation_expires_at
-        FROM risk_rows r ${join}
+             d.mitigation_control AS decision_mitigation_control, d.mitigation_expires_at AS decision_mitigation_expires_at,
+             ${RECOMMENDATION_COLUMNS}
+        FROM risk_rows r ${join} ${recommendationJoins(who)}
        WHERE ${visible} AND ${where} AND ${cond}
-       ORDER BY r.id ${order}
+       ORDER BY ${sort === 'recommendation' ? Prisma.sql`${RECOMMENDATION_RANK} ${order},` : Prisma.empty} r.id ${order}
        LIMIT ${take} OFFSET ${skip}`;
   let rows: RiskRowRaw[];
   if (after !== null) rows = await select(Prisma.sql`r.id > ${after}`, Prisma.sql`ASC`, 0, limit);
@@ -217,7 +241,8 @@ const countQuery = (prisma: PrismaClient, visible: Prisma.Sql, where: Prisma.Sql
  * pages, and the row count an export announces before its first byte).
  */
 export async function matchingRowCount(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter): Promise<number> {
-  const [period, { visible, key }, where] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), filterCondition(prisma, filter)]);
+  const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  const where = await filterCondition(prisma, filter, { periodId: period?.id ?? null, viewerId: viewer.user.id });
   const join = filter.decision ? ownDecisionJoin(period?.id ?? null, viewer.user.id) : Prisma.empty;
   return countRisks(prisma, viewer.user, key, filter, () => countQuery(prisma, visible, where, join));
 }
@@ -231,7 +256,7 @@ export async function matchingRowCount(prisma: PrismaClient, viewer: Viewer, fil
 async function countRisks(prisma: PrismaClient, user: User, scopeKey: string, filter: RiskFilter, count: () => Promise<number>): Promise<number> {
   const unfiltered = filterKey(filter) === filterKey({});
   if (user.role === 'admin' && unfiltered) return liveRowCount(prisma);
-  if (present(filter.decision)) return count();
+  if (present(filter.decision) || present(filter.recommendation)) return count();
   return cached(prisma, `count|${scopeKey}|${filterKey(filter)}`, count);
 }
 
@@ -349,6 +374,9 @@ export function riskRowJson(r: RiskRowWithDecision) {
     decisionComments: r.decisionComments ?? null,
     decisionMitigationControl: r.decisionMitigationControl ?? null,
     decisionMitigationExpiresAt: r.decisionMitigationExpiresAt ?? null,
+    recommendation: recommendationOf(r),
+    lastPeriodDecision: r.lastPeriodDecision ?? null,
+    sharedWith: sharedOf(r),
     compositeBusinessRole: r.compositeBusinessRole,
     compositeRoleDescription: r.compositeRoleDescription,
     ruleId: r.ruleId,

@@ -18,6 +18,13 @@ export type RiskRowWithDecision = RiskRow & {
   /** The viewer's mitigation, on the lists' rows (services/risks.ts listRisks). */
   decisionMitigationControl?: string | null;
   decisionMitigationExpiresAt?: Date | null;
+  /** The facts of help deciding, on the lists' rows (services/recommendations.ts). */
+  recommendationRule?: string | null;
+  lastPeriodDecision?: string | null;
+  lastPeriodName?: string | null;
+  sharedReviewers?: number | bigint | null;
+  sharedRemoved?: number | bigint | null;
+  sharedRetained?: number | bigint | null;
 };
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */

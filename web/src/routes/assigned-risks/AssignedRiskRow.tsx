@@ -23,6 +23,7 @@ import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRo
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
 import { DecisionDetailsDialog, needsRemovalComment } from '../../domain/risks/DecisionDialogs';
+import { RecommendationHint } from '../../domain/risks/RecommendationHint';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -64,6 +65,7 @@ export function AssignedRiskRow({
         myDecision
         myMitigationControl
         myMitigationExpiresAt
+        ...RecommendationHint_row
       }
     `,
     row,
@@ -130,6 +132,7 @@ export function AssignedRiskRow({
       </TableCell>
       <TableCell>
         <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
+        <RecommendationHint row={r} />
       </TableCell>
       <TableCell>
         {saving ? (

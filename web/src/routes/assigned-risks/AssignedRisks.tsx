@@ -33,7 +33,8 @@ import { formatDate } from '../../domain/risks/riskDisplay';
 import { useDebouncedCallback } from '../../components/useDebouncedCallback';
 import { CompositeView } from '../composite-view/CompositeView';
 import { compositeViewQuery, compositeViewVariables } from '../composite-view/compositeViewLoader';
-import { assignedRisksVariables } from './assignedRisksLoader';
+import { DEFAULT_VIEW, assignedFilter, assignedRisksVariables, type AssignedView } from './assignedRisksLoader';
+import { RecommendationControls } from './RecommendationControls';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
@@ -43,7 +44,7 @@ import { ReassignDialog } from '../../domain/assignments/ReassignDialog';
 
 
 const query = graphql`
-  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String) {
+  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String, $sort: RiskSort) {
     activeReviewPeriod {
       id
       name
@@ -58,7 +59,7 @@ const query = graphql`
       isSubmitted
       ...SubmissionPanel_status
     }
-    assignedRisks(filter: $filter, page: $page, first: $first, after: $after, before: $before) {
+    assignedRisks(filter: $filter, page: $page, first: $first, after: $after, before: $before, sort: $sort) {
       totalCount
       pageNumber
       pageInfo {
@@ -99,11 +100,12 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
   // The route's loader prepared the first page (no search); the current page stays on screen while the next one loads.
   const { queryRef, isPending, load, refetch } = usePreparedQuery<AssignedRisksQuery>(query, prepared);
   // The search and page of the rows loaded last.
-  const shown = useRef<{ search: string; paging: CursorPaging }>({ search: '', paging: FIRST_PAGE });
-  const show = (nextSearch: string, paging: CursorPaging) => {
-    shown.current = { search: nextSearch, paging };
-    load(assignedRisksVariables(nextSearch, paging));
+  const shown = useRef<{ search: string; paging: CursorPaging; view: AssignedView }>({ search: '', paging: FIRST_PAGE, view: DEFAULT_VIEW });
+  const show = (nextSearch: string, paging: CursorPaging, view = shown.current.view) => {
+    shown.current = { search: nextSearch, paging, view };
+    load(assignedRisksVariables(nextSearch, paging, view));
   };
+  const onView = (view: AssignedView) => show(shown.current.search, FIRST_PAGE, view);
   const applySearch = useDebouncedCallback((value: string) => {
     if (value !== shown.current.search) show(value, FIRST_PAGE);
   }, 300);
@@ -128,6 +130,8 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
             queryRef={queryRef}
             search={search}
             shownSearch={shown.current.search}
+            view={shown.current.view}
+            onView={onView}
             onSearch={onSearch}
             onPageChange={goTo}
             busy={isPending}
@@ -143,6 +147,8 @@ function Loaded({
   queryRef,
   search,
   shownSearch,
+  view: listView,
+  onView,
   onSearch,
   onPageChange,
   busy,
@@ -152,6 +158,9 @@ function Loaded({
   search: string;
   /** The search of the rows on screen (what 'Decide all N matching' decides on). */
   shownSearch: string;
+  /** The recommendation filter and order on screen, and how to change them. */
+  view: AssignedView;
+  onView: (view: AssignedView) => void;
   onSearch: (value: string) => void;
   onPageChange: (page: number, current: PageEdges) => void;
   busy: boolean;
@@ -236,12 +245,13 @@ function Loaded({
             label="Search assigned risks"
             searchClassName={styles.search}
           >
+            <RecommendationControls view={listView} onView={onView} />
             <div className={styles.batch} role="toolbar" aria-label="Batch decisions">
               <BatchDecisionButtons
                 chosen={selection.chosen}
                 disabled={!editable}
                 onSaved={onBatchSaved}
-                filter={shownSearch ? { search: shownSearch } : {}}
+                filter={assignedFilter(shownSearch, listView)}
                 total={data.assignedRisks.totalCount}
               />
               <Button icon={<PersonSwap20Regular />} disabled={selection.chosen.length === 0} onClick={() => setReassigning(true)}>

@@ -58,6 +58,13 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         submittedAt
         status
         reviewComment
+        itemComments {
+          riskRowId
+          userId
+          accessRiskId
+          roleProfile
+          comment
+        }
       }
     `,
     status,
@@ -77,6 +84,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         state.setValue('submitted', 'status');
         state.setValue(submission.getValue('submittedAt'), 'submittedAt');
         state.setValue(null, 'reviewComment');
+        state.setLinkedRecords([], 'itemComments');
       },
       onCompleted: ({ submitDecisions: r }) => {
         if (r.__typename !== 'MutationSubmitDecisionsSuccess') return fail(errorMessage(r));
@@ -108,6 +116,17 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
 
   if (!s.periodActive) return null;
 
+  // The approver's comments on single items (issue 18, point 8).
+  const notes = s.itemComments.length ? (
+    <ul aria-label="Comments on your items">
+      {s.itemComments.map((c) => (
+        <li key={c.riskRowId}>
+          {c.userId} · {c.accessRiskId} · {c.roleProfile}: “{c.comment}”
+        </li>
+      ))}
+    </ul>
+  ) : null;
+
   const submitButton = (
     <Button appearance="primary" icon={submitting ? <Spinner size="tiny" /> : <Send20Regular />} disabled={submitting} onClick={submit}>
       Submit All Decisions
@@ -120,6 +139,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         <MessageBarBody>
           <MessageBarTitle>Approved</MessageBarTitle>
           Your {decisions(s.totalDecisions)} for this period were approved and are final.
+          {notes}
         </MessageBarBody>
       </MessageBar>
     );
@@ -149,6 +169,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
           <MessageBarTitle>Returned</MessageBarTitle>
           An administrator returned your decisions{s.reviewComment ? <>: “{s.reviewComment}”</> : '.'} Make the changes needed, then
           submit them again.
+          {notes}
         </MessageBarBody>
         {s.hasDecisions ? <MessageBarActions>{submitButton}</MessageBarActions> : null}
       </MessageBar>

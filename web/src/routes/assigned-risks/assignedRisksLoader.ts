@@ -3,9 +3,18 @@ import assignedRisksQuery, { type AssignedRisksQuery } from '../../__generated__
 import { FIRST_PAGE, RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risks/riskPaging';
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
 
-/** My Assigned Risks' variables for a search ('' for every row) and a page. */
-export function assignedRisksVariables(search: string, paging: CursorPaging): AssignedRisksQuery['variables'] {
-  return { filter: search ? { search } : {}, ...paging, first: RISK_PAGE_SIZE };
+/** The recommendation shown ('' for all) and the order (issue 18, point 2). */
+export type AssignedView = { recommendation: '' | 'retain' | 'remove' | 'review'; sort: 'row' | 'recommendation' };
+export const DEFAULT_VIEW: AssignedView = { recommendation: '', sort: 'row' };
+
+/** The list's filter: the search and the recommendation (also what 'Decide all N matching' decides on). */
+export function assignedFilter(search: string, view: AssignedView): NonNullable<AssignedRisksQuery['variables']['filter']> {
+  return { ...(search ? { search } : {}), ...(view.recommendation ? { recommendation: view.recommendation } : {}) };
+}
+
+/** My Assigned Risks' variables for a search ('' for every row), a recommendation and order, and a page. */
+export function assignedRisksVariables(search: string, paging: CursorPaging, view: AssignedView = DEFAULT_VIEW): AssignedRisksQuery['variables'] {
+  return { filter: assignedFilter(search, view), ...paging, first: RISK_PAGE_SIZE, sort: view.sort };
 }
 
 export type AssignedRisksPrepared = { assignedRisks: PreloadedQuery<AssignedRisksQuery> };

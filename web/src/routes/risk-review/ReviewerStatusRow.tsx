@@ -1,37 +1,24 @@
 import {
   Badge,
-  Body1,
   Button,
   Caption1,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
   makeStyles,
   mergeClasses,
   ProgressBar,
-  Spinner,
   TableCell,
   TableCellLayout,
   TableRow,
-  Textarea,
   tokens,
   type BadgeProps,
 } from '@fluentui/react-components';
 import { ArrowUndo20Regular, CheckmarkCircle20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
-import { graphql, useFragment, useMutation } from 'react-relay';
-import type { ReviewerStatusRowApproveMutation } from '../../__generated__/ReviewerStatusRowApproveMutation.graphql';
-import type { ReviewerStatusRowReturnMutation } from '../../__generated__/ReviewerStatusRowReturnMutation.graphql';
+import { graphql, useFragment } from 'react-relay';
 import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { formatDateTime } from '../../domain/risks/riskDisplay';
 import { fullName } from '../../domain/users/userNames';
 import { formatCount } from '../../components/StatTile';
-import { useNotify } from '../../components/toast';
+import { ApprovalReviewDialog, type ApprovalMode } from './ApprovalReviewDialog';
 
 const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold },
@@ -40,45 +27,7 @@ const useStyles = makeStyles({
   progress: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, minWidth: '120px' },
   num: { fontVariantNumeric: 'tabular-nums' },
   actions: { display: 'flex', flexWrap: 'nowrap', gap: tokens.spacingHorizontalXS, paddingTop: tokens.spacingVerticalXS, paddingBottom: tokens.spacingVerticalXS },
-  form: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
 });
-
-const approveMutation = graphql`
-  mutation ReviewerStatusRowApproveMutation($id: ID!) {
-    approveSubmission(id: $id) {
-      __typename
-      ... on MutationApproveSubmissionSuccess {
-        data {
-          id
-          status
-          reviewedAt
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
-
-const returnMutation = graphql`
-  mutation ReviewerStatusRowReturnMutation($id: ID!, $comment: String!) {
-    returnSubmission(id: $id, comment: $comment) {
-      __typename
-      ... on MutationReturnSubmissionSuccess {
-        data {
-          id
-          status
-          reviewComment
-          reviewedAt
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
 
 const STATUS: Record<string, { label: string; color: BadgeProps['color'] }> = {
   submitted: { label: 'Submitted', color: 'brand' },
@@ -97,7 +46,6 @@ export function ReviewerStatusRow({
   onChanged: () => void;
 }) {
   const styles = useStyles();
-  const notify = useNotify();
   const p = useFragment(
     graphql`
       fragment ReviewerStatusRow_status on ReviewerStatus {
@@ -118,47 +66,12 @@ export function ReviewerStatusRow({
     `,
     statusRef,
   );
-  const [approving, setApproving] = useState(false);
-  const [returning, setReturning] = useState(false);
-  const [comment, setComment] = useState('');
-  const [commitApprove, approveInFlight] = useMutation<ReviewerStatusRowApproveMutation>(approveMutation);
-  const [commitReturn, returnInFlight] = useMutation<ReviewerStatusRowReturnMutation>(returnMutation);
+  const [mode, setMode] = useState<ApprovalMode | null>(null);
 
   const name = fullName(p.reviewer.firstName, p.reviewer.lastName) || p.reviewer.email;
   const ratio = p.assigned > 0 ? Math.min(p.decided / p.assigned, 1) : 0;
   const status = p.submissionStatus ? STATUS[p.submissionStatus] : undefined;
   const awaiting = p.submissionStatus === 'submitted' && submissionId != null;
-
-  const approve = () => {
-    if (!submissionId) return;
-    const fail = (message?: string) => notify({ title: 'Approval Failed', description: message || 'Failed to approve decisions', intent: 'error' });
-    commitApprove({
-      variables: { id: submissionId },
-      onCompleted: ({ approveSubmission: r }) => {
-        if (r.__typename !== 'MutationApproveSubmissionSuccess') return fail(errorMessage(r));
-        setApproving(false);
-        notify({ title: 'Decisions Approved', description: `${name}'s decisions are approved and final.`, intent: 'success' });
-        onChanged();
-      },
-      onError: (e) => fail(thrownMessage(e)),
-    });
-  };
-
-  const sendBack = () => {
-    if (!submissionId || !comment.trim()) return;
-    const fail = (message?: string) => notify({ title: 'Return Failed', description: message || 'Failed to return decisions', intent: 'error' });
-    commitReturn({
-      variables: { id: submissionId, comment: comment.trim() },
-      onCompleted: ({ returnSubmission: r }) => {
-        if (r.__typename !== 'MutationReturnSubmissionSuccess') return fail(errorMessage(r));
-        setReturning(false);
-        setComment('');
-        notify({ title: 'Decisions Returned', description: `${name} has been notified and can edit the decisions again.`, intent: 'success' });
-        onChanged();
-      },
-      onError: (e) => fail(thrownMessage(e)),
-    });
-  };
 
   return (
     <TableRow>
@@ -199,10 +112,10 @@ export function ReviewerStatusRow({
       <TableCell>
         {awaiting ? (
           <div className={styles.actions}>
-            <Button size="small" appearance="primary" icon={<CheckmarkCircle20Regular />} onClick={() => setApproving(true)}>
+            <Button size="small" appearance="primary" icon={<CheckmarkCircle20Regular />} onClick={() => setMode('approve')}>
               Approve
             </Button>
-            <Button size="small" icon={<ArrowUndo20Regular />} onClick={() => setReturning(true)}>
+            <Button size="small" icon={<ArrowUndo20Regular />} onClick={() => setMode('return')}>
               Return
             </Button>
           </div>
@@ -210,61 +123,7 @@ export function ReviewerStatusRow({
           <Caption1 className={styles.muted}>—</Caption1>
         )}
 
-        <Dialog open={approving} onOpenChange={(_, d) => !approveInFlight && setApproving(d.open)}>
-          <DialogSurface>
-            <DialogBody>
-              <DialogTitle>Approve Decisions</DialogTitle>
-              <DialogContent>
-                <Body1>
-                  Approve the {formatCount(p.submitted)} decisions {name} submitted? Approval is final: the decisions can no
-                  longer be changed or recalled in this review period.
-                </Body1>
-              </DialogContent>
-              <DialogActions>
-                <Button appearance="secondary" disabled={approveInFlight} onClick={() => setApproving(false)}>
-                  Cancel
-                </Button>
-                <Button
-                  appearance="primary"
-                  disabled={approveInFlight}
-                  icon={approveInFlight ? <Spinner size="tiny" /> : undefined}
-                  onClick={approve}
-                >
-                  Approve
-                </Button>
-              </DialogActions>
-            </DialogBody>
-          </DialogSurface>
-        </Dialog>
-
-        <Dialog open={returning} onOpenChange={(_, d) => !returnInFlight && setReturning(d.open)}>
-          <DialogSurface>
-            <DialogBody>
-              <DialogTitle>Return Decisions</DialogTitle>
-              <DialogContent className={styles.form}>
-                <Body1>
-                  The decisions become editable again and {name} is notified with your comment.
-                </Body1>
-                <Field label="Comment" required hint="Say what should be reconsidered.">
-                  <Textarea value={comment} resize="vertical" onChange={(_, d) => setComment(d.value)} />
-                </Field>
-              </DialogContent>
-              <DialogActions>
-                <Button appearance="secondary" disabled={returnInFlight} onClick={() => setReturning(false)}>
-                  Cancel
-                </Button>
-                <Button
-                  appearance="primary"
-                  disabled={returnInFlight || !comment.trim()}
-                  icon={returnInFlight ? <Spinner size="tiny" /> : undefined}
-                  onClick={sendBack}
-                >
-                  Return
-                </Button>
-              </DialogActions>
-            </DialogBody>
-          </DialogSurface>
-        </Dialog>
+        <ApprovalReviewDialog mode={mode} submissionId={submissionId} name={name} submitted={p.submitted} onClose={() => setMode(null)} onDone={onChanged} />
       </TableCell>
     </TableRow>
   );

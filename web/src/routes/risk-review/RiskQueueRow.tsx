@@ -4,6 +4,7 @@ import { graphql, useFragment } from 'react-relay';
 import type { RiskQueueRow_row$key } from '../../__generated__/RiskQueueRow_row.graphql';
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { useSaveDecisions } from '../../domain/risks/useSaveDecisions';
+import { RecommendationHint } from '../../domain/risks/RecommendationHint';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -67,6 +68,7 @@ export function RiskQueueRow({
         myDecision
         myMitigationControl
         myMitigationExpiresAt
+        ...RecommendationHint_row
       }
     `,
     row,
@@ -146,6 +148,7 @@ export function RiskQueueRow({
             <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
           </span>
         </div>
+        <RecommendationHint row={r} />
       </TableCell>
     </TableRow>
   );

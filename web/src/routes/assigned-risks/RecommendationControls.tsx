@@ -1,0 +1,36 @@
+// My Assigned Risks: show only the rows with one recommendation, and list the
+// rows by recommendation (remove, review, retain first) — issue 18, point 2.
+import { Field, makeStyles, Select, tokens } from '@fluentui/react-components';
+import type { AssignedView } from './assignedRisksLoader';
+
+const useStyles = makeStyles({
+  box: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'end' },
+  select: { minWidth: '150px' },
+});
+
+export function RecommendationControls({ view, onView }: { view: AssignedView; onView: (view: AssignedView) => void }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.box}>
+      <Field label="Recommendation" size="small">
+        <Select
+          className={styles.select}
+          size="small"
+          value={view.recommendation}
+          onChange={(_, d) => onView({ ...view, recommendation: d.value as AssignedView['recommendation'] })}
+        >
+          <option value="">All</option>
+          <option value="remove">Remove</option>
+          <option value="review">Review</option>
+          <option value="retain">Retain</option>
+        </Select>
+      </Field>
+      <Field label="Sort by" size="small">
+        <Select className={styles.select} size="small" value={view.sort} onChange={(_, d) => onView({ ...view, sort: d.value as AssignedView['sort'] })}>
+          <option value="row">Row order</option>
+          <option value="recommendation">Recommendation</option>
+        </Select>
+      </Field>
+    </div>
+  );
+}
