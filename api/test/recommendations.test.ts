@@ -97,9 +97,9 @@ describe('help deciding', () => {
 
   it('GraphQL gives the same fields, on the lists and on rows read by id, with the filter and sort', async () => {
     const r = await a.client.gql(`{ assignedRisks(filter: { recommendation: review }, sort: recommendation) {
-      total rows { id userId isHighRiskRule executionCount lastPeriodDecision sharedReviewers sharedRemoved sharedRetained recommendation { value reason } } } }`);
+      totalCount edges { node { id userId isHighRiskRule executionCount lastPeriodDecision sharedReviewers sharedRemoved sharedRetained recommendation { value reason } } } } }`);
     expect(r.body.errors).toBeUndefined();
-    const list = r.body.data.assignedRisks.rows;
+    const list = r.body.data.assignedRisks.edges.map((e: { node: unknown }) => e.node);
     expect(list.map((x: { userId: string }) => x.userId)).toEqual(['U3', 'U4', 'U5']);
     expect(list[1]).toMatchObject({ lastPeriodDecision: 'remove', recommendation: { value: 'review' } });
     expect(list[2]).toMatchObject({ sharedReviewers: 1, sharedRemoved: 1, sharedRetained: 0 });

@@ -102,7 +102,7 @@ const itemCommentSchema = z.object({
 });
 /** Also the REST edge's body schema (rest/decisions.ts). */
 export const reviewBodySchema = z.object({
-  comment: z.string({ error: 'comment must be text' }).max(MAX_ITEM_COMMENT, `The comment is too long (${MAX_ITEM_COMMENT} characters at most)`).nullish(),
+  comment: z.string({ error: 'Comment must be text' }).max(MAX_ITEM_COMMENT, `The comment is too long (${MAX_ITEM_COMMENT} characters at most)`).nullish(),
   itemComments: z.array(itemCommentSchema).max(MAX_APPROVAL_ITEMS, `At most ${MAX_APPROVAL_ITEMS} item comments`).nullish(),
 });
 export type ReviewBody = z.input<typeof reviewBodySchema>;
