@@ -152,7 +152,7 @@ test('the administrator row and action dialogs pass axe', async ({ page, request
   await openFreshPeriod(request);
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Dialog', lastName: 'Reviewer' });
   const assignment = await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'system', criteriaValue: 'Workday' });
-  await sendNotificationRest(request, { title: 'Axe notice', message: 'A notice to delete.', targetType: 'all' });
+  await sendNotificationRest(request, { title: 'Axe notice', message: 'A notice to delete.', targetType: 'specific', targetUserId: reviewer.user.id });
   const dialogs: [path: string, heading: string, opener: (page: Page) => Locator | Promise<Locator>, name: string][] = [
     ['/', 'Risk Management Dashboard', (p) => p.getByRole('button', { name: 'Close Period' }), 'Close Review Period'],
     ['/users', 'User Management', (p) => p.getByRole('button', { name: 'Edit', exact: true }).first(), 'Edit User'],

@@ -1,11 +1,18 @@
-import { useId, useToastController, type ToastIntent, type ToastStatus } from '@fluentui/react-components';
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-
-// The Toaster and the toast's components are a chunk of their own, loaded once the page is up
-// (issue 15 'Fast first load': the first screen does not wait for them).
-const toasterCode = () => import('./AppToaster');
-const AppToaster = lazy(() => toasterCode().then((m) => ({ default: m.AppToaster })));
-const AppToast = lazy(() => toasterCode().then((m) => ({ default: m.AppToast })));
+import {
+  Button,
+  Toast,
+  ToastBody,
+  Toaster,
+  ToastTitle,
+  ToastTrigger,
+  useId,
+  useToastController,
+  type ToastIntent,
+  type ToastStatus,
+} from '@fluentui/react-components';
+import { Dismiss16Regular } from '@fluentui/react-icons';
+import { MotionBehaviourProvider } from '@fluentui/react-motion';
+import { createContext, useCallback, useContext, useMemo, useRef, type ReactNode } from 'react';
 
 /** SPEC §9: one toast at a time, shown for 5000 ms. */
 export const TOAST_TIMEOUT_MS = 5000;
@@ -36,17 +43,29 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const heldUntil = useRef(0);
   const serial = useRef(0);
 
-  // Until the Toaster's code is in and it listens, the latest toast waits here (one at a time anyway).
-  const [toasterWanted, setToasterWanted] = useState(false);
-  const toasterReady = useRef(false);
-  const waiting = useRef<NotifyOptions | null>(null);
-
-  const show = useCallback(
-    ({ title, description, intent = 'info' }: NotifyOptions) => {
+  const notify = useCallback<Notify>(
+    ({ title, description, intent = 'info', holdMs }) => {
+      const now = Date.now();
+      if (now < heldUntil.current) return;
+      if (holdMs) heldUntil.current = now + holdMs;
       const content = (
-        <Suspense fallback={null}>
-          <AppToast title={title} description={description} />
-        </Suspense>
+        <Toast>
+          <ToastTitle
+            action={
+              <ToastTrigger>
+                <Button
+                  appearance="transparent"
+                  size="small"
+                  icon={<Dismiss16Regular />}
+                  aria-label="Dismiss notification"
+                />
+              </ToastTrigger>
+            }
+          >
+            {title}
+          </ToastTitle>
+          {description ? <ToastBody>{description}</ToastBody> : null}
+        </Toast>
       );
       const options = { intent, timeout: TOAST_TIMEOUT_MS, politeness: intent === 'error' ? 'assertive' : 'polite' } as const;
       // A new toast replaces the one showing, in place and at once (its timer starts again):
@@ -70,52 +89,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [dispatchToast, updateToast],
   );
 
-  const notify = useCallback<Notify>(
-    (options) => {
-      const now = Date.now();
-      if (now < heldUntil.current) return;
-      if (options.holdMs) heldUntil.current = now + options.holdMs;
-      if (toasterReady.current) return show(options);
-      waiting.current = options;
-      setToasterWanted(true);
-    },
-    [show],
-  );
-
-  // Mounted once the page is up (its code is not needed for the first screen), or with the
-  // first toast if that comes sooner: not while a modal dialog is open, since Fluent's modal
-  // hides (aria-hidden) whatever is added beside it and a Toaster mounted then stays hidden.
-  useEffect(() => {
-    let idle = 0;
-    const mount = () => {
-      idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(() => setToasterWanted(true), { timeout: 3000 }) : window.setTimeout(() => setToasterWanted(true), 1000);
-    };
-    if (document.readyState === 'complete') mount();
-    else window.addEventListener('load', mount, { once: true });
-    return () => {
-      window.removeEventListener('load', mount);
-      if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
-      window.clearTimeout(idle);
-    };
-  }, []);
-
-  const onToasterReady = useCallback(() => {
-    toasterReady.current = true;
-    const next = waiting.current;
-    waiting.current = null;
-    if (next) show(next);
-  }, [show]);
-
   const value = useMemo(() => notify, [notify]);
 
   return (
     <NotifyContext.Provider value={value}>
       {children}
-      {toasterWanted ? (
-        <Suspense fallback={null}>
-          <AppToaster toasterId={toasterId} onReady={onToasterReady} />
-        </Suspense>
-      ) : null}
+      {/*
+        One at a time, at once: Fluent keeps a dismissed toast on screen while it
+        collapses, and the next one waits behind it (up to 2 s, overlapping). Without
+        the motions the replaced toast leaves and the new one shows in the same frame.
+      */}
+      <MotionBehaviourProvider value="skip">
+        <Toaster toasterId={toasterId} position="bottom-end" limit={1} timeout={TOAST_TIMEOUT_MS} pauseOnHover />
+      </MotionBehaviourProvider>
     </NotifyContext.Provider>
   );
 }
