@@ -2,9 +2,28 @@
 // HTTP status with { message }, the GraphQL schema into typed errors (errors
 // plugin) or GraphQLErrors with an extensions.code.
 
+/**
+ * Every machine-readable reason an error carries (GraphQL's ErrorCode enum,
+ * `extensions.code`); a new AppError subclass adds its code here.
+ */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'BAD_USER_INPUT',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'TOO_MANY_REQUESTS',
+  'PAYLOAD_TOO_LARGE',
+  'AI_NOT_CONFIGURED',
+  'AI_SERVICE_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export class AppError extends Error {
   readonly status: number = 400;
-  readonly code: string = 'BAD_REQUEST';
+  readonly code: ErrorCode = 'BAD_REQUEST';
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -70,7 +89,7 @@ export class AiNotConfiguredError extends AppError {
 /** The AI provider failed: refused the key, rate-limited, timed out, or answered something unusable. */
 export class AiServiceError extends AppError {
   override readonly status: number = 502;
-  override readonly code: string = 'AI_SERVICE_ERROR';
+  override readonly code: ErrorCode = 'AI_SERVICE_ERROR';
   constructor(
     message: string,
     readonly reason: 'invalid_key' | 'rate_limited' | 'timeout' | 'unreachable' | 'provider_error' | 'malformed',

@@ -1,6 +1,7 @@
 // Bulk AI categorisation: the estimate and latest run, starting one, and its live progress.
 import { filter, pipe } from 'graphql-yoga';
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import * as bulk from '../services/ai-bulk.js';
 import { stillSignedIn } from '../context.js';
 
@@ -13,10 +14,20 @@ const Estimate = builder.objectRef<bulk.BulkEstimate>('AiBulkEstimate').implemen
   }),
 });
 
+const AiBulkStatusEnum = enumOf('AiBulkStatus', {
+  description: 'Where a bulk categorisation run stands.',
+  values: {
+    running: { description: 'Still categorising (progress events follow).' },
+    completed: { description: 'Every uncategorised risk id was tried.' },
+    capped: { description: 'Stopped because the month’s AI spend cap was reached.' },
+    failed: { description: 'Stopped by an error (`error` says which).' },
+  } satisfies Record<bulk.BulkProgress['status'], { description: string }>,
+});
+
 const Progress = builder.objectRef<bulk.BulkProgress>('AiBulkProgress').implement({
   fields: (t) => ({
     runId: t.exposeString('runId'),
-    status: t.exposeString('status', { description: 'running, completed, capped (the spend cap was reached) or failed.' }),
+    status: t.expose('status', { type: AiBulkStatusEnum, description: 'Where the run stands.' }),
     total: t.exposeInt('total'),
     done: t.exposeInt('done'),
     failed: t.exposeInt('failed'),

@@ -2,13 +2,15 @@
 // submission's items attention-first for the approver, and the approver's
 // item comments on the submission (which its reviewer may read too).
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import * as approval from '../services/approval-review.js';
 import { itemCommentJson, itemCommentsOf } from '../services/decisions.js';
 import type { DecisionValue } from '../services/risk-rules.js';
 import { DecisionValueEnum, SubmissionNode, SubmissionStateRef } from './decisions.js';
 import { RecommendationRef } from './recommendations.js';
+import { RiskLevelEnum } from './risks.js';
 
-const ApprovalGroupEnum = builder.enumType('ApprovalGroup', { values: approval.APPROVAL_GROUPS });
+const ApprovalGroupEnum = enumOf('ApprovalGroup', { values: approval.APPROVAL_GROUPS });
 
 const ApprovalItemRef = builder.objectRef<approval.ApprovalItem>('ApprovalItem').implement({
   description: 'One decision of a submission as the approver sees it, with the recommendation the reviewer was shown.',
@@ -19,7 +21,7 @@ const ApprovalItemRef = builder.objectRef<approval.ApprovalItem>('ApprovalItem')
     userName: t.exposeString('userName', { description: 'The user’s name.' }),
     roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
-    riskLevel: t.exposeString('riskLevel', { description: 'high, medium or low.' }),
+    riskLevel: t.expose('riskLevel', { type: RiskLevelEnum, description: 'How severe the access risk is.' }),
     system: t.exposeString('system', { description: 'The system the access is in.' }),
     decision: t.field({ type: DecisionValueEnum, description: "The reviewer's decision.", resolve: (i) => i.decision as DecisionValue }),
     comments: t.exposeString('comments', { nullable: true, description: "The reviewer's comment." }),

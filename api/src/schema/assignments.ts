@@ -1,13 +1,14 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 // Assignment criteria: node, list, value options, create and delete.
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listOrder } from './ordering.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as assignments from '../services/assignments.js';
 
-export const CriteriaTypeEnum = builder.enumType('CriteriaType', { values: assignments.CRITERIA_TYPES });
+export const CriteriaTypeEnum = enumOf('CriteriaType', { values: assignments.CRITERIA_TYPES });
 
 export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
   id: { field: 'id' },

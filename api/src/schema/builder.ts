@@ -10,7 +10,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
-import { AppError, ValidationError } from '../core/errors.js';
+import { AppError, ERROR_CODES, ValidationError } from '../core/errors.js';
 import { decodeIDOrThrow } from './global-ids.js';
 
 /** The caller's scopes (scope-auth), also read by onlyVisible below. */
@@ -130,17 +130,20 @@ export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   fields: (t) => ({ message: t.exposeString('message') }),
 });
 
+/** The codes are UPPER_CASE already: GraphQL names and values are the same strings. */
+export const ErrorCodeEnum = builder.enumType('ErrorCode', { values: ERROR_CODES });
+
 builder.objectType(AppError, {
   name: 'BaseError',
   interfaces: [ErrorInterface],
-  fields: (t) => ({ code: t.exposeString('code') }),
+  fields: (t) => ({ code: t.expose('code', { type: ErrorCodeEnum }) }),
 });
 
 builder.objectType(ValidationError, {
   name: 'ValidationError',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    code: t.exposeString('code'),
+    code: t.expose('code', { type: ErrorCodeEnum }),
     field: t.exposeString('field', { nullable: true }),
   }),
 });

@@ -1,6 +1,7 @@
 // Dashboard figures in GraphQL.
 import { filter, pipe } from 'graphql-yoga';
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import { stillSignedIn } from '../context.js';
 import * as dashboard from '../services/dashboard.js';
 
@@ -26,7 +27,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const TrendRangeEnum = builder.enumType('TrendRange', {
+const TrendRangeEnum = enumOf('TrendRange', {
   description: 'Last 30 days (by day), Last 90 days (by day), Last 6 months (by week).',
   values: ['last30Days', 'last90Days', 'last6Months'] as const,
 });
@@ -48,8 +49,18 @@ const CategoryCountRef = builder.objectRef<{ category: string; count: number }>(
   fields: (t) => ({ category: t.exposeString('category'), count: t.exposeInt('count') }),
 });
 
-const DashboardChangeRef = builder.objectRef<{ reason: string }>('DashboardChange').implement({
-  fields: (t) => ({ reason: t.exposeString('reason', { description: 'decisions or upload' }) }),
+const DashboardChangeReasonEnum = enumOf('DashboardChangeReason', {
+  description: 'What moved the dashboard figures.',
+  values: {
+    decisions: { description: 'Decisions were saved.' },
+    upload: { description: 'An upload went live.' },
+  },
+});
+
+type DashboardChange = { reason: 'decisions' | 'upload' };
+
+const DashboardChangeRef = builder.objectRef<DashboardChange>('DashboardChange').implement({
+  fields: (t) => ({ reason: t.expose('reason', { type: DashboardChangeReasonEnum, description: 'What moved them.' }) }),
 });
 
 builder.queryFields((t) => ({
@@ -74,6 +85,6 @@ builder.subscriptionFields((t) => ({
     description: 'The dashboard figures moved (decisions saved, an upload went live): refetch them. Carries no figures.',
     authScopes: { signedIn: true },
     subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('dashboard:changed'), filter(() => stillSignedIn(ctx))),
-    resolve: (payload: { reason: string }) => payload,
+    resolve: (payload: DashboardChange) => payload,
   }),
 }));

@@ -1,6 +1,7 @@
 // Decisions in GraphQL: the viewer's decision on a risk row, saving
 // decisions, submission, recall and approval.
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
@@ -14,8 +15,8 @@ import { access } from '../context.js';
 import type { RiskRow } from '../generated/prisma/client.js';
 import { RiskFilterInput, RiskRowNode } from './risks.js';
 
-export const DecisionValueEnum = builder.enumType('DecisionValue', { values: DECISION_VALUES });
-export const SubmissionStatusEnum = builder.enumType('SubmissionStatus', { values: SUBMISSION_STATUSES });
+export const DecisionValueEnum = enumOf('DecisionValue', { values: DECISION_VALUES });
+export const SubmissionStatusEnum = enumOf('SubmissionStatus', { values: SUBMISSION_STATUSES });
 
 type WithDecision = RiskRow & { decision?: string | null; decisionMitigationControl?: string | null; decisionMitigationExpiresAt?: Date | null };
 
@@ -236,7 +237,7 @@ builder.mutationFields((t) => ({
       filter: t.arg({ type: RiskFilterInput, description: "Which rows of the viewer's list to decide, as the list is filtered; left out: every row of it." }),
       decision: t.arg({ type: DecisionValueEnum, required: true, description: 'The decision each matching row gets.' }),
       comments: t.arg.string({ description: 'The justification saved with each decision; needed for a mitigation (and for a removal when the review rules ask for it).' }),
-      mitigationControl: t.arg.string({ description: "For 'retain_mitigated': the mitigating control; left out, each row's own Control column is used." }),
+      mitigationControl: t.arg.string({ description: "For RETAIN_MITIGATED: the mitigating control; left out, each row's own Control column is used." }),
       mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For 'retain_mitigated' (and needed by it): until when the mitigation holds." }),
     },
     resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.deps, ctx.actor, args),

@@ -2,13 +2,16 @@
 // summary, scope and first decisions, with the addresses of the files.
 import { builder } from './builder.js';
 import { ReviewPeriodNode } from './periods.js';
+import { DecisionValueEnum } from './decisions.js';
+import { UploadStatusEnum } from './uploads.js';
+import type { DecisionValue } from '../services/risk-rules.js';
 import { periodEvidence, type EvidenceScope, type EvidenceUpload } from '../services/evidence.js';
 
 const EvidenceUploadRef = builder.objectRef<EvidenceUpload>('EvidenceUpload').implement({
   fields: (t) => ({
     uploadId: t.exposeString('id'),
     originalName: t.exposeString('originalName'),
-    status: t.exposeString('status'),
+    status: t.field({ type: UploadStatusEnum, resolve: (u) => u.status as 'processing' | 'completed' | 'failed' }),
     recordCount: t.exposeInt('recordCount'),
     uploadedBy: t.exposeString('uploadedBy', { nullable: true }),
     createdAt: t.string({ resolve: (u) => u.createdAt }),
@@ -27,7 +30,7 @@ const EvidenceDecisionRef = builder.objectRef<Record<string, unknown>>('Evidence
       accessRiskId: text('accessRiskId'),
       roleProfile: text('roleProfile'),
       system: text('system'),
-      decision: text('decision'),
+      decision: t.field({ type: DecisionValueEnum, nullable: true, resolve: (r) => (r.decision ?? null) as DecisionValue | null }),
       comments: text('comments'),
       reviewer: text('reviewer'),
       decidedAt: text('decidedAt'),

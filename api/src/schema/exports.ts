@@ -3,18 +3,18 @@
 // token, and how many rows it will carry. The evidence files' addresses are
 // PeriodEvidence.xlsxUrl/csvUrl (schema/evidence.ts).
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import { RiskFilterInput } from './risks.js';
 import { RISK_EXPORT_KINDS, riskExportLink, type RiskExportKind, type RiskExportLink } from '../services/exports.js';
 
-const RiskExportKindEnum = builder.enumType('RiskExportKind', {
+const RiskExportKindEnum = enumOf('RiskExportKind', {
   description: 'Which CSV export of the risk rows.',
   values: {
-    queue: { value: 'queue', description: "Export Results: the rows of the caller's list with the caller's own decision (GET /api/risks/export)." },
+    queue: { description: "Export Results: the rows of the caller's list with the caller's own decision (GET /api/risks/export)." },
     risk_report: {
-      value: 'risk_report',
       description: "The risk report: a line per reviewer decision with its review metadata; an administrator sees every reviewer's (GET /api/reports/risk-report).",
     },
-  } satisfies Record<(typeof RISK_EXPORT_KINDS)[number], unknown>,
+  } satisfies Record<(typeof RISK_EXPORT_KINDS)[number], { description: string }>,
 });
 
 const RiskExportRef = builder.objectRef<RiskExportLink>('RiskExport').implement({

@@ -3,6 +3,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 // list, sending, read state, deleting, and live delivery.
 import { filter, pipe } from 'graphql-yoga';
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listOrder } from './ordering.js';
 import { UserNode } from './users.js';
@@ -10,8 +11,8 @@ import { ValidationError } from '../core/errors.js';
 import * as notifications from '../services/notifications.js';
 import { access, stillSignedIn } from '../context.js';
 
-export const NotificationTypeEnum = builder.enumType('NotificationType', { values: ['general', 'info', 'warning', 'urgent'] as const });
-export const NotificationTargetEnum = builder.enumType('NotificationTarget', { values: ['all', 'specific'] as const });
+export const NotificationTypeEnum = enumOf('NotificationType', { values: ['general', 'info', 'warning', 'urgent'] as const });
+export const NotificationTargetEnum = enumOf('NotificationTarget', { values: ['all', 'specific'] as const });
 
 export const NotificationNode = builder.prismaNode('Notification', {
   id: { field: 'id' },

@@ -1,5 +1,6 @@
 // Review periods: the node, the active one, the list, create / close / reopen.
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listOrder } from './ordering.js';
 import type { Context } from '../context.js';
@@ -9,16 +10,24 @@ import { ValidationError } from '../core/errors.js';
 import * as periods from '../services/periods.js';
 import * as reminders from '../services/reminders.js';
 
-export const PeriodStatusEnum = builder.enumType('PeriodStatus', { values: ['active', 'closed'] as const });
-export const DefaultAtCloseEnum = builder.enumType('DefaultAtClose', {
+export const PeriodStatusEnum = enumOf('PeriodStatus', { values: ['active', 'closed'] as const });
+export const DefaultAtCloseEnum = enumOf('DefaultAtClose', {
   description: 'What closing the period does to items without a decision: leave them pending, retain or remove them.',
   values: periods.DEFAULTS_AT_CLOSE,
+});
+
+const ReminderKindEnum = enumOf('ReminderKind', {
+  description: 'Which deadline message was sent.',
+  values: {
+    reminder: { description: 'A reminder to a reviewer with pending items, some days before the end.' },
+    escalation: { description: 'The message to an administrator naming the late reviewers, after the end.' },
+  },
 });
 
 const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
   description: 'A deadline message sent once: a reminder to a reviewer with pending items, or the escalation to an administrator after the end.',
   fields: (t) => ({
-    kind: t.exposeString('kind', { description: "'reminder' or 'escalation'" }),
+    kind: t.field({ type: ReminderKindEnum, description: 'A reminder or the escalation.', resolve: (r) => r.kind as 'reminder' | 'escalation' }),
     daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
     pendingCount: t.exposeInt('pendingCount', { description: 'How many items were still without a decision when it was sent: the reviewer\'s own for a reminder, every late reviewer\'s for the escalation.' }),
     sentAt: t.expose('sentAt', { type: 'DateTime', description: 'When it was sent.' }),

@@ -2,12 +2,13 @@
 // connection with its total, filtered by period and status, and the status an
 // administrator sets (the same service functions as REST /api/remediation).
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import { ValidationError } from '../core/errors.js';
 import { ReviewPeriodNode } from './periods.js';
 import { RiskLevelEnum } from './risks.js';
 import * as remediation from '../services/remediation.js';
 
-const RemediationStatusEnum = builder.enumType('RemediationStatus', {
+const RemediationStatusEnum = enumOf('RemediationStatus', {
   description: "Where a removal stands: open (to do), done, failed (could not be revoked), verified (the next upload no longer holds the access).",
   values: {
     open: { description: 'To be revoked (again, after an upload still held it).' },
@@ -17,7 +18,7 @@ const RemediationStatusEnum = builder.enumType('RemediationStatus', {
   },
 });
 
-const SettableRemediationStatusEnum = builder.enumType('SettableRemediationStatus', {
+const SettableRemediationStatusEnum = enumOf('SettableRemediationStatus', {
   description: 'The statuses a person may set on a remediation item (verified comes from an upload only).',
   values: {
     open: { description: 'Back to the list of things to do.' },

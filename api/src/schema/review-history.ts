@@ -2,13 +2,14 @@
 // (a connection with offset cursors and the total, or a page number).
 import { offsetToCursor, resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import { DecisionValueEnum } from './decisions.js';
 import { RiskLevelEnum } from './risks.js';
 import * as history from '../services/review-history.js';
 import type { DecisionValue, RiskLevel } from '../services/risk-rules.js';
 
-const ReviewDecisionFilterEnum = builder.enumType('ReviewDecisionFilter', { values: history.REVIEW_DECISION_FILTERS });
-const ReviewSharedFilterEnum = builder.enumType('ReviewSharedFilter', { values: history.REVIEW_SHARED_FILTERS });
+const ReviewDecisionFilterEnum = enumOf('ReviewDecisionFilter', { values: history.REVIEW_DECISION_FILTERS });
+const ReviewSharedFilterEnum = enumOf('ReviewSharedFilter', { values: history.REVIEW_SHARED_FILTERS });
 
 const SharedWithRef = builder.objectRef<history.SharedWith>('ReviewSharedWith').implement({
   description: 'Another reviewer of the same user and role in the period, with their decision (null: pending).',

@@ -2,13 +2,14 @@
 // analysis with role decisions over the saved ones, and read the viewer's
 // latest stored result per user. The rule is services/risk-analysis.ts's.
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import { ValidationError } from '../core/errors.js';
 import * as analysis from '../services/risk-analysis.js';
 import { ANALYSIS_STATUSES } from '../services/risk-rules.js';
 import { DecisionValueEnum } from './decisions.js';
 import { CompositeUserRef } from './composite-view.js';
 
-export const AnalysisStatusEnum = builder.enumType('AnalysisStatus', { values: ANALYSIS_STATUSES });
+export const AnalysisStatusEnum = enumOf('AnalysisStatus', { values: ANALYSIS_STATUSES });
 
 const RiskBreakdown = builder.objectRef<analysis.RiskBreakdownEntry>('RiskBreakdownEntry').implement({
   fields: (t) => ({

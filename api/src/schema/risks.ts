@@ -3,16 +3,26 @@
 // assigned summary, the systems.
 import { decodeBase64, encodeBase64 } from '@pothos/core';
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import { ValidationError } from '../core/errors.js';
 import type { Context } from '../context.js';
 import * as risks from '../services/risks.js';
-import { DECISION_STATES, RISK_LEVELS, isHighRiskRule, orList } from '../services/risk-rules.js';
+import { DECISION_STATES, RISK_LEVELS, isHighRiskRule } from '../services/risk-rules.js';
 import type { RiskRow } from '../generated/prisma/client.js';
 import { RECOMMENDATIONS, RISK_SORTS } from '../services/recommendations.js';
 
-export const RiskLevelEnum = builder.enumType('RiskLevel', { values: RISK_LEVELS });
-export const RecommendationValueEnum = builder.enumType('RecommendationValue', { values: RECOMMENDATIONS });
-const RiskSortEnum = builder.enumType('RiskSort', { values: RISK_SORTS });
+export const RiskLevelEnum = enumOf('RiskLevel', { values: RISK_LEVELS });
+export const RecommendationValueEnum = enumOf('RecommendationValue', { values: RECOMMENDATIONS });
+const RiskSortEnum = enumOf('RiskSort', { values: RISK_SORTS });
+const DecisionStateEnum = enumOf('DecisionState', {
+  description: 'Where a risk row stands for the caller in the active period: no decision yet, or the decision made.',
+  values: {
+    pending: { description: 'No decision yet.' },
+    retain: { description: 'Retained: the access stays.' },
+    remove: { description: 'To be removed.' },
+    retain_mitigated: { description: 'Retained under a mitigating control.' },
+  } satisfies Record<(typeof DECISION_STATES)[number], { description: string }>,
+});
 
 /**
  * What a read by id gives for a row the viewer may not see or that does not
@@ -86,7 +96,7 @@ export const RiskFilterInput = builder.inputType('RiskFilterInput', {
     ruleId: t.string(),
     accessRiskId: t.string(),
     userId: t.string(),
-    decision: t.string({ description: orList(DECISION_STATES) }),
+    decision: t.field({ type: DecisionStateEnum, description: 'Only rows in this state (the caller’s own decision in the active period).' }),
     recommendation: t.field({ type: RecommendationValueEnum }),
   }),
 });

@@ -2,11 +2,12 @@
 // searches over the loaded data, recent runs, and the role-wide what-if.
 // The semantics are services/simulation.ts's and services/role-what-if.ts's.
 import { builder } from './builder.js';
+import { enumOf } from './enums.js';
 import { ValidationError } from '../core/errors.js';
 import * as simulation from '../services/simulation.js';
 import * as whatIf from '../services/role-what-if.js';
 
-const ScenarioActionEnum = builder.enumType('ScenarioAction', { values: simulation.SCENARIO_ACTIONS });
+const ScenarioActionEnum = enumOf('ScenarioAction', { values: simulation.SCENARIO_ACTIONS });
 
 const AccessItem = builder.objectRef<simulation.AccessItem>('SimulationAccessItem').implement({
   fields: (t) => ({

@@ -1,6 +1,7 @@
 // API tokens: the ApiToken node, the viewer's (or, for administrators, every
 // user's) tokens, creating and revoking them, and the administrators' switch.
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
@@ -8,7 +9,7 @@ import { isLive } from '../auth/tokens.js';
 import * as tokens from '../services/tokens.js';
 import { access } from '../context.js';
 
-export const ApiTokenScopeEnum = builder.enumType('ApiTokenScope', {
+export const ApiTokenScopeEnum = enumOf('ApiTokenScope', {
   description: 'read: queries only (GraphQL queries and subscriptions, REST GET); full: all of the owner’s rights.',
   values: ['read', 'full'] as const,
 });

@@ -4,6 +4,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { GraphQLError } from 'graphql';
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
@@ -17,8 +18,8 @@ builder.scalarType('Upload', {
   parseValue: (v) => v as { promise: Promise<FileUpload> },
 });
 
-export const UploadStatusEnum = builder.enumType('UploadStatus', { values: ['processing', 'completed', 'failed'] as const });
-export const UploadModeEnum = builder.enumType('UploadMode', { values: ['append', 'replace'] as const });
+export const UploadStatusEnum = enumOf('UploadStatus', { values: ['processing', 'completed', 'failed'] as const });
+export const UploadModeEnum = enumOf('UploadMode', { values: ['append', 'replace'] as const });
 
 // 'Upload' is the multipart spec's scalar, so the model is exposed as DataUpload.
 export const UploadNode = builder.prismaNode('Upload', {
@@ -69,8 +70,17 @@ export const UploadNode = builder.prismaNode('Upload', {
   }),
 });
 
+const SourceFormatEnum = enumOf('SourceFormat', {
+  description: 'The kind of file a load read.',
+  values: {
+    CSV: { description: 'Comma-separated (or semicolon, tab, pipe) text.' },
+    XLSX: { description: 'An Excel workbook (Office Open XML).' },
+    XLS: { description: 'A legacy Excel workbook (BIFF).' },
+  },
+});
+
 type SourceLayoutShape = {
-  format: string;
+  format: 'CSV' | 'XLSX' | 'XLS';
   encoding?: string;
   delimiter?: string;
   sheet?: string;
@@ -82,7 +92,7 @@ type SourceLayoutShape = {
 
 export const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
   fields: (t) => ({
-    format: t.exposeString('format', { description: 'CSV, XLSX or XLS.' }),
+    format: t.expose('format', { type: SourceFormatEnum, description: 'The kind of file.' }),
     encoding: t.string({ nullable: true, description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.', resolve: (l) => l.encoding ?? null }),
     delimiter: t.string({ nullable: true, description: 'CSV: comma, semicolon, tab or pipe.', resolve: (l) => l.delimiter ?? null }),
     sheet: t.string({ nullable: true, description: 'Workbooks: the sheet read.', resolve: (l) => l.sheet ?? null }),

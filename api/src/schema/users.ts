@@ -1,5 +1,6 @@
 // Users: the User node, the viewer, sign-in and sign-out, administration.
 import { builder, runnable } from './builder.js';
+import { enumOf } from './enums.js';
 import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import * as internalAuth from '../services/auth.js';
@@ -7,7 +8,7 @@ import * as users from '../services/users.js';
 import { access, setContextUser, type Context } from '../context.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
-export const RoleEnum = builder.enumType('Role', { values: ['admin', 'reviewer'] as const });
+export const RoleEnum = enumOf('Role', { values: ['admin', 'reviewer'] as const });
 
 export const UserNode = builder.prismaNode('User', {
   id: { field: 'id' },

@@ -16,7 +16,7 @@ import { isUuid } from '../core/types.js';
 import { sendNotification } from './notifications.js';
 import { lockReviewer, type DecisionDeps } from './decisions.js';
 import { RECOMMENDATION_COLUMNS, factsFromRaw, recommendationJoins, recommendationOf, type Recommendation } from './recommendations.js';
-import { MITIGATED, REMOVE } from './risk-rules.js';
+import { MITIGATED, REMOVE, type RiskLevel } from './risk-rules.js';
 
 /** Why an item is shown where it is, in the approval order. */
 export const APPROVAL_GROUPS = ['removal', 'mitigation', 'retained_against_recommendation', 'other'] as const;
@@ -33,7 +33,7 @@ export interface ApprovalItem {
   userName: string;
   roleProfile: string;
   accessRiskId: string;
-  riskLevel: string;
+  riskLevel: RiskLevel;
   system: string;
   decision: string;
   comments: string | null;
@@ -78,7 +78,7 @@ export async function approvalReview(db: DbClient, submissionId: string): Promis
       userName: x.user_name as string,
       roleProfile: x.role_profile as string,
       accessRiskId: x.access_risk_id as string,
-      riskLevel: x.risk_level as string,
+      riskLevel: x.risk_level as RiskLevel,
       system: x.system as string,
       decision,
       comments: (x.comments as string | null) ?? null,
