@@ -83,7 +83,7 @@ const prepareHome: RoutePrepare<unknown> = (session) => {
 
 /** Reviewers' Risk Review is My Assigned Risks; everyone else's the administrators' tabs. */
 const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
-  if (session.viewer.role === 'reviewer') {
+  if (session.viewer.role === 'REVIEWER') {
     startLoading(assignedRisksCode);
     return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session);
   }
@@ -95,7 +95,7 @@ const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
 function RiskReviewForRole() {
   const auth = useAuth();
   if (auth.status !== 'signedIn') return null;
-  return auth.viewer.role === 'reviewer' ? <AssignedRisksRoute /> : <RiskReviewRoute />;
+  return auth.viewer.role === 'REVIEWER' ? <AssignedRisksRoute /> : <RiskReviewRoute />;
 }
 
 /**

@@ -47,7 +47,7 @@ export function AccessDeniedRedirect() {
 export function AdminOnly({ children }: { children: ReactNode }) {
   const auth = useAuth();
   if (auth.status !== 'signedIn') return null;
-  if (auth.viewer.role !== 'admin') return <AccessDeniedRedirect />;
+  if (auth.viewer.role !== 'ADMIN') return <AccessDeniedRedirect />;
   return <>{children}</>;
 }
 
@@ -56,7 +56,7 @@ export function ReviewerOnly({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const styles = useStyles();
   if (auth.status !== 'signedIn') return null;
-  if (auth.viewer.role !== 'reviewer') {
+  if (auth.viewer.role !== 'REVIEWER') {
     return (
       <Card className={styles.card} role="alert">
         <IconTile size="disc" tone="danger">

@@ -193,7 +193,7 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
   // Close the slide-over on navigation and when leaving the mobile layout.
   useEffect(() => setDrawerOpen(false), [pathname, isMobile]);
 
-  const bell = <NotificationBell prepared={prepared?.bell} viewerId={viewer.id} isAdmin={viewer.role === 'admin'} />;
+  const bell = <NotificationBell prepared={prepared?.bell} viewerId={viewer.id} isAdmin={viewer.role === 'ADMIN'} />;
 
   return (
     <div className={styles.shell}>

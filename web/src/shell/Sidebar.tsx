@@ -34,21 +34,21 @@ import type { Sidebar_viewer$key } from '../__generated__/Sidebar_viewer.graphql
 import { useSession } from '../auth/SessionProvider';
 import { fullName, initials, roleLabel } from '../domain/users/userNames';
 
-type Role = 'admin' | 'reviewer';
+type Role = 'ADMIN' | 'REVIEWER';
 
 type NavEntry = { to: string; label: string; roles: ReadonlyArray<Role>; icon: ReactElement };
 
 /** SPEC §2, 'Sidebar and navigation' (the second variant, with Admin Settings). */
 export const NAV_ENTRIES: ReadonlyArray<NavEntry> = [
-  { to: '/', label: 'Dashboard', roles: ['admin', 'reviewer'], icon: <Board20Regular /> },
-  { to: '/upload', label: 'Data Upload', roles: ['admin'], icon: <ArrowUpload20Regular /> },
-  { to: '/risk-review', label: 'Risk Review', roles: ['admin', 'reviewer'], icon: <ShieldTask20Regular /> },
-  { to: '/assignments', label: 'Assignments', roles: ['admin'], icon: <PeopleTeam20Regular /> },
-  { to: '/reports', label: 'Reports', roles: ['admin', 'reviewer'], icon: <DocumentBulletList20Regular /> },
-  { to: '/users', label: 'User Management', roles: ['admin'], icon: <People20Regular /> },
-  { to: '/notifications', label: 'Notifications', roles: ['admin'], icon: <Alert20Regular /> },
-  { to: '/risk-simulation', label: 'Risk Simulation', roles: ['admin'], icon: <Beaker20Regular /> },
-  { to: '/admin-settings', label: 'Admin Settings', roles: ['admin'], icon: <Settings20Regular /> },
+  { to: '/', label: 'Dashboard', roles: ['ADMIN', 'REVIEWER'], icon: <Board20Regular /> },
+  { to: '/upload', label: 'Data Upload', roles: ['ADMIN'], icon: <ArrowUpload20Regular /> },
+  { to: '/risk-review', label: 'Risk Review', roles: ['ADMIN', 'REVIEWER'], icon: <ShieldTask20Regular /> },
+  { to: '/assignments', label: 'Assignments', roles: ['ADMIN'], icon: <PeopleTeam20Regular /> },
+  { to: '/reports', label: 'Reports', roles: ['ADMIN', 'REVIEWER'], icon: <DocumentBulletList20Regular /> },
+  { to: '/users', label: 'User Management', roles: ['ADMIN'], icon: <People20Regular /> },
+  { to: '/notifications', label: 'Notifications', roles: ['ADMIN'], icon: <Alert20Regular /> },
+  { to: '/risk-simulation', label: 'Risk Simulation', roles: ['ADMIN'], icon: <Beaker20Regular /> },
+  { to: '/admin-settings', label: 'Admin Settings', roles: ['ADMIN'], icon: <Settings20Regular /> },
 ];
 
 export function navEntriesFor(role: string): NavEntry[] {
@@ -244,7 +244,7 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
 
   // API Tokens: a personal page beside Sign Out (administrators, or everyone when an administrator allows it).
   const tokensLink =
-    user.role === 'admin' || user.canCreateApiTokens ? (
+    user.role === 'ADMIN' || user.canCreateApiTokens ? (
       <Button
         as="a"
         href="/api-tokens"

@@ -110,7 +110,7 @@ export function AssignmentOverview({
     () =>
       reviewerData.users.edges
         .map((e) => e.node)
-        .filter((u) => u.role === 'reviewer' && u.isActive)
+        .filter((u) => u.role === 'REVIEWER' && u.isActive)
         .map((u) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email }))
         .sort((a, b) => `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`)),
     [reviewerData.users],
@@ -133,9 +133,9 @@ export function AssignmentOverview({
       <section className={styles.tiles} aria-label="Assignment summary">
         <StatTile label="Active Assignments" value={assignments.length} icon={<ClipboardTaskListLtr24Regular />} />
         <StatTile label="Available Reviewers" value={reviewers.length} icon={<People24Regular />} tone="success" />
-        <StatTile label="System-based" value={count('system')} icon={<Desktop24Regular />} tone="neutral" />
-        <StatTile label="Group-based" value={count('user_group')} icon={<PeopleTeam24Regular />} tone="neutral" />
-        <StatTile label="Risk-specific" value={count('risk_id')} icon={<ShieldError24Regular />} tone="warning" />
+        <StatTile label="System-based" value={count('SYSTEM')} icon={<Desktop24Regular />} tone="neutral" />
+        <StatTile label="Group-based" value={count('USER_GROUP')} icon={<PeopleTeam24Regular />} tone="neutral" />
+        <StatTile label="Risk-specific" value={count('RISK_ID')} icon={<ShieldError24Regular />} tone="warning" />
       </section>
       <Card className={styles.card}>
         <ListTable

@@ -71,7 +71,7 @@ export function CreateAssignmentDialog({
     fetchQuery<CreateAssignmentDialogValuesQuery>(
       environment,
       valuesQuery,
-      { criteriaType: form.criteriaType || 'risk_id', reviewerId: form.reviewerId || null, search: search || null, limit: VALUE_LOOKUP_SIZE },
+      { criteriaType: form.criteriaType || 'RISK_ID', reviewerId: form.reviewerId || null, search: search || null, limit: VALUE_LOOKUP_SIZE },
       { fetchPolicy: 'network-only' },
     ).subscribe({
       next: (d) => done(d.assignmentValues),

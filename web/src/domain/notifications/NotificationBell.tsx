@@ -259,7 +259,7 @@ function LoadedBell({
         for (const node of connectionNodes(store, ALL_FEED_CONNECTION)) {
           const forViewer =
             mine.has(node.getDataID()) ||
-            node.getValue('targetType') === 'all' ||
+            node.getValue('targetType') === 'ALL' ||
             node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
           if (forViewer) markOne(node);
         }

@@ -150,7 +150,7 @@ export function NotificationBellItem({ notification, onMarkRead }: NotificationB
   const [expanded, setExpanded] = useState(false);
   const long = n.message.length > MESSAGE_CLAMP;
   const shown = long && !expanded ? `${n.message.slice(0, MESSAGE_CLAMP).trimEnd()}…` : n.message;
-  const kindClass = n.type === 'urgent' ? styles.urgent : n.type === 'warning' ? styles.warning : n.type === 'info' ? styles.info : undefined;
+  const kindClass = n.type === 'URGENT' ? styles.urgent : n.type === 'WARNING' ? styles.warning : n.type === 'INFO' ? styles.info : undefined;
 
   return (
     <li className={mergeClasses(styles.item, !n.isRead && styles.unread)} aria-label={n.isRead ? undefined : `Unread: ${n.title}`}>

@@ -8,13 +8,13 @@ import {
 import type { ReactElement } from 'react';
 
 /** SPEC §9: notification types. */
-export type NotificationKind = 'general' | 'info' | 'warning' | 'urgent';
+export type NotificationKind = 'GENERAL' | 'INFO' | 'WARNING' | 'URGENT';
 
 export const NOTIFICATION_TYPE_OPTIONS: ReadonlyArray<{ value: NotificationKind; label: string }> = [
-  { value: 'general', label: 'General' },
-  { value: 'info', label: 'Information' },
-  { value: 'warning', label: 'Warning' },
-  { value: 'urgent', label: 'Urgent' },
+  { value: 'GENERAL', label: 'General' },
+  { value: 'INFO', label: 'Information' },
+  { value: 'WARNING', label: 'Warning' },
+  { value: 'URGENT', label: 'Urgent' },
 ];
 
 export function typeLabel(type: string): string {
@@ -24,11 +24,11 @@ export function typeLabel(type: string): string {
 /** SPEC §2 (Notifications): an emoji by type. */
 export function typeEmoji(type: string): string {
   switch (type) {
-    case 'urgent':
+    case 'URGENT':
       return '🚨';
-    case 'warning':
+    case 'WARNING':
       return '⚠️';
-    case 'info':
+    case 'INFO':
       return 'ℹ️';
     default:
       return '📢';
@@ -38,11 +38,11 @@ export function typeEmoji(type: string): string {
 /** SPEC §2 (Notification bell): the icon depends on the type (urgent, warning, info, default). */
 export function typeIcon(type: string): ReactElement {
   switch (type) {
-    case 'urgent':
+    case 'URGENT':
       return <ErrorCircle20Regular />;
-    case 'warning':
+    case 'WARNING':
       return <Warning20Regular />;
-    case 'info':
+    case 'INFO':
       return <Info20Regular />;
     default:
       return <Alert20Regular />;
@@ -51,11 +51,11 @@ export function typeIcon(type: string): ReactElement {
 
 export function typeBadgeColor(type: string): BadgeProps['color'] {
   switch (type) {
-    case 'urgent':
+    case 'URGENT':
       return 'danger';
-    case 'warning':
+    case 'WARNING':
       return 'warning';
-    case 'info':
+    case 'INFO':
       return 'informative';
     default:
       return 'brand';

@@ -64,7 +64,7 @@ function DecisionFields({
   commentRequired: boolean;
 }) {
   const formStyles = useFormStyles();
-  const mitigated = decision === 'retain_mitigated';
+  const mitigated = decision === 'RETAIN_MITIGATED';
   return (
     <>
       {mitigated ? (
@@ -93,7 +93,7 @@ const EMPTY: Required<DecisionDetails> = { comments: '', mitigationControl: '', 
 
 /** The details as the API takes them: empty fields left out, the date as midnight UTC. */
 function detailsInput(decision: Decision, d: Required<DecisionDetails>): DecisionDetails {
-  const mitigated = decision === 'retain_mitigated';
+  const mitigated = decision === 'RETAIN_MITIGATED';
   return {
     comments: d.comments?.trim() || null,
     mitigationControl: mitigated ? d.mitigationControl?.trim() || null : null,
@@ -102,7 +102,7 @@ function detailsInput(decision: Decision, d: Required<DecisionDetails>): Decisio
 }
 
 const ready = (decision: Decision, d: Required<DecisionDetails>, commentRequired: boolean) =>
-  (!commentRequired || Boolean(d.comments?.trim())) && (decision !== 'retain_mitigated' || Boolean(d.mitigationExpiresAt));
+  (!commentRequired || Boolean(d.comments?.trim())) && (decision !== 'RETAIN_MITIGATED' || Boolean(d.mitigationExpiresAt));
 
 /**
  * The details of one decision on the selected rows: a mitigation, or a
@@ -128,7 +128,7 @@ export function DecisionDetailsDialog({
   const commentRequired = true;
   return (
     <FormDialog
-      title={decision === 'retain_mitigated' ? 'Retain with mitigating control' : `${decisionLabel(decision)} with a comment`}
+      title={decision === 'RETAIN_MITIGATED' ? 'Retain with mitigating control' : `${decisionLabel(decision)} with a comment`}
       submitLabel={`${decisionLabel(decision)} (${count})`}
       busy={busy}
       submitDisabled={!ready(decision, details, commentRequired)}
@@ -159,12 +159,12 @@ export function DecideAllDialog({
   const styles = useStyles();
   const formStyles = useFormStyles();
   const notify = useNotify();
-  const [decision, setDecision] = useState<Decision>('retain');
+  const [decision, setDecision] = useState<Decision>('RETAIN');
   const [details, setDetails] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [commit, busy] = useMutation<DecisionDialogsByFilterMutation>(byFilterMutation);
   // A removal's comment may be required too (an administrator's setting): the server says so, shown below.
-  const commentRequired = decision === 'retain_mitigated';
+  const commentRequired = decision === 'RETAIN_MITIGATED';
   const submit = () => {
     setError(null);
     commit({
@@ -194,9 +194,9 @@ export function DecideAllDialog({
       </Text>
       <Field label="Decision">
         <Select value={decision} onChange={(_, d) => setDecision(d.value as Decision)}>
-          <option value="retain">Retain</option>
-          <option value="remove">Remove</option>
-          <option value="retain_mitigated">Retain with mitigating control</option>
+          <option value="RETAIN">Retain</option>
+          <option value="REMOVE">Remove</option>
+          <option value="RETAIN_MITIGATED">Retain with mitigating control</option>
         </Select>
       </Field>
       <DecisionFields decision={decision} details={details} onChange={(p) => setDetails((d) => ({ ...d, ...p }))} commentRequired={commentRequired} />

@@ -13,8 +13,8 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
 });
 
-export const RECOMMENDATION_LABEL: Record<string, string> = { retain: 'Retain', remove: 'Remove', review: 'Review' };
-const COLOR: Record<string, BadgeProps['color']> = { retain: 'success', remove: 'danger', review: 'warning' };
+export const RECOMMENDATION_LABEL: Record<string, string> = { RETAIN: 'Retain', REMOVE: 'Remove', REVIEW: 'Review' };
+const COLOR: Record<string, BadgeProps['color']> = { RETAIN: 'success', REMOVE: 'danger', REVIEW: 'warning' };
 
 export function RecommendationHint({ row }: { row: RecommendationHint_row$key }) {
   const styles = useStyles();

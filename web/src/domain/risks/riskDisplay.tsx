@@ -27,13 +27,13 @@ export function ColorDot({ color, label, title, className }: { color: 'red' | 'o
   return <span className={mergeClasses(styles.dot, styles[color], className)} role="img" aria-label={label} title={title} />;
 }
 
-export type RiskLevelValue = 'high' | 'medium' | 'low' | '%future added value';
-export type DecisionValueType = 'retain' | 'remove' | 'retain_mitigated' | '%future added value';
+export type RiskLevelValue = 'HIGH' | 'MEDIUM' | 'LOW' | '%future added value';
+export type DecisionValueType = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED' | '%future added value';
 
 const LEVEL_LABEL: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
 export function riskLevelLabel(level: string): string {
-  return LEVEL_LABEL[level] ?? level;
+  return LEVEL_LABEL[level.toLowerCase()] ?? level;
 }
 
 /** The risk level dot (SPEC §2), with the level as text beside it unless `dotOnly`. */
@@ -42,16 +42,16 @@ export function RiskLevelIndicator({ level, dotOnly = false, className }: { leve
   const label = riskLevelLabel(level);
   return (
     <span className={mergeClasses(styles.level, className)} title={`${label} risk`}>
-      <ColorDot color={level === 'high' ? 'red' : level === 'medium' ? 'orange' : 'green'} label={`${label} risk`} />
+      <ColorDot color={level.toLowerCase() === 'high' ? 'red' : level.toLowerCase() === 'medium' ? 'orange' : 'green'} label={`${label} risk`} />
       {dotOnly ? null : <Text size={200}>{label}</Text>}
     </span>
   );
 }
 
 export function decisionLabel(decision: string | null | undefined): string {
-  if (decision === 'retain') return 'Retain';
-  if (decision === 'remove') return 'Remove';
-  if (decision === 'retain_mitigated') return 'Retain (mitigated)';
+  if (decision === 'RETAIN') return 'Retain';
+  if (decision === 'REMOVE') return 'Remove';
+  if (decision === 'RETAIN_MITIGATED') return 'Retain (mitigated)';
   return 'Pending';
 }
 
@@ -66,13 +66,13 @@ export function DecisionBadge({
   expiresAt?: string | null;
 }) {
   const styles = useStyles();
-  const color = decision === 'remove' ? 'danger' : decision === 'retain' || decision === 'retain_mitigated' ? 'success' : 'warning';
+  const color = decision === 'REMOVE' ? 'danger' : decision === 'RETAIN' || decision === 'RETAIN_MITIGATED' ? 'success' : 'warning';
   const badge = (
     <Badge appearance="tint" color={color} shape="rounded">
       {decisionLabel(decision)}
     </Badge>
   );
-  if (decision !== 'retain_mitigated' || (!control && !expiresAt)) return badge;
+  if (decision !== 'RETAIN_MITIGATED' || (!control && !expiresAt)) return badge;
   return (
     <span className={styles.mitigation}>
       {badge}
@@ -86,11 +86,11 @@ export function DecisionBadge({
 
 /** SPEC §3 criteria types with readable labels. */
 export const CRITERIA_TYPE_OPTIONS = [
-  { value: 'risk_id', label: 'Risk ID' },
-  { value: 'user_id', label: 'User ID' },
-  { value: 'user_group', label: 'User Group' },
-  { value: 'system', label: 'System' },
-  { value: 'role_profile', label: 'Role Profile' },
+  { value: 'RISK_ID', label: 'Risk ID' },
+  { value: 'USER_ID', label: 'User ID' },
+  { value: 'USER_GROUP', label: 'User Group' },
+  { value: 'SYSTEM', label: 'System' },
+  { value: 'ROLE_PROFILE', label: 'Role Profile' },
 ] as const;
 
 export type CriteriaTypeValue = (typeof CRITERIA_TYPE_OPTIONS)[number]['value'];

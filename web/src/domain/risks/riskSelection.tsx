@@ -58,8 +58,8 @@ export function SelectAllRisksCell({ selection }: { selection: PageSelection }) 
 }
 
 const BATCH_BUTTONS = [
-  { decision: 'retain', label: 'Retain Selected', Icon: Checkmark20Regular },
-  { decision: 'remove', label: 'Remove Selected', Icon: Dismiss20Regular },
+  { decision: 'RETAIN', label: 'Retain Selected', Icon: Checkmark20Regular },
+  { decision: 'REMOVE', label: 'Remove Selected', Icon: Dismiss20Regular },
 ] as const;
 
 /**
@@ -91,7 +91,7 @@ export function BatchDecisionButtons({
       details,
       describe: (n) => `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decisionLabel(decision)}.`,
       onRefused: (message) => {
-        if (decision !== 'remove' || details || !needsRemovalComment(message)) return false;
+        if (decision !== 'REMOVE' || details || !needsRemovalComment(message)) return false;
         setDialog({ decision, rowIds, intro: `${message}.` });
         return true;
       },
@@ -106,7 +106,7 @@ export function BatchDecisionButtons({
         <Button
           key={decision}
           size="small"
-          icon={saving ? <Spinner size="tiny" /> : <Icon className={styles[decision]} />}
+          icon={saving ? <Spinner size="tiny" /> : <Icon className={styles[decision === 'REMOVE' ? 'remove' : 'retain']} />}
           disabled={disabled || saving}
           onClick={() => decide(chosen, decision)}
         >
@@ -117,7 +117,7 @@ export function BatchDecisionButtons({
         size="small"
         icon={<ShieldCheckmark20Regular className={styles.retain} />}
         disabled={disabled || saving || chosen.length === 0}
-        onClick={() => setDialog({ decision: 'retain_mitigated', rowIds: chosen })}
+        onClick={() => setDialog({ decision: 'RETAIN_MITIGATED', rowIds: chosen })}
       >
         Mitigate Selected ({chosen.length})
       </Button>

@@ -24,7 +24,7 @@ const saveDecisionsMutation = graphql`
   }
 `;
 
-export type Decision = 'retain' | 'remove' | 'retain_mitigated';
+export type Decision = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED';
 
 /** A decision's comment, and for a mitigation its control and expiry (an ISO date-time). */
 export type DecisionDetails = { comments?: string | null; mitigationControl?: string | null; mitigationExpiresAt?: string | null };

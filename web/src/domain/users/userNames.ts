@@ -11,5 +11,5 @@ export function initials(firstName: string | null | undefined, lastName: string 
 }
 
 export function roleLabel(role: string): string {
-  return role === 'admin' ? 'Administrator' : 'Reviewer';
+  return role === 'ADMIN' ? 'Administrator' : 'Reviewer';
 }

@@ -54,10 +54,10 @@ const useStyles = makeStyles({
 });
 
 const STATUS: Record<string, string> = {
-  running: 'Running',
-  completed: 'Completed',
-  capped: 'Stopped at the spend cap',
-  failed: 'Failed',
+  RUNNING: 'Running',
+  COMPLETED: 'Completed',
+  CAPPED: 'Stopped at the spend cap',
+  FAILED: 'Failed',
 };
 
 /** Beyond the spec: categorise every uncategorised risk in the background, with an estimate, a spend cap and live progress. */
@@ -96,7 +96,7 @@ export function AiBulkCard({ state, onChanged }: { state: AiBulkCard_state$key; 
         const p = d?.aiBulkProgress;
         if (!p) return;
         setLive(p);
-        if (p.status !== 'running') onChanged();
+        if (p.status !== 'RUNNING') onChanged();
       },
     }),
     [onChanged],
@@ -104,7 +104,7 @@ export function AiBulkCard({ state, onChanged }: { state: AiBulkCard_state$key; 
   useSubscription<AiBulkCardSubscription>(config);
 
   const run = live ?? s.run;
-  const running = run?.status === 'running';
+  const running = run?.status === 'RUNNING';
   const fail = (title: string, message?: string) => notify({ title, description: message || 'Please try again', intent: 'error' });
 
   const begin = () =>
@@ -150,7 +150,7 @@ export function AiBulkCard({ state, onChanged }: { state: AiBulkCard_state$key; 
         <Field
           label={`${STATUS[run.status] ?? run.status}: ${run.done} of ${run.total} categorized${run.failed ? `, ${run.failed} failed` : ''}; spent $${run.costUsd.toFixed(4)}`}
           validationMessage={run.error ?? undefined}
-          validationState={run.status === 'failed' ? 'error' : 'none'}
+          validationState={run.status === 'FAILED' ? 'error' : 'none'}
         >
           <ProgressBar value={run.total ? (run.done + run.failed) / run.total : 1} thickness="large" />
         </Field>

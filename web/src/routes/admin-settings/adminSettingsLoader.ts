@@ -6,6 +6,6 @@ export type AdminSettingsPrepared = { query: PreloadedQuery<AdminSettingsRouteQu
 
 /** The key's status and the usage of the last 30 days (administrators only; others are sent away). */
 export function prepareAdminSettings(session: RouteSession): AdminSettingsPrepared | null {
-  if (session.viewer.role !== 'admin') return null;
+  if (session.viewer.role !== 'ADMIN') return null;
   return { query: prepareQuery<AdminSettingsRouteQuery>(session, adminSettingsRouteQuery, {}) };
 }

@@ -132,15 +132,15 @@ export default function AllReviewsRoute() {
           <Field className={styles.select} label="Decision" orientation="horizontal">
             <Select value={filters.decision} onChange={(_, d) => update({ decision: d.value as ReviewFilters['decision'] })}>
               <option value="">All</option>
-              <option value="retain">Retain Only</option>
-              <option value="remove">Remove Only</option>
+              <option value="RETAIN">Retain Only</option>
+              <option value="REMOVE">Remove Only</option>
             </Select>
           </Field>
           <Field className={styles.select} label="Shared Roles" orientation="horizontal">
             <Select value={filters.shared} onChange={(_, d) => update({ shared: d.value as ReviewFilters['shared'] })}>
               <option value="">All</option>
-              <option value="shared">Shared Only</option>
-              <option value="unique">Unique Only</option>
+              <option value="SHARED">Shared Only</option>
+              <option value="UNIQUE">Unique Only</option>
             </Select>
           </Field>
           <Field className={styles.select} label="Page Size" orientation="horizontal">
@@ -219,11 +219,11 @@ function Legend() {
         <Caption1>Role reviewed by several reviewers</Caption1>
       </span>
       <span className={styles.legendItem}>
-        <DecisionBadge decision="retain" />
+        <DecisionBadge decision="RETAIN" />
         <Caption1>Access kept</Caption1>
       </span>
       <span className={styles.legendItem}>
-        <DecisionBadge decision="remove" />
+        <DecisionBadge decision="REMOVE" />
         <Caption1>Access to be revoked</Caption1>
       </span>
     </section>

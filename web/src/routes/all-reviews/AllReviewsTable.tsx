@@ -105,7 +105,7 @@ function ReviewRow({ review: r }: { review: ReviewNode }) {
             {r.sharedWith.map((s) => (
               <li key={s.reviewerName} className={styles.sharedItem}>
                 <Text size={200}>{s.reviewerName}:</Text>
-                <Badge appearance="outline" size="small" color={s.decision === 'remove' ? 'danger' : s.decision ? 'success' : 'warning'}>
+                <Badge appearance="outline" size="small" color={s.decision === 'REMOVE' ? 'danger' : s.decision ? 'success' : 'warning'}>
                   {decisionLabel(s.decision)}
                 </Badge>
               </li>

@@ -8,8 +8,8 @@ export const DEFAULT_PAGE_SIZE = 100;
 
 export type ReviewFilters = {
   search: string;
-  decision: '' | 'retain' | 'remove';
-  shared: '' | 'shared' | 'unique';
+  decision: '' | 'RETAIN' | 'REMOVE';
+  shared: '' | 'SHARED' | 'UNIQUE';
   pageSize: number;
 };
 

@@ -104,7 +104,7 @@ function lastUsed(t: Token): string {
   return t.lastUsedIp ? `${relativeTime(t.lastUsedAt)} from ${t.lastUsedIp}` : relativeTime(t.lastUsedAt);
 }
 
-const SCOPE_LABEL = { read: 'Read only', full: 'Full access', '%future added value': 'Unknown' } as const;
+const SCOPE_LABEL = { READ: 'Read only', FULL: 'Full access', '%future added value': 'Unknown' } as const;
 
 /** One API token: a table row, or on narrow screens a list item. */
 export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_token$key; showOwner: boolean; compact: boolean }) {

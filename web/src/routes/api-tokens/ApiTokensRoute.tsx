@@ -46,7 +46,7 @@ const useStyles = makeStyles({
 export default function ApiTokensRoute() {
   const styles = useStyles();
   const auth = useAuth();
-  const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'admin';
+  const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'ADMIN';
   const prepared = useLoaderData() as ApiTokensPrepared | null;
   const { queryRef } = usePreparedQuery<ApiTokensRouteQuery>(query, prepared?.query);
 

@@ -57,12 +57,12 @@ const EXPIRY_OPTIONS = [
   { value: '365', label: '365 days' },
 ] as const;
 const SCOPE_OPTIONS = [
-  { value: 'read', label: 'Read only (queries and GET requests)' },
-  { value: 'full', label: 'Full access (everything you may do)' },
+  { value: 'READ', label: 'Read only (queries and GET requests)' },
+  { value: 'FULL', label: 'Full access (everything you may do)' },
 ] as const;
 
 type Form = { name: string; expiresInDays: string; scope: ApiTokenScope };
-const EMPTY: Form = { name: '', expiresInDays: '90', scope: 'read' };
+const EMPTY: Form = { name: '', expiresInDays: '90', scope: 'READ' };
 const FIELDS = ['name', 'expiresInDays', 'scope'] as const;
 
 const useStyles = makeStyles({

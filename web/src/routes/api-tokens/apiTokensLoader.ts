@@ -9,6 +9,6 @@ export type ApiTokensPrepared = { query: PreloadedQuery<ApiTokensRouteQuery> };
 
 /** The viewer's tokens (administrators: every user's, and the switch); the server decides who may create. */
 export function prepareApiTokens(session: RouteSession): ApiTokensPrepared {
-  const isAdmin = session.viewer.role === 'admin';
+  const isAdmin = session.viewer.role === 'ADMIN';
   return { query: prepareQuery<ApiTokensRouteQuery>(session, apiTokensRouteQuery, { all: isAdmin, isAdmin, count: TOKENS_PAGE }) };
 }

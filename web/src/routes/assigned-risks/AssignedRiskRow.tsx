@@ -82,7 +82,7 @@ export function AssignedRiskRow({
       decision,
       details,
       onRefused: (message) => {
-        if (decision !== 'remove' || details || !needsRemovalComment(message)) return false;
+        if (decision !== 'REMOVE' || details || !needsRemovalComment(message)) return false;
         setAskComment(`${message}.`);
         return true;
       },
@@ -144,7 +144,7 @@ export function AssignedRiskRow({
               icon={<Checkmark16Regular className={styles.retain} />}
               disabled={!editable}
               aria-label={`Retain ${label}`}
-              onClick={() => decide('retain')}
+              onClick={() => decide('RETAIN')}
             >
               Retain
             </Button>
@@ -153,7 +153,7 @@ export function AssignedRiskRow({
               icon={<Dismiss16Regular className={styles.remove} />}
               disabled={!editable}
               aria-label={`Remove ${label}`}
-              onClick={() => decide('remove')}
+              onClick={() => decide('REMOVE')}
             >
               Remove
             </Button>
@@ -167,10 +167,10 @@ export function AssignedRiskRow({
             </MenuTrigger>
             <MenuPopover>
               <MenuList>
-                <MenuItem icon={<Checkmark16Regular />} disabled={r.myDecision === 'retain'} onClick={() => decide('retain')}>
+                <MenuItem icon={<Checkmark16Regular />} disabled={r.myDecision === 'RETAIN'} onClick={() => decide('RETAIN')}>
                   Retain
                 </MenuItem>
-                <MenuItem icon={<Dismiss16Regular />} disabled={r.myDecision === 'remove'} onClick={() => decide('remove')}>
+                <MenuItem icon={<Dismiss16Regular />} disabled={r.myDecision === 'REMOVE'} onClick={() => decide('REMOVE')}>
                   Remove
                 </MenuItem>
               </MenuList>
@@ -181,11 +181,11 @@ export function AssignedRiskRow({
         )}
         {askComment ? (
           <DecisionDetailsDialog
-            decision="remove"
+            decision="REMOVE"
             count={1}
             intro={askComment}
             busy={saving}
-            onConfirm={(details) => decide('remove', details)}
+            onConfirm={(details) => decide('REMOVE', details)}
             onClose={() => setAskComment(null)}
           />
         ) : null}

@@ -20,15 +20,15 @@ export function RecommendationControls({ view, onView }: { view: AssignedView; o
           onChange={(_, d) => onView({ ...view, recommendation: d.value as AssignedView['recommendation'] })}
         >
           <option value="">All</option>
-          <option value="remove">Remove</option>
-          <option value="review">Review</option>
-          <option value="retain">Retain</option>
+          <option value="REMOVE">Remove</option>
+          <option value="REVIEW">Review</option>
+          <option value="RETAIN">Retain</option>
         </Select>
       </Field>
       <Field label="Sort by" size="small">
         <Select className={styles.select} size="small" value={view.sort} onChange={(_, d) => onView({ ...view, sort: d.value as AssignedView['sort'] })}>
-          <option value="row">Row order</option>
-          <option value="recommendation">Recommendation</option>
+          <option value="ROW">Row order</option>
+          <option value="RECOMMENDATION">Recommendation</option>
         </Select>
       </Field>
     </div>

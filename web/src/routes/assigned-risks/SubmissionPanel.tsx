@@ -81,7 +81,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         const state = store.getRoot().getLinkedRecord('submissionStatus');
         if (!submission || !state) return;
         state.setValue(true, 'isSubmitted');
-        state.setValue('submitted', 'status');
+        state.setValue('SUBMITTED', 'status');
         state.setValue(submission.getValue('submittedAt'), 'submittedAt');
         state.setValue(null, 'reviewComment');
         state.setLinkedRecords([], 'itemComments');
@@ -103,7 +103,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         const state = store.getRoot().getLinkedRecord('submissionStatus');
         if (!state) return;
         state.setValue(false, 'isSubmitted');
-        state.setValue('recalled', 'status');
+        state.setValue('RECALLED', 'status');
         state.setValue(null, 'submittedAt');
       },
       onCompleted: ({ recallDecisions: r }) => {
@@ -133,7 +133,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
     </Button>
   );
 
-  if (s.status === 'approved') {
+  if (s.status === 'APPROVED') {
     return (
       <MessageBar intent="success" layout="multiline" role="status">
         <MessageBarBody>
@@ -145,7 +145,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
     );
   }
 
-  if (s.status === 'submitted') {
+  if (s.status === 'SUBMITTED') {
     return (
       <MessageBar intent="info" layout="multiline" role="status">
         <MessageBarBody>
@@ -162,7 +162,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
     );
   }
 
-  if (s.status === 'returned') {
+  if (s.status === 'RETURNED') {
     return (
       <MessageBar intent="warning" layout="multiline" role="status">
         <MessageBarBody>

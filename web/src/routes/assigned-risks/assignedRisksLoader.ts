@@ -4,8 +4,8 @@ import { FIRST_PAGE, RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risk
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
 
 /** The recommendation shown ('' for all) and the order (issue 18, point 2). */
-export type AssignedView = { recommendation: '' | 'retain' | 'remove' | 'review'; sort: 'row' | 'recommendation' };
-export const DEFAULT_VIEW: AssignedView = { recommendation: '', sort: 'row' };
+export type AssignedView = { recommendation: '' | 'RETAIN' | 'REMOVE' | 'REVIEW'; sort: 'ROW' | 'RECOMMENDATION' };
+export const DEFAULT_VIEW: AssignedView = { recommendation: '', sort: 'ROW' };
 
 /** The list's filter: the search and the recommendation (also what 'Decide all N matching' decides on). */
 export function assignedFilter(search: string, view: AssignedView): NonNullable<AssignedRisksQuery['variables']['filter']> {
@@ -24,6 +24,6 @@ export type AssignedRisksPrepared = { assignedRisks: PreloadedQuery<AssignedRisk
  * reviewers only (anyone else sees 'Access Restricted' and nothing is asked for).
  */
 export function prepareAssignedRisks(session: RouteSession): AssignedRisksPrepared | null {
-  if (session.viewer.role !== 'reviewer') return null;
+  if (session.viewer.role !== 'REVIEWER') return null;
   return { assignedRisks: prepareQuery<AssignedRisksQuery>(session, assignedRisksQuery, assignedRisksVariables('', FIRST_PAGE)) };
 }

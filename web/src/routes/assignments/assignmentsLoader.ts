@@ -6,6 +6,6 @@ export type AssignmentsPrepared = { assignments: PreloadedQuery<AssignmentManage
 
 /** /assignments: administrators only (nothing is asked for anyone else). */
 export function prepareAssignments(session: RouteSession): AssignmentsPrepared | null {
-  if (session.viewer.role !== 'admin') return null;
+  if (session.viewer.role !== 'ADMIN') return null;
   return { assignments: prepareQuery<AssignmentManagerQuery>(session, assignmentManagerQuery, {}) };
 }

@@ -55,7 +55,7 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
   const styles = useStyles();
   const notify = useNotify();
   const auth = useAuth();
-  const isReviewer = auth.status === 'signedIn' && auth.viewer.role === 'reviewer';
+  const isReviewer = auth.status === 'signedIn' && auth.viewer.role === 'REVIEWER';
   const [profileOpen, setProfileOpen] = useState(false);
   const [g, refetch] = useRefetchableFragment<AiSuggestionBannerRefetchQuery, AiSuggestionBanner_group$key>(
     graphql`

@@ -55,17 +55,17 @@ export function CompositeViewAnalysis({ userId, name, latest }: { userId: string
       onCompleted: ({ runRiskAnalysis: r }) => {
         if (r.__typename !== 'MutationRunRiskAnalysisSuccess' || !r.data) return fail(errorMessage(r));
         setResult(r.data);
-        const status = r.data.userStatus === 'red' ? 'RED' : 'GREEN';
+        const status = r.data.userStatus === 'RED' ? 'RED' : 'GREEN';
         notify({
           title: 'Baseline vs Simulation Analysis Complete',
           description: `${name}: ${status}. ${r.data.redCount} of ${r.data.totalRisks} risk IDs RED.`,
-          intent: r.data.userStatus === 'red' ? 'warning' : 'success',
+          intent: r.data.userStatus === 'RED' ? 'warning' : 'success',
         });
       },
       onError: (e) => fail(thrownMessage(e)),
     });
 
-  const red = shown?.userStatus === 'red';
+  const red = shown?.userStatus === 'RED';
   return (
     <>
       {shown ? (

@@ -13,7 +13,7 @@ import type { DecisionDetails } from '../../domain/risks/useSaveDecisions';
 /** SPEC §9: decision save debounce. */
 export const DECISION_SAVE_DEBOUNCE_MS = 2000;
 
-export type RoleDecision = 'retain' | 'remove' | 'retain_mitigated';
+export type RoleDecision = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED';
 
 type Change = { userId: string; compositeBusinessRole: string; decision: RoleDecision; details?: DecisionDetails; state: 'queued' | 'saving' };
 

@@ -68,9 +68,9 @@ const useStyles = makeStyles({
 function statusText(pending: { state: 'queued' | 'saving' } | undefined, decision: string | null | undefined, allDecided: boolean): string {
   if (pending?.state === 'saving') return 'Saving...';
   if (pending) return 'Unsaved change';
-  if (decision === 'retain') return 'Saved: Retain';
-  if (decision === 'remove') return 'Saved: Remove';
-  if (decision === 'retain_mitigated') return 'Saved: Retain (mitigated)';
+  if (decision === 'RETAIN') return 'Saved: Retain';
+  if (decision === 'REMOVE') return 'Saved: Remove';
+  if (decision === 'RETAIN_MITIGATED') return 'Saved: Retain (mitigated)';
   return allDecided ? 'Mixed decisions' : 'Not decided yet';
 }
 
@@ -142,7 +142,7 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
   const { pending, decide } = useRoleDecisions();
   const change = pending(r.userId, r.compositeBusinessRole);
   // SPEC §4: a role defaults to retain.
-  const effective: RoleDecision = change?.decision ?? (r.decision === 'remove' || r.decision === 'retain_mitigated' ? r.decision : 'retain');
+  const effective: RoleDecision = change?.decision ?? (r.decision === 'REMOVE' || r.decision === 'RETAIN_MITIGATED' ? r.decision : 'RETAIN');
   // Issue 18, point 1: 'Retain with mitigating control' asks for the control, expiry and comment first.
   const [mitigating, setMitigating] = useState(false);
   const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
@@ -179,27 +179,27 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
           <CompositeViewStatusDot decided={r.allDecided} />
           <ToggleButton
             size="small"
-            checked={effective === 'retain'}
-            className={effective === 'retain' && !locked ? styles.retainChosen : undefined}
+            checked={effective === 'RETAIN'}
+            className={effective === 'RETAIN' && !locked ? styles.retainChosen : undefined}
             disabled={locked}
             icon={<Checkmark16Regular className={styles.retain} />}
-            onClick={() => decide(r.userId, r.compositeBusinessRole, 'retain')}
+            onClick={() => decide(r.userId, r.compositeBusinessRole, 'RETAIN')}
           >
             Retain
           </ToggleButton>
           <ToggleButton
             size="small"
-            checked={effective === 'remove'}
-            className={effective === 'remove' && !locked ? styles.removeChosen : undefined}
+            checked={effective === 'REMOVE'}
+            className={effective === 'REMOVE' && !locked ? styles.removeChosen : undefined}
             disabled={locked}
             icon={<Dismiss16Regular className={styles.remove} />}
-            onClick={() => decide(r.userId, r.compositeBusinessRole, 'remove')}
+            onClick={() => decide(r.userId, r.compositeBusinessRole, 'REMOVE')}
           >
             Remove
           </ToggleButton>
           <ToggleButton
             size="small"
-            checked={effective === 'retain_mitigated'}
+            checked={effective === 'RETAIN_MITIGATED'}
             disabled={locked}
             icon={<ShieldCheckmark16Regular />}
             onClick={() => setMitigating(true)}
@@ -208,13 +208,13 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
           </ToggleButton>
           {mitigating ? (
             <DecisionDetailsDialog
-              decision="retain_mitigated"
+              decision="RETAIN_MITIGATED"
               count={r.conflictCount}
               intro={`Retain ${name} for this user with a mitigating control: every one of its ${r.conflictCount} ${r.conflictCount === 1 ? 'risk' : 'risks'}.`}
               busy={false}
               onConfirm={(details) => {
                 setMitigating(false);
-                decide(r.userId, r.compositeBusinessRole, 'retain_mitigated', details);
+                decide(r.userId, r.compositeBusinessRole, 'RETAIN_MITIGATED', details);
               }}
               onClose={() => setMitigating(false)}
             />

@@ -33,14 +33,14 @@ const mutation = graphql`
   }
 `;
 
-type DefaultAtClose = 'pending' | 'retain' | 'remove';
+type DefaultAtClose = 'PENDING' | 'RETAIN' | 'REMOVE';
 type Form = { name: string; description: string; endDate: string; reminders: string; defaultDecisionAtClose: DefaultAtClose };
-const EMPTY: Form = { name: '', description: '', endDate: '', reminders: '7, 1', defaultDecisionAtClose: 'pending' };
+const EMPTY: Form = { name: '', description: '', endDate: '', reminders: '7, 1', defaultDecisionAtClose: 'PENDING' };
 
 const DEFAULT_AT_CLOSE_OPTIONS = [
-  { value: 'pending', label: 'Leave pending' },
-  { value: 'retain', label: 'Retain' },
-  { value: 'remove', label: 'Remove' },
+  { value: 'PENDING', label: 'Leave pending' },
+  { value: 'RETAIN', label: 'Retain' },
+  { value: 'REMOVE', label: 'Remove' },
 ] as const;
 
 const REMINDERS_INVALID = 'Enter whole numbers of days from 1 to 365, separated by commas';

@@ -61,7 +61,7 @@ const useStyles = makeStyles({
 export default function DashboardRoute() {
   const styles = useStyles();
   const auth = useAuth();
-  const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'admin';
+  const isAdmin = auth.status === 'signedIn' && auth.viewer.role === 'ADMIN';
   const prepared = useLoaderData() as DashboardPrepared | null;
   const { queryRef } = usePreparedQuery<DashboardRouteQuery>(query, prepared?.query);
 

@@ -116,7 +116,7 @@ export function periodRange(startDate: string, endDate: string | null | undefine
   return `${formatDate(startDate)} – ${endDate ? formatDate(endDate) : 'Ongoing'}`;
 }
 
-const AT_CLOSE: Record<string, string> = { retain: 'retained', remove: 'removed' };
+const AT_CLOSE: Record<string, string> = { RETAIN: 'retained', REMOVE: 'removed' };
 
 /** Issue 18: the active period's reminder points and what its close does to items without a decision; null when neither is set. */
 export function deadlineSummary(days: ReadonlyArray<number>, atClose: string): string | null {
@@ -170,7 +170,7 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
   const deadline = active ? deadlineSummary(active.reminderDaysBefore, active.defaultDecisionAtClose) : null;
   const closed = data.reviewPeriods.edges
     .map((e) => e.node)
-    .filter((p) => p.status === 'closed' && p.id !== active?.id)
+    .filter((p) => p.status === 'CLOSED' && p.id !== active?.id)
     .slice(0, RECENT_CLOSED_PERIODS);
 
   const close = () => {

@@ -10,9 +10,9 @@ const TrendChart = lazy(() => import('./DashboardCharts').then((m) => ({ default
 
 /** SPEC §2: the trend chart's period selector. */
 export const TREND_RANGES: { value: TrendRange; label: string }[] = [
-  { value: 'last30Days', label: 'Last 30 days' },
-  { value: 'last90Days', label: 'Last 90 days' },
-  { value: 'last6Months', label: 'Last 6 months' },
+  { value: 'LAST_30_DAYS', label: 'Last 30 days' },
+  { value: 'LAST_90_DAYS', label: 'Last 90 days' },
+  { value: 'LAST_6_MONTHS', label: 'Last 6 months' },
 ];
 
 const useStyles = makeStyles({
@@ -30,7 +30,7 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
   const [data, refetch] = useRefetchableFragment<RiskTrendCardRefetchQuery, RiskTrendCard_query$key>(
     graphql`
       fragment RiskTrendCard_query on Query
-      @argumentDefinitions(range: { type: "TrendRange", defaultValue: last30Days })
+      @argumentDefinitions(range: { type: "TrendRange", defaultValue: LAST_30_DAYS })
       @refetchable(queryName: "RiskTrendCardRefetchQuery") {
         dashboardTrend(range: $range) {
           date
@@ -43,7 +43,7 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
     `,
     query,
   );
-  const [range, setRange] = useState<TrendRange>('last30Days');
+  const [range, setRange] = useState<TrendRange>('LAST_30_DAYS');
   const [isPending, startTransition] = useTransition();
   const first = useRef(true);
   useEffect(() => {

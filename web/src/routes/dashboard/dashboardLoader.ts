@@ -6,5 +6,5 @@ export type DashboardPrepared = { query: PreloadedQuery<DashboardRouteQuery> };
 
 /** The dashboard's figures (and, for administrators, the review-period card). */
 export function prepareDashboard(session: RouteSession): DashboardPrepared {
-  return { query: prepareQuery<DashboardRouteQuery>(session, dashboardRouteQuery, { isAdmin: session.viewer.role === 'admin' }) };
+  return { query: prepareQuery<DashboardRouteQuery>(session, dashboardRouteQuery, { isAdmin: session.viewer.role === 'ADMIN' }) };
 }

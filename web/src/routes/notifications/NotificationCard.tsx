@@ -147,8 +147,8 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
   const [confirming, setConfirming] = useState(false);
   const [commitDelete, deleting] = useMutation<NotificationCardDeleteMutation>(deleteMutation);
 
-  const visibleToViewer = n.targetType === 'all' || n.targetUser?.id === viewerId || !isAdmin;
-  const target = n.targetType === 'all' ? 'All users' : 'Specific user';
+  const visibleToViewer = n.targetType === 'ALL' || n.targetUser?.id === viewerId || !isAdmin;
+  const target = n.targetType === 'ALL' ? 'All users' : 'Specific user';
   const targetName = n.targetUser ? fullName(n.targetUser.firstName, n.targetUser.lastName) : null;
 
   const fail = () => notify({ title: 'Error', description: 'Failed to delete notification', intent: 'error' });

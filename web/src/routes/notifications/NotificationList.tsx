@@ -6,13 +6,13 @@ import { useMarkNotificationRead } from '../../domain/notifications/Notification
 import { useNotify } from '../../components/toast';
 import { NotificationCard } from './NotificationCard';
 
-/** SPEC §2: the tabs filter by type; General holds general and info. */
+/** SPEC §2: the tabs filter by type (GraphQL's NotificationType); General holds general and info. */
 export type NotificationTab = 'all' | 'general' | 'urgent' | 'warning';
 
 export function matchesTab(tab: NotificationTab, type: string): boolean {
   if (tab === 'all') return true;
-  if (tab === 'general') return type === 'general' || type === 'info';
-  return type === tab;
+  if (tab === 'general') return type === 'GENERAL' || type === 'INFO';
+  return type === tab.toUpperCase();
 }
 
 const useStyles = makeStyles({

@@ -76,7 +76,7 @@ export default function NotificationsRoute() {
 function Notifications({ queryRef }: { queryRef: PreloadedQuery<NotificationsRouteQuery> }) {
   const auth = useAuth();
   const viewer = auth.status === 'signedIn' ? auth.viewer : null;
-  const isAdmin = viewer?.role === 'admin';
+  const isAdmin = viewer?.role === 'ADMIN';
   const data = usePreloadedQuery<NotificationsRouteQuery>(query, queryRef);
   const styles = useStyles();
   const navigate = useNavigate();

@@ -50,21 +50,21 @@ type Form = {
   title: string;
   message: string;
   type: NotificationKind;
-  targetType: 'all' | 'specific';
+  targetType: 'ALL' | 'SPECIFIC';
   targetUserId: string | null;
 };
 
 type Errors = FieldErrors<'title' | 'message' | 'targetUserId'>;
 const FIELDS = ['title', 'message', 'targetUserId'] as const;
 
-const EMPTY: Form = { title: '', message: '', type: 'general', targetType: 'all', targetUserId: null };
+const EMPTY: Form = { title: '', message: '', type: 'GENERAL', targetType: 'ALL', targetUserId: null };
 
 /** SPEC §5, 'Notification form'. */
 export function validateNotificationForm(form: Form): Errors {
   const errors: Errors = {};
   if (!form.title.trim()) errors.title = 'Title is required';
   if (!form.message.trim()) errors.message = 'Message is required';
-  if (form.targetType === 'specific' && !form.targetUserId) errors.targetUserId = 'Please choose the user to send to';
+  if (form.targetType === 'SPECIFIC' && !form.targetUserId) errors.targetUserId = 'Please choose the user to send to';
   return errors;
 }
 
@@ -142,7 +142,7 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
           message: form.message.trim(),
           type: form.type,
           targetType: form.targetType,
-          targetUserId: form.targetType === 'specific' ? form.targetUserId : null,
+          targetUserId: form.targetType === 'SPECIFIC' ? form.targetUserId : null,
         },
       },
       updater: (store) => {
@@ -150,7 +150,7 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
         const node = result?.getValue('__typename') === 'MutationSendNotificationSuccess' ? result.getLinkedRecord('data') : null;
         if (node == null) return;
         const visibleToViewer =
-          node.getValue('targetType') === 'all' || node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
+          node.getValue('targetType') === 'ALL' || node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
         addNotification(store, node, { visibleToViewer });
       },
       onCompleted: ({ sendNotification: result }) => {
@@ -191,12 +191,12 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
         </Field>
         <Field label="Send to">
           <RadioGroup layout="horizontal" value={form.targetType} onChange={(_, d) => set('targetType', d.value as Form['targetType'])}>
-            <Radio value="all" label="All users" />
-            <Radio value="specific" label="Specific user" />
+            <Radio value="ALL" label="All users" />
+            <Radio value="SPECIFIC" label="Specific user" />
           </RadioGroup>
         </Field>
       </div>
-      {form.targetType === 'specific' ? (
+      {form.targetType === 'SPECIFIC' ? (
         <Field label="User" required {...validation('targetUserId')}>
           <Combobox
             placeholder="Search by name or email"

@@ -12,7 +12,7 @@ export type NotificationsPrepared = { query: PreloadedQuery<NotificationsRouteQu
 export function prepareNotifications(session: RouteSession): NotificationsPrepared {
   return {
     query: prepareQuery<NotificationsRouteQuery>(session, notificationsRouteQuery, {
-      isAdmin: session.viewer.role === 'admin',
+      isAdmin: session.viewer.role === 'ADMIN',
       count: FEED_PAGE,
       userCount: USER_CHOICES,
     }),

@@ -132,7 +132,7 @@ function LoadedRemediation({
             <option value="">All periods</option>
             {periods.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.name} ({p.status === 'closed' ? 'Closed' : 'Active'})
+                {p.name} ({p.status === 'CLOSED' ? 'Closed' : 'Active'})
               </option>
             ))}
           </Select>
@@ -141,7 +141,7 @@ function LoadedRemediation({
           <Select value={filters.status} onChange={(_, d) => onFilters({ status: d.value as RemediationFilters['status'] })}>
             <option value="">All</option>
             {Object.entries(STATUS_LABEL).map(([value, label]) => (
-              <option key={value} value={value}>
+              <option key={value} value={value.toLowerCase()}>
                 {label}
               </option>
             ))}

@@ -16,8 +16,8 @@ const useStyles = makeStyles({
   actions: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalXS, rowGap: tokens.spacingVerticalXS },
 });
 
-export const STATUS_LABEL: Record<string, string> = { open: 'Open', done: 'Done', failed: 'Failed', verified: 'Verified' };
-const STATUS_COLOR = { open: 'warning', done: 'brand', failed: 'danger', verified: 'success' } as const;
+export const STATUS_LABEL: Record<string, string> = { OPEN: 'Open', DONE: 'Done', FAILED: 'Failed', VERIFIED: 'Verified' };
+const STATUS_COLOR = { OPEN: 'warning', DONE: 'brand', FAILED: 'danger', VERIFIED: 'success' } as const;
 
 const setStatusMutation = graphql`
   mutation RemediationRowSetStatusMutation($id: ID!, $status: SettableRemediationStatus!) {
@@ -38,22 +38,22 @@ const setStatusMutation = graphql`
 `;
 
 /** What a person may do from each status (verified comes from an upload; it may still be reopened). */
-const ACTIONS: Record<string, { status: 'open' | 'done' | 'failed'; label: string }[]> = {
-  open: [
-    { status: 'done', label: 'Mark done' },
-    { status: 'failed', label: 'Mark failed' },
+const ACTIONS: Record<string, { status: 'OPEN' | 'DONE' | 'FAILED'; label: string }[]> = {
+  OPEN: [
+    { status: 'DONE', label: 'Mark done' },
+    { status: 'FAILED', label: 'Mark failed' },
   ],
-  done: [
-    { status: 'open', label: 'Reopen' },
-    { status: 'failed', label: 'Mark failed' },
+  DONE: [
+    { status: 'OPEN', label: 'Reopen' },
+    { status: 'FAILED', label: 'Mark failed' },
   ],
-  failed: [
-    { status: 'done', label: 'Mark done' },
-    { status: 'open', label: 'Reopen' },
+  FAILED: [
+    { status: 'DONE', label: 'Mark done' },
+    { status: 'OPEN', label: 'Reopen' },
   ],
-  verified: [{ status: 'open', label: 'Reopen' }],
+  VERIFIED: [{ status: 'OPEN', label: 'Reopen' }],
 };
-const ICON = { done: <Checkmark16Regular />, failed: <ErrorCircle16Regular />, open: <ArrowUndo16Regular /> } as const;
+const ICON = { DONE: <Checkmark16Regular />, FAILED: <ErrorCircle16Regular />, OPEN: <ArrowUndo16Regular /> } as const;
 
 export type RemediationRowProps = {
   item: RemediationRow_item$key;
@@ -95,7 +95,7 @@ export function RemediationRow({ item, connectionId, statusFilter }: Remediation
   const [commit, inFlight] = useMutation<RemediationRowSetStatusMutation>(setStatusMutation);
   const who = `${i.userName || i.userId} / ${i.roleProfile || '(no role)'}`;
 
-  const setStatus = (status: 'open' | 'done' | 'failed') => {
+  const setStatus = (status: 'OPEN' | 'DONE' | 'FAILED') => {
     const fail = (message?: string) => notify({ title: 'Update Failed', description: message || 'Failed to update the remediation item', intent: 'error' });
     commit({
       variables: { id: i.id, status },

@@ -83,7 +83,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
     query,
   );
   const periods = data.reviewPeriods.edges.map((e) => e.node);
-  const [chosen, setChosen] = useState<string>(() => (periods.find((p) => p.status === 'closed') ?? periods[0])?.id ?? '');
+  const [chosen, setChosen] = useState<string>(() => (periods.find((p) => p.status === 'CLOSED') ?? periods[0])?.id ?? '');
   const [busy, setBusy] = useState<{ key: string; bytes: number } | null>(null);
 
   const download = async (d: Download) => {
@@ -128,7 +128,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
             <Select value={chosen} onChange={(_, d) => setChosen(d.value)} disabled={busy != null}>
               {periods.map((p) => (
                 <option key={p.id} value={p.id}>
-                  {p.name} ({p.status === 'closed' ? 'Closed' : 'Active'})
+                  {p.name} ({p.status === 'CLOSED' ? 'Closed' : 'Active'})
                 </option>
               ))}
             </Select>

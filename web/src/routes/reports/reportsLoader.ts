@@ -6,5 +6,5 @@ export type ReportsPrepared = { query: PreloadedQuery<ReportsRouteQuery> };
 
 /** Recent Risk Reviews: administrators everyone's, reviewers their own (the server decides). */
 export function prepareReports(session: RouteSession): ReportsPrepared {
-  return { query: prepareQuery<ReportsRouteQuery>(session, reportsRouteQuery, { isAdmin: session.viewer.role === 'admin' }) };
+  return { query: prepareQuery<ReportsRouteQuery>(session, reportsRouteQuery, { isAdmin: session.viewer.role === 'ADMIN' }) };
 }

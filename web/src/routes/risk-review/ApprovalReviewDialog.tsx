@@ -120,10 +120,10 @@ const returnMutation = graphql`
 `;
 
 const GROUP: Record<string, { label: string; color: BadgeProps['color'] }> = {
-  removal: { label: 'Removal', color: 'danger' },
-  mitigation: { label: 'Mitigation', color: 'important' },
-  retained_against_recommendation: { label: "Retained against 'remove'", color: 'warning' },
-  other: { label: 'Other', color: 'informative' },
+  REMOVAL: { label: 'Removal', color: 'danger' },
+  MITIGATION: { label: 'Mitigation', color: 'important' },
+  RETAINED_AGAINST_RECOMMENDATION: { label: "Retained against 'remove'", color: 'warning' },
+  OTHER: { label: 'Other', color: 'informative' },
 };
 
 export type ApprovalMode = 'approve' | 'return';
@@ -242,7 +242,7 @@ function ApprovalItems({
       <Text weight="semibold">Items needing attention first ({formatCount(review.total)} in all)</Text>
       <ul className={styles.list} aria-label="Submitted items">
         {shown.map((i) => {
-          const group = GROUP[i.group] ?? GROUP.other!;
+          const group = GROUP[i.group] ?? GROUP.OTHER!;
           const who = `${i.userName || i.userId} · ${i.accessRiskId} · ${i.roleProfile}`;
           return (
             <li key={i.riskRowId} className={styles.item}>

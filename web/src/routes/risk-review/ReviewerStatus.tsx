@@ -30,7 +30,7 @@ const query = graphql`
       }
       ...ReviewerStatusRow_status
     }
-    submissions(status: submitted, first: 100) {
+    submissions(status: SUBMITTED, first: 100) {
       edges {
         node {
           id

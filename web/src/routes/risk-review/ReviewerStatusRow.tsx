@@ -30,10 +30,10 @@ const useStyles = makeStyles({
 });
 
 const STATUS: Record<string, { label: string; color: BadgeProps['color'] }> = {
-  submitted: { label: 'Submitted', color: 'brand' },
-  approved: { label: 'Approved', color: 'success' },
-  returned: { label: 'Returned', color: 'warning' },
-  recalled: { label: 'Recalled', color: 'informative' },
+  SUBMITTED: { label: 'Submitted', color: 'brand' },
+  APPROVED: { label: 'Approved', color: 'success' },
+  RETURNED: { label: 'Returned', color: 'warning' },
+  RECALLED: { label: 'Recalled', color: 'informative' },
 };
 
 export function ReviewerStatusRow({
@@ -71,7 +71,7 @@ export function ReviewerStatusRow({
   const name = fullName(p.reviewer.firstName, p.reviewer.lastName) || p.reviewer.email;
   const ratio = p.assigned > 0 ? Math.min(p.decided / p.assigned, 1) : 0;
   const status = p.submissionStatus ? STATUS[p.submissionStatus] : undefined;
-  const awaiting = p.submissionStatus === 'submitted' && submissionId != null;
+  const awaiting = p.submissionStatus === 'SUBMITTED' && submissionId != null;
 
   return (
     <TableRow>

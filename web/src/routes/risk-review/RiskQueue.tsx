@@ -103,7 +103,7 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [showAdvanced, setShowAdvanced] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const systemLookup = useValueLookup('system');
+  const systemLookup = useValueLookup('SYSTEM');
   // The route's loader prepared the first page (no filter).
   // The current page stays on screen while the next one loads.
   const { queryRef, isPending, load, refetch } = usePreparedQuery<RiskQueueQuery>(riskQueueQuery, prepared);
@@ -249,8 +249,8 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
 
 function AdvancedOptions({ filters, onChange }: { filters: QueueFilters; onChange: (patch: Partial<QueueFilters>) => void }) {
   const styles = useStyles();
-  const groupLookup = useValueLookup('user_group');
-  const roleLookup = useValueLookup('role_profile');
+  const groupLookup = useValueLookup('USER_GROUP');
+  const roleLookup = useValueLookup('ROLE_PROFILE');
   return (
     <>
       <Field className={styles.field} label="User Group">

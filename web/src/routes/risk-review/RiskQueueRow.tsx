@@ -75,7 +75,7 @@ export function RiskQueueRow({
   );
   const [save, saving] = useSaveDecisions();
 
-  const decide = (decision: 'retain' | 'remove') =>
+  const decide = (decision: 'RETAIN' | 'REMOVE') =>
     save({
       rowIds: [r.id],
       decision,
@@ -83,10 +83,10 @@ export function RiskQueueRow({
       optimistic: { previous: r.myDecision ?? null },
     });
 
-  const retained = r.myDecision === 'retain' || r.myDecision === 'retain_mitigated';
+  const retained = r.myDecision === 'RETAIN' || r.myDecision === 'RETAIN_MITIGATED';
   const who = r.userName || r.userId;
   const stateId = useId();
-  const state = r.myDecision === 'remove' ? 'remove' : retained ? 'retain' : 'pending';
+  const state = r.myDecision === 'REMOVE' ? 'remove' : retained ? 'retain' : 'pending';
 
   return (
     <TableRow aria-selected={selected} className={selected ? styles.selectedRow : undefined}>
@@ -142,7 +142,7 @@ export function RiskQueueRow({
             indicator={{
               className: mergeClasses(state === 'pending' && styles.pendingIndicator, state === 'remove' && styles.removeIndicator),
             }}
-            onChange={(_, d) => decide(d.checked ? 'retain' : 'remove')}
+            onChange={(_, d) => decide(d.checked ? 'RETAIN' : 'REMOVE')}
           />
           <span id={stateId}>
             <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />

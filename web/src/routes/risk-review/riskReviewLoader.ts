@@ -43,10 +43,16 @@ export const EMPTY_FILTERS: QueueFilters = {
   decision: '',
 };
 
-/** The filter as the API takes it (empty fields left out). */
+/**
+ * The filter fields that are GraphQL enums: the screen keeps the SPEC's
+ * lower-case values (as REST takes them), GraphQL names them in UPPER_CASE.
+ */
+export const ENUM_FILTER_FIELDS: ReadonlySet<string> = new Set(['riskLevel', 'decision', 'recommendation']);
+
+/** The filter as the API takes it (empty fields left out, enum values in GraphQL's UPPER_CASE). */
 export function toFilterInput(f: QueueFilters): RiskFilterInput {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f)) if (v.trim()) out[k] = v.trim();
+  for (const [k, v] of Object.entries(f)) if (v.trim()) out[k] = ENUM_FILTER_FIELDS.has(k) ? v.trim().toUpperCase() : v.trim();
   return out as RiskFilterInput;
 }
 
@@ -66,7 +72,7 @@ export type RiskReviewPrepared = {
 
 /** Risk Review's administrator tabs (reviewers get My Assigned Risks at the same address instead). */
 export function prepareRiskReview(session: RouteSession, url: URL): RiskReviewPrepared | null {
-  if (session.viewer.role === 'reviewer') return null;
+  if (session.viewer.role === 'REVIEWER') return null;
   const tab = riskReviewTab(url.searchParams);
   switch (tab) {
     case 'overview':

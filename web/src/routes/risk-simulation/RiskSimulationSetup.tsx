@@ -14,7 +14,7 @@ import { riskLookup, roleLookup, userLookup } from './lookups';
 export const SCENARIO_PREFIX = 'SCENARIO_ROLE_';
 export const INCOMPLETE = 'Please select user, risk, and configure scenarios';
 
-export type Scenario = { key: number; roleProfile: string; action: 'retain' | 'remove' };
+export type Scenario = { key: number; roleProfile: string; action: 'RETAIN' | 'REMOVE' };
 export type SetupState = {
   user: PickerOption | null;
   risk: PickerOption | null;
@@ -72,7 +72,7 @@ export function RiskSimulationSetup({
   const addScenario = () => {
     if (!state.risk) return onAddScenarioWithoutRisk();
     const n = state.counter + 1;
-    set({ counter: n, scenarios: [...state.scenarios, { key: n, roleProfile: `${SCENARIO_PREFIX}${n}`, action: 'retain' }] });
+    set({ counter: n, scenarios: [...state.scenarios, { key: n, roleProfile: `${SCENARIO_PREFIX}${n}`, action: 'RETAIN' }] });
   };
 
   return (
@@ -122,10 +122,10 @@ export function RiskSimulationSetup({
                 />
               </Field>
               <Switch
-                label={s.action === 'remove' ? 'Remove' : 'Retain'}
-                checked={s.action === 'remove'}
+                label={s.action === 'REMOVE' ? 'Remove' : 'Retain'}
+                checked={s.action === 'REMOVE'}
                 aria-label={`Scenario ${i + 1}: remove the role`}
-                onChange={(_, d) => setScenario(s.key, { action: d.checked ? 'remove' : 'retain' })}
+                onChange={(_, d) => setScenario(s.key, { action: d.checked ? 'REMOVE' : 'RETAIN' })}
               />
               <Button
                 appearance="subtle"

@@ -9,6 +9,6 @@ export type RiskSimulationPrepared = { query: PreloadedQuery<RiskSimulationRoute
 
 /** The recent runs; administrators only (nothing is asked for anyone else). */
 export function prepareRiskSimulation(session: RouteSession): RiskSimulationPrepared | null {
-  if (session.viewer.role !== 'admin') return null;
+  if (session.viewer.role !== 'ADMIN') return null;
   return { query: prepareQuery<RiskSimulationRouteQuery>(session, riskSimulationRouteQuery, { runs: RECENT_RUNS }) };
 }

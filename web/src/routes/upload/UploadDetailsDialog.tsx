@@ -250,7 +250,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
               ) : null}
             </div>
 
-            {u.status === 'failed' ? (
+            {u.status === 'FAILED' ? (
               <MessageBar intent="error" layout="multiline">
                 <MessageBarBody className={styles.errorText}>
                   <MessageBarTitle>Error</MessageBarTitle>
@@ -259,7 +259,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
               </MessageBar>
             ) : null}
 
-            {u.status === 'completed' ? <UploadWarnings warnings={u.warnings} /> : null}
+            {u.status === 'COMPLETED' ? <UploadWarnings warnings={u.warnings} /> : null}
 
             <dl className={styles.counts} aria-label="Counts">
               <Count label="Records imported" value={formatNumber(u.recordCount)} />
@@ -274,7 +274,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
               </Subtitle2>
               <dl className={styles.facts}>
                 <dt className={styles.factLabel}>Mode</dt>
-                <dd className={styles.factValue}>{modeLabel(u.mode as UploadMode)}</dd>
+                <dd className={styles.factValue}>{modeLabel(u.mode.toLowerCase() as UploadMode)}</dd>
                 <dt className={styles.factLabel}>Skip duplicate records</dt>
                 <dd className={styles.factValue}>{u.skipDuplicates ? 'Yes' : 'No'}</dd>
                 <dt className={styles.factLabel}>Batch Size</dt>
@@ -347,7 +347,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
                 </div>
               ) : (
                 <Caption1 className={styles.muted}>
-                  {u.status === 'processing' ? 'The columns are mapped when processing starts.' : 'No columns were mapped.'}
+                  {u.status === 'PROCESSING' ? 'The columns are mapped when processing starts.' : 'No columns were mapped.'}
                 </Caption1>
               )}
             </section>
@@ -372,12 +372,12 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
             </section>
           </DialogContent>
           <DialogActions>
-            {u.status === 'failed' ? (
+            {u.status === 'FAILED' ? (
               <Button
                 appearance="primary"
                 icon={retrying ? <Spinner size="tiny" /> : <ArrowClockwise16Regular />}
                 disabled={retrying}
-                onClick={() => retry({ globalId: u.id, name: u.originalName, size: u.sizeBytes, mode: u.mode as UploadMode })}
+                onClick={() => retry({ globalId: u.id, name: u.originalName, size: u.sizeBytes, mode: u.mode.toLowerCase() as UploadMode })}
               >
                 Retry
               </Button>

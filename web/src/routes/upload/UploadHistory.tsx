@@ -113,7 +113,7 @@ export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRe
   const isMobile = useIsMobile();
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const nodes = data.uploads.edges.map((e) => e.node);
-  const anyProcessing = nodes.some((n) => n.status === 'processing');
+  const anyProcessing = nodes.some((n) => n.status === 'PROCESSING');
   const loadedRef = useRef(nodes.length);
   loadedRef.current = nodes.length;
 
@@ -144,7 +144,7 @@ export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRe
       (n) => n.originalName === checkingFor.name && new Date(n.createdAt).getTime() >= checkingFor.since - CLOCK_SKEW_MS,
     );
     if (match) {
-      onFound(checkingFor.key, { globalId: match.id, status: match.status, mode: match.mode as UploadMode, size: match.sizeBytes });
+      onFound(checkingFor.key, { globalId: match.id, status: match.status, mode: match.mode.toLowerCase() as UploadMode, size: match.sizeBytes });
     }
   }, [checkingFor, nodes, onFound]);
 

@@ -154,7 +154,7 @@ export function useRetryUpload(onRetried: (upload: RetriedUpload) => void): [(up
 
 /** 'Queued': accepted, waiting for one of the ingestion slots shared by all servers (not started yet). */
 export function isQueued(u: { status: string; startedAt?: unknown }): boolean {
-  return u.status === 'processing' && u.startedAt == null;
+  return u.status === 'PROCESSING' && u.startedAt == null;
 }
 
 export function StatusBadge({ status, warnings = 0, queued = false }: { status: string; warnings?: number; queued?: boolean }) {
@@ -165,21 +165,21 @@ export function StatusBadge({ status, warnings = 0, queued = false }: { status: 
       </Badge>
     );
   }
-  if (status === 'completed' && warnings > 0) {
+  if (status === 'COMPLETED' && warnings > 0) {
     return (
       <Badge appearance="tint" color="warning" icon={<Warning12Filled />}>
         Completed with warnings
       </Badge>
     );
   }
-  if (status === 'completed') {
+  if (status === 'COMPLETED') {
     return (
       <Badge appearance="tint" color="success" icon={<CheckmarkCircle12Filled />}>
         Completed
       </Badge>
     );
   }
-  if (status === 'failed') {
+  if (status === 'FAILED') {
     return (
       <Badge appearance="tint" color="danger" icon={<DismissCircle12Filled />}>
         Failed
@@ -235,9 +235,9 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
   const [retry, retrying] = useRetryUpload(onRetried);
 
   const records =
-    u.status === 'completed' ? (
+    u.status === 'COMPLETED' ? (
       <Text className={styles.number}>{formatNumber(u.recordCount)}</Text>
-    ) : u.status === 'processing' ? (
+    ) : u.status === 'PROCESSING' ? (
       <span className={styles.records}>
         <Text className={styles.number}>{formatNumber(u.rowsProcessed)}</Text>
         <Caption1 className={styles.muted}>so far</Caption1>
@@ -250,18 +250,18 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
       <Button size="small" appearance="subtle" icon={<Info16Regular />} onClick={onViewDetails}>
         View Details
       </Button>
-      {u.status === 'failed' ? (
+      {u.status === 'FAILED' ? (
         <Button
           size="small"
           appearance="subtle"
           icon={retrying ? <Spinner size="extra-tiny" /> : <ArrowClockwise16Regular />}
           disabled={retrying}
-          onClick={() => retry({ globalId: u.id, name: u.originalName, size: u.sizeBytes, mode: u.mode as UploadMode })}
+          onClick={() => retry({ globalId: u.id, name: u.originalName, size: u.sizeBytes, mode: u.mode.toLowerCase() as UploadMode })}
         >
           Retry
         </Button>
       ) : null}
-      {u.status === 'processing' ? <UploadProgressLive globalId={u.id} /> : null}
+      {u.status === 'PROCESSING' ? <UploadProgressLive globalId={u.id} /> : null}
     </div>
   );
   const date = (
@@ -278,7 +278,7 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
           <div className={styles.itemText}>
             <Text className={styles.name}>{u.originalName}</Text>
             <Caption1 className={styles.muted}>
-              {formatBytes(u.sizeBytes)} · {u.status === 'completed' ? `${formatNumber(u.recordCount)} records` : u.status === 'processing' ? `${formatNumber(u.rowsProcessed)} records so far` : 'No records'}
+              {formatBytes(u.sizeBytes)} · {u.status === 'COMPLETED' ? `${formatNumber(u.recordCount)} records` : u.status === 'PROCESSING' ? `${formatNumber(u.rowsProcessed)} records so far` : 'No records'}
             </Caption1>
             <Caption1 className={styles.muted}>
               {uploaderName(u.uploadedBy)} · {date}

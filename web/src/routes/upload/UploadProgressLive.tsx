@@ -34,26 +34,28 @@ export function writeProgress(
   globalId: string,
   p: ProgressUpdate,
 ): void {
-  if (p.status !== 'processing' && p.status !== 'completed' && p.status !== 'failed') return;
+  // REST's poll answers the SPEC's 'processing', the subscription GraphQL's PROCESSING; the store holds GraphQL's.
+  const status = p.status.toLowerCase();
+  if (status !== 'processing' && status !== 'completed' && status !== 'failed') return;
   const record = store.get(globalId);
   if (record == null) return;
   const previousStatus = record.getValue('status');
-  if (previousStatus !== 'processing' && p.status === 'processing') {
+  if (previousStatus !== 'PROCESSING' && status === 'processing') {
     // A stale poll answered after the terminal event: keep the terminal state.
     const previousRows = record.getValue('rowsProcessed');
     if (typeof previousRows === 'number' && previousRows >= p.rowsProcessed) return;
   }
   const forward = (field: string, value: number) => {
     const prev = record.getValue(field);
-    record.setValue(p.status === 'processing' && typeof prev === 'number' ? Math.max(prev, value) : value, field);
+    record.setValue(status === 'processing' && typeof prev === 'number' ? Math.max(prev, value) : value, field);
   };
-  record.setValue(p.status, 'status');
+  record.setValue(status.toUpperCase(), 'status');
   forward('rowsProcessed', p.rowsProcessed);
-  if (p.bytesProcessed > 0 || p.status !== 'processing') forward('bytesProcessed', p.bytesProcessed);
+  if (p.bytesProcessed > 0 || status !== 'processing') forward('bytesProcessed', p.bytesProcessed);
   forward('duplicatesSkipped', p.duplicatesSkipped);
   record.setValue(p.errorMessage ?? null, 'errorMessage');
-  if (p.status === 'completed') record.setValue(p.recordCount ?? p.rowsProcessed, 'recordCount');
-  if (p.status === 'completed' && p.warnings) record.setValue([...p.warnings], 'warnings');
+  if (status === 'completed') record.setValue(p.recordCount ?? p.rowsProcessed, 'recordCount');
+  if (status === 'completed' && p.warnings) record.setValue([...p.warnings], 'warnings');
 }
 
 /**

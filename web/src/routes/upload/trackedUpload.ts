@@ -104,9 +104,11 @@ export function applySnapshot(
   s: ProgressUpdate,
 ): TrackedUpload {
   if (t.phase === 'completed' || t.phase === 'failed') return t;
-  if (s.status !== 'processing' && s.status !== 'completed' && s.status !== 'failed') return t;
+  // REST's poll answers 'processing', the subscription PROCESSING.
+  const status = s.status.toLowerCase();
+  if (status !== 'processing' && status !== 'completed' && status !== 'failed') return t;
   const now = Date.now();
-  if (s.status === 'processing') {
+  if (status === 'processing') {
     return {
       ...t,
       phase: 'processing',
@@ -116,7 +118,7 @@ export function applySnapshot(
       duplicatesSkipped: Math.max(t.duplicatesSkipped, s.duplicatesSkipped),
     };
   }
-  if (s.status === 'completed') {
+  if (status === 'completed') {
     return {
       ...t,
       phase: 'completed',

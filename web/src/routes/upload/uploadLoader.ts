@@ -9,6 +9,6 @@ export type UploadPrepared = { query: PreloadedQuery<UploadRouteQuery> };
 
 /** The upload history; administrators only (nothing is asked for anyone else). */
 export function prepareUpload(session: RouteSession): UploadPrepared | null {
-  if (session.viewer.role !== 'admin') return null;
+  if (session.viewer.role !== 'ADMIN') return null;
   return { query: prepareQuery<UploadRouteQuery>(session, uploadRouteQuery, { count: HISTORY_PAGE }) };
 }

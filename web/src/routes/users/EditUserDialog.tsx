@@ -55,7 +55,7 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
   const fail = useFailureToast('Update Failed', 'Failed to update user');
   const [firstName, setFirstName] = useState(u.firstName);
   const [lastName, setLastName] = useState(u.lastName);
-  const [role, setRole] = useState<RoleValue>(u.role === 'admin' ? 'admin' : 'reviewer');
+  const [role, setRole] = useState<RoleValue>(u.role === 'ADMIN' ? 'ADMIN' : 'REVIEWER');
   const { setErrors, clearError, validation } = useFieldErrors<'firstName'>();
   const [commit, inFlight] = useMutation<EditUserDialogMutation>(mutation);
 

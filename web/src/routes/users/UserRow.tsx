@@ -128,7 +128,7 @@ export function UserRow({ user, isSelf, onEdit, onResetPassword }: UserRowProps)
         </TableCellLayout>
       </TableCell>
       <TableCell>
-        <Badge appearance="tint" color={u.role === 'admin' ? 'brand' : 'informative'}>
+        <Badge appearance="tint" color={u.role === 'ADMIN' ? 'brand' : 'informative'}>
           {roleLabel(u.role)}
         </Badge>
       </TableCell>
@@ -137,7 +137,7 @@ export function UserRow({ user, isSelf, onEdit, onResetPassword }: UserRowProps)
           {u.isActive ? 'Active' : 'Inactive'}
         </Badge>
       </TableCell>
-      <TableCell>{u.role === 'admin' ? 'All Risks' : <span className={styles.muted}>{DASH}</span>}</TableCell>
+      <TableCell>{u.role === 'ADMIN' ? 'All Risks' : <span className={styles.muted}>{DASH}</span>}</TableCell>
       <TableCell>
         {u.lastLoginAt ? (
           <time dateTime={u.lastLoginAt} title={fullDateTime(u.lastLoginAt)}>

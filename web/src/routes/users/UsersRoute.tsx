@@ -85,8 +85,8 @@ function UsersScreen() {
             onChange={(_, d) => setFilters((f) => ({ ...f, role: d.value as UserFilters['role'] }))}
           >
             <option value="all">All Roles</option>
-            <option value="admin">Administrator</option>
-            <option value="reviewer">Reviewer</option>
+            <option value="ADMIN">Administrator</option>
+            <option value="REVIEWER">Reviewer</option>
           </Select>
           <Select
             className={styles.filter}

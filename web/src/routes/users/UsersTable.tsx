@@ -13,7 +13,7 @@ import { UserRow } from './UserRow';
 
 export type UserFilters = {
   search: string;
-  role: 'all' | 'admin' | 'reviewer';
+  role: 'all' | 'ADMIN' | 'REVIEWER';
   status: 'all' | 'active' | 'inactive';
 };
 

@@ -21,8 +21,8 @@ export function generatePassword(length = GENERATED_PASSWORD_LENGTH): string {
 }
 
 export const ROLE_OPTIONS = [
-  { value: 'admin', label: 'Administrator' },
-  { value: 'reviewer', label: 'Reviewer' },
+  { value: 'ADMIN', label: 'Administrator' },
+  { value: 'REVIEWER', label: 'Reviewer' },
 ] as const;
 
 export type RoleValue = (typeof ROLE_OPTIONS)[number]['value'];

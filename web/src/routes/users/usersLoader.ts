@@ -9,6 +9,6 @@ export type UsersPrepared = { query: PreloadedQuery<UsersRouteQuery> };
 
 /** The user list; administrators only (nothing is asked for anyone else). */
 export function prepareUsers(session: RouteSession): UsersPrepared | null {
-  if (session.viewer.role !== 'admin') return null;
+  if (session.viewer.role !== 'ADMIN') return null;
   return { query: prepareQuery<UsersRouteQuery>(session, usersRouteQuery, { count: USERS_PAGE }) };
 }
