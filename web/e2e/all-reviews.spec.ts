@@ -69,7 +69,7 @@ test('Reports lists recent reviews; All Reviews searches, filters, pages and hig
 
   // Shared Only: Grace Liu's six roles are among them (other specs' reviewers may share more), highlighted,
   // with the second reviewer's decision or Pending.
-  await page.getByLabel('Shared Roles').selectOption('shared');
+  await page.getByLabel('Shared Roles').selectOption('SHARED');
   await expect(page.getByText('Page 2 of 2')).toHaveCount(0);
   await expect(table.locator('tbody tr[data-shared="true"]').filter({ hasText: 'Grace Liu' })).toHaveCount(6);
   await expect(table.locator('tbody tr:not([data-shared])')).toHaveCount(0);
@@ -81,8 +81,8 @@ test('Reports lists recent reviews; All Reviews searches, filters, pages and hig
   await shot(page, 'all-reviews-shared');
 
   // The first reviewer retained only Grace Liu's roles, which are all shared.
-  await page.getByLabel('Shared Roles').selectOption('unique');
-  await page.getByLabel('Decision', { exact: true }).selectOption('retain');
+  await page.getByLabel('Shared Roles').selectOption('UNIQUE');
+  await page.getByLabel('Decision', { exact: true }).selectOption('RETAIN');
   await expect(table).toContainText('No reviews found matching your criteria');
   await page.getByLabel('Shared Roles').selectOption('');
   await expect(page.getByLabel('6 reviews in total')).toBeVisible();

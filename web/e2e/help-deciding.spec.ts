@@ -40,11 +40,11 @@ test('help deciding beside each risk, and an approval that shows removals first 
   await expect(f001.getByTestId('recommendation')).toContainText('High-risk rule with no usage in the export');
 
   // Filter and sort by recommendation.
-  await rev.getByLabel('Recommendation').selectOption('retain');
+  await rev.getByLabel('Recommendation').selectOption('RETAIN');
   await expect(rowsOf(rev)).toHaveCount(1);
   await expect(rowsOf(rev).first()).toContainText('P001');
   await rev.getByLabel('Recommendation').selectOption('');
-  await rev.getByLabel('Sort by').selectOption('recommendation');
+  await rev.getByLabel('Sort by').selectOption('RECOMMENDATION');
   await expect(rowsOf(rev)).toHaveCount(6);
   await expect(rowsOf(rev).last()).toContainText('P001');
   // On a phone the reason is still there.

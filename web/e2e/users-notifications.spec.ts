@@ -33,7 +33,7 @@ test('a created reviewer signs in with the mailed password and receives notifica
   await create.getByLabel(/^First Name/).fill('Nora');
   await create.getByLabel(/^Last Name/).fill('Newman');
   await create.getByLabel(/^Email/).fill(email);
-  await create.getByLabel(/^Role/).selectOption('reviewer');
+  await create.getByLabel(/^Role/).selectOption('REVIEWER');
   await create.getByRole('button', { name: 'Create User' }).click();
   await expect(toast(page, 'User Created')).toBeVisible();
   await expect(create).toBeHidden();
@@ -83,7 +83,7 @@ test('a created reviewer signs in with the mailed password and receives notifica
     const dialog = page.getByRole('dialog', { name: 'Send Notification' });
     await dialog.getByLabel(/^Title/).fill(title);
     await dialog.getByLabel(/^Message/).fill(message);
-    await dialog.getByLabel('Type').selectOption(type);
+    await dialog.getByLabel('Type').selectOption(type.toUpperCase());
     await dialog.getByRole('radio', { name: 'Specific user' }).check();
     const picker = dialog.getByRole('combobox', { name: /^User/ });
     await picker.click();

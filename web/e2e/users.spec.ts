@@ -80,7 +80,7 @@ test('edit, reset password with Generate, deactivate and activate a user', async
   await expect(edit.getByText('First name is required')).toBeVisible();
   await edit.getByLabel(/^First Name/).fill('Mandy');
   await edit.getByLabel(/^Last Name/).fill('Changed');
-  await edit.getByLabel('Role').selectOption('admin');
+  await edit.getByLabel('Role').selectOption('ADMIN');
   await edit.getByRole('button', { name: 'Save Changes' }).click();
   await expect(toast(page, 'User Updated')).toBeVisible();
   await expect(edit).toBeHidden();
@@ -143,7 +143,7 @@ test('the create-user dialog validates its fields and reports a duplicate e-mail
 
   await dialog.getByLabel(/^First Name/).fill('Dupe');
   await dialog.getByLabel(/^Email/).fill('not-an-email');
-  await dialog.getByLabel(/^Role/).selectOption('reviewer');
+  await dialog.getByLabel(/^Role/).selectOption('REVIEWER');
   await dialog.getByRole('button', { name: 'Create User' }).click();
   await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
 
