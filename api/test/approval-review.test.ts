@@ -80,7 +80,7 @@ describe('approval review', () => {
     const status = await a.client.get('/api/reviews/submission-status');
     expect(status.body.itemComments).toEqual([{ riskDefinitionId: Number(rows[0]), userId: 'U1', roleProfile: 'Z_AP', accessRiskId: 'R1', comment: 'Unused for a year: why keep it?' }]);
     const g = await a.client.gql(`query($id: ID!) { node(id: $id) { ... on Submission { status itemComments { userId comment } } } }`, { id: sgid(sub.id) });
-    expect(g.body.data.node).toEqual({ status: 'returned', itemComments: [{ userId: 'U1', comment: 'Unused for a year: why keep it?' }] });
+    expect(g.body.data.node).toEqual({ status: 'RETURNED', itemComments: [{ userId: 'U1', comment: 'Unused for a year: why keep it?' }] });
     const notes = await a.client.get('/api/notifications');
     expect(JSON.stringify(notes.body)).toContain('see the comments on the items (1 item comment)');
     const audit = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'submission.returned', entityId: sub.id } });
@@ -97,7 +97,7 @@ describe('approval review', () => {
       { id: sgid(sub.id), items: [{ riskDefinitionId: String(rows[1]), comment: 'Remove by Friday' }] },
     );
     expect(m.body.errors).toBeUndefined();
-    expect(m.body.data.approveSubmission.data).toEqual({ status: 'approved', reviewComment: 'Checked', itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }] });
+    expect(m.body.data.approveSubmission.data).toEqual({ status: 'APPROVED', reviewComment: 'Checked', itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }] });
     const audit = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'submission.approved', entityId: sub.id } });
     expect(audit!.after).toMatchObject({ comment: 'Checked', itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }] });
 

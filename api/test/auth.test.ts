@@ -165,7 +165,7 @@ describe('sessions across REST and GraphQL', () => {
     const cookie = [...c.cookies.keys()];
     expect(cookie).toEqual(['grc_session']);
     const r = await c.gql(VIEWER);
-    expect(r.body.data.viewer).toMatchObject({ email: ADMIN_EMAIL, role: 'admin', passwordResetRequired: false });
+    expect(r.body.data.viewer).toMatchObject({ email: ADMIN_EMAIL, role: 'ADMIN', passwordResetRequired: false });
   });
 
   it('a GraphQL sign-in (persisted operation, as the web client sends it) works for REST, and sign-out ends it', async () => {

@@ -133,8 +133,8 @@ describe('grouping', () => {
     const u1 = await user(admin, 'U1');
     const groups = groupsOf(u1);
     expect(groups.map((g: any) => [g.accessRiskId, g.riskDescription, g.riskLevel, g.isRisk, g.totalRisks, g.allDecided])).toEqual([
-      ['R01', 'Vendor and payment', 'high', true, 3, false],
-      ['R02', 'Low thing', 'low', false, 2, false],
+      ['R01', 'Vendor and payment', 'HIGH', true, 3, false],
+      ['R02', 'Low thing', 'LOW', false, 2, false],
     ]);
     const r01 = rolesOf(groups[0]);
     expect(r01).toEqual([
@@ -223,14 +223,14 @@ describe('visibility', () => {
 
 describe('decisions', () => {
   it('are refused while no review period is active', async () => {
-    const r = await save(admin, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'remove' }]);
+    const r = await save(admin, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'REMOVE' }]);
     expect(r.body.data.saveCompositeRoleDecisions).toEqual({ __typename: 'BaseError', message: NO_ACTIVE_PERIOD });
     expect(await server.app.deps.prisma.decision.count()).toBe(0);
   });
 
   it('are saved per user and composite role on every row under it, and shown back at every level', async () => {
     expect((await admin.post('/api/review-periods', { name: 'Composite view period' })).status).toBe(201);
-    const r = await save(admin, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'remove' }]);
+    const r = await save(admin, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'REMOVE' }]);
     const res = r.body.data.saveCompositeRoleDecisions;
     expect(res.__typename).toBe('MutationSaveCompositeRoleDecisionsSuccess');
     // COMP_FIN holds two rows of R01 and one of R02.
@@ -241,8 +241,8 @@ describe('decisions', () => {
       { id: gid('CompositeRiskGroup', 'U1', 'R02'), accessRiskId: 'R02', decidedRisks: 1, allDecided: false },
     ]);
     expect(res.data.roles).toEqual([
-      { id: gid('CompositeRole', 'U1', 'R01', 'COMP_FIN'), accessRiskId: 'R01', compositeBusinessRole: 'COMP_FIN', decision: 'remove', decidedCount: 2, allDecided: true },
-      { id: gid('CompositeRole', 'U1', 'R02', 'COMP_FIN'), accessRiskId: 'R02', compositeBusinessRole: 'COMP_FIN', decision: 'remove', decidedCount: 1, allDecided: true },
+      { id: gid('CompositeRole', 'U1', 'R01', 'COMP_FIN'), accessRiskId: 'R01', compositeBusinessRole: 'COMP_FIN', decision: 'REMOVE', decidedCount: 2, allDecided: true },
+      { id: gid('CompositeRole', 'U1', 'R02', 'COMP_FIN'), accessRiskId: 'R02', compositeBusinessRole: 'COMP_FIN', decision: 'REMOVE', decidedCount: 1, allDecided: true },
     ]);
 
     // Recorded per risk row, for this reviewer, as a composite-role decision.
@@ -256,8 +256,8 @@ describe('decisions', () => {
 
     // A batch of pending changes in one call: the direct roles and COMP_OTHER; the user turns green.
     const batch = await save(admin, [
-      { userId: 'U1', compositeBusinessRole: '', decision: 'retain' },
-      { userId: 'U1', compositeBusinessRole: 'COMP_OTHER', decision: 'retain' },
+      { userId: 'U1', compositeBusinessRole: '', decision: 'RETAIN' },
+      { userId: 'U1', compositeBusinessRole: 'COMP_OTHER', decision: 'RETAIN' },
     ]);
     expect(batch.body.data.saveCompositeRoleDecisions.data.saved).toBe(2);
     const u1 = await user(admin, 'U1');
@@ -265,20 +265,20 @@ describe('decisions', () => {
     const groups = groupsOf(u1);
     expect(groups.map((g: any) => g.allDecided)).toEqual([true, true]);
     expect(rolesOf(groups[0]).map((x: any) => [x.name, x.decision, x.allDecided])).toEqual([
-      ['Z_GL', 'retain', true],
-      ['COMP_FIN', 'remove', true],
+      ['Z_GL', 'RETAIN', true],
+      ['COMP_FIN', 'REMOVE', true],
     ]);
     expect((await users(admin)).edges.map((e: any) => e.node.allDecided)).toEqual([true, false, false, false]);
   });
 
   it('are each viewer’s own: a reviewer’s decision does not show as the administrator’s, and a mixed role shows no single decision', async () => {
-    const r = await save(a.client, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain' }]);
-    expect(r.body.data.saveCompositeRoleDecisions.data.roles.map((x: any) => x.decision)).toEqual(['retain', 'retain']);
+    const r = await save(a.client, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'RETAIN' }]);
+    expect(r.body.data.saveCompositeRoleDecisions.data.roles.map((x: any) => x.decision)).toEqual(['RETAIN', 'RETAIN']);
     const mine = rolesOf(groupsOf(await user(a.client, 'U1'))[0]);
-    expect(mine.find((x: any) => x.name === 'COMP_FIN').decision).toBe('retain');
+    expect(mine.find((x: any) => x.name === 'COMP_FIN').decision).toBe('RETAIN');
     expect(mine.find((x: any) => x.name === 'Z_GL')).toMatchObject({ decision: null, allDecided: false });
     const admins = rolesOf(groupsOf(await user(admin, 'U1'))[0]);
-    expect(admins.find((x: any) => x.name === 'COMP_FIN').decision).toBe('remove');
+    expect(admins.find((x: any) => x.name === 'COMP_FIN').decision).toBe('REMOVE');
 
     // One row of the role changed from the queue: the role is decided but mixed.
     expect((await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[1]), decision: 'remove' })).status).toBe(200);
@@ -289,8 +289,8 @@ describe('decisions', () => {
   it('refuses a role outside the reviewer’s rows, and a bad decision, saving nothing', async () => {
     const before = await server.app.deps.prisma.decision.count();
     const foreign = await save(a.client, [
-      { userId: 'U1', compositeBusinessRole: 'COMP_OTHER', decision: 'remove' },
-      { userId: 'U2', compositeBusinessRole: 'COMP_HR', decision: 'remove' },
+      { userId: 'U1', compositeBusinessRole: 'COMP_OTHER', decision: 'REMOVE' },
+      { userId: 'U2', compositeBusinessRole: 'COMP_HR', decision: 'REMOVE' },
     ]);
     expect(foreign.body.data.saveCompositeRoleDecisions).toEqual({
       __typename: 'BaseError',
@@ -298,7 +298,7 @@ describe('decisions', () => {
     });
     const empty = await save(a.client, []);
     expect(empty.body.data.saveCompositeRoleDecisions).toMatchObject({ __typename: 'ValidationError', message: 'Please select risks to make decisions on' });
-    const mitigated = await save(a.client, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain_mitigated' }]);
+    const mitigated = await save(a.client, [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'RETAIN_MITIGATED' }]);
     expect(mitigated.body.data.saveCompositeRoleDecisions.__typename).toBe('ValidationError');
     expect(await server.app.deps.prisma.decision.count()).toBe(before);
   });
@@ -308,7 +308,7 @@ describe('decisions', () => {
     const decided = (await user(admin, 'U1')).decidedRisks;
     expect(decided).toBeGreaterThan(0);
     await admin.put(`/api/review-periods/${active.id}/close`);
-    const r = await save(admin, [{ userId: 'U2', compositeBusinessRole: 'COMP_HR', decision: 'remove' }]);
+    const r = await save(admin, [{ userId: 'U2', compositeBusinessRole: 'COMP_HR', decision: 'REMOVE' }]);
     expect(r.body.data.saveCompositeRoleDecisions).toEqual({ __typename: 'BaseError', message: NO_ACTIVE_PERIOD });
     // The closed period's decisions stay visible, read-only (issue 15).
     expect((await user(admin, 'U1')).decidedRisks).toBe(decided);

@@ -129,7 +129,7 @@ describe('ids and cursors a caller may not use', () => {
     expect(listed.totalCount).toBe(1);
     const id = listed.edges[0].node.id;
     const q = `query($id: ID!) { node(id: $id) { __typename ... on ReviewDecision { decision userId } } }`;
-    for (const c of [reviewer.client, admin]) expect((await c.gql(q, { id })).body.data.node).toEqual({ __typename: 'ReviewDecision', decision: 'remove', userId: 'C000' });
+    for (const c of [reviewer.client, admin]) expect((await c.gql(q, { id })).body.data.node).toEqual({ __typename: 'ReviewDecision', decision: 'REMOVE', userId: 'C000' });
     const other = await userClient(server, admin);
     expect((await other.client.gql(q, { id })).body).toEqual({ data: { node: null } });
   });

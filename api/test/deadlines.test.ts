@@ -163,7 +163,7 @@ describe('reminders and escalation, on a controlled clock', () => {
     expect((await admin.get('/api/review-periods/00000000-0000-4000-8000-000000000000/reminders')).status).toBe(404);
 
     const g = await admin.gql(`{ activeReviewPeriod { reminderDaysBefore defaultDecisionAtClose reminders { kind daysBefore pendingCount recipient { email } } } }`);
-    expect(g.body.data.activeReviewPeriod).toMatchObject({ reminderDaysBefore: [7, 1], defaultDecisionAtClose: 'remove' });
+    expect(g.body.data.activeReviewPeriod).toMatchObject({ reminderDaysBefore: [7, 1], defaultDecisionAtClose: 'REMOVE' });
     expect(g.body.data.activeReviewPeriod.reminders).toHaveLength(4);
 
     const audit = await server.app.deps.prisma.auditEvent.findMany({ where: { periodId, action: { in: ['period.reminder_sent', 'period.escalation_sent'] } } });
@@ -220,10 +220,10 @@ describe('default at close', () => {
     const end = new Date(Date.now() + 5 * DAY).toISOString();
     const g = await admin.gql(
       `mutation($input: CreateReviewPeriodInput!) { createReviewPeriod(input: $input) { __typename ... on MutationCreateReviewPeriodSuccess { data { id endDate reminderDaysBefore defaultDecisionAtClose } } ... on Error { message } } }`,
-      { input: { name: 'Retain by default', endDate: end, reminderDaysBefore: [2], defaultDecisionAtClose: 'retain' } },
+      { input: { name: 'Retain by default', endDate: end, reminderDaysBefore: [2], defaultDecisionAtClose: 'RETAIN' } },
     );
     const created = g.body.data.createReviewPeriod.data;
-    expect(created).toMatchObject({ endDate: end, reminderDaysBefore: [2], defaultDecisionAtClose: 'retain' });
+    expect(created).toMatchObject({ endDate: end, reminderDaysBefore: [2], defaultDecisionAtClose: 'RETAIN' });
     const bad = await admin.gql(`mutation { createReviewPeriod(input: { name: "x", defaultDecisionAtClose: approve }) { __typename } }`);
     expect(bad.body.errors?.[0]?.message).toMatch(/approve/);
     const closed = await admin.gql(`mutation($id: ID!) { closeReviewPeriod(id: $id) { __typename } }`, { id: created.id });

@@ -146,7 +146,7 @@ describe('errors a tool can act on', () => {
         ...(id === userId ? [] : [admin.gql(`query ($id: ID!) { node(id: $id) { id } }`, { id }), admin.gql(`query ($id: ID!) { nodes(ids: [$id]) { id } }`, { id })]),
         admin.gql(`query ($id: ID!) { periodEvidence(periodId: $id) { periodName } }`, { id }),
         admin.gql(`mutation ($id: ID!) { closeReviewPeriod(id: $id) { __typename } }`, { id: id === userId ? userId : id }),
-        admin.gql(`mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: user_id, criteriaValue: "U1001" }) { __typename } }`, {
+        admin.gql(`mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: USER_ID, criteriaValue: "U1001" }) { __typename } }`, {
           id: id === userId ? gid('ReviewPeriod', NO_SUCH_UUID) : id,
         }),
       ];
@@ -170,7 +170,7 @@ describe('errors a tool can act on', () => {
     const close = await admin.gql(`mutation ($id: ID!) { closeReviewPeriod(id: $id) { __typename ... on BaseError { code message } } }`, { id: none });
     expect(close.body.data.closeReviewPeriod).toMatchObject({ __typename: 'BaseError', code: 'NOT_FOUND' });
     const assign = await admin.gql(
-      `mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: user_id, criteriaValue: "U1001" }) { __typename ... on Error { message } ... on BaseError { code } ... on ValidationError { code field } } }`,
+      `mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: USER_ID, criteriaValue: "U1001" }) { __typename ... on Error { message } ... on BaseError { code } ... on ValidationError { code field } } }`,
       { id: gid('User', NO_SUCH_UUID) },
     );
     expect(assign.body.errors).toBeUndefined();
@@ -244,12 +244,12 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
       let delivered: { title: string; type: string } | null = null;
       void arrived.then((l) => (delivered = JSON.parse(l)));
       for (let i = 0; i < 60 && !delivered; i++) {
-        const sent = await admin.gql(`mutation { sendNotification(input: { title: "Review due", message: "Q4 closes Friday", type: urgent, targetType: all }) { __typename } }`);
+        const sent = await admin.gql(`mutation { sendNotification(input: { title: "Review due", message: "Q4 closes Friday", type: URGENT, targetType: ALL }) { __typename } }`);
         expect(sent.body.data.sendNotification.__typename).toBe('MutationSendNotificationSuccess');
         await Promise.race([arrived, new Promise((r) => setTimeout(r, 500))]);
       }
       expect(await arrived).toContain('Review due');
-      expect(delivered).toMatchObject({ title: 'Review due', type: 'urgent' });
+      expect(delivered).toMatchObject({ title: 'Review due', type: 'URGENT' });
     } finally {
       node.kill();
     }
@@ -263,7 +263,7 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
       });
     try {
       const viewer = await run(`{ viewer { email role } assignedRisks { totalCount } }`);
-      expect(viewer.result.data).toEqual({ viewer: { email: reviewer.email, role: 'reviewer' }, assignedRisks: { totalCount: 2 } });
+      expect(viewer.result.data).toEqual({ viewer: { email: reviewer.email, role: 'REVIEWER' }, assignedRisks: { totalCount: 2 } });
       const deep = await run(`{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(9)}name${' }'.repeat(9)} } } } }`);
       const errors = deep.error ?? deep.result?.errors;
       expect(errors?.[0]?.extensions?.code).toBe('MAX_DEPTH_EXCEEDED');

@@ -341,7 +341,7 @@ describe('hostile input to GraphQL', () => {
     // Literal arguments carrying a NUL byte or a lone surrogate (escapes inside the document).
     for (const literal of ['"a\\u0000b"', '"a\\ud800b"']) {
       const before = await counts();
-      const res = await admin.gql(`mutation { sendNotification(input: { title: ${literal}, message: ${literal}, targetType: all, type: info }) { __typename } }`);
+      const res = await admin.gql(`mutation { sendNotification(input: { title: ${literal}, message: ${literal}, targetType: ALL, type: INFO }) { __typename } }`);
       check({ label: `literal ${literal}`, status: res.status, body: res.body }, before, await counts(), false);
     }
     // Malformed GraphQL bodies.
@@ -430,14 +430,14 @@ describe('the answers name what was wrong', () => {
 
   it('GraphQL: variables and literal arguments', async () => {
     const q = `mutation($input: SendNotificationInput!) { sendNotification(input: $input) { __typename } }`;
-    const v = await admin.gql(q, { input: { title: 'a\u0000b', message: 'm', targetType: 'all', type: 'info' } });
+    const v = await admin.gql(q, { input: { title: 'a\u0000b', message: 'm', targetType: 'ALL', type: 'INFO' } });
     expect(v.body.errors[0].message).toBe('Variable input.title must not contain NUL characters');
     expect(v.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const lit = await admin.gql(`mutation { sendNotification(input: { title: "a\\u0000b", message: "m", targetType: all, type: info }) { __typename } }`);
+    const lit = await admin.gql(`mutation { sendNotification(input: { title: "a\\u0000b", message: "m", targetType: ALL, type: INFO }) { __typename } }`);
     expect(lit.body.errors[0].message).toBe('Argument input must not contain NUL characters');
     expect(lit.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     // A lone surrogate escape is refused by the GraphQL parser itself.
-    const surrogate = await admin.gql(`mutation { sendNotification(input: { title: "a\\ud800", message: "m", targetType: all, type: info }) { __typename } }`);
+    const surrogate = await admin.gql(`mutation { sendNotification(input: { title: "a\\ud800", message: "m", targetType: ALL, type: INFO }) { __typename } }`);
     expect(surrogate.body.errors[0].message).toMatch(/^Syntax Error: Invalid Unicode escape sequence/);
   });
 });

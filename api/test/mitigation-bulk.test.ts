@@ -49,7 +49,7 @@ describe('retain with a mitigating control', () => {
     const pastRest = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), ...past });
     expect([pastRest.status, pastRest.body.message]).toEqual([400, 'The mitigation expiry date (mitigationExpiresAt) is in the past']);
     const pastGql = await a.client.gql(`mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename ... on Error { message } } }`, {
-      d: [{ riskRowId: encodeGlobalID('RiskRow', String(rows[0])), ...past, decision: 'retain_mitigated', mitigationExpiresAt: '2020-01-31T00:00:00.000Z' }],
+      d: [{ riskRowId: encodeGlobalID('RiskRow', String(rows[0])), ...past, decision: 'RETAIN_MITIGATED', mitigationExpiresAt: '2020-01-31T00:00:00.000Z' }],
     });
     expect(JSON.stringify(pastGql.body)).toContain('The mitigation expiry date (mitigationExpiresAt) is in the past');
     // Row 2 has no Control column: a control must be typed. In a batch, nothing of it is saved.
@@ -74,13 +74,13 @@ describe('retain with a mitigating control', () => {
     // The composite-role view offers the same (the same values again: nothing else changes).
     const composite = (expiry: string) =>
       a.client.gql(`mutation($d: [CompositeRoleDecisionInput!]!) { saveCompositeRoleDecisions(decisions: $d) { __typename ... on MutationSaveCompositeRoleDecisionsSuccess { data { saved roles { decision } } } ... on Error { message } } }`, {
-        d: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain_mitigated', mitigationExpiresAt: expiry, comments: 'Dual control on payments' }],
+        d: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'RETAIN_MITIGATED', mitigationExpiresAt: expiry, comments: 'Dual control on payments' }],
       });
     expect(JSON.stringify((await composite('2020-01-01T00:00:00Z')).body)).toContain('The mitigation expiry date (mitigationExpiresAt) is in the past');
-    expect((await composite('2099-01-31T00:00:00Z')).body.data.saveCompositeRoleDecisions).toMatchObject({ data: { saved: 1, roles: [{ decision: 'retain_mitigated' }] } });
+    expect((await composite('2099-01-31T00:00:00Z')).body.data.saveCompositeRoleDecisions).toMatchObject({ data: { saved: 1, roles: [{ decision: 'RETAIN_MITIGATED' }] } });
     const typed = await a.client.gql(
       `mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename ... on MutationSaveDecisionsSuccess { data { saved } } } }`,
-      { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },
+      { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'RETAIN_MITIGATED', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },
     );
     expect(typed.body.data.saveDecisions).toEqual({ __typename: 'MutationSaveDecisionsSuccess', data: { saved: 1 } });
 
@@ -94,7 +94,7 @@ describe('retain with a mitigating control', () => {
     const g = await a.client.gql(`{ assignedRisks(first: 10) { edges { node { accessRiskId myDecision myMitigationControl myMitigationExpiresAt } } } }`);
     expect(g.body.data.assignedRisks.edges.map((e: any) => e.node).find((r: any) => r.accessRiskId === 'R02')).toEqual({
       accessRiskId: 'R02',
-      myDecision: 'retain_mitigated',
+      myDecision: 'RETAIN_MITIGATED',
       myMitigationControl: 'MC-GL-REVIEW',
       myMitigationExpiresAt: '2099-06-30T00:00:00.000Z',
     });
@@ -124,12 +124,12 @@ describe('retain with a mitigating control', () => {
     });
     // Simulating a plain retain of COMP_FIN: R01 stays red, no longer mitigated.
     const sim = await a.client.gql(
-      `mutation { runRiskAnalysis(userId: "U1", roleDecisions: [{ compositeBusinessRole: "COMP_FIN", decision: retain }]) { __typename ... on MutationRunRiskAnalysisSuccess { data { mitigatedCount riskBreakdown { riskId status mitigated } } } } }`,
+      `mutation { runRiskAnalysis(userId: "U1", roleDecisions: [{ compositeBusinessRole: "COMP_FIN", decision: RETAIN }]) { __typename ... on MutationRunRiskAnalysisSuccess { data { mitigatedCount riskBreakdown { riskId status mitigated } } } } }`,
     );
     if (sim.body.errors) throw new Error(JSON.stringify(sim.body.errors));
     const data = sim.body.data.runRiskAnalysis.data;
     expect(data.mitigatedCount).toBe(1);
-    expect(data.riskBreakdown[0]).toEqual({ riskId: 'R01', status: 'red', mitigated: false });
+    expect(data.riskBreakdown[0]).toEqual({ riskId: 'R01', status: 'RED', mitigated: false });
   });
 
   it('lists expired mitigations for administrators; in the next period they are pending, valid ones carried', async () => {
@@ -193,7 +193,7 @@ describe('a comment required for removals', () => {
     const byFilter = await a.client.post('/api/reviews/decisions/by-filter', { filter: { system: 'SAP ERP' }, decision: 'remove' });
     expect(byFilter.status).toBe(400);
     expect(byFilter.body.message).toBe(msg);
-    const g = await a.client.gql(`mutation { decideByFilter(decision: remove) { __typename ... on Error { message } } }`);
+    const g = await a.client.gql(`mutation { decideByFilter(decision: REMOVE) { __typename ... on Error { message } } }`);
     expect(g.body.data.decideByFilter).toEqual({ __typename: 'ValidationError', message: msg });
     expect(await decisionsOf(a.user.id)).toEqual(before);
     expect(await auditCount()).toBe(audits);
@@ -225,7 +225,7 @@ describe('deciding every item matching a filter', () => {
 
   it("an administrator's queue by filter, and a mitigation by filter (GraphQL)", async () => {
     const g = await admin.gql(
-      `mutation { decideByFilter(filter: { system: "Workday" }, decision: retain_mitigated, mitigationControl: "MC-HR", mitigationExpiresAt: "2099-12-31T00:00:00Z", comments: "Quarterly HR check") { __typename ... on MutationDecideByFilterSuccess { data { count } } ... on Error { message } } }`,
+      `mutation { decideByFilter(filter: { system: "Workday" }, decision: RETAIN_MITIGATED, mitigationControl: "MC-HR", mitigationExpiresAt: "2099-12-31T00:00:00Z", comments: "Quarterly HR check") { __typename ... on MutationDecideByFilterSuccess { data { count } } ... on Error { message } } }`,
     );
     expect(g.body.data.decideByFilter).toEqual({ __typename: 'MutationDecideByFilterSuccess', data: { count: 1 } });
     const d = await server.app.deps.prisma.decision.findFirst({ where: { riskRowId: rows[3]!, periodId } });
@@ -242,7 +242,7 @@ describe('deciding every item matching a filter', () => {
     const r = await a.client.post('/api/reviews/decisions/by-filter', { filter: {}, decision: 'remove', comments: 'All gone' });
     expect(r.status).toBe(403);
     expect(r.body.message).toBe('Deciding every matching item at once is switched off by an administrator. Select the items on the page instead.');
-    const g = await a.client.gql(`mutation { decideByFilter(decision: retain) { __typename ... on Error { message } } }`);
+    const g = await a.client.gql(`mutation { decideByFilter(decision: RETAIN) { __typename ... on Error { message } } }`);
     expect(g.body.data?.decideByFilter?.message ?? g.body.errors?.[0]?.message).toMatch(/switched off by an administrator/);
     expect(await decisionsOf(a.user.id)).toEqual(before);
     expect(await auditCount()).toBe(audits);

@@ -39,11 +39,11 @@ describe('a selection of only __typename', () => {
 
   it('createUser and sendNotification answer success and write once', async () => {
     const users = await prisma().user.count();
-    const u = await admin.gql(`mutation { createUser(input: { email: "typename@example.com", firstName: "T", role: reviewer }) { __typename } }`);
+    const u = await admin.gql(`mutation { createUser(input: { email: "typename@example.com", firstName: "T", role: REVIEWER }) { __typename } }`);
     expect(u.body.errors).toBeUndefined();
     expect(await prisma().user.count()).toBe(users + 1);
     const notes = await prisma().notification.count();
-    const n = await admin.gql(`mutation { sendNotification(input: { title: "T", message: "M", targetType: all, type: general }) { __typename } }`);
+    const n = await admin.gql(`mutation { sendNotification(input: { title: "T", message: "M", targetType: ALL, type: GENERAL }) { __typename } }`);
     expect(n.body.errors).toBeUndefined();
     expect(await prisma().notification.count()).toBe(notes + 1);
   });

@@ -115,10 +115,10 @@ describe('GraphQL', () => {
     const meId = (await a.client.gql('{ viewer { id } }')).body.data.viewer.id;
     const sent = await admin.gql(
       `mutation($input: SendNotificationInput!) { sendNotification(input: $input) { __typename ... on MutationSendNotificationSuccess { data { id title type targetType } } ... on Error { message } } }`,
-      { input: { title: 'GraphQL hello', message: 'Hi', type: 'warning', targetType: 'specific', targetUserId: meId } },
+      { input: { title: 'GraphQL hello', message: 'Hi', type: 'WARNING', targetType: 'SPECIFIC', targetUserId: meId } },
     );
     const node = sent.body.data.sendNotification.data;
-    expect(node).toMatchObject({ title: 'GraphQL hello', type: 'warning', targetType: 'specific' });
+    expect(node).toMatchObject({ title: 'GraphQL hello', type: 'WARNING', targetType: 'SPECIFIC' });
 
     const list = await a.client.gql('{ notificationCounts { total unreadCount } notifications(first: 10) { edges { node { id title isRead readAt } } } }');
     expect(list.body.data.notifications.edges[0].node).toMatchObject({ title: 'GraphQL hello', isRead: false, readAt: null });
@@ -150,7 +150,7 @@ describe('live delivery (notificationAdded)', () => {
 
     await admin.post('/api/notifications', { title: 'Only A', message: 'private', targetType: 'specific', targetUserId: a.user.id });
     await until(() => ca.items.length === 1, 10_000);
-    expect(ca.items[0]).toEqual({ data: { notificationAdded: { title: 'Only A', type: 'general', isRead: false } } });
+    expect(ca.items[0]).toEqual({ data: { notificationAdded: { title: 'Only A', type: 'GENERAL', isRead: false } } });
 
     await admin.post('/api/notifications', { title: 'Everyone', message: 'all', targetType: 'all' });
     await until(() => ca.items.length === 2 && cb.items.length === 1, 10_000);

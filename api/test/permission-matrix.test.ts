@@ -428,7 +428,7 @@ function globalId(type: string) {
 function dummy(type: GraphQLInputType, entry: Entry): unknown {
   if (type instanceof GraphQLNonNull) return dummy(type.ofType, entry);
   if (type instanceof GraphQLList) return [];
-  if (type instanceof GraphQLEnumType) return type.getValues()[0]!.value;
+  if (type instanceof GraphQLEnumType) return type.getValues()[0]!.name; // variables carry GraphQL's name (UPPER_CASE), not the internal value
   if (type instanceof GraphQLInputObjectType) {
     const o: Record<string, unknown> = {};
     for (const f of Object.values(type.getFields())) {

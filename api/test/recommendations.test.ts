@@ -96,15 +96,15 @@ describe('help deciding', () => {
   });
 
   it('GraphQL gives the same fields, on the lists and on rows read by id, with the filter and sort', async () => {
-    const r = await a.client.gql(`{ assignedRisks(filter: { recommendation: review }, sort: recommendation) {
+    const r = await a.client.gql(`{ assignedRisks(filter: { recommendation: REVIEW }, sort: RECOMMENDATION) {
       totalCount edges { node { id userId isHighRiskRule executionCount lastPeriodDecision sharedReviewers sharedRemoved sharedRetained recommendation { value reason } } } } }`);
     expect(r.body.errors).toBeUndefined();
     const list = r.body.data.assignedRisks.edges.map((e: { node: unknown }) => e.node);
     expect(list.map((x: { userId: string }) => x.userId)).toEqual(['U3', 'U4', 'U5']);
-    expect(list[1]).toMatchObject({ lastPeriodDecision: 'remove', recommendation: { value: 'review' } });
+    expect(list[1]).toMatchObject({ lastPeriodDecision: 'REMOVE', recommendation: { value: 'REVIEW' } });
     expect(list[2]).toMatchObject({ sharedReviewers: 1, sharedRemoved: 1, sharedRetained: 0 });
     const node = await a.client.gql(`query($id: ID!) { node(id: $id) { ... on RiskRow { lastPeriodDecision recommendation { value reason } } } }`, { id: list[1].id });
-    expect(node.body.data.node).toEqual({ lastPeriodDecision: 'remove', recommendation: { value: 'review', reason: 'Removed in the last period (Q1 review), yet still granted' } });
+    expect(node.body.data.node).toEqual({ lastPeriodDecision: 'REMOVE', recommendation: { value: 'REVIEW', reason: 'Removed in the last period (Q1 review), yet still granted' } });
   });
 
   it('a decision by filter narrowed by recommendation decides only those rows', async () => {

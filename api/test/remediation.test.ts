@@ -178,27 +178,27 @@ describe('remediation list', () => {
     expect(both[0].period.name).toBe('Q4 review');
 
     // The reopened one, by status (what the REST list says too).
-    const open = (await admin.gql(LIST, { filter: { status: 'open' } })).body.data.remediationItems;
+    const open = (await admin.gql(LIST, { filter: { status: 'OPEN' } })).body.data.remediationItems;
     expect(open.totalCount).toBe(1);
     const ap = open.edges[0].node;
-    expect(ap).toMatchObject({ roleProfile: 'Z_AP_CLERK', status: 'open', reopenedCount: 1, statusSetBy: 'system (upload check)' });
+    expect(ap).toMatchObject({ roleProfile: 'Z_AP_CLERK', status: 'OPEN', reopenedCount: 1, statusSetBy: 'system (upload check)' });
 
     const SET = `mutation($id: ID!, $status: SettableRemediationStatus!, $note: String) {
       setRemediationStatus(id: $id, status: $status, note: $note) {
         __typename ... on MutationSetRemediationStatusSuccess { data { id status statusNote statusSetBy } } ... on Error { message } } }`;
-    const done = await admin.gql(SET, { id: ap.id, status: 'done', note: 'Revoked again' });
-    expect(done.body.data.setRemediationStatus.data).toMatchObject({ id: ap.id, status: 'done', statusNote: 'Revoked again' });
+    const done = await admin.gql(SET, { id: ap.id, status: 'DONE', note: 'Revoked again' });
+    expect(done.body.data.setRemediationStatus.data).toMatchObject({ id: ap.id, status: 'DONE', statusNote: 'Revoked again' });
     expect(done.body.data.setRemediationStatus.data.statusSetBy).toContain('admin@example.com');
     expect((await admin.get('/api/remediation?status=done')).body.items.map((i: any) => i.roleProfile)).toEqual(['Z_AP_CLERK']);
-    expect((await admin.gql(LIST, { filter: { status: 'open' } })).body.data.remediationItems.totalCount).toBe(0);
+    expect((await admin.gql(LIST, { filter: { status: 'OPEN' } })).body.data.remediationItems.totalCount).toBe(0);
     // 'verified' is not a status a person sets; a note too long is refused, naming it.
-    expect((await admin.gql(SET, { id: ap.id, status: 'verified' })).body.errors[0].message).toMatch(/verified/);
-    const long = await admin.gql(SET, { id: ap.id, status: 'failed', note: 'x'.repeat(2001) });
+    expect((await admin.gql(SET, { id: ap.id, status: 'VERIFIED' })).body.errors[0].message).toMatch(/VERIFIED/);
+    const long = await admin.gql(SET, { id: ap.id, status: 'FAILED', note: 'x'.repeat(2001) });
     expect(long.body.data.setRemediationStatus).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('note is too long') });
 
     // Reviewers may neither read nor set it.
     expect((await a.client.gql(LIST, {})).body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect((await a.client.gql(SET, { id: ap.id, status: 'open' })).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await a.client.gql(SET, { id: ap.id, status: 'OPEN' })).body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await admin.get('/api/remediation?status=done')).body.total).toBe(1);
   });
 });

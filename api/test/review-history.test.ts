@@ -124,7 +124,7 @@ describe('GraphQL', () => {
   it('recentReviews and the allReviews connection (page numbers, totalCount, Shared With)', async () => {
     const r = await admin.gql(`{
       recentReviews { userName decision reviewerName }
-      allReviews(first: 2, page: 2, shared: shared) {
+      allReviews(first: 2, page: 2, shared: SHARED) {
         totalCount
         pageInfo { hasNextPage hasPreviousPage }
         edges { node { roleProfile isSharedRole reviewerName sharedWith { reviewerName decision } } }
@@ -136,7 +136,7 @@ describe('GraphQL', () => {
     expect(conn.totalCount).toBe(3);
     expect(conn.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
     expect(conn.edges.map((e: any) => e.node)).toEqual([
-      { roleProfile: 'Z_AP_CLERK', isSharedRole: true, reviewerName: nameOf(a), sharedWith: [{ reviewerName: nameOf(b), decision: 'remove' }] },
+      { roleProfile: 'Z_AP_CLERK', isSharedRole: true, reviewerName: nameOf(a), sharedWith: [{ reviewerName: nameOf(b), decision: 'REMOVE' }] },
     ]);
     const pending = await admin.gql(`{ allReviews(first: 10, search: "Z_GL") { edges { node { sharedWith { decision } } } } }`);
     expect(pending.body.data.allReviews.edges[0].node.sharedWith).toEqual([{ decision: null }]);
@@ -157,7 +157,7 @@ describe('dashboard figures', () => {
     const own = await a.client.get('/api/dashboard/trend?range=6m');
     expect(own.body.points).toHaveLength(26);
     expect(own.body.points[25]).toMatchObject({ loaded: 2, retained: 1, removed: 1, pending: 0 });
-    const g = await admin.gql(`{ dashboardTrend(range: last90Days) { loaded pending } }`);
+    const g = await admin.gql(`{ dashboardTrend(range: LAST_90_DAYS) { loaded pending } }`);
     expect(g.body.data.dashboardTrend).toHaveLength(90);
     expect((await admin.get('/api/dashboard/trend?range=1y')).status).toBe(400);
   });
@@ -184,7 +184,7 @@ describe('live dashboard', () => {
       await listening(server, 'dashboard:changed', 1);
       await decide(c, rows[2]!, 'remove');
       await until(() => sub.items.length > 0);
-      expect(sub.items[0].data.dashboardChanged).toEqual({ reason: 'decisions' });
+      expect(sub.items[0].data.dashboardChanged).toEqual({ reason: 'DECISIONS' });
       const trend = await admin.get('/api/dashboard/trend?range=30d');
       expect(trend.body.points[29]).toMatchObject({ retained: 0, removed: 3, pending: 1 });
     } finally {

@@ -103,16 +103,16 @@ describe('risk analysis', () => {
     const run = await admin.gql(
       `mutation($userId: String!, $d: [AnalysisRoleDecisionInput!]) { runRiskAnalysis(userId: $userId, roleDecisions: $d) {
         __typename ... on Error { message } ... on MutationRunRiskAnalysisSuccess { data { userId userStatus redCount totalRisks riskBreakdown { riskId status } } } } }`,
-      { userId: 'S1', d: [{ compositeBusinessRole: 'COMP_AP', decision: 'retain' }] },
+      { userId: 'S1', d: [{ compositeBusinessRole: 'COMP_AP', decision: 'RETAIN' }] },
     );
-    expect(run.body.data.runRiskAnalysis.data).toMatchObject({ userId: 'S1', userStatus: 'red', redCount: 1, totalRisks: 2 });
+    expect(run.body.data.runRiskAnalysis.data).toMatchObject({ userId: 'S1', userStatus: 'RED', redCount: 1, totalRisks: 2 });
     const latest = await admin.gql(`{ latestRiskAnalyses(userIds: ["S1"]) { userId userStatus timestamp } }`);
-    expect(latest.body.data.latestRiskAnalyses).toEqual([expect.objectContaining({ userId: 'S1', userStatus: 'red' })]);
+    expect(latest.body.data.latestRiskAnalyses).toEqual([expect.objectContaining({ userId: 'S1', userStatus: 'RED' })]);
     // The composite-role view shows each user's latest analysis (none yet for a user never analysed by this viewer).
     const view = await admin.gql(`{ compositeUsers(first: 10) { edges { node { userId latestAnalysis { userStatus redCount totalRisks } } } } }`);
     const byUser = Object.fromEntries(view.body.data.compositeUsers.edges.map((e: { node: { userId: string; latestAnalysis: unknown } }) => [e.node.userId, e.node.latestAnalysis]));
-    expect(byUser.S1).toEqual({ userStatus: 'red', redCount: 1, totalRisks: 2 });
-    expect(byUser.S3).toEqual({ userStatus: 'green', redCount: 0, totalRisks: 1 });
+    expect(byUser.S1).toEqual({ userStatus: 'RED', redCount: 1, totalRisks: 2 });
+    expect(byUser.S3).toEqual({ userStatus: 'GREEN', redCount: 0, totalRisks: 1 });
     const mine = await reviewer.gql(`{ latestRiskAnalyses { userId } }`);
     expect(mine.body.data.latestRiskAnalyses).toEqual([]);
   });
@@ -172,7 +172,7 @@ describe('risk simulation', () => {
     const r = await admin.gql(
       `mutation($s: [SimulationScenarioInput!]!) { runSimulation(userId: "S1", riskId: "R_SOD", roleScenarios: $s) {
         __typename ... on MutationRunSimulationSuccess { data { match originalCount simulatedCount riskResolved tableComparison { originalData { roleProfile removed } simulationData { rowId } } } } } }`,
-      { s: remove('COMP_AP') },
+      { s: remove('COMP_AP').map((s) => ({ ...s, action: 'REMOVE' })) },
     );
     expect(r.body.data.runSimulation.data).toMatchObject({ match: false, originalCount: 3, simulatedCount: 0, riskResolved: true });
     const pick = await admin.gql(`{

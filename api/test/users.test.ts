@@ -105,7 +105,7 @@ describe('edit, reset password, activate', () => {
     expect(found.map((u: any) => u.email)).toEqual([email]);
     expect((await admin.get('/api/users?role=admin')).body.every((u: any) => u.role === 'admin')).toBe(true);
     expect((await admin.get('/api/users?active=false')).body.map((u: any) => u.email)).toContain(email);
-    const g = await admin.gql(`{ users(first: 50, role: reviewer, active: false) { edges { node { email isActive role } } } }`);
+    const g = await admin.gql(`{ users(first: 50, role: REVIEWER, active: false) { edges { node { email isActive role } } } }`);
     expect(g.body.data.users.edges.map((e: any) => e.node.email)).toContain(email);
     expect(g.body.data.users.edges.every((e: any) => !e.node.isActive && e.node.role === 'reviewer')).toBe(true);
   });

@@ -70,7 +70,7 @@ describe('a reviewer while the period is closed', () => {
     expect(byId.get(String(rows[0]))).toBe('remove');
     expect(byId.get(String(rows[1]))).toBe('');
     // Pending filter: the decided row is not pending.
-    const gql = await reviewer.client.gql(`{ assignedRisks(filter: { decision: "pending" }) { totalCount edges { node { myDecision } } } }`);
+    const gql = await reviewer.client.gql(`{ assignedRisks(filter: { decision: PENDING }) { totalCount edges { node { myDecision } } } }`);
     expect(gql.body.data.assignedRisks.totalCount).toBe(3);
     // Read-only: no change while closed.
     const refused = await reviewer.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'retain' });
@@ -117,7 +117,7 @@ describe('assignments', () => {
 
 describe('filter options', () => {
   it('are searched on the server: only the values (or labels) containing the text, at most the limit', async () => {
-    const g = await admin.gql('{ byLabel: assignmentValues(criteriaType: user_id, search: "wanda", limit: 5) { value label } capped: assignmentValues(criteriaType: user_id, search: "w", limit: 2) { value } }');
+    const g = await admin.gql('{ byLabel: assignmentValues(criteriaType: USER_ID, search: "wanda", limit: 5) { value label } capped: assignmentValues(criteriaType: USER_ID, search: "w", limit: 2) { value } }');
     expect(g.body.data.byLabel).toEqual([{ value: 'W1', label: 'W1 — Wanda Webb' }]);
     expect(g.body.data.capped).toHaveLength(2);
   });

@@ -47,7 +47,7 @@ const foreignOrigin = () => `http://127.0.0.1:${Number(new URL(server.url).port)
 const SEND = `mutation SendN($input: SendNotificationInput!) {
   sendNotification(input: $input) { __typename ... on MutationSendNotificationSuccess { data { id } } }
 }`;
-const sendVars = (title: string) => ({ input: { title, message: 'hello', targetType: 'all', type: 'general' } });
+const sendVars = (title: string) => ({ input: { title, message: 'hello', targetType: 'ALL', type: 'GENERAL' } });
 
 async function notificationCount(s: TestServer, title: string) {
   return s.app.deps.prisma.notification.count({ where: { title } });
@@ -136,7 +136,7 @@ describe('requests from another origin carrying the session cookie', () => {
     const m = await send(server, admin, 'POST', '/graphql', multipartGraphQL('csrf-multipart'), { ...origin, 'x-graphql-yoga-csrf': '1' });
     expect(m.status).toBe(403);
     // The urlencoded form Yoga would also parse: what an HTML form posts.
-    const form = new URLSearchParams({ query: `mutation { sendNotification(input: { title: "csrf-form", message: "x", targetType: all, type: general }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }` });
+    const form = new URLSearchParams({ query: `mutation { sendNotification(input: { title: "csrf-form", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }` });
     const f = await send(server, admin, 'POST', '/graphql', form, origin);
     expect(f.status).toBe(403);
     expect(await notificationCount(server, 'csrf-json')).toBe(0);
@@ -213,20 +213,20 @@ describe('requests from another origin carrying the session cookie', () => {
     const m = await send(server, admin, 'POST', '/graphql', multipartGraphQL('no-header'), {});
     expect(m.status).toBe(403);
     expect(m.body.message).toMatch(/x-graphql-yoga-csrf/);
-    const form = new URLSearchParams({ query: `mutation { sendNotification(input: { title: "no-header", message: "x", targetType: all, type: general }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }` });
+    const form = new URLSearchParams({ query: `mutation { sendNotification(input: { title: "no-header", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }` });
     expect((await send(server, admin, 'POST', '/graphql', form, {})).status).toBe(403);
     expect(await notificationCount(server, 'no-header')).toBe(0);
   });
 
   it('a GraphQL GET does not run mutations', async () => {
-    const q = encodeURIComponent(`mutation { sendNotification(input: { title: "via-get", message: "x", targetType: all, type: general }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }`);
+    const q = encodeURIComponent(`mutation { sendNotification(input: { title: "via-get", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }`);
     const r = await send(server, admin, 'GET', `/graphql?query=${q}`, undefined, { accept: 'application/json' });
     expect(r.status).toBe(405);
     expect(await notificationCount(server, 'via-get')).toBe(0);
   });
 
   it('Bearer tokens without cookies are not forgeable by a page and pass from anywhere', async () => {
-    const created = await admin.gql(`mutation { createApiToken(name: "cross-origin tool", scope: full) { ... on MutationCreateApiTokenSuccess { data { token } } } }`);
+    const created = await admin.gql(`mutation { createApiToken(name: "cross-origin tool", scope: FULL) { ... on MutationCreateApiTokenSuccess { data { token } } } }`);
     const token = created.body.data.createApiToken.data.token as string;
     const res = await fetch(server.url + '/graphql', {
       method: 'POST',

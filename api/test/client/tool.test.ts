@@ -54,7 +54,7 @@ describe('a tool with an API token', () => {
 
     const graph = new Client(server.url);
     graph.bearer = reviewerToken;
-    const r = await graph.gql('query ($filter: RiskFilterInput) { riskExport(kind: queue, filter: $filter) { kind path url totalRows } }', {
+    const r = await graph.gql('query ($filter: RiskFilterInput) { riskExport(kind: QUEUE, filter: $filter) { kind path url totalRows } }', {
       filter: { system: 'SAP ERP' },
     });
     expect(r.body.errors).toBeUndefined();
@@ -74,7 +74,7 @@ describe('a tool with an API token', () => {
     expect(created.status).toBe(201);
     const tool = new Client(server.url);
     tool.bearer = created.body.token;
-    const link = (await tool.gql('{ riskExport(kind: risk_report, filter: { userId: "U1" }) { path totalRows } }')).body.data.riskExport;
+    const link = (await tool.gql('{ riskExport(kind: RISK_REPORT, filter: { userId: "U1" }) { path totalRows } }')).body.data.riskExport;
     expect(link).toEqual({ path: '/api/reports/risk-report?userId=U1', totalRows: 2 });
     const report = await tool.get(link.path);
     expect(report.headers.get('x-total-rows')).toBe('2');
@@ -87,7 +87,7 @@ describe('a tool with an API token', () => {
 
     const tooLong = await tool.get(`/api/risks/export?system=${'x'.repeat(600)}`);
     expect(tooLong.status).toBe(400);
-    const graphBad = await tool.gql(`{ riskExport(kind: queue, filter: { system: "${'x'.repeat(600)}" }) { path } }`);
+    const graphBad = await tool.gql(`{ riskExport(kind: QUEUE, filter: { system: "${'x'.repeat(600)}" }) { path } }`);
     expect(graphBad.body.errors?.[0]?.message).toMatch(/system is too long/);
   });
 });
