@@ -77,7 +77,7 @@ describe('bulk categorisation', () => {
     expect(end.run.error).toMatch(/spend cap/);
     expect(end.run.costUsd).toBeCloseTo(3 * CALL_COST, 6);
     expect(await categorized()).toEqual(new Set(['B01', 'B02', 'B03', 'B08']));
-    await until(() => events.items.some((e) => e.data?.aiBulkProgress.status === 'capped'));
+    await until(() => events.items.some((e) => e.data?.aiBulkProgress.status === 'CAPPED'));
     const dones = events.items.map((e) => e.data.aiBulkProgress.done);
     expect(dones).toEqual(expect.arrayContaining([0, 1, 2, 3]));
     events.dispose();

@@ -60,7 +60,7 @@ describe('approval review', () => {
     expect(r.body.items[1]).toMatchObject({ mitigationControl: 'MC-9', mitigationExpiresAt: '2099-06-30', comments: 'Monthly check' });
     const g = await admin.gql(`query($id: ID!) { submissionReview(id: $id) { total items { userId group decision recommendation { value } } } }`, { id: sgid(sub.id) });
     expect(g.body.errors).toBeUndefined();
-    expect(g.body.data.submissionReview.items.map((i: { group: string }) => i.group)).toEqual(['removal', 'mitigation', 'retained_against_recommendation', 'other']);
+    expect(g.body.data.submissionReview.items.map((i: { group: string }) => i.group)).toEqual(['REMOVAL', 'MITIGATION', 'RETAINED_AGAINST_RECOMMENDATION', 'OTHER']);
     // Reviewers may not read it.
     expect((await a.client.get(`/api/submissions/${sub.id}/review`)).status).toBe(403);
   });

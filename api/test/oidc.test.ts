@@ -103,7 +103,7 @@ describe('single sign-on: the code flow', () => {
     expect(me.body.lastLoginAt).toBeTruthy();
     // The session is a full one: GraphQL and role-gated REST routes work.
     const viewer = await c.gql('query { viewer { email role } }');
-    expect(viewer.body.data.viewer).toEqual({ email, role: 'reviewer' });
+    expect(viewer.body.data.viewer).toEqual({ email, role: 'REVIEWER' });
     expect((await c.get('/api/assigned-risks')).status).toBe(200);
 
     const prisma = server.app.deps.prisma;

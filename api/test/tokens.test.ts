@@ -226,7 +226,7 @@ describe('listing and revoking', () => {
       `{ apiTokens(all: true, first: 100) { edges { node { id name prefix scope createdAt lastUsedAt lastUsedIp expiresAt revokedAt active owner { email } } } } }`,
     );
     const node = gql.body.data.apiTokens.edges.map((e: any) => e.node).find((n: any) => n.name === 'listed');
-    expect(node).toMatchObject({ scope: 'full', active: true, owner: { email: list.body.tokens[0].owner.email } });
+    expect(node).toMatchObject({ scope: 'FULL', active: true, owner: { email: list.body.tokens[0].owner.email } });
     const own = await reviewer.gql(`{ apiTokens(first: 10) { edges { node { name } } } viewer { canCreateApiTokens activeApiTokenCount } }`);
     expect(own.body.data.apiTokens.edges.map((e: any) => e.node.name)).toEqual(['listed']);
     expect(own.body.data.viewer).toEqual({ canCreateApiTokens: false, activeApiTokenCount: 1 });

@@ -273,7 +273,7 @@ describe('GraphQL', () => {
     const done = await settle(raw);
     expect(done.status).toBe('completed');
     const list = await admin.gql('{ uploads(first: 1) { edges { node { originalName status recordCount columnMapping { header field } } } } }');
-    expect(list.body.data.uploads.edges[0].node).toMatchObject({ originalName: 'graphql.csv', status: 'completed' });
+    expect(list.body.data.uploads.edges[0].node).toMatchObject({ originalName: 'graphql.csv', status: 'COMPLETED' });
     expect(list.body.data.uploads.edges[0].node.columnMapping).toContainEqual({ header: 'User ID', field: 'userId' });
   });
 
@@ -289,11 +289,11 @@ describe('GraphQL', () => {
     const query = `subscription { uploadProgress(id: "${gid}") { status rowsProcessed sizeBytes } }`;
     let ended = false;
     ws.subscribe({ query }, { next: (v) => events.push(v.data?.uploadProgress), error: () => {}, complete: () => (ended = true) });
-    await until(() => events.some((e) => e?.status === 'completed'), 60_000);
+    await until(() => events.some((e) => e?.status === 'COMPLETED'), 60_000);
     const rowsSeen = events.map((e) => e.rowsProcessed);
     expect(rowsSeen.length).toBeGreaterThan(1);
     expect(rowsSeen).toEqual([...rowsSeen].sort((a, b) => a - b));
-    expect(events.at(-1).status).toBe('completed');
+    expect(events.at(-1).status).toBe('COMPLETED');
     // The subscription ends with the load.
     await until(() => ended, 10_000);
     // Whoever subscribes later (a reloaded page) is told where the load stands at once.
@@ -301,7 +301,7 @@ describe('GraphQL', () => {
     await new Promise<void>((resolve, reject) =>
       ws.subscribe({ query }, { next: (v) => late.push(v.data?.uploadProgress), error: reject, complete: resolve }),
     );
-    expect(late).toEqual([{ status: 'completed', rowsProcessed: events.at(-1).rowsProcessed, sizeBytes: events.at(-1).sizeBytes }]);
+    expect(late).toEqual([{ status: 'COMPLETED', rowsProcessed: events.at(-1).rowsProcessed, sizeBytes: events.at(-1).sizeBytes }]);
     await ws.dispose();
   });
 });

@@ -41,9 +41,9 @@ describe('create user', () => {
 
   it('works over GraphQL too, with typed validation errors', async () => {
     const q = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on MutationCreateUserSuccess { data { email role passwordResetRequired } } ... on ValidationError { message field } } }`;
-    const ok = await admin.gql(q, { input: { email: 'gql.user@example.com', firstName: 'G', role: 'reviewer' } });
-    expect(ok.body.data.createUser).toEqual({ __typename: 'MutationCreateUserSuccess', data: { email: 'gql.user@example.com', role: 'reviewer', passwordResetRequired: true } });
-    const bad = await admin.gql(q, { input: { email: 'nope', firstName: 'G', role: 'reviewer' } });
+    const ok = await admin.gql(q, { input: { email: 'gql.user@example.com', firstName: 'G', role: 'REVIEWER' } });
+    expect(ok.body.data.createUser).toEqual({ __typename: 'MutationCreateUserSuccess', data: { email: 'gql.user@example.com', role: 'REVIEWER', passwordResetRequired: true } });
+    const bad = await admin.gql(q, { input: { email: 'nope', firstName: 'G', role: 'REVIEWER' } });
     expect(bad.body.data.createUser).toEqual({ __typename: 'ValidationError', message: 'Please enter a valid email address', field: 'email' });
   });
 });
@@ -107,7 +107,7 @@ describe('edit, reset password, activate', () => {
     expect((await admin.get('/api/users?active=false')).body.map((u: any) => u.email)).toContain(email);
     const g = await admin.gql(`{ users(first: 50, role: REVIEWER, active: false) { edges { node { email isActive role } } } }`);
     expect(g.body.data.users.edges.map((e: any) => e.node.email)).toContain(email);
-    expect(g.body.data.users.edges.every((e: any) => !e.node.isActive && e.node.role === 'reviewer')).toBe(true);
+    expect(g.body.data.users.edges.every((e: any) => !e.node.isActive && e.node.role === 'REVIEWER')).toBe(true);
   });
 
   it('answers 404 for an unknown user id', async () => {

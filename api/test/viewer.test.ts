@@ -75,7 +75,7 @@ describe('queries per request', () => {
       const few = await queriesOf(c, q, ids(5));
       expect(await queriesOf(c, q, ids(50))).toBe(few);
       const r = await c.gql(q, ids(4));
-      expect(r.body.data.nodes.map((n: { myDecision: string | null }) => n.myDecision)).toEqual(['retain', null, 'retain', null]);
+      expect(r.body.data.nodes.map((n: { myDecision: string | null }) => n.myDecision)).toEqual(['RETAIN', null, 'RETAIN', null]);
     }
   });
 
@@ -176,7 +176,7 @@ describe('global ids', () => {
     const r = await admin.gql(`mutation($id: ID!) { approveSubmission(id: $id) { __typename } }`, { id: gid('RiskRow', rows[0]!) });
     expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const d = await admin.gql(`mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename } }`, {
-      d: [{ riskRowId: gid('User', '00000000-0000-0000-0000-000000000000'), decision: 'retain' }],
+      d: [{ riskRowId: gid('User', '00000000-0000-0000-0000-000000000000'), decision: 'RETAIN' }],
     });
     expect(d.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });

@@ -110,8 +110,8 @@ describe('assignments', () => {
     expect(c.status).toBe(201);
     const g = await admin.gql('{ assignmentCriteria(first: 100) { edges { node { criteriaType criteriaValue matchingRows } } } }');
     const nodes = g.body.data.assignmentCriteria.edges.map((e: any) => e.node);
-    expect(nodes).toContainEqual({ criteriaType: 'user_group', criteriaValue: 'WEBGRP', matchingRows: 4 });
-    expect(nodes).toContainEqual({ criteriaType: 'risk_id', criteriaValue: 'WR1', matchingRows: 2 });
+    expect(nodes).toContainEqual({ criteriaType: 'USER_GROUP', criteriaValue: 'WEBGRP', matchingRows: 4 });
+    expect(nodes).toContainEqual({ criteriaType: 'RISK_ID', criteriaValue: 'WR1', matchingRows: 2 });
   });
 });
 

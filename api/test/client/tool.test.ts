@@ -59,7 +59,7 @@ describe('a tool with an API token', () => {
     });
     expect(r.body.errors).toBeUndefined();
     const link = r.body.data.riskExport;
-    expect(link).toMatchObject({ kind: 'queue', path: '/api/risks/export?system=SAP+ERP', totalRows: 2 });
+    expect(link).toMatchObject({ kind: 'QUEUE', path: '/api/risks/export?system=SAP+ERP', totalRows: 2 });
     expect(link.url).toBe(`${server.config.publicUrl}${link.path}`);
     const file = await graph.get(link.path);
     expect(file.status).toBe(200);
