@@ -217,7 +217,7 @@ describe('GraphQL and e-mail', () => {
     const list = await admin.gql('{ uploads(first: 1) { edges { node { originalName status statusLabel warnings sourceLayout { format encoding delimiter headerRow decimalSeparator sheet } } } } }');
     expect(list.body.data.uploads.edges[0].node).toEqual({
       originalName: 'gql.csv',
-      status: 'completed',
+      status: 'COMPLETED',
       statusLabel: 'Completed with warnings',
       warnings: ["Column 'Cost Centre' was not loaded: its name matches no field."],
       sourceLayout: { format: 'CSV', encoding: 'UTF-8', delimiter: 'semicolon', headerRow: 1, decimalSeparator: ',', sheet: null },
