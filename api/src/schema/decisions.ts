@@ -32,10 +32,10 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
       return ctx.viewer!.myDecisions.load(r.id);
     },
   }),
-  /** The control and expiry of the viewer's mitigation ('retain_mitigated') in the active period, if any. */
+  /** The control and expiry of the viewer's mitigation (RETAIN_MITIGATED) in the active period, if any. */
   myMitigationControl: t.string({
     nullable: true,
-    description: "The mitigating control named in the viewer's mitigation ('retain_mitigated') in the active period; null without one.",
+    description: "The mitigating control named in the viewer's mitigation (RETAIN_MITIGATED) in the active period; null without one.",
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
       if (row.decisionMitigationControl !== undefined) return row.decisionMitigationControl;
@@ -68,7 +68,7 @@ const ReviewRulesRef = builder.objectRef<ReviewRules>('ReviewRules').implement({
 });
 
 const ExpiredMitigationRef = builder.objectRef<mitigations.ExpiredMitigation>('ExpiredMitigation').implement({
-  description: "A mitigation ('retain_mitigated' decision) whose expiry date has passed: the risk it kept, under which control, until when.",
+  description: "A mitigation (RETAIN_MITIGATED decision) whose expiry date has passed: the risk it kept, under which control, until when.",
   fields: (t) => ({
     riskRowId: t.string({ description: "The risk row's numeric id, as text (the REST riskDefinitionId), not a global id.", resolve: (m) => String(m.riskRowId) }),
     userId: t.exposeString('userId', { description: "The user's id in the source system whose access carries the risk." }),
@@ -238,7 +238,7 @@ builder.mutationFields((t) => ({
       decision: t.arg({ type: DecisionValueEnum, required: true, description: 'The decision each matching row gets.' }),
       comments: t.arg.string({ description: 'The justification saved with each decision; needed for a mitigation (and for a removal when the review rules ask for it).' }),
       mitigationControl: t.arg.string({ description: "For RETAIN_MITIGATED: the mitigating control; left out, each row's own Control column is used." }),
-      mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For 'retain_mitigated' (and needed by it): until when the mitigation holds." }),
+      mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For RETAIN_MITIGATED (and needed by it): until when the mitigation holds." }),
     },
     resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.deps, ctx.actor, args),
   }),

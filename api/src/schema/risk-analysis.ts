@@ -16,7 +16,7 @@ const RiskBreakdown = builder.objectRef<analysis.RiskBreakdownEntry>('RiskBreakd
     riskId: t.exposeString('riskId'),
     status: t.expose('status', { type: AnalysisStatusEnum }),
     mitigated: t.boolean({
-      description: 'Red but mitigated: every red row under this risk is kept under a mitigating control (retain_mitigated).',
+      description: 'Red but mitigated: every red row under this risk is kept under a mitigating control (RETAIN_MITIGATED).',
       resolve: (e) => e.mitigated ?? false,
     }),
   }),
