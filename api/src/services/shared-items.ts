@@ -1,0 +1,85 @@
+// 'Shared' (README 'Shared reviews'), the one home of the rule: an item, the
+// same user and role (user id and role/profile), is shared in a period when it
+// is reviewed by more than one reviewer there: reviewers whose assignment
+// criteria match a live row of it, and reviewers who decided a row of it in
+// the period.
+//
+// Worked out per period, not per request (issue 13 point 7): shared_items
+// holds every item of a period with its reviewers. A period's items are
+// refreshed by one set-based statement when what they were worked out from
+// changed as a whole (the live rows: an upload, append or purge; the
+// assignment criteria: added or removed), which the stamp of the period
+// (shared_item_periods) tells against risk_data_version; a decision adds its
+// reviewer to its item in the same statement (a trigger, see the migration
+// 20261124150000_shared_items); a deleted decision drops the stamp. Readers
+// call freshSharedItems first, then join shared_items (sharedOf below).
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { DbClient } from '../core/types.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES } from './assignments.js';
+import { LIVE_ROWS } from './live-rows.js';
+
+/** Serialises refreshes of shared items (pg_advisory_xact_lock key). */
+const REFRESH_LOCK = 913_013;
+
+type Stamp = { version: bigint; criteria_version: bigint };
+
+/** The reviewers of every item of the live rows in a period (the definition, set-based). */
+const itemReviewersOfPeriod = (periodId: string) => Prisma.sql`
+  SELECT x.user_id, x.role_profile, array_agg(DISTINCT x.reviewer_id ORDER BY x.reviewer_id) AS reviewers FROM (
+    ${Prisma.join(
+      CRITERIA_TYPES.map(
+        (t) => Prisma.sql`SELECT DISTINCT r.user_id, r.role_profile, ac.reviewer_id FROM risk_rows r JOIN assignment_criteria ac
+           ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])} WHERE ${LIVE_ROWS}`,
+      ),
+      ' UNION ALL ',
+    )}
+    UNION ALL SELECT DISTINCT r.user_id, r.role_profile, d.reviewer_id FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+     WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS}
+  ) x GROUP BY 1, 2`;
+
+/**
+ * Brings the shared items of these periods up to date (those whose stamp is
+ * not the current data and criteria version), each by one set-based
+ * statement, in one transaction per period under a lock so two readers do
+ * not refresh the same period at once.
+ */
+export async function freshSharedItems(db: DbClient, periodIds: readonly string[]): Promise<void> {
+  if (!periodIds.length) return;
+  const stale = await db.$queryRaw<{ id: string }[]>`
+    SELECT p.id::text AS id FROM unnest(${[...new Set(periodIds)]}::uuid[]) p(id)
+      CROSS JOIN risk_data_version v
+      LEFT JOIN shared_item_periods s ON s.period_id = p.id
+     WHERE v.id = 1 AND (s.period_id IS NULL OR s.data_version <> v.version OR s.criteria_version <> v.criteria_version)`;
+  for (const { id } of stale) await refreshPeriod(db, id);
+}
+
+async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
+  const run = async (tx: DbClient) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`;
+    // The stamp is read inside the lock: another reader may have refreshed meanwhile.
+    const [v] = await tx.$queryRaw<(Stamp & { fresh: boolean })[]>`
+      SELECT v.version, v.criteria_version,
+             EXISTS (SELECT 1 FROM shared_item_periods s WHERE s.period_id = ${periodId}::uuid
+                        AND s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh
+        FROM risk_data_version v WHERE v.id = 1`;
+    if (!v || v.fresh) return;
+    await tx.$executeRaw`DELETE FROM shared_items WHERE period_id = ${periodId}::uuid`;
+    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers)
+      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers FROM (${itemReviewersOfPeriod(periodId)}) i`;
+    await tx.$executeRaw`INSERT INTO shared_item_periods (period_id, data_version, criteria_version, refreshed_at)
+      VALUES (${periodId}::uuid, ${v.version}, ${v.criteria_version}, now())
+      ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, refreshed_at = now()`;
+  };
+  // Inside a caller's transaction already (a transaction client has no $transaction), else in its own.
+  if ('$transaction' in db) await (db as PrismaClient).$transaction(run, { timeout: 600_000, maxWait: 120_000 });
+  else await run(db);
+}
+
+/** The periods that have decisions (All Reviews lists decisions, so these are the periods it reads). */
+export async function periodsWithDecisions(db: DbClient): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT p.id::text AS id FROM review_periods p WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = p.id)`;
+  return rows.map((r) => r.id);
+}
+
+/** Whether an item's reviewers (shared_items.reviewers, alias given) make it shared. */
+export const isSharedSql = (alias: string) => Prisma.raw(`coalesce(cardinality(${alias}.reviewers), 0) > 1`);
