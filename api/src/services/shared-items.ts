@@ -1,14 +1,16 @@
 // 'Shared' (README 'Shared reviews'), the one home of the rule: an item, the
 // same user and role (user id and role/profile), is shared in a period when it
-// is reviewed by more than one reviewer there: reviewers whose assignment
-// criteria match a live row of it, and reviewers who decided a row of it in
-// the period.
+// is reviewed by more than one reviewer there: reviewers a live row of it is
+// assigned to (the rule of assignments.ts assignedRowsCondition: their
+// criteria match it and it was not moved away from them, or it was moved to
+// them by a reassignment), and reviewers who decided a row of it in the
+// period.
 //
 // Worked out per period, not per request (issue 13 point 7): shared_items
 // holds every item of a period with its reviewers. A period's items are
 // refreshed by one set-based statement when what they were worked out from
 // changed as a whole (the live rows: an upload, append or purge; the
-// assignment criteria: added or removed), which the stamp of the period
+// assignment criteria: added, removed or moved; single items moved), which the stamp of the period
 // (shared_item_periods) tells against risk_data_version; a decision adds its
 // reviewer to its item in the same statement (a trigger, see the migration
 // 20261124150000_shared_items); a deleted decision drops the stamp. Readers
@@ -29,10 +31,13 @@ const itemReviewersOfPeriod = (periodId: string) => Prisma.sql`
     ${Prisma.join(
       CRITERIA_TYPES.map(
         (t) => Prisma.sql`SELECT DISTINCT r.user_id, r.role_profile, ac.reviewer_id FROM risk_rows r JOIN assignment_criteria ac
-           ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])} WHERE ${LIVE_ROWS}`,
+           ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])}
+         WHERE ${LIVE_ROWS} AND NOT EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = ac.reviewer_id AND NOT h.holds)`,
       ),
       ' UNION ALL ',
     )}
+    UNION ALL SELECT DISTINCT r.user_id, r.role_profile, h.reviewer_id FROM item_holds h JOIN risk_rows r ON r.id = h.risk_row_id
+     WHERE h.holds AND ${LIVE_ROWS}
     UNION ALL SELECT DISTINCT r.user_id, r.role_profile, d.reviewer_id FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
      WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS}
   ) x GROUP BY 1, 2`;

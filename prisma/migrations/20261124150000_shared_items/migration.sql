@@ -1,14 +1,16 @@
 -- Issue 13 point 7: 'shared' (README 'Shared reviews') kept per period instead
 -- of worked out per request. shared_items holds, for each period whose items
 -- have been worked out (shared_item_periods), every item (user id and
--- role/profile) of the live rows with its reviewers: those whose assignment
--- criteria match a live row of it, and those who decided a row of it in the
--- period. An item is shared when it has more than one reviewer.
+-- role/profile) of the live rows with its reviewers: those a live row of it
+-- is assigned to (their criteria match it and it was not moved away from them,
+-- or it was moved to them: item_holds), and those who decided a row of it in
+-- the period. An item is shared when it has more than one reviewer.
 --
 -- How it stays right (services/shared-items.ts is the one home of the rule):
 -- - rows (upload, append, purge) and criteria (added, removed) change it as a
---   whole: the period's stamp (risk_data_version.version and
---   criteria_version, bumped by the triggers below) no longer matches, and the
+--   whole, and so do single items moved by a reassignment (item_holds): the
+--   period's stamp (risk_data_version.version and criteria_version, bumped by
+--   the triggers below) no longer matches, and the
 --   next reader refreshes the period by one set-based statement;
 -- - a decision adds its reviewer to its item in the same statement
 --   (decisions_after_write, below); a deleted decision (a period reopened
@@ -42,6 +44,8 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER "assignment_criteria_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "assignment_criteria"
+  FOR EACH STATEMENT EXECUTE FUNCTION "assignment_criteria_changed"();
+CREATE TRIGGER "item_holds_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "item_holds"
   FOR EACH STATEMENT EXECUTE FUNCTION "assignment_criteria_changed"();
 
 -- A decision's reviewer is a reviewer of its item (in a period already worked out).
