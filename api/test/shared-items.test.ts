@@ -62,13 +62,20 @@ async function expectKeptEqualsDefinition() {
   expect(kept).toEqual(expected);
   // The filter: a decision is shared when its item has more than one reviewer by the definition.
   const isShared = new Set(expected.filter((i) => i.reviewers.length > 1).map((i) => `${i.period_id}|${i.user_id}|${i.role_profile}`));
-  const decisions = await db.$queryRawUnsafe<{ id: string; k: string }[]>(`
-    SELECT d.id::text AS id, d.period_id::text || '|' || r.user_id || '|' || r.role_profile AS k
+  const decisions = await db.$queryRawUnsafe<{ id: string; k: string; decision: string }[]>(`
+    SELECT d.id::text AS id, d.period_id::text || '|' || r.user_id || '|' || r.role_profile AS k, d.decision::text AS decision
       FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)`);
   const want = decisions.filter((d) => isShared.has(d.k)).map((d) => d.id).sort();
   expect(shared.reviews.map((r: any) => r.id).sort()).toEqual(want);
   expect(shared.total).toBe(want.length);
   expect(unique.total).toBe(decisions.length - want.length);
+  // The totals kept per item: every decision on a live row, and by kind.
+  expect((await admin.get('/api/reviews/all')).body.total).toBe(decisions.length);
+  const removes = decisions.filter((d) => d.decision === 'remove');
+  expect((await admin.get('/api/reviews/all?decision=remove')).body.total).toBe(removes.length);
+  expect((await admin.get('/api/reviews/all?decision=retain&shared=shared')).body.total).toBe(
+    decisions.filter((d) => d.decision !== 'remove' && isShared.has(d.k)).length,
+  );
   return expected;
 }
 
@@ -125,6 +132,9 @@ describe('shared items kept per period', () => {
     expect(items.find((i) => i.user_id === 'U3')!.reviewers).toEqual([a.user.id, c.user.id].sort());
     await decide(a, 'U3', 'DOM', 'remove');
     items = await expectKeptEqualsDefinition();
+    // A decision changed (retain to remove) moves the kept counts.
+    await decide(a, 'U1', 'Z_AP', 'remove');
+    await expectKeptEqualsDefinition();
     expect((await admin.get('/api/reviews/all?search=DOM')).body.reviews.every((r: any) => r.isSharedRole)).toBe(true);
   });
 

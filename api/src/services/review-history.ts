@@ -16,7 +16,7 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { isUuid } from '../core/types.js';
-import { freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
+import { countKeptDecisions, freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
 import type { Viewer } from './viewer.js';
 
@@ -178,7 +178,11 @@ export async function listReviews(
   const { visible } = await viewer.scope();
   const where = reviewsWhere(viewer, visible, f);
   // 'Shared' is read from the items kept per period (services/shared-items.ts), brought up to date first.
-  await freshSharedItems(prisma, await periodsWithDecisions(prisma));
+  const periods = await periodsWithDecisions(prisma);
+  await freshSharedItems(prisma, periods);
+  // An administrator's totals without a search are sums kept per item; otherwise the matches are counted.
+  const kept = viewer.role === 'admin' && !f.search && !f.ids ? await countKeptDecisions(prisma, periods, f.shared, f.decision) : null;
+  const countAll = kept === null ? Prisma.sql`count(*) OVER ()` : Prisma.sql`NULL::bigint`;
   const sharedCond =
     f.shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : f.shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
   const sharedJoin = f.shared ? Prisma.sql`LEFT JOIN shared_items si ON si.period_id = d.period_id AND si.user_id = r.user_id AND si.role_profile = r.role_profile` : Prisma.empty;
@@ -186,7 +190,7 @@ export async function listReviews(
     WITH cut AS MATERIALIZED (
       SELECT d.id, d.period_id, d.risk_row_id, d.reviewer_id, d.decision::text AS decision, d.comments, d.updated_at,
              r.user_id, r.user_name, r.risk_level::text AS risk_level, r.role_profile, ${nameSql('u')} AS reviewer_name,
-             count(*) OVER () AS total
+             ${countAll} AS total
         FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id ${sharedJoin}
        WHERE ${where} ${sharedCond}
        ORDER BY d.updated_at DESC, d.id DESC LIMIT ${limit} OFFSET ${offset}
@@ -218,8 +222,8 @@ export async function listReviews(
            page.updated_at AS decided_at, page.total, coalesce(sw.list, '[]'::json) AS shared_with
       FROM page JOIN review_periods p ON p.id = page.period_id LEFT JOIN shared_with sw ON sw.id = page.id
      ORDER BY page.updated_at DESC, page.id DESC`;
-  let total = Number(rows[0]?.total ?? 0);
-  if (!rows.length && offset > 0) {
+  let total = kept ?? Number(rows[0]?.total ?? 0);
+  if (kept === null && !rows.length && offset > 0) {
     // A page past the end: the total still counts what matches.
     const c = await prisma.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id ${sharedJoin}

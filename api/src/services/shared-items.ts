@@ -69,8 +69,12 @@ async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
         FROM risk_data_version v WHERE v.id = 1`;
     if (!v || v.fresh) return;
     await tx.$executeRaw`DELETE FROM shared_items WHERE period_id = ${periodId}::uuid`;
-    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers)
-      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers FROM (${itemReviewersOfPeriod(periodId)}) i`;
+    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, decisions, removals)
+      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, coalesce(c.n, 0), coalesce(c.rm, 0)
+        FROM (${itemReviewersOfPeriod(periodId)}) i
+        LEFT JOIN (SELECT r.user_id, r.role_profile, count(*) AS n, count(*) FILTER (WHERE d.decision = 'remove') AS rm
+                     FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+                    WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 1, 2) c USING (user_id, role_profile)`;
     await tx.$executeRaw`INSERT INTO shared_item_periods (period_id, data_version, criteria_version, refreshed_at)
       VALUES (${periodId}::uuid, ${v.version}, ${v.criteria_version}, now())
       ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, refreshed_at = now()`;
@@ -84,6 +88,21 @@ async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
 export async function periodsWithDecisions(db: DbClient): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`SELECT p.id::text AS id FROM review_periods p WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = p.id)`;
   return rows.map((r) => r.id);
+}
+
+/**
+ * How many decisions on live rows the periods hold (everyone's: what an
+ * administrator's All Reviews lists), all, shared only or unique only, and
+ * of a decision kind: sums over the kept items instead of a count over every
+ * decision. The periods must be fresh (freshSharedItems).
+ */
+export async function countKeptDecisions(db: DbClient, periodIds: readonly string[], shared: string | null, decision: string | null): Promise<number> {
+  if (!periodIds.length) return 0;
+  const which = shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
+  const n = decision === 'remove' ? Prisma.sql`si.removals` : decision === 'retain' ? Prisma.sql`si.decisions - si.removals` : Prisma.sql`si.decisions`;
+  const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
+    SELECT sum(${n})::bigint AS n FROM shared_items si WHERE si.period_id = ANY(${[...periodIds]}::uuid[]) ${which}`;
+  return Number(r?.n ?? 0);
 }
 
 /** Whether an item's reviewers (shared_items.reviewers, alias given) make it shared. */

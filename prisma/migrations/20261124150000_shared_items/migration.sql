@@ -13,8 +13,12 @@
 --   the triggers below) no longer matches, and the
 --   next reader refreshes the period by one set-based statement;
 -- - a decision adds its reviewer to its item in the same statement
---   (decisions_after_write, below); a deleted decision (a period reopened
---   takes back the defaults of its close) marks its period for a refresh.
+--   (decisions_after_insert / _update, below); a deleted decision (a period
+--   reopened takes back the defaults of its close) marks its period for a
+--   refresh.
+-- Each item also counts the decisions on its live rows in the period (and how
+-- many of them are 'remove'): All Reviews' totals are sums of these instead of
+-- a count over every decision per request.
 ALTER TABLE "risk_data_version" ADD COLUMN "criteria_version" BIGINT NOT NULL DEFAULT 0;
 
 CREATE TABLE "shared_item_periods" (
@@ -31,6 +35,8 @@ CREATE TABLE "shared_items" (
     "user_id" TEXT NOT NULL,
     "role_profile" TEXT NOT NULL,
     "reviewers" UUID[],
+    "decisions" INTEGER NOT NULL DEFAULT 0,
+    "removals" INTEGER NOT NULL DEFAULT 0,
     CONSTRAINT "shared_items_pkey" PRIMARY KEY ("period_id", "user_id", "role_profile")
 );
 ALTER TABLE "shared_items" ADD CONSTRAINT "shared_items_period_id_fkey" FOREIGN KEY ("period_id") REFERENCES "review_periods"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -48,23 +54,53 @@ CREATE TRIGGER "assignment_criteria_changed" AFTER INSERT OR UPDATE OR DELETE OR
 CREATE TRIGGER "item_holds_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "item_holds"
   FOR EACH STATEMENT EXECUTE FUNCTION "assignment_criteria_changed"();
 
--- A decision's reviewer is a reviewer of its item (in a period already worked out).
-CREATE OR REPLACE FUNCTION "decisions_after_write"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A decision's reviewer is a reviewer of its item, and the decision counts on
+-- it (in a period already worked out). An update moves the counts (a decision
+-- changed to or from 'remove').
+CREATE OR REPLACE FUNCTION "decisions_after_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers")
-  SELECT n."period_id", r."user_id", r."role_profile", array_agg(DISTINCT n."reviewer_id")
+  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals")
+  SELECT x."period_id", x."user_id", x."role_profile",
+         coalesce(array_agg(DISTINCT x."reviewer_id") FILTER (WHERE x."reviewer_id" IS NOT NULL), '{}'), sum(x."n"), sum(x."rm")
+    FROM (
+      SELECT n."period_id", r."user_id", r."role_profile", n."reviewer_id", 1 AS "n", (n."decision" = 'remove')::int AS "rm"
+        FROM new_rows n JOIN "risk_rows" r ON r."id" = n."risk_row_id"
+      UNION ALL
+      SELECT o."period_id", r."user_id", r."role_profile", NULL, -1, -((o."decision" = 'remove')::int)
+        FROM old_rows o JOIN "risk_rows" r ON r."id" = o."risk_row_id"
+    ) x
+   WHERE x."period_id" IN (SELECT "period_id" FROM "shared_item_periods")
+   GROUP BY 1, 2, 3
+  ON CONFLICT ("period_id", "user_id", "role_profile") DO UPDATE
+    SET "reviewers" = CASE WHEN EXCLUDED."reviewers" <@ "shared_items"."reviewers" THEN "shared_items"."reviewers"
+                           ELSE ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x ORDER BY x) END,
+        "decisions" = "shared_items"."decisions" + EXCLUDED."decisions",
+        "removals" = "shared_items"."removals" + EXCLUDED."removals";
+  RETURN NULL;
+END $$;
+-- An insert has no old table (so its own function, the same upsert).
+CREATE OR REPLACE FUNCTION "decisions_after_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals")
+  SELECT n."period_id", r."user_id", r."role_profile", array_agg(DISTINCT n."reviewer_id"), count(*), count(*) FILTER (WHERE n."decision" = 'remove')
     FROM new_rows n JOIN "risk_rows" r ON r."id" = n."risk_row_id"
    WHERE n."period_id" IN (SELECT "period_id" FROM "shared_item_periods")
    GROUP BY 1, 2, 3
   ON CONFLICT ("period_id", "user_id", "role_profile") DO UPDATE
-    SET "reviewers" = ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x ORDER BY x)
-    WHERE NOT (EXCLUDED."reviewers" <@ "shared_items"."reviewers");
+    SET "reviewers" = CASE WHEN EXCLUDED."reviewers" <@ "shared_items"."reviewers" THEN "shared_items"."reviewers"
+                           ELSE ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x ORDER BY x) END,
+        "decisions" = "shared_items"."decisions" + EXCLUDED."decisions",
+        "removals" = "shared_items"."removals" + EXCLUDED."removals";
   RETURN NULL;
 END $$;
 CREATE TRIGGER "decisions_after_insert" AFTER INSERT ON "decisions"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "decisions_after_write"();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "decisions_after_insert"();
 CREATE TRIGGER "decisions_after_update" AFTER UPDATE ON "decisions"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "decisions_after_write"();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "decisions_after_update"();
+
+-- All Reviews newest first, everyone's and a reviewer's own.
+CREATE INDEX "decisions_updated_at_id_idx" ON "decisions"("updated_at", "id");
+CREATE INDEX "decisions_reviewer_id_updated_at_id_idx" ON "decisions"("reviewer_id", "updated_at", "id");
 
 CREATE OR REPLACE FUNCTION "decisions_after_delete"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
