@@ -206,7 +206,7 @@ export async function listReviews(
     ), latest AS (
       SELECT DISTINCT ON (period_id, user_id, role_profile, reviewer_id) period_id, user_id, role_profile, reviewer_id, decision
         FROM item_decisions ORDER BY period_id, user_id, role_profile, reviewer_id, updated_at DESC, id DESC
-    ), shared_with AS (
+    ), shared_with AS MATERIALIZED (
       -- The other reviewers of each shared row: their decision on the same row, else their latest on the item, else none.
       SELECT page.id, json_agg(json_build_object('reviewerId', o.id, 'reviewerName', ${nameSql('o')},
                'decision', coalesce(same.decision, l.decision)) ORDER BY ${nameSql('o')}, o.id) AS list
