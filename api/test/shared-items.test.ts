@@ -76,6 +76,17 @@ async function expectKeptEqualsDefinition() {
   expect((await admin.get('/api/reviews/all?decision=retain&shared=shared')).body.total).toBe(
     decisions.filter((d) => d.decision !== 'remove' && isShared.has(d.k)).length,
   );
+  // Decided rows kept per item: the distinct live rows decided in each period, and the dashboard's pending count.
+  const decidedRows = `SELECT d.period_id::text AS period_id, count(DISTINCT d.risk_row_id)::int AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+     WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live) GROUP BY 1 ORDER BY 1`;
+  const keptDecided = `SELECT period_id::text AS period_id, sum(decided_rows)::int AS n FROM shared_items s
+     WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = s.period_id) GROUP BY 1 HAVING sum(decided_rows) > 0 ORDER BY 1`;
+  expect(await db.$queryRawUnsafe(keptDecided)).toEqual(await db.$queryRawUnsafe(decidedRows));
+  const [pending] = await db.$queryRawUnsafe<{ n: number }[]>(`
+    SELECT count(*)::int AS n FROM risk_rows r WHERE (r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live))
+       AND EXISTS (SELECT 1 FROM review_periods p WHERE p.status = 'active')
+       AND NOT EXISTS (SELECT 1 FROM decisions d JOIN review_periods p ON p.id = d.period_id AND p.status = 'active' WHERE d.risk_row_id = r.id)`);
+  expect((await admin.get('/api/dashboard/stats')).body.pendingReviews).toBe(pending!.n);
   return expected;
 }
 

@@ -86,10 +86,11 @@ async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
         FROM risk_data_version v WHERE v.id = 1`;
     if (!v || v.fresh) return;
     await tx.$executeRaw`DELETE FROM shared_items WHERE period_id = ${periodId}::uuid`;
-    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, decisions, removals)
-      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, coalesce(c.n, 0), coalesce(c.rm, 0)
+    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, decisions, removals, decided_rows)
+      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, coalesce(c.n, 0), coalesce(c.rm, 0), coalesce(c.dr, 0)
         FROM (${itemReviewersOfPeriod(periodId)}) i
-        LEFT JOIN (SELECT r.user_id, r.role_profile, count(*) AS n, count(*) FILTER (WHERE d.decision = 'remove') AS rm
+        LEFT JOIN (SELECT r.user_id, r.role_profile, count(*) AS n, count(*) FILTER (WHERE d.decision = 'remove') AS rm,
+                          count(DISTINCT d.risk_row_id) AS dr
                      FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
                     WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 1, 2) c USING (user_id, role_profile)`;
     await tx.$executeRaw`INSERT INTO shared_item_periods (period_id, data_version, criteria_version, refreshed_at)
@@ -120,6 +121,23 @@ export async function countKeptDecisions(db: DbClient, periodIds: readonly strin
   const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
     SELECT sum(${n})::bigint AS n FROM shared_items si WHERE si.period_id = ANY(${[...periodIds]}::uuid[]) ${which}`;
   return Number(r?.n ?? 0);
+}
+
+/**
+ * Of the live rows, how many somebody decided in the period (an
+ * administrator's dashboard: pending is the rest), summed over the kept items;
+ * null when the period's items are not up to date, which starts their refresh
+ * in the background (the dashboard then counts the decisions itself, never
+ * waiting for a refresh).
+ */
+export async function keptDecidedRows(prisma: PrismaClient, periodId: string): Promise<number | null> {
+  const [r] = await prisma.$queryRaw<{ fresh: boolean; n: bigint | null }[]>`
+    SELECT (s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh,
+           (SELECT sum(si.decided_rows)::bigint FROM shared_items si WHERE si.period_id = s.period_id) AS n
+      FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1 AND s.period_id = ${periodId}::uuid`;
+  if (r?.fresh) return Number(r.n ?? 0);
+  void freshSharedItems(prisma, [periodId]).catch(() => undefined);
+  return null;
 }
 
 /** Whether an item's reviewers (shared_items.reviewers, alias given) make it shared. */

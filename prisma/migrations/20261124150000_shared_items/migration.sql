@@ -17,8 +17,9 @@
 --   reopened takes back the defaults of its close) marks its period for a
 --   refresh.
 -- Each item also counts the decisions on its live rows in the period (and how
--- many of them are 'remove'): All Reviews' totals are sums of these instead of
--- a count over every decision per request.
+-- many of them are 'remove', and on how many of its rows somebody decided):
+-- All Reviews' totals and the dashboard's pending count are sums of these
+-- instead of a count over every decision per request.
 ALTER TABLE "risk_data_version" ADD COLUMN "criteria_version" BIGINT NOT NULL DEFAULT 0;
 
 CREATE TABLE "shared_item_periods" (
@@ -37,6 +38,7 @@ CREATE TABLE "shared_items" (
     "reviewers" UUID[],
     "decisions" INTEGER NOT NULL DEFAULT 0,
     "removals" INTEGER NOT NULL DEFAULT 0,
+    "decided_rows" INTEGER NOT NULL DEFAULT 0,
     CONSTRAINT "shared_items_pkey" PRIMARY KEY ("period_id", "user_id", "role_profile")
 );
 ALTER TABLE "shared_items" ADD CONSTRAINT "shared_items_period_id_fkey" FOREIGN KEY ("period_id") REFERENCES "review_periods"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -81,8 +83,12 @@ END $$;
 -- An insert has no old table (so its own function, the same upsert).
 CREATE OR REPLACE FUNCTION "decisions_after_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals")
-  SELECT n."period_id", r."user_id", r."role_profile", array_agg(DISTINCT n."reviewer_id"), count(*), count(*) FILTER (WHERE n."decision" = 'remove')
+  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals", "decided_rows")
+  SELECT n."period_id", r."user_id", r."role_profile", array_agg(DISTINCT n."reviewer_id"), count(*), count(*) FILTER (WHERE n."decision" = 'remove'),
+         -- rows nobody had decided in the period before this statement
+         count(DISTINCT n."risk_row_id") FILTER (WHERE NOT EXISTS (
+           SELECT 1 FROM "decisions" o WHERE o."risk_row_id" = n."risk_row_id" AND o."period_id" = n."period_id"
+              AND o."id" NOT IN (SELECT "id" FROM new_rows)))
     FROM new_rows n JOIN "risk_rows" r ON r."id" = n."risk_row_id"
    WHERE n."period_id" IN (SELECT "period_id" FROM "shared_item_periods")
    GROUP BY 1, 2, 3
@@ -90,7 +96,8 @@ BEGIN
     SET "reviewers" = CASE WHEN EXCLUDED."reviewers" <@ "shared_items"."reviewers" THEN "shared_items"."reviewers"
                            ELSE ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x ORDER BY x) END,
         "decisions" = "shared_items"."decisions" + EXCLUDED."decisions",
-        "removals" = "shared_items"."removals" + EXCLUDED."removals";
+        "removals" = "shared_items"."removals" + EXCLUDED."removals",
+        "decided_rows" = "shared_items"."decided_rows" + EXCLUDED."decided_rows";
   RETURN NULL;
 END $$;
 CREATE TRIGGER "decisions_after_insert" AFTER INSERT ON "decisions"
