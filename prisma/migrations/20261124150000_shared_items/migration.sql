@@ -116,3 +116,15 @@ BEGIN
 END $$;
 CREATE TRIGGER "decisions_after_delete" AFTER DELETE ON "decisions"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "decisions_after_delete"();
+
+-- The dashboard's Risk Categories card is cached per data version like the
+-- other counts; accepting or rejecting an AI category changes it without
+-- changing the rows, so such an update bumps its own version.
+ALTER TABLE "risk_data_version" ADD COLUMN "category_version" BIGINT NOT NULL DEFAULT 0;
+CREATE OR REPLACE FUNCTION "risk_rows_category_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "risk_data_version" SET "category_version" = "category_version" + 1 WHERE "id" = 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER "risk_rows_category_changed" AFTER UPDATE OF "ai_category_accepted", "ai_suggested_category" ON "risk_rows"
+  FOR EACH STATEMENT EXECUTE FUNCTION "risk_rows_category_changed"();
