@@ -60,6 +60,8 @@ async function expectKeptEqualsDefinition() {
     SELECT s.period_id::text AS period_id, s.user_id, s.role_profile, ARRAY(SELECT x::text FROM unnest(s.reviewers) x ORDER BY 1) AS reviewers
       FROM shared_items s WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = s.period_id) ORDER BY 1, 2, 3`);
   expect(kept).toEqual(expected);
+  // The flag kept beside the reviewers says the same.
+  expect(await db.$queryRawUnsafe(`SELECT user_id FROM shared_items WHERE shared <> (coalesce(cardinality(reviewers), 0) > 1)`)).toEqual([]);
   // The filter: a decision is shared when its item has more than one reviewer by the definition.
   const isShared = new Set(expected.filter((i) => i.reviewers.length > 1).map((i) => `${i.period_id}|${i.user_id}|${i.role_profile}`));
   const decisions = await db.$queryRawUnsafe<{ id: string; k: string; decision: string }[]>(`

@@ -86,8 +86,8 @@ async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
         FROM risk_data_version v WHERE v.id = 1`;
     if (!v || v.fresh) return;
     await tx.$executeRaw`DELETE FROM shared_items WHERE period_id = ${periodId}::uuid`;
-    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, decisions, removals, decided_rows)
-      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, coalesce(c.n, 0), coalesce(c.rm, 0), coalesce(c.dr, 0)
+    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, shared, decisions, removals, decided_rows)
+      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, cardinality(i.reviewers) > 1, coalesce(c.n, 0), coalesce(c.rm, 0), coalesce(c.dr, 0)
         FROM (${itemReviewersOfPeriod(periodId)}) i
         LEFT JOIN (SELECT r.user_id, r.role_profile, count(*) AS n, count(*) FILTER (WHERE d.decision = 'remove') AS rm,
                           count(DISTINCT d.risk_row_id) AS dr
@@ -140,5 +140,5 @@ export async function keptDecidedRows(prisma: PrismaClient, periodId: string): P
   return null;
 }
 
-/** Whether an item's reviewers (shared_items.reviewers, alias given) make it shared. */
-export const isSharedSql = (alias: string) => Prisma.raw(`coalesce(cardinality(${alias}.reviewers), 0) > 1`);
+/** Whether a kept item (alias given, or none: a decision without a kept item) is shared: more than one reviewer. */
+export const isSharedSql = (alias: string) => Prisma.raw(`coalesce(${alias}.shared, false)`);

@@ -39,8 +39,12 @@ CREATE TABLE "shared_items" (
     "decisions" INTEGER NOT NULL DEFAULT 0,
     "removals" INTEGER NOT NULL DEFAULT 0,
     "decided_rows" INTEGER NOT NULL DEFAULT 0,
+    "shared" BOOLEAN NOT NULL DEFAULT false,
     CONSTRAINT "shared_items_pkey" PRIMARY KEY ("period_id", "user_id", "role_profile")
 );
+-- The totals read without the reviewers' arrays (~0.8 kB an item: a scan of the
+-- table for a sum read 124 MB at 1M rows): an index-only scan of this one.
+CREATE INDEX "shared_items_totals" ON "shared_items"("period_id", "shared") INCLUDE ("decisions", "removals", "decided_rows");
 ALTER TABLE "shared_items" ADD CONSTRAINT "shared_items_period_id_fkey" FOREIGN KEY ("period_id") REFERENCES "review_periods"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- The rows of one item (refresh, 'Shared With').
@@ -61,9 +65,10 @@ CREATE TRIGGER "item_holds_changed" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
 -- changed to or from 'remove').
 CREATE OR REPLACE FUNCTION "decisions_after_update"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals")
+  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals", "shared")
   SELECT x."period_id", x."user_id", x."role_profile",
-         coalesce(array_agg(DISTINCT x."reviewer_id") FILTER (WHERE x."reviewer_id" IS NOT NULL), '{}'), sum(x."n"), sum(x."rm")
+         coalesce(array_agg(DISTINCT x."reviewer_id") FILTER (WHERE x."reviewer_id" IS NOT NULL), '{}'), sum(x."n"), sum(x."rm"),
+         count(DISTINCT x."reviewer_id") > 1
     FROM (
       SELECT n."period_id", r."user_id", r."role_profile", n."reviewer_id", 1 AS "n", (n."decision" = 'remove')::int AS "rm"
         FROM new_rows n JOIN "risk_rows" r ON r."id" = n."risk_row_id"
@@ -76,6 +81,7 @@ BEGIN
   ON CONFLICT ("period_id", "user_id", "role_profile") DO UPDATE
     SET "reviewers" = CASE WHEN EXCLUDED."reviewers" <@ "shared_items"."reviewers" THEN "shared_items"."reviewers"
                            ELSE ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x ORDER BY x) END,
+        "shared" = "shared_items"."shared" OR cardinality(ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x)) > 1,
         "decisions" = "shared_items"."decisions" + EXCLUDED."decisions",
         "removals" = "shared_items"."removals" + EXCLUDED."removals";
   RETURN NULL;
@@ -83,8 +89,9 @@ END $$;
 -- An insert has no old table (so its own function, the same upsert).
 CREATE OR REPLACE FUNCTION "decisions_after_insert"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals", "decided_rows")
+  INSERT INTO "shared_items" ("period_id", "user_id", "role_profile", "reviewers", "decisions", "removals", "shared", "decided_rows")
   SELECT n."period_id", r."user_id", r."role_profile", array_agg(DISTINCT n."reviewer_id"), count(*), count(*) FILTER (WHERE n."decision" = 'remove'),
+         count(DISTINCT n."reviewer_id") > 1,
          -- rows nobody had decided in the period before this statement
          count(DISTINCT n."risk_row_id") FILTER (WHERE NOT EXISTS (
            SELECT 1 FROM "decisions" o WHERE o."risk_row_id" = n."risk_row_id" AND o."period_id" = n."period_id"
@@ -95,6 +102,7 @@ BEGIN
   ON CONFLICT ("period_id", "user_id", "role_profile") DO UPDATE
     SET "reviewers" = CASE WHEN EXCLUDED."reviewers" <@ "shared_items"."reviewers" THEN "shared_items"."reviewers"
                            ELSE ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x ORDER BY x) END,
+        "shared" = "shared_items"."shared" OR cardinality(ARRAY(SELECT DISTINCT x FROM unnest("shared_items"."reviewers" || EXCLUDED."reviewers") x)) > 1,
         "decisions" = "shared_items"."decisions" + EXCLUDED."decisions",
         "removals" = "shared_items"."removals" + EXCLUDED."removals",
         "decided_rows" = "shared_items"."decided_rows" + EXCLUDED."decided_rows";
