@@ -102,6 +102,17 @@ async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
   else await run(db);
 }
 
+/**
+ * Starts bringing the shared items of every period with decisions up to date
+ * in the background (after an upload went live: at 1M rows a refresh takes
+ * tens of seconds, which the next All Reviews read would otherwise wait for).
+ */
+export function refreshSharedItemsSoon(prisma: PrismaClient, log: (msg: string) => void): void {
+  void periodsWithDecisions(prisma)
+    .then((periods) => freshSharedItems(prisma, periods))
+    .catch((err: Error) => log(`shared items refresh failed: ${err.message}`));
+}
+
 /** The periods that have decisions (All Reviews lists decisions, so these are the periods it reads). */
 export async function periodsWithDecisions(db: DbClient): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`SELECT p.id::text AS id FROM review_periods p WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = p.id)`;
