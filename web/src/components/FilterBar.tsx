@@ -1,4 +1,4 @@
-import { Badge, Field, makeStyles, Select, Subtitle2, tokens } from '@fluentui/react-components';
+import { Badge, Field, makeStyles, mergeClasses, Select, Subtitle2, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { formatCount } from './StatTile';
 
@@ -38,7 +38,7 @@ export function FilterSelect<T extends string>({
 }) {
   const styles = useStyles();
   return (
-    <Field className={inline ? `${styles.select} ${styles.inline}` : styles.select} label={label} orientation={inline ? 'horizontal' : 'vertical'}>
+    <Field className={mergeClasses(styles.select, inline && styles.inline)} label={label} orientation={inline ? 'horizontal' : 'vertical'}>
       <Select value={value} onChange={(_, d) => onChange(d.value as T)}>
         {choices.map(([v, text]) => (
           <option key={v} value={v}>
