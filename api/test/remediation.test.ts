@@ -20,9 +20,9 @@ const FIRST =
 // The next export: Alice still has Z_AP_CLERK (its removal was not carried out), no longer =Z_GL.
 const NEXT = HEADER + 'U1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\nU2,Bob Smith,R03,Payroll,Low,0101,Workday,HR_ADMIN\r\n';
 
-async function upload(content: string) {
+async function upload(content: string, mode: 'replace' | 'append' = 'replace') {
   const form = new FormData();
-  form.append('uploadMode', 'replace');
+  form.append('uploadMode', mode);
   form.append('emailNotification', 'false');
   form.append('file', new Blob([content]), 'export.csv');
   const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
@@ -200,5 +200,15 @@ describe('remediation list', () => {
     expect((await a.client.gql(LIST, {})).body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await a.client.gql(SET, { id: ap.id, status: 'OPEN' })).body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect((await admin.get('/api/remediation?status=done')).body.total).toBe(1);
+  });
+
+  it('an append that skips a row already there as a duplicate reopens its done item instead of verifying it', async () => {
+    // Z_AP_CLERK is 'done' again (previous test) and still in the live data: the appended file
+    // repeats that row (skipped as a duplicate, so not among the upload's own rows) and adds another.
+    const dupes = HEADER + 'U1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\nU3,Carl Wu,R04,Cash,Low,0104,SAP ERP,Z_CASH\r\n';
+    const id = await upload(dupes, 'append');
+    expect((await admin.get(`/api/upload-status/${id}`)).body.duplicatesSkipped).toBe(1);
+    const items = (await admin.get('/api/remediation')).body.items as any[];
+    expect(items.find((i) => i.roleProfile === 'Z_AP_CLERK')).toMatchObject({ status: 'open', reopenedCount: 2, verifiedAt: null });
   });
 });

@@ -164,6 +164,8 @@ describe('dashboard figures', () => {
 
   it('splits conflicts by accepted AI category, the rest Uncategorised', async () => {
     const prisma = server.app.deps.prisma;
+    // Read (and cached) before: accepting a category must show at once although no row's data changed.
+    expect((await admin.get('/api/dashboard/categories')).body).toEqual([{ category: 'Uncategorised', count: 4 }]);
     await prisma.riskRow.update({ where: { id: rows[0]! }, data: { aiSuggestedCategory: 'Financial', aiCategoryAccepted: true } });
     await prisma.riskRow.update({ where: { id: rows[1]! }, data: { aiSuggestedCategory: 'Financial', aiCategoryAccepted: true } });
     await prisma.riskRow.update({ where: { id: rows[2]! }, data: { aiSuggestedCategory: 'Data Privacy', aiCategoryAccepted: false } });

@@ -138,10 +138,14 @@ export const UNCATEGORISED = 'Uncategorised';
  */
 export const categoryOfRowSql = Prisma.sql`CASE WHEN r.ai_category_accepted IS TRUE AND coalesce(r.ai_suggested_category, '') <> '' THEN r.ai_suggested_category ELSE ${UNCATEGORISED} END`;
 
+/** Cached per data version and category version. */
 export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Promise<{ category: string; count: number }[]> {
-  const { visible } = await viewer.scope();
-  const rows = await prisma.$queryRaw<{ category: string; n: bigint }[]>`
-    SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`;
+  const { visible, key } = await viewer.scope();
+  // Cached per data version and category version (accepting a category changes no row's data).
+  const [v] = await prisma.$queryRaw<{ c: bigint }[]>`SELECT category_version AS c FROM risk_data_version WHERE id = 1`;
+  const rows = await cached(prisma, `categories|${key}|${v?.c ?? 0n}`, () =>
+    prisma.$queryRaw<{ category: string; n: bigint }[]>`
+      SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`);
   return rows
     .map((x) => ({ category: x.category, count: Number(x.n) }))
     .sort((a, b) => (a.category === UNCATEGORISED ? 1 : b.category === UNCATEGORISED ? -1 : b.count - a.count || a.category.localeCompare(b.category)));

@@ -4,7 +4,7 @@
 // role (every risk row of that access whose removal was approved in the
 // period counts towards it: its risk ids and highest level). Administrators
 // set an item open, done or failed (who and when are kept, and audited); the
-// next upload checks every 'done' item: absent from the new data, the item
+// next upload checks every 'done' item: absent from the live data after it, the item
 // is verified; still there, it is reopened and whoever marked it done is
 // notified.
 //
@@ -19,6 +19,7 @@ import { csvLine } from '../core/csv.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { sendNotification, type NotificationDeps } from './notifications.js';
+import { LIVE_ROWS } from './live-rows.js';
 
 /** What a person may set; 'verified' comes only from an upload's check. */
 export const SETTABLE_STATUSES = ['open', 'done', 'failed'] as const;
@@ -189,8 +190,10 @@ export async function setRemediationStatus(prisma: PrismaClient, actor: Actor, i
 export type RemediationCheck = { id: string; status: RemediationStatus; user_id: string; system: string; role_profile: string; set_by: string | null; period_id: string }[];
 
 /**
- * In the transaction that makes an upload live: every 'done' item is checked
- * against the rows of that upload. Absent: verified. Still there: open again
+ * In the transaction that makes an upload live (after it went live): every
+ * 'done' item is checked against the live rows, i.e. the access present after
+ * the upload. Not the upload's own rows alone: an append skips the rows
+ * already there as duplicates, which stay in earlier data. Absent: verified. Still there: open again
  * (counted). One audit event per upload names what changed. The caller tells
  * the people concerned after the commit (notifyReopened).
  */
@@ -203,7 +206,7 @@ export async function checkRemediation(tx: DbClient, actor: Actor, uploadId: str
            reopened_count = i.reopened_count + CASE WHEN x.present THEN 1 ELSE 0 END,
            status_set_by = 'system (upload check)', status_set_at = now(), checked_upload_id = ${uploadId}::uuid
       FROM (SELECT j.id, EXISTS (SELECT 1 FROM risk_rows r
-                                   WHERE r.upload_id = ${uploadId}::uuid AND r.user_id = j.user_id AND r.system = j.system
+                                   WHERE ${LIVE_ROWS} AND r.user_id = j.user_id AND r.system = j.system
                                      AND r.role_profile = j.role_profile AND r.composite_business_role = j.composite_role) AS present
               FROM remediation_items j WHERE j.status = 'done') x
      WHERE i.id = x.id

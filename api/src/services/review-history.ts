@@ -9,14 +9,14 @@
 // period: assigned rows of that user and role by their criteria, or having
 // decided on them. 'Shared With' names the other reviewers, each with their
 // decision on the same risk row in the period, else their latest decision on
-// that user and role, else none (pending). Both are computed by the database
-// for the whole filtered set (the Shared Roles filter and the total need it),
-// never row by row in JavaScript.
+// that user and role, else none (pending). 'Shared' is kept per period by the
+// database (services/shared-items.ts, the rule's one home) and read here for
+// the whole filtered set (the Shared Roles filter and the total need it),
+// never worked out row by row in JavaScript.
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { isUuid } from '../core/types.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from './assignments.js';
-import { LIVE_ROWS } from './live-rows.js';
+import { countKeptDecisions, freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
 import type { Viewer } from './viewer.js';
 
@@ -108,24 +108,6 @@ function checkedPaging(p: ReviewPaging, defaultLimit: number): { limit: number; 
 /** A person's name as lists show it (first and last name, else the e-mail), in SQL over users alias `alias`. */
 const nameSql = (alias: string) => Prisma.raw(`coalesce(nullif(trim(${alias}.first_name || ' ' || ${alias}.last_name), ''), ${alias}.email)`);
 
-/**
- * The reviewers of a user and role (alias k: period_id, user_id, role_profile):
- * those whose criteria match a live row of it, and those who decided a row of
- * it in the period. One UNION of equality joins per criteria type (indexed).
- */
-const itemReviewersSql = Prisma.sql`(
-  ${Prisma.join(
-    CRITERIA_TYPES.map(
-      (t) => Prisma.sql`SELECT ac.reviewer_id FROM risk_rows r JOIN assignment_criteria ac
-         ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])}
-        WHERE r.user_id = k.user_id AND r.role_profile = k.role_profile AND ${LIVE_ROWS}`,
-    ),
-    ' UNION ',
-  )}
-  UNION SELECT od.reviewer_id FROM decisions od JOIN risk_rows r ON r.id = od.risk_row_id
-   WHERE od.period_id = k.period_id AND r.user_id = k.user_id AND r.role_profile = k.role_profile AND ${LIVE_ROWS}
-)`;
-
 /** The decisions the viewer may list (alias d, rows r, reviewer u, period p), filtered. */
 function reviewsWhere(viewer: Viewer, visible: Prisma.Sql, f: ReturnType<typeof checkedFilter>): Prisma.Sql {
   const parts: Prisma.Sql[] = [visible];
@@ -195,58 +177,57 @@ export async function listReviews(
   const { limit, offset, page } = checkedPaging(paging, DEFAULT_REVIEW_PAGE_SIZE);
   const { visible } = await viewer.scope();
   const where = reviewsWhere(viewer, visible, f);
-  const sharedCond = f.shared === 'shared' ? Prisma.sql`WHERE b.is_shared` : f.shared === 'unique' ? Prisma.sql`WHERE NOT b.is_shared` : Prisma.empty;
-  // The items (period, user, role) of the matching decisions and their reviewers, once each.
-  // Without the Shared Roles filter, the page is cut first and 'shared' worked out for its rows
-  // only; with it, for every matching decision (the filter and the total need it).
-  const items = (from: string) => Prisma.sql`items AS MATERIALIZED (
-      SELECT k.period_id, k.user_id, k.role_profile, array_agg(DISTINCT x.reviewer_id) AS reviewers
-        FROM (SELECT DISTINCT period_id, user_id, role_profile FROM ${Prisma.raw(from)}) k
-        CROSS JOIN LATERAL ${itemReviewersSql} x
-       GROUP BY 1, 2, 3
-    )`;
-  const pageCtes = f.shared
-    ? Prisma.sql`${items('m')}, b AS (
-      SELECT m.*, coalesce(cardinality(i.reviewers), 1) > 1 AS is_shared, i.reviewers
-        FROM m LEFT JOIN items i USING (period_id, user_id, role_profile)
-    ), page AS (
-      SELECT b.*, count(*) OVER () AS total FROM b ${sharedCond}
-       ORDER BY b.updated_at DESC, b.id DESC LIMIT ${limit} OFFSET ${offset}
-    )`
-    : Prisma.sql`cut AS (
-      SELECT m.*, count(*) OVER () AS total FROM m ORDER BY m.updated_at DESC, m.id DESC LIMIT ${limit} OFFSET ${offset}
-    ), ${items('cut')}, page AS (
-      SELECT cut.*, coalesce(cardinality(i.reviewers), 1) > 1 AS is_shared, i.reviewers
-        FROM cut LEFT JOIN items i USING (period_id, user_id, role_profile)
-    )`;
+  // 'Shared' is read from the items kept per period (services/shared-items.ts), brought up to date first.
+  const periods = await periodsWithDecisions(prisma);
+  await freshSharedItems(prisma, periods);
+  // An administrator's totals without a search are sums kept per item; otherwise the matches are counted.
+  const kept = viewer.role === 'admin' && !f.search && !f.ids ? await countKeptDecisions(prisma, periods, f.shared, f.decision) : null;
+  const countAll = kept === null ? Prisma.sql`count(*) OVER ()` : Prisma.sql`NULL::bigint`;
+  const sharedCond =
+    f.shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : f.shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
+  const sharedJoin = f.shared ? Prisma.sql`LEFT JOIN shared_items si ON si.period_id = d.period_id AND si.user_id = r.user_id AND si.role_profile = r.role_profile` : Prisma.empty;
   const rows = await prisma.$queryRaw<RawReview[]>`
-    WITH m AS (
+    WITH cut AS MATERIALIZED (
       SELECT d.id, d.period_id, d.risk_row_id, d.reviewer_id, d.decision::text AS decision, d.comments, d.updated_at,
-             r.user_id, r.user_name, r.risk_level::text AS risk_level, r.role_profile, ${nameSql('u')} AS reviewer_name
-        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id
-       WHERE ${where}
-    ), ${pageCtes}
+             r.user_id, r.user_name, r.risk_level::text AS risk_level, r.role_profile, ${nameSql('u')} AS reviewer_name,
+             ${countAll} AS total
+        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id ${sharedJoin}
+       WHERE ${where} ${sharedCond}
+       ORDER BY d.updated_at DESC, d.id DESC LIMIT ${limit} OFFSET ${offset}
+    ), page AS MATERIALIZED (
+      SELECT cut.*, ${isSharedSql('si')} AS is_shared, si.reviewers
+        FROM cut LEFT JOIN shared_items si USING (period_id, user_id, role_profile)
+    ), item_decisions AS MATERIALIZED (
+      -- Every decision in the period on a row of a shared item of the page.
+      SELECT k.period_id, k.user_id, k.role_profile, sd.reviewer_id, sd.risk_row_id, sd.decision::text AS decision, sd.updated_at, sd.id
+        FROM (SELECT DISTINCT period_id, user_id, role_profile FROM page WHERE is_shared) k
+        JOIN risk_rows r ON r.user_id = k.user_id AND r.role_profile = k.role_profile
+        JOIN decisions sd ON sd.risk_row_id = r.id AND sd.period_id = k.period_id
+    ), latest AS (
+      SELECT DISTINCT ON (period_id, user_id, role_profile, reviewer_id) period_id, user_id, role_profile, reviewer_id, decision
+        FROM item_decisions ORDER BY period_id, user_id, role_profile, reviewer_id, updated_at DESC, id DESC
+    ), shared_with AS MATERIALIZED (
+      -- The other reviewers of each shared row: their decision on the same row, else their latest on the item, else none.
+      SELECT page.id, json_agg(json_build_object('reviewerId', o.id, 'reviewerName', ${nameSql('o')},
+               'decision', coalesce(same.decision, l.decision)) ORDER BY ${nameSql('o')}, o.id) AS list
+        FROM page CROSS JOIN LATERAL unnest(page.reviewers) AS other(id)
+        JOIN users o ON o.id = other.id
+        LEFT JOIN item_decisions same ON same.period_id = page.period_id AND same.reviewer_id = o.id AND same.risk_row_id = page.risk_row_id
+        LEFT JOIN latest l ON l.period_id = page.period_id AND l.user_id = page.user_id AND l.role_profile = page.role_profile AND l.reviewer_id = o.id
+       WHERE page.is_shared AND o.id <> page.reviewer_id
+       GROUP BY page.id
+    )
     SELECT page.id, page.period_id, p.name AS period_name, page.risk_row_id, page.user_id, page.user_name, page.risk_level,
            page.role_profile, page.decision, page.comments, page.reviewer_id, page.reviewer_name, page.is_shared,
-           page.updated_at AS decided_at, page.total,
-           (SELECT coalesce(json_agg(json_build_object('reviewerId', o.id, 'reviewerName', ${nameSql('o')},
-                     'decision', coalesce(
-                       (SELECT sd.decision::text FROM decisions sd WHERE sd.period_id = page.period_id AND sd.reviewer_id = o.id AND sd.risk_row_id = page.risk_row_id),
-                       (SELECT sd.decision::text FROM decisions sd JOIN risk_rows r ON r.id = sd.risk_row_id
-                         WHERE sd.period_id = page.period_id AND sd.reviewer_id = o.id AND r.user_id = page.user_id AND r.role_profile = page.role_profile
-                         ORDER BY sd.updated_at DESC, sd.id DESC LIMIT 1)))
-                   ORDER BY ${nameSql('o')}, o.id), '[]'::json)
-              FROM users o WHERE o.id = ANY(page.reviewers) AND o.id <> page.reviewer_id) AS shared_with
-      FROM page JOIN review_periods p ON p.id = page.period_id
+           page.updated_at AS decided_at, page.total, coalesce(sw.list, '[]'::json) AS shared_with
+      FROM page JOIN review_periods p ON p.id = page.period_id LEFT JOIN shared_with sw ON sw.id = page.id
      ORDER BY page.updated_at DESC, page.id DESC`;
-  let total = Number(rows[0]?.total ?? 0);
-  if (!rows.length && offset > 0) {
+  let total = kept ?? Number(rows[0]?.total ?? 0);
+  if (kept === null && !rows.length && offset > 0) {
     // A page past the end: the total still counts what matches.
     const c = await prisma.$queryRaw<{ n: bigint }[]>`
-      WITH m AS (SELECT d.id, d.period_id, r.user_id, r.role_profile FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id WHERE ${where}),
-      items AS (SELECT k.period_id, k.user_id, k.role_profile, count(DISTINCT x.reviewer_id) AS n
-                  FROM (SELECT DISTINCT period_id, user_id, role_profile FROM m) k CROSS JOIN LATERAL ${itemReviewersSql} x GROUP BY 1, 2, 3)
-      SELECT count(*) AS n FROM (SELECT coalesce(i.n, 1) > 1 AS is_shared FROM m LEFT JOIN items i USING (period_id, user_id, role_profile)) b ${sharedCond}`;
+      SELECT count(*) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id ${sharedJoin}
+       WHERE ${where} ${sharedCond}`;
     total = Number(c[0]?.n ?? 0);
   }
   return { reviews: rows.map(fromRaw), total, page, limit };

@@ -8,6 +8,7 @@ import { CRITERIA_COLUMN, CRITERIA_TYPES, assignedRowsCondition, criteriaSetsOf,
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import type { DbClient } from '../core/types.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
+import { keptDecidedRows } from './shared-items.js';
 import type { Viewer } from './viewer.js';
 import {
   RECOMMENDATION_COLUMNS,
@@ -335,6 +336,11 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
  */
 export async function decidedRowCount(db: DbClient, user: User, periodId: string | null, visible: Prisma.Sql): Promise<number> {
   if (!periodId) return 0;
+  // An administrator's (every live row): kept per item (services/shared-items.ts) when up to date.
+  if (user.role === 'admin' && '$transaction' in db) {
+    const kept = await keptDecidedRows(db as PrismaClient, periodId);
+    if (kept !== null) return kept;
+  }
   const byReviewer = user.role === 'admin' ? Prisma.empty : Prisma.sql`AND d.reviewer_id = ${user.id}::uuid`;
   const r = await db.$queryRaw<{ n: bigint }[]>`
     SELECT count(DISTINCT d.risk_row_id) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id

@@ -21,6 +21,7 @@ import { liveRowCount } from './risk-counts.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryOverDecisions } from './decisions.js';
 import { checkRemediation, notifyReopened } from './remediation.js';
+import { refreshSharedItemsSoon } from './shared-items.js';
 import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgress } from './uploads.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../core/metrics.js';
@@ -170,6 +171,7 @@ async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, c
   const checked = await goLive(deps.prisma, up, actor, counts);
   await notifyReopened(deps, actor, checked).catch((err: Error) => deps.log(`upload ${up.id}: remediation notification failed: ${err.stack ?? err}`));
   deps.log(`upload ${up.originalName}: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s (${dups} duplicates skipped)`);
+  refreshSharedItemsSoon(deps.prisma, deps.log);
   publishProgress(
     deps.pubsub,
     progressEvent(up, { status: 'completed', rowsProcessed: rows, bytesProcessed: up.sizeBytes, duplicatesSkipped: dups, errorMessage: null, warnings: counts.warnings }),

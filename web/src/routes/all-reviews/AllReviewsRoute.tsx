@@ -1,9 +1,10 @@
-import { Badge, Button, Caption1, Card, Field, makeStyles, Select, Spinner, Subtitle2, Text, tokens } from '@fluentui/react-components';
+import { Badge, Button, Caption1, Card, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { ArrowLeft16Regular, ChevronLeft16Regular, ChevronRight16Regular, Dismiss16Regular } from '@fluentui/react-icons';
 import { Suspense, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
 import type { AllReviewsRouteQuery } from '../../__generated__/AllReviewsRouteQuery.graphql';
+import { FilterSelect, ListHeading, type FilterChoice } from '../../components/FilterBar';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchToolbar } from '../../components/SearchToolbar';
@@ -42,16 +43,6 @@ const query = graphql`
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0 },
   toolbar: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  select: { minWidth: '150px', alignItems: 'center' },
-  heading: {
-    display: 'flex',
-    alignItems: 'center',
-    columnGap: tokens.spacingHorizontalS,
-    paddingTop: tokens.spacingVerticalM,
-    paddingLeft: tokens.spacingHorizontalL,
-    paddingRight: tokens.spacingHorizontalL,
-  },
-  title: { margin: 0 },
   pager: {
     display: 'flex',
     alignItems: 'center',
@@ -81,6 +72,9 @@ const useStyles = makeStyles({
     border: `${tokens.strokeWidthThin} solid ${tokens.colorPaletteYellowBorder1}`,
   },
 });
+
+const DECISION_CHOICES: readonly FilterChoice[] = [['', 'All'], ['RETAIN', 'Retain Only'], ['REMOVE', 'Remove Only']];
+const SHARED_CHOICES: readonly FilterChoice[] = [['', 'All'], ['SHARED', 'Shared Only'], ['UNIQUE', 'Unique Only']];
 
 /** SPEC §2, 'All Review Decisions'. */
 export default function AllReviewsRoute() {
@@ -129,29 +123,15 @@ export default function AllReviewsRoute() {
           placeholder="Search by user, role or reviewer..."
           label="Search reviews"
         >
-          <Field className={styles.select} label="Decision" orientation="horizontal">
-            <Select value={filters.decision} onChange={(_, d) => update({ decision: d.value as ReviewFilters['decision'] })}>
-              <option value="">All</option>
-              <option value="RETAIN">Retain Only</option>
-              <option value="REMOVE">Remove Only</option>
-            </Select>
-          </Field>
-          <Field className={styles.select} label="Shared Roles" orientation="horizontal">
-            <Select value={filters.shared} onChange={(_, d) => update({ shared: d.value as ReviewFilters['shared'] })}>
-              <option value="">All</option>
-              <option value="SHARED">Shared Only</option>
-              <option value="UNIQUE">Unique Only</option>
-            </Select>
-          </Field>
-          <Field className={styles.select} label="Page Size" orientation="horizontal">
-            <Select value={String(filters.pageSize)} onChange={(_, d) => update({ pageSize: Number(d.value) })}>
-              {PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n} rows
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <FilterSelect inline label="Decision" value={filters.decision} choices={DECISION_CHOICES} onChange={(decision) => update({ decision })} />
+          <FilterSelect inline label="Shared Roles" value={filters.shared} choices={SHARED_CHOICES} onChange={(shared) => update({ shared })} />
+          <FilterSelect
+            inline
+            label="Page Size"
+            value={String(filters.pageSize)}
+            choices={PAGE_SIZES.map((n) => [String(n), `${n} rows`] as const)}
+            onChange={(size) => update({ pageSize: Number(size) })}
+          />
           <Button appearance="subtle" icon={<Dismiss16Regular />} onClick={() => update(EMPTY_REVIEW_FILTERS)}>
             Clear Filters
           </Button>
@@ -177,14 +157,7 @@ function LoadedReviews({ queryRef, isPending, onPage }: { queryRef: PreloadedQue
   const pageCount = Math.max(1, Math.ceil(total / first));
   return (
     <>
-      <div className={styles.heading}>
-        <Subtitle2 as="h2" className={styles.title}>
-          Review Decisions
-        </Subtitle2>
-        <Badge appearance="tint" color="brand" aria-label={`${formatCount(total)} reviews in total`}>
-          {formatCount(total)}
-        </Badge>
-      </div>
+      <ListHeading title="Review Decisions" total={total} noun="reviews" />
       <AllReviewsTable reviews={data.allReviews.edges.map((e) => e.node)} loading={isPending} />
       {pageCount > 1 ? (
         <nav className={styles.pager} aria-label="Pagination">
@@ -219,11 +192,11 @@ function Legend() {
         <Caption1>Role reviewed by several reviewers</Caption1>
       </span>
       <span className={styles.legendItem}>
-        <DecisionBadge decision="RETAIN" />
+        <DecisionBadge decision="retain" />
         <Caption1>Access kept</Caption1>
       </span>
       <span className={styles.legendItem}>
-        <DecisionBadge decision="REMOVE" />
+        <DecisionBadge decision="remove" />
         <Caption1>Access to be revoked</Caption1>
       </span>
     </section>

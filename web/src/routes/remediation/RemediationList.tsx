@@ -1,8 +1,9 @@
-import { Badge, Body1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Body1, makeStyles } from '@fluentui/react-components';
 import { TaskListSquareLtr24Regular } from '@fluentui/react-icons';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { RemediationList_query$key } from '../../__generated__/RemediationList_query.graphql';
 import type { RemediationListPaginationQuery } from '../../__generated__/RemediationListPaginationQuery.graphql';
+import { ListHeading } from '../../components/FilterBar';
 import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
 import { formatCount } from '../../components/StatTile';
 import { useIsMobile } from '../../components/useMediaQuery';
@@ -11,15 +12,6 @@ import { RemediationRow } from './RemediationRow';
 
 const useStyles = makeStyles({
   table: { minWidth: '1100px' },
-  heading: {
-    display: 'flex',
-    alignItems: 'center',
-    columnGap: tokens.spacingHorizontalS,
-    paddingTop: tokens.spacingVerticalM,
-    paddingLeft: tokens.spacingHorizontalL,
-    paddingRight: tokens.spacingHorizontalL,
-  },
-  title: { margin: 0 },
   actionsColumn: { width: '220px' },
 });
 
@@ -60,14 +52,7 @@ export function RemediationList({ query, statusFilter }: { query: RemediationLis
   ];
   return (
     <>
-      <div className={styles.heading}>
-        <Subtitle2 as="h2" className={styles.title}>
-          Approved Removals
-        </Subtitle2>
-        <Badge appearance="tint" color="brand" aria-label={`${formatCount(total)} items in total`}>
-          {formatCount(total)}
-        </Badge>
-      </div>
+      <ListHeading title="Approved Removals" total={total} noun="items" />
       <ListTable
         label="Remediation items"
         className={styles.table}

@@ -1,4 +1,4 @@
-import { Button, Card, Field, makeStyles, Select, Spinner, tokens } from '@fluentui/react-components';
+import { Button, Card, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, ArrowLeft16Regular } from '@fluentui/react-icons';
 import { Suspense, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
@@ -6,6 +6,7 @@ import { useLoaderData } from 'react-router';
 import type { RemediationRouteQuery } from '../../__generated__/RemediationRouteQuery.graphql';
 import { downloadFile, fileStamp } from '../../components/download';
 import { databaseIdOf } from '../../components/globalIds';
+import { FilterSelect, type FilterChoice } from '../../components/FilterBar';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
 import { LoadingBar } from '../../components/SearchToolbar';
@@ -42,10 +43,11 @@ const useStyles = makeStyles({
     padding: tokens.spacingHorizontalL,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  select: { minWidth: '180px' },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
   footer: { paddingBottom: tokens.spacingVerticalM },
 });
+
+const STATUS_CHOICES: readonly FilterChoice[] = [['', 'All'], ...Object.entries(STATUS_LABEL).map(([value, label]) => [value.toLowerCase(), label] as const)];
 
 /** The remediation list (issue 13 point 6): approved removals for the people who revoke access; administrators only. */
 export default function RemediationRoute() {
@@ -127,26 +129,13 @@ function LoadedRemediation({
   return (
     <>
       <div className={styles.toolbar}>
-        <Field label="Review period" className={styles.select}>
-          <Select value={filters.periodId} onChange={(_, d) => onFilters({ periodId: d.value })}>
-            <option value="">All periods</option>
-            {periods.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} ({p.status === 'CLOSED' ? 'Closed' : 'Active'})
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="Status" className={styles.select}>
-          <Select value={filters.status} onChange={(_, d) => onFilters({ status: d.value as RemediationFilters['status'] })}>
-            <option value="">All</option>
-            {Object.entries(STATUS_LABEL).map(([value, label]) => (
-              <option key={value} value={value.toLowerCase()}>
-                {label}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <FilterSelect
+          label="Review period"
+          value={filters.periodId}
+          choices={[['', 'All periods'], ...periods.map((p) => [p.id, `${p.name} (${p.status === 'CLOSED' ? 'Closed' : 'Active'})`] as const)]}
+          onChange={(periodId) => onFilters({ periodId })}
+        />
+        <FilterSelect label="Status" value={filters.status} choices={STATUS_CHOICES} onChange={(status) => onFilters({ status })} />
         <Button icon={<ArrowDownload20Regular />} disabled={downloading} onClick={download}>
           {downloading ? 'Downloading...' : 'Download CSV'}
         </Button>

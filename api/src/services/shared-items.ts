@@ -1,0 +1,159 @@
+// 'Shared' (README 'Shared reviews'), the one home of the rule: an item, the
+// same user and role (user id and role/profile), is shared in a period when it
+// is reviewed by more than one reviewer there: reviewers a live row of it is
+// assigned to (the rule of assignments.ts assignedRowsCondition: their
+// criteria match it and it was not moved away from them, or it was moved to
+// them by a reassignment), and reviewers who decided a row of it in the
+// period.
+//
+// Worked out per period, not per request (issue 13 point 7): shared_items
+// holds every item of a period with its reviewers. A period's items are
+// refreshed by one set-based statement when what they were worked out from
+// changed as a whole (the live rows: an upload, append or purge; the
+// assignment criteria: added, removed or moved; single items moved), which the stamp of the period
+// (shared_item_periods) tells against risk_data_version; a decision adds its
+// reviewer to its item in the same statement (a trigger, see the migration
+// 20261124150000_shared_items); a deleted decision drops the stamp. Readers
+// call freshSharedItems first, then join shared_items (sharedOf below).
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { DbClient } from '../core/types.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES } from './assignments.js';
+import { LIVE_ROWS } from './live-rows.js';
+
+/** Serialises refreshes of shared items (pg_advisory_xact_lock key). */
+const REFRESH_LOCK = 913_013;
+
+type Stamp = { version: bigint; criteria_version: bigint };
+
+const released = Prisma.sql`EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND NOT h.holds)`;
+
+/**
+ * The reviewers of every item of the live rows in a period (the definition,
+ * set-based). Per criteria type, the live rows are first reduced to their
+ * distinct items and values of that column (a few per item), then joined with
+ * the criteria: joining every row with every criterion it matches made ~20
+ * lines a row (~20M at 1M rows). Rows moved away from a reviewer (few) are
+ * joined row by row, without the reviewers they were moved away from.
+ */
+const itemReviewersOfPeriod = (periodId: string) => Prisma.sql`
+  SELECT x.user_id, x.role_profile, array_agg(DISTINCT x.reviewer_id ORDER BY x.reviewer_id) AS reviewers FROM (
+    ${Prisma.join(
+      CRITERIA_TYPES.map((t) => {
+        const col = Prisma.raw(`r.${CRITERIA_COLUMN[t]}`);
+        return Prisma.sql`SELECT k.user_id, k.role_profile, ac.reviewer_id
+            FROM (SELECT DISTINCT r.user_id, r.role_profile, ${col} AS v FROM risk_rows r
+                   WHERE ${col} IN (SELECT c.criteria_value FROM assignment_criteria c WHERE c.criteria_type = ${t}::"CriteriaType")
+                     AND ${LIVE_ROWS} AND NOT ${released}) k
+            JOIN assignment_criteria ac ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = k.v
+          UNION ALL
+          SELECT r.user_id, r.role_profile, ac.reviewer_id FROM risk_rows r JOIN assignment_criteria ac
+              ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = ${col}
+           WHERE r.id IN (SELECT h.risk_row_id FROM item_holds h WHERE NOT h.holds) AND ${LIVE_ROWS}
+             AND NOT EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = ac.reviewer_id AND NOT h.holds)`;
+      }),
+      ' UNION ALL ',
+    )}
+    UNION ALL SELECT r.user_id, r.role_profile, h.reviewer_id FROM item_holds h JOIN risk_rows r ON r.id = h.risk_row_id
+     WHERE h.holds AND ${LIVE_ROWS}
+    UNION ALL SELECT DISTINCT r.user_id, r.role_profile, d.reviewer_id FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+     WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS}
+  ) x GROUP BY 1, 2`;
+
+/**
+ * Brings the shared items of these periods up to date (those whose stamp is
+ * not the current data and criteria version), each by one set-based
+ * statement, in one transaction per period under a lock so two readers do
+ * not refresh the same period at once.
+ */
+export async function freshSharedItems(db: DbClient, periodIds: readonly string[]): Promise<void> {
+  if (!periodIds.length) return;
+  const stale = await db.$queryRaw<{ id: string }[]>`
+    SELECT p.id::text AS id FROM unnest(${[...new Set(periodIds)]}::uuid[]) p(id)
+      CROSS JOIN risk_data_version v
+      LEFT JOIN shared_item_periods s ON s.period_id = p.id
+     WHERE v.id = 1 AND (s.period_id IS NULL OR s.data_version <> v.version OR s.criteria_version <> v.criteria_version)`;
+  for (const { id } of stale) await refreshPeriod(db, id);
+}
+
+async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
+  const run = async (tx: DbClient) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`;
+    // The stamp is read inside the lock: another reader may have refreshed meanwhile.
+    const [v] = await tx.$queryRaw<(Stamp & { fresh: boolean })[]>`
+      SELECT v.version, v.criteria_version,
+             EXISTS (SELECT 1 FROM shared_item_periods s WHERE s.period_id = ${periodId}::uuid
+                        AND s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh
+        FROM risk_data_version v WHERE v.id = 1`;
+    if (!v || v.fresh) return;
+    await tx.$executeRaw`DELETE FROM shared_items WHERE period_id = ${periodId}::uuid`;
+    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, shared, decisions, removals, decided_rows)
+      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, cardinality(i.reviewers) > 1, coalesce(c.n, 0), coalesce(c.rm, 0), coalesce(c.dr, 0)
+        FROM (${itemReviewersOfPeriod(periodId)}) i
+        LEFT JOIN (SELECT r.user_id, r.role_profile, count(*) AS n, count(*) FILTER (WHERE d.decision = 'remove') AS rm,
+                          count(DISTINCT d.risk_row_id) AS dr
+                     FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+                    WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 1, 2) c USING (user_id, role_profile)`;
+    await tx.$executeRaw`INSERT INTO shared_item_periods (period_id, data_version, criteria_version, refreshed_at)
+      VALUES (${periodId}::uuid, ${v.version}, ${v.criteria_version}, now())
+      ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, refreshed_at = now()`;
+  };
+  // Inside a caller's transaction already (a transaction client has no $transaction), else in its own.
+  if (!('$transaction' in db)) return run(db);
+  await (db as PrismaClient).$transaction(run, { timeout: 600_000, maxWait: 120_000 });
+  // The totals are read by an index-only scan, which needs the visibility map of the rows just
+  // written, and the planner their new statistics: without this, the first sums after a refresh
+  // read the whole table (128 MB at 1M rows, 480 ms). Best effort: a failure only costs speed.
+  await db.$executeRawUnsafe('VACUUM (ANALYZE) shared_items').catch(() => undefined);
+}
+
+/**
+ * Starts bringing the shared items of every period with decisions up to date
+ * in the background (after an upload went live: at 1M rows a refresh takes
+ * tens of seconds, which the next All Reviews read would otherwise wait for).
+ */
+export function refreshSharedItemsSoon(prisma: PrismaClient, log: (msg: string) => void): void {
+  void periodsWithDecisions(prisma)
+    .then((periods) => freshSharedItems(prisma, periods))
+    .catch((err: Error) => log(`shared items refresh failed: ${err.message}`));
+}
+
+/** The periods that have decisions (All Reviews lists decisions, so these are the periods it reads). */
+export async function periodsWithDecisions(db: DbClient): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`SELECT p.id::text AS id FROM review_periods p WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = p.id)`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * How many decisions on live rows the periods hold (everyone's: what an
+ * administrator's All Reviews lists), all, shared only or unique only, and
+ * of a decision kind: sums over the kept items instead of a count over every
+ * decision. The periods must be fresh (freshSharedItems).
+ */
+export async function countKeptDecisions(db: DbClient, periodIds: readonly string[], shared: string | null, decision: string | null): Promise<number> {
+  if (!periodIds.length) return 0;
+  const which = shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
+  const n = decision === 'remove' ? Prisma.sql`si.removals` : decision === 'retain' ? Prisma.sql`si.decisions - si.removals` : Prisma.sql`si.decisions`;
+  const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
+    SELECT sum(${n})::bigint AS n FROM shared_items si WHERE si.period_id = ANY(${[...periodIds]}::uuid[]) ${which}`;
+  return Number(r?.n ?? 0);
+}
+
+/**
+ * Of the live rows, how many somebody decided in the period (an
+ * administrator's dashboard: pending is the rest), summed over the kept items;
+ * null when the period's items are not up to date, which starts their refresh
+ * in the background (the dashboard then counts the decisions itself, never
+ * waiting for a refresh).
+ */
+export async function keptDecidedRows(prisma: PrismaClient, periodId: string): Promise<number | null> {
+  const [r] = await prisma.$queryRaw<{ fresh: boolean; n: bigint | null }[]>`
+    SELECT (s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh,
+           (SELECT sum(si.decided_rows)::bigint FROM shared_items si WHERE si.period_id = s.period_id) AS n
+      FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1 AND s.period_id = ${periodId}::uuid`;
+  if (r?.fresh) return Number(r.n ?? 0);
+  void freshSharedItems(prisma, [periodId]).catch(() => undefined);
+  return null;
+}
+
+/** Whether a kept item (alias given, or none: a decision without a kept item) is shared: more than one reviewer. */
+export const isSharedSql = (alias: string) => Prisma.raw(`coalesce(${alias}.shared, false)`);

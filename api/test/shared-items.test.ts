@@ -1,0 +1,177 @@
+// 'Shared' kept per period (services/shared-items.ts, issue 13 point 7): after
+// every kind of change that moves it (upload, append, purge, assignment added
+// or removed, items reassigned, decisions, period close and reopen), the kept
+// items and their reviewers equal the README's definition worked out here
+// directly from the raw tables, and All Reviews' Shared Roles filter agrees.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+let admin: Client;
+type U = Awaited<ReturnType<typeof userClient>>;
+let a: U;
+let b: U;
+let c: U;
+let periodId: string;
+
+const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
+const line = (user: string, risk: string, system: string, role: string) => `${user},Name ${user},${risk},Risk ${risk},High,0101,${system},${role}\r\n`;
+
+async function load(content: string, mode: 'replace' | 'append') {
+  const form = new FormData();
+  form.append('uploadMode', mode);
+  form.append('emailNotification', 'false');
+  form.append('file', new Blob([HEADER + content]), 'export.csv');
+  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
+  const { uploadId } = (await res.json()) as { uploadId: string };
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const s = (await admin.get(`/api/upload-status/${uploadId}`)).body;
+    if (s.status === 'completed') return;
+    if (s.status === 'failed') throw new Error(JSON.stringify(s));
+  }
+  throw new Error('upload did not finish');
+}
+
+/** The definition (README 'Shared reviews'), written here independently of the service's statement. */
+const DEFINITION = `
+  WITH live AS (SELECT r.* FROM risk_rows r WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)),
+  assigned AS (
+    SELECT l.user_id, l.role_profile, ac.reviewer_id FROM live l JOIN assignment_criteria ac
+      ON ac.criteria_value = CASE ac.criteria_type::text WHEN 'user_id' THEN l.user_id WHEN 'system' THEN l.system
+           WHEN 'user_group' THEN l.user_group WHEN 'risk_id' THEN l.access_risk_id WHEN 'role_profile' THEN l.role_profile END
+     WHERE (l.id, ac.reviewer_id) NOT IN (SELECT risk_row_id, reviewer_id FROM item_holds WHERE NOT holds)
+    UNION SELECT l.user_id, l.role_profile, h.reviewer_id FROM live l JOIN item_holds h ON h.risk_row_id = l.id AND h.holds)
+  SELECT p.id::text AS period_id, x.user_id, x.role_profile, array_agg(DISTINCT x.reviewer_id::text ORDER BY x.reviewer_id::text) AS reviewers
+    FROM review_periods p CROSS JOIN LATERAL (
+      SELECT * FROM assigned
+      UNION SELECT l.user_id, l.role_profile, d.reviewer_id FROM decisions d JOIN live l ON l.id = d.risk_row_id WHERE d.period_id = p.id) x
+   WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = p.id)
+   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
+
+type Item = { period_id: string; user_id: string; role_profile: string; reviewers: string[] };
+
+/** Reads All Reviews (which brings the kept items up to date) and compares them, and its filter, with the definition. */
+async function expectKeptEqualsDefinition() {
+  const db = server.app.deps.prisma;
+  const shared = (await admin.get('/api/reviews/all?shared=shared&limit=500')).body;
+  const unique = (await admin.get('/api/reviews/all?shared=unique&limit=500')).body;
+  const expected = await db.$queryRawUnsafe<Item[]>(DEFINITION);
+  const kept = await db.$queryRawUnsafe<Item[]>(`
+    SELECT s.period_id::text AS period_id, s.user_id, s.role_profile, ARRAY(SELECT x::text FROM unnest(s.reviewers) x ORDER BY 1) AS reviewers
+      FROM shared_items s WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = s.period_id) ORDER BY 1, 2, 3`);
+  expect(kept).toEqual(expected);
+  // The flag kept beside the reviewers says the same.
+  expect(await db.$queryRawUnsafe(`SELECT user_id FROM shared_items WHERE shared <> (coalesce(cardinality(reviewers), 0) > 1)`)).toEqual([]);
+  // The filter: a decision is shared when its item has more than one reviewer by the definition.
+  const isShared = new Set(expected.filter((i) => i.reviewers.length > 1).map((i) => `${i.period_id}|${i.user_id}|${i.role_profile}`));
+  const decisions = await db.$queryRawUnsafe<{ id: string; k: string; decision: string }[]>(`
+    SELECT d.id::text AS id, d.period_id::text || '|' || r.user_id || '|' || r.role_profile AS k, d.decision::text AS decision
+      FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)`);
+  const want = decisions.filter((d) => isShared.has(d.k)).map((d) => d.id).sort();
+  expect(shared.reviews.map((r: any) => r.id).sort()).toEqual(want);
+  expect(shared.total).toBe(want.length);
+  expect(unique.total).toBe(decisions.length - want.length);
+  // The totals kept per item: every decision on a live row, and by kind.
+  expect((await admin.get('/api/reviews/all')).body.total).toBe(decisions.length);
+  const removes = decisions.filter((d) => d.decision === 'remove');
+  expect((await admin.get('/api/reviews/all?decision=remove')).body.total).toBe(removes.length);
+  expect((await admin.get('/api/reviews/all?decision=retain&shared=shared')).body.total).toBe(
+    decisions.filter((d) => d.decision !== 'remove' && isShared.has(d.k)).length,
+  );
+  // Decided rows kept per item: the distinct live rows decided in each period, and the dashboard's pending count.
+  const decidedRows = `SELECT d.period_id::text AS period_id, count(DISTINCT d.risk_row_id)::int AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+     WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live) GROUP BY 1 ORDER BY 1`;
+  const keptDecided = `SELECT period_id::text AS period_id, sum(decided_rows)::int AS n FROM shared_items s
+     WHERE EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = s.period_id) GROUP BY 1 HAVING sum(decided_rows) > 0 ORDER BY 1`;
+  expect(await db.$queryRawUnsafe(keptDecided)).toEqual(await db.$queryRawUnsafe(decidedRows));
+  const [pending] = await db.$queryRawUnsafe<{ n: number }[]>(`
+    SELECT count(*)::int AS n FROM risk_rows r WHERE (r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live))
+       AND EXISTS (SELECT 1 FROM review_periods p WHERE p.status = 'active')
+       AND NOT EXISTS (SELECT 1 FROM decisions d JOIN review_periods p ON p.id = d.period_id AND p.status = 'active' WHERE d.risk_row_id = r.id)`);
+  expect((await admin.get('/api/dashboard/stats')).body.pendingReviews).toBe(pending!.n);
+  return expected;
+}
+
+const rowId = async (user: string, role: string) => {
+  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ id: bigint }[]>(
+    `SELECT id FROM risk_rows r WHERE user_id = $1 AND role_profile = $2 AND (upload_id IS NULL OR upload_id IN (SELECT id FROM uploads WHERE live)) ORDER BY id LIMIT 1`,
+    user,
+    role,
+  );
+  return Number(r!.id);
+};
+const decide = async (u: U, user: string, role: string, decision = 'retain') =>
+  expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(user, role), decision })).status).toBe(200);
+const stamp = async () => (await server.app.deps.prisma.sharedItemPeriod.findUnique({ where: { periodId } }))?.refreshedAt.getTime();
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminClient(server);
+  a = await userClient(server, admin);
+  b = await userClient(server, admin);
+  c = await userClient(server, admin);
+});
+afterAll(async () => server?.close());
+
+describe('shared items kept per period', () => {
+  let bCriterion: string;
+
+  it('after an upload, criteria added and decisions (which extend the kept items without a refresh)', async () => {
+    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
+    const bc = await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' });
+    expect(bc.status).toBe(201);
+    bCriterion = bc.body.id;
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'system', criteriaValue: 'AD' })).status).toBe(201);
+    const p = await admin.post('/api/review-periods', { name: 'Shared items', defaultDecisionAtClose: 'retain' });
+    expect(p.status).toBe(201);
+    periodId = p.body.id;
+    await decide(a, 'U1', 'Z_AP');
+    let items = await expectKeptEqualsDefinition();
+    expect(items.find((i) => i.user_id === 'U1' && i.role_profile === 'Z_AP')!.reviewers).toEqual([a.user.id, b.user.id].sort());
+    const before = await stamp();
+    await decide(b, 'U1', 'Z_AP', 'remove');
+    await decide(c, 'U3', 'DOM');
+    items = await expectKeptEqualsDefinition();
+    expect(await stamp()).toBe(before);
+    expect(items.find((i) => i.user_id === 'U3')!.reviewers).toEqual([c.user.id]);
+  });
+
+  it('after single items are moved to another reviewer, and that reviewer decides', async () => {
+    const moved = await admin.post('/api/reassignments', { riskDefinitionIds: [await rowId('U3', 'DOM')], fromReviewerId: c.user.id, toReviewerId: a.user.id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(201);
+    let items = await expectKeptEqualsDefinition();
+    // c decided it before the move, so c stays one of its reviewers: now shared.
+    expect(items.find((i) => i.user_id === 'U3')!.reviewers).toEqual([a.user.id, c.user.id].sort());
+    await decide(a, 'U3', 'DOM', 'remove');
+    items = await expectKeptEqualsDefinition();
+    // A decision changed (retain to remove) moves the kept counts.
+    await decide(a, 'U1', 'Z_AP', 'remove');
+    await expectKeptEqualsDefinition();
+    expect((await admin.get('/api/reviews/all?search=DOM')).body.reviews.every((r: any) => r.isSharedRole)).toBe(true);
+  });
+
+  it('after an append (with a duplicate row) and a criterion removed', async () => {
+    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR'), 'append');
+    await decide(b, 'U1', 'HR');
+    await expectKeptEqualsDefinition();
+    expect((await admin.request('DELETE', `/api/assignment-criteria/${bCriterion}`)).status).toBeLessThan(300);
+    const items = await expectKeptEqualsDefinition();
+    // b still decided U1's Z_AP in the period: still a reviewer of it; of U2's Z_AP no longer (never was).
+    expect(items.find((i) => i.user_id === 'U1' && i.role_profile === 'Z_AP')!.reviewers).toContain(b.user.id);
+  });
+
+  it('after the period closes with a default (decisions written) and reopens (taken back)', async () => {
+    expect((await admin.put(`/api/review-periods/${periodId}/close`)).status).toBe(200);
+    await expectKeptEqualsDefinition();
+    expect((await admin.put(`/api/review-periods/${periodId}/open`)).status).toBe(200);
+    await expectKeptEqualsDefinition();
+  });
+
+  it('after a purge', async () => {
+    const r = await admin.request('DELETE', '/api/admin/purge-risk-data');
+    expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+    expect(await expectKeptEqualsDefinition()).toEqual([]);
+    expect(await server.app.deps.prisma.sharedItem.count()).toBe(0);
+  });
+});
