@@ -84,7 +84,7 @@ export const totalRowsHeader = (description: string) => ({ 'X-Total-Rows': { des
  * Streams a CSV export: UTF-8 with a byte-order mark (so Excel reads accents),
  * named by Content-Disposition, with X-Total-Rows announcing its rows.
  */
-export function sendCsvExport(reply: FastifyReply, file: { name: string; totalRows: number; lines: AsyncIterable<string> }) {
+export function sendCsvExport(reply: FastifyReply, file: { name: string; totalRows: number; lines: AsyncIterable<string | Buffer> }) {
   async function* body() {
     yield '\uFEFF';
     yield* file.lines;
