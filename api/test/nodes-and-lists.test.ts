@@ -5,6 +5,8 @@
 // that node(id:) reads back for who may see them, and null (no type, no error)
 // for anyone else, the same as an id of nothing.
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { GraphQLEnumType, GraphQLList, GraphQLNonNull, GraphQLObjectType, getNamedType, type GraphQLOutputType } from 'graphql';
+import { schema } from '../src/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows, seedUsers } from './helpers/seed.js';
@@ -143,5 +145,44 @@ describe('the lists that grow with the data are connections', () => {
     expect(pages).toHaveLength(2);
     expect(nodes.map((n) => n.reviewer.email)).toEqual(seeded.slice(0, 2).map((u) => u.email).sort());
     expect(nodes.every((n) => n.criteria.length === 1)).toBe(true);
+  });
+});
+
+describe('the shape of the schema', () => {
+  const objects = Object.values(schema.getTypeMap()).filter((t): t is GraphQLObjectType => t instanceof GraphQLObjectType && !t.name.startsWith('__'));
+  const isList = (t: GraphQLOutputType): boolean => (t instanceof GraphQLNonNull ? isList(t.ofType) : t instanceof GraphQLList);
+
+  it('every object with an id of its own is a Node', () => {
+    // Objects whose id is another Node's (the criterion, the reviewer), not their own.
+    const carriesAnotherNodesId = ['OpenWorkCriterion', 'ReassignableReviewer'];
+    const notNodes = objects
+      .filter((t) => 'id' in t.getFields() && !t.getInterfaces().some((i) => i.name === 'Node'))
+      .map((t) => t.name);
+    expect(notNodes.sort()).toEqual(carriesAnotherNodesId.sort());
+  });
+
+  it('a root list of objects is a connection unless it is one of the bounded lists, which say their ceiling', () => {
+    const bounded = ['assignmentValues', 'compositeRoleNames', 'latestRiskAnalyses', 'reassignmentReviewers', 'simulationRisks', 'simulationRoles', 'simulationRuns', 'dashboardTrend', 'riskCategories', 'nodes'];
+    const lists = Object.values(schema.getQueryType()!.getFields()).filter((f) => isList(f.type) && getNamedType(f.type) instanceof GraphQLObjectType || (isList(f.type) && getNamedType(f.type).name === 'Node'));
+    expect(lists.map((f) => f.name).sort()).toEqual([...bounded].sort());
+    // Their descriptions name the ceiling (the trend has one point per day or week of its range; categories one per category).
+    for (const f of lists.filter((l) => !['dashboardTrend', 'riskCategories', 'nodes'].includes(l.name))) {
+      expect(`${f.name}: ${f.description} ${f.args.map((a) => a.description).join(' ')}`).toMatch(/at most|bounded/i);
+    }
+  });
+
+  it('the closed sets that were strings are enums', () => {
+    const enumOf = (type: string, field: string) => getNamedType((schema.getType(type) as GraphQLObjectType).getFields()[field]!.type);
+    for (const [type, field, values] of [
+      ['ApprovalItem', 'riskLevel', ['high', 'low', 'medium']],
+      ['EvidenceDecision', 'decision', ['remove', 'retain', 'retain_mitigated']],
+      ['DashboardChange', 'reason', ['decisions', 'upload']],
+      ['AiBulkProgress', 'status', ['capped', 'completed', 'failed', 'running']],
+      ['PeriodReminder', 'kind', ['escalation', 'reminder']],
+    ] as const) {
+      const t = enumOf(type, field);
+      expect(t, `${type}.${field}`).toBeInstanceOf(GraphQLEnumType);
+      expect((t as GraphQLEnumType).getValues().map((v) => v.value).sort(), `${type}.${field}`).toEqual(values);
+    }
   });
 });

@@ -13,10 +13,20 @@ const Estimate = builder.objectRef<bulk.BulkEstimate>('AiBulkEstimate').implemen
   }),
 });
 
+const AiBulkStatusEnum = builder.enumType('AiBulkStatus', {
+  description: 'Where a bulk categorisation is.',
+  values: {
+    running: { value: 'running', description: 'Categorising; progress is published as it goes.' },
+    completed: { value: 'completed', description: 'Every uncategorised risk id was sent.' },
+    capped: { value: 'capped', description: 'Stopped: the spend cap was reached.' },
+    failed: { value: 'failed', description: 'Stopped by an error (see error).' },
+  } as const,
+});
+
 const Progress = builder.objectRef<bulk.BulkProgress>('AiBulkProgress').implement({
   fields: (t) => ({
     runId: t.exposeString('runId'),
-    status: t.exposeString('status', { description: 'running, completed, capped (the spend cap was reached) or failed.' }),
+    status: t.expose('status', { type: AiBulkStatusEnum, description: 'Running, completed, capped (the spend cap was reached) or failed.' }),
     total: t.exposeInt('total'),
     done: t.exposeInt('done'),
     failed: t.exposeInt('failed'),

@@ -4,7 +4,8 @@
 import { builder } from './builder.js';
 import * as approval from '../services/approval-review.js';
 import { itemCommentJson, itemCommentsOf } from '../services/decisions.js';
-import type { DecisionValue } from '../services/risk-rules.js';
+import type { DecisionValue, RiskLevel } from '../services/risk-rules.js';
+import { RiskLevelEnum } from './risks.js';
 import { DecisionValueEnum, SubmissionNode, SubmissionStateRef } from './decisions.js';
 import { RecommendationRef } from './recommendations.js';
 
@@ -19,7 +20,7 @@ const ApprovalItemRef = builder.objectRef<approval.ApprovalItem>('ApprovalItem')
     userName: t.exposeString('userName', { description: 'The user’s name.' }),
     roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
-    riskLevel: t.exposeString('riskLevel', { description: 'high, medium or low.' }),
+    riskLevel: t.field({ type: RiskLevelEnum, description: 'The risk level.', resolve: (i) => i.riskLevel as RiskLevel }),
     system: t.exposeString('system', { description: 'The system the access is in.' }),
     decision: t.field({ type: DecisionValueEnum, description: "The reviewer's decision.", resolve: (i) => i.decision as DecisionValue }),
     comments: t.exposeString('comments', { nullable: true, description: "The reviewer's comment." }),

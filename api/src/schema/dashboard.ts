@@ -48,8 +48,16 @@ const CategoryCountRef = builder.objectRef<{ category: string; count: number }>(
   fields: (t) => ({ category: t.exposeString('category'), count: t.exposeInt('count') }),
 });
 
-const DashboardChangeRef = builder.objectRef<{ reason: string }>('DashboardChange').implement({
-  fields: (t) => ({ reason: t.exposeString('reason', { description: 'decisions or upload' }) }),
+const DashboardChangeReasonEnum = builder.enumType('DashboardChangeReason', {
+  description: 'What moved the dashboard figures.',
+  values: {
+    decisions: { value: 'decisions', description: 'Decisions were saved.' },
+    upload: { value: 'upload', description: 'An upload went live (or its rows were replaced).' },
+  } as const,
+});
+
+const DashboardChangeRef = builder.objectRef<{ reason: 'decisions' | 'upload' }>('DashboardChange').implement({
+  fields: (t) => ({ reason: t.expose('reason', { type: DashboardChangeReasonEnum, description: 'Decisions saved, or an upload gone live.' }) }),
 });
 
 builder.queryFields((t) => ({
@@ -74,6 +82,6 @@ builder.subscriptionFields((t) => ({
     description: 'The dashboard figures moved (decisions saved, an upload went live): refetch them. Carries no figures.',
     authScopes: { signedIn: true },
     subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('dashboard:changed'), filter(() => stillSignedIn(ctx))),
-    resolve: (payload: { reason: string }) => payload,
+    resolve: (payload: { reason: 'decisions' | 'upload' }) => payload,
   }),
 }));

@@ -2,6 +2,8 @@
 // summary, scope and first decisions, with the addresses of the files.
 import { builder } from './builder.js';
 import { ReviewPeriodNode } from './periods.js';
+import { DecisionValueEnum } from './decisions.js';
+import type { DecisionValue } from '../services/risk-rules.js';
 import { periodEvidence, type EvidenceScope, type EvidenceUpload } from '../services/evidence.js';
 
 const EvidenceUploadRef = builder.objectRef<EvidenceUpload>('EvidenceUpload').implement({
@@ -27,7 +29,7 @@ const EvidenceDecisionRef = builder.objectRef<Record<string, unknown>>('Evidence
       accessRiskId: text('accessRiskId'),
       roleProfile: text('roleProfile'),
       system: text('system'),
-      decision: text('decision'),
+      decision: t.field({ type: DecisionValueEnum, nullable: true, resolve: (r) => (r.decision == null ? null : (String(r.decision) as DecisionValue)) }),
       comments: text('comments'),
       reviewer: text('reviewer'),
       decidedAt: text('decidedAt'),

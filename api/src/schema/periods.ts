@@ -15,10 +15,18 @@ export const DefaultAtCloseEnum = builder.enumType('DefaultAtClose', {
   values: periods.DEFAULTS_AT_CLOSE,
 });
 
+const PeriodReminderKindEnum = builder.enumType('PeriodReminderKind', {
+  description: 'Which deadline message was sent.',
+  values: {
+    reminder: { value: 'reminder', description: 'A reminder to a reviewer with pending items, before the end date.' },
+    escalation: { value: 'escalation', description: 'The message to an administrator naming the reviewers still late after the end date.' },
+  } as const,
+});
+
 const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
   description: 'A deadline message sent once: a reminder to a reviewer with pending items, or the escalation to an administrator after the end.',
   fields: (t) => ({
-    kind: t.exposeString('kind', { description: "'reminder' or 'escalation'" }),
+    kind: t.field({ type: PeriodReminderKindEnum, description: 'A reminder or the escalation.', resolve: (r) => r.kind as 'reminder' | 'escalation' }),
     daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
     pendingCount: t.exposeInt('pendingCount', { description: 'How many items were still without a decision when it was sent: the reviewer\'s own for a reminder, every late reviewer\'s for the escalation.' }),
     sentAt: t.expose('sentAt', { type: 'DateTime', description: 'When it was sent.' }),
