@@ -5,7 +5,7 @@ import { builder, runnable } from './builder.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../context.js';
 import { listOrder } from './ordering.js';
-import { UserNode } from './users.js';
+import { PERSON_ORDER_FIELDS, UserNode } from './users.js';
 import { AssignmentCriteriaNode, CriteriaTypeEnum } from './assignments.js';
 import { ValidationError } from '../core/errors.js';
 import { actorLabel } from '../core/audit.js';
@@ -84,10 +84,7 @@ const OpenWorkRef = builder.prismaObject('User', {
 const openWorkOrder = listOrder(
   'OpenWork',
   'the reviewers holding open work',
-  {
-    NAME: { columns: ['firstName', 'lastName', 'email'], description: 'First name, then last name, then e-mail address.' },
-    EMAIL: { columns: ['email'], description: 'E-mail address.' },
-  },
+  PERSON_ORDER_FIELDS,
   { field: 'NAME', direction: 'asc' },
 );
 

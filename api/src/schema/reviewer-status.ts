@@ -7,7 +7,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Context } from '../context.js';
 import { reviewerProgress, REVIEWERS, type ReviewerKey } from '../services/reviewer-status.js';
 import { listOrder } from './ordering.js';
-import { UserNode } from './users.js';
+import { PERSON_ORDER_FIELDS, UserNode } from './users.js';
 import { SubmissionNode, SubmissionStatusEnum } from './decisions.js';
 
 /** The progress of a reviewer, asked for every reviewer of the page at once. */
@@ -37,10 +37,7 @@ export const ReviewerStatusRef = builder.prismaObject('User', {
 const reviewerOrder = listOrder(
   'ReviewerStatus',
   'the reviewers',
-  {
-    NAME: { columns: ['firstName', 'lastName', 'email'], description: 'First name, then last name, then e-mail address.' },
-    EMAIL: { columns: ['email'], description: 'E-mail address.' },
-  },
+  PERSON_ORDER_FIELDS,
   { field: 'NAME', direction: 'asc' },
 );
 
