@@ -171,7 +171,7 @@ describe('the shape of the schema', () => {
     }
   });
 
-  it('the closed sets that were strings are enums', () => {
+  it('the closed sets that were strings are enums, the error codes of mutation results too', () => {
     const enumOf = (type: string, field: string) => getNamedType((schema.getType(type) as GraphQLObjectType).getFields()[field]!.type);
     for (const [type, field, values] of [
       ['ApprovalItem', 'riskLevel', ['high', 'low', 'medium']],
@@ -183,6 +183,12 @@ describe('the shape of the schema', () => {
       const t = enumOf(type, field);
       expect(t, `${type}.${field}`).toBeInstanceOf(GraphQLEnumType);
       expect((t as GraphQLEnumType).getValues().map((v) => v.value).sort(), `${type}.${field}`).toEqual(values);
+    }
+    // Point 3: the error codes of the mutation results are one enum.
+    for (const type of ['BaseError', 'ValidationError']) {
+      const t = enumOf(type, 'code') as GraphQLEnumType;
+      expect(t.name).toBe('ErrorCode');
+      expect(t.getValues().map((v) => v.value)).toEqual(expect.arrayContaining(['BAD_USER_INPUT', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT']));
     }
   });
 });
