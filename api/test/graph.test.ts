@@ -102,6 +102,18 @@ describe('GraphiQL on an intranet', () => {
   });
 });
 
+describe('the README’s token examples', () => {
+  it('every GraphQL document in the README’s curl, Node, Python and graphql-ws examples is valid against the schema', () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const code = [...readme.matchAll(/```(?:sh|js|python)\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n');
+    // `"query":"…"` (curl), `query: '…'` (Node, graphql-ws), `{"query": "…"}` (Python).
+    const docs = [...code.matchAll(/["']?query["']?\s*:\s*(['"])((?:query|subscription|mutation)?\s*\{[\s\S]*?\})\1/g)].map((m) => m[2]!);
+    expect(docs.length).toBeGreaterThanOrEqual(4);
+    expect(docs.some((d) => d.startsWith('subscription'))).toBe(true);
+    for (const q of docs) expect(validate(schema, parse(q)).map((e) => e.message), q).toEqual([]);
+  });
+});
+
 const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString('base64');
 const NO_SUCH_UUID = '00000000-0000-4000-8000-000000000000';
 

@@ -260,7 +260,7 @@ const MUTATION: Record<string, Entry> = {
   uploadFile: { access: 'admin', skipAllowed: 'would start loading a file' },
   previewUpload: { access: 'admin' },
   startPreviewedUpload: { access: 'admin' },
-  deleteMappingProfile: { access: 'admin' },
+  deleteMappingProfile: { access: 'admin', idType: 'MappingProfile' },
   saveOpenAiKey: { access: 'admin', sessionOnly: true },
   validateOpenAiKey: { access: 'admin' },
   categorizeRisk: { access: 'signedIn' },

@@ -123,7 +123,7 @@ describe('remediation list', () => {
     expect(list.total).toBe(2);
   });
 
-  it('takes a status from administrators only, refuses bad input, and exports CSV', async () => {
+  it('takes a status from administrators only, refuses bad input, and exports CSV with X-Total-Rows', async () => {
     const items = (await admin.get('/api/remediation')).body.items as any[];
     const gl = items.find((i) => i.roleProfile === '=Z_GL');
     const ap = items.find((i) => i.roleProfile === 'Z_AP_CLERK');
@@ -140,7 +140,10 @@ describe('remediation list', () => {
 
     const csv = await fetch(server.url + '/api/remediation?format=csv', { headers: { cookie: admin.cookieHeader } });
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="remediation-.*\.csv"/);
+    // Issue 16, point 7: the rows announced before the first byte, as the other exports do.
+    expect(csv.headers.get('x-total-rows')).toBe('2');
     const rows = parseCsv(await csv.text());
+    expect(rows.length).toBe(2);
     expect(rows.map((r) => [r['Role/Profile'], r.Status]).sort()).toEqual([
       ["'=Z_GL", 'done'],
       ['Z_AP_CLERK', 'done'],

@@ -123,7 +123,7 @@ describe('GET /api/dashboard/recent-reviews', () => {
 describe('GraphQL', () => {
   it('recentReviews and the allReviews connection (page numbers, totalCount, Shared With)', async () => {
     const r = await admin.gql(`{
-      recentReviews { userName decision reviewerName }
+      recentReviews { totalCount edges { node { userName decision reviewerName } } }
       allReviews(first: 2, page: 2, shared: SHARED) {
         totalCount
         pageInfo { hasNextPage hasPreviousPage }
@@ -131,7 +131,8 @@ describe('GraphQL', () => {
       }
     }`);
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data.recentReviews).toHaveLength(4);
+    expect(r.body.data.recentReviews.edges).toHaveLength(4);
+    expect(r.body.data.recentReviews.totalCount).toBe(4);
     const conn = r.body.data.allReviews;
     expect(conn.totalCount).toBe(3);
     expect(conn.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { adminClient, startServer, type Client, type TestServer } from './helpers/server.js';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 
 let server: TestServer;
 let admin: Client;
@@ -201,10 +202,12 @@ describe("another tool's report, through a saved mapping profile", () => {
     ]);
 
     // GraphQL lists and deletes it; a file of that tool is then refused again, before anything is written.
-    const g = await admin.gql('{ mappingProfiles { id name columns { header field } } }');
-    expect(g.body.data.mappingProfiles).toEqual([{ id: list.body[0].id, name: 'Vendor X SoD', columns: VENDOR_MAPPING }]);
-    const del = await admin.gql('mutation($id: String!) { deleteMappingProfile(id: $id) { ... on MutationDeleteMappingProfileSuccess { data } } }', { id: list.body[0].id });
+    const g = await admin.gql('{ mappingProfiles(first: 10) { totalCount edges { node { id name columns { header field } } } } }');
+    const profileId = encodeGlobalID('MappingProfile', list.body[0].id);
+    expect(g.body.data.mappingProfiles).toEqual({ totalCount: 1, edges: [{ node: { id: profileId, name: 'Vendor X SoD', columns: VENDOR_MAPPING } }] });
+    const del = await admin.gql('mutation($id: ID!) { deleteMappingProfile(id: $id) { ... on MutationDeleteMappingProfileSuccess { data } } }', { id: profileId });
     expect(del.body.errors).toBeUndefined();
+    expect(del.body.data.deleteMappingProfile.data).toBe(profileId);
     expect((await admin.get('/api/mapping-profiles')).body).toEqual([]);
     const again = await multipart('/api/upload/preview', 'vendor-may.csv', april);
     expect(again.body.refusal).toMatch(/^The first row is not a recognisable header\./);

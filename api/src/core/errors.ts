@@ -2,24 +2,21 @@
 // HTTP status with { message }, the GraphQL schema into typed errors (errors
 // plugin) or GraphQLErrors with an extensions.code.
 
-/**
- * Every machine-readable reason an error carries (GraphQL's ErrorCode enum,
- * `extensions.code`); a new AppError subclass adds its code here.
- */
-export const ERROR_CODES = [
-  'BAD_REQUEST',
-  'BAD_USER_INPUT',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'TOO_MANY_REQUESTS',
-  'PAYLOAD_TOO_LARGE',
-  'AI_NOT_CONFIGURED',
-  'AI_SERVICE_ERROR',
-  'SERVICE_UNAVAILABLE',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/** Every code a domain error carries, with what it means (GraphQL's ErrorCode enum). */
+export const ERROR_CODES = {
+  BAD_REQUEST: 'The request cannot be carried out as it is (the message says why).',
+  BAD_USER_INPUT: 'A value sent is not valid (ValidationError names the field).',
+  UNAUTHENTICATED: 'Not signed in, or the session or token is no longer valid.',
+  FORBIDDEN: 'The caller may not do this.',
+  NOT_FOUND: 'What the request names does not exist, or the caller may not see it.',
+  CONFLICT: 'The current state does not allow it (e.g. already submitted, already running).',
+  TOO_MANY_REQUESTS: 'Too many requests in a short time: try again later.',
+  PAYLOAD_TOO_LARGE: 'The file or body is larger than the server takes.',
+  AI_NOT_CONFIGURED: 'The AI assist has no API key configured.',
+  AI_SERVICE_ERROR: 'The AI provider failed (refused the key, rate-limited, timed out or answered something unusable).',
+  SERVICE_UNAVAILABLE: 'The server is busy: try again in a few seconds.',
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 export class AppError extends Error {
   readonly status: number = 400;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ValidationError } from '../core/errors.js';
 import { routeSchema, text } from './edge.js';
-import { csvFile } from './replies.js';
+import { csvFile, totalRowsHeader } from './replies.js';
 import { TOTAL_ROWS_HEADER } from '../services/exports.js';
 import { periodEvidence } from '../services/evidence.js';
 import { EVIDENCE_FORMATS, evidenceCsv, evidenceFileName, writeEvidenceXlsx, type EvidenceFormat } from '../services/evidence-export.js';
@@ -23,7 +23,7 @@ export function registerEvidenceRoutes(app: FastifyInstance) {
   app.get<{ Querystring: { periodId?: string; format?: string } }>('/api/reports/evidence', { config: { access: 'admin' }, schema: routeSchema({
         querystring: EvidenceQuery,
         replyDescription: 'The evidence file of the period (Content-Disposition names it), streamed',
-        replyHeaders: { 'X-Total-Rows': { description: 'The final decisions the file lists (its Decisions sheet or lines), known before the first byte', schema: { type: 'integer' } } },
+        replyHeaders: totalRowsHeader('The final decisions the file lists (its Decisions sheet or lines), known before the first byte'),
         replyFiles: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary', description: '?format=xlsx (default)' } }, ...csvFile('?format=csv') },
       }) }, async (req, reply) => {
     const format = (req.query.format ?? 'xlsx') as EvidenceFormat;

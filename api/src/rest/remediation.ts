@@ -1,10 +1,9 @@
 // REST: the remediation list (GET /api/remediation[?format=csv], PUT /api/remediation/{id}).
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as remediation from '../services/remediation.js';
 import { idParams, isoDate, routeSchema, text, wholeNumber } from './edge.js';
-import { csvFile } from './replies.js';
+import { csvFile, sendCsvExport, totalRowsHeader } from './replies.js';
 
 const ItemJson = z.strictObject({
   id: z.uuid(),
@@ -47,23 +46,14 @@ export function registerRemediationRoutes(app: FastifyInstance) {
         querystring: ListQuery,
         reply: z.strictObject({ items: z.array(ItemJson), total: z.number().int() }),
         replyFiles: csvFile('?format=csv: every item matching the filter'),
+        replyHeaders: totalRowsHeader('?format=csv: the items the file lists after its header line, known before the first byte (the file has no Content-Length)'),
       }) },
     async (req, reply) => {
       const { format, limit, offset, ...filter } = req.query;
       if (format === 'csv') {
-        const first = remediation.remediationCsv(req.ctx.prisma, filter);
-        // A bad filter fails before the first byte (a 400, not a broken file).
-        const head = await first.next();
+        const file = await remediation.remediationExport(req.ctx.prisma, filter);
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-        async function* body() {
-          yield '\uFEFF';
-          if (!head.done) yield head.value;
-          yield* first;
-        }
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="remediation-${stamp}.csv"`)
-          .send(Readable.from(body()));
+        return sendCsvExport(reply, { name: `remediation-${stamp}.csv`, ...file });
       }
       const r = await remediation.listRemediation(req.ctx.prisma, filter, { limit, offset });
       return { items: r.items.map(remediation.remediationJson), total: r.total };

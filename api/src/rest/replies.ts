@@ -2,8 +2,11 @@
 // receives it (dates as ISO-8601 strings): declared as `reply` in the routes'
 // schemas, published in /api/openapi.json and checked against every real answer
 // while the API tests run (rest/reply-check.ts).
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { isoDate } from './edge.js';
+import { TOTAL_ROWS_HEADER } from '../services/exports.js';
 
 export const str = (description: string) => z.string().describe(description);
 export const int = (description: string) => z.number().int().describe(description);
@@ -70,3 +73,25 @@ export const OpenApiJson = z.looseObject({
 
 /** A CSV file streamed as the answer (UTF-8 with a byte-order mark). */
 export const csvFile = (description: string) => ({ 'text/csv': { schema: { type: 'string', description } } });
+
+/**
+ * The X-Total-Rows header every streamed export sends before its first byte
+ * (the file has no Content-Length), as its route schema declares it.
+ */
+export const totalRowsHeader = (description: string) => ({ 'X-Total-Rows': { description, schema: { type: 'integer' } } });
+
+/**
+ * Streams a CSV export: UTF-8 with a byte-order mark (so Excel reads accents),
+ * named by Content-Disposition, with X-Total-Rows announcing its rows.
+ */
+export function sendCsvExport(reply: FastifyReply, file: { name: string; totalRows: number; lines: AsyncIterable<string | Buffer> }) {
+  async function* body() {
+    yield '\uFEFF';
+    yield* file.lines;
+  }
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${file.name}"`)
+    .header(TOTAL_ROWS_HEADER, String(file.totalRows))
+    .send(Readable.from(body()));
+}

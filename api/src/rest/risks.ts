@@ -1,13 +1,11 @@
 // REST: the risk queue, assigned risks, the systems, and the CSV exports of
 // the queue and of the risk report (SPEC §7 /api/risks, /api/assigned-risks,
 // /api/reports/risk-report).
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import * as risks from '../services/risks.js';
 import { exportRisksCsv } from '../services/risk-export.js';
-import { TOTAL_ROWS_HEADER } from '../services/exports.js';
-import { csvFile } from './replies.js';
+import { csvFile, sendCsvExport, totalRowsHeader } from './replies.js';
 import { isoDate, routeSchema, text, wholeNumber } from './edge.js';
 import { consumeRate } from '../services/rate-limits.js';
 import { RECOMMENDATIONS, RISK_SORTS } from '../services/recommendations.js';
@@ -127,15 +125,11 @@ export function registerRiskRoutes(app: FastifyInstance) {
     // The file is streamed (no Content-Length): the rows it will carry, for a tool's progress.
     const total = await risks.matchingRowCount(req.ctx.prisma, req.ctx.viewer!, req.query);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    async function* body() {
-      yield '\uFEFF';
-      yield* exportRisksCsv(req.ctx.deps, req.ctx.viewer!, req.query, { everyReviewer });
-    }
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="risk-export-${stamp}.csv"`)
-      .header(TOTAL_ROWS_HEADER, String(total))
-      .send(Readable.from(body()));
+    return sendCsvExport(reply, {
+      name: `risk-export-${stamp}.csv`,
+      totalRows: total,
+      lines: exportRisksCsv(req.ctx.deps, req.ctx.viewer!, req.query, { everyReviewer }),
+    });
   };
   const exportSchema = (summary: string) =>
     routeSchema({
@@ -143,12 +137,9 @@ export function registerRiskRoutes(app: FastifyInstance) {
       querystring: FilterQuery,
       replyDescription: 'The CSV, streamed (UTF-8 with a byte-order mark; Content-Disposition names the file). An API token with read scope may fetch it.',
       replyFiles: csvFile('A header line, then the rows matching the filter'),
-      replyHeaders: {
-        'X-Total-Rows': {
-          description: 'The rows matching the filter, known before the first byte (the file has no Content-Length): lines received / this = progress. The risk report writes a line per reviewer decision, so it may have more lines.',
-          schema: { type: 'integer' },
-        },
-      },
+      replyHeaders: totalRowsHeader(
+        'The rows matching the filter, known before the first byte (the file has no Content-Length): lines received / this = progress. The risk report writes a line per reviewer decision, so it may have more lines.',
+      ),
     });
   app.get<{ Querystring: risks.RiskFilter }>(
     '/api/risks/export',

@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
   }),
   assignmentValues: t.field({
     type: [ValueOption],
-    description: 'The values a criteria type can take in the loaded data; values the reviewer already has are left out.',
+    description: 'The values a criteria type can take in the loaded data; values the reviewer already has are left out. A picker list bounded by `limit` (at most 1,000), not a connection.',
     authScopes: { admin: true },
     args: {
       criteriaType: t.arg({ type: CriteriaTypeEnum, required: true }),

@@ -10,7 +10,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
-import { AppError, ERROR_CODES, ValidationError } from '../core/errors.js';
+import { AppError, ERROR_CODES, ValidationError, type ErrorCode } from '../core/errors.js';
 import { decodeIDOrThrow } from './global-ids.js';
 
 /** The caller's scopes (scope-auth), also read by onlyVisible below. */
@@ -130,8 +130,11 @@ export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   fields: (t) => ({ message: t.exposeString('message') }),
 });
 
-/** The codes are UPPER_CASE already: GraphQL names and values are the same strings. */
-export const ErrorCodeEnum = builder.enumType('ErrorCode', { values: ERROR_CODES });
+/** The code of a typed error: one closed set, so a tool can switch on it. */
+export const ErrorCodeEnum = builder.enumType('ErrorCode', {
+  description: 'What kind of error a mutation answered (the same codes as `extensions.code` of GraphQL errors).',
+  values: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { value: code, description }])) as Record<ErrorCode, { value: ErrorCode; description: string }>,
+});
 
 builder.objectType(AppError, {
   name: 'BaseError',

@@ -2,7 +2,10 @@
 // single items, the history of moves, and the open work waiting to be moved.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, runnable } from './builder.js';
-import { UserNode } from './users.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Context } from '../context.js';
+import { listOrder } from './ordering.js';
+import { PERSON_ORDER_FIELDS, UserNode } from './users.js';
 import { AssignmentCriteriaNode, CriteriaTypeEnum } from './assignments.js';
 import { ValidationError } from '../core/errors.js';
 import { actorLabel } from '../core/audit.js';
@@ -58,15 +61,32 @@ const OpenWorkCriterion = builder.objectRef<reassignments.OpenWork['criteria'][n
   }),
 });
 
-const OpenWorkRef = builder.objectRef<reassignments.OpenWork>('OpenWork').implement({
+/** What a reviewer holds, asked for every reviewer of the page at once. */
+const workOf = (ctx: Context, reviewerId: string) =>
+  ctx.viewer!.loader('openWork', (ids: readonly string[]) => reassignments.openWorkOf(ctx.prisma, ids), String).load(reviewerId);
+
+/** Open work is a variant of User: the reviewer, with what they hold (a connection as every other list). */
+const OpenWorkRef = builder.prismaObject('User', {
+  variant: 'OpenWork',
   description: "A reviewer's work that can be reassigned: their criteria and pending items in the active period.",
+  select: { id: true },
   fields: (t) => ({
-    reviewer: t.field({ type: UserNode, description: 'The reviewer who holds the work.', resolve: (w) => w.reviewer }),
-    pending: t.exposeInt('pending', { description: 'Their assigned items still without their decision in the active period (0 while none is active).' }),
-    criteria: t.field({ type: [OpenWorkCriterion], description: 'The assignment criteria they hold, oldest first.', resolve: (w) => w.criteria }),
-    itemIds: t.stringList({ description: 'The single items moved to them (risk row ids as text), oldest move first.', resolve: (w) => w.items.map(String) }),
+    reviewer: t.variant(UserNode, { description: 'The reviewer who holds the work.' }),
+    pending: t.int({ description: 'Their assigned items still without their decision in the active period (0 while none is active).', resolve: async (u, _args, ctx) => (await workOf(ctx, u.id)).pending }),
+    criteria: t.field({ type: [OpenWorkCriterion], description: 'The assignment criteria they hold, oldest first.', resolve: async (u, _args, ctx) => (await workOf(ctx, u.id)).criteria }),
+    itemIds: t.stringList({
+      description: 'The single items moved to them (risk row ids as text), oldest move first; at most 10,000 (reassignments lists every move).',
+      resolve: async (u, _args, ctx) => (await workOf(ctx, u.id)).items.map(String),
+    }),
   }),
 });
+
+const openWorkOrder = listOrder(
+  'OpenWork',
+  'the reviewers holding open work',
+  PERSON_ORDER_FIELDS,
+  { field: 'NAME', direction: 'asc' },
+);
 
 builder.queryFields((t) => ({
   reassignments: t.prismaConnection({
@@ -83,16 +103,20 @@ builder.queryFields((t) => ({
   }),
   reassignmentReviewers: t.field({
     type: [ReassignableReviewer],
-    description: 'The active reviewers (other than the caller) work can be moved to, by name.',
+    description: `The active reviewers (other than the caller) work can be moved to, by name: a picker list bounded at ${reassignments.MAX_REASSIGNABLE.toLocaleString('en-US')} reviewers, not a connection.`,
     authScopes: { signedIn: true },
     resolve: async (_root, _args, ctx) =>
       (await reassignments.reassignableReviewers(ctx.prisma, ctx.actor)).map((u) => ({ id: u.id, label: actorLabel({ user: u }), email: u.email })),
   }),
-  reassignmentOpenWork: t.field({
-    type: [OpenWorkRef],
-    description: "Work to reassign: for administrators each deactivated reviewer's criteria and pending items; for a reviewer their own.",
+  reassignmentOpenWork: t.prismaConnection({
+    type: OpenWorkRef,
+    cursor: 'id',
+    description: "Work to reassign: for administrators each deactivated reviewer's criteria and pending items; for a reviewer their own. By name unless `orderBy` says otherwise.",
     authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => reassignments.openWork(ctx.prisma, ctx.actor),
+    args: openWorkOrder.arg(),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.user.findMany({ ...runnable(query), where: reassignments.openWorkWhere(ctx.actor), orderBy: openWorkOrder.orderBy<Prisma.UserOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.user.count({ where: reassignments.openWorkWhere(ctx.actor) }),
   }),
 }));
 

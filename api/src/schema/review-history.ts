@@ -1,8 +1,9 @@
 // The review history in GraphQL: Reports' recent reviews and All Reviews
 // (a connection with offset cursors and the total, or a page number).
 import { offsetToCursor, resolveOffsetConnection } from '@pothos/plugin-relay';
-import { builder } from './builder.js';
 import { enumOf } from './enums.js';
+import { builder, MAX_CONNECTION_SIZE } from './builder.js';
+import type { Context } from '../context.js';
 import { DecisionValueEnum } from './decisions.js';
 import { RiskLevelEnum } from './risks.js';
 import * as history from '../services/review-history.js';
@@ -40,13 +41,44 @@ const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDe
   }),
 });
 
-builder.queryFields((t) => ({
-  recentReviews: t.field({
-    type: [ReviewRef],
-    description: 'The newest decisions: administrators everyone’s, reviewers their own.',
-    authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => history.recentReviews(ctx.prisma, ctx.viewer!),
+/** Connection arguments as Pothos gives them. */
+type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
+
+/**
+ * A page of the decisions the viewer may list (services/review-history.ts
+ * listReviews), newest first, with how many match: `page` (from 1) with
+ * `first` as the page size reads that page; otherwise `after` moves on.
+ */
+async function reviewPage(ctx: Context, args: ConnectionArgs & { page?: number | null }, filter: history.ReviewFilter, defaultSize: number) {
+  const size = args.first ?? defaultSize;
+  const paged = args.page != null && args.page >= 1 ? { ...args, after: args.page > 1 ? offsetToCursor((args.page - 1) * size - 1) : null, before: null, last: null, first: size } : args;
+  let total = 0;
+  const connection = await resolveOffsetConnection({ args: paged, defaultSize, maxSize: MAX_CONNECTION_SIZE }, async ({ offset, limit }) => {
+    // The plugin asks one more than a page, to know whether there is a next one.
+    const r = await history.listReviews(ctx.prisma, ctx.viewer!, filter, { offset, limit: Math.min(limit, MAX_CONNECTION_SIZE) });
+    total = r.total;
+    return r.reviews;
+  });
+  return { ...connection, totalCount: total };
+}
+
+/** The totalCount of a decisions connection. */
+const reviewCount = {
+  fields: (c: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never>, object>) => ({
+    totalCount: c.int({ description: 'How many decisions match the filters.', resolve: (conn) => (conn as unknown as { totalCount: number }).totalCount }),
   }),
+};
+
+builder.queryFields((t) => ({
+  recentReviews: t.connection(
+    {
+      type: ReviewRef,
+      description: `The newest decisions: administrators everyone’s, reviewers their own (${history.RECENT_REVIEWS} a page unless \`first\` says otherwise).`,
+      authScopes: { signedIn: true },
+      resolve: (_root, args, ctx) => reviewPage(ctx, args, {}, history.RECENT_REVIEWS),
+    },
+    reviewCount,
+  ),
   allReviews: t.connection(
     {
       type: ReviewRef,
@@ -60,23 +92,8 @@ builder.queryFields((t) => ({
         shared: t.arg({ type: ReviewSharedFilterEnum }),
         page: t.arg.int(),
       },
-      resolve: async (_root, args, ctx) => {
-        const size = args.first ?? history.DEFAULT_REVIEW_PAGE_SIZE;
-        const paged = args.page != null && args.page >= 1 ? { ...args, after: args.page > 1 ? offsetToCursor((args.page - 1) * size - 1) : null, before: null, last: null, first: size } : args;
-        let total = 0;
-        const connection = await resolveOffsetConnection({ args: paged, defaultSize: history.DEFAULT_REVIEW_PAGE_SIZE, maxSize: 500 }, async ({ offset, limit }) => {
-          // The plugin asks one more than a page, to know whether there is a next one.
-          const r = await history.listReviews(ctx.prisma, ctx.viewer!, args, { offset, limit: Math.min(limit, 500) });
-          total = r.total;
-          return r.reviews;
-        });
-        return { ...connection, totalCount: total };
-      },
+      resolve: (_root, args, ctx) => reviewPage(ctx, args, args, history.DEFAULT_REVIEW_PAGE_SIZE),
     },
-    {
-      fields: (c) => ({
-        totalCount: c.int({ description: 'How many decisions match the filters.', resolve: (conn) => (conn as unknown as { totalCount: number }).totalCount }),
-      }),
-    },
+    reviewCount,
   ),
 }));

@@ -22,8 +22,13 @@ const RiskBreakdown = builder.objectRef<analysis.RiskBreakdownEntry>('RiskBreakd
   }),
 });
 
-const RiskAnalysis = builder.objectRef<analysis.AnalysisResult>('RiskAnalysis').implement({
-  description: "A user's analysis: red when a kept role under any of their risks carries a high-risk rule (02NN, 03NN).",
+/** A stored analysis is a Node; node(id:) reads back only the caller's own, of a user they still see. */
+const RiskAnalysis = builder.node(builder.objectRef<analysis.AnalysisResult>('RiskAnalysis'), {
+  description:
+    "A user's analysis: red when a kept role under any of their risks carries a high-risk rule (02NN, 03NN). Stored per analyst: each caller reads back only their own.",
+  id: { resolve: (r) => r.id },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'riskBreakdown' in v && 'userStatus' in v,
+  loadMany: (ids, ctx) => analysis.resultsById(ctx.prisma, ctx.viewer!, ids),
   fields: (t) => ({
     analysisId: t.exposeString('id'),
     userId: t.exposeString('userId'),
@@ -68,7 +73,7 @@ const AnalysisRoleDecisionInput = builder.inputType('AnalysisRoleDecisionInput',
 builder.queryFields((t) => ({
   latestRiskAnalyses: t.field({
     type: [RiskAnalysis],
-    description: "The viewer's latest stored analysis per user (of the given users, when set), newest first.",
+    description: `The viewer's latest stored analysis per user (of the given users, when set), newest first: a list bounded at ${analysis.MAX_LATEST} users, not a connection.`,
     authScopes: { signedIn: true },
     args: { userIds: t.arg.stringList({ description: `At most ${analysis.MAX_LATEST}.` }) },
     resolve: (_root, args, ctx) => analysis.latestResults(ctx.prisma, ctx.viewer!, args.userIds),

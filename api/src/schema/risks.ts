@@ -232,7 +232,7 @@ builder.queryFields((t) => {
       resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.viewer!),
     }),
     riskSystems: t.stringList({
-      description: 'The systems in the rows the viewer may see.',
+      description: `The systems in the rows the viewer may see, A to Z: a picker list bounded at ${risks.MAX_SYSTEMS.toLocaleString('en-US')}, not a connection.`,
       authScopes: { signedIn: true },
       resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.viewer!),
     }),

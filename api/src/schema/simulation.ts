@@ -55,7 +55,12 @@ const SimulationResult = builder.objectRef<simulation.SimulationResult>('Simulat
   }),
 });
 
-const SimulationRun = builder.objectRef<simulation.SimulationRun>('SimulationRun').implement({
+/** A stored run is a Node (administrators, as simulationRuns): node(id:) answers null to anyone else. */
+const SimulationRun = builder.node(builder.objectRef<simulation.SimulationRun>('SimulationRun'), {
+  id: { resolve: (r) => r.id },
+  authScopes: { admin: true },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'scenarioCount' in v && 'runBy' in v,
+  loadMany: (ids, ctx) => simulation.simulationsById(ctx.prisma, ids),
   fields: (t) => ({
     runId: t.exposeString('id'),
     userId: t.exposeString('userId'),
@@ -107,14 +112,14 @@ const ScenarioInput = builder.inputType('SimulationScenarioInput', {
 builder.queryFields((t) => ({
   simulationRisks: t.field({
     type: [PickerOption],
-    description: "The access risks of a user (id and description), for the simulation's risk picker.",
+    description: `The access risks of a user (id and description), for the simulation's risk picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true }), search: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, args, ctx) => simulation.userRisks(ctx.prisma, ctx.viewer!, args.userId, args.search, args.limit),
   }),
   simulationRoles: t.field({
     type: [PickerOption],
-    description: "A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker.",
+    description: `A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true }), compositeRolesOnly: t.arg.boolean(), search: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, args, ctx) =>
@@ -122,14 +127,14 @@ builder.queryFields((t) => ({
   }),
   compositeRoleNames: t.field({
     type: [PickerOption],
-    description: 'Composite role names containing the search, for the what-if picker.',
+    description: `Composite role names containing the search, for the what-if picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { search: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, args, ctx) => whatIf.searchCompositeRoles(ctx.prisma, ctx.viewer!, args.search, args.limit),
   }),
   simulationRuns: t.field({
     type: [SimulationRun],
-    description: 'The latest stored simulation runs, newest first, with who ran them.',
+    description: `The latest stored simulation runs, newest first, with who ran them: a list bounded by \`limit\` (at most ${simulation.MAX_RECENT_RUNS}), not a connection.`,
     authScopes: { admin: true },
     args: { limit: t.arg.int() },
     resolve: (_root, args, ctx) => simulation.recentSimulations(ctx.prisma, args.limit ?? 20),

@@ -3,7 +3,10 @@
 // and /api/mapping-profiles.
 import fs from 'node:fs';
 import type { FileUpload } from 'graphql-upload-minimal';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, runnable } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { listOrder } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import * as uploads from '../services/uploads.js';
 import * as preview from '../services/upload-preview.js';
@@ -68,22 +71,39 @@ const PreviewColumnChoice = builder.objectRef<uploads.ColumnChoice>('ColumnChoic
   }),
 });
 
-const MappingProfileRef = builder.objectRef<ReturnType<typeof profiles.profileJson>>('MappingProfile').implement({
+const MappingProfileNode = builder.prismaNode('MappingProfile', {
   description: 'A saved column mapping, applied to every later file that has all of its columns.',
+  id: { field: 'id' },
+  // node(id:) of a profile that does not exist answers null (Relay), not an internal error.
+  nullable: true,
+  authScopes: { admin: true },
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'The profile\'s id, as deleteMappingProfile takes it.' }),
     name: t.exposeString('name', { description: 'The name it was saved under (unique; saving under it again replaces its columns).' }),
-    columns: t.field({ type: [PreviewColumnChoice], description: 'The columns it maps, each with its field or left out.', resolve: (p) => p.columns }),
+    columns: t.field({ type: [PreviewColumnChoice], description: 'The columns it maps, each with its field or left out.', resolve: (p) => profiles.profileJson(p).columns }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last saved.' }),
   }),
 });
 
+const profileOrder = listOrder(
+  'MappingProfile',
+  'the saved column-mapping profiles',
+  {
+    NAME: { columns: ['name'], description: 'The profile’s name.' },
+    UPDATED_AT: { columns: ['updatedAt'], description: 'When it was last saved.' },
+  },
+  { field: 'NAME', direction: 'asc' },
+);
+
 builder.queryFields((t) => ({
-  mappingProfiles: t.field({
-    type: [MappingProfileRef],
-    description: 'Saved column-mapping profiles, by name.',
+  mappingProfiles: t.prismaConnection({
+    type: 'MappingProfile',
+    cursor: 'id',
+    description: 'Saved column-mapping profiles, by name unless `orderBy` says otherwise (administrators).',
     authScopes: { admin: true },
-    resolve: async (_root, _args, ctx) => (await profiles.listProfiles(ctx.prisma)).map(profiles.profileJson),
+    args: profileOrder.arg(),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.mappingProfile.findMany({ ...runnable(query), orderBy: profileOrder.orderBy<Prisma.MappingProfileOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.mappingProfile.count(),
   }),
 }));
 
@@ -138,13 +158,13 @@ builder.mutationFields((t) => ({
   }),
   deleteMappingProfile: t.field({
     type: 'String',
-    description: 'Deletes a column-mapping profile; returns its id.',
+    description: 'Deletes a column-mapping profile; returns its global id.',
     authScopes: { admin: true },
     errors: {},
-    args: { id: t.arg.string({ required: true, description: 'The profile\'s id (MappingProfile.id).' }) },
+    args: { id: t.arg.globalID({ required: true, for: MappingProfileNode, description: 'The profile\'s global id (MappingProfile.id).' }) },
     resolve: async (_root, { id }, ctx) => {
-      await profiles.deleteProfile(ctx.prisma, ctx.actor, id);
-      return id;
+      await profiles.deleteProfile(ctx.prisma, ctx.actor, id.id);
+      return encodeGlobalID('MappingProfile', id.id);
     },
   }),
 }));

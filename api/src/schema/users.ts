@@ -1,7 +1,7 @@
 // Users: the User node, the viewer, sign-in and sign-out, administration.
 import { builder, runnable } from './builder.js';
 import { enumOf } from './enums.js';
-import { listOrder } from './ordering.js';
+import { listOrder, type OrderField } from './ordering.js';
 import { ValidationError } from '../core/errors.js';
 import * as internalAuth from '../services/auth.js';
 import * as users from '../services/users.js';
@@ -27,6 +27,12 @@ export const UserNode = builder.prismaNode('User', {
     lastLoginAt: t.expose('lastLoginAt', { type: 'DateTime', nullable: true }),
   }),
 });
+
+/** The order fields of the lists of reviewers (Reviewer Status, open work): by name or e-mail. */
+export const PERSON_ORDER_FIELDS = {
+  NAME: { columns: ['firstName', 'lastName', 'email'], description: 'First name, then last name, then e-mail address.' },
+  EMAIL: { columns: ['email'], description: 'E-mail address.' },
+} as const satisfies Record<string, OrderField>;
 
 const userOrder = listOrder(
   'User',

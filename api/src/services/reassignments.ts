@@ -236,28 +236,46 @@ export interface OpenWork {
 }
 
 /**
- * Work waiting to be moved: for an administrator, each deactivated reviewer
- * who still holds criteria or single items; for a reviewer, their own.
+ * Whose work is waiting to be moved: for an administrator, each deactivated
+ * reviewer who still holds criteria or single items; for a reviewer, their own.
  */
-export async function openWork(prisma: PrismaClient, actor: Actor): Promise<OpenWork[]> {
+export function openWorkWhere(actor: Actor): Prisma.UserWhereInput {
   const user = actor.user;
   if (!user) throw new ForbiddenError('Not signed in');
-  const where: Prisma.UserWhereInput =
-    user.role === 'admin' ? { role: 'reviewer', isActive: false, ...HOLDS_WORK } : { id: user.id };
-  const reviewers = await prisma.user.findMany({
-    where,
-    include: { criteria: { orderBy: [{ assignedAt: 'asc' }, { id: 'asc' }] }, itemHolds: { where: { holds: true }, orderBy: [{ since: 'asc' }, { riskRowId: 'asc' }], take: 10_000 } },
-    orderBy: [{ firstName: 'asc' }, { email: 'asc' }],
-  });
-  const period = await getActivePeriod(prisma);
-  const pending = new Map(period ? (await pendingWork(prisma, period.id, reviewers.map((r) => r.id))).map((w) => [w.reviewer.id, w.pending]) : []);
-  return reviewers.map(({ criteria, itemHolds, ...reviewer }) => ({
-    reviewer,
-    pending: pending.get(reviewer.id) ?? 0,
-    criteria: criteria.map((c) => ({ id: c.id, name: c.name, criteriaType: c.criteriaType, criteriaValue: c.criteriaValue })),
-    items: itemHolds.map((h) => h.riskRowId),
+  return user.role === 'admin' ? { role: 'reviewer', isActive: false, ...HOLDS_WORK } : { id: user.id };
+}
+
+/** The work waiting to be moved (openWorkWhere), by name. */
+export async function openWork(prisma: PrismaClient, actor: Actor): Promise<OpenWork[]> {
+  const reviewers = await prisma.user.findMany({ where: openWorkWhere(actor), orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
+  const work = await openWorkOf(prisma, reviewers.map((r) => r.id));
+  return reviewers.map((reviewer, i) => ({ reviewer, ...work[i]! }));
+}
+
+/** What each of these reviewers holds, in the same order (one page of the GraphQL connection at once). */
+export async function openWorkOf(prisma: PrismaClient, reviewerIds: readonly string[]): Promise<Omit<OpenWork, 'reviewer'>[]> {
+  const [held, period] = await Promise.all([
+    prisma.user.findMany({
+      where: { id: { in: [...reviewerIds] } },
+      select: {
+        id: true,
+        criteria: { orderBy: [{ assignedAt: 'asc' }, { id: 'asc' }] },
+        itemHolds: { where: { holds: true }, orderBy: [{ since: 'asc' }, { riskRowId: 'asc' }], take: 10_000 },
+      },
+    }),
+    getActivePeriod(prisma),
+  ]);
+  const byId = new Map(held.map((h) => [h.id, h]));
+  const pending = new Map(period ? (await pendingWork(prisma, period.id, [...reviewerIds])).map((w) => [w.reviewer.id, w.pending]) : []);
+  return reviewerIds.map((id) => ({
+    pending: pending.get(id) ?? 0,
+    criteria: (byId.get(id)?.criteria ?? []).map((c) => ({ id: c.id, name: c.name, criteriaType: c.criteriaType, criteriaValue: c.criteriaValue })),
+    items: (byId.get(id)?.itemHolds ?? []).map((h) => h.riskRowId),
   }));
 }
+
+/** The reassign dialogs' picker lists at most this many reviewers (a bounded list, not a connection). */
+export const MAX_REASSIGNABLE = 5000;
 
 /** Who work can be moved to: the active reviewers other than the caller, by name (the dialogs' picker). */
 export async function reassignableReviewers(prisma: PrismaClient, actor: Actor): Promise<User[]> {
@@ -266,6 +284,6 @@ export async function reassignableReviewers(prisma: PrismaClient, actor: Actor):
   return prisma.user.findMany({
     where: { role: 'reviewer', isActive: true, id: { not: user.id } },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
-    take: 5000,
+    take: MAX_REASSIGNABLE,
   });
 }

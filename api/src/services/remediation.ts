@@ -143,15 +143,22 @@ export const CSV_COLUMNS: [string, keyof ReturnType<typeof remediationJson>][] =
   ['Item ID', 'id'],
 ];
 
-/** The list as CSV (cells neutralised), read in pages so memory stays flat. */
-export async function* remediationCsv(prisma: PrismaClient, filter: RemediationFilter): AsyncGenerator<string> {
+/**
+ * The list as CSV (cells neutralised), read in pages so memory stays flat, and
+ * how many items it lists: a bad filter fails here, before the first byte.
+ */
+export async function remediationExport(prisma: PrismaClient, filter: RemediationFilter): Promise<{ totalRows: number; lines: AsyncGenerator<string> }> {
   const where = await remediationScope(prisma, filter);
-  yield csvLine(CSV_COLUMNS.map(([h]) => h));
-  for (let offset = 0; ; offset += 2000) {
-    const page = await prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: 2000, skip: offset });
-    if (!page.length) return;
-    yield page.map((i) => csvLine(CSV_COLUMNS.map(([, k]) => remediationJson(i as RemediationRecord)[k]))).join('');
+  const totalRows = await prisma.remediationItem.count({ where });
+  async function* lines() {
+    yield csvLine(CSV_COLUMNS.map(([h]) => h));
+    for (let offset = 0; ; offset += 2000) {
+      const page = await prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: 2000, skip: offset });
+      if (!page.length) return;
+      yield page.map((i) => csvLine(CSV_COLUMNS.map(([, k]) => remediationJson(i as RemediationRecord)[k]))).join('');
+    }
   }
+  return { totalRows, lines: lines() };
 }
 
 /** An administrator sets an item open, done or failed, with an optional note (audited). */

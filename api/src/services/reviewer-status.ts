@@ -17,13 +17,25 @@ export interface ReviewerStatus {
   lastActivity: Date | null;
 }
 
+/** Who Reviewer Status lists: every reviewer account, active or not. */
+export const REVIEWERS = { role: 'reviewer' } as const;
+
+/** A reviewer as the progress needs them. */
+export type ReviewerKey = Pick<User, 'id' | 'lastSeenAt'>;
+
 /**
  * Per reviewer: assigned, decided, submitted, approved, last activity (Reviewer
  * Status tab): a fixed number of queries whatever the number of reviewers.
  */
 export async function reviewerStatus(prisma: PrismaClient): Promise<ReviewerStatus[]> {
+  const reviewers = await prisma.user.findMany({ where: REVIEWERS, orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
+  const progress = await reviewerProgress(prisma, reviewers);
+  return reviewers.map((reviewer, i) => ({ reviewer, ...progress[i]! }));
+}
+
+/** The progress of these reviewers in the active period, in the same order (one page of the GraphQL connection at once). */
+export async function reviewerProgress(prisma: PrismaClient, reviewers: readonly ReviewerKey[]): Promise<Omit<ReviewerStatus, 'reviewer'>[]> {
   const period = await getActivePeriod(prisma);
-  const reviewers = await prisma.user.findMany({ where: { role: 'reviewer' }, orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
   const ids = reviewers.map((r) => r.id);
   const [assigned, decisions, submissions] = await Promise.all([
     assignedCounts(prisma, ids),
@@ -38,7 +50,6 @@ export async function reviewerStatus(prisma: PrismaClient): Promise<ReviewerStat
     const latest = submissions.get(reviewer.id) ?? null;
     const times = [d?._max.updatedAt ?? null, reviewer.lastSeenAt, latest?.submittedAt ?? null].filter((t): t is Date => Boolean(t));
     return {
-      reviewer,
       assigned: assigned.get(reviewer.id) ?? 0,
       decided: d?._count ?? 0,
       submissionStatus: latest?.status ?? null,

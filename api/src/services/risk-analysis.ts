@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
-import type { Actor } from '../core/types.js';
+import { isUuid, type Actor } from '../core/types.js';
 import type { Viewer } from './viewer.js';
 import { decisionJoin, viewScope } from './composite-view/scope.js';
 import { DECISION_VALUES, allRedMitigatedSql, orList, redRowSql, type AnalysisStatus } from './risk-rules.js';
@@ -116,15 +116,40 @@ function fromStored(r: StoredRaw): AnalysisResult {
  */
 export async function latestResults(prisma: PrismaClient, viewer: Viewer, userIds?: readonly string[] | null): Promise<AnalysisResult[]> {
   if (userIds && userIds.length > MAX_LATEST) throw new ValidationError(`At most ${MAX_LATEST} users at once`, 'userIds');
-  const { visible } = await viewer.scope();
   const only = userIds ? Prisma.sql`AND a.subject_user_id = ANY(${[...userIds]}::text[])` : Prisma.empty;
-  const rows = await prisma.$queryRaw<StoredRaw[]>`
-    SELECT * FROM (
-      SELECT DISTINCT ON (a.subject_user_id) a.id, a.subject_user_id, a.status::text AS status, a.risk_breakdown, a.created_at
+  return storedResults(
+    prisma,
+    viewer,
+    Prisma.sql`SELECT DISTINCT ON (a.subject_user_id) a.id, a.subject_user_id, a.status::text AS status, a.risk_breakdown, a.created_at
         FROM analysis_results a
        WHERE a.created_by_id = ${viewer.user.id}::uuid ${only}
-       ORDER BY a.subject_user_id, a.created_at DESC
-    ) a
+       ORDER BY a.subject_user_id, a.created_at DESC`,
+  );
+}
+
+/**
+ * Stored results as node(id:) reads them, in the same order: null for an id of
+ * nothing, of another user's analysis, or of a user the viewer no longer sees
+ * (the same rule as latestResults).
+ */
+export async function resultsById(prisma: PrismaClient, viewer: Viewer, ids: readonly string[]): Promise<(AnalysisResult | null)[]> {
+  const wanted = ids.filter(isUuid);
+  if (!wanted.length) return ids.map(() => null);
+  const found = await storedResults(
+    prisma,
+    viewer,
+    Prisma.sql`SELECT a.id, a.subject_user_id, a.status::text AS status, a.risk_breakdown, a.created_at
+        FROM analysis_results a WHERE a.id = ANY(${wanted}::uuid[]) AND a.created_by_id = ${viewer.user.id}::uuid`,
+  );
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+/** The results `from` selects (alias a) of users the viewer still sees, newest first, at most MAX_LATEST. */
+async function storedResults(prisma: PrismaClient, viewer: Viewer, from: Prisma.Sql): Promise<AnalysisResult[]> {
+  const { visible } = await viewer.scope();
+  const rows = await prisma.$queryRaw<StoredRaw[]>`
+    SELECT * FROM (${from}) a
      WHERE EXISTS (SELECT 1 FROM risk_rows r WHERE r.user_id = a.subject_user_id AND ${visible})
      ORDER BY a.created_at DESC
      LIMIT ${MAX_LATEST}`;

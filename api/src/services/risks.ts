@@ -357,9 +357,12 @@ export async function assignedSummary(prisma: PrismaClient, viewer: Viewer) {
 }
 
 /** The distinct systems in the data, for the system filter. */
+/** The systems picker lists at most this many (a bounded list, not a connection). */
+export const MAX_SYSTEMS = 1000;
+
 export async function listSystems(prisma: PrismaClient, viewer: Viewer): Promise<string[]> {
   const { visible } = await viewer.scope();
-  const rows = await prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT 1000`;
+  const rows = await prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT ${MAX_SYSTEMS}`;
   return rows.map((r) => r.system);
 }
 

@@ -18,7 +18,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import { likeContains } from './risk-rules.js';
-import type { Actor } from '../core/types.js';
+import { isUuid, type Actor } from '../core/types.js';
 import type { Viewer } from './viewer.js';
 import { MAX_ID_LENGTH } from './risk-analysis.js';
 
@@ -166,6 +166,9 @@ export async function runSimulation(prisma: PrismaClient, actor: Actor, viewer: 
   };
 }
 
+/** simulationRuns' largest list: a bounded list, not a connection. */
+export const MAX_RECENT_RUNS = 100;
+
 export interface SimulationRun {
   id: string;
   userId: string;
@@ -177,15 +180,15 @@ export interface SimulationRun {
   createdAt: Date;
 }
 
-/** The latest stored runs, newest first, with who ran them. */
-export async function recentSimulations(prisma: PrismaClient, limit: number): Promise<SimulationRun[]> {
-  const n = Math.min(Math.max(Math.trunc(limit) || 0, 1), 100);
+/** Stored runs matching `where` (alias s), newest first, with who ran them. */
+async function storedRuns(prisma: PrismaClient, where: Prisma.Sql, limit: number): Promise<SimulationRun[]> {
   const runs = await prisma.$queryRaw<
     { id: string; subject_user_id: string; access_risk_id: string; composite_roles_only: boolean; matched: boolean | null; scenarios: unknown; run_by: string | null; created_at: Date }[]
   >`SELECT s.id, s.subject_user_id, s.access_risk_id, s.composite_roles_only, s.matched, s.scenarios, s.created_at,
            nullif(trim(u.first_name || ' ' || u.last_name), '') AS run_by
       FROM simulations s LEFT JOIN users u ON u.id = s.created_by_id
-     ORDER BY s.created_at DESC LIMIT ${n}`;
+     WHERE ${where}
+     ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}`;
   return runs.map((r) => ({
     id: r.id,
     userId: r.subject_user_id,
@@ -196,6 +199,19 @@ export async function recentSimulations(prisma: PrismaClient, limit: number): Pr
     runBy: r.run_by ?? 'Unknown',
     createdAt: r.created_at,
   }));
+}
+
+/** The latest stored runs, newest first, with who ran them (at most MAX_RECENT_RUNS). */
+export function recentSimulations(prisma: PrismaClient, limit: number): Promise<SimulationRun[]> {
+  return storedRuns(prisma, Prisma.sql`true`, Math.min(Math.max(Math.trunc(limit) || 0, 1), MAX_RECENT_RUNS));
+}
+
+/** The stored runs with these ids, in the same order (null for an id of no run). */
+export async function simulationsById(prisma: PrismaClient, ids: readonly string[]): Promise<(SimulationRun | null)[]> {
+  const wanted = ids.filter(isUuid);
+  if (!wanted.length) return ids.map(() => null);
+  const byId = new Map((await storedRuns(prisma, Prisma.sql`s.id = ANY(${wanted}::uuid[])`, wanted.length)).map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
 
 export interface PickerOption {

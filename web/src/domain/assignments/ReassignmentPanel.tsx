@@ -28,19 +28,23 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
   const [data, refetch] = useRefetchableFragment(
     graphql`
       fragment ReassignmentPanel_query on Query @refetchable(queryName: "ReassignmentPanelRefetchQuery") {
-        reassignmentOpenWork {
-          reviewer {
-            id
-            firstName
-            lastName
-            email
+        reassignmentOpenWork(first: 500) {
+          edges {
+            node {
+              reviewer {
+                id
+                firstName
+                lastName
+                email
+              }
+              pending
+              criteria {
+                id
+                name
+              }
+              itemIds
+            }
           }
-          pending
-          criteria {
-            id
-            name
-          }
-          itemIds
         }
         reassignments(first: 200) {
           edges {
@@ -75,10 +79,10 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
           Open Work of Deactivated Reviewers
         </Subtitle2>
         <div className={styles.open}>
-          {data.reassignmentOpenWork.length === 0 ? (
+          {data.reassignmentOpenWork.edges.length === 0 ? (
             <Caption1 className={styles.muted}>No deactivated reviewer holds open work.</Caption1>
           ) : (
-            data.reassignmentOpenWork.map((w) => {
+            data.reassignmentOpenWork.edges.map(({ node: w }) => {
               const who = fullName(w.reviewer.firstName, w.reviewer.lastName);
               return (
                 <section key={w.reviewer.id} aria-label={`Open work of ${who}`}>

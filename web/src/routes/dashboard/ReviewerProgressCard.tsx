@@ -21,21 +21,25 @@ export function ReviewerProgressCard({ query }: { query: ReviewerProgressCard_qu
         activeReviewPeriod {
           id
         }
-        reviewerStatus {
-          reviewer {
-            id
-            firstName
-            lastName
-            isActive
+        reviewerStatus(first: 500) {
+          edges {
+            node {
+              reviewer {
+                id
+                firstName
+                lastName
+                isActive
+              }
+              assigned
+              decided
+            }
           }
-          assigned
-          decided
         }
       }
     `,
     query,
   );
-  const rows = data.reviewerStatus.filter((r) => r.reviewer.isActive && r.assigned > 0);
+  const rows = data.reviewerStatus.edges.map((e) => e.node).filter((r) => r.reviewer.isActive && r.assigned > 0);
   return (
     <Card className={styles.card}>
       <CardHeader

@@ -28,15 +28,19 @@ import { EvidenceCard } from './EvidenceCard';
 const query = graphql`
   query ReportsRouteQuery($isAdmin: Boolean!) {
     ...EvidenceCard_query @include(if: $isAdmin) @alias(as: "evidence")
-    recentReviews {
-      id
-      userId
-      userName
-      riskLevel
-      roleProfile
-      decision
-      reviewerName
-      createdAt
+    recentReviews(first: 10) {
+      edges {
+        node {
+          id
+          userId
+          userName
+          riskLevel
+          roleProfile
+          decision
+          reviewerName
+          createdAt
+        }
+      }
     }
   }
 `;
@@ -117,7 +121,7 @@ function RecentReviews({ queryRef }: { queryRef: PreloadedQuery<ReportsRouteQuer
       className={styles.table}
       columns={columns}
       empty={<ListEmpty icon={<TextBulletListSquare24Regular aria-hidden />} title="No reviews yet" description="Decisions appear here as reviewers make them." />}
-      rows={data.recentReviews.map((r) => (
+      rows={data.recentReviews.edges.map(({ node: r }) => (
         <TableRow key={r.id}>
           <TableCell>
             <TableCellLayout description={<Caption1 className={styles.muted}>{r.userId}</Caption1>}>

@@ -24,11 +24,15 @@ const query = graphql`
       id
       name
     }
-    reviewerStatus {
-      reviewer {
-        id
+    reviewerStatus(first: 500) {
+      edges {
+        node {
+          reviewer {
+            id
+          }
+          ...ReviewerStatusRow_status
+        }
       }
-      ...ReviewerStatusRow_status
     }
     submissions(status: SUBMITTED, first: 100) {
       edges {
@@ -125,7 +129,7 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
             description="Create reviewer accounts in User Management, then assign risks to them."
           />
         }
-        rows={data.reviewerStatus.map((p) => (
+        rows={data.reviewerStatus.edges.map(({ node: p }) => (
           <ReviewerStatusRow key={p.reviewer.id} reviewer={p} submissionId={pending.get(p.reviewer.id) ?? null} onChanged={onChanged} />
         ))}
       />
