@@ -35,6 +35,7 @@ const PATHS = {
   'sign-in (/ signed out, then /internal-login)': ['LandingRoute', 'InternalLoginRoute'],
   // While the session loads, / shows the landing page (SPEC §2), so its chunk counts here too.
   'dashboard (/ signed in)': ['LandingRoute', 'AppShell', 'notificationBellLoader', 'DashboardRoute', 'dashboardLoader'],
+  'risk queue (/risk-review, administrator)': ['AppShell', 'notificationBellLoader', 'RiskReviewRoute', 'riskReviewLoader'],
 };
 
 const assetsDir = path.join(dist, 'assets');

@@ -21,6 +21,8 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
+    // Read by scripts/build-web.mjs (the signed-in path's modulepreload list), then removed.
+    manifest: true,
     rollupOptions: {
       output: {
         // React, the router and Relay change less often than the app: their own

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startOpenAiStandin, STANDIN_KEY, type OpenAiStandin } from '../../api/test/helpers/openai-standin';
 import { signInThroughForm, toast } from './helpers';
+import { dialogViolations } from './axe';
 
 // The AI assist end to end in Chromium, against the local OpenAI stand-in
 // (api/test/helpers/openai-standin.ts). The server scripts/e2e.mjs starts has
@@ -163,6 +164,9 @@ test('a reviewer gets a category, accepts it, and reads the AI Risk Profile; a m
   await expect(dialog.getByText('Nature of Risk')).toBeVisible();
   await expect(dialog.getByText('Function Analysis')).toBeVisible();
   await expect(dialog.getByText('Risk Severity Assessment')).toBeVisible();
+  // Issue 15, point 4: axe on the AI Risk Profile dialog.
+  const axeFound = await dialogViolations(page, 'AI Risk Profile');
+  expect(axeFound, axeFound.join('\n')).toEqual([]);
   await expect(dialog.getByRole('table', { name: 'Severity dimensions' })).toContainText('Financial impact');
   await expect(dialog.getByText('Conclusion')).toBeVisible();
   await expect(dialog.getByText('Recommended Actions')).toBeVisible();

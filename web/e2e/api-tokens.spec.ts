@@ -11,6 +11,7 @@ import {
   signInThroughForm,
   toast,
 } from './helpers';
+import { dialogViolations } from './axe';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -72,6 +73,9 @@ test('an administrator creates a token, sees the secret once, a tool uses it, an
   await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Revoke token ${name}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Revoke Token' });
   await expect(confirm).toContainText(name);
+  // Issue 15, point 4: axe on the Revoke Token dialog.
+  const axeFound = await dialogViolations(page, 'Revoke Token');
+  expect(axeFound, axeFound.join('\n')).toEqual([]);
   await confirm.getByRole('button', { name: 'Revoke' }).click();
   await expect(toast(page, 'Token Revoked')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Revoked');

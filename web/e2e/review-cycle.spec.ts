@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { closeActivePeriod, searchAssignmentValue, shot, tileValue, uniqueName } from './review-helpers';
+import { dialogViolations, seriousViolations } from './axe';
 
 // fixtures/risk-rows.json: group Treasury has 6 rows (Grace Liu, none with risk H002); risk H002 has 7 rows.
 const ASSIGNED = 13;
@@ -144,11 +145,15 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await expect(statusRow.getByRole('progressbar')).toBeVisible();
   await expect(statusRow).toContainText(`${ASSIGNED} / ${ASSIGNED}`);
   await shot(admin, 'reviewer-status-1280');
+  // Issue 15, point 4: axe on the Reviewer Status tab and on the Return and Approve dialogs.
+  const axeFound = await seriousViolations(admin, 'Reviewer Status tab', 'main');
   await statusRow.getByRole('button', { name: 'Return' }).click();
   const returnDialog = admin.getByRole('dialog', { name: 'Return Decisions' });
+  axeFound.push(...(await dialogViolations(admin, 'Return Decisions')));
   await expect(returnDialog.getByRole('button', { name: 'Return' })).toBeDisabled();
   const comment = `Please reconsider the HR rows ${stamp}`;
-  await returnDialog.getByLabel(/^Comment/).fill(comment);
+  // The set's comment (each item has a 'Comment on …' field of its own too).
+  await returnDialog.getByLabel(/^Comment(?! on )/).fill(comment);
   await returnDialog.getByRole('button', { name: 'Return' }).click();
   await expect(toast(admin, 'Decisions Returned')).toBeVisible();
   await expect(statusRow).toContainText('Returned');
@@ -171,6 +176,8 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await statusRow.getByRole('button', { name: 'Approve' }).click();
   const approveDialog = admin.getByRole('dialog', { name: 'Approve Decisions' });
   await expect(approveDialog).toContainText('Approval is final');
+  axeFound.push(...(await dialogViolations(admin, 'Approve Decisions')));
+  expect(axeFound, axeFound.join('\n')).toEqual([]);
   await approveDialog.getByRole('button', { name: 'Approve' }).click();
   await expect(toast(admin, 'Decisions Approved')).toBeVisible();
   await expect(statusRow).toContainText('Approved');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signInAsAdmin, toast } from './helpers';
+import { dialogViolations } from './axe';
 
 const HEADER =
   'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role';
@@ -128,6 +129,9 @@ test('an admin uploads a CSV, follows its progress to 100% and reads its details
   const dialog = page.getByRole('dialog', { name: 'Upload Details' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(name);
+  // Issue 15, point 4: axe on the Upload Details dialog.
+  const axeFound = await dialogViolations(page, 'Upload Details');
+  expect(axeFound, axeFound.join('\n')).toEqual([]);
   await expect(dialog.getByRole('definition').first()).toHaveText('5,000');
   await expect(dialog).toContainText('Append to existing data');
   await expect(dialog).toContainText('5,000 records');

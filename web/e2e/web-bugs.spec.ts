@@ -233,6 +233,8 @@ test('the Notifications page’s cards agree with the bell and with themselves; 
   const ctx = await browser.newContext();
   const rev = await ctx.newPage();
   await signInThroughForm(rev, reviewer.email, reviewer.password);
+  // Signed in before leaving the page (going at once cancelled the sign-in request).
+  await expect(rev.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
   await rev.goto('/notifications');
   await rev.getByRole('article', { name: other }).getByRole('button', { name: 'Mark as read' }).click();
   await expect(rev.getByRole('article', { name: other }).getByRole('button', { name: 'Mark as read' })).toHaveCount(0);

@@ -12,7 +12,7 @@ import {
 } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
 import { MotionBehaviourProvider } from '@fluentui/react-motion';
-import { createContext, useCallback, useContext, useMemo, useRef, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 
 /** SPEC §9: one toast at a time, shown for 5000 ms. */
 export const TOAST_TIMEOUT_MS = 5000;
@@ -32,6 +32,42 @@ export type NotifyOptions = {
 
 type Notify = (options: NotifyOptions) => void;
 
+/**
+ * A toast that does not hold the keyboard (issue 15, point 4). Fluent makes each toast's
+ * container a Tab stop and a focus group that traps Tab ('limited-trap-focus'), inside the
+ * toaster's own trapping focus group: Tab on the container jumps inside, Shift+Tab on it jumps
+ * to its last control, and inside Tab goes round the toast. Here the container is neither: Tab reaches the Dismiss button like any control
+ * of the page and goes on past it. Announcing, timing and one-at-a-time stay Fluent's.
+ */
+function UntrappedToast({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const container = ref.current?.closest<HTMLElement>('.fui-ToastContainer');
+    if (!container) return;
+    container.tabIndex = -1;
+    // The toast's and the toaster's focus groups: an empty set of tabster behaviours instead
+    // (tabster watches the attribute and drops the group).
+    for (let el: HTMLElement | null = container; el && el !== document.body; el = el.parentElement) {
+      if (el.getAttribute('data-tabster')?.includes('groupper')) el.setAttribute('data-tabster', '{}');
+    }
+  });
+  // Dismissed from the keyboard, the toast gives focus back to where it came from, not to <body>.
+  useEffect(() => {
+    const container = ref.current?.closest<HTMLElement>('.fui-ToastContainer');
+    if (!container) return;
+    let from: HTMLElement | null = null;
+    const onFocusIn = (e: FocusEvent) => {
+      if (e.relatedTarget instanceof HTMLElement && !container.contains(e.relatedTarget)) from = e.relatedTarget;
+    };
+    container.addEventListener('focusin', onFocusIn);
+    return () => {
+      container.removeEventListener('focusin', onFocusIn);
+      if (from?.isConnected && (document.activeElement == null || document.activeElement === document.body)) from.focus();
+    };
+  }, []);
+  return <Toast ref={ref}>{children}</Toast>;
+}
+
 const NotifyContext = createContext<Notify | null>(null);
 
 /** Mounts the application's single Toaster and provides `useNotify()`. */
@@ -49,7 +85,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       if (now < heldUntil.current) return;
       if (holdMs) heldUntil.current = now + holdMs;
       const content = (
-        <Toast>
+        <UntrappedToast>
           <ToastTitle
             action={
               <ToastTrigger>
@@ -65,7 +101,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             {title}
           </ToastTitle>
           {description ? <ToastBody>{description}</ToastBody> : null}
-        </Toast>
+        </UntrappedToast>
       );
       const options = { intent, timeout: TOAST_TIMEOUT_MS, politeness: intent === 'error' ? 'assertive' : 'polite' } as const;
       // A new toast replaces the one showing, in place and at once (its timer starts again):

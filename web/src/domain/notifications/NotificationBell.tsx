@@ -1,18 +1,6 @@
-import {
-  Body1,
-  Button,
-  CounterBadge,
-  Divider,
-  makeStyles,
-  Popover,
-  PopoverSurface,
-  PopoverTrigger,
-  Spinner,
-  Subtitle2,
-  tokens,
-} from '@fluentui/react-components';
-import { Alert24Regular, AlertOff24Regular, CheckmarkCircle16Regular } from '@fluentui/react-icons';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, CounterBadge, makeStyles } from '@fluentui/react-components';
+import { Alert24Regular } from '@fluentui/react-icons';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import {
   graphql,
   useFragment,
@@ -28,7 +16,7 @@ import type { NotificationBell_query$key } from '../../__generated__/Notificatio
 import type { NotificationBellMarkAllReadMutation } from '../../__generated__/NotificationBellMarkAllReadMutation.graphql';
 import type { NotificationBellQuery } from '../../__generated__/NotificationBellQuery.graphql';
 import type { NotificationBellSubscription } from '../../__generated__/NotificationBellSubscription.graphql';
-import { NotificationBellItem, useMarkNotificationRead } from './NotificationBellItem';
+import { useMarkNotificationRead } from './NotificationBellItemMarkRead';
 import {
   ALL_FEED_CONNECTION,
   BELL_CONNECTION,
@@ -80,56 +68,15 @@ const useStyles = makeStyles({
     right: '-4px',
     pointerEvents: 'none',
   },
-  surface: {
-    width: '380px',
-    maxWidth: 'calc(100vw - 24px)',
-    boxSizing: 'border-box',
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-  },
-  header: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'space-between',
-    columnGap: tokens.spacingHorizontalM,
-    paddingTop: tokens.spacingVerticalM,
-    paddingBottom: tokens.spacingVerticalM,
-    paddingLeft: tokens.spacingHorizontalL,
-    paddingRight: tokens.spacingHorizontalS,
-  },
-  heading: {
-    margin: 0,
-  },
-  list: {
-    height: '400px',
-    overflowY: 'auto',
-    margin: 0,
-    padding: 0,
-    listStyleType: 'none',
-  },
-  empty: {
-    height: '100%',
-    display: 'flex',
-    flexDirection: 'column',
-    alignItems: 'center',
-    justifyContent: 'center',
-    rowGap: tokens.spacingVerticalS,
-    color: tokens.colorNeutralForeground3,
-  },
-  footer: {
-    display: 'flex',
-    justifyContent: 'center',
-    paddingTop: tokens.spacingVerticalS,
-    paddingBottom: tokens.spacingVerticalS,
-    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
-  footerButton: {
-    width: '100%',
-    marginLeft: tokens.spacingHorizontalS,
-    marginRight: tokens.spacingHorizontalS,
-  },
 });
+
+const popoverCode = () => import('./NotificationBellPopover');
+const NotificationBellPopover = lazy(popoverCode);
+function startPopoverCode() {
+  popoverCode().catch(() => {
+    // React.lazy loads it again when the popover opens.
+  });
+}
 
 export type NotificationBellProps = {
   /** The bell's query, prepared by the signed-in layout's loader. */
@@ -191,11 +138,11 @@ function LoadedBell({
     `,
     data as NotificationBell_query$key,
   );
-  const styles = useStyles();
   const environment = useRelayEnvironment();
   const notify = useNotify();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  const [popoverWanted, setPopoverWanted] = useState(false);
 
   const refetch = useCallback(() => {
     fetchQuery<NotificationBellQuery>(environment, query, { count: BELL_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
@@ -276,56 +223,32 @@ function LoadedBell({
   const unread = bell.notificationCounts.unreadCount;
   const edges = bell.notifications.edges;
 
+  const bellButton = (props: Record<string, unknown>) => <BellButton unread={unread} {...props} />;
+  // The popover's code (Fluent's Popover and positioning, the list's items) loads when the bell is
+  // first pointed at, focused or opened: the first load of every signed-in page leaves it out.
+  if (!popoverWanted) {
+    const openFirst = () => {
+      setPopoverWanted(true);
+      setOpen(true);
+    };
+    return bellButton({ onPointerEnter: startPopoverCode, onFocus: startPopoverCode, onClick: openFirst });
+  }
   return (
-    <Popover
-      open={open}
-      onOpenChange={(_, d) => setOpen(d.open)}
-      positioning={{ position: 'below', align: 'end' }}
-      trapFocus
-      withArrow={false}
-    >
-      <PopoverTrigger disableButtonEnhancement>
-        <BellButton unread={unread} />
-      </PopoverTrigger>
-      <PopoverSurface className={styles.surface} aria-labelledby="notification-bell-title">
-        <div className={styles.header}>
-          <Subtitle2 as="h2" id="notification-bell-title" className={styles.heading}>
-            Notifications
-          </Subtitle2>
-          <Button
-            appearance="subtle"
-            size="small"
-            icon={markingAll ? <Spinner size="extra-tiny" /> : <CheckmarkCircle16Regular />}
-            onClick={markAll}
-            disabled={markingAll || unread === 0}
-          >
-            Mark all read
-          </Button>
-        </div>
-        <Divider />
-        <ul className={styles.list} aria-label="Notification list">
-          {edges.length === 0 ? (
-            <li className={styles.empty}>
-              <AlertOff24Regular aria-hidden />
-              <Body1>No notifications</Body1>
-            </li>
-          ) : (
-            edges.map((edge) => <NotificationBellItem key={edge.node.id} notification={edge.node} onMarkRead={markRead} />)
-          )}
-        </ul>
-        <div className={styles.footer}>
-          <Button
-            appearance="transparent"
-            className={styles.footerButton}
-            onClick={() => {
-              setOpen(false);
-              navigate('/notifications');
-            }}
-          >
-            View all notifications
-          </Button>
-        </div>
-      </PopoverSurface>
-    </Popover>
+    <Suspense fallback={bellButton({})}>
+      <NotificationBellPopover
+        open={open}
+        onOpenChange={setOpen}
+        trigger={bellButton({})}
+        unread={unread}
+        edges={edges}
+        markAll={markAll}
+        markingAll={markingAll}
+        onMarkRead={markRead}
+        onViewAll={() => {
+          setOpen(false);
+          navigate('/notifications');
+        }}
+      />
+    </Suspense>
   );
 }

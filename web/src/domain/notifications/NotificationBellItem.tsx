@@ -1,10 +1,8 @@
 import { Button, Caption1, Link, makeStyles, mergeClasses, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { Checkmark16Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
-import { graphql, useFragment, useMutation } from 'react-relay';
+import { graphql, useFragment } from 'react-relay';
 import type { NotificationBellItem_notification$key } from '../../__generated__/NotificationBellItem_notification.graphql';
-import type { NotificationBellItemMarkReadMutation } from '../../__generated__/NotificationBellItemMarkReadMutation.graphql';
-import { adjustCounts } from './notificationStore';
 import { typeIcon } from './notificationKinds';
 import { fullDateTime, relativeTime } from '../../components/relativeTime';
 
@@ -69,61 +67,6 @@ const useStyles = makeStyles({
     alignSelf: 'flex-start',
   },
 });
-
-const markReadMutation = graphql`
-  mutation NotificationBellItemMarkReadMutation($id: ID!, $isAdmin: Boolean!) {
-    markNotificationRead(id: $id) {
-      __typename
-      ... on MutationMarkNotificationReadSuccess {
-        data {
-          id
-          isRead
-          readAt
-          readCount @include(if: $isAdmin)
-        }
-      }
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
-
-/**
- * SPEC §4: marks one notification read, optimistically (read with a
- * timestamp, unread count down by one, never below zero), rolled back on
- * failure. `onFailed` shows the SPEC's toast and refetches. For an
- * administrator the notification's 'Read by' count comes back with it.
- */
-export function useMarkNotificationRead(onFailed: () => void, isAdmin: boolean) {
-  const [commit] = useMutation<NotificationBellItemMarkReadMutation>(markReadMutation);
-  return (id: string) => {
-    const decrement = (store: Parameters<typeof adjustCounts>[0]) => {
-      adjustCounts(store, 'notificationCounts', { unread: -1 });
-      adjustCounts(store, 'allNotificationCounts', { unread: -1 });
-    };
-    commit({
-      // Administrators see 'Read by': the server's count comes back with the read state.
-      variables: { id, isAdmin },
-      optimisticResponse: {
-        markNotificationRead: {
-          __typename: 'MutationMarkNotificationReadSuccess',
-          data: { id, isRead: true, readAt: new Date().toISOString() },
-        },
-      },
-      optimisticUpdater: decrement,
-      updater: (store) => {
-        if (store.getRootField('markNotificationRead')?.getValue('__typename') === 'MutationMarkNotificationReadSuccess') {
-          decrement(store);
-        }
-      },
-      onCompleted: (response) => {
-        if (response.markNotificationRead.__typename !== 'MutationMarkNotificationReadSuccess') onFailed();
-      },
-      onError: () => onFailed(),
-    });
-  };
-}
 
 export type NotificationBellItemProps = {
   notification: NotificationBellItem_notification$key;

@@ -48,8 +48,6 @@ const useStyles = makeStyles({
 
 export type { RiskFilterInput };
 
-/** The server refused a removal for want of a comment (services/decisions.ts REMOVAL_COMMENT_REQUIRED). */
-export const needsRemovalComment = (message: string) => /removal needs a justification comment/.test(message);
 
 /** The fields of a decision: the comment, and for a mitigation the control and the expiry date. */
 function DecisionFields({

@@ -3,10 +3,14 @@
 // and the Retain / Remove Selected buttons.
 import { Button, makeStyles, Spinner, TableSelectionCell, tokens } from '@fluentui/react-components';
 import { Checkmark20Regular, Dismiss20Regular, SelectAllOn20Regular, ShieldCheckmark20Regular } from '@fluentui/react-icons';
-import { useState } from 'react';
-import { DecideAllDialog, DecisionDetailsDialog, needsRemovalComment, type RiskFilterInput } from './DecisionDialogs';
+import { lazy, Suspense, useState } from 'react';
+import type { RiskFilterInput } from './DecisionDialogs';
 import { decisionLabel } from './riskDisplay';
-import { useSaveDecisions, type Decision, type DecisionDetails } from './useSaveDecisions';
+import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from './useSaveDecisions';
+
+// The batch actions' dialogs load when one is first opened (issue 15, 'Fast first load').
+const DecideAllDialog = lazy(() => import('./DecisionDialogs').then((m) => ({ default: m.DecideAllDialog })));
+const DecisionDetailsDialog = lazy(() => import('./DecisionDialogs').then((m) => ({ default: m.DecisionDetailsDialog })));
 
 const useStyles = makeStyles({
   selectCol: { width: '44px' },
@@ -124,26 +128,28 @@ export function BatchDecisionButtons({
       <Button size="small" icon={<SelectAllOn20Regular />} disabled={disabled || saving || total === 0} onClick={() => setDialog('all')}>
         Decide all {total} matching
       </Button>
-      {dialog === 'all' ? (
-        <DecideAllDialog
-          filter={filter}
-          total={total}
-          onClose={() => setDialog(null)}
-          onDecided={() => {
-            setDialog(null);
-            onSaved();
-          }}
-        />
-      ) : dialog ? (
-        <DecisionDetailsDialog
-          decision={dialog.decision}
-          count={dialog.rowIds.length}
-          intro={dialog.intro}
-          busy={saving}
-          onConfirm={(details) => decide(dialog.rowIds, dialog.decision, details)}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
+      <Suspense fallback={null}>
+        {dialog === 'all' ? (
+          <DecideAllDialog
+            filter={filter}
+            total={total}
+            onClose={() => setDialog(null)}
+            onDecided={() => {
+              setDialog(null);
+              onSaved();
+            }}
+          />
+        ) : dialog ? (
+          <DecisionDetailsDialog
+            decision={dialog.decision}
+            count={dialog.rowIds.length}
+            intro={dialog.intro}
+            busy={saving}
+            onConfirm={(details) => decide(dialog.rowIds, dialog.decision, details)}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+      </Suspense>
     </>
   );
 }

@@ -24,6 +24,9 @@ const saveDecisionsMutation = graphql`
   }
 `;
 
+/** The server refused a removal for want of a comment (services/decisions.ts REMOVAL_COMMENT_REQUIRED). */
+export const needsRemovalComment = (message: string) => /removal needs a justification comment/.test(message);
+
 export type Decision = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED';
 
 /** A decision's comment, and for a mitigation its control and expiry (an ISO date-time). */

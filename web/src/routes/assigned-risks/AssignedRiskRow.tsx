@@ -21,8 +21,8 @@ import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular } from '@flu
 import { graphql, useFragment } from 'react-relay';
 import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
-import { useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
-import { DecisionDetailsDialog, needsRemovalComment } from '../../domain/risks/DecisionDialogs';
+import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
+import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
 import { RecommendationHint } from '../../domain/risks/RecommendationHint';
 
 const useStyles = makeStyles({

@@ -2,7 +2,7 @@ import { Body1, Button, Card, makeStyles, Spinner, tokens } from '@fluentui/reac
 import { AlertOff24Regular } from '@fluentui/react-icons';
 import { useCallback } from 'react';
 import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
-import { useMarkNotificationRead } from '../../domain/notifications/NotificationBellItem';
+import { useMarkNotificationRead } from '../../domain/notifications/NotificationBellItemMarkRead';
 import { useNotify } from '../../components/toast';
 import { NotificationCard } from './NotificationCard';
 

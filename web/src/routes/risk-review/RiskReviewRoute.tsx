@@ -1,12 +1,14 @@
 import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLoaderData, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
-import { AssignmentManager } from '../../domain/assignments/AssignmentManager';
-import { CompositeView } from '../composite-view/CompositeView';
-import { ReviewerStatus } from './ReviewerStatus';
+import { RouteLoading } from '../../components/RouteLoading';
 import { RiskQueue } from './RiskQueue';
-import { RISK_REVIEW_TABS, riskReviewTab, type RiskReviewPrepared } from './riskReviewLoader';
+import { RISK_REVIEW_TAB_CODE, RISK_REVIEW_TABS, riskReviewTab, type RiskReviewPrepared } from './riskReviewLoader';
+
+const CompositeView = lazy(() => RISK_REVIEW_TAB_CODE.detailed().then((m) => ({ default: m.CompositeView })));
+const AssignmentManager = lazy(() => RISK_REVIEW_TAB_CODE.assignments().then((m) => ({ default: m.AssignmentManager })));
+const ReviewerStatus = lazy(() => RISK_REVIEW_TAB_CODE.status().then((m) => ({ default: m.ReviewerStatus })));
 
 const useStyles = makeStyles({
   tabs: {
@@ -52,9 +54,11 @@ export default function RiskReviewRoute() {
       </TabList>
       <div role="tabpanel" aria-label={RISK_REVIEW_TABS.find((t) => t.value === tab)?.label}>
         {tab === 'overview' ? <RiskQueue prepared={prepared?.riskQueue} /> : null}
-        {tab === 'detailed' ? <CompositeView prepared={prepared?.compositeView} /> : null}
-        {tab === 'assignments' ? <AssignmentManager prepared={prepared?.assignments} embedded /> : null}
-        {tab === 'status' ? <ReviewerStatus prepared={prepared?.reviewerStatus} /> : null}
+        <Suspense fallback={<RouteLoading />}>
+          {tab === 'detailed' ? <CompositeView prepared={prepared?.compositeView} /> : null}
+          {tab === 'assignments' ? <AssignmentManager prepared={prepared?.assignments} embedded /> : null}
+          {tab === 'status' ? <ReviewerStatus prepared={prepared?.reviewerStatus} /> : null}
+        </Suspense>
       </div>
     </>
   );

@@ -15,6 +15,17 @@ export const RISK_REVIEW_TABS = [
 ] as const;
 export type RiskReviewTab = (typeof RISK_REVIEW_TABS)[number]['value'];
 
+/**
+ * The code of the tabs other than Risk Overview: chunks of their own (issue 15, 'Fast
+ * first load': the queue's first load does not wait for the other tabs' dialogs and
+ * comboboxes). The loader starts the one of the address's tab beside its query.
+ */
+export const RISK_REVIEW_TAB_CODE = {
+  detailed: () => import('../composite-view/CompositeView'),
+  assignments: () => import('../../domain/assignments/AssignmentManager'),
+  status: () => import('./ReviewerStatus'),
+};
+
 /** The tab the address asks for (`?tab=`), 'overview' by default. */
 export function riskReviewTab(params: URLSearchParams): RiskReviewTab {
   const requested = params.get('tab');
@@ -74,6 +85,11 @@ export type RiskReviewPrepared = {
 export function prepareRiskReview(session: RouteSession, url: URL): RiskReviewPrepared | null {
   if (session.viewer.role === 'REVIEWER') return null;
   const tab = riskReviewTab(url.searchParams);
+  if (tab !== 'overview') {
+    RISK_REVIEW_TAB_CODE[tab]().catch(() => {
+      // React.lazy loads it again and shows the route's error state if it still fails.
+    });
+  }
   switch (tab) {
     case 'overview':
       return {

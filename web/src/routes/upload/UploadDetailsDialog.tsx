@@ -237,7 +237,8 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
       <DialogSurface className={styles.surface} aria-label="Upload Details">
         <DialogBody>
           <DialogTitle className={styles.title}>Upload Details</DialogTitle>
-          <DialogContent className={styles.content}>
+          {/* Scrollable regions take focus, so a keyboard can scroll them (WCAG 2.1.1, axe scrollable-region-focusable). */}
+          <DialogContent className={styles.content} tabIndex={0} role="region" aria-label="Upload details">
             <div className={styles.summary}>
               <Body1>
                 <strong>{u.originalName}</strong>
@@ -321,7 +322,7 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
                 Column Mapping
               </Subtitle2>
               {u.columnMapping.length > 0 ? (
-                <div className={styles.mappingScroller}>
+                <div className={styles.mappingScroller} tabIndex={0} role="region" aria-label="Column mapping, scrollable">
                   <Table size="small" className={styles.mappingTable} aria-label="Column mapping">
                     <TableHeader>
                       <TableRow>
