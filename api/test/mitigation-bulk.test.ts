@@ -103,9 +103,9 @@ describe('retain with a mitigating control', () => {
   it('appears in the risk report and in the evidence file', async () => {
     const report = await admin.get('/api/reports/risk-report?accessRiskId=R01');
     const [header, line] = String(report.body).replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires')).toBe(true);
+    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires,Approver Comment,Assigned To')).toBe(true);
     expect(line).toContain('retain_mitigated,Dual control on payments');
-    expect(line!.endsWith(',MC-EXPORT-7,2099-01-31')).toBe(true);
+    expect(line).toMatch(/,MC-EXPORT-7,2099-01-31,,[^,]*$/);
     const evidence = await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`);
     expect(String(evidence.body)).toMatch(/retain_mitigated,Dual control on payments,MC-EXPORT-7,2099-01-31/);
     expect(String(evidence.body)).toContain('Retained with a mitigating control,2');

@@ -191,11 +191,46 @@ export async function criteriaSetsOf(db: DbClient, reviewerIds: string[]): Promi
  * them are added, rows moved away from them taken out.
  */
 export function assignedRowsCondition(sets: CriteriaSets): Prisma.Sql {
-  const parts = CRITERIA_TYPES.filter((t) => sets[t].length).map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`);
-  if (sets.held.length) parts.push(Prisma.sql`r.id = ANY(${sets.held}::bigint[])`);
-  const any = parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
-  return sets.released.length ? Prisma.sql`(${any} AND NOT (r.id = ANY(${sets.released}::bigint[])))` : any;
+  return holdsRule({
+    matched: CRITERIA_TYPES.filter((t) => sets[t].length).map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`),
+    held: sets.held.length ? Prisma.sql`r.id = ANY(${sets.held}::bigint[])` : null,
+    released: sets.released.length ? Prisma.sql`r.id = ANY(${sets.released}::bigint[])` : null,
+  });
 }
+
+/**
+ * The rule itself, stated once: a reviewer holds a row one of their criteria
+ * matches or that was moved to them, unless it was moved away from them.
+ * assignedRowsCondition (one reviewer's rows) and rowHoldersSql (one row's
+ * reviewers) both go through it. Absent parts are left out of the SQL.
+ */
+function holdsRule(p: { matched: Prisma.Sql[]; held: Prisma.Sql | null; released: Prisma.Sql | null }): Prisma.Sql {
+  const parts = p.held ? [...p.matched, p.held] : p.matched;
+  const any = parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
+  return p.released ? Prisma.sql`(${any} AND NOT (${p.released}))` : any;
+}
+
+/**
+ * Who holds row r (alias r) by the same rule, as a subquery of reviewer ids
+ * (column reviewer_id): the reviewers a criterion gives it to (one indexed
+ * lookup per criteria type) and those it was moved to, less those it was moved
+ * away from (item_holds). For 'shared with' (services/recommendations.ts,
+ * services/review-history.ts) and 'Assigned To' in the risk report and the
+ * evidence file. A decision is not a hold: its author stays its author.
+ */
+export const rowHoldersSql = Prisma.sql`(
+  SELECT x.reviewer_id FROM (
+    ${Prisma.join(
+      CRITERIA_TYPES.map(
+        (t) => Prisma.sql`SELECT ac.reviewer_id, TRUE AS matched, FALSE AS held, FALSE AS released FROM assignment_criteria ac
+          WHERE ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])}`,
+      ),
+      ' UNION ALL ',
+    )}
+    UNION ALL SELECT ih.reviewer_id, FALSE, ih.holds, NOT ih.holds FROM item_holds ih WHERE ih.risk_row_id = r.id
+  ) x GROUP BY x.reviewer_id
+  HAVING ${holdsRule({ matched: [Prisma.sql`bool_or(x.matched)`], held: Prisma.sql`bool_or(x.held)`, released: Prisma.sql`bool_or(x.released)` })}
+)`;
 
 /** The same rule as assignedRowsCondition, for one row already read (who holds the rows being moved). */
 export function rowAssigned(sets: CriteriaSets, row: Record<CriteriaColumnField, string> & { id: bigint }): boolean {

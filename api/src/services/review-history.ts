@@ -15,7 +15,7 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { isUuid } from '../core/types.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from './assignments.js';
+import { rowHoldersSql } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
 import type { Viewer } from './viewer.js';
@@ -110,18 +110,12 @@ const nameSql = (alias: string) => Prisma.raw(`coalesce(nullif(trim(${alias}.fir
 
 /**
  * The reviewers of a user and role (alias k: period_id, user_id, role_profile):
- * those whose criteria match a live row of it, and those who decided a row of
- * it in the period. One UNION of equality joins per criteria type (indexed).
+ * those holding a live row of it by the visibility rule (criteria and moved
+ * items, rowHoldersSql), and those who decided a row of it in the period.
  */
 const itemReviewersSql = Prisma.sql`(
-  ${Prisma.join(
-    CRITERIA_TYPES.map(
-      (t) => Prisma.sql`SELECT ac.reviewer_id FROM risk_rows r JOIN assignment_criteria ac
-         ON ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])}
-        WHERE r.user_id = k.user_id AND r.role_profile = k.role_profile AND ${LIVE_ROWS}`,
-    ),
-    ' UNION ',
-  )}
+  SELECT holder.reviewer_id FROM risk_rows r CROSS JOIN LATERAL ${rowHoldersSql} holder
+   WHERE r.user_id = k.user_id AND r.role_profile = k.role_profile AND ${LIVE_ROWS}
   UNION SELECT od.reviewer_id FROM decisions od JOIN risk_rows r ON r.id = od.risk_row_id
    WHERE od.period_id = k.period_id AND r.user_id = k.user_id AND r.role_profile = k.role_profile AND ${LIVE_ROWS}
 )`;
