@@ -215,8 +215,9 @@ function holdsRule(p: { matched: Prisma.Sql[]; held: Prisma.Sql | null; released
  * (column reviewer_id): the reviewers a criterion gives it to (one indexed
  * lookup per criteria type) and those it was moved to, less those it was moved
  * away from (item_holds). For 'shared with' (services/recommendations.ts,
- * services/review-history.ts) and 'Assigned To' in the risk report and the
- * evidence file. A decision is not a hold: its author stays its author.
+ * services/review-history.ts) and 'Assigned To' in the evidence file (the risk
+ * report, a long export, uses holdersTextSql). A decision is not a hold: its
+ * author stays its author.
  */
 export const rowHoldersSql = Prisma.sql`(
   SELECT x.reviewer_id FROM (
@@ -231,6 +232,34 @@ export const rowHoldersSql = Prisma.sql`(
   ) x GROUP BY x.reviewer_id
   HAVING ${holdsRule({ matched: [Prisma.sql`bool_or(x.matched)`], held: Prisma.sql`bool_or(x.held)`, released: Prisma.sql`bool_or(x.released)` })}
 )`;
+
+/** A reviewer as 'Assigned To' names them, with the sets of their rows. */
+export interface Holder {
+  label: string;
+  sets: CriteriaSets;
+}
+
+/**
+ * The reviewers who hold work (criteria or items moved to them), or only
+ * `reviewerId`, with their sets (one query for all), by e-mail.
+ */
+export async function holdersOf(db: DbClient, reviewerId: string | null): Promise<Holder[]> {
+  const users = await db.user.findMany({ where: reviewerId ? { id: reviewerId } : { role: 'reviewer', ...HOLDS_WORK }, orderBy: [{ email: 'asc' }, { id: 'asc' }] });
+  const sets = await criteriaSetsOf(db, users.map((u) => u.id));
+  return users.map((u) => ({ label: `${u.firstName} ${u.lastName} <${u.email}>`.trim(), sets: sets.get(u.id)! }));
+}
+
+/**
+ * Who holds row r (alias r) as one text, the holders' labels joined by '; '
+ * (NULL when nobody): each holder's own assignedRowsCondition, the visibility
+ * rule itself, so a long export evaluates plain conditions per row and runs no
+ * query per row (rowHoldersSql does, for pages and single rows).
+ */
+export function holdersTextSql(holders: Holder[]): Prisma.Sql {
+  if (!holders.length) return Prisma.sql`NULL::text`;
+  const each = holders.map((h) => Prisma.sql`CASE WHEN ${assignedRowsCondition(h.sets)} THEN ${h.label}::text END`);
+  return Prisma.sql`nullif(array_to_string(ARRAY[${Prisma.join(each)}]::text[], '; '), '')`;
+}
 
 /** The same rule as assignedRowsCondition, for one row already read (who holds the rows being moved). */
 export function rowAssigned(sets: CriteriaSets, row: Record<CriteriaColumnField, string> & { id: bigint }): boolean {

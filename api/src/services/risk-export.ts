@@ -7,7 +7,7 @@ import { crlfLines, csvLine, sqlCsvText } from '../core/csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { Database } from '../db/client.js';
 import type { Viewer } from './viewer.js';
-import { rowHoldersSql } from './assignments.js';
+import { holdersOf, holdersTextSql, type Holder } from './assignments.js';
 import { PENDING } from './risk-rules.js';
 import { filterCondition, present, type RiskFilter } from './risks.js';
 
@@ -56,13 +56,14 @@ const person = (t: string) => `nullif(trim(coalesce(${t}.first_name, '') || ' ' 
 
 /**
  * The risk report's review metadata of row r (alias x, one line per decision):
- * every reviewer's decision in the period, or only `reviewerId`'s (and of the
- * row's holders only them: a reviewer's report names no other reviewer). Read per row
+ * every reviewer's decision in the period, or only `reviewerId`'s; 'Assigned
+ * To' names the `holders` holding the row (holdersOf: every reviewer with work,
+ * or only `reviewerId`, so a reviewer's report names no other reviewer). Read per row
  * (LATERAL, by the decisions' risk_row_id index) so the lines come out in row
  * order as the rows are read: no sort of the joined lines, the first bytes go
  * out at once. Also the baseline of `npm run bench:reports` (the same joins).
  */
-export function riskReportMetadata(periodId: string | null, reviewerId: string | null): Prisma.Sql {
+export function riskReportMetadata(periodId: string | null, reviewerId: string | null, holders: Holder[]): Prisma.Sql {
   const byReviewer = reviewerId == null ? Prisma.empty : Prisma.sql`AND v.reviewer_id = ${reviewerId}::uuid`;
   return Prisma.sql`LEFT JOIN LATERAL (
           SELECT v.decision::text AS decision, v.comments, ${Prisma.raw(ISO('v.updated_at'))} AS decided_at, ${Prisma.raw(person('u'))} AS reviewer,
@@ -79,11 +80,7 @@ export function riskReportMetadata(periodId: string | null, reviewerId: string |
            WHERE v.risk_row_id = r.id AND v.period_id = ${periodId}::uuid ${byReviewer}
            ORDER BY v.updated_at, v.id
         ) x ON TRUE
-        LEFT JOIN LATERAL (
-          SELECT string_agg(${Prisma.raw(person('hu'))}, '; ' ORDER BY hu.email) AS assigned_to
-            FROM ${rowHoldersSql} holder JOIN users hu ON hu.id = holder.reviewer_id
-           WHERE ${reviewerId == null ? Prisma.sql`TRUE` : Prisma.sql`holder.reviewer_id = ${reviewerId}::uuid`}
-        ) hx ON TRUE`;
+        CROSS JOIN LATERAL (SELECT ${holdersTextSql(holders)} AS assigned_to) hx`;
 }
 
 /**
@@ -105,7 +102,8 @@ export async function* exportRisksCsv(
   const { prisma, db } = deps;
   const user = viewer.user;
   const report = Boolean(opts.everyReviewer);
-  const [period, { visible }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  const reviewerId = user.role === 'admin' ? null : user.id;
+  const [period, { visible }, holders] = await Promise.all([viewer.decisionPeriod(), viewer.scope(), report ? holdersOf(prisma, reviewerId) : []]);
   const where = await filterCondition(prisma, filter, { periodId: period?.id ?? null, viewerId: user.id });
   const periodId = period?.id ?? null;
   const rowCells = EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`));
@@ -116,7 +114,7 @@ export async function* exportRisksCsv(
   // The export's own text columns are never NULL: no cast, no coalesce.
   const cols = Prisma.raw(cells.map((c, i) => `${sqlCsvText(c, !(c.startsWith('r.') && NOT_NULL_TEXT.has(c.slice(2))))} AS c${i}`).join(', '));
   const own = Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${periodId}::uuid AND d.reviewer_id = ${user.id}::uuid`;
-  const metadata = riskReportMetadata(periodId, user.role === 'admin' ? null : user.id);
+  const metadata = riskReportMetadata(periodId, reviewerId, holders);
   const decisionFilter = present(filter.decision) ? own : Prisma.empty;
   const rows = (id: Prisma.Sql, after: Prisma.Sql, limit: Prisma.Sql | null) =>
     !report
