@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('retain with a mitigating control', () => {
-  it('needs an expiry and a comment; the control is typed or taken from the export; a refusal writes nothing', async () => {
+  it('needs an expiry and a comment; the control is typed or taken from the export; a refusal writes nothing; the audit trail holds it', async () => {
     const before = await auditCount();
     const noComment = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'retain_mitigated', mitigationExpiresAt: '2099-01-31' });
     expect(noComment.status).toBe(400);
@@ -83,6 +83,10 @@ describe('retain with a mitigating control', () => {
       { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },
     );
     expect(typed.body.data.saveDecisions).toEqual({ __typename: 'MutationSaveDecisionsSuccess', data: { saved: 1 } });
+    // The audit trail holds the mitigation: decision, control, expiry and comment.
+    const audited = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'decision.changed', actorId: a.user.id, periodId }, orderBy: { id: 'desc' } });
+    expect(audited?.after).toMatchObject({ decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', comments: 'GL reconciliation' });
+    expect(String((audited?.after as { mitigationExpiresAt: string }).mitigationExpiresAt)).toMatch(/^2099-06-30/);
 
     const list = (await a.client.get('/api/assigned-risks')).body.risks;
     expect(list.find((r: any) => r.id === Number(rows[0]))).toMatchObject({
