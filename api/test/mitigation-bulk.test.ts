@@ -256,4 +256,11 @@ describe('deciding every item matching a filter', () => {
     expect(rules.body.data.saveReviewRules.data).toEqual([{ settingKey: 'review.allowBulkApproval' }]);
     expect((await a.client.post('/api/reviews/decisions/by-filter', { filter: { userId: 'U2' }, decision: 'retain' })).body).toEqual({ count: 1 });
   });
+
+  it("the period's evidence file carries the bulk decisions' audit events and the removal's required comment", async () => {
+    const evidence = String((await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`)).body);
+    expect(evidence.match(/,decisions\.bulk,/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(evidence).toMatch(/""bulk"":\s?true/);
+    expect(evidence).toContain('Left the HR team');
+  });
 });
