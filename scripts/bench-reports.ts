@@ -24,6 +24,7 @@ import { Prisma } from '../api/src/generated/prisma/client.js';
 import { EXPORT_COLUMNS, RISK_REPORT_CELLS, riskReportMetadata } from '../api/src/services/risk-export.js';
 import { LIVE_ROWS } from '../api/src/services/live-rows.js';
 import { freshSharedItems, periodsWithDecisions } from '../api/src/services/shared-items.js';
+import { holdersOf } from '../api/src/services/assignments.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';
@@ -151,7 +152,7 @@ for (const [name, url, cookie] of cases) {
 const live = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM risk_rows'))[0]!.n);
 const periodId = (await sql.query<{ id: string }>(`SELECT id::text AS id FROM review_periods WHERE status = 'active' ORDER BY created_at DESC LIMIT 1`))[0]?.id ?? null;
 const baseline = Prisma.sql`SELECT ${Prisma.raw([...EXPORT_COLUMNS.map(([, c]) => `r.${c}`), ...RISK_REPORT_CELLS].join(', '))}
-  FROM risk_rows r ${riskReportMetadata(periodId, null)} WHERE ${LIVE_ROWS} ORDER BY r.id`;
+  FROM risk_rows r ${riskReportMetadata(periodId, null, await holdersOf(prisma, null))} WHERE ${LIVE_ROWS} ORDER BY r.id`;
 let t = performance.now();
 let bytes = 0;
 for await (const chunk of sql.copyOut!(baseline.text, baseline.values)) bytes += chunk.length;

@@ -2,9 +2,11 @@
 // the approver sees a submission's removals, mitigations and the items
 // retained against a 'remove' recommendation first; approves or returns it
 // with a comment per item or for the whole set; the item comments reach the
-// reviewer, the audit trail and the evidence file.
+// reviewer, the audit trail, the exports and the evidence file (CSV and XLSX).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { parseCsv } from './helpers/csv.js';
 import { seedRows } from './helpers/seed.js';
 
 let server: TestServer;
@@ -14,6 +16,8 @@ let rows: bigint[];
 let periodId: string;
 
 const latestSubmission = async () => (await admin.get('/api/submissions?status=submitted')).body[0] as { id: string };
+/** The lines of a CSV export as the given client downloads it. */
+const csvOf = async (cl: Client, path: string) => parseCsv(await (await fetch(server.url + path, { headers: { cookie: cl.cookieHeader } })).text());
 const sgid = (id: string) => Buffer.from(`Submission:${id}`).toString('base64');
 
 beforeAll(async () => {
@@ -65,7 +69,7 @@ describe('approval review', () => {
     expect((await a.client.get(`/api/submissions/${sub.id}/review`)).status).toBe(403);
   });
 
-  it('returns with a comment on an item only; the reviewer, the notification and the audit trail carry it', async () => {
+  it('returns with a comment on an item only; the reviewer, the notification, the audit trail and the exports carry it', async () => {
     const sub = await latestSubmission();
     const none = await admin.put(`/api/submissions/${sub.id}/return`, {});
     expect(none.status).toBe(400);
@@ -87,9 +91,15 @@ describe('approval review', () => {
     expect((audit!.after as { itemComments: unknown[] }).itemComments).toEqual([
       { riskRowId: Number(rows[0]), userId: 'U1', roleProfile: 'Z_AP', accessRiskId: 'R1', decision: 'retain', comment: 'Unused for a year: why keep it?' },
     ]);
+    // The reviewer's Export Results and the risk report carry it on the item's line.
+    const mine = await csvOf(a.client, '/api/risks/export');
+    expect(mine.find((l) => l['User ID'] === 'U1')!['Approver Comment']).toBe('Unused for a year: why keep it?');
+    expect(mine.find((l) => l['User ID'] === 'U2')!['Approver Comment']).toBe('');
+    const report = await csvOf(admin, '/api/reports/risk-report');
+    expect(report.find((l) => l['User ID'] === 'U1')).toMatchObject({ 'Submission Status': 'returned', 'Approver Comment': 'Unused for a year: why keep it?' });
   });
 
-  it('approves over GraphQL with a comment for the set and per item; the evidence file carries the item comment', async () => {
+  it('approves over GraphQL with a comment for the set and per item; the evidence file (CSV and XLSX) and the exports carry the item comment', async () => {
     expect((await a.client.post('/api/reviews/submit')).status).toBe(200);
     const sub = await latestSubmission();
     const m = await admin.gql(
@@ -107,5 +117,14 @@ describe('approval review', () => {
     expect(csv).toContain('Approver Comment');
     const line = csv.split('\r\n').find((l) => l.startsWith('U2,'))!;
     expect(line.endsWith(',Remove by Friday')).toBe(true);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await (await fetch(`${server.url}/api/reports/evidence?periodId=${periodId}&format=xlsx`, { headers: { cookie: admin.cookieHeader } })).arrayBuffer()) as ArrayBuffer);
+    const sheet = wb.getWorksheet('Decisions')!;
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const u2 = sheet.getRows(2, sheet.rowCount - 1)!.find((r) => r.getCell(1).value === 'U2')!;
+    expect(u2.getCell(header.indexOf('Approver Comment')).value).toBe('Remove by Friday');
+    // The exports: the risk report and the reviewer's Export Results.
+    expect((await csvOf(admin, '/api/reports/risk-report')).find((l) => l['User ID'] === 'U2')).toMatchObject({ 'Submission Status': 'approved', 'Approver Comment': 'Remove by Friday' });
+    expect((await csvOf(a.client, '/api/risks/export')).find((l) => l['User ID'] === 'U2')!['Approver Comment']).toBe('Remove by Friday');
   });
 });

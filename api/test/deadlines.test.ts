@@ -146,7 +146,7 @@ describe('reminders and escalation, on a controlled clock', () => {
     expect(mail.body).toContain(c.email);
   });
 
-  it('what was sent is listed for administrators (REST and GraphQL) and is in the audit trail', async () => {
+  it('what was sent is listed for administrators (REST and GraphQL) and is in the audit trail and the evidence file', async () => {
     const r = await admin.get(`/api/review-periods/${periodId}/reminders`);
     expect(r.status).toBe(200);
     const seen = (r.body as any[]).map((m) => [m.kind, m.daysBefore, m.recipient.email, m.pendingCount]);
@@ -169,6 +169,11 @@ describe('reminders and escalation, on a controlled clock', () => {
     const audit = await server.app.deps.prisma.auditEvent.findMany({ where: { periodId, action: { in: ['period.reminder_sent', 'period.escalation_sent'] } } });
     expect(audit.map((e) => e.action).sort()).toEqual(['period.escalation_sent', 'period.reminder_sent', 'period.reminder_sent', 'period.reminder_sent']);
     expect(audit.every((e) => e.actorLabel === 'system')).toBe(true);
+    // The period's evidence file (its audit trail and its end date) carries them too.
+    const evidence = String((await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`)).body);
+    expect(evidence.match(/period\.reminder_sent/g)).toHaveLength(3);
+    expect(evidence.match(/period\.escalation_sent/g)).toHaveLength(1);
+    expect(evidence).toContain(end.toISOString());
   });
 });
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('retain with a mitigating control', () => {
-  it('needs an expiry and a comment; the control is typed or taken from the export; a refusal writes nothing', async () => {
+  it('needs an expiry and a comment; the control is typed or taken from the export; a refusal writes nothing; the audit trail holds it', async () => {
     const before = await auditCount();
     const noComment = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'retain_mitigated', mitigationExpiresAt: '2099-01-31' });
     expect(noComment.status).toBe(400);
@@ -83,6 +83,10 @@ describe('retain with a mitigating control', () => {
       { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'RETAIN_MITIGATED', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },
     );
     expect(typed.body.data.saveDecisions).toEqual({ __typename: 'MutationSaveDecisionsSuccess', data: { saved: 1 } });
+    // The audit trail holds the mitigation: decision, control, expiry and comment.
+    const audited = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'decision.changed', actorId: a.user.id, periodId }, orderBy: { id: 'desc' } });
+    expect(audited?.after).toMatchObject({ decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', comments: 'GL reconciliation' });
+    expect(String((audited?.after as { mitigationExpiresAt: string }).mitigationExpiresAt)).toMatch(/^2099-06-30/);
 
     const list = (await a.client.get('/api/assigned-risks')).body.risks;
     expect(list.find((r: any) => r.id === Number(rows[0]))).toMatchObject({
@@ -103,9 +107,9 @@ describe('retain with a mitigating control', () => {
   it('appears in the risk report and in the evidence file', async () => {
     const report = await admin.get('/api/reports/risk-report?accessRiskId=R01');
     const [header, line] = String(report.body).replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires')).toBe(true);
+    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires,Approver Comment,Assigned To')).toBe(true);
     expect(line).toContain('retain_mitigated,Dual control on payments');
-    expect(line!.endsWith(',MC-EXPORT-7,2099-01-31')).toBe(true);
+    expect(line).toMatch(/,MC-EXPORT-7,2099-01-31,,[^,]*$/);
     const evidence = await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`);
     expect(String(evidence.body)).toMatch(/retain_mitigated,Dual control on payments,MC-EXPORT-7,2099-01-31/);
     expect(String(evidence.body)).toContain('Retained with a mitigating control,2');
@@ -251,5 +255,12 @@ describe('deciding every item matching a filter', () => {
     const rules = await admin.gql(`mutation { saveReviewRules(allowBulkApproval: true) { __typename ... on MutationSaveReviewRulesSuccess { data { settingKey } } } }`);
     expect(rules.body.data.saveReviewRules.data).toEqual([{ settingKey: 'review.allowBulkApproval' }]);
     expect((await a.client.post('/api/reviews/decisions/by-filter', { filter: { userId: 'U2' }, decision: 'retain' })).body).toEqual({ count: 1 });
+  });
+
+  it("the period's evidence file carries the bulk decisions' audit events and the removal's required comment", async () => {
+    const evidence = String((await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`)).body);
+    expect(evidence.match(/,decisions\.bulk,/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(evidence).toMatch(/""bulk"":\s?true/);
+    expect(evidence).toContain('Left the HR team');
   });
 });

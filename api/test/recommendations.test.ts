@@ -93,6 +93,12 @@ describe('help deciding', () => {
     const queue = await admin.get('/api/risks?recommendation=retain');
     expect(queue.status).toBe(200);
     expect(queue.body.risks.map((r: Row) => [r.userId, r.recommendation.value])).toEqual([['U2', 'retain'], ['U6', 'retain']]);
+    // The REST shape, on both lists: recommendation { value, reason } and lastPeriodDecision.
+    const u2 = (risks: Row[]) => risks.find((r) => r.userId === 'U2')!;
+    for (const row of [u2(queue.body.risks), u2(await assigned())]) {
+      expect(Object.keys(row.recommendation).sort()).toEqual(['reason', 'value']);
+      expect(row).toMatchObject({ recommendation: { value: 'retain', reason: expect.stringMatching(/^Used: 12 executions/) }, lastPeriodDecision: 'retain' });
+    }
   });
 
   it('GraphQL gives the same fields, on the lists and on rows read by id, with the filter and sort', async () => {

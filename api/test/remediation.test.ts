@@ -5,6 +5,7 @@
 // done removal or reopening it with a notification).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { parseCsv } from './helpers/csv.js';
 
 let server: TestServer;
 let admin: Client;
@@ -33,25 +34,6 @@ async function upload(content: string, mode: 'replace' | 'append' = 'replace') {
     if (s.body.status === 'failed' || Date.now() > deadline) throw new Error(`upload: ${JSON.stringify(s.body)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** A CSV as rows of cells (the files here hold no quoted line breaks). */
-function parseCsv(text: string): Record<string, string>[] {
-  const cells = (line: string) => {
-    const out = [''];
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-      const ch = line[i]!;
-      if (ch === '"' && quoted && line[i + 1] === '"') (out[out.length - 1] += '"'), i++;
-      else if (ch === '"') quoted = !quoted;
-      else if (ch === ',' && !quoted) out.push('');
-      else out[out.length - 1] += ch;
-    }
-    return out;
-  };
-  const [head, ...lines] = text.replace(/^\uFEFF/, '').trim().split('\r\n');
-  const names = cells(head!);
-  return lines.map((l) => Object.fromEntries(cells(l).map((v, i) => [names[i], v])));
 }
 
 beforeAll(async () => {
@@ -87,7 +69,7 @@ describe('risk report', () => {
     const lines = parseCsv(await res.text());
     const head = Object.keys(lines[0]!);
     expect(head.slice(0, 3)).toEqual(['User ID', 'User Name', 'User Group']);
-    expect(head.slice(-11)).toEqual(['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Submission Status', 'Submitted At', 'Approved By', 'Approved At', 'Review Period', 'Mitigating Control', 'Mitigation Expires']);
+    expect(head.slice(-13)).toEqual(['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Submission Status', 'Submitted At', 'Approved By', 'Approved At', 'Review Period', 'Mitigating Control', 'Mitigation Expires', 'Approver Comment', 'Assigned To']);
     const of = (risk: string) => lines.filter((l) => l['Access Risk ID'] === risk);
     // R01: the disagreement is two lines, each with its own reviewer and state.
     expect(of('R01').map((l) => [l.Decision, l['Reviewed By']!.includes(a.email) ? 'a' : 'b', l['Submission Status']]).sort()).toEqual([

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, request as playwrightRequest, test } from '@playwright/test';
-import { baseURL, createActiveUser, ensureAdminSession, restLogin, signInAsAdmin } from './helpers';
-import { closeActivePeriod, createAssignmentRest, openFreshPeriod, uniqueName } from './review-helpers';
+import { expect, test } from '@playwright/test';
+import { createActiveUser, ensureAdminSession, signInAsAdmin } from './helpers';
+import { closeActivePeriod, createAssignmentRest, openFreshPeriod, removeAllAndApproveRest, uniqueName } from './review-helpers';
 
 test('a closed period’s evidence and remediation list download from the Reports page', async ({ page, request }) => {
   await ensureAdminSession(request);
@@ -9,16 +9,7 @@ test('a closed period’s evidence and remediation list download from the Report
   await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_id', criteriaValue: 'U1007' });
   const period = await openFreshPeriod(request, uniqueName('Evidence period'));
   // The reviewer removes every role of U1007 and submits; the administrator approves and closes the period.
-  const api = await playwrightRequest.newContext({ baseURL: baseURL() });
-  expect(await restLogin(api, reviewer.email, reviewer.password)).not.toBeNull();
-  const rows = ((await (await api.get('/api/assigned-risks?limit=500')).json()) as { risks: { id: number }[] }).risks;
-  expect(rows.length).toBeGreaterThan(0);
-  expect((await api.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'remove' })) } })).ok()).toBeTruthy();
-  expect((await api.post('/api/reviews/submit')).ok()).toBeTruthy();
-  await api.dispose();
-  const submissions = (await (await request.get('/api/submissions?status=submitted')).json()) as { id: string; reviewer: { id: string } }[];
-  const mine = submissions.find((s) => s.reviewer.id === reviewer.user.id)!;
-  expect((await request.put(`/api/submissions/${mine.id}/approve`)).ok()).toBeTruthy();
+  await removeAllAndApproveRest(request, reviewer);
   await closeActivePeriod(request);
 
   await signInAsAdmin(page, request);

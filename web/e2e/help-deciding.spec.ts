@@ -22,6 +22,7 @@ test('help deciding beside each risk, and an approval that shows removals first 
   const revContext = await browser.newContext();
   const rev = await revContext.newPage();
   await signInThroughForm(rev, reviewer.email, reviewer.password);
+  await expect(rev.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible({ timeout: 30_000 });
   await rev.goto('/risk-review');
   await expect(rowsOf(rev)).toHaveCount(6);
   await rowsOf(rev).filter({ hasText: 'P001' }).getByRole('button', { name: /^Retain / }).click();

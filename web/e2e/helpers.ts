@@ -232,3 +232,30 @@ export async function statValue(page: Page, label: string): Promise<string> {
   const text = await page.getByRole('group', { name: label }).innerText();
   return text.replace(label, '').trim();
 }
+
+/**
+ * Loads CSV rows through POST /api/upload in append mode (so a spec's own rows
+ * join the data without replacing it) and waits until the upload is completed.
+ * `lines` are the data lines under `header`; duplicates are skipped only when asked.
+ */
+export async function appendCsvRest(
+  api: APIRequestContext,
+  file: { name: string; header: string; lines: string[] },
+  opts: { skipDuplicates?: boolean } = {},
+): Promise<void> {
+  const csv = [file.header, ...file.lines].join('\r\n') + '\r\n';
+  const r = await api.post('/api/upload', {
+    multipart: {
+      file: { name: file.name, mimeType: 'text/csv', buffer: Buffer.from(csv) },
+      uploadMode: 'append',
+      skipDuplicates: String(opts.skipDuplicates ?? false),
+      batchSize: '5000',
+      emailNotification: 'false',
+    },
+  });
+  expect(r.ok(), `upload: ${r.status()} ${await r.text()}`).toBeTruthy();
+  const { uploadId } = (await r.json()) as { uploadId: string };
+  await expect
+    .poll(async () => ((await (await api.get(`/api/upload-status/${uploadId}`)).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe('completed');
+}

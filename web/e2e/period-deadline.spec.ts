@@ -1,11 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { ensureAdminSession, signInAsAdmin, toast } from './helpers';
-import { activePeriod, closeActivePeriod, uniqueName } from './review-helpers';
+import { createActiveUser, ensureAdminSession, signInAsAdmin, toast } from './helpers';
+import { activePeriod, closeActivePeriod, createAssignmentRest, uniqueName } from './review-helpers';
 
-// Issue 18, points 5 and 7: the create dialog sets the end date, the reminder points and the default at close.
-test('an administrator creates a period with an end date, reminders and a default decision at close', async ({ page, request }) => {
+// Issue 18, points 5 and 7: the create dialog sets the end date, the reminder points and the default at close;
+// closing the period from the dashboard applies the default to the items nobody decided (fixtures/risk-rows.json:
+// Daniel Okafor, U1004, has 7 rows no other spec uses).
+test('an administrator creates a period with an end date, reminders and a default decision at close, which closing applies', async ({ page, request }) => {
   await ensureAdminSession(request);
   await closeActivePeriod(request);
+  const stamp = Date.now().toString(36);
+  const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Dana', lastName: `Default${stamp}` });
+  const assignment = await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_id', criteriaValue: 'U1004' });
   await signInAsAdmin(page, request);
 
   await page.getByRole('button', { name: 'Create New Review Period' }).click();
@@ -32,5 +37,15 @@ test('an administrator creates a period with an end date, reminders and a defaul
 
   const period = (await activePeriod(request)) as unknown as Record<string, unknown>;
   expect(period).toMatchObject({ name, reminderDaysBefore: [10, 3], defaultDecisionAtClose: 'retain' });
-  await closeActivePeriod(request);
+
+  // Closing from the dashboard retains the reviewer's 7 undecided items; All Reviews lists them as theirs.
+  await page.getByRole('button', { name: 'Close Period' }).click();
+  await page.getByRole('dialog', { name: 'Close Review Period' }).getByRole('button', { name: 'Close Period' }).click();
+  await expect(toast(page, 'Success')).toContainText('Review period closed');
+  await page.goto('/all-reviews');
+  await page.getByLabel('Search reviews').fill(`Default${stamp}`);
+  const decided = page.getByRole('table', { name: 'All review decisions' }).locator('tbody tr');
+  await expect(decided).toHaveCount(7);
+  await expect(decided.filter({ hasText: 'Daniel Okafor' }).filter({ hasText: 'Retain' })).toHaveCount(7);
+  expect((await request.delete(`/api/assignment-criteria/${assignment.id}`)).ok()).toBeTruthy();
 });

@@ -8,7 +8,7 @@ const ASSIGNED = 13;
 
 const rowsOf = (page: Page) => page.getByRole('table', { name: 'Assigned risks' }).locator('tbody tr');
 
-test('a whole review cycle: open a period, assign, decide, submit, recall, return, approve, close', async ({ browser, page, request }) => {
+test('a whole review cycle: open a period, assign, decide, submit, recall, return (with a comment on an item), approve, close', async ({ browser, page, request }) => {
   // Two people through a whole cycle: over a minute alone, up to three under a busy CI machine.
   test.setTimeout(300_000);
   await ensureAdminSession(request);
@@ -151,9 +151,16 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   const returnDialog = admin.getByRole('dialog', { name: 'Return Decisions' });
   axeFound.push(...(await dialogViolations(admin, 'Return Decisions')));
   await expect(returnDialog.getByRole('button', { name: 'Return' })).toBeDisabled();
+  // A comment on one item is enough to return (issue 18, point 8): the removed treasury row, listed first.
+  const items = returnDialog.getByRole('list', { name: 'Submitted items' }).getByRole('listitem');
+  await expect(items.first()).toContainText('Removal');
+  const treasuryItem = items.filter({ hasText: 'F002' }).first();
+  const itemComment = `Keep one treasury posting role ${stamp}`;
+  await treasuryItem.getByRole('textbox').fill(itemComment);
+  await expect(returnDialog.getByRole('button', { name: 'Return' })).toBeEnabled();
   const comment = `Please reconsider the HR rows ${stamp}`;
   // The set's comment (each item has a 'Comment on …' field of its own too).
-  await returnDialog.getByLabel(/^Comment(?! on )/).fill(comment);
+  await returnDialog.getByRole('textbox', { name: /^Comment(?! on)/ }).fill(comment);
   await returnDialog.getByRole('button', { name: 'Return' }).click();
   await expect(toast(admin, 'Decisions Returned')).toBeVisible();
   await expect(statusRow).toContainText('Returned');
@@ -162,6 +169,9 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await rev.reload();
   await expect(rev.getByText('Returned', { exact: true })).toBeVisible();
   await expect(rev.getByText(comment)).toBeVisible();
+  const itemNotes = rev.getByRole('list', { name: 'Comments on your items' });
+  await expect(itemNotes).toContainText('U1007 · F002');
+  await expect(itemNotes).toContainText(itemComment);
   const first = rowsOf(rev).first();
   await first.getByRole('button', { name: /^Change decision/ }).click();
   await rev.getByRole('menuitem', { name: 'Remove' }).click();

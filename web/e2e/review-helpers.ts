@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { baseURL, restLogin, type Credentials } from './helpers';
 
 /**
  * Helpers for the review-workflow specs. They assume the risk rows of
@@ -80,4 +81,23 @@ export async function searchAssignmentValue(
     await expect(box).toHaveValue(choose);
   }
   return options;
+}
+
+/**
+ * The reviewer (in a session of their own) removes every risk assigned to them
+ * and submits; the administrator (admin session on `admin`) approves the
+ * submission. Returns how many risks were removed.
+ */
+export async function removeAllAndApproveRest(admin: APIRequestContext, reviewer: Credentials): Promise<number> {
+  const api = await playwrightRequest.newContext({ baseURL: baseURL() });
+  expect(await restLogin(api, reviewer.email, reviewer.password)).not.toBeNull();
+  const rows = ((await (await api.get('/api/assigned-risks?limit=500')).json()) as { risks: { id: number }[] }).risks;
+  expect(rows.length).toBeGreaterThan(0);
+  expect((await api.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'remove' })) } })).ok()).toBeTruthy();
+  expect((await api.post('/api/reviews/submit')).ok()).toBeTruthy();
+  await api.dispose();
+  const submissions = (await (await admin.get('/api/submissions?status=submitted')).json()) as { id: string; reviewer: { id: string } }[];
+  const mine = submissions.find((s) => s.reviewer.id === reviewer.user.id)!;
+  expect((await admin.put(`/api/submissions/${mine.id}/approve`)).ok()).toBeTruthy();
+  return rows.length;
 }

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { appendCsvRest, createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod, shot } from './review-helpers';
 
 // Real uploaded rows (a CSV through POST /api/upload), tagged per run. The user holds an SoD risk S900 of two
@@ -20,27 +20,9 @@ const ROWS = [
   [USER, NAME, 'FIN', 'S901', 'Ledger posting', 'Low', '0101', 'GL01', 'Post', 'SAP ERP', 'Z_GL', OTHER],
 ];
 
-async function uploadRows(api: APIRequestContext) {
-  const csv = [HEADER, ...ROWS.map((r) => r.join(','))].join('\r\n') + '\r\n';
-  const r = await api.post('/api/upload', {
-    multipart: {
-      file: { name: `simulation-${tag}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
-      uploadMode: 'append',
-      skipDuplicates: 'true',
-      batchSize: '5000',
-      emailNotification: 'false',
-    },
-  });
-  expect(r.ok(), `upload: ${r.status()} ${await r.text()}`).toBeTruthy();
-  const { uploadId } = (await r.json()) as { uploadId: string };
-  await expect
-    .poll(async () => ((await (await api.get(`/api/upload-status/${uploadId}`)).json()) as { status: string }).status, { timeout: 60_000 })
-    .toBe('completed');
-}
-
 test.beforeAll(async ({ request }) => {
   await ensureAdminSession(request);
-  await uploadRows(request);
+  await appendCsvRest(request, { name: `simulation-${tag}.csv`, header: HEADER, lines: ROWS.map((r) => r.join(',')) }, { skipDuplicates: true });
 });
 
 async function pick(page: Page, label: string, text: string, option: string) {

@@ -1,6 +1,6 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
-import { baseURL, createActiveUser, ensureAdminSession, restLogin, signInAsAdmin, toast } from './helpers';
-import { createAssignmentRest, openFreshPeriod, uniqueName } from './review-helpers';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { appendCsvRest, createActiveUser, ensureAdminSession, signInAsAdmin, toast } from './helpers';
+import { createAssignmentRest, openFreshPeriod, removeAllAndApproveRest, uniqueName } from './review-helpers';
 
 // Issue 13 point 6 in the browser: an approved removal is on the remediation list (Reports > Remediation
 // List), an administrator marks it done there, and a later upload verifies it or, when the access is still in
@@ -14,23 +14,7 @@ const KEPT = `Z_RM_KEPT_${tag}`;
 const HEADER = 'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role';
 const row = (role: string, risk: string) => [USER, NAME, 'FIN', risk, 'Create and pay vendor', 'High', '0301', 'SAP ERP', role, `CR_${role}`].join(',');
 
-async function upload(api: APIRequestContext, lines: string[]) {
-  const csv = [HEADER, ...lines].join('\r\n') + '\r\n';
-  const r = await api.post('/api/upload', {
-    multipart: {
-      file: { name: `remediation-${tag}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
-      uploadMode: 'append',
-      skipDuplicates: 'false',
-      batchSize: '5000',
-      emailNotification: 'false',
-    },
-  });
-  expect(r.ok(), `upload: ${r.status()} ${await r.text()}`).toBeTruthy();
-  const { uploadId } = (await r.json()) as { uploadId: string };
-  await expect
-    .poll(async () => ((await (await api.get(`/api/upload-status/${uploadId}`)).json()) as { status: string }).status, { timeout: 60_000 })
-    .toBe('completed');
-}
+const upload = (api: APIRequestContext, lines: string[]) => appendCsvRest(api, { name: `remediation-${tag}.csv`, header: HEADER, lines });
 
 test('an approved removal is marked done on the remediation list, and the next upload reopens what is still in the data', async ({
   page,
@@ -42,16 +26,7 @@ test('an approved removal is marked done on the remediation list, and the next u
   await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_id', criteriaValue: USER });
   const period = await openFreshPeriod(request, uniqueName('Remediation period'));
   // The reviewer removes both accesses and submits; the administrator approves.
-  const api = await playwrightRequest.newContext({ baseURL: baseURL() });
-  expect(await restLogin(api, reviewer.email, reviewer.password)).not.toBeNull();
-  const rows = ((await (await api.get('/api/assigned-risks?limit=500')).json()) as { risks: { id: number }[] }).risks;
-  expect(rows).toHaveLength(2);
-  expect((await api.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'remove' })) } })).ok()).toBeTruthy();
-  expect((await api.post('/api/reviews/submit')).ok()).toBeTruthy();
-  await api.dispose();
-  const submissions = (await (await request.get('/api/submissions?status=submitted')).json()) as { id: string; reviewer: { id: string } }[];
-  const mine = submissions.find((s) => s.reviewer.id === reviewer.user.id)!;
-  expect((await request.put(`/api/submissions/${mine.id}/approve`)).ok()).toBeTruthy();
+  expect(await removeAllAndApproveRest(request, reviewer)).toBe(2);
 
   await signInAsAdmin(page, request);
   await page.getByRole('link', { name: 'Reports' }).click();

@@ -191,10 +191,74 @@ export async function criteriaSetsOf(db: DbClient, reviewerIds: string[]): Promi
  * them are added, rows moved away from them taken out.
  */
 export function assignedRowsCondition(sets: CriteriaSets): Prisma.Sql {
-  const parts = CRITERIA_TYPES.filter((t) => sets[t].length).map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`);
-  if (sets.held.length) parts.push(Prisma.sql`r.id = ANY(${sets.held}::bigint[])`);
+  return holdsRule({
+    matched: CRITERIA_TYPES.filter((t) => sets[t].length).map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${sets[t]}::text[])`),
+    held: sets.held.length ? Prisma.sql`r.id = ANY(${sets.held}::bigint[])` : null,
+    released: sets.released.length ? Prisma.sql`r.id = ANY(${sets.released}::bigint[])` : null,
+  });
+}
+
+/**
+ * The rule itself, stated once: a reviewer holds a row one of their criteria
+ * matches or that was moved to them, unless it was moved away from them.
+ * assignedRowsCondition (one reviewer's rows) and rowHoldersSql (one row's
+ * reviewers) both go through it. Absent parts are left out of the SQL.
+ */
+function holdsRule(p: { matched: Prisma.Sql[]; held: Prisma.Sql | null; released: Prisma.Sql | null }): Prisma.Sql {
+  const parts = p.held ? [...p.matched, p.held] : p.matched;
   const any = parts.length ? Prisma.sql`(${Prisma.join(parts, ' OR ')})` : Prisma.sql`FALSE`;
-  return sets.released.length ? Prisma.sql`(${any} AND NOT (r.id = ANY(${sets.released}::bigint[])))` : any;
+  return p.released ? Prisma.sql`(${any} AND NOT (${p.released}))` : any;
+}
+
+/**
+ * Who holds row r (alias r) by the same rule, as a subquery of reviewer ids
+ * (column reviewer_id): the reviewers a criterion gives it to (one indexed
+ * lookup per criteria type) and those it was moved to, less those it was moved
+ * away from (item_holds). For 'shared with' (services/recommendations.ts,
+ * services/review-history.ts) and 'Assigned To' in the evidence file (the risk
+ * report, a long export, uses holdersTextSql). A decision is not a hold: its
+ * author stays its author.
+ */
+export const rowHoldersSql = Prisma.sql`(
+  SELECT x.reviewer_id FROM (
+    ${Prisma.join(
+      CRITERIA_TYPES.map(
+        (t) => Prisma.sql`SELECT ac.reviewer_id, TRUE AS matched, FALSE AS held, FALSE AS released FROM assignment_criteria ac
+          WHERE ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])}`,
+      ),
+      ' UNION ALL ',
+    )}
+    UNION ALL SELECT ih.reviewer_id, FALSE, ih.holds, NOT ih.holds FROM item_holds ih WHERE ih.risk_row_id = r.id
+  ) x GROUP BY x.reviewer_id
+  HAVING ${holdsRule({ matched: [Prisma.sql`bool_or(x.matched)`], held: Prisma.sql`bool_or(x.held)`, released: Prisma.sql`bool_or(x.released)` })}
+)`;
+
+/** A reviewer as 'Assigned To' names them, with the sets of their rows. */
+export interface Holder {
+  label: string;
+  sets: CriteriaSets;
+}
+
+/**
+ * The reviewers who hold work (criteria or items moved to them), or only
+ * `reviewerId`, with their sets (one query for all), by e-mail.
+ */
+export async function holdersOf(db: DbClient, reviewerId: string | null): Promise<Holder[]> {
+  const users = await db.user.findMany({ where: reviewerId ? { id: reviewerId } : { role: 'reviewer', ...HOLDS_WORK }, orderBy: [{ email: 'asc' }, { id: 'asc' }] });
+  const sets = await criteriaSetsOf(db, users.map((u) => u.id));
+  return users.map((u) => ({ label: `${u.firstName} ${u.lastName} <${u.email}>`.trim(), sets: sets.get(u.id)! }));
+}
+
+/**
+ * Who holds row r (alias r) as one text, the holders' labels joined by '; '
+ * (NULL when nobody): each holder's own assignedRowsCondition, the visibility
+ * rule itself, so a long export evaluates plain conditions per row and runs no
+ * query per row (rowHoldersSql does, for pages and single rows).
+ */
+export function holdersTextSql(holders: Holder[]): Prisma.Sql {
+  if (!holders.length) return Prisma.sql`NULL::text`;
+  const each = holders.map((h) => Prisma.sql`CASE WHEN ${assignedRowsCondition(h.sets)} THEN ${h.label}::text END`);
+  return Prisma.sql`nullif(array_to_string(ARRAY[${Prisma.join(each)}]::text[], '; '), '')`;
 }
 
 /** The same rule as assignedRowsCondition, for one row already read (who holds the rows being moved). */

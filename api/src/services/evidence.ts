@@ -19,6 +19,7 @@ import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prism
 import { NotFoundError } from '../core/errors.js';
 import type { DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
+import { rowHoldersSql } from './assignments.js';
 
 export interface EvidenceUpload {
   id: string;
@@ -74,6 +75,7 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['Mitigation Expires', 'mitigationExpiresAt'],
   ['Decided By', 'reviewer'],
   ['Decided At', 'decidedAt'],
+  ['Assigned To', 'assignedTo'],
   ['Submission', 'submissionStatus'],
   ['Submitted At', 'submittedAt'],
   ['Approved By', 'approvedBy'],
@@ -107,6 +109,7 @@ function decisionRecordsSql(periodId: string): Prisma.Sql {
              'decision', d.decision::text, 'comments', d.comments, 'mitigationControl', d.mitigation_control,
              'mitigationExpiresAt', to_char(d.mitigation_expires_at, 'YYYY-MM-DD'),
              'reviewer', ${person('u')}, 'decidedAt', ${iso('d.updated_at')},
+             'assignedTo', (SELECT string_agg(${person('hu')}, '; ' ORDER BY hu.email) FROM ${rowHoldersSql} holder JOIN users hu ON hu.id = holder.reviewer_id),
              'submissionStatus', s.status::text, 'submittedAt', ${iso('s.submitted_at')},
              'approvedBy', CASE WHEN s.status = 'approved' THEN ${person('a')} END,
              'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END,

@@ -6,14 +6,14 @@
 // The facts: usage from the export (execution count, last executed), the
 // decision on the same user and role in the period before the current one,
 // whether the rule is high-risk, and the other reviewers who share the row
-// (assigned it by their criteria, or having decided it in the period) with
+// (holding it by the visibility rule, or having decided it in the period) with
 // what they decided. The rule is one ordered list (RULES): the first that
 // holds gives the recommendation. SQL evaluates it (filters and sorting work
 // over every row, not only a page); the words are written here from the same
 // facts, which the lists read with their rows (no query per row).
 import { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from './assignments.js';
+import { rowHoldersSql } from './assignments.js';
 import { HIGH_RISK_RULE_SQL, MITIGATED, REMOVE, isHighRiskRule, orList } from './risk-rules.js';
 import { ValidationError } from '../core/errors.js';
 
@@ -133,13 +133,9 @@ const previousPeriodSql = (periodId: string | null) => Prisma.sql`(SELECT lp.id 
      AND lp.created_at < coalesce((SELECT cp.created_at FROM review_periods cp WHERE cp.id = ${periodId}::uuid), 'infinity')
    ORDER BY lp.created_at DESC, lp.id DESC LIMIT 1)`;
 
-/** The other reviewers of row r: assigned it by a criterion, or having decided it in the period. */
+/** The other reviewers of row r: holding it by the visibility rule (criteria and moved items), or having decided it in the period. */
 const otherReviewersSql = (c: RecommendationContext) => Prisma.sql`(
-  SELECT ac.reviewer_id FROM assignment_criteria ac
-   WHERE (${Prisma.join(
-     CRITERIA_TYPES.map((t) => Prisma.sql`(ac.criteria_type = ${t}::"CriteriaType" AND ac.criteria_value = r.${Prisma.raw(CRITERIA_COLUMN[t])})`),
-     ' OR ',
-   )})
+  SELECT holder.reviewer_id FROM ${rowHoldersSql} holder
   UNION SELECT sd.reviewer_id FROM decisions sd WHERE sd.risk_row_id = r.id AND sd.period_id = ${c.periodId}::uuid
 )`;
 

@@ -2,26 +2,7 @@
 // dialogs of Reviewer Status list the submission's items, removals,
 // mitigations and those retained against a 'remove' recommendation first,
 // each with a comment field, beside the comment on the whole set.
-import {
-  Badge,
-  Body1,
-  Button,
-  Caption1,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Field,
-  Input,
-  makeStyles,
-  Spinner,
-  Text,
-  Textarea,
-  tokens,
-  type BadgeProps,
-} from '@fluentui/react-components';
+import { Badge, Body1, Caption1, Field, Input, makeStyles, Spinner, Text, Textarea, tokens, type BadgeProps } from '@fluentui/react-components';
 import { Suspense, useEffect, useState } from 'react';
 import { graphql, useMutation, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { ApprovalReviewDialogQuery } from '../../__generated__/ApprovalReviewDialogQuery.graphql';
@@ -29,11 +10,11 @@ import type { ApprovalReviewDialogApproveMutation } from '../../__generated__/Ap
 import type { ApprovalReviewDialogReturnMutation } from '../../__generated__/ApprovalReviewDialogReturnMutation.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { formatCount } from '../../components/StatTile';
+import { FormDialog, useFailureToast } from '../../components/FormDialog';
 import { useNotify } from '../../components/toast';
 import { decisionLabel } from '../../domain/risks/riskDisplay';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
   list: {
     display: 'flex',
     flexDirection: 'column',
@@ -144,8 +125,9 @@ export function ApprovalReviewDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
-  const styles = useStyles();
   const notify = useNotify();
+  const failApprove = useFailureToast('Approval Failed', 'Failed to approve decisions');
+  const failReturn = useFailureToast('Return Failed', 'Failed to return decisions');
   const [queryRef, loadReview] = useQueryLoader<ApprovalReviewDialogQuery>(reviewQuery);
   const [comment, setComment] = useState('');
   const [itemComments, setItemComments] = useState<Record<string, string>>({});
@@ -169,8 +151,7 @@ export function ApprovalReviewDialog({
   const send = () => {
     if (!submissionId || !mode) return;
     const variables = { id: submissionId, comment: comment.trim() || null, itemComments: items.length ? items : null };
-    const title = mode === 'approve' ? 'Approval Failed' : 'Return Failed';
-    const fail = (message?: string) => notify({ title, description: message || `Failed to ${mode} decisions`, intent: 'error' });
+    const fail = mode === 'approve' ? failApprove : failReturn;
     const done = (ok: boolean, r: Parameters<typeof errorMessage>[0]) => {
       if (!ok) return fail(errorMessage(r));
       close();
@@ -190,38 +171,31 @@ export function ApprovalReviewDialog({
 
   const loading = <Spinner size="small" label="Loading the submitted items..." />;
   return (
-    <Dialog open={mode != null} onOpenChange={(_, d) => !busy && !d.open && close()}>
-      <DialogSurface>
-        <DialogBody>
-          <DialogTitle>{mode === 'approve' ? 'Approve Decisions' : 'Return Decisions'}</DialogTitle>
-          <DialogContent className={styles.form}>
-            <Body1>
-              {mode === 'approve'
-                ? `Approve the ${formatCount(submitted)} decisions ${name} submitted? Approval is final: the decisions can no longer be changed or recalled in this review period.`
-                : `The decisions become editable again and ${name} is notified with your comments.`}
-            </Body1>
-            {queryRef ? (
-              <Suspense fallback={loading}>
-                <ApprovalItems queryRef={queryRef} comments={itemComments} onComment={(id, c) => setItemComments((m) => ({ ...m, [id]: c }))} />
-              </Suspense>
-            ) : (
-              loading
-            )}
-            <Field label="Comment" required={mode === 'return' && items.length === 0} hint={mode === 'return' ? 'Say what should be reconsidered, here or on the items.' : 'Optional, on the whole set.'}>
-              <Textarea value={comment} resize="vertical" onChange={(_, d) => setComment(d.value)} />
-            </Field>
-          </DialogContent>
-          <DialogActions>
-            <Button appearance="secondary" disabled={busy} onClick={close}>
-              Cancel
-            </Button>
-            <Button appearance="primary" disabled={busy || (mode === 'return' && !canReturn)} icon={busy ? <Spinner size="tiny" /> : undefined} onClick={send}>
-              {mode === 'approve' ? 'Approve' : 'Return'}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
+    <FormDialog
+      open={mode != null}
+      title={mode === 'approve' ? 'Approve Decisions' : 'Return Decisions'}
+      submitLabel={mode === 'approve' ? 'Approve' : 'Return'}
+      busy={busy}
+      submitDisabled={mode === 'return' && !canReturn}
+      onSubmit={send}
+      onClose={close}
+    >
+      <Body1>
+        {mode === 'approve'
+          ? `Approve the ${formatCount(submitted)} decisions ${name} submitted? Approval is final: the decisions can no longer be changed or recalled in this review period.`
+          : `The decisions become editable again and ${name} is notified with your comments.`}
+      </Body1>
+      {queryRef ? (
+        <Suspense fallback={loading}>
+          <ApprovalItems queryRef={queryRef} comments={itemComments} onComment={(id, c) => setItemComments((m) => ({ ...m, [id]: c }))} />
+        </Suspense>
+      ) : (
+        loading
+      )}
+      <Field label="Comment" required={mode === 'return' && items.length === 0} hint={mode === 'return' ? 'Say what should be reconsidered, here or on the items.' : 'Optional, on the whole set.'}>
+        <Textarea value={comment} resize="vertical" onChange={(_, d) => setComment(d.value)} />
+      </Field>
+    </FormDialog>
   );
 }
 
