@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
+import { parseCsv } from './helpers/csv.js';
 
 let server: TestServer;
 let admin: Client;
@@ -60,6 +61,26 @@ const assigned = async (query = '') => {
 };
 
 describe('help deciding', () => {
+  it("Export Results carries each row's recommendation as the list shows it, and the evidence file the one its reviewer was shown", async () => {
+    const listed = new Map((await assigned()).map((r) => [r.userId, r.recommendation.value]));
+    const res = await fetch(`${server.url}/api/risks/export`, { headers: { cookie: a.client.cookieHeader } });
+    expect(res.status).toBe(200);
+    const exported = parseCsv(await res.text());
+    expect(exported).toHaveLength(listed.size);
+    expect(new Map(exported.map((l) => [l['User ID'], l.Recommendation]))).toEqual(listed);
+    expect(listed.get('U1')).toBe('remove');
+    // Q1's evidence, frozen at its close: U2 was used (retain); U4 and U6 had no usage and no earlier decision (review).
+    const periods = await admin.gql(`{ reviewPeriods(first: 5) { edges { node { id name } } } }`);
+    const q1 = periods.body.data.reviewPeriods.edges.find((e: { node: { name: string } }) => e.node.name === 'Q1 review').node.id;
+    const ev = await admin.gql(`query($id: ID!) { periodEvidence(periodId: $id) { decisions { userId recommendation } } }`, { id: q1 });
+    expect(ev.body.errors).toBeUndefined();
+    expect(ev.body.data.periodEvidence.decisions).toEqual([
+      { userId: 'U2', recommendation: 'RETAIN' },
+      { userId: 'U4', recommendation: 'REVIEW' },
+      { userId: 'U6', recommendation: 'REVIEW' },
+    ]);
+  });
+
   it('each assigned row carries the facts and a recommendation with its reason, from real usage, last period, rule and other reviewers', async () => {
     const byUser = new Map((await assigned()).map((r) => [r.userId, r]));
     expect(byUser.get('U1')!.recommendation).toEqual({ value: 'remove', reason: 'Not used: the export shows 0 executions' });

@@ -276,7 +276,11 @@ describe('dashboard, reviewer status and export', () => {
     const u9Line = lines.find((l) => l.startsWith('U9,'))!.split(',');
     expect(u9Line[header.indexOf('Execution Count')]).toBe('17');
     expect(u9Line[header.indexOf('Last Executed On')]).toBe('2026-03-05');
-    expect(u9Line.slice(-7)).toEqual(['pending', '', '', '', '', '', '']);
+    expect(u9Line.slice(-8, -1)).toEqual(['pending', '', '', '', '', '', '']);
+    // The last column is the recommendation the queue shows beside the row (issue 18, point 2).
+    const queued = (await admin.get('/api/risks?system=Workday&limit=100')).body.risks.find((r: { userId: string }) => r.userId === 'U9');
+    expect(header.at(-1)).toBe('Recommendation');
+    expect(u9Line.at(-1)).toBe(queued.recommendation.value);
     // A reviewer's export holds only their rows.
     const mine = await fetch(server.url + '/api/risks/export', { headers: { cookie: b.client.cookieHeader } });
     const mineLines = (await mine.text()).trim().split('\r\n');
@@ -285,14 +289,14 @@ describe('dashboard, reviewer status and export', () => {
     const decided = await server.app.deps.prisma.decision.findMany({ where: { reviewerId: b.user.id } });
     expect(decided.length).toBeGreaterThan(0);
     for (const d of decided) {
-      expect(mineLines.some((l) => l.endsWith(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()},${b.email},${d.mitigationControl ?? ''},,`))).toBe(true);
+      expect(mineLines.some((l) => l.includes(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()},${b.email},${d.mitigationControl ?? ''},,`))).toBe(true);
     }
     // Cells with commas, quotes and line breaks are quoted; an empty cell is empty; lines end in CRLF.
     await seedRows(server.app.deps.prisma, [{ userId: 'U10', userName: 'Doe, "JJ"\nJr', userGroup: '', accessRiskId: 'R10', roleProfileDescription: '-1 day', system: 'Lab' }]);
     const odd = (await (await fetch(server.url + '/api/risks/export?userId=U10', { headers: { cookie: admin.cookieHeader } })).text()).replace(/^\uFEFF/, '');
     expect(odd.startsWith(lines[0]! + '\r\nU10,"Doe, ""JJ""\nJr",,R10,')).toBe(true);
     expect(odd).toContain(",'-1 day,");
-    expect(odd.endsWith(',pending,,,,,,\r\n')).toBe(true);
+    expect(odd.endsWith(',pending,,,,,,,review\r\n')).toBe(true); // no usage, no earlier decision: 'review'
     expect(odd.split('\r\n')).toHaveLength(3);
     // Filter values travel as data, whatever they hold (on PostgreSQL they are written into the COPY statement).
     for (const evil of [`x'); DROP TABLE users; --`, `O'Brien\\`, '$1', `{"a","b"}`]) {

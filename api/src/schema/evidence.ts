@@ -3,6 +3,8 @@
 import { builder } from './builder.js';
 import { ReviewPeriodNode } from './periods.js';
 import { DecisionValueEnum } from './decisions.js';
+import { RecommendationValueEnum } from './risks.js';
+import type { RecommendationValue } from '../services/recommendations.js';
 import { UploadStatusEnum } from './uploads.js';
 import type { DecisionValue } from '../services/risk-rules.js';
 import { periodEvidence, type EvidenceScope, type EvidenceUpload } from '../services/evidence.js';
@@ -37,6 +39,12 @@ const EvidenceDecisionRef = builder.objectRef<Record<string, unknown>>('Evidence
       approvedBy: text('approvedBy'),
       approvedAt: text('approvedAt'),
       approverComment: text('approverComment'),
+      recommendation: t.field({
+        type: RecommendationValueEnum,
+        nullable: true,
+        description: "What the help-deciding rules recommended to the decision's reviewer when the evidence was made (advice, never applied; empty in evidence frozen before it was recorded).",
+        resolve: (r) => (r.recommendation ?? null) as RecommendationValue | null,
+      }),
     };
   },
 });

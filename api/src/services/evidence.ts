@@ -20,6 +20,7 @@ import { NotFoundError } from '../core/errors.js';
 import type { DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { rowHoldersSql } from './assignments.js';
+import { recommendationValueSql } from './recommendations.js';
 
 export interface EvidenceUpload {
   id: string;
@@ -76,6 +77,7 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['Decided By', 'reviewer'],
   ['Decided At', 'decidedAt'],
   ['Assigned To', 'assignedTo'],
+  ['Recommendation', 'recommendation'],
   ['Submission', 'submissionStatus'],
   ['Submitted At', 'submittedAt'],
   ['Approved By', 'approvedBy'],
@@ -110,6 +112,7 @@ function decisionRecordsSql(periodId: string): Prisma.Sql {
              'mitigationExpiresAt', to_char(d.mitigation_expires_at, 'YYYY-MM-DD'),
              'reviewer', ${person('u')}, 'decidedAt', ${iso('d.updated_at')},
              'assignedTo', (SELECT string_agg(${person('hu')}, '; ' ORDER BY hu.email) FROM ${rowHoldersSql} holder JOIN users hu ON hu.id = holder.reviewer_id),
+             'recommendation', ${recommendationValueSql({ periodId, viewerId: Prisma.sql`d.reviewer_id` })},
              'submissionStatus', s.status::text, 'submittedAt', ${iso('s.submitted_at')},
              'approvedBy', CASE WHEN s.status = 'approved' THEN ${person('a')} END,
              'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END,

@@ -121,10 +121,14 @@ const RULE_BY_KEY = new Map(RULES.map((r) => [r.key, r]));
 const caseOf = (s: FactSql, out: (r: Rule) => string) =>
   Prisma.sql`(CASE ${Prisma.join(RULES.map((r) => Prisma.sql`WHEN ${r.when(s)} THEN ${Prisma.raw(`'${out(r)}'`)}`), ' ')} END)`;
 
-/** Who asks, in which period: the facts 'shared' and 'last period' depend on them. */
+/**
+ * Who asks, in which period: the facts 'shared' and 'last period' depend on
+ * them. `viewerId` is an id, or SQL naming a column (the evidence file asks
+ * as each decision's own reviewer: what that reviewer was shown).
+ */
 export interface RecommendationContext {
   periodId: string | null;
-  viewerId: string;
+  viewerId: string | Prisma.Sql;
 }
 
 /** The period before `periodId` (by creation), whose decisions are 'last period's. */
@@ -167,6 +171,16 @@ const JOINED: FactSql = { lastDecision: Prisma.sql`lp.decision`, sharedRemoved: 
 export const RECOMMENDATION_COLUMNS = Prisma.sql`lp.decision AS last_period_decision, lp.period_name AS last_period_name,
   sh.reviewers AS shared_reviewers, sh.removed AS shared_removed, sh.retained AS shared_retained,
   ${caseOf(JOINED, (r) => r.key)} AS recommendation_rule`;
+
+/**
+ * The joins that give row r its recommendation as `rec.value` (remove, review
+ * or retain): recommendationJoins and the rule that holds. For the CSV export,
+ * where the database writes every cell; the reason in words needs the facts
+ * read back (recommendationOf), so the export carries the value only.
+ */
+export function recommendationValueJoins(c: RecommendationContext): Prisma.Sql {
+  return Prisma.sql`${recommendationJoins(c)} CROSS JOIN LATERAL (SELECT ${caseOf(JOINED, (r) => r.value)} AS value) rec`;
+}
 
 /** The order 'by recommendation' over recommendationJoins: remove, review, retain. */
 export const RECOMMENDATION_RANK = caseOf(JOINED, (r) => String(RECOMMENDATIONS.indexOf(r.value)));

@@ -9,6 +9,7 @@ import type { Database } from '../db/client.js';
 import type { Viewer } from './viewer.js';
 import { holdersOf, holdersTextSql, type Holder } from './assignments.js';
 import { PENDING } from './risk-rules.js';
+import { recommendationValueJoins } from './recommendations.js';
 import { filterCondition, present, type RiskFilter } from './risks.js';
 
 /** Every column of the export, in the order the CSV writes them (the level as exported). */
@@ -17,8 +18,12 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
   f.column === 'risk_level' ? 'risk_level_label' : f.column,
 ]);
 
-/** The review metadata after the export's columns: Export Results (the viewer's own decision). */
-export const QUEUE_EXPORT_EXTRA = ['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Mitigating Control', 'Mitigation Expires', 'Approver Comment'];
+/**
+ * The review metadata after the export's columns: Export Results (the viewer's
+ * own decision, and the recommendation the viewer is shown beside the row,
+ * issue 18 point 2: advice, never applied).
+ */
+export const QUEUE_EXPORT_EXTRA = ['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Mitigating Control', 'Mitigation Expires', 'Approver Comment', 'Recommendation'];
 /**
  * The risk report's review metadata (SPEC §7 /api/reports/risk-report): one
  * line per reviewer decision in the decision period (a row two reviewers
@@ -109,7 +114,7 @@ export async function* exportRisksCsv(
   const rowCells = EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`));
   const extra = report
     ? RISK_REPORT_CELLS
-    : [`coalesce(d.decision::text, '${PENDING}')`, 'd.comments', ISO('d.updated_at'), 'u.email', 'd.mitigation_control', `to_char(d.mitigation_expires_at, 'YYYY-MM-DD')`, 'ic.comment'];
+    : [`coalesce(d.decision::text, '${PENDING}')`, 'd.comments', ISO('d.updated_at'), 'u.email', 'd.mitigation_control', `to_char(d.mitigation_expires_at, 'YYYY-MM-DD')`, 'ic.comment', 'rec.value'];
   const cells = [...rowCells, ...extra];
   // The export's own text columns are never NULL: no cast, no coalesce.
   const cols = Prisma.raw(cells.map((c, i) => `${sqlCsvText(c, !(c.startsWith('r.') && NOT_NULL_TEXT.has(c.slice(2))))} AS c${i}`).join(', '));
@@ -123,6 +128,7 @@ export async function* exportRisksCsv(
         FROM risk_rows r ${own}
         LEFT JOIN users u ON u.id = d.reviewer_id
         LEFT JOIN submission_item_comments ic ON ic.submission_id = d.submission_id AND ic.risk_row_id = d.risk_row_id
+        ${recommendationValueJoins({ periodId, viewerId: user.id })}
        WHERE ${after} AND ${visible} AND ${where}
        ORDER BY r.id ${limit ?? Prisma.empty}`
       : limit === null
