@@ -11,7 +11,8 @@
 // report and prints its rate beside `COPY (SELECT …) TO STDOUT` of the same
 // columns (the export's and the review metadata, by the same joins: the
 // report's own riskReportMetadata) without the formula neutralisation, with
-// the server's memory before and after. Requests go through node:http, with
+// the server's memory before and after, and Export Results (the queue's CSV with the
+// recommendation beside each row) beside the same COPY. Requests go through node:http, with
 // no client time limit (fetch gives up on a response after 300 s).
 import http from 'node:http';
 import fs from 'node:fs';
@@ -171,6 +172,14 @@ console.log(`\n| export | rows/s | MB | ratio |\n|---|---|---|---|`);
 console.log(`| COPY (SELECT …) TO STDOUT | ${rate(copyMs)} | ${(bytes / 1e6).toFixed(1)} | 1.00 |`);
 console.log(`| GET /api/reports/risk-report | ${rate(reportMs)} | ${(reportBytes / 1e6).toFixed(1)} | ${(copyMs / reportMs).toFixed(2)} |`);
 console.log(`server RSS (benchmark and server share a process): ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssMax / 1e6).toFixed(0)} MB at most while streaming`);
+// Export Results (the queue's CSV: the rows with the viewer's decision and the recommendation
+// beside each, issue 18), for the administrator: every row, against the same COPY as above.
+t = performance.now();
+let queueBytes = 0;
+const queueRes = await get('/api/risks/export');
+for await (const chunk of queueRes) queueBytes += (chunk as Buffer).length;
+const queueMs = performance.now() - t;
+console.log(`| GET /api/risks/export (Export Results, administrator) | ${rate(queueMs)} | ${(queueBytes / 1e6).toFixed(1)} | ${(copyMs / queueMs).toFixed(2)} |`);
 
 await app.close();
 if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
