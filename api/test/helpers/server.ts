@@ -57,6 +57,7 @@ export async function startServer(
   await app.server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  let lastPersistMtime = 0;
   return {
     url: `http://127.0.0.1:${port}`,
     app,
@@ -67,8 +68,10 @@ export async function startServer(
       const map = JSON.parse(fs.readFileSync(persistedFile, 'utf8'));
       map[id] = document;
       fs.writeFileSync(persistedFile, JSON.stringify(map));
-      // The store notices changes by mtime; make sure it moves.
-      const t = new Date(Date.now() + Math.floor(Math.random() * 1000) + 1000);
+      // The store notices changes by mtime; make sure it moves, and never back to a value it had
+      // (a random step once gave two writes the same mtime: the second operation was not found).
+      lastPersistMtime = Math.max(Date.now(), lastPersistMtime) + 1000;
+      const t = new Date(lastPersistMtime);
       fs.utimesSync(persistedFile, t, t);
       return id;
     },
