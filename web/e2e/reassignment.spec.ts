@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
+import { createActiveUser, deactivateUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 
 // Issue 18, point 6: a reviewer hands a selected item to a colleague with a
@@ -57,4 +57,32 @@ test('a reviewer reassigns a selected item, an administrator a whole assignment;
   // Every move ended with the taker: all six rows are theirs.
   const list = await request.get(`/api/reassignments`);
   expect((await list.json()).filter((m: { toReviewerId: string }) => m.toReviewerId === taker.user.id)).toHaveLength(2);
+});
+
+// Issue 18, point 6: a deactivated reviewer's open work is listed for reassignment on the
+// Assignments screen, and moving it from there empties the list.
+test("a deactivated reviewer's open work is listed on Assignments and reassigned from there", async ({ page, request }) => {
+  test.slow();
+  await ensureAdminSession(request);
+  await openFreshPeriod(request);
+  const stamp = Date.now().toString(36);
+  const leaver = await createActiveUser(request, { role: 'reviewer', firstName: 'Lena', lastName: `Leaver${stamp}` });
+  const taker = await createActiveUser(request, { role: 'reviewer', firstName: 'Tom', lastName: `Taker${stamp}` });
+  await createAssignmentRest(request, { reviewerId: leaver.user.id, criteriaType: 'user_id', criteriaValue: 'U1007', name: `Leaver ${stamp}` });
+  await deactivateUser(request, leaver.user.id);
+
+  await signInAsAdmin(page, request);
+  await page.goto('/assignments');
+  const work = page.getByRole('region', { name: `Open work of Lena Leaver${stamp}` });
+  await expect(work).toContainText(leaver.email, { timeout: 30_000 });
+  await expect(work).toContainText('pending');
+  await work.getByRole('button', { name: `Reassign Leaver ${stamp}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reassign Work' });
+  await dialog.getByLabel(/^New Reviewer/).selectOption({ label: `Tom Taker${stamp} <${taker.email}>` });
+  await dialog.getByLabel('Note').fill('Lena has left the company');
+  await dialog.getByRole('button', { name: 'Reassign', exact: true }).click();
+  await expect(toast(page, 'Work Reassigned')).toContainText(`'Leaver ${stamp}' now with`);
+  await expect(work).toBeHidden();
+  const moves = page.getByRole('table', { name: 'Reassignments', exact: true }).getByRole('row');
+  await expect(moves.filter({ hasText: 'Lena has left the company' })).toContainText(`Leaver ${stamp}`);
 });
