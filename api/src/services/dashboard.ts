@@ -7,6 +7,7 @@ import type { Viewer } from './viewer.js';
 import { decidedRowCount, visibleTotals } from './risks.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import type { RowScope } from './visibility.js';
+import { keptDecidedBuckets, latestDecisionsByBucket } from './trend-days.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
 export const HIGH_RISK_TREND_DAYS = 30;
@@ -80,7 +81,9 @@ export interface TrendPoint {
  * latest period): for an administrator any reviewer's, the row counted once
  * with its latest decision; for a reviewer their own. A decision counts from
  * its last change (an earlier value is in the audit trail, not here). The
- * loads per bucket are cached per data version; decisions are counted live.
+ * loads per bucket are cached per data version; everyone's decisions are
+ * read from the days kept per period (services/trend-days.ts), a reviewer's
+ * own counted live.
  */
 export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
   if (!(range in TREND_RANGES)) throw new ValidationError(`range must be ${Object.keys(TREND_RANGES).join(', ')}`, 'range');
@@ -93,17 +96,12 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
     prisma.$queryRaw<{ b: Date; n: bigint }[]>`
       SELECT date_trunc(${u}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
   );
-  const byReviewer = viewer.role === 'admin' ? Prisma.empty : Prisma.sql`AND d.reviewer_id = ${viewer.user.id}::uuid`;
-  const decided = period
-    ? await prisma.$queryRaw<{ b: Date; retained: bigint; removed: bigint }[]>`
-        SELECT date_trunc(${u}, x.updated_at AT TIME ZONE 'UTC') AS b,
-               count(*) FILTER (WHERE x.decision <> 'remove') AS retained, count(*) FILTER (WHERE x.decision = 'remove') AS removed
-          FROM (SELECT DISTINCT ON (d.risk_row_id) d.decision::text AS decision, d.updated_at
-                  FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
-                 WHERE d.period_id = ${period}::uuid ${byReviewer} AND ${scope.visible}
-                 ORDER BY d.risk_row_id, d.updated_at DESC) x
-         GROUP BY 1`
-    : [];
+  // Everyone's decisions from the days kept per period (counted live while those are refreshed); a reviewer's own counted live.
+  const decided = !period
+    ? []
+    : viewer.role === 'admin'
+      ? ((await keptDecidedBuckets(prisma, period, unit)) ?? (await latestDecisionsByBucket(prisma, period, unit, scope.visible)))
+      : await latestDecisionsByBucket(prisma, period, unit, scope.visible, Prisma.sql`AND d.reviewer_id = ${viewer.user.id}::uuid`);
   const buckets = await prisma.$queryRaw<{ b: Date }[]>`
     SELECT generate_series(date_trunc(${u}, now() AT TIME ZONE 'UTC') - ${`${count - 1} ${unit}`}::interval, date_trunc(${u}, now() AT TIME ZONE 'UTC'), ${`1 ${unit}`}::interval) AS b`;
   const upTo = <T extends { b: Date }>(rows: T[], end: Date, pick: (row: T) => bigint) =>

@@ -1,0 +1,75 @@
+// The dashboard trend's decided series for everyone (an administrator's view),
+// kept per day instead of counted from every decision of the period per
+// request (issue 13 point 7). trend_days holds, per period and UTC day, how
+// many live rows have their latest decision of the period (newest updated_at,
+// then id) made that day, retained or removed. A decision (insert, update,
+// delete) moves its row between days in the same statement (a trigger, see the
+// migration 20261124160000_trend_days); rows going live or out of it (an
+// upload, append or purge) make the period stale against risk_data_version,
+// and the next reader refreshes it by one set-based statement in the
+// background, counting live meanwhile (latestDecisionsByBucket).
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import type { DbClient } from '../core/types.js';
+import { LIVE_ROWS } from './live-rows.js';
+
+/** The advisory lock (with the period) that the trigger and the refresh take: writers of one period in turn. */
+const TREND_LOCK = 913_014;
+
+export type DecidedBucket = { b: Date; retained: bigint; removed: bigint };
+
+/**
+ * The latest decision of each row of the period that matches `rows` (alias r)
+ * and `decisions` (alias d), the rule of the trend in one place: the newest
+ * change counts, ties by id (the trigger orders the same way).
+ */
+const latestDecisions = (periodId: string, rows: Prisma.Sql, decisions: Prisma.Sql = Prisma.empty) => Prisma.sql`
+  SELECT DISTINCT ON (d.risk_row_id) d.decision::text AS decision, d.updated_at
+    FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+   WHERE d.period_id = ${periodId}::uuid ${decisions} AND ${rows}
+   ORDER BY d.risk_row_id, d.updated_at DESC, d.id DESC`;
+
+/** Counted from the decisions themselves: per bucket (unit 'day' or 'week') of the latest decision's change, retained and removed. */
+export function latestDecisionsByBucket(db: DbClient, periodId: string, unit: 'day' | 'week', rows: Prisma.Sql, decisions: Prisma.Sql = Prisma.empty) {
+  return db.$queryRaw<DecidedBucket[]>`
+    SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, x.updated_at AT TIME ZONE 'UTC') AS b,
+           count(*) FILTER (WHERE x.decision <> 'remove') AS retained, count(*) FILTER (WHERE x.decision = 'remove') AS removed
+      FROM (${latestDecisions(periodId, rows, decisions)}) x GROUP BY 1`;
+}
+
+/**
+ * Everyone's decided series of the period per bucket from the kept days (a
+ * few hundred rows at most); null when the period's days are not up to date
+ * with the live rows, which starts their refresh in the background.
+ */
+export async function keptDecidedBuckets(prisma: PrismaClient, periodId: string, unit: 'day' | 'week'): Promise<DecidedBucket[] | null> {
+  const [s] = await prisma.$queryRaw<{ fresh: boolean }[]>`
+    SELECT t.data_version = v.version AS fresh FROM trend_periods t CROSS JOIN risk_data_version v WHERE v.id = 1 AND t.period_id = ${periodId}::uuid`;
+  if (!s?.fresh) {
+    void refreshTrendDays(prisma, periodId).catch(() => undefined);
+    return null;
+  }
+  return prisma.$queryRaw<DecidedBucket[]>`
+    SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, t.day::timestamp) AS b, sum(t.retained)::bigint AS retained, sum(t.removed)::bigint AS removed
+      FROM trend_days t WHERE t.period_id = ${periodId}::uuid GROUP BY 1`;
+}
+
+/** Works the period's days out again from the decisions on the live rows, unless already up to date (one set-based statement). */
+export async function refreshTrendDays(prisma: PrismaClient, periodId: string): Promise<void> {
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
+      const [v] = await tx.$queryRaw<{ version: bigint; fresh: boolean }[]>`
+        SELECT v.version, EXISTS (SELECT 1 FROM trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.data_version = v.version) AS fresh
+          FROM risk_data_version v WHERE v.id = 1`;
+      if (!v || v.fresh) return;
+      await tx.$executeRaw`DELETE FROM trend_days WHERE period_id = ${periodId}::uuid`;
+      await tx.$executeRaw`INSERT INTO trend_days (period_id, day, retained, removed)
+        SELECT ${periodId}::uuid, (x.updated_at AT TIME ZONE 'UTC')::date,
+               count(*) FILTER (WHERE x.decision <> 'remove'), count(*) FILTER (WHERE x.decision = 'remove')
+          FROM (${latestDecisions(periodId, LIVE_ROWS)}) x GROUP BY 2`;
+      await tx.$executeRaw`INSERT INTO trend_periods (period_id, data_version, refreshed_at) VALUES (${periodId}::uuid, ${v.version}, now())
+        ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, refreshed_at = now()`;
+    },
+    { timeout: 600_000, maxWait: 120_000 },
+  );
+}

@@ -1,0 +1,191 @@
+// The dashboard trend's series (issue 13 point 7): everyone's decided series
+// are read from counts kept per day (services/trend-days.ts), moved by the
+// decisions' own statements. After decisions on different days, a decision
+// changed, an upload, and a period closed with a default and reopened (its
+// decisions deleted), the trend over REST and GraphQL equals the series worked
+// out here straight from the raw tables, both while the kept days are being
+// refreshed (counted live) and once they are up to date.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+let admin: Client;
+type U = Awaited<ReturnType<typeof userClient>>;
+let a: U;
+let b: U;
+let c: U;
+let periodId: string;
+
+const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
+const line = (user: string, risk: string, system: string, role: string) => `${user},Name ${user},${risk},Risk ${risk},High,0101,${system},${role}\r\n`;
+
+async function load(content: string, mode: 'replace' | 'append') {
+  const form = new FormData();
+  form.append('uploadMode', mode);
+  form.append('emailNotification', 'false');
+  form.append('file', new Blob([HEADER + content]), 'export.csv');
+  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
+  const { uploadId } = (await res.json()) as { uploadId: string };
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const s = (await admin.get(`/api/upload-status/${uploadId}`)).body;
+    if (s.status === 'completed') return;
+    if (s.status === 'failed') throw new Error(JSON.stringify(s));
+  }
+  throw new Error('upload did not finish');
+}
+
+type Point = { date: string; loaded: number; retained: number; removed: number; pending: number };
+
+/**
+ * The series by definition (SPEC §2 chart, dashboard.ts's contract), from the
+ * raw tables: per bucket of the range, the live rows loaded by its start's
+ * bucket, and of the live rows' latest decision in the active (else latest)
+ * period, those retained / removed by then; pending the rest.
+ */
+async function definition(unit: 'day' | 'week', count: number): Promise<Point[]> {
+  const rows = await server.app.deps.prisma.$queryRawUnsafe<{ b: Date; loaded: number; retained: number; removed: number }[]>(`
+    WITH live AS (SELECT r.* FROM risk_rows r WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)),
+    p AS (SELECT id FROM review_periods ORDER BY (status = 'active') DESC, created_at DESC, id DESC LIMIT 1),
+    latest AS (SELECT DISTINCT ON (d.risk_row_id) d.decision::text AS decision, d.updated_at FROM decisions d JOIN live l ON l.id = d.risk_row_id
+                WHERE d.period_id = (SELECT id FROM p) ORDER BY d.risk_row_id, d.updated_at DESC, d.id DESC),
+    buckets AS (SELECT generate_series(date_trunc('${unit}', now() AT TIME ZONE 'UTC') - interval '${count - 1} ${unit}', date_trunc('${unit}', now() AT TIME ZONE 'UTC'), interval '1 ${unit}') AS b)
+    SELECT k.b,
+      (SELECT count(*) FROM live l WHERE date_trunc('${unit}', l.created_at AT TIME ZONE 'UTC') <= k.b)::int AS loaded,
+      (SELECT count(*) FROM latest x WHERE x.decision <> 'remove' AND date_trunc('${unit}', x.updated_at AT TIME ZONE 'UTC') <= k.b)::int AS retained,
+      (SELECT count(*) FROM latest x WHERE x.decision = 'remove' AND date_trunc('${unit}', x.updated_at AT TIME ZONE 'UTC') <= k.b)::int AS removed
+    FROM buckets k ORDER BY k.b`);
+  return rows.map((r) => ({
+    date: new Date(r.b).toISOString(),
+    loaded: r.loaded,
+    retained: r.retained,
+    removed: r.removed,
+    pending: Math.max(0, r.loaded - r.retained - r.removed),
+  }));
+}
+
+const normalise = (points: Point[]) => points.map((p) => ({ ...p, date: new Date(p.date).toISOString() }));
+
+/** The administrator's trend over REST and GraphQL, both ranges by day and by week, equals the definition. */
+async function expectTrendEqualsDefinition() {
+  for (const [range, gql, unit, count] of [
+    ['30d', 'LAST_30_DAYS', 'day', 30],
+    ['6m', 'LAST_6_MONTHS', 'week', 26],
+  ] as const) {
+    const want = await definition(unit, count);
+    const rest = await admin.get(`/api/dashboard/trend?range=${range}`);
+    expect(rest.status).toBe(200);
+    expect(normalise(rest.body.points), range).toEqual(want);
+    const g = await admin.gql(`{ dashboardTrend(range: ${gql}) { date loaded retained removed pending } }`);
+    expect(normalise(g.body.data.dashboardTrend), gql).toEqual(want);
+  }
+}
+
+const fresh = async () => {
+  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ fresh: boolean; at: Date }[]>(
+    `SELECT t.data_version = v.version AS fresh, t.refreshed_at AS at FROM trend_periods t CROSS JOIN risk_data_version v WHERE v.id = 1 AND t.period_id = $1::uuid`,
+    periodId,
+  );
+  return r;
+};
+/** Waits for the kept days to be up to date (a read starts their refresh in the background) and returns their stamp. */
+async function keptUpToDate(): Promise<number> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const r = await fresh();
+    if (r?.fresh) return r.at.getTime();
+  }
+  throw new Error('the trend days were not refreshed');
+}
+
+const rowId = async (user: string, role: string) => {
+  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ id: bigint }[]>(
+    `SELECT id FROM risk_rows r WHERE user_id = $1 AND role_profile = $2 AND (upload_id IS NULL OR upload_id IN (SELECT id FROM uploads WHERE live)) ORDER BY id LIMIT 1`,
+    user,
+    role,
+  );
+  return Number(r!.id);
+};
+const decide = async (u: U, user: string, role: string, decision = 'retain') =>
+  expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(user, role), decision })).status).toBe(200);
+/** Moves a reviewer's decision on an item back by some days (an UPDATE of the decision: the kept days follow it). */
+const backdate = (u: U, user: string, role: string, days: number) =>
+  server.app.deps.prisma.$executeRawUnsafe(
+    `UPDATE decisions SET updated_at = updated_at - make_interval(days => $1) WHERE reviewer_id = $2::uuid AND risk_row_id IN (SELECT id FROM risk_rows WHERE user_id = $3 AND role_profile = $4)`,
+    days,
+    u.user.id,
+    user,
+    role,
+  );
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminClient(server);
+  a = await userClient(server, admin);
+  b = await userClient(server, admin);
+  c = await userClient(server, admin);
+});
+afterAll(async () => server?.close());
+
+describe('dashboard trend from counts kept per day', () => {
+  let stamp: number;
+
+  it('after decisions on different days: the same series counted live and from the kept days', async () => {
+    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
+    // Rows loaded on earlier days too, so 'loaded' climbs within the range.
+    await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '40 days' WHERE user_id = 'U3'`);
+    await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '12 days' WHERE user_id = 'U2'`);
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' })).status).toBe(201);
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'system', criteriaValue: 'AD' })).status).toBe(201);
+    const p = await admin.post('/api/review-periods', { name: 'Trend days', defaultDecisionAtClose: 'retain' });
+    expect(p.status).toBe(201);
+    periodId = p.body.id;
+    await decide(a, 'U1', 'Z_AP');
+    await decide(a, 'U2', 'Z_AP', 'remove');
+    await decide(c, 'U3', 'DOM');
+    await backdate(a, 'U2', 'Z_AP', 9);
+    await backdate(c, 'U3', 'DOM', 20);
+    await expectTrendEqualsDefinition();
+    stamp = await keptUpToDate();
+    await expectTrendEqualsDefinition();
+    // Somebody decided on three different days: the chart shows it.
+    const days = (await admin.get('/api/dashboard/trend?range=30d')).body.points as Point[];
+    expect(new Set(days.map((d) => d.retained + d.removed)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('after a second reviewer decides the same row and a decision changes: the kept days move without a refresh', async () => {
+    // b removes U1's Z_AP today: the row's latest decision is b's now (a's retain no longer counts).
+    await decide(b, 'U1', 'Z_AP', 'remove');
+    await expectTrendEqualsDefinition();
+    await backdate(b, 'U1', 'Z_AP', 5);
+    await expectTrendEqualsDefinition();
+    // a changes theirs: newer than b's, so a's counts again, today.
+    await decide(a, 'U1', 'Z_AP', 'remove');
+    await decide(a, 'U2', 'Z_AP', 'retain');
+    await expectTrendEqualsDefinition();
+    expect((await fresh())?.at.getTime()).toBe(stamp);
+  });
+
+  it('after an upload (the live rows change: counted live, then refreshed)', async () => {
+    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR') + line('U5', 'R06', 'SAP ERP', 'Z_GL'), 'append');
+    expect((await fresh())?.fresh).toBe(false);
+    await expectTrendEqualsDefinition();
+    stamp = await keptUpToDate();
+    await decide(b, 'U1', 'HR', 'remove');
+    await expectTrendEqualsDefinition();
+  });
+
+  it('after the period closes with a default (decisions written) and reopens (taken back)', async () => {
+    const today = async () => ((await admin.get('/api/dashboard/trend?range=30d')).body.points as Point[])[29]!;
+    const pendingBefore = (await today()).pending;
+    expect(pendingBefore).toBeGreaterThan(0);
+    expect((await admin.put(`/api/review-periods/${periodId}/close`)).status).toBe(200);
+    await expectTrendEqualsDefinition();
+    // The default decided the rows left that somebody is assigned (U4's nobody is).
+    expect((await today()).pending).toBe(1);
+    expect(pendingBefore).toBeGreaterThan(1);
+    expect((await admin.put(`/api/review-periods/${periodId}/open`)).status).toBe(200);
+    await expectTrendEqualsDefinition();
+    expect((await today()).pending).toBe(pendingBefore);
+    expect((await fresh())?.at.getTime()).toBe(stamp);
+  });
+});
