@@ -5,6 +5,7 @@
 // directly from the raw tables, and All Reviews' Shared Roles filter agrees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { decide as decideItem, line, load, rowId as itemRowId } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
@@ -14,23 +15,6 @@ let b: U;
 let c: U;
 let periodId: string;
 
-const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
-const line = (user: string, risk: string, system: string, role: string) => `${user},Name ${user},${risk},Risk ${risk},High,0101,${system},${role}\r\n`;
-
-async function load(content: string, mode: 'replace' | 'append') {
-  const form = new FormData();
-  form.append('uploadMode', mode);
-  form.append('emailNotification', 'false');
-  form.append('file', new Blob([HEADER + content]), 'export.csv');
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  const { uploadId } = (await res.json()) as { uploadId: string };
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const s = (await admin.get(`/api/upload-status/${uploadId}`)).body;
-    if (s.status === 'completed') return;
-    if (s.status === 'failed') throw new Error(JSON.stringify(s));
-  }
-  throw new Error('upload did not finish');
-}
 
 /** The definition (README 'Shared reviews'), written here independently of the service's statement. */
 const DEFINITION = `
@@ -92,16 +76,8 @@ async function expectKeptEqualsDefinition() {
   return expected;
 }
 
-const rowId = async (user: string, role: string) => {
-  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ id: bigint }[]>(
-    `SELECT id FROM risk_rows r WHERE user_id = $1 AND role_profile = $2 AND (upload_id IS NULL OR upload_id IN (SELECT id FROM uploads WHERE live)) ORDER BY id LIMIT 1`,
-    user,
-    role,
-  );
-  return Number(r!.id);
-};
-const decide = async (u: U, user: string, role: string, decision = 'retain') =>
-  expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(user, role), decision })).status).toBe(200);
+const rowId = (user: string, role: string) => itemRowId(server, user, role);
+const decide = (u: U, user: string, role: string, decision = 'retain') => decideItem(server, u, user, role, decision);
 const stamp = async () => (await server.app.deps.prisma.sharedItemPeriod.findUnique({ where: { periodId } }))?.refreshedAt.getTime();
 
 beforeAll(async () => {
@@ -117,7 +93,7 @@ describe('shared items kept per period', () => {
   let bCriterion: string;
 
   it('after an upload, criteria added and decisions (which extend the kept items without a refresh)', async () => {
-    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
+    await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
     expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
     const bc = await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' });
     expect(bc.status).toBe(201);
@@ -152,7 +128,7 @@ describe('shared items kept per period', () => {
   });
 
   it('after an append (with a duplicate row) and a criterion removed', async () => {
-    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR'), 'append');
+    await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR'), 'append');
     await decide(b, 'U1', 'HR');
     await expectKeptEqualsDefinition();
     expect((await admin.request('DELETE', `/api/assignment-criteria/${bCriterion}`)).status).toBeLessThan(300);

@@ -7,6 +7,7 @@
 // refreshed (counted live) and once they are up to date.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { decide as decideItem, line, load } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
@@ -16,23 +17,6 @@ let b: U;
 let c: U;
 let periodId: string;
 
-const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
-const line = (user: string, risk: string, system: string, role: string) => `${user},Name ${user},${risk},Risk ${risk},High,0101,${system},${role}\r\n`;
-
-async function load(content: string, mode: 'replace' | 'append') {
-  const form = new FormData();
-  form.append('uploadMode', mode);
-  form.append('emailNotification', 'false');
-  form.append('file', new Blob([HEADER + content]), 'export.csv');
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  const { uploadId } = (await res.json()) as { uploadId: string };
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const s = (await admin.get(`/api/upload-status/${uploadId}`)).body;
-    if (s.status === 'completed') return;
-    if (s.status === 'failed') throw new Error(JSON.stringify(s));
-  }
-  throw new Error('upload did not finish');
-}
 
 type Point = { date: string; loaded: number; retained: number; removed: number; pending: number };
 
@@ -96,16 +80,7 @@ async function keptUpToDate(): Promise<number> {
   throw new Error('the trend days were not refreshed');
 }
 
-const rowId = async (user: string, role: string) => {
-  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ id: bigint }[]>(
-    `SELECT id FROM risk_rows r WHERE user_id = $1 AND role_profile = $2 AND (upload_id IS NULL OR upload_id IN (SELECT id FROM uploads WHERE live)) ORDER BY id LIMIT 1`,
-    user,
-    role,
-  );
-  return Number(r!.id);
-};
-const decide = async (u: U, user: string, role: string, decision = 'retain') =>
-  expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(user, role), decision })).status).toBe(200);
+const decide = (u: U, user: string, role: string, decision = 'retain') => decideItem(server, u, user, role, decision);
 /** Moves a reviewer's decision on an item back by some days (an UPDATE of the decision: the kept days follow it). */
 const backdate = (u: U, user: string, role: string, days: number) =>
   server.app.deps.prisma.$executeRawUnsafe(
@@ -129,7 +104,7 @@ describe('dashboard trend from counts kept per day', () => {
   let stamp: number;
 
   it('after decisions on different days: the same series counted live and from the kept days', async () => {
-    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
+    await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
     // Rows loaded on earlier days too, so 'loaded' climbs within the range.
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '40 days' WHERE user_id = 'U3'`);
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '12 days' WHERE user_id = 'U2'`);
@@ -166,7 +141,7 @@ describe('dashboard trend from counts kept per day', () => {
   });
 
   it('after an upload (the live rows change: counted live, then refreshed)', async () => {
-    await load(line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR') + line('U5', 'R06', 'SAP ERP', 'Z_GL'), 'append');
+    await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR') + line('U5', 'R06', 'SAP ERP', 'Z_GL'), 'append');
     expect((await fresh())?.fresh).toBe(false);
     await expectTrendEqualsDefinition();
     stamp = await keptUpToDate();

@@ -1,0 +1,41 @@
+// Small review data by item (user id and role/profile) for the kept-figures
+// tests (shared-items, trend-days): uploads through the API, a live row of an
+// item, a reviewer's decision on it.
+import { expect } from 'vitest';
+import type { Client, TestServer, userClient } from './server.js';
+
+type U = Awaited<ReturnType<typeof userClient>>;
+
+const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
+/** One line of an export: a high risk of this user in this system and role. */
+export const line = (user: string, risk: string, system: string, role: string) => `${user},Name ${user},${risk},Risk ${risk},High,0101,${system},${role}\r\n`;
+
+/** Uploads these lines as an administrator and waits for the upload to finish. */
+export async function load(server: TestServer, admin: Client, content: string, mode: 'replace' | 'append') {
+  const form = new FormData();
+  form.append('uploadMode', mode);
+  form.append('emailNotification', 'false');
+  form.append('file', new Blob([HEADER + content]), 'export.csv');
+  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
+  const { uploadId } = (await res.json()) as { uploadId: string };
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const s = (await admin.get(`/api/upload-status/${uploadId}`)).body;
+    if (s.status === 'completed') return;
+    if (s.status === 'failed') throw new Error(JSON.stringify(s));
+  }
+  throw new Error('upload did not finish');
+}
+
+/** The first live row of an item. */
+export async function rowId(server: TestServer, user: string, role: string) {
+  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ id: bigint }[]>(
+    `SELECT id FROM risk_rows r WHERE user_id = $1 AND role_profile = $2 AND (upload_id IS NULL OR upload_id IN (SELECT id FROM uploads WHERE live)) ORDER BY id LIMIT 1`,
+    user,
+    role,
+  );
+  return Number(r!.id);
+}
+
+/** A reviewer decides the first live row of an item (and it succeeds). */
+export const decide = async (server: TestServer, u: U, user: string, role: string, decision = 'retain') =>
+  expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(server, user, role), decision })).status).toBe(200);
