@@ -40,7 +40,7 @@ test('an administrator creates a token, sees the secret once, a tool uses it, an
   const form = page.getByRole('dialog', { name: 'Create API Token' });
   await form.getByLabel(/^Name/).fill(name);
   await expect(form.getByLabel(/^Expires in/)).toHaveValue('90');
-  await expect(form.getByLabel(/^Scope/)).toHaveValue('read');
+  await expect(form.getByLabel(/^Scope/)).toHaveValue('READ');
   await form.getByRole('button', { name: 'Create Token' }).click();
 
   const created = page.getByRole('alertdialog', { name: 'Token Created' });

@@ -15,6 +15,21 @@ export const FLUENT_FOCUS_TRAP = '[data-tabster-dummy]';
  */
 export async function seriousViolations(page: Page, where: string, scope?: string): Promise<string[]> {
   await expect(page.locator('.fui-Spinner')).toHaveCount(0, { timeout: 30_000 });
+  // A dialog fades in (Fluent's motion, Web Animations): measured mid-fade, its colours are
+  // blends that fail contrast. Let the dialogs' animations finish first (only theirs: a
+  // toast's timer is an animation too, and waiting for it would outlive the toast).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => {
+          const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+          const ofDialog = target?.closest('.fui-DialogSurface') || target?.querySelector('.fui-DialogSurface') || target?.matches('.fui-DialogSurface__backdrop');
+          return ofDialog && a.effect?.getComputedTiming().iterations !== Infinity;
+        })
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).exclude(FLUENT_FOCUS_TRAP);
   if (scope) {
     // A screen may show its heading before the signed-in layout (and its <main>) has mounted.
