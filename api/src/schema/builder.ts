@@ -131,7 +131,7 @@ export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
 });
 
 /** The code of a typed error: one closed set, so a tool can switch on it. */
-export const ErrorCodeEnum = builder.enumType('ErrorCode', {
+const ErrorCodeEnum = builder.enumType('ErrorCode', {
   description: 'What kind of error a mutation answered (the same codes as `extensions.code` of GraphQL errors).',
   values: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { value: code, description }])) as Record<ErrorCode, { value: ErrorCode; description: string }>,
 });
