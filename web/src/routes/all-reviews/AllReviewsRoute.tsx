@@ -22,18 +22,12 @@ const query = graphql`
       edges {
         node {
           id
-          userId
-          userName
-          riskLevel
-          roleProfile
-          decision
-          reviewerName
+          ...ReviewDecisionRow_review
           isSharedRole
           sharedWith {
             reviewerName
             decision
           }
-          createdAt
         }
       }
     }

@@ -1,21 +1,9 @@
-import {
-  Avatar,
-  Badge,
-  Caption1,
-  makeStyles,
-  mergeClasses,
-  Spinner,
-  TableCell,
-  TableCellLayout,
-  TableRow,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, makeStyles, mergeClasses, Spinner, TableCell, TableRow, Text, tokens } from '@fluentui/react-components';
 import { DocumentSearch24Regular } from '@fluentui/react-icons';
 import type { AllReviewsRouteQuery$data } from '../../__generated__/AllReviewsRouteQuery.graphql';
 import { ListEmpty, ListTable } from '../../components/ListTable';
-import { fullDateTime, shortDate } from '../../components/relativeTime';
-import { DecisionBadge, RiskLevelIndicator, TechName, decisionLabel } from '../../domain/risks/riskDisplay';
+import { ReviewDecisionRow } from '../../domain/reviews/ReviewDecisionRow';
+import { decisionLabel } from '../../domain/risks/riskDisplay';
 
 export type ReviewNode = AllReviewsRouteQuery$data['allReviews']['edges'][number]['node'];
 
@@ -26,19 +14,11 @@ const useStyles = makeStyles({
     boxShadow: `inset 4px 0 0 ${tokens.colorPaletteYellowBorder2}`,
     ':hover': { backgroundColor: tokens.colorPaletteYellowBackground2 },
   },
-  name: { fontWeight: tokens.fontWeightSemibold },
   muted: { color: tokens.colorNeutralForeground3 },
-  role: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalS, rowGap: tokens.spacingVerticalXXS },
   sharedList: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS },
   sharedItem: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalXS },
   loading: { display: 'flex', justifyContent: 'center', paddingTop: tokens.spacingVerticalL, paddingBottom: tokens.spacingVerticalL },
 });
-
-/** Initials of a person's name as shown ('Alice Jones' → 'AJ'). */
-export function nameInitials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  return ((words[0]?.charAt(0) ?? '') + (words.length > 1 ? words[words.length - 1]!.charAt(0) : '')).toUpperCase() || 'U';
-}
 
 const COLUMNS = ['User', 'Risk Level', 'Role', 'Decision', 'Primary Reviewer', 'Shared With', 'Date'].map((label) => ({ label }));
 
@@ -69,55 +49,37 @@ export function AllReviewsTable({ reviews, loading }: { reviews: readonly Review
 
 function ReviewRow({ review: r }: { review: ReviewNode }) {
   const styles = useStyles();
-  const name = r.userName || r.userId;
   return (
-    <TableRow className={mergeClasses(r.isSharedRole && styles.shared)} data-shared={r.isSharedRole ? 'true' : undefined}>
-      <TableCell>
-        <TableCellLayout
-          media={<Avatar initials={nameInitials(name)} name={name} color="colorful" size={32} aria-hidden />}
-          description={<Caption1 className={styles.muted}>{r.userId}</Caption1>}
-        >
-          <Text className={styles.name}>{name}</Text>
-        </TableCellLayout>
-      </TableCell>
-      <TableCell>
-        <RiskLevelIndicator level={r.riskLevel} />
-      </TableCell>
-      <TableCell>
-        <span className={styles.role}>
-          <TechName value={r.roleProfile} />
-          {r.isSharedRole ? (
-            <Badge appearance="filled" color="warning" size="small">
-              Shared
-            </Badge>
-          ) : null}
-        </span>
-      </TableCell>
-      <TableCell>
-        <DecisionBadge decision={r.decision} />
-      </TableCell>
-      <TableCell>{r.reviewerName}</TableCell>
-      <TableCell>
-        {r.sharedWith.length === 0 ? (
-          <Text className={styles.muted}>None</Text>
-        ) : (
-          <ul className={styles.sharedList}>
-            {r.sharedWith.map((s) => (
-              <li key={s.reviewerName} className={styles.sharedItem}>
-                <Text size={200}>{s.reviewerName}:</Text>
-                <Badge appearance="outline" size="small" color={s.decision === 'REMOVE' ? 'danger' : s.decision ? 'success' : 'warning'}>
-                  {decisionLabel(s.decision)}
-                </Badge>
-              </li>
-            ))}
-          </ul>
-        )}
-      </TableCell>
-      <TableCell>
-        <time dateTime={r.createdAt} title={fullDateTime(r.createdAt)}>
-          {shortDate(r.createdAt)}
-        </time>
-      </TableCell>
-    </TableRow>
+    <ReviewDecisionRow
+      review={r}
+      avatar
+      className={mergeClasses(r.isSharedRole && styles.shared)}
+      data-shared={r.isSharedRole ? 'true' : undefined}
+      roleBadge={
+        r.isSharedRole ? (
+          <Badge appearance="filled" color="warning" size="small">
+            Shared
+          </Badge>
+        ) : null
+      }
+      beforeDate={
+        <TableCell>
+          {r.sharedWith.length === 0 ? (
+            <Text className={styles.muted}>None</Text>
+          ) : (
+            <ul className={styles.sharedList}>
+              {r.sharedWith.map((s) => (
+                <li key={s.reviewerName} className={styles.sharedItem}>
+                  <Text size={200}>{s.reviewerName}:</Text>
+                  <Badge appearance="outline" size="small" color={s.decision === 'REMOVE' ? 'danger' : s.decision ? 'success' : 'warning'}>
+                    {decisionLabel(s.decision)}
+                  </Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+        </TableCell>
+      }
+    />
   );
 }

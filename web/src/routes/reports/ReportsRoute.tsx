@@ -5,10 +5,6 @@ import {
   makeStyles,
   Spinner,
   Subtitle2,
-  TableCell,
-  TableCellLayout,
-  TableRow,
-  Text,
   tokens,
 } from '@fluentui/react-components';
 import { ArrowRight16Regular, History24Regular, TextBulletListSquare24Regular } from '@fluentui/react-icons';
@@ -19,8 +15,7 @@ import type { ReportsRouteQuery } from '../../__generated__/ReportsRouteQuery.gr
 import { LinkButton } from '../../components/LinkButton';
 import { ListEmpty, ListTable } from '../../components/ListTable';
 import { PageHeader } from '../../components/PageHeader';
-import { fullDateTime, shortDate } from '../../components/relativeTime';
-import { DecisionBadge, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
+import { ReviewDecisionRow } from '../../domain/reviews/ReviewDecisionRow';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import type { ReportsPrepared } from './reportsLoader';
 import { EvidenceCard } from './EvidenceCard';
@@ -32,13 +27,7 @@ const query = graphql`
       edges {
         node {
           id
-          userId
-          userName
-          riskLevel
-          roleProfile
-          decision
-          reviewerName
-          createdAt
+          ...ReviewDecisionRow_review
         }
       }
     }
@@ -58,7 +47,6 @@ const useStyles = makeStyles({
   title: { margin: 0 },
   muted: { color: tokens.colorNeutralForeground3 },
   table: { minWidth: '760px' },
-  name: { fontWeight: tokens.fontWeightSemibold },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
   page: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalL },
 });
@@ -122,28 +110,7 @@ function RecentReviews({ queryRef }: { queryRef: PreloadedQuery<ReportsRouteQuer
       columns={columns}
       empty={<ListEmpty icon={<TextBulletListSquare24Regular aria-hidden />} title="No reviews yet" description="Decisions appear here as reviewers make them." />}
       rows={data.recentReviews.edges.map(({ node: r }) => (
-        <TableRow key={r.id}>
-          <TableCell>
-            <TableCellLayout description={<Caption1 className={styles.muted}>{r.userId}</Caption1>}>
-              <Text className={styles.name}>{r.userName || r.userId}</Text>
-            </TableCellLayout>
-          </TableCell>
-          <TableCell>
-            <RiskLevelIndicator level={r.riskLevel} />
-          </TableCell>
-          <TableCell>
-            <TechName value={r.roleProfile} />
-          </TableCell>
-          <TableCell>
-            <DecisionBadge decision={r.decision} />
-          </TableCell>
-          <TableCell>{r.reviewerName}</TableCell>
-          <TableCell>
-            <time dateTime={r.createdAt} title={fullDateTime(r.createdAt)}>
-              {shortDate(r.createdAt)}
-            </time>
-          </TableCell>
-        </TableRow>
+        <ReviewDecisionRow key={r.id} review={r} />
       ))}
     />
   );
