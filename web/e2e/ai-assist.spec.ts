@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startOpenAiStandin, STANDIN_KEY, type OpenAiStandin } from '../../api/test/helpers/openai-standin';
 import { signInThroughForm, toast } from './helpers';
 import { dialogViolations } from './axe';
+import { startAppServer, type AppServer } from './app-server';
 
 // The AI assist end to end in Chromium, against the local OpenAI stand-in
 // (api/test/helpers/openai-standin.ts). The server scripts/e2e.mjs starts has
@@ -13,15 +10,13 @@ import { dialogViolations } from './axe';
 // pointed at it (OPENAI_BASE_URL), on a fresh embedded database seeded with
 // the specs' fixture rows, serving the same web build.
 
-const root = process.cwd();
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 37;
 const URL = `http://127.0.0.1:${PORT}`;
 const ADMIN = { email: 'admin@example.com', initial: 'Initial#Pass1', password: 'Admin#Pass2' };
 const REVIEWER_PASSWORD = 'Final#Pass1';
 
 let standin: OpenAiStandin;
-let server: ChildProcess | null = null;
-let dataDir = '';
+let server: AppServer | null = null;
 let admin: APIRequestContext;
 let reviewer = { email: '', id: '' };
 
@@ -31,38 +26,12 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   standin = await startOpenAiStandin();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-e2e-ai-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.initial,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    WEB_DIST: path.resolve(root, process.env.E2E_WEB_DIST ?? 'web/dist'),
-    JOB_POLL_SECONDS: '0.5',
-    OPENAI_BASE_URL: standin.baseUrl,
-    OPENAI_TIMEOUT_SECONDS: '5',
-    OPENAI_MAX_RETRIES: '1',
-  };
-  delete env.DATABASE_URL;
-  delete env.SMTP_URL;
-  const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-rows.ts', 'web/e2e/fixtures/risk-rows.json'], { cwd: root, env, stdio: 'inherit' });
-  expect(seeded.status).toBe(0);
-  server = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  let exited = false;
-  server.on('exit', () => (exited = true));
-  await expect
-    .poll(
-      async () => {
-        if (exited) throw new Error('the AI server exited before it was ready');
-        return fetch(`${URL}/readyz`).then((r) => r.ok).catch(() => false);
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  server = await startAppServer({
+    name: 'ai',
+    port: PORT,
+    env: { OPENAI_BASE_URL: standin.baseUrl, OPENAI_TIMEOUT_SECONDS: '5', OPENAI_MAX_RETRIES: '1' },
+    seedRows: 'web/e2e/fixtures/risk-rows.json',
+  });
 
   // The administrator (first password change done) and a reviewer assigned Hugo Silva (U1008).
   admin = await playwrightRequest.newContext({ baseURL: URL });
@@ -83,13 +52,8 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await admin?.dispose();
-  if (server && server.exitCode === null) {
-    const stopped = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await stopped;
-  }
+  await server?.stop();
   await standin?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function signIn(page: Page, email: string, password: string) {

@@ -1,14 +1,7 @@
 // Issue 15, point 2: clumsy things people hit daily.
-import { expect, test, type Page } from '@playwright/test';
-import { baseURL, createActiveUser, ensureAdminSession, signInAsAdmin, toast } from './helpers';
-import { openFreshPeriod } from './review-helpers';
-
-async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
+import { expect, test } from '@playwright/test';
+import { baseURL, createActiveUser, ensureAdminSession, fillSignInForm, signInAsAdmin, toast } from './helpers';
+import { adminInFreshPeriod, queueRows } from './review-helpers';
 
 test('/internal-login when already signed in goes to the dashboard', async ({ page, request }) => {
   await signInAsAdmin(page, request);
@@ -22,7 +15,7 @@ test('a signed-out deep link goes to sign-in and back to the link afterwards', a
   const reviewer = await createActiveUser(request, { role: 'reviewer', prefix: 'deep-link' });
   await page.goto('/assigned-risks?from=mail');
   await expect(page).toHaveURL(/\/internal-login\?next=%2Fassigned-risks%3Ffrom%3Dmail$/);
-  await fillSignIn(page, reviewer.email, reviewer.password);
+  await fillSignInForm(page, reviewer.email, reviewer.password);
   await expect(page).toHaveURL(/\/assigned-risks\?from=mail$/);
 });
 
@@ -31,18 +24,16 @@ for (const foreign of ['https://evil.example/x', '//evil.example/x', '/\\evil.ex
     await ensureAdminSession(request);
     const reviewer = await createActiveUser(request, { role: 'reviewer', prefix: 'open-redirect' });
     await page.goto(`/internal-login?next=${encodeURIComponent(foreign)}`);
-    await fillSignIn(page, reviewer.email, reviewer.password);
+    await fillSignInForm(page, reviewer.email, reviewer.password);
     await expect(page.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
     expect(page.url()).toBe(`${baseURL().replace(/\/$/, '')}/`);
   });
 }
 
 test("the queue's retain/remove control shows Pending, Retain and Remove distinctly", async ({ page, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
-  await signInAsAdmin(page, request);
+  await adminInFreshPeriod(page, request);
   await page.goto('/risks');
-  const rows = page.getByRole('table', { name: 'Risks' }).locator('tbody tr');
+  const rows = queueRows(page);
   await expect(rows).toHaveCount(25);
   const name = (await rows.first().getByRole('switch').getAttribute('aria-label')) ?? '';
   const control = page.getByRole('switch', { name, exact: true });

@@ -132,6 +132,11 @@ export async function deactivateUser(api: APIRequestContext, userId: string): Pr
 /** Fills and submits the internal login form. */
 export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/internal-login');
+  await fillSignInForm(page, email, password);
+}
+
+/** Fills and submits the internal login form the page shows already (say after a redirect to it). */
+export async function fillSignInForm(page: Page, email: string, password: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

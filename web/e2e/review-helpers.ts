@@ -1,5 +1,5 @@
 import { expect, request as playwrightRequest, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { baseURL, restLogin, type Credentials } from './helpers';
+import { baseURL, ensureAdminSession, restLogin, signInAsAdmin, type Credentials } from './helpers';
 
 /**
  * Helpers for the review-workflow specs. They assume the risk rows of
@@ -37,6 +37,19 @@ export async function openFreshPeriod(api: APIRequestContext, name = uniqueName(
   expect(response.ok(), `create period: ${response.status()} ${await response.text()}`).toBeTruthy();
   return (await response.json()) as ApiPeriod;
 }
+
+/** Signs the page in as the administrator, in a newly opened period (no decisions yet). */
+export async function adminInFreshPeriod(page: Page, api: APIRequestContext): Promise<void> {
+  await ensureAdminSession(api);
+  await openFreshPeriod(api);
+  await signInAsAdmin(page, api);
+}
+
+/** The data rows of the administrators' queue (/risks). */
+export const queueRows = (page: Page) => page.getByRole('table', { name: 'Risks' }).locator('tbody tr');
+
+/** The queue's 'Showing a-b of n'. */
+export const queueRange = (page: Page) => page.getByRole('navigation', { name: 'Pagination' }).locator('[aria-live]');
 
 /** POST /api/assignment-criteria (admin session on `api`). */
 export async function createAssignmentRest(

@@ -1,48 +1,44 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { ensureAdminSession, signInAsAdmin, toast } from './helpers';
-import { openFreshPeriod, shot } from './review-helpers';
+import { expect, test } from '@playwright/test';
+import { toast } from './helpers';
+import { adminInFreshPeriod, queueRange, queueRows, shot } from './review-helpers';
 
 // fixtures/risk-rows.json: 60 rows; 6 of user Grace Liu; 15 low; 13 on Workday, 7 of them low;
 // 16 in group Finance; 7 with rule 0201; 7 under composite role CR_IT_IDENTITY.
-const range = (page: Page) => page.getByRole('navigation', { name: 'Pagination' }).locator('[aria-live]');
-const dataRows = (page: Page) => page.getByRole('table', { name: 'Risks' }).locator('tbody tr');
 
 test('the administrators’ queue: search, filters, advanced filters, paging, selection and batch decisions', async ({ page, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
-  await signInAsAdmin(page, request);
+  await adminInFreshPeriod(page, request);
 
   await page.goto('/risks');
   await expect(page.getByRole('heading', { name: 'Risk Review', level: 1 })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Risk Overview' })).toHaveAttribute('aria-selected', 'true');
-  await expect(range(page)).toHaveText('Showing 1-25 of 60');
-  await expect(dataRows(page)).toHaveCount(25);
+  await expect(queueRange(page)).toHaveText('Showing 1-25 of 60');
+  await expect(queueRows(page)).toHaveCount(25);
   await shot(page, 'queue-1280');
 
   // Pagination: Next, a page button, Previous.
   const pager = page.getByRole('navigation', { name: 'Pagination' });
   await pager.getByRole('button', { name: 'Next' }).click();
-  await expect(range(page)).toHaveText('Showing 26-50 of 60');
+  await expect(queueRange(page)).toHaveText('Showing 26-50 of 60');
   await pager.getByRole('button', { name: 'Page 3' }).click();
-  await expect(range(page)).toHaveText('Showing 51-60 of 60');
-  await expect(dataRows(page)).toHaveCount(10);
+  await expect(queueRange(page)).toHaveText('Showing 51-60 of 60');
+  await expect(queueRows(page)).toHaveCount(10);
   await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled();
   await pager.getByRole('button', { name: 'Previous' }).click();
-  await expect(range(page)).toHaveText('Showing 26-50 of 60');
+  await expect(queueRange(page)).toHaveText('Showing 26-50 of 60');
 
   // Search (back to page 1).
   const search = page.getByPlaceholder('Search users, roles, or risk IDs...');
   await search.fill('Grace');
-  await expect(range(page)).toHaveText('Showing 1-6 of 6');
-  await expect(dataRows(page).first()).toContainText('Grace Liu');
-  await expect(dataRows(page).first()).toContainText('Treasury');
+  await expect(queueRange(page)).toHaveText('Showing 1-6 of 6');
+  await expect(queueRows(page).first()).toContainText('Grace Liu');
+  await expect(queueRows(page).first()).toContainText('Treasury');
   await search.fill('');
-  await expect(range(page)).toHaveText('Showing 1-25 of 60');
+  await expect(queueRange(page)).toHaveText('Showing 1-25 of 60');
 
   // Risk level and system filters (systems come from the data).
   await page.getByLabel('Risk level').selectOption('low');
-  await expect(range(page)).toHaveText('Showing 1-15 of 15');
+  await expect(queueRange(page)).toHaveText('Showing 1-15 of 15');
   // Issue 15, points 2 and 3: the System filter searches the server as you type.
   const system = page.getByRole('combobox', { name: 'System', exact: true });
   await system.click();
@@ -51,27 +47,27 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   await system.fill('work');
   await expect(systems).toHaveText(['Workday']);
   await systems.first().click();
-  await expect(range(page)).toHaveText('Showing 1-7 of 7');
+  await expect(queueRange(page)).toHaveText('Showing 1-7 of 7');
   await page.getByLabel('Risk level').selectOption('');
-  await expect(range(page)).toHaveText('Showing 1-13 of 13');
+  await expect(queueRange(page)).toHaveText('Showing 1-13 of 13');
   // Emptied and left with the keyboard, the filter is cleared.
   await system.fill('');
   await system.press('Tab');
-  await expect(range(page)).toHaveText('Showing 1-25 of 60');
+  await expect(queueRange(page)).toHaveText('Showing 1-25 of 60');
 
   // A row without a group says so.
   await search.fill('Hugo');
-  await expect(dataRows(page).first()).toContainText('No Group');
+  await expect(queueRows(page).first()).toContainText('No Group');
   await search.fill('');
 
   // Advanced filters really filter.
   await page.getByRole('button', { name: 'Advanced Filters' }).click();
   const advanced = page.getByRole('group', { name: 'Advanced filters' });
   await advanced.getByLabel('Rule ID').fill('0201');
-  await expect(range(page)).toHaveText('Showing 1-7 of 7');
+  await expect(queueRange(page)).toHaveText('Showing 1-7 of 7');
   await advanced.getByLabel('Rule ID').fill('');
   await advanced.getByLabel('Composite Role').fill('CR_IT_IDENTITY');
-  await expect(range(page)).toHaveText('Showing 1-7 of 7');
+  await expect(queueRange(page)).toHaveText('Showing 1-7 of 7');
   await advanced.getByLabel('Composite Role').fill('');
   // Issue 15, point 2: the Role/Profile filter searches as you type (on the server).
   const role = advanced.getByRole('combobox', { name: 'Role/Profile' });
@@ -80,13 +76,13 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   const found = page.getByRole('listbox').getByRole('option');
   await expect(found).toHaveCount(2);
   await found.filter({ hasText: 'Z_TREASURY_POST_2' }).click();
-  await expect(range(page)).toHaveText('Showing 1-2 of 2');
+  await expect(queueRange(page)).toHaveText('Showing 1-2 of 2');
   await advanced.getByRole('button', { name: 'Clear advanced filters' }).click();
   const group = advanced.getByRole('combobox', { name: 'User Group' });
   await group.click();
   await group.fill('fin');
   await page.getByRole('listbox').getByRole('option', { name: 'Finance', exact: true }).click();
-  await expect(range(page)).toHaveText('Showing 1-16 of 16');
+  await expect(queueRange(page)).toHaveText('Showing 1-16 of 16');
   await shot(page, 'queue-advanced-1280');
 
   // Batch buttons need a selection.
@@ -96,7 +92,7 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   // Select all on the page, then retain them together.
   await page.getByRole('checkbox', { name: 'Select all risks on this page' }).check();
   await expect(page.getByRole('button', { name: 'Retain Selected (16)' })).toBeVisible();
-  await dataRows(page).first().getByRole('checkbox').uncheck();
+  await queueRows(page).first().getByRole('checkbox').uncheck();
   await expect(page.getByRole('button', { name: 'Remove Selected (15)' })).toBeVisible();
   await page.getByRole('button', { name: 'Retain Selected (15)' }).click();
   await expect(toast(page, 'Decision Submitted')).toContainText('15 risks marked Retain');
@@ -104,27 +100,27 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
 
   // The decision filter: 15 retained, the other Finance row pending.
   await advanced.getByLabel('Decision').selectOption('retain');
-  await expect(range(page)).toHaveText('Showing 1-15 of 15');
+  await expect(queueRange(page)).toHaveText('Showing 1-15 of 15');
   await advanced.getByLabel('Decision').selectOption('pending');
-  await expect(range(page)).toHaveText('Showing 1-1 of 1');
+  await expect(queueRange(page)).toHaveText('Showing 1-1 of 1');
 
   // One row's switch saves that row's decision.
-  const only = dataRows(page).first();
+  const only = queueRows(page).first();
   await expect(only.getByRole('switch')).not.toBeChecked();
   await only.getByRole('switch').click();
   await expect(toast(page, 'Decision Submitted')).toBeVisible();
   await expect(only.getByRole('switch')).toBeChecked();
   await expect(only).toContainText('Retain');
   await advanced.getByLabel('Decision').selectOption('retain');
-  await expect(range(page)).toHaveText('Showing 1-16 of 16');
-  await dataRows(page).first().getByRole('switch').click();
+  await expect(queueRange(page)).toHaveText('Showing 1-16 of 16');
+  await queueRows(page).first().getByRole('switch').click();
   await expect(toast(page, 'Decision Submitted')).toContainText('Remove');
   await advanced.getByLabel('Decision').selectOption('remove');
-  await expect(range(page)).toHaveText('Showing 1-1 of 1');
+  await expect(queueRange(page)).toHaveText('Showing 1-1 of 1');
 
   // Export Results downloads the filtered rows as CSV.
   await advanced.getByLabel('Decision').selectOption('');
-  await expect(range(page)).toHaveText('Showing 1-16 of 16');
+  await expect(queueRange(page)).toHaveText('Showing 1-16 of 16');
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export Results' }).click();
   const download = await downloading;

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { startIdp, type TestIdp } from '../../api/test/helpers/idp';
+import { freePort } from '../../api/test/helpers/process';
+import { startAppServer, type AppServer } from './app-server';
 
 // Single sign-on end to end in Chromium. The server scripts/e2e.mjs starts
 // runs with single sign-on off (the other specs rely on that); this spec
@@ -12,67 +9,22 @@ import { startIdp, type TestIdp } from '../../api/test/helpers/idp';
 // second app server configured for it, on a fresh embedded database, serving
 // the same web build.
 
-const root = process.cwd();
 let idp: TestIdp;
-let server: ChildProcess | null = null;
+let server: AppServer | null = null;
 let ssoUrl = '';
-let dataDir = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   idp = await startIdp();
   const port = await freePort();
-  ssoUrl = `http://127.0.0.1:${port}`;
-  idp.attach([ssoUrl]);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-e2e-sso-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...idp.env(),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: 'Initial#Pass1',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    WEB_DIST: path.resolve(root, process.env.E2E_WEB_DIST ?? 'web/dist'),
-    JOB_POLL_SECONDS: '0.5',
-  };
-  delete env.DATABASE_URL;
-  delete env.SMTP_URL;
-  server = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  let exited = false;
-  server.on('exit', () => (exited = true));
-  await expect
-    .poll(
-      async () => {
-        if (exited) throw new Error('the single sign-on server exited before it was ready');
-        return fetch(`${ssoUrl}/readyz`).then((r) => r.ok).catch(() => false);
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  idp.attach([`http://127.0.0.1:${port}`]);
+  server = await startAppServer({ name: 'sso', port, env: idp.env() });
+  ssoUrl = server.url;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const stopped = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await stopped;
-  }
+  await server?.stop();
   await idp?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('an existing user signs in through the identity provider, and Sign Out goes through its sign-out to /internal-login', async ({ page }) => {

@@ -1,6 +1,15 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signInAsAdmin } from './helpers';
+
+/** The administrator chooses `file` on Data Upload and asks for its preview; returns the preview. */
+async function openPreview(page: Page, request: APIRequestContext, file: string) {
+  await signInAsAdmin(page, request);
+  await page.goto('/upload');
+  await page.getByLabel('Choose files to upload').setInputFiles(file);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  return page.getByLabel('Preview', { exact: true });
+}
 
 // Preview before load (issue 14): another tool's SoD report, whose user and
 // risk columns the importer does not know, is previewed (nothing loaded), mapped column by
@@ -14,12 +23,7 @@ test('a report of another tool is previewed, mapped, saved as a profile and load
   const file = testInfo.outputPath(name);
   fs.writeFileSync(file, lines.join('\n') + '\n');
 
-  await signInAsAdmin(page, request);
-  await page.goto('/upload');
-  await page.getByLabel('Choose files to upload').setInputFiles(file);
-  await page.getByRole('button', { name: 'Preview' }).click();
-
-  const preview = page.getByLabel('Preview', { exact: true });
+  const preview = await openPreview(page, request, file);
   await expect(preview).toContainText(`Preview: ${name}`);
   await expect(preview).toContainText('CSV · UTF-8 · comma-separated · header on row 1');
   await expect(preview.getByLabel('Cannot be loaded')).toContainText('Missing required columns: User ID, Access Risk ID. No rows were loaded.');
@@ -67,11 +71,7 @@ test('the sheet and header row are chosen in the preview, and the load reads fro
   const file = testInfo.outputPath(name);
   fs.writeFileSync(file, Buffer.from(await wb.xlsx.writeBuffer()));
 
-  await signInAsAdmin(page, request);
-  await page.goto('/upload');
-  await page.getByLabel('Choose files to upload').setInputFiles(file);
-  await page.getByRole('button', { name: 'Preview' }).click();
-  const preview = page.getByLabel('Preview', { exact: true });
+  const preview = await openPreview(page, request, file);
   await expect(preview).toContainText("XLSX · sheet 'Summary' of 2 · header on row 1");
 
   await preview.getByLabel('Sheet', { exact: true }).selectOption('Detail');

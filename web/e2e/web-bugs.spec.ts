@@ -11,7 +11,7 @@ import {
   toast,
   type Credentials,
 } from './helpers';
-import { closeActivePeriod, createAssignmentRest, openFreshPeriod, tileValue, uniqueName } from './review-helpers';
+import { adminInFreshPeriod, closeActivePeriod, createAssignmentRest, openFreshPeriod, queueRows, tileValue, uniqueName } from './review-helpers';
 
 // Issue 15, point 1: the bugs found in what exists, each shown by a test here
 // (the forced password dialog's Escape is in change-password.spec.ts).
@@ -42,15 +42,22 @@ async function shownToasts(page: Page): Promise<{ text: string; at: number; toge
   return page.evaluate(() => (window as unknown as { __toasts: { text: string; at: number; together: number }[] }).__toasts);
 }
 
-/** A reviewer assigned the 6 rows of group Treasury (fixtures/risk-rows.json), signed in on their own browser. */
-async function reviewerWithRows(browser: Browser, request: Parameters<typeof createActiveUser>[0], stamp: string) {
-  const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Bugs', lastName: `Reviewer${stamp}` });
+/**
+ * In a newly opened period, a reviewer assigned the 6 rows of group Treasury (fixtures/risk-rows.json),
+ * signed in on their own browser, on Risk Review with the 6 rows shown.
+ */
+async function reviewerOnRiskReview(browser: Browser, request: Parameters<typeof createActiveUser>[0]) {
+  await ensureAdminSession(request);
+  await openFreshPeriod(request);
+  const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Bugs', lastName: `Reviewer${Date.now().toString(36)}` });
   await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'Treasury' });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await recordToasts(page);
   await signInThroughForm(page, reviewer.email, reviewer.password);
   await expect(page.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
+  await page.goto('/risk-review');
+  await expect(rowsOf(page)).toHaveCount(6);
   return { reviewer, context, page };
 }
 
@@ -104,11 +111,7 @@ test('a closed period shows the date it closed, not “Ongoing”', async ({ pag
 });
 
 test('while the period is closed, a reviewer still sees their decisions, read-only', async ({ browser, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
-  const { context, page: rev } = await reviewerWithRows(browser, request, Date.now().toString(36));
-  await rev.goto('/risk-review');
-  await expect(rowsOf(rev)).toHaveCount(6);
+  const { context, page: rev } = await reviewerOnRiskReview(browser, request);
   await rowsOf(rev).nth(0).getByRole('button', { name: /^Remove / }).click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await expect.poll(() => tileValue(rev, 'Reviewed')).toBe('1');
@@ -124,12 +127,10 @@ test('while the period is closed, a reviewer still sees their decisions, read-on
 });
 
 test('a new toast replaces the one showing at once; never two on screen', async ({ page, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
   await recordToasts(page);
-  await signInAsAdmin(page, request);
+  await adminInFreshPeriod(page, request);
   await page.goto('/risks');
-  const rows = page.getByRole('table', { name: 'Risks' }).locator('tbody tr');
+  const rows = queueRows(page);
   await expect(rows).toHaveCount(25);
   const before = (await shownToasts(page)).length;
   // Three decisions in quick succession: three toasts, each replacing the last.
@@ -153,11 +154,7 @@ test('a new toast replaces the one showing at once; never two on screen', async 
 });
 
 test('a request answered “not signed in” shows SPEC §8’s Unauthorized toast and goes to sign-in', async ({ browser, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
-  const { context, page: rev } = await reviewerWithRows(browser, request, Date.now().toString(36));
-  await rev.goto('/risk-review');
-  await expect(rowsOf(rev)).toHaveCount(6);
+  const { context, page: rev } = await reviewerOnRiskReview(browser, request);
   // The session ends behind the page's back (as a deactivation or an expiry would).
   await context.clearCookies();
   const before = (await shownToasts(rev)).length;
@@ -243,11 +240,7 @@ test('the Notifications page’s cards agree with the bell and with themselves; 
 });
 
 test('deactivation signs an open page out at once, without any action there', async ({ browser, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
-  const { reviewer, context, page: rev } = await reviewerWithRows(browser, request, Date.now().toString(36));
-  await rev.goto('/risk-review');
-  await expect(rowsOf(rev)).toHaveCount(6);
+  const { reviewer, context, page: rev } = await reviewerOnRiskReview(browser, request);
   await deactivateUser(request, reviewer.user.id);
   await expect(toast(rev, 'Unauthorized')).toContainText('You are logged out. Logging in again...');
   await expect(rev).toHaveURL(/\/internal-login$/);
@@ -255,11 +248,7 @@ test('deactivation signs an open page out at once, without any action there', as
 });
 
 test('closing the period locks an open reviewer page at once, keeping its decisions', async ({ browser, request }) => {
-  await ensureAdminSession(request);
-  await openFreshPeriod(request);
-  const { context, page: rev } = await reviewerWithRows(browser, request, Date.now().toString(36));
-  await rev.goto('/risk-review');
-  await expect(rowsOf(rev)).toHaveCount(6);
+  const { context, page: rev } = await reviewerOnRiskReview(browser, request);
   await rowsOf(rev).nth(0).getByRole('button', { name: /^Retain / }).click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await expect(rowsOf(rev).nth(1).getByRole('button', { name: /^Retain / })).toBeEnabled();
