@@ -5,7 +5,7 @@
 // The deadline job's tick is called with chosen times: a controllable clock,
 // no waiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from './helpers/server.js';
 import { startSmtp, type TestSmtp } from './helpers/smtp.js';
 import { seedRows } from './helpers/seed.js';
 import { ESCALATION_TITLE, REMINDER_TITLE, pendingWork, tickReminders } from '../src/services/reminders.js';
@@ -16,16 +16,16 @@ const DAY = 24 * 60 * 60 * 1000;
 let smtp: TestSmtp;
 let server: TestServer;
 let admin: Client;
-let a: Awaited<ReturnType<typeof userClient>>;
-let b: Awaited<ReturnType<typeof userClient>>;
-let c: Awaited<ReturnType<typeof userClient>>;
+let a: UserClient;
+let b: UserClient;
+let c: UserClient;
 let rows: bigint[];
 
 beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: 'GRC Platform <grc@example.com>' });
   admin = await adminClient(server);
-  [a, b, c] = [await userClient(server, admin), await userClient(server, admin), await userClient(server, admin)];
+  [a, b, c] = (await userClients(server, admin, 3)) as [UserClient, UserClient, UserClient];
   rows = await seedRows(server.app.deps.prisma, [
     { userId: 'U1', accessRiskId: 'R01', system: 'SAP ERP', roleProfile: 'Z_AP' },
     { userId: 'U1', accessRiskId: 'R02', system: 'SAP ERP', roleProfile: 'Z_GL' },

@@ -6,11 +6,12 @@
 import crypto from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from './helpers/server.js';
+import { loadExport } from './helpers/upload.js';
 
 let server: TestServer;
 let admin: Client;
-let a: Awaited<ReturnType<typeof userClient>>;
+let a: UserClient;
 let periodId: string;
 const FORMULA = '=HYPERLINK("http://evil.example","click")';
 
@@ -18,20 +19,7 @@ const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rul
 const FIRST = HEADER + 'U1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\nU1,Alice Jones,R02,Post journals,Medium,0102,SAP ERP,Z_GL\r\nU2,Bob Smith,R03,Payroll,Low,0101,Workday,HR_ADMIN\r\n';
 const SECOND = HEADER + 'U9,Zed Young,R09,Other,High,0301,SAP ERP,Z_OTHER\r\n';
 
-async function upload(content: string, mode: 'append' | 'replace') {
-  const form = new FormData();
-  form.append('uploadMode', mode);
-  form.append('emailNotification', 'false');
-  form.append('file', new Blob([content]), `export-${mode}.csv`);
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  const id = ((await res.json()) as { uploadId: string }).uploadId;
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const s = await admin.get(`/api/upload-status/${id}`);
-    if (s.body.status === 'completed') return id;
-    if (s.body.status === 'failed' || Date.now() > deadline) throw new Error(`upload: ${JSON.stringify(s.body)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const upload = (content: string, mode: 'append' | 'replace') => loadExport(server, admin, content, { mode, name: `export-${mode}.csv` });
 
 async function download(format: 'xlsx' | 'csv', id = periodId) {
   const res = await fetch(`${server.url}/api/reports/evidence?periodId=${id}&format=${format}`, { headers: { cookie: admin.cookieHeader } });

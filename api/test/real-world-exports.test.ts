@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { adminClient, startServer, type Client, type TestServer } from './helpers/server.js';
+import { postUpload, settleUpload } from './helpers/upload.js';
 
 let server: TestServer;
 let admin: Client;
@@ -20,23 +21,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function upload(name: string, content: Buffer | string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  return (await res.json()) as any;
-}
-
 async function load(name: string, content: Buffer | string, fields: Record<string, string> = { emailNotification: 'false', skipDuplicates: 'false' }) {
-  const { uploadId } = await upload(name, content, fields);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await admin.get(`/api/upload-status/${uploadId}`);
-    if (s.body.status !== 'processing') return { id: uploadId as string, status: s.body, details: (await admin.get(`/api/uploads/${uploadId}`)).body };
-    if (Date.now() > deadline) throw new Error('upload did not finish');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const { uploadId } = (await postUpload(server, admin, name, content, fields)).body;
+  const status = await settleUpload(admin, uploadId);
+  return { id: uploadId as string, status, details: (await admin.get(`/api/uploads/${uploadId}`)).body };
 }
 
 /** The stored rows of an upload, in file order, as the fields the product uses. */

@@ -4,13 +4,13 @@
 // To' in the risk report and the evidence file. A decision already made stays
 // with its author ('Reviewed By', 'Decided By').
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from './helpers/server.js';
 import { parseCsv } from './helpers/csv.js';
 import { seedRows } from './helpers/seed.js';
 
 let server: TestServer;
 let admin: Client;
-type U = Awaited<ReturnType<typeof userClient>>;
+type U = UserClient;
 let a: U;
 let b: U;
 let c: U;
@@ -21,7 +21,7 @@ const nameOf = (u: U) => `${u.user.firstName} ${u.user.lastName}`;
 beforeAll(async () => {
   server = await startServer();
   admin = await adminClient(server);
-  [a, b, c] = [await userClient(server, admin), await userClient(server, admin), await userClient(server, admin)];
+  [a, b, c] = (await userClients(server, admin, 3)) as [UserClient, UserClient, UserClient];
   rows = await seedRows(server.app.deps.prisma, [
     { userId: 'U1', accessRiskId: 'R1', system: 'SAP ERP', roleProfile: 'Z_AP' },
     { userId: 'U2', accessRiskId: 'R2', system: 'SAP ERP', roleProfile: 'Z_GL' },

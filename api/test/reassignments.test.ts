@@ -5,15 +5,15 @@
 // reviewer's open work is listed. Over REST and GraphQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClient, userClients, type TestServer, type UserClient } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
 import { NOT_YOUR_WORK, ONE_HOLDER, REASSIGNED_TITLE } from '../src/services/reassignments.js';
 
 let server: TestServer;
 let admin: Client;
-let a: Awaited<ReturnType<typeof userClient>>;
-let b: Awaited<ReturnType<typeof userClient>>;
-let c: Awaited<ReturnType<typeof userClient>>;
+let a: UserClient;
+let b: UserClient;
+let c: UserClient;
 let rows: bigint[];
 let sapId: string;
 let workdayId: string;
@@ -21,7 +21,7 @@ let workdayId: string;
 beforeAll(async () => {
   server = await startServer();
   admin = await adminClient(server);
-  [a, b, c] = [await userClient(server, admin), await userClient(server, admin), await userClient(server, admin)];
+  [a, b, c] = (await userClients(server, admin, 3)) as [UserClient, UserClient, UserClient];
   rows = await seedRows(server.app.deps.prisma, [
     { userId: 'U1', accessRiskId: 'R01', system: 'SAP ERP', roleProfile: 'Z_AP' },
     { userId: 'U2', accessRiskId: 'R02', system: 'SAP ERP', roleProfile: 'Z_GL' },

@@ -4,13 +4,14 @@
 // failed set by administrators, CSV export, and the next upload verifying a
 // done removal or reopening it with a notification).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from './helpers/server.js';
 import { parseCsv } from './helpers/csv.js';
+import { loadExport } from './helpers/upload.js';
 
 let server: TestServer;
 let admin: Client;
-let a: Awaited<ReturnType<typeof userClient>>;
-let b: Awaited<ReturnType<typeof userClient>>;
+let a: UserClient;
+let b: UserClient;
 
 const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
 const FIRST =
@@ -21,26 +22,12 @@ const FIRST =
 // The next export: Alice still has Z_AP_CLERK (its removal was not carried out), no longer =Z_GL.
 const NEXT = HEADER + 'U1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\nU2,Bob Smith,R03,Payroll,Low,0101,Workday,HR_ADMIN\r\n';
 
-async function upload(content: string, mode: 'replace' | 'append' = 'replace') {
-  const form = new FormData();
-  form.append('uploadMode', mode);
-  form.append('emailNotification', 'false');
-  form.append('file', new Blob([content]), 'export.csv');
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  const id = ((await res.json()) as { uploadId: string }).uploadId;
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const s = await admin.get(`/api/upload-status/${id}`);
-    if (s.body.status === 'completed') return id;
-    if (s.body.status === 'failed' || Date.now() > deadline) throw new Error(`upload: ${JSON.stringify(s.body)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const upload = (content: string, mode: 'replace' | 'append' = 'replace') => loadExport(server, admin, content, { mode });
 
 beforeAll(async () => {
   server = await startServer();
   admin = await adminClient(server);
-  a = await userClient(server, admin);
-  b = await userClient(server, admin);
+  [a, b] = (await userClients(server, admin, 2)) as [UserClient, UserClient];
   await upload(FIRST);
   expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
   expect((await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' })).status).toBe(201);

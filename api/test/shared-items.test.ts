@@ -4,12 +4,12 @@
 // items and their reviewers equal the README's definition worked out here
 // directly from the raw tables, and All Reviews' Shared Roles filter agrees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from './helpers/server.js';
 import { decide as decideItem, line, load, rowId as itemRowId } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
-type U = Awaited<ReturnType<typeof userClient>>;
+type U = UserClient;
 let a: U;
 let b: U;
 let c: U;
@@ -83,9 +83,7 @@ const stamp = async () => (await server.app.deps.prisma.sharedItemPeriod.findUni
 beforeAll(async () => {
   server = await startServer();
   admin = await adminClient(server);
-  a = await userClient(server, admin);
-  b = await userClient(server, admin);
-  c = await userClient(server, admin);
+  [a, b, c] = (await userClients(server, admin, 3)) as [UserClient, UserClient, UserClient];
 });
 afterAll(async () => server?.close());
 

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { postUpload, settleUpload } from './helpers/upload.js';
 import { HEADERS, generateRows, writeCsv, writeXlsx } from '../../scripts/gen-data.js';
 import zlib from 'node:zlib';
 
@@ -22,23 +23,9 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function upload(name: string, content: Buffer | string, fields: Record<string, string> = {}, c: Client = admin) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: c.cookieHeader } });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const upload = (name: string, content: Buffer | string, fields: Record<string, string> = {}, c: Client = admin) => postUpload(server, c, name, content, fields);
 
-async function settle(id: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await admin.get(`/api/upload-status/${id}`);
-    if (s.body.status !== 'processing') return s.body;
-    if (Date.now() > deadline) throw new Error('upload did not finish');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const settle = (id: string) => settleUpload(admin, id);
 
 const total = async () => (await admin.get('/api/risks?limit=1')).body.total as number;
 

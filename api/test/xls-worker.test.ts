@@ -14,6 +14,7 @@ import XLSX from 'xlsx';
 import { openXls } from '../src/ingest/tables.js';
 import { IngestError } from '../src/ingest/csv.js';
 import { Client, adminClient, startServer, type TestServer } from './helpers/server.js';
+import { postUpload, settleUpload } from './helpers/upload.js';
 import { HEADERS, generateRows } from '../../scripts/gen-data.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -41,11 +42,9 @@ afterAll(async () => {
 });
 
 async function upload(name: string, content: Buffer) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(content)]), name);
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  expect(res.status).toBe(202);
-  return ((await res.json()) as { uploadId: string }).uploadId;
+  const r = await postUpload(server, admin, name, content);
+  expect(r.status).toBe(202);
+  return (r.body as { uploadId: string }).uploadId;
 }
 
 /** Spies on each child process started (ChildProcess.prototype.spawn: its `this` is the child). */
@@ -65,15 +64,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function settle(id: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await admin.get(`/api/upload-status/${id}`);
-    if (s.body.status !== 'processing') return s.body;
-    if (Date.now() > deadline) throw new Error('upload did not finish');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const settle = (id: string) => settleUpload(admin, id);
 
 describe('openXls', () => {
   it('hands over the sheet in batches of at most the group size, with row numbers and progress', async () => {

@@ -2,9 +2,8 @@
 // tests (shared-items, trend-days): uploads through the API, a live row of an
 // item, a reviewer's decision on it.
 import { expect } from 'vitest';
-import type { Client, TestServer, userClient } from './server.js';
-
-type U = Awaited<ReturnType<typeof userClient>>;
+import type { Client, TestServer, UserClient } from './server.js';
+import { loadExport } from './upload.js';
 
 const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
 /** One line of an export: a high risk of this user in this system and role. */
@@ -12,18 +11,7 @@ export const line = (user: string, risk: string, system: string, role: string) =
 
 /** Uploads these lines as an administrator and waits for the upload to finish. */
 export async function load(server: TestServer, admin: Client, content: string, mode: 'replace' | 'append') {
-  const form = new FormData();
-  form.append('uploadMode', mode);
-  form.append('emailNotification', 'false');
-  form.append('file', new Blob([HEADER + content]), 'export.csv');
-  const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-  const { uploadId } = (await res.json()) as { uploadId: string };
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const s = (await admin.get(`/api/upload-status/${uploadId}`)).body;
-    if (s.status === 'completed') return;
-    if (s.status === 'failed') throw new Error(JSON.stringify(s));
-  }
-  throw new Error('upload did not finish');
+  await loadExport(server, admin, HEADER + content, { mode });
 }
 
 /** The first live row of an item. */
@@ -37,5 +25,5 @@ export async function rowId(server: TestServer, user: string, role: string) {
 }
 
 /** A reviewer decides the first live row of an item (and it succeeds). */
-export const decide = async (server: TestServer, u: U, user: string, role: string, decision = 'retain') =>
+export const decide = async (server: TestServer, u: UserClient, user: string, role: string, decision = 'retain') =>
   expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(server, user, role), decision })).status).toBe(200);

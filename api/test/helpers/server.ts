@@ -190,3 +190,13 @@ export async function userClient(
   }
   return { client, user: created.body.user, email, password };
 }
+
+/** A user signed in through `userClient`. */
+export type UserClient = Awaited<ReturnType<typeof userClient>>;
+
+/** `count` reviewers, each created and signed in by `userClient`, one after the other. */
+export async function userClients(server: TestServer, admin: Client, count: number): Promise<UserClient[]> {
+  const users: UserClient[] = [];
+  for (let i = 0; i < count; i++) users.push(await userClient(server, admin));
+  return users;
+}
