@@ -28,17 +28,21 @@ export const STALE_DAYS = 180;
 export const RISK_SORTS = ['row', 'recommendation'] as const;
 export type RiskSort = (typeof RISK_SORTS)[number];
 
-/** The facts of one row, as the lists read them (raw columns camel-cased by visibility.fromRaw). */
-export interface RecommendationFacts {
-  ruleId: string;
-  executionCount: number | null;
-  lastExecutedOn: Date | string | null;
+/** The facts of help deciding that are not columns of the row, as the lists' rows carry them (visibility.RiskRowWithDecision). */
+export type HelpDecidingFacts = {
   recommendationRule?: string | null;
   lastPeriodDecision?: string | null;
   lastPeriodName?: string | null;
   sharedReviewers?: number | bigint | null;
   sharedRemoved?: number | bigint | null;
   sharedRetained?: number | bigint | null;
+};
+
+/** The facts of one row, as the lists read them (raw columns camel-cased by visibility.fromRaw). */
+export interface RecommendationFacts extends HelpDecidingFacts {
+  ruleId: string;
+  executionCount: number | null;
+  lastExecutedOn: Date | string | null;
 }
 
 /** The SQL expressions of the facts that are not columns of the row (alias r). */

@@ -8,6 +8,7 @@ import { Prisma, type RiskRow, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { assignedRowsCondition, criteriaSetsFor, type CriteriaSets } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
+import type { HelpDecidingFacts } from './recommendations.js';
 
 export { LIVE_ROWS };
 
@@ -18,14 +19,7 @@ export type RiskRowWithDecision = RiskRow & {
   /** The viewer's mitigation, on the lists' rows (services/risks.ts listRisks). */
   decisionMitigationControl?: string | null;
   decisionMitigationExpiresAt?: Date | null;
-  /** The facts of help deciding, on the lists' rows (services/recommendations.ts). */
-  recommendationRule?: string | null;
-  lastPeriodDecision?: string | null;
-  lastPeriodName?: string | null;
-  sharedReviewers?: number | bigint | null;
-  sharedRemoved?: number | bigint | null;
-  sharedRetained?: number | bigint | null;
-};
+} & HelpDecidingFacts; // the facts of help deciding, on the lists' rows (services/recommendations.ts)
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */
 export interface RowScope {
