@@ -3,7 +3,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DbClient } from '../../core/types.js';
 import { isHighLevel, type RiskLevel } from '../risk-rules.js';
-import { decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
+import { allDecided, decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
 
 export interface RiskGroupSummary {
   kind: 'CompositeRiskGroup';
@@ -39,7 +39,7 @@ export function groupFromRaw(r: GroupRaw): RiskGroupSummary {
     isRisk: isHighLevel(r.risk_level),
     totalRisks: total,
     decidedRisks: decided,
-    allDecided: total > 0 && decided >= total,
+    allDecided: allDecided(total, decided),
   };
 }
 

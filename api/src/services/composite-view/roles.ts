@@ -8,6 +8,7 @@ import {
   DEFAULT_DETAIL_LIMIT,
   MAX_DETAIL_LIMIT,
   MAX_LIST,
+  allDecided,
   decisionJoin,
   int,
   keysetWhere,
@@ -101,7 +102,7 @@ export function roleFromRaw(r: RoleRaw): CompositeRoleSummary {
     isHigh: r.is_high,
     conflictCount: conflicts,
     decidedCount: decided,
-    allDecided: conflicts > 0 && decided >= conflicts,
+    allDecided: allDecided(conflicts, decided),
     decision: uniform,
     ruleIds: r.rule_ids ?? [],
     functions: (r.functions ?? []).map((f) => {

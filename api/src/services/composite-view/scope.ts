@@ -48,6 +48,9 @@ export interface Keyset {
 
 export const int = (v: unknown) => Number(v ?? 0);
 
+/** A user, risk group or role is all decided when it has something to decide and the viewer has decided all of it. */
+export const allDecided = (total: number, decided: number) => total > 0 && decided >= total;
+
 export function decisionJoin(scope: ViewScope): Prisma.Sql {
   return Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${scope.periodId}::uuid AND d.reviewer_id = ${scope.viewerId}::uuid`;
 }

@@ -5,7 +5,7 @@ import { LIVE_ROWS } from '../live-rows.js';
 import type { DbClient } from '../../core/types.js';
 import { HIGH_LEVEL_SQL, likeContains } from '../risk-rules.js';
 import { cached } from '../risk-counts.js';
-import { decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
+import { allDecided, decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
 
 export interface CompositeUserSummary {
   kind: 'CompositeUser';
@@ -31,7 +31,7 @@ function userFromRaw(r: UserRaw): CompositeUserSummary {
     totalRisks: total,
     highRisks: int(r.high),
     decidedRisks: decided,
-    allDecided: total > 0 && decided >= total,
+    allDecided: allDecided(total, decided),
   };
 }
 
