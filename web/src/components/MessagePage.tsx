@@ -1,16 +1,9 @@
 import { Card, makeStyles, mergeClasses, Title2, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
+import { centredPage } from './pageStyles';
 
 const useStyles = makeStyles({
-  page: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    minHeight: '100vh',
-    boxSizing: 'border-box',
-    padding: tokens.spacingHorizontalL,
-    backgroundColor: tokens.colorNeutralBackground2,
-  },
+  page: centredPage,
   inShell: {
     minHeight: 'auto',
     paddingTop: tokens.spacingVerticalXXXL,

@@ -14,6 +14,7 @@ import { ArrowLeft16Regular, Mail20Regular, Password20Regular, PersonLock24Regul
 import { useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { signedOutPage } from '../../components/pageStyles';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
 import { safeNextPath } from '../../auth/nextPath';
 import { useAuth, useSession } from '../../auth/SessionProvider';
@@ -57,16 +58,7 @@ export function loginErrorMessage(message: string | null | undefined): string {
 }
 
 const useStyles = makeStyles({
-  page: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    minHeight: '100vh',
-    boxSizing: 'border-box',
-    padding: tokens.spacingHorizontalL,
-    backgroundColor: tokens.colorNeutralBackground2,
-    backgroundImage: `linear-gradient(160deg, ${tokens.colorBrandBackground2} 0%, ${tokens.colorNeutralBackground2} 55%)`,
-  },
+  page: signedOutPage,
   card: {
     width: '100%',
     maxWidth: '420px',

@@ -1,6 +1,7 @@
 import { Body1, Button, Caption1, Card, makeStyles, Title1, tokens } from '@fluentui/react-components';
 import { ArrowRight20Regular, LockClosed16Regular, ShieldCheckmark48Filled } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
+import { signedOutPage } from '../../components/pageStyles';
 import { useAuth, useSession } from '../../auth/SessionProvider';
 import { lazy } from 'react';
 import { OnDemand } from '../../components/OnDemand';
@@ -10,16 +11,7 @@ import { OnDemand } from '../../components/OnDemand';
 const ChangePasswordDialog = lazy(() => import('../../auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })));
 
 const useStyles = makeStyles({
-  page: {
-    display: 'flex',
-    alignItems: 'center',
-    justifyContent: 'center',
-    minHeight: '100vh',
-    boxSizing: 'border-box',
-    padding: tokens.spacingHorizontalL,
-    backgroundColor: tokens.colorNeutralBackground2,
-    backgroundImage: `linear-gradient(160deg, ${tokens.colorBrandBackground2} 0%, ${tokens.colorNeutralBackground2} 55%)`,
-  },
+  page: signedOutPage,
   card: {
     width: '100%',
     maxWidth: '440px',

@@ -34,6 +34,17 @@ export type TrackedUpload = {
 
 let nextKey = 1;
 
+/** What a tracked upload has loaded before the server reports any progress. */
+const NOTHING_LOADED_YET = {
+  finishedAt: null,
+  rowsProcessed: 0,
+  bytesProcessed: 0,
+  duplicatesSkipped: 0,
+  recordCount: null,
+  errorMessage: null,
+  warnings: [],
+} as const satisfies Partial<TrackedUpload>;
+
 export function startSending(file: File, mode: UploadMode): TrackedUpload {
   return {
     key: nextKey++,
@@ -46,13 +57,7 @@ export function startSending(file: File, mode: UploadMode): TrackedUpload {
     uploadId: null,
     globalId: null,
     processingSince: null,
-    finishedAt: null,
-    rowsProcessed: 0,
-    bytesProcessed: 0,
-    duplicatesSkipped: 0,
-    recordCount: null,
-    errorMessage: null,
-    warnings: [],
+    ...NOTHING_LOADED_YET,
     retried: false,
   };
 }
@@ -77,13 +82,7 @@ export function followExisting(options: {
     uploadId: uploadIdOf(options.globalId),
     globalId: options.globalId,
     processingSince: now,
-    finishedAt: null,
-    rowsProcessed: 0,
-    bytesProcessed: 0,
-    duplicatesSkipped: 0,
-    recordCount: null,
-    errorMessage: null,
-    warnings: [],
+    ...NOTHING_LOADED_YET,
     retried: options.retried,
   };
 }
