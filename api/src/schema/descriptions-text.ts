@@ -525,7 +525,7 @@ export const DESCRIPTIONS: Record<string, string> = {
   'PeriodEvidence.retained': 'Of those, retained without mitigation.',
   'PeriodEvidence.retainedMitigated': 'Of those, retained with a mitigating control.',
   'PeriodEvidence.removed': 'Of those, removed.',
-  'PeriodEvidence.uploads': 'The uploads the decisions were made on.',
+  'PeriodEvidence.uploads': 'Every upload the decisions were made on (loaded during the period or live at its end), oldest first: the evidence lists them all, one per data load.',
   'PeriodEvidence.csvUrl': 'Where to download every decision as CSV (same session or token).',
   'PeriodEvidence.xlsxUrl': 'Where to download every decision as an Excel workbook.',
   'Query.periodEvidence(periodId)': 'The period’s global id.',
