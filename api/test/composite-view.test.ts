@@ -168,6 +168,29 @@ describe('grouping', () => {
     ]);
   });
 
+  it('counts a user’s risk groups and a group’s roles over every page (totalCount), as the viewer may see them', async () => {
+    const Q = `query($after: String) { compositeUsers(first: 10) { edges { node { userId
+      riskGroups(first: 1) { totalCount pageInfo { hasNextPage } edges { node { accessRiskId roles(first: 1, after: $after) { totalCount edges { node { compositeBusinessRole } } } } } } } } } }`;
+    const page = async (c: Client, after?: string) => {
+      const r = await c.gql(Q, { after });
+      expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+      return Object.fromEntries(r.body.data.compositeUsers.edges.map((e: any) => [e.node.userId, e.node.riskGroups]));
+    };
+    const all = await page(admin);
+    // U1: R01 and R02 (one a page, still counted in full); R01 under a direct role and COMP_FIN.
+    expect(all.U1.totalCount).toBe(2);
+    expect(all.U1.pageInfo.hasNextPage).toBe(true);
+    expect(all.U1.edges[0].node.roles.totalCount).toBe(2);
+    expect(all.U1.edges[0].node.roles.edges).toHaveLength(1);
+    expect(all.U4.totalCount).toBe(1);
+    expect(all.U4.edges[0].node.roles.totalCount).toBe(1);
+    // The count is the page's parent's, whatever the cursor.
+    expect((await page(admin, Buffer.from('Key:').toString('base64'))).U1.edges[0].node.roles.totalCount).toBe(2);
+    // A reviewer counts only their own rows' groups.
+    expect(Object.keys(await page(b.client))).toEqual(['U2']);
+    expect((await page(b.client)).U2.totalCount).toBe(1);
+  });
+
   it('gives a role’s Authorization Details (Resource as Auth Object, Resource Extn or else Action as Field), capped with the total', async () => {
     const q = `query($id: ID!, $first: Int) { node(id: $id) { ... on CompositeRole { name authorizationDetailCount authorizationDetails(first: $first) {
       authObject authObjectDescription field fieldDescription valueFrom valueTo system businessProcess roleProfile ruleId function riskRowId } } } }`;

@@ -82,6 +82,19 @@ describe('node(id:) of the Nodes added for issue 16', () => {
     expect(await nodeOf(admin, id)).toEqual({ __typename: 'SimulationRun', id, userId: 'N1', runId: ran.body.simulationId });
     expect((await reviewer.client.gql(NODE, { id })).body).toEqual({ data: { node: null } });
   });
+
+  it('AiBulkProgress: a bulk categorisation run is read back by the id aiBulkCategorization gives, for an administrator; a reviewer gets null', async () => {
+    const run = await server.app.deps.prisma.aiBulkRun.create({ data: { total: 4, done: 4, failed: 1, status: 'completed', finishedAt: new Date() } });
+    const id = encodeGlobalID('AiBulkProgress', run.id);
+    const latest = await admin.gql('{ aiBulkCategorization { run { id runId status } } }');
+    expect(latest.body.data.aiBulkCategorization.run).toEqual({ id, runId: run.id, status: 'COMPLETED' });
+    const q = `query($id: ID!) { node(id: $id) { __typename id ... on AiBulkProgress { runId status total done failed } } }`;
+    const read = await admin.gql(q, { id });
+    expect(read.body).toEqual({ data: { node: { __typename: 'AiBulkProgress', id, runId: run.id, status: 'COMPLETED', total: 4, done: 4, failed: 1 } } });
+    // A reviewer learns nothing, as for an id of no run.
+    expect((await reviewer.client.gql(q, { id })).body).toEqual({ data: { node: null } });
+    expect((await admin.gql(q, { id: encodeGlobalID('AiBulkProgress', '00000000-0000-4000-8000-000000000000') })).body).toEqual({ data: { node: null } });
+  });
 });
 
 type Conn<N> = { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { cursor: string; node: N }[] };
@@ -159,6 +172,36 @@ describe('the shape of the schema', () => {
       .filter((t) => 'id' in t.getFields() && !t.getInterfaces().some((i) => i.name === 'Node'))
       .map((t) => t.name);
     expect(notNodes.sort()).toEqual(carriesAnotherNodesId.sort());
+  });
+
+  it('every object carrying a key of its own (an id, runId, previewId…) is a Node, or is on this list with the reason it is not an entity', () => {
+    // Each non-Node object with an id-like field, and why a tool never reads it back by that key.
+    const notEntities: Record<string, string> = {
+      OpenWorkCriterion: 'its id is the AssignmentCriteria Node’s',
+      ReassignableReviewer: 'its id is the User Node’s',
+      AiCategorization: 'an answer of categorizeRisk; riskId names the access risk of the loaded data',
+      AiRiskProfile: 'an AI answer for a user’s access risk, computed on request; not stored as an entity',
+      AiSuggestionDecision: 'the outcome of accepting or rejecting a suggestion; riskId names the access risk',
+      ApprovalItem: 'one decision inside approvalReview; riskRowId and userId name the RiskRow and reviewed user',
+      AuthorizationDetail: 'a line of a composite role (riskRowId names the RiskRow)',
+      CompositeRoleRule: 'a rule id of the loaded data under a composite role',
+      EvidenceDecision: 'a line of periodEvidence, keyed by the reviewed user and access risk of the data',
+      EvidenceUpload: 'uploadId is the DataUpload Node’s (raw id for the evidence files)',
+      ExpiredMitigation: 'a line of expiredMitigations; riskRowId names the RiskRow',
+      ItemCommentNote: 'a comment on a RiskRow inside a submission state',
+      RiskBreakdownEntry: 'one risk’s status inside a RiskAnalysis Node',
+      RoleWhatIfUser: 'a user of the loaded data in a what-if answer',
+      SimulationAccessItem: 'a row of a simulation table (rowId names the RiskRow)',
+      SimulationResult: 'the answer of runSimulation; simulationId is the SimulationRun Node’s stored id',
+      SubmissionItemComment: 'a comment on a RiskRow inside a Submission Node',
+      UploadPreview: 'a scratch file kept a day until started: previewUpload(previewId:) reads it again, then it is gone',
+      UploadProgress: 'an event of the uploadProgress subscription; uploadId is the DataUpload Node’s global id',
+    };
+    const keyed = objects
+      .filter((t) => !t.getInterfaces().some((i) => i.name === 'Node'))
+      .filter((t) => Object.keys(t.getFields()).some((f) => /^(id|key)$|Id$/.test(f)))
+      .map((t) => t.name);
+    expect(keyed.sort()).toEqual(Object.keys(notEntities).sort());
   });
 
   it('a root list of objects is a connection unless it is one of the bounded lists, which say their ceiling', () => {

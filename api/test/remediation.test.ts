@@ -149,6 +149,21 @@ describe('remediation list', () => {
     expect(both.map((n: any) => n.roleProfile).sort()).toEqual(['=Z_GL', 'Z_AP_CLERK']);
     expect(both[0].period.name).toBe('Q4 review');
 
+    // Sorted as people work through it (by role, either way), page by page through the same cursors.
+    const SORTED = `query($after: String, $dir: OrderDirection) { remediationItems(first: 1, after: $after, orderBy: { field: ROLE_PROFILE, direction: $dir }) {
+      pageInfo { hasNextPage endCursor } edges { node { roleProfile } } } }`;
+    for (const [dir, expected] of [['ASC', ['=Z_GL', 'Z_AP_CLERK']], ['DESC', ['Z_AP_CLERK', '=Z_GL']]] as const) {
+      const seen: string[] = [];
+      let after: string | null = null;
+      do {
+        const r: any = (await admin.gql(SORTED, { after, dir })).body;
+        expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+        seen.push(...r.data.remediationItems.edges.map((e: any) => e.node.roleProfile));
+        after = r.data.remediationItems.pageInfo.hasNextPage ? r.data.remediationItems.pageInfo.endCursor : null;
+      } while (after);
+      expect(seen, dir).toEqual(expected);
+    }
+
     // The reopened one, by status (what the REST list says too).
     const open = (await admin.gql(LIST, { filter: { status: 'OPEN' } })).body.data.remediationItems;
     expect(open.totalCount).toBe(1);

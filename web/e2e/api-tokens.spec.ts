@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import {
   ADMIN_EMAIL,
   baseURL,
@@ -9,6 +13,7 @@ import {
   restLogin,
   signInAsAdmin,
   signInThroughForm,
+  sendNotificationRest,
   toast,
 } from './helpers';
 import { dialogViolations } from './axe';
@@ -83,6 +88,104 @@ test('an administrator creates a token, sees the secret once, a tool uses it, an
   const refused = await useToken(secret);
   expect(refused.rest).toBe(401);
   expect(refused.gql.data?.viewer ?? null).toBeNull();
+});
+
+/** curl as an analyst runs it (docs/graph.md): the GraphQL answer and the HTTP status. */
+async function curlGraphql(token: string, query: string): Promise<{ status: number; body: any }> {
+  const { stdout } = await promisify(execFile)('curl', [
+    '-s', '-w', '\n%{http_code}', `${baseURL()}/graphql`,
+    '-H', `Authorization: Bearer ${token}`, '-H', 'Content-Type: application/json',
+    '-d', JSON.stringify({ query }),
+  ]);
+  const at = stdout.lastIndexOf('\n');
+  return { status: Number(stdout.slice(at + 1)), body: JSON.parse(stdout.slice(0, at)) };
+}
+
+test("issue 16's 'done when': a reviewer's token made on the page lists their assigned risks with curl, gets notifications over graphql-ws, and is refused the moment it is revoked", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await ensureAdminSession(request);
+  const reviewer = await createActiveUser(request, { role: 'reviewer', prefix: 'token-e2e' });
+  // U1008's rows of the fixture, assigned to this reviewer only for this test.
+  const criterion = await request.post('/api/assignment-criteria', { data: { reviewerId: reviewer.user.id, criteriaType: 'user_id', criteriaValue: 'U1008' } });
+  expect(criterion.status()).toBe(201);
+  const criterionId = ((await criterion.json()) as { id: string }).id;
+  expect((await request.put('/api/tokens/settings', { data: { usersMayCreateTokens: true } })).status()).toBe(200);
+  try {
+    await signInThroughForm(page, reviewer.email, reviewer.password);
+    await expect(page.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
+    await page.getByRole('link', { name: 'API Tokens' }).click();
+    await expect(page.getByRole('heading', { name: 'API Tokens', level: 1 })).toBeVisible();
+    const name = `analyst script ${Date.now().toString(36)}`;
+    await page.getByRole('button', { name: 'Create Token' }).click();
+    const form = page.getByRole('dialog', { name: 'Create API Token' });
+    await form.getByLabel(/^Name/).fill(name);
+    await form.getByRole('button', { name: 'Create Token' }).click();
+    const created = page.getByRole('alertdialog', { name: 'Token Created' });
+    const secret = await created.getByLabel('API token').inputValue();
+    expect(secret).toMatch(/^grc_/);
+    await created.getByRole('button', { name: 'Done' }).click();
+
+    // curl, as the guide writes it: the reviewer's assigned rows and nothing else.
+    const query = '{ assignedRisks(first: 50) { totalCount edges { node { userId accessRiskId } } } }';
+    const listed = await curlGraphql(secret, query);
+    expect(listed.status).toBe(200);
+    const all = await request.get('/api/risks?userId=U1008&limit=1');
+    expect(all.status()).toBe(200);
+    const expected = ((await all.json()) as { total: number }).total;
+    expect(expected).toBeGreaterThan(0);
+    expect(listed.body.data.assignedRisks.totalCount).toBe(expected);
+    expect(new Set(listed.body.data.assignedRisks.edges.map((e: { node: { userId: string } }) => e.node.userId))).toEqual(new Set(['U1008']));
+
+    // graphql-ws with the token in connectionParams: a notification sent to the reviewer arrives.
+    const connect = () =>
+      createClient({
+        url: baseURL().replace(/^http/, 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        lazy: false,
+        retryAttempts: 0,
+        connectionParams: { authorization: `Bearer ${secret}` },
+        onNonLazyError: () => {},
+      });
+    const ws = connect();
+    const received: string[] = [];
+    ws.subscribe<{ notificationAdded: { title: string } }>(
+      { query: 'subscription { notificationAdded { title message type } }' },
+      { next: (v) => received.push(v.data!.notificationAdded.title), error: () => {}, complete: () => {} },
+    );
+    const send = (title: string) => sendNotificationRest(request, { title, message: 'Sent to the token holder', targetType: 'specific', targetUserId: reviewer.user.id });
+    const title = `Token check ${Date.now().toString(36)}`;
+    await expect
+      .poll(async () => {
+        if (!received.includes(title)) await send(title);
+        return received.includes(title);
+      }, { timeout: 20_000, intervals: [500, 1000] })
+      .toBe(true);
+
+    // Revoked on the page: the next curl is refused, the open subscription gets nothing more, a new connection is closed with 4403.
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Revoke token ${name}` }).click();
+    await page.getByRole('dialog', { name: 'Revoke Token' }).getByRole('button', { name: 'Revoke' }).click();
+    await expect(toast(page, 'Token Revoked')).toBeVisible();
+    const refused = await curlGraphql(secret, query);
+    expect(refused.status).toBe(401);
+    expect(refused.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const after = `After revocation ${Date.now().toString(36)}`;
+    await send(after);
+    await page.waitForTimeout(1500);
+    expect(received).not.toContain(after);
+    await ws.dispose();
+    const again = connect();
+    const closed = await new Promise<{ code?: number }>((resolve) => {
+      again.subscribe({ query: '{ viewer { id } }' }, { next: () => {}, error: (e) => resolve(e as { code?: number }), complete: () => resolve({}) });
+    });
+    expect(closed.code).toBe(4403);
+    await again.dispose();
+  } finally {
+    await request.delete(`/api/assignment-criteria/${criterionId}`);
+    await request.put('/api/tokens/settings', { data: { usersMayCreateTokens: false } });
+  }
 });
 
 test("the administrators' switch, and the page at 390 px by keyboard", async ({ page, request }) => {

@@ -105,7 +105,11 @@ test('GraphiQL loads from the app itself, with no script from elsewhere and no v
     if (u.origin !== new URL(page.url() === 'about:blank' ? r.url() : page.url()).origin) external.push(r.url());
   });
   await signInAsAdmin(page, request);
+  // The network is cut off from the outside: any request to another host fails as on an intranet.
+  const app = new URL(page.url()).origin;
+  await page.route((url) => url.origin !== app, (route) => route.abort('internetdisconnected'));
   const response = await page.goto('/graphql');
+  await expect(page).toHaveTitle('GraphQL · GRC Risk Management');
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
   // The editor is up: GraphiQL's toolbar and Monaco's editor.
   await expect(page.locator('.graphiql-container').first()).toBeVisible({ timeout: 30_000 });

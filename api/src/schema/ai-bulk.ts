@@ -24,7 +24,16 @@ const AiBulkStatusEnum = enumOf('AiBulkStatus', {
   } satisfies Record<bulk.BulkProgress['status'], { description: string }>,
 });
 
-const Progress = builder.objectRef<bulk.BulkProgress>('AiBulkProgress').implement({
+/**
+ * A run is an entity (a row of ai_bulk_runs, kept after it ends): a tool that
+ * started one polls it by the id it was given, so it is a Node. Administrators
+ * only, as the rest of bulk categorisation: node(id:) answers null to anyone else.
+ */
+const Progress = builder.node(builder.objectRef<bulk.BulkProgress>('AiBulkProgress'), {
+  id: { resolve: (p) => p.runId },
+  authScopes: { admin: true },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'runId' in v && 'costUsd' in v && 'spendCapUsd' in v,
+  loadMany: (ids, ctx) => bulk.bulkRunsById(ctx.prisma, ids),
   fields: (t) => ({
     runId: t.exposeString('runId'),
     status: t.expose('status', { type: AiBulkStatusEnum, description: 'Where the run stands.' }),

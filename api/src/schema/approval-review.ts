@@ -56,7 +56,7 @@ const SubmissionItemCommentRef = builder.objectRef<ItemComment>('SubmissionItemC
 builder.prismaObjectFields(SubmissionNode, (t) => ({
   itemComments: t.field({
     type: [SubmissionItemCommentRef],
-    description: "The approver's comments on single items, given when approving or returning it.",
+    description: `The approver's comments on single items, given when approving or returning it (at most ${approval.MAX_APPROVAL_ITEMS.toLocaleString('en')}: the cap on comments a decision takes).`,
     resolve: (s, _args, ctx) => itemCommentsOf(ctx.prisma, s.id),
   }),
 }));
@@ -76,7 +76,7 @@ const ItemCommentNoteRef = builder.objectRef<ItemCommentJson>('ItemCommentNote')
 builder.objectFields(SubmissionStateRef, (t) => ({
   itemComments: t.field({
     type: [ItemCommentNoteRef],
-    description: "The approver's comments on single items of the viewer's latest submission.",
+    description: `The approver's comments on single items of the viewer's latest submission (at most ${approval.MAX_APPROVAL_ITEMS.toLocaleString('en')}).`,
     resolve: (s) => s.itemComments,
   }),
 }));

@@ -31,6 +31,13 @@ function rolesOf(ctx: Context, page: view.Keyset) {
   return ctx.viewer!.loader(`composite.roles|${json(page)}`, async (groups: readonly { userId: string; accessRiskId: string }[]) =>
     view.listRolesOf(ctx.prisma, await scopeOf(ctx), groups, page), (g) => json([g.userId, g.accessRiskId]));
 }
+function groupCountsOf(ctx: Context) {
+  return ctx.viewer!.loader('composite.groupCounts', async (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.prisma, await scopeOf(ctx), userIds), (u) => u);
+}
+function roleCountsOf(ctx: Context) {
+  return ctx.viewer!.loader('composite.roleCounts', async (groups: readonly { userId: string; accessRiskId: string }[]) =>
+    view.countRolesOf(ctx.prisma, await scopeOf(ctx), groups), (g) => json([g.userId, g.accessRiskId]));
+}
 const roleKeyOf = (r: view.RoleKey) => json([r.userId, r.accessRiskId, r.compositeBusinessRole]);
 function detailsOf(ctx: Context, first: number) {
   return ctx.viewer!.loader(`composite.details|${first}`, async (roles: readonly view.RoleKey[]) =>
@@ -97,10 +104,17 @@ builder.node(CompositeUserRef, {
     riskGroups: t.connection({
       type: CompositeRiskGroupRef,
       description: "The user's risk groups (one per access risk id), by risk id.",
-      resolve: (u, args, ctx) =>
-        resolveCursorConnection({ args, toCursor: (g: view.RiskGroupSummary) => cursorOf(g.accessRiskId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
+      resolve: async (u, args, ctx) => ({
+        ...(await resolveCursorConnection({ args, toCursor: (g: view.RiskGroupSummary) => cursorOf(g.accessRiskId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
           groupsOf(ctx, keyset(p)).load(u.userId),
-        ),
+        )),
+        // Counted only when asked for, for every user of the page in one query.
+        totalCount: () => groupCountsOf(ctx).load(u.userId),
+      }),
+    }, {
+      fields: (c) => ({
+        totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
+      }),
     }),
   }),
 });
@@ -123,10 +137,17 @@ builder.node(CompositeRiskGroupRef, {
     roles: t.connection({
       type: CompositeRoleRef,
       description: 'The composite roles (or the directly assigned roles, under an empty composite role) carrying this risk.',
-      resolve: (g, args, ctx) =>
-        resolveCursorConnection({ args, toCursor: (r: view.CompositeRoleSummary) => cursorOf(r.compositeBusinessRole), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
+      resolve: async (g, args, ctx) => ({
+        ...(await resolveCursorConnection({ args, toCursor: (r: view.CompositeRoleSummary) => cursorOf(r.compositeBusinessRole), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
           rolesOf(ctx, keyset(p)).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
-        ),
+        )),
+        // Counted only when asked for, for every group of the page in one query.
+        totalCount: () => roleCountsOf(ctx).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
+      }),
+    }, {
+      fields: (c) => ({
+        totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
+      }),
     }),
   }),
 });

@@ -33,6 +33,7 @@ export const NODE_ID_FORMATS: Readonly<Record<string, (id: string) => boolean>> 
   MappingProfile: isUuid,
   RiskAnalysis: isUuid,
   SimulationRun: isUuid,
+  AiBulkProgress: isUuid,
   CompositeUser: (id) => id.length > 0,
   CompositeRiskGroup: key(2),
   CompositeRole: key(3),

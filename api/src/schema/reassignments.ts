@@ -27,7 +27,7 @@ const ReassignmentRef = builder.prismaNode('Reassignment', {
     criteriaName: t.exposeString('criteriaName', { nullable: true, description: 'What the criterion was called at the time of the move; null for single items.' }),
     criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, nullable: true, description: 'Which field of the risk rows the criterion matches; null for single items.' }),
     criteriaValue: t.exposeString('criteriaValue', { nullable: true, description: 'The value that field must have: the rows whose work moved; null for single items.' }),
-    riskDefinitionIds: t.stringList({ description: 'The single items moved (risk row ids as text); empty when a criterion was moved.', resolve: (r) => r.riskRowIds.map(String) }),
+    riskDefinitionIds: t.stringList({ description: 'The single items moved (risk row ids as text; at most 10,000, the most one reassignment takes); empty when a criterion was moved.', resolve: (r) => r.riskRowIds.map(String) }),
     fromReviewer: t.exposeString('fromLabel', { description: 'Who held the work (name and e-mail as at the time).' }),
     toReviewer: t.exposeString('toLabel', { description: 'Who holds the work since (name and e-mail as at the time).' }),
     reassignedBy: t.exposeString('byLabel', { description: 'Who made the move (an administrator, or the reviewer who gave their own work away), as at the time.' }),

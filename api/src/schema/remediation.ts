@@ -2,6 +2,8 @@
 // connection with its total, filtered by period and status, and the status an
 // administrator sets (the same service functions as REST /api/remediation).
 import { builder, runnable } from './builder.js';
+import { listOrder } from './ordering.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { enumOf } from './enums.js';
 import { ValidationError } from '../core/errors.js';
 import { ReviewPeriodNode } from './periods.js';
@@ -66,17 +68,32 @@ const filterOf = (f: { periodId?: { id: string } | null; status?: string | null 
   status: f?.status ?? null,
 });
 
+/** The remediation list is worked through by person, system or role: each order ends with the item's id, so cursors stay put. */
+const remediationOrder = listOrder(
+  'RemediationItem',
+  'remediation items',
+  {
+    APPROVED_AT: { columns: ['approvedAt', 'userId', 'system', 'roleProfile'], description: 'When the removal was approved (then user, system, role).' },
+    USER_ID: { columns: ['userId', 'system', 'roleProfile'], description: 'The user id whose access is to be removed (then system, role).' },
+    SYSTEM: { columns: ['system', 'userId', 'roleProfile'], description: 'The source system to remove it in (then user, role).' },
+    ROLE_PROFILE: { columns: ['roleProfile', 'userId', 'system'], description: 'The role profile to remove (then user, system).' },
+    RISK_LEVEL: { columns: ['riskLevel', 'userId', 'system', 'roleProfile'], description: 'The highest risk level among its risks (ASC: high first).' },
+    STATUS: { columns: ['status', 'approvedAt'], description: 'Where the removal stands (ASC: open, done, failed, verified), then approval time.' },
+  },
+  { field: 'APPROVED_AT', direction: 'asc' },
+);
+
 builder.queryFields((t) => ({
   remediationItems: t.prismaConnection({
     type: 'RemediationItem',
     cursor: 'id',
     description: 'The remediation list (approved removals, brought up to date), oldest approval first (administrators).',
     authScopes: { admin: true },
-    args: { filter: t.arg({ type: RemediationFilterInput, description: 'By review period and status; all when left out.' }) },
+    args: { filter: t.arg({ type: RemediationFilterInput, description: 'By review period and status; all when left out.' }), ...remediationOrder.arg() },
     totalCount: async (_conn, args, ctx) => ctx.prisma.remediationItem.count({ where: remediation.remediationWhere(filterOf(args.filter)) }),
     resolve: async (query, _root, args, ctx) => {
       const where = await remediation.remediationScope(ctx.prisma, filterOf(args.filter));
-      return ctx.prisma.remediationItem.findMany({ ...runnable(query), where, orderBy: remediation.REMEDIATION_ORDER });
+      return ctx.prisma.remediationItem.findMany({ ...runnable(query), where, orderBy: remediationOrder.orderBy<Prisma.RemediationItemOrderByWithRelationInput>(args.orderBy) });
     },
   }),
 }));

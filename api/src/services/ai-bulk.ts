@@ -11,7 +11,7 @@ import { JOBS } from '../db/queue.js';
 import type { PubSub } from '../pubsub.js';
 import { AiNotConfiguredError, AiServiceError, ConflictError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import type { Actor } from '../core/types.js';
+import { isUuid, type Actor } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { categorizeRiskId } from './ai.js';
 import { costOf } from './ai-provider.js';
@@ -85,6 +85,14 @@ export async function estimateBulk(deps: BulkDeps): Promise<BulkEstimate> {
 
 export async function latestBulkRun(prisma: PrismaClient): Promise<AiBulkRun | null> {
   return prisma.aiBulkRun.findFirst({ orderBy: { createdAt: 'desc' } });
+}
+
+/** Runs by their ids, in the order asked (null for an id of no run, or not a uuid): node(id:) reads a run back. */
+export async function bulkRunsById(prisma: PrismaClient, ids: readonly string[]): Promise<(BulkProgress | null)[]> {
+  const wanted = ids.filter(isUuid);
+  if (!wanted.length) return ids.map(() => null);
+  const byId = new Map((await prisma.aiBulkRun.findMany({ where: { id: { in: wanted } } })).map((r) => [r.id, progressOf(r)]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** Starts a run (one at a time) and queues its job. */

@@ -91,3 +91,15 @@ export async function getRiskGroups(
   return keys.map((k) => byKey.get(JSON.stringify([k.userId, k.accessRiskId])) ?? null);
 }
 
+
+/** How many risk groups (distinct access risk ids) each user has that the viewer may see, in one query. */
+export async function countRiskGroupsOf(db: DbClient, scope: ViewScope, userIds: readonly string[]): Promise<number[]> {
+  if (!userIds.length) return [];
+  const rows = await db.$queryRaw<{ user_id: string; n: bigint }[]>`
+    SELECT r.user_id, count(DISTINCT r.access_risk_id) AS n
+      FROM risk_rows r
+     WHERE r.user_id = ANY(${[...userIds]}::text[]) AND ${scope.visible}
+     GROUP BY r.user_id`;
+  const byUser = new Map(rows.map((r) => [r.user_id, int(r.n)]));
+  return userIds.map((u) => byUser.get(u) ?? 0);
+}

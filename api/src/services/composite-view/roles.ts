@@ -250,3 +250,16 @@ export async function authorizationDetailCounts(db: DbClient, scope: ViewScope, 
   const byRole = new Map(rows.map((r) => [roleKey(r.user_id, r.access_risk_id, r.composite_business_role), int(r.n)]));
   return keys.map((k) => byRole.get(roleKey(k.userId, k.accessRiskId, k.compositeBusinessRole)) ?? 0);
 }
+
+/** How many composite roles carry each risk group (user, access risk) for the viewer, in one query. */
+export async function countRolesOf(db: DbClient, scope: ViewScope, groups: readonly { userId: string; accessRiskId: string }[]): Promise<number[]> {
+  if (!groups.length) return [];
+  const rows = await db.$queryRaw<{ user_id: string; access_risk_id: string; n: bigint }[]>`
+    SELECT r.user_id, r.access_risk_id, count(DISTINCT r.composite_business_role) AS n
+      FROM risk_rows r
+     WHERE (r.user_id, r.access_risk_id) IN (SELECT * FROM unnest(${groups.map((g) => g.userId)}::text[], ${groups.map((g) => g.accessRiskId)}::text[]))
+       AND ${scope.visible}
+     GROUP BY r.user_id, r.access_risk_id`;
+  const byGroup = new Map(rows.map((r) => [JSON.stringify([r.user_id, r.access_risk_id]), int(r.n)]));
+  return groups.map((g) => byGroup.get(JSON.stringify([g.userId, g.accessRiskId])) ?? 0);
+}
