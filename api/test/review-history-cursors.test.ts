@@ -109,7 +109,7 @@ describe('allReviews cursors', () => {
   });
 
   it('a malformed cursor, or page with a cursor, answers BAD_USER_INPUT naming the argument', async () => {
-    for (const [args, name] of [
+    for (const [args, name] of <[string, string][]>[
       ['first: 2, after: "nonsense"', "'after'"],
       [`first: 2, after: "${Buffer.from('arrayconnection:3').toString('base64')}"`, "'after'"],
       [`last: 2, before: "${Buffer.from('ReviewCursor:12:not-a-uuid').toString('base64')}"`, "'before'"],

@@ -133,17 +133,24 @@ const keySql = (k: ReviewKey) => Prisma.sql`(timestamptz 'epoch' + ${k.at}::bigi
 /** A person's name as lists show it (first and last name, else the e-mail), in SQL over users alias `alias`. */
 const nameSql = (alias: string) => Prisma.raw(`coalesce(nullif(trim(${alias}.first_name || ' ' || ${alias}.last_name), ''), ${alias}.email)`);
 
-/** The decisions the viewer may list (alias d, rows r, reviewer u, period p), filtered. */
-function reviewsWhere(viewer: Viewer, visible: Prisma.Sql, f: ReturnType<typeof checkedFilter>): Prisma.Sql {
+/**
+ * The search (SPEC §2 All Reviews: user, role or reviewer), the rule: a
+ * decision matches when its row's user id, user name or role/profile, or its
+ * reviewer's name or e-mail, contains the text. Rows alias r, reviewer alias u.
+ */
+const rowMatchSql = (like: string) => Prisma.sql`(r.user_id ILIKE ${like} OR r.user_name ILIKE ${like} OR r.role_profile ILIKE ${like})`;
+const reviewerMatchSql = (like: string) => Prisma.sql`(${nameSql('u')} ILIKE ${like} OR u.email ILIKE ${like})`;
+
+/** The decisions the viewer may list (alias d, rows r, reviewer u, period p), filtered (the search unless told not to). */
+function reviewsWhere(viewer: Viewer, visible: Prisma.Sql, f: ReturnType<typeof checkedFilter>, withSearch = true): Prisma.Sql {
   const parts: Prisma.Sql[] = [visible];
   if (viewer.role !== 'admin') parts.push(Prisma.sql`d.reviewer_id = ${viewer.user.id}::uuid`);
   if (f.ids) parts.push(Prisma.sql`d.id = ANY(${[...f.ids]}::uuid[])`);
   if (f.decision === 'remove') parts.push(Prisma.sql`d.decision = 'remove'`);
   if (f.decision === 'retain') parts.push(Prisma.sql`d.decision IN ('retain', ${Prisma.raw(`'${MITIGATED}'`)})`);
-  if (f.search) {
+  if (f.search && withSearch) {
     const like = likeContains(f.search);
-    parts.push(Prisma.sql`(r.user_id ILIKE ${like} OR r.user_name ILIKE ${like} OR r.role_profile ILIKE ${like}
-      OR ${nameSql('u')} ILIKE ${like} OR u.email ILIKE ${like})`);
+    parts.push(Prisma.sql`(${rowMatchSql(like)} OR ${reviewerMatchSql(like)})`);
   }
   return Prisma.join(parts, ' AND ');
 }
@@ -203,15 +210,29 @@ export interface ReviewList {
 /**
  * The decisions the viewer may list, filtered (aliases d, r, u; the 'shared'
  * filter joins the kept item si): FROM and WHERE, for the page, the count and
- * the look beyond a page.
+ * the look beyond a page. `lateral` reads each decision's row by its key
+ * (a count driven by a reviewer's own decisions: the planner, misjudging the
+ * assignment condition, otherwise hashed every row); `search: false` leaves
+ * the search out, `extra` adds a condition.
  */
-function matchingSql(viewer: Viewer, visible: Prisma.Sql, f: ReturnType<typeof checkedFilter>): Prisma.Sql {
-  const where = reviewsWhere(viewer, visible, f);
+function matchingSql(
+  viewer: Viewer,
+  visible: Prisma.Sql,
+  f: ReturnType<typeof checkedFilter>,
+  o: { lateral?: boolean; search?: boolean; extra?: Prisma.Sql; reviewers?: boolean } = {},
+): Prisma.Sql {
+  const search = o.search ?? true;
+  const where = reviewsWhere(viewer, visible, f, search);
   const sharedCond =
     f.shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : f.shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
   const sharedJoin = f.shared ? Prisma.sql`LEFT JOIN shared_items si ON si.period_id = d.period_id AND si.user_id = r.user_id AND si.role_profile = r.role_profile` : Prisma.empty;
-  return Prisma.sql`FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id ${sharedJoin}
-       WHERE ${where} ${sharedCond}`;
+  const rows = o.lateral
+    ? Prisma.sql`CROSS JOIN LATERAL (SELECT r.* FROM risk_rows r WHERE r.id = d.risk_row_id OFFSET 0) r`
+    : Prisma.sql`JOIN risk_rows r ON r.id = d.risk_row_id`;
+  // The reviewer (u) is read for the page and the search; a count without the search leaves it out.
+  const users = (o.reviewers ?? true) || (search && f.search) ? Prisma.sql`JOIN users u ON u.id = d.reviewer_id` : Prisma.empty;
+  return Prisma.sql`FROM decisions d ${rows} ${users} ${sharedJoin}
+       WHERE ${where} ${sharedCond} ${o.extra ? Prisma.sql`AND ${o.extra}` : Prisma.empty}`;
 }
 
 /**
@@ -279,7 +300,7 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
            page.updated_at AS decided_at, page.key_at, coalesce(sw.list, '[]'::json) AS shared_with
       FROM page JOIN review_periods p ON p.id = page.period_id LEFT JOIN shared_with sw ON sw.id = page.id
      ORDER BY page.updated_at DESC, page.id DESC`,
-    countReviews(prisma, viewer, periods, f, matching),
+    countReviews(prisma, viewer, visible, periods, f),
     beyond ? prisma.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 ${matching} AND ${beyond}) AS found`.then((r) => Boolean(r[0]?.found)) : false,
   ]);
   // Newest first; the one more than a page is at the far end of the reading.
@@ -299,13 +320,74 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
 }
 
 /**
- * How many decisions match: an administrator's without a search are sums
- * kept per item (services/shared-items.ts); otherwise they are counted.
+ * How many decisions match. A reviewer's: counted, driven by their own
+ * decisions. An administrator's: sums kept per item (services/shared-items.ts)
+ * without a search; with one, the search's rule split by what it matches
+ * (searchSplit): the kept sums of the items whose every row matches (by user
+ * id, by a user's only names, by role), plus the decisions counted on rows
+ * matching by a user name their user id does not always carry, plus those of
+ * matching reviewers on rows that do not match: the same set as the rule.
  */
-async function countReviews(prisma: PrismaClient, viewer: Viewer, periods: string[], f: ReturnType<typeof checkedFilter>, matching: Prisma.Sql): Promise<number> {
-  if (viewer.role === 'admin' && !f.search && !f.ids) return countKeptDecisions(prisma, periods, f.shared, f.decision);
-  const [c] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`;
-  return Number(c?.n ?? 0);
+async function countReviews(
+  prisma: PrismaClient,
+  viewer: Viewer,
+  visible: Prisma.Sql,
+  periods: string[],
+  f: ReturnType<typeof checkedFilter>,
+): Promise<number> {
+  const count = async (matching: Prisma.Sql) => {
+    const [c] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`;
+    return Number(c?.n ?? 0);
+  };
+  if (viewer.role !== 'admin' || f.ids) return count(matchingSql(viewer, visible, f, { lateral: viewer.role !== 'admin', reviewers: false }));
+  if (!f.search) return countKeptDecisions(prisma, periods, f.shared, f.decision);
+  const like = likeContains(f.search);
+  const m = await searchSplit(prisma, like);
+  const parts = await Promise.all([
+    countKeptDecisions(prisma, periods, f.shared, f.decision, { userIds: m.wholeUsers, roles: m.roles }),
+    m.someNames.length
+      ? count(matchingSql(viewer, visible, f, {
+          search: false,
+          reviewers: false,
+          extra: Prisma.sql`r.user_id = ANY(${m.someNames}::text[]) AND r.user_name ILIKE ${like} AND NOT r.role_profile = ANY(${m.roles}::text[])`,
+        }))
+      : 0,
+    m.reviewers.length
+      ? count(matchingSql(viewer, visible, f, {
+          search: false,
+          reviewers: false,
+          lateral: true,
+          extra: Prisma.sql`d.reviewer_id = ANY(${m.reviewers}::uuid[]) AND NOT ${rowMatchSql(like)}`,
+        }))
+      : 0,
+  ]);
+  return parts[0] + parts[1] + parts[2];
+}
+
+/**
+ * What a search (a LIKE pattern) matches, split for counting: user ids all of
+ * whose rows match (the id matches, or every name it carries does), user ids
+ * only some of whose rows match (by a name it carries among others), roles,
+ * and reviewers. risk_terms holds every user id with each of its names and
+ * every role of the rows (services/risks.ts), so no row is missed.
+ */
+async function searchSplit(db: PrismaClient, like: string): Promise<{ wholeUsers: string[]; someNames: string[]; roles: string[]; reviewers: string[] }> {
+  const [terms, reviewers] = await Promise.all([
+    db.$queryRaw<{ kind: string; value: string; whole: boolean }[]>`
+      SELECT t.kind, t.value, bool_and(t.kind = 'role' OR t.value ILIKE ${like} OR t.label ILIKE ${like}) OR bool_or(t.value ILIKE ${like}) AS whole
+        FROM risk_terms t
+       WHERE (t.kind, t.value) IN (SELECT m.kind, m.value FROM risk_terms m
+                                    WHERE (m.kind = 'user' AND (m.value ILIKE ${like} OR m.label ILIKE ${like})) OR (m.kind = 'role' AND m.value ILIKE ${like}))
+       GROUP BY t.kind, t.value`,
+    db.$queryRaw<{ id: string }[]>`SELECT u.id::text AS id FROM users u WHERE ${reviewerMatchSql(like)}`,
+  ]);
+  const users = terms.filter((t) => t.kind === 'user');
+  return {
+    wholeUsers: users.filter((t) => t.whole).map((t) => t.value),
+    someNames: users.filter((t) => !t.whole).map((t) => t.value),
+    roles: terms.filter((t) => t.kind === 'role').map((t) => t.value),
+    reviewers: reviewers.map((r) => r.id),
+  };
 }
 
 /** The given decisions as the viewer may list them (null for one they may not see or that does not exist). */
