@@ -335,8 +335,13 @@ async function countReviews(
   periods: string[],
   f: ReturnType<typeof checkedFilter>,
 ): Promise<number> {
+  // Without JIT: compiling the count's plan (costed by its thousands of row lookups) took 4 times as
+  // long as running it (1.2 s against 0.28 s for a reviewer's 12k decisions at 1M rows).
   const count = async (matching: Prisma.Sql) => {
-    const [c] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`;
+    const [, [c]] = await prisma.$transaction([
+      prisma.$executeRaw`SET LOCAL jit = off`,
+      prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`,
+    ]);
     return Number(c?.n ?? 0);
   };
   if (viewer.role !== 'admin' || f.ids) return count(matchingSql(viewer, visible, f, { lateral: viewer.role !== 'admin', reviewers: false }));
