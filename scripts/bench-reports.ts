@@ -1,4 +1,4 @@
-// npm run bench:reports -- --rows 1000000 [--reviewers 50] [--deciders 2] [--runs 30] [--keep-db] [--reuse-db NAME]
+// npm run bench:reports -- --rows 1000000 [--reviewers 50] [--deciders 2] [--runs 30] [--keep-db] [--reuse-db NAME] [--only-requests]
 // Loads a generated export through the upload path into a fresh PostgreSQL
 // database, gives reviewers overlapping criteria (so roles are shared), has
 // every other row decided by up to --deciders of its reviewers (half retain,
@@ -36,12 +36,14 @@ const runs = Number(arg('runs', '30'));
 const deciders = Number(arg('deciders', '2'));
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
+const reuse = process.argv.includes('--reuse-db') ? arg('reuse-db', '') : '';
+// --only-requests: time the requests and stop (without the risk report and Export Results, minutes at 1M rows).
+const onlyRequests = process.argv.includes('--only-requests');
 const file = path.resolve(`data/bench-${rows}.csv`);
-if (!fs.existsSync(file)) {
+if (!reuse && !fs.existsSync(file)) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeCsv(file, rows);
 }
-const reuse = process.argv.includes('--reuse-db') ? arg('reuse-db', '') : '';
 const keep = process.argv.includes('--keep-db') || Boolean(reuse);
 const dbName = reuse || `grc_bench_reports_${Date.now()}`;
 const root = new pg.Client({ connectionString: pgUrl });
@@ -146,6 +148,15 @@ for (const [name, url, cookie] of cases) {
     times.push(performance.now() - t);
   }
   console.log(`| ${name} | ${pct(times, 50).toFixed(1)} | ${pct(times, 95).toFixed(1)} |`);
+}
+
+if (onlyRequests) {
+  await app.close();
+  if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+  else console.log(`kept database ${dbName}`);
+  await root.end();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
 }
 
 // The risk report against COPY of the same columns: the export's and the review metadata of the

@@ -1,6 +1,7 @@
 // The review history in GraphQL: Reports' recent reviews and All Reviews
-// (a connection with offset cursors and the total, or a page number).
-import { offsetToCursor, resolveOffsetConnection } from '@pothos/plugin-relay';
+// (connections with the total, read by keyset cursors or by page number).
+import { decodeBase64, encodeBase64 } from '@pothos/core';
+import { ValidationError } from '../core/errors.js';
 import { enumOf } from './enums.js';
 import { builder, MAX_CONNECTION_SIZE } from './builder.js';
 import type { Context } from '../context.js';
@@ -45,21 +46,60 @@ const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDe
 type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
 
 /**
+ * A decision's cursor: its place in the newest-first order (its last change in
+ * epoch microseconds and its id, services/review-history.ts ReviewKey), opaque
+ * to callers. It stays put whatever is decided meanwhile, however its page was
+ * read (by number or by cursor).
+ */
+const CURSOR = /^ReviewCursor:(-?\d{1,20}):([0-9a-f-]{36})$/;
+const toCursor = (k: history.ReviewKey) => encodeBase64(`ReviewCursor:${k.at}:${k.id}`);
+function fromCursor(cursor: string | null | undefined, name: 'after' | 'before'): history.ReviewKey | null {
+  if (cursor == null) return null;
+  let m: RegExpExecArray | null = null;
+  try {
+    m = CURSOR.exec(decodeBase64(cursor));
+  } catch {
+    m = null;
+  }
+  if (!m) throw new ValidationError(`'${name}' is not a cursor of this list (pass an edge's cursor or a pageInfo cursor it gave)`, name);
+  return { at: m[1]!, id: m[2]! };
+}
+
+/**
  * A page of the decisions the viewer may list (services/review-history.ts
  * listReviews), newest first, with how many match: `page` (from 1) with
- * `first` as the page size reads that page; otherwise `after` moves on.
+ * `first` as the page size reads that page; otherwise `first` / `after` read
+ * on, `last` / `before` read back.
  */
 async function reviewPage(ctx: Context, args: ConnectionArgs & { page?: number | null }, filter: history.ReviewFilter, defaultSize: number) {
-  const size = args.first ?? defaultSize;
-  const paged = args.page != null && args.page >= 1 ? { ...args, after: args.page > 1 ? offsetToCursor((args.page - 1) * size - 1) : null, before: null, last: null, first: size } : args;
-  let total = 0;
-  const connection = await resolveOffsetConnection({ args: paged, defaultSize, maxSize: MAX_CONNECTION_SIZE }, async ({ offset, limit }) => {
-    // The plugin asks one more than a page, to know whether there is a next one.
-    const r = await history.listReviews(ctx.prisma, ctx.viewer!, filter, { offset, limit: Math.min(limit, MAX_CONNECTION_SIZE) });
-    total = r.total;
-    return r.reviews;
+  for (const name of ['first', 'last'] as const) {
+    const v = args[name];
+    if (v != null && (v < 1 || v > MAX_CONNECTION_SIZE)) throw new ValidationError(`'${name}' must be from 1 to ${MAX_CONNECTION_SIZE}`, name);
+  }
+  if (args.first != null && args.last != null) throw new ValidationError("Pass 'first' or 'last', not both", 'last');
+  if (args.page != null && (args.after != null || args.before != null || args.last != null)) {
+    throw new ValidationError("'page' reads a page by number: pass it with 'first' only, not with 'after', 'before' or 'last'", 'page');
+  }
+  const after = fromCursor(args.after, 'after');
+  const before = fromCursor(args.before, 'before');
+  const r = await history.listReviews(ctx.prisma, ctx.viewer!, filter, {
+    page: args.page,
+    limit: args.first ?? args.last ?? defaultSize,
+    after,
+    before,
+    fromEnd: args.last != null,
   });
-  return { ...connection, totalCount: total };
+  const edges = r.reviews.map((node) => ({ node, cursor: toCursor(node.key) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: r.hasOlder,
+      hasPreviousPage: r.hasNewer,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+    totalCount: r.total,
+  };
 }
 
 /** The totalCount of a decisions connection. */
@@ -84,13 +124,14 @@ builder.queryFields((t) => ({
       type: ReviewRef,
       description:
         'Every decision the viewer may list (administrators everyone’s, reviewers their own), newest first. ' +
-        '`page` (from 1) with `first` as the page size reads that page; otherwise `after` moves on.',
+        '`page` (from 1) with `first` as the page size reads that page (the page buttons); otherwise `first` with `after` reads on ' +
+        'and `last` with `before` reads back: cursors stay put when decisions are made meanwhile (nothing skipped or repeated).',
       authScopes: { signedIn: true },
       args: {
         search: t.arg.string({ description: 'Part of the user id or name, the role, or the reviewer.' }),
         decision: t.arg({ type: ReviewDecisionFilterEnum }),
         shared: t.arg({ type: ReviewSharedFilterEnum }),
-        page: t.arg.int(),
+        page: t.arg.int({ description: 'The page to read, from 1, with `first` as the page size (not with cursors or `last`).' }),
       },
       resolve: (_root, args, ctx) => reviewPage(ctx, args, args, history.DEFAULT_REVIEW_PAGE_SIZE),
     },

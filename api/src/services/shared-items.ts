@@ -127,14 +127,30 @@ export async function periodsWithDecisions(db: DbClient): Promise<string[]> {
  * How many decisions on live rows the periods hold (everyone's: what an
  * administrator's All Reviews lists), all, shared only or unique only, and
  * of a decision kind: sums over the kept items instead of a count over every
- * decision. The periods must be fresh (freshSharedItems).
+ * decision. `of`: only the items of these user ids or these roles (each item
+ * once). The periods must be fresh (freshSharedItems).
  */
-export async function countKeptDecisions(db: DbClient, periodIds: readonly string[], shared: string | null, decision: string | null): Promise<number> {
+export async function countKeptDecisions(
+  db: DbClient,
+  periodIds: readonly string[],
+  shared: string | null,
+  decision: string | null,
+  of?: { userIds: readonly string[]; roles: readonly string[] },
+): Promise<number> {
   if (!periodIds.length) return 0;
   const which = shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
   const n = decision === 'remove' ? Prisma.sql`si.removals` : decision === 'retain' ? Prisma.sql`si.decisions - si.removals` : Prisma.sql`si.decisions`;
+  const periods = Prisma.sql`si.period_id = ANY(${[...periodIds]}::uuid[])`;
+  if (!of) {
+    const [r] = await db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(${n})::bigint AS n FROM shared_items si WHERE ${periods} ${which}`;
+    return Number(r?.n ?? 0);
+  }
+  if (!of.userIds.length && !of.roles.length) return 0;
+  // By user, then by role without those users: each an index-only scan (migration 20261124171500_shared_items_search).
   const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
-    SELECT sum(${n})::bigint AS n FROM shared_items si WHERE si.period_id = ANY(${[...periodIds]}::uuid[]) ${which}`;
+    SELECT (SELECT coalesce(sum(${n}), 0) FROM shared_items si WHERE ${periods} AND si.user_id = ANY(${[...of.userIds]}::text[]) ${which})
+         + (SELECT coalesce(sum(${n}), 0) FROM shared_items si WHERE ${periods} AND si.role_profile = ANY(${[...of.roles]}::text[])
+               AND NOT si.user_id = ANY(${[...of.userIds]}::text[]) ${which}) AS n`;
   return Number(r?.n ?? 0);
 }
 

@@ -1,0 +1,91 @@
+// All Reviews searched (issue 13 point 7): the total comes from the counts
+// kept per item for what the search matches by user or role, plus counted
+// decisions for the rest (a user name its user id does not always carry, a
+// matching reviewer on rows that do not match). Whatever the split, the set
+// and the total are the search's rule itself: user id, user name or role of
+// the row, or the reviewer's name or e-mail, contains the text.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../src/generated/prisma/client.js';
+import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
+import { seedRows } from './helpers/seed.js';
+
+let server: TestServer;
+let admin: Client;
+type U = Awaited<ReturnType<typeof userClient>>;
+let a: U;
+let b: U;
+
+const decide = async (u: U, id: bigint, decision: string) => {
+  const r = await u.client.post('/api/reviews/decision', { riskDefinitionId: Number(id), decision });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminClient(server);
+  a = await userClient(server, admin);
+  b = await userClient(server, admin);
+  const prisma = server.app.deps.prisma;
+  // A reviewer whose name matches what the rows are searched by.
+  await prisma.user.update({ where: { id: a.user.id }, data: { firstName: 'Maria', lastName: 'Martin' } });
+  const rows = await seedRows(prisma, [
+    { userId: 'U1', userName: 'Karin Martin', accessRiskId: 'R01', roleProfile: 'Z_AP' },
+    { userId: 'U1', userName: 'Karin Martin', accessRiskId: 'R02', roleProfile: 'Z_AP' },
+    // One user id, two names: only the row with the matching name matches.
+    { userId: 'U2', userName: 'Dana Martin', accessRiskId: 'R01', roleProfile: 'Z_GL' },
+    { userId: 'U2', userName: 'Dana Smith', accessRiskId: 'R02', roleProfile: 'Z_GL' },
+    { userId: 'U3', userName: 'Bob Stone', accessRiskId: 'R01', roleProfile: 'Z_MARTINI' },
+    { userId: 'U4', userName: 'Eve Young', accessRiskId: 'R01', roleProfile: 'Z_HR' },
+    { userId: 'MARTIN01', userName: 'Service account', accessRiskId: 'R01', roleProfile: 'Z_SVC' },
+    { userId: 'U6', userName: 'Ann Lee', accessRiskId: 'R01', roleProfile: 'Z_X', system: 'Workday' },
+  ]);
+  for (const u of [a, b]) {
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: u.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
+  }
+  expect((await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'system', criteriaValue: 'Workday' })).status).toBe(201);
+  expect((await admin.post('/api/review-periods', { name: 'Search' })).status).toBe(201);
+  await decide(a, rows[3]!, 'remove'); // Dana Smith's row, by Maria Martin
+  await decide(a, rows[5]!, 'retain'); // Eve Young, by Maria Martin
+  for (const [i, d] of [[0, 'retain'], [1, 'remove'], [2, 'remove'], [3, 'retain'], [4, 'retain'], [6, 'remove'], [7, 'retain']] as const) {
+    await decide(b, rows[i]!, d);
+  }
+});
+afterAll(async () => server?.close());
+
+/** The rule itself, as SQL over every decision (an administrator sees every live row). */
+async function byTheRule(search: string, decision: string | null, shared: string | null): Promise<string[]> {
+  const like = `%${search.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+  const rows = await server.app.deps.prisma.$queryRaw<{ id: string }[]>`
+    SELECT d.id::text AS id FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id JOIN users u ON u.id = d.reviewer_id
+      LEFT JOIN shared_items si ON si.period_id = d.period_id AND si.user_id = r.user_id AND si.role_profile = r.role_profile
+     WHERE (r.user_id ILIKE ${like} OR r.user_name ILIKE ${like} OR r.role_profile ILIKE ${like}
+            OR coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.email) ILIKE ${like} OR u.email ILIKE ${like})
+       ${decision === 'remove' ? Prisma.sql`AND d.decision = 'remove'` : decision === 'retain' ? Prisma.sql`AND d.decision <> 'remove'` : Prisma.empty}
+       ${shared === 'shared' ? Prisma.sql`AND coalesce(si.shared, false)` : shared === 'unique' ? Prisma.sql`AND NOT coalesce(si.shared, false)` : Prisma.empty}`;
+  return rows.map((r) => r.id).sort();
+}
+
+describe('All Reviews searched', () => {
+  it('lists and counts exactly what the search rule matches, by user, name, role or reviewer, with every filter', async () => {
+    let nonEmpty = 0;
+    for (const search of ['martin', 'Smith', 'dana', 'z_', 'MARTIN01', 'maria', a.email.slice(0, 12), 'reviewer', 'nobody']) {
+      for (const decision of [null, 'retain', 'remove']) {
+        for (const shared of [null, 'shared', 'unique']) {
+          const qs = new URLSearchParams({ search, limit: '500', ...(decision ? { decision } : {}), ...(shared ? { shared } : {}) });
+          const r = await admin.get(`/api/reviews/all?${qs}`);
+          expect(r.status).toBe(200);
+          const want = await byTheRule(search, decision, shared);
+          const what = `${qs}`;
+          expect(r.body.total, what).toBe(want.length);
+          expect(r.body.reviews.map((x: any) => x.id).sort(), what).toEqual(want);
+          if (want.length) nonEmpty++;
+        }
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(15);
+    // 'martin': Karin's two rows, Dana Martin's row (not Dana Smith's… but Maria Martin decided that one), the
+    // role Z_MARTINI, the user id MARTIN01, and Maria Martin's decision on Eve Young; not Ann Lee's.
+    expect((await admin.get('/api/reviews/all?search=martin')).body.total).toBe(7);
+    expect((await admin.get('/api/reviews/all?search=smith')).body.total).toBe(2);
+  });
+});
