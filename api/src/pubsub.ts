@@ -6,6 +6,8 @@ import { createPubSub } from 'graphql-yoga';
 export type PubSubEvents = {
   /** Every session of this user was ended (deactivated, password changed elsewhere). */
   'session:ended': [userId: string, payload: { userId: string; reason: string }];
+  /** Some API token of this user may no longer be valid (revoked, or the user deactivated): server.ts closes the connections opened with one. */
+  'api-tokens:changed': [payload: { userId: string }];
   /** Progress of an upload's load, as it happens. */
   'upload:progress': [
     uploadId: string,

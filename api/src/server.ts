@@ -6,7 +6,8 @@ import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { apiTokenStillValid } from './auth/tokens.js';
 import { useServer } from 'graphql-ws/use/ws';
 import type { ExecutionArgs } from 'graphql';
 import type { AppDeps } from './context.js';
@@ -72,6 +73,8 @@ export interface BuiltServer {
 
 /** The WebSocket close code for 'this instance is stopping; reconnect' (RFC 6455 Service Restart). */
 export const WS_CLOSE_RESTART = 1012;
+/** graphql-ws's Forbidden: the API token the connection was opened with is no longer valid. */
+export const WS_CLOSE_TOKEN_REFUSED = 4403;
 
 export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracing?: Tracing | null } = {}): Promise<BuiltServer> {
   // Forwarded headers are believed only from the proxies TRUST_PROXY names (req.ip, req.host,
@@ -228,6 +231,21 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
     }
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
+  // Connections opened with an API token, by socket. When a token of a user is revoked or the
+  // user deactivated (the 'api-tokens:changed' event, from any instance), each of theirs is
+  // checked again and closed with 4403 if its token is no longer valid: a tool waiting on a
+  // subscription learns at once, instead of silently receiving nothing more.
+  const tokenSockets = new Map<WebSocket, { tokenId: string; userId: string }>();
+  const tokenChanges = deps.pubsub.subscribe('api-tokens:changed');
+  void (async () => {
+    for await (const { userId } of tokenChanges) {
+      for (const [socket, t] of [...tokenSockets]) {
+        if (t.userId !== userId) continue;
+        const valid = await apiTokenStillValid(deps.prisma, t.tokenId).catch(() => true);
+        if (!valid) socket.close(WS_CLOSE_TOKEN_REFUSED, 'Forbidden: the API token was revoked or its user deactivated');
+      }
+    }
+  })();
   const wsServer = useServer(
     {
       // Yoga's enveloped execute/subscribe travel in rootValue (graphql-ws + Yoga recipe).
@@ -239,7 +257,12 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
         const request = ctx.extra.request;
         const params = ctx.connectionParams ?? null;
         if (bearerOf(request.headers, params) === null) return true;
-        return Boolean((await authenticate(deps, {}, request.headers, { connectionParams: params })).user);
+        const auth = await authenticate(deps, {}, request.headers, { connectionParams: params });
+        if (!auth.user || !auth.token) return false;
+        const socket = ctx.extra.socket;
+        tokenSockets.set(socket, { tokenId: auth.token.id, userId: auth.user.id });
+        socket.once('close', () => tokenSockets.delete(socket));
+        return true;
       },
       onSubscribe: async (ctx, _id, params) => {
         const request = ctx.extra.request;
@@ -268,6 +291,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   });
   app.addHook('onClose', async () => {
     removeSource();
+    await tokenChanges.return?.();
   });
 
   return {

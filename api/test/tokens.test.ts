@@ -41,16 +41,25 @@ async function setUsersMayCreate(value: boolean) {
   expect(r.body).toEqual({ usersMayCreateTokens: value });
 }
 
-/** A graphql-ws client that presents a token in connectionParams (no cookie). */
+/** A graphql-ws client that presents a token in connectionParams (no cookie); `closed` resolves with the socket's close code. */
 function wsWithToken(token: string) {
-  return createClient({
+  let onClosed: (code: number) => void = () => {};
+  const closed = new Promise<number>((resolve) => (onClosed = resolve));
+  const client = createClient({
     url: server.url.replace('http', 'ws') + '/graphql',
     lazy: false,
     retryAttempts: 0,
     connectionParams: { authorization: `Bearer ${token}` },
     webSocketImpl: WebSocket,
+    onNonLazyError: () => {},
+    on: { closed: (e) => onClosed((e as { code: number }).code) },
   });
+  return Object.assign(client, { closed });
 }
+
+/** Resolves with the close code, or 'open' if the socket is still open after `ms`. */
+const closeCodeWithin = (ws: { closed: Promise<number> }, ms: number) =>
+  Promise.race([ws.closed, new Promise<'open'>((r) => setTimeout(() => r('open'), ms))]);
 
 function runOverWs(client: ReturnType<typeof wsWithToken>, query: string): Promise<{ result?: any; error?: any }> {
   return new Promise((resolve) => {
@@ -296,10 +305,19 @@ describe('graphql-ws', () => {
       // A read token cannot run a mutation over the socket either.
       const m = await runOverWs(ws, `mutation { markAllNotificationsRead }`);
       expect(m.error?.[0]?.extensions?.code ?? m.result?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-      // Revoked while the socket is open: its next operation is anonymous.
-      expect((await admin.request('DELETE', `/api/tokens/${created.body.apiToken.id}`)).status).toBe(200);
-      const after = await runOverWs(ws, VIEWER);
-      expect(after.result?.data?.viewer ?? null).toBeNull();
+      // Revoked while the socket is open: the socket is closed at once with 4403 (Forbidden), while
+      // another token of the same user keeps its connection.
+      const other = await createToken(admin, { name: 'socket kept' });
+      const kept = wsWithToken(other.body.token);
+      try {
+        expect((await runOverWs(kept, VIEWER)).result.data.viewer.email).toBe(ADMIN_EMAIL);
+        expect((await admin.request('DELETE', `/api/tokens/${created.body.apiToken.id}`)).status).toBe(200);
+        expect(await closeCodeWithin(ws, 5000)).toBe(4403);
+        expect(await closeCodeWithin(kept, 300)).toBe('open');
+        expect((await runOverWs(kept, VIEWER)).result.data.viewer.email).toBe(ADMIN_EMAIL);
+      } finally {
+        await kept.dispose();
+      }
     } finally {
       await ws.dispose();
     }
@@ -309,6 +327,37 @@ describe('graphql-ws', () => {
       expect(error?.code).toBe(4403);
     } finally {
       await again.dispose();
+    }
+  });
+});
+
+describe('graphql-ws, open connections', () => {
+  it('closes a token holder’s open socket when the owner is deactivated or revokes their tokens with a password change', async () => {
+    const owner = await userClient(server, admin, 'admin');
+    const token = await createToken(owner.client, { name: 'socket of a leaver' });
+    const ws = wsWithToken(token.body.token);
+    try {
+      expect((await runOverWs(ws, VIEWER)).result.data.viewer.email).toBe(owner.user.email);
+      expect((await admin.put(`/api/users/${owner.user.id}/deactivate`)).status).toBe(200);
+      expect(await closeCodeWithin(ws, 5000)).toBe(4403);
+    } finally {
+      await ws.dispose();
+    }
+
+    const changer = await userClient(server, admin, 'admin');
+    const theirs = await createToken(changer.client, { name: 'socket of a password change' });
+    const open = wsWithToken(theirs.body.token);
+    try {
+      expect((await runOverWs(open, VIEWER)).result.data.viewer.email).toBe(changer.user.email);
+      // A password change that keeps the tokens keeps the socket too.
+      let r = await changer.client.put('/api/internal/change-password', { currentPassword: changer.password, newPassword: 'Second#789' });
+      expect(r.status).toBe(200);
+      expect(await closeCodeWithin(open, 500)).toBe('open');
+      r = await changer.client.put('/api/internal/change-password', { currentPassword: 'Second#789', newPassword: 'Third#789', revokeApiTokens: true });
+      expect(r.status).toBe(200);
+      expect(await closeCodeWithin(open, 5000)).toBe(4403);
+    } finally {
+      await open.dispose();
     }
   });
 });

@@ -140,6 +140,7 @@ test("issue 16's 'done when': a reviewer's token made on the page lists their as
     expect(new Set(listed.body.data.assignedRisks.edges.map((e: { node: { userId: string } }) => e.node.userId))).toEqual(new Set(['U1008']));
 
     // graphql-ws with the token in connectionParams: a notification sent to the reviewer arrives.
+    let closeCode: number | null = null;
     const connect = () =>
       createClient({
         url: baseURL().replace(/^http/, 'ws') + '/graphql',
@@ -148,6 +149,7 @@ test("issue 16's 'done when': a reviewer's token made on the page lists their as
         retryAttempts: 0,
         connectionParams: { authorization: `Bearer ${secret}` },
         onNonLazyError: () => {},
+        on: { closed: (e) => (closeCode = (e as { code: number }).code) },
       });
     const ws = connect();
     const received: string[] = [];
@@ -164,7 +166,7 @@ test("issue 16's 'done when': a reviewer's token made on the page lists their as
       }, { timeout: 20_000, intervals: [500, 1000] })
       .toBe(true);
 
-    // Revoked on the page: the next curl is refused, the open subscription gets nothing more, a new connection is closed with 4403.
+    // Revoked on the page: the next curl is refused, the open connection is closed with 4403 and gets nothing more, a new one is refused with 4403.
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Revoke token ${name}` }).click();
     await page.getByRole('dialog', { name: 'Revoke Token' }).getByRole('button', { name: 'Revoke' }).click();
     await expect(toast(page, 'Token Revoked')).toBeVisible();
@@ -172,6 +174,7 @@ test("issue 16's 'done when': a reviewer's token made on the page lists their as
     expect(refused.status).toBe(401);
     expect(refused.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     const after = `After revocation ${Date.now().toString(36)}`;
+    await expect.poll(() => closeCode, { timeout: 5000 }).toBe(4403);
     await send(after);
     await page.waitForTimeout(1500);
     expect(received).not.toContain(after);

@@ -100,6 +100,6 @@ export function registerTokenRoutes(app: FastifyInstance) {
   app.delete<{ Params: { id: string } }>(
     '/api/tokens/:id',
     { config: { access: 'signedIn' }, preValidation: sessionFirst, schema: routeSchema({ summary: 'Revoke an API token (its owner or an administrator)', params: idParams, reply: z.strictObject({ apiToken: TokenJson }) }) },
-    async (req) => ({ apiToken: shape(await tokens.revokeToken(req.ctx.prisma, req.ctx.actor, req.params.id)) }),
+    async (req) => ({ apiToken: shape(await tokens.revokeToken(req.ctx.deps, req.ctx.actor, req.params.id)) }),
   );
 }

@@ -115,7 +115,7 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: ApiTokenNode }) },
-    resolve: (_root, { id }, ctx) => tokens.revokeToken(ctx.prisma, ctx.actor, id.id),
+    resolve: (_root, { id }, ctx) => tokens.revokeToken(ctx.deps, ctx.actor, id.id),
   }),
   setApiTokenSettings: t.field({
     type: ApiTokenSettings,

@@ -133,7 +133,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const user = await internalAuth.changePassword(ctx.prisma, ctx.actor, input);
+      const user = await internalAuth.changePassword(ctx.deps, ctx.actor, input);
       return reloadUser(ctx, query, user);
     },
   }),

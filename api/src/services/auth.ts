@@ -11,6 +11,7 @@ import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFa
 import { revokeUserApiTokens } from '../auth/tokens.js';
 import { sendNotification, type NotificationDeps } from './notifications.js';
 import type { PubSub } from '../pubsub.js';
+import type { AppDeps } from './deps.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
@@ -97,7 +98,8 @@ export function checkNewPassword(input: ChangePasswordInput): void {
   if (next === current) throw new ValidationError('New password must be different from current password', 'newPassword');
 }
 
-export async function changePassword(prisma: PrismaClient, actor: Actor, input: ChangePasswordInput): Promise<User> {
+export async function changePassword(deps: Pick<AppDeps, 'prisma' | 'pubsub'>, actor: Actor, input: ChangePasswordInput): Promise<User> {
+  const { prisma } = deps;
   const me = actor.user;
   if (!me) throw new AuthenticationError('Not signed in');
   if (input.userId != null && typeof input.userId !== 'string') throw new ValidationError('userId must be text', 'userId');
@@ -111,11 +113,12 @@ export async function changePassword(prisma: PrismaClient, actor: Actor, input: 
     throw new ValidationError('Current password is incorrect', 'currentPassword');
   }
   const passwordHash = await hashPassword(input.newPassword!);
-  return prisma.$transaction(async (tx) => {
+  let tokensRevoked = 0;
+  const changed = await prisma.$transaction(async (tx) => {
     const user = await tx.user.update({ where: { id: me.id }, data: { passwordHash, passwordResetRequired: false } });
     // Any other place still signed in with the old password is signed out.
     await endUserSessions(tx, me.id, actor.sessionId);
-    if (input.revokeApiTokens === true) await revokeUserApiTokens(tx, actor, me.id, 'password_changed');
+    if (input.revokeApiTokens === true) tokensRevoked = await revokeUserApiTokens(tx, actor, me.id, 'password_changed');
     await recordAudit(tx, actor, {
       action: 'user.password_changed',
       entityType: 'User',
@@ -125,6 +128,8 @@ export async function changePassword(prisma: PrismaClient, actor: Actor, input: 
     });
     return user;
   });
+  if (tokensRevoked > 0) deps.pubsub.publish('api-tokens:changed', { userId: me.id });
+  return changed;
 }
 
 export async function logout(prisma: PrismaClient, actor: Actor): Promise<void> {

@@ -9,6 +9,7 @@ import { isUuid } from '../core/types.js';
 import { newTokenSecret } from '../auth/tokens.js';
 import { z } from 'zod';
 import { parseOrThrow } from '../core/validation.js';
+import type { AppDeps } from './deps.js';
 
 /** The admin_settings row of the switch ('true' or 'false'; absent means off). */
 export const USERS_MAY_CREATE_TOKENS_KEY = 'api_tokens.users_may_create';
@@ -165,13 +166,17 @@ export async function listTokens(prisma: PrismaClient, actor: Actor, opts: { all
   });
 }
 
-/** Revokes one token: its owner or an administrator; an id the caller may not see is 'not found'. */
-export async function revokeToken(prisma: PrismaClient, actor: Actor, id: string): Promise<ApiTokenWithOwner> {
+/**
+ * Revokes one token: its owner or an administrator; an id the caller may not see is 'not found'.
+ * After the commit, open subscriptions made with it are closed (server.ts listens for the event).
+ */
+export async function revokeToken(deps: Pick<AppDeps, 'prisma' | 'pubsub'>, actor: Actor, id: string): Promise<ApiTokenWithOwner> {
+  const { prisma } = deps;
   const me = requireSession(actor);
   const found = isUuid(id) ? await prisma.apiToken.findUnique({ where: { id }, include: { user: true } }) : null;
   if (!found || (found.userId !== me.id && !isAdmin(me))) throw new NotFoundError('API token not found');
   if (found.revokedAt) return found;
-  return prisma.$transaction(async (tx) => {
+  const revoked = await prisma.$transaction(async (tx) => {
     const revokedAt = new Date();
     const { count } = await tx.apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt } });
     const r = await tx.apiToken.findUniqueOrThrow({ where: { id }, include: { user: true } });
@@ -186,6 +191,8 @@ export async function revokeToken(prisma: PrismaClient, actor: Actor, id: string
     }
     return r;
   });
+  deps.pubsub.publish('api-tokens:changed', { userId: revoked.userId });
+  return revoked;
 }
 
 /** How many usable (not revoked, not expired) tokens a user has. */

@@ -244,6 +244,10 @@ export async function setUserActive(
     return user;
   });
   // After the commit: open browsers of a deactivated user sign out at once.
-  if (!active) deps.pubsub.publish('session:ended', userId, { userId, reason: 'deactivated' });
+  if (!active) {
+    deps.pubsub.publish('session:ended', userId, { userId, reason: 'deactivated' });
+    // Their API tokens are refused from now on, connections already open with one too.
+    deps.pubsub.publish('api-tokens:changed', { userId });
+  }
   return updated;
 }
