@@ -7,7 +7,7 @@ import type { Viewer } from './viewer.js';
 import { decidedRowCount, visibleTotals } from './risks.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import type { RowScope } from './visibility.js';
-import { keptDecidedBuckets, latestDecisionsByBucket } from './trend-days.js';
+import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions } from './trend-days.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
 export const HIGH_RISK_TREND_DAYS = 30;
@@ -83,7 +83,7 @@ export interface TrendPoint {
  * its last change (an earlier value is in the audit trail, not here). The
  * loads per bucket are cached per data version; everyone's decisions are
  * read from the days kept per period (services/trend-days.ts), a reviewer's
- * own counted live.
+ * own from the days kept per period and reviewer.
  */
 export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
   if (!(range in TREND_RANGES)) throw new ValidationError(`range must be ${Object.keys(TREND_RANGES).join(', ')}`, 'range');
@@ -96,12 +96,14 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
     prisma.$queryRaw<{ b: Date; n: bigint }[]>`
       SELECT date_trunc(${u}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
   );
-  // Everyone's decisions from the days kept per period (counted live while those are refreshed); a reviewer's own counted live.
+  // Everyone's decisions from the days kept per period, a reviewer's own from the days kept for them
+  // (each counted live while those are refreshed).
   const decided = !period
     ? []
     : viewer.role === 'admin'
       ? ((await keptDecidedBuckets(prisma, period, unit)) ?? (await latestDecisionsByBucket(prisma, period, unit, scope.visible)))
-      : await latestDecisionsByBucket(prisma, period, unit, scope.visible, Prisma.sql`AND d.reviewer_id = ${viewer.user.id}::uuid`);
+      : ((await keptReviewerBuckets(prisma, period, viewer.user, unit)) ??
+        (await latestDecisionsByBucket(prisma, period, unit, scope.visible, ownDecisions(viewer.user.id))));
   const buckets = await prisma.$queryRaw<{ b: Date }[]>`
     SELECT generate_series(date_trunc(${u}, now() AT TIME ZONE 'UTC') - ${`${count - 1} ${unit}`}::interval, date_trunc(${u}, now() AT TIME ZONE 'UTC'), ${`1 ${unit}`}::interval) AS b`;
   const upTo = <T extends { b: Date }>(rows: T[], end: Date, pick: (row: T) => bigint) =>
