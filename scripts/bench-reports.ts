@@ -1,4 +1,4 @@
-// npm run bench:reports -- --rows 1000000 [--reviewers 50] [--deciders 2] [--runs 30] [--keep-db] [--reuse-db NAME] [--skip-report]
+// npm run bench:reports -- --rows 1000000 [--reviewers 50] [--deciders 2] [--runs 30] [--keep-db] [--reuse-db NAME] [--skip-report] [--append-rows N]
 // Loads a generated export through the upload path into a fresh PostgreSQL
 // database, gives reviewers overlapping criteria (so roles are shared), has
 // every other row decided by up to --deciders of its reviewers (half retain,
@@ -121,6 +121,33 @@ const reviewerCookie = await login('rev3@bench.example', 'Review#Pass1');
   await freshSharedItems(prisma, await periodsWithDecisions(prisma));
   const [n] = await sql.query<{ items: string; shared: string }>('SELECT count(*)::text AS items, count(*) FILTER (WHERE cardinality(reviewers) > 1)::text AS shared FROM shared_items');
   console.log(`shared items refreshed in ${(performance.now() - t0).toFixed(0)} ms (${n!.items} items, ${n!.shared} shared)`);
+}
+
+// --append-rows N: an administrator appends N new rows through the upload path first, so the
+// first (cold) requests below are the first reads after an upload (what an administrator opening
+// the dashboard after each upload waits for), not after a start. Timed to 'completed' in the
+// upload status and to the completion's announcement (open dashboards refetch on it).
+const appendRows = Number(arg('append-rows', '0'));
+if (appendRows > 0) {
+  const small = path.join(dataDir, `append-${appendRows}.csv`);
+  writeCsv(small, appendRows, { seed: Date.now() % 1_000_000 });
+  const announced = (async () => {
+    for await (const e of app.deps.pubsub.subscribe('dashboard:changed')) if (e.reason === 'upload') return performance.now();
+    return NaN;
+  })();
+  const form = new FormData();
+  form.append('uploadMode', 'append');
+  form.append('emailNotification', 'false');
+  form.append('file', await fs.openAsBlob(small), path.basename(small));
+  const t0 = performance.now();
+  const up = (await (await fetch(base + '/api/upload', { method: 'POST', body: form, headers: { cookie: adminCookie } })).json()) as { uploadId: string };
+  let status = 'processing';
+  while (status === 'processing') {
+    await new Promise((r) => setTimeout(r, 100));
+    status = (await getJson<{ status: string }>(`/api/upload-status/${up.uploadId}`)).status;
+  }
+  const completed = performance.now();
+  console.log(`appended ${appendRows} rows: ${status} after ${(completed - t0).toFixed(0)} ms, announced after ${((await announced) - t0).toFixed(0)} ms`);
 }
 
 const cases: [string, string, string][] = [

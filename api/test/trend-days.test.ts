@@ -157,6 +157,8 @@ describe('dashboard trend from counts kept per day', () => {
     // Rows loaded on earlier days too, so 'loaded' climbs within the range.
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '40 days' WHERE user_id = 'U3'`);
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '12 days' WHERE user_id = 'U2'`);
+    // (Rows are never changed in place: the figures cached per data version when the upload went live are told by hand.)
+    await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_data_version SET version = version + 1 WHERE id = 1`);
     expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
     expect((await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' })).status).toBe(201);
     expect((await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'system', criteriaValue: 'AD' })).status).toBe(201);
@@ -194,11 +196,15 @@ describe('dashboard trend from counts kept per day', () => {
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 
-  it('after an upload (the live rows change: counted live, then refreshed)', async () => {
+  it("after an upload (the live rows change: the upload is done with everyone's days refreshed; a reviewer's counted live, then refreshed)", async () => {
     await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR') + line('U5', 'R06', 'SAP ERP', 'Z_GL'), 'append');
-    expect((await fresh())?.fresh).toBe(false);
+    const after = await fresh();
+    expect(after?.fresh).toBe(true);
+    expect(after!.at.getTime()).toBeGreaterThan(stamp);
+    stamp = after!.at.getTime();
+    expect((await reviewerStamp(a))?.fresh).toBe(false);
     await expectTrendEqualsDefinition();
-    stamp = await keptUpToDate();
+    expect((await fresh())?.at.getTime()).toBe(stamp);
     reviewerStamps = await reviewersKeptUpToDate();
     await decide(b, 'U1', 'HR', 'remove');
     await expectTrendEqualsDefinition();

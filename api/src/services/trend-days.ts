@@ -58,9 +58,8 @@ export async function keptDecidedBuckets(prisma: PrismaClient, periodId: string,
 }
 
 /** Works the period's days out again from the decisions on the live rows, unless already up to date (one set-based statement). */
-export async function refreshTrendDays(prisma: PrismaClient, periodId: string): Promise<void> {
-  await prisma.$transaction(
-    async (tx) => {
+export async function refreshTrendDays(db: DbClient, periodId: string, opts: { inTransaction?: boolean } = {}): Promise<void> {
+  const run = async (tx: DbClient) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
       const [v] = await tx.$queryRaw<{ version: bigint; fresh: boolean }[]>`
         SELECT v.version, EXISTS (SELECT 1 FROM trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.data_version = v.version) AS fresh
@@ -73,9 +72,10 @@ export async function refreshTrendDays(prisma: PrismaClient, periodId: string): 
           FROM (${latestDecisions(periodId, LIVE_ROWS)}) x GROUP BY 2`;
       await tx.$executeRaw`INSERT INTO trend_periods (period_id, data_version, refreshed_at) VALUES (${periodId}::uuid, ${v.version}, now())
         ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, refreshed_at = now()`;
-    },
-    { timeout: 600_000, maxWait: 120_000 },
-  );
+  };
+  // Inside the caller's transaction, else in its own.
+  if (opts.inTransaction) return run(db);
+  await (db as PrismaClient).$transaction(run, { timeout: 600_000, maxWait: 120_000 });
 }
 
 /**
