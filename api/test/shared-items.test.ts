@@ -126,7 +126,15 @@ describe('shared items kept per period', () => {
   });
 
   it('after an append (with a duplicate row) and a criterion removed', async () => {
+    const before = await stamp();
     await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR'), 'append');
+    // The upload is done with the period's items already worked out again (the dashboard's first read is not a live count).
+    const [s] = await server.app.deps.prisma.$queryRawUnsafe<{ fresh: boolean }[]>(
+      `SELECT s.data_version = v.version AS fresh FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1 AND s.period_id = $1::uuid`,
+      periodId,
+    );
+    expect(s?.fresh).toBe(true);
+    expect(await stamp()).toBeGreaterThan(before!);
     await decide(b, 'U1', 'HR');
     await expectKeptEqualsDefinition();
     expect((await admin.request('DELETE', `/api/assignment-criteria/${bCriterion}`)).status).toBeLessThan(300);

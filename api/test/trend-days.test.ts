@@ -1,13 +1,13 @@
 // The dashboard trend's series (issue 13 point 7): everyone's decided series
-// are read from counts kept per day (services/trend-days.ts), moved by the
-// decisions' own statements. After decisions on different days, a decision
+// and each reviewer's own are read from counts kept per day (services/trend-days.ts),
+// moved by the decisions' own statements. After decisions on different days, a decision
 // changed, an upload, and a period closed with a default and reopened (its
 // decisions deleted), the trend over REST and GraphQL equals the series worked
 // out here straight from the raw tables, both while the kept days are being
 // refreshed (counted live) and once they are up to date.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
-import { decide as decideItem, line, load } from './helpers/items.js';
+import { decide as decideItem, line, load, rowId } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
@@ -22,22 +22,37 @@ type Point = { date: string; loaded: number; retained: number; removed: number; 
 
 /**
  * The series by definition (SPEC §2 chart, dashboard.ts's contract), from the
- * raw tables: per bucket of the range, the live rows loaded by its start's
- * bucket, and of the live rows' latest decision in the active (else latest)
- * period, those retained / removed by then; pending the rest.
+ * raw tables: per bucket of the range, the live rows the viewer sees loaded
+ * by its start's bucket, and of those rows' latest decision in the active
+ * (else latest) period (a reviewer: their own decision), those retained /
+ * removed by then; pending the rest. A reviewer sees a row one of their
+ * criteria matches unless it was moved away from them, or one moved to them
+ * (item_holds).
  */
-async function definition(unit: 'day' | 'week', count: number): Promise<Point[]> {
-  const rows = await server.app.deps.prisma.$queryRawUnsafe<{ b: Date; loaded: number; retained: number; removed: number }[]>(`
-    WITH live AS (SELECT r.* FROM risk_rows r WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)),
+async function definition(unit: 'day' | 'week', count: number, reviewerId: string | null = null): Promise<Point[]> {
+  const sees = reviewerId
+    ? `((EXISTS (SELECT 1 FROM assignment_criteria ac WHERE ac.reviewer_id = $1::uuid AND (
+            (ac.criteria_type = 'system' AND ac.criteria_value = r.system) OR (ac.criteria_type = 'user_id' AND ac.criteria_value = r.user_id)
+         OR (ac.criteria_type = 'user_group' AND ac.criteria_value = r.user_group) OR (ac.criteria_type = 'role_profile' AND ac.criteria_value = r.role_profile)
+         OR (ac.criteria_type = 'risk_id' AND ac.criteria_value = r.access_risk_id)))
+        AND NOT EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = $1::uuid AND NOT h.holds))
+       OR EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = $1::uuid AND h.holds))`
+    : 'TRUE';
+  const own = reviewerId ? 'AND d.reviewer_id = $1::uuid' : '';
+  const rows = await server.app.deps.prisma.$queryRawUnsafe<{ b: Date; loaded: number; retained: number; removed: number }[]>(
+    `
+    WITH live AS (SELECT r.* FROM risk_rows r WHERE (r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)) AND ${sees}),
     p AS (SELECT id FROM review_periods ORDER BY (status = 'active') DESC, created_at DESC, id DESC LIMIT 1),
     latest AS (SELECT DISTINCT ON (d.risk_row_id) d.decision::text AS decision, d.updated_at FROM decisions d JOIN live l ON l.id = d.risk_row_id
-                WHERE d.period_id = (SELECT id FROM p) ORDER BY d.risk_row_id, d.updated_at DESC, d.id DESC),
+                WHERE d.period_id = (SELECT id FROM p) ${own} ORDER BY d.risk_row_id, d.updated_at DESC, d.id DESC),
     buckets AS (SELECT generate_series(date_trunc('${unit}', now() AT TIME ZONE 'UTC') - interval '${count - 1} ${unit}', date_trunc('${unit}', now() AT TIME ZONE 'UTC'), interval '1 ${unit}') AS b)
     SELECT k.b,
       (SELECT count(*) FROM live l WHERE date_trunc('${unit}', l.created_at AT TIME ZONE 'UTC') <= k.b)::int AS loaded,
       (SELECT count(*) FROM latest x WHERE x.decision <> 'remove' AND date_trunc('${unit}', x.updated_at AT TIME ZONE 'UTC') <= k.b)::int AS retained,
       (SELECT count(*) FROM latest x WHERE x.decision = 'remove' AND date_trunc('${unit}', x.updated_at AT TIME ZONE 'UTC') <= k.b)::int AS removed
-    FROM buckets k ORDER BY k.b`);
+    FROM buckets k ORDER BY k.b`,
+    ...(reviewerId ? [reviewerId] : []),
+  );
   return rows.map((r) => ({
     date: new Date(r.b).toISOString(),
     loaded: r.loaded,
@@ -49,20 +64,53 @@ async function definition(unit: 'day' | 'week', count: number): Promise<Point[]>
 
 const normalise = (points: Point[]) => points.map((p) => ({ ...p, date: new Date(p.date).toISOString() }));
 
-/** The administrator's trend over REST and GraphQL, both ranges by day and by week, equals the definition. */
+/**
+ * The trend over REST and GraphQL, both ranges by day and by week, equals the
+ * definition: the administrator's (everyone's) and each reviewer's own.
+ */
 async function expectTrendEqualsDefinition() {
-  for (const [range, gql, unit, count] of [
-    ['30d', 'LAST_30_DAYS', 'day', 30],
-    ['6m', 'LAST_6_MONTHS', 'week', 26],
-  ] as const) {
-    const want = await definition(unit, count);
-    const rest = await admin.get(`/api/dashboard/trend?range=${range}`);
-    expect(rest.status).toBe(200);
-    expect(normalise(rest.body.points), range).toEqual(want);
-    const g = await admin.gql(`{ dashboardTrend(range: ${gql}) { date loaded retained removed pending } }`);
-    expect(normalise(g.body.data.dashboardTrend), gql).toEqual(want);
+  for (const [who, client, id] of [['admin', admin, null], ['a', a.client, a.user.id], ['b', b.client, b.user.id], ['c', c.client, c.user.id]] as const) {
+    for (const [range, gql, unit, count] of [
+      ['30d', 'LAST_30_DAYS', 'day', 30],
+      ['6m', 'LAST_6_MONTHS', 'week', 26],
+    ] as const) {
+      const want = await definition(unit, count, id);
+      const rest = await client.get(`/api/dashboard/trend?range=${range}`);
+      expect(rest.status).toBe(200);
+      expect(normalise(rest.body.points), `${who} ${range}`).toEqual(want);
+      const g = await client.gql(`{ dashboardTrend(range: ${gql}) { date loaded retained removed pending } }`);
+      expect(normalise(g.body.data.dashboardTrend), `${who} ${gql}`).toEqual(want);
+    }
   }
 }
+
+/** A reviewer's kept days: up to date with the data and what they see, exact, and when refreshed. */
+const reviewerStamp = async (u: U) => {
+  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ fresh: boolean; exact: boolean; at: Date }[]>(
+    `SELECT t.data_version = v.version AND t.criteria_version = v.criteria_version AS fresh, t.exact, t.refreshed_at AS at
+       FROM reviewer_trend_periods t CROSS JOIN risk_data_version v WHERE v.id = 1 AND t.period_id = $1::uuid AND t.reviewer_id = $2::uuid`,
+    periodId,
+    u.user.id,
+  );
+  return r;
+};
+/** Waits for every reviewer's kept days to be up to date (their trend read starts the refresh) and returns their stamps. */
+async function reviewersKeptUpToDate(): Promise<Map<string, { exact: boolean; at: number }>> {
+  const out = new Map<string, { exact: boolean; at: number }>();
+  for (const u of [a, b, c]) {
+    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+      const r = await reviewerStamp(u);
+      if (r?.fresh) {
+        out.set(u.user.id, { exact: r.exact, at: r.at.getTime() });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('the reviewer trend days were not refreshed');
+    }
+  }
+  return out;
+}
+const stampsNow = async () => new Map(await Promise.all([a, b, c].map(async (u) => [u.user.id, (await reviewerStamp(u))?.at.getTime()] as const)));
+const atOf = (m: Map<string, { exact: boolean; at: number }>) => new Map([...m].map(([k, v]) => [k, v.at]));
 
 const fresh = async () => {
   const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ fresh: boolean; at: Date }[]>(
@@ -102,12 +150,15 @@ afterAll(async () => server?.close());
 
 describe('dashboard trend from counts kept per day', () => {
   let stamp: number;
+  let reviewerStamps: Map<string, { exact: boolean; at: number }>;
 
   it('after decisions on different days: the same series counted live and from the kept days', async () => {
     await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
     // Rows loaded on earlier days too, so 'loaded' climbs within the range.
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '40 days' WHERE user_id = 'U3'`);
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '12 days' WHERE user_id = 'U2'`);
+    // (Rows are never changed in place: the figures cached per data version when the upload went live are told by hand.)
+    await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_data_version SET version = version + 1 WHERE id = 1`);
     expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
     expect((await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' })).status).toBe(201);
     expect((await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'system', criteriaValue: 'AD' })).status).toBe(201);
@@ -121,6 +172,9 @@ describe('dashboard trend from counts kept per day', () => {
     await backdate(c, 'U3', 'DOM', 20);
     await expectTrendEqualsDefinition();
     stamp = await keptUpToDate();
+    reviewerStamps = await reviewersKeptUpToDate();
+    // Every reviewer's days are kept, exact (they decided only rows they see).
+    expect([...reviewerStamps.values()].every((x) => x.exact)).toBe(true);
     await expectTrendEqualsDefinition();
     // Somebody decided on three different days: the chart shows it.
     const days = (await admin.get('/api/dashboard/trend?range=30d')).body.points as Point[];
@@ -138,15 +192,23 @@ describe('dashboard trend from counts kept per day', () => {
     await decide(a, 'U2', 'Z_AP', 'retain');
     await expectTrendEqualsDefinition();
     expect((await fresh())?.at.getTime()).toBe(stamp);
+    // The reviewers' own days moved with their decisions too, without a refresh.
+    expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 
-  it('after an upload (the live rows change: counted live, then refreshed)', async () => {
+  it("after an upload (the live rows change: the upload is done with everyone's days refreshed; a reviewer's counted live, then refreshed)", async () => {
     await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR') + line('U5', 'R06', 'SAP ERP', 'Z_GL'), 'append');
-    expect((await fresh())?.fresh).toBe(false);
+    const after = await fresh();
+    expect(after?.fresh).toBe(true);
+    expect(after!.at.getTime()).toBeGreaterThan(stamp);
+    stamp = after!.at.getTime();
+    expect((await reviewerStamp(a))?.fresh).toBe(false);
     await expectTrendEqualsDefinition();
-    stamp = await keptUpToDate();
+    expect((await fresh())?.at.getTime()).toBe(stamp);
+    reviewerStamps = await reviewersKeptUpToDate();
     await decide(b, 'U1', 'HR', 'remove');
     await expectTrendEqualsDefinition();
+    expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 
   it('after the period closes with a default (decisions written) and reopens (taken back)', async () => {
@@ -162,5 +224,22 @@ describe('dashboard trend from counts kept per day', () => {
     await expectTrendEqualsDefinition();
     expect((await today()).pending).toBe(pendingBefore);
     expect((await fresh())?.at.getTime()).toBe(stamp);
+    expect(await stampsNow()).toEqual(atOf(reviewerStamps));
+  });
+
+  it('after a reviewer hands a decided item to another (what they see changes: counted live, then refreshed)', async () => {
+    const row = await rowId(server, 'U2', 'Z_AP');
+    expect((await a.client.post('/api/reassignments', { riskDefinitionIds: [row], toReviewerId: c.user.id, note: 'Yours' })).status).toBe(201);
+    // a's decision on it no longer counts for a; c sees the row now.
+    await expectTrendEqualsDefinition();
+    reviewerStamps = await reviewersKeptUpToDate();
+    // a still has a decision on a live row they no longer see: a's series is counted live, the others' kept.
+    expect(reviewerStamps.get(a.user.id)!.exact).toBe(false);
+    expect(reviewerStamps.get(c.user.id)!.exact).toBe(true);
+    await expectTrendEqualsDefinition();
+    await decide(c, 'U2', 'Z_AP', 'remove');
+    await decide(a, 'U1', 'Z_AP', 'retain');
+    await expectTrendEqualsDefinition();
+    expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 });

@@ -2,12 +2,15 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import type { PubSub } from '../pubsub.js';
+import type { DbClient } from '../core/types.js';
 import { cached } from './risk-counts.js';
 import type { Viewer } from './viewer.js';
-import { decidedRowCount, visibleTotals } from './risks.js';
+import { decidedRowCount, scopeTotals, visibleTotals } from './risks.js';
+import { getActivePeriod } from './periods.js';
+import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
-import type { RowScope } from './visibility.js';
-import { keptDecidedBuckets, latestDecisionsByBucket } from './trend-days.js';
+import { ADMIN_SCOPE, type RowScope } from './visibility.js';
+import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
 export const HIGH_RISK_TREND_DAYS = 30;
@@ -83,25 +86,23 @@ export interface TrendPoint {
  * its last change (an earlier value is in the audit trail, not here). The
  * loads per bucket are cached per data version; everyone's decisions are
  * read from the days kept per period (services/trend-days.ts), a reviewer's
- * own counted live.
+ * own from the days kept per period and reviewer.
  */
 export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
   if (!(range in TREND_RANGES)) throw new ValidationError(`range must be ${Object.keys(TREND_RANGES).join(', ')}`, 'range');
   const r = range as TrendRange;
   const { unit, count } = TREND_RANGES[r];
   const u = Prisma.raw(`'${unit}'`);
-  const [scope, period] = await Promise.all([viewer.scope(), referencePeriod(prisma, viewer)]);
-  const day = new Date().toISOString().slice(0, 10);
-  const loadedBy = await cached(prisma, `trend|${scope.key}|${unit}|${day}`, async () =>
-    prisma.$queryRaw<{ b: Date; n: bigint }[]>`
-      SELECT date_trunc(${u}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
-  );
-  // Everyone's decisions from the days kept per period (counted live while those are refreshed); a reviewer's own counted live.
+  const [scope, period] = await Promise.all([viewer.scope(), referencePeriod(prisma, await viewer.activePeriod())]);
+  const loadedBy = await loadsPerBucket(prisma, scope, unit);
+  // Everyone's decisions from the days kept per period, a reviewer's own from the days kept for them
+  // (each counted live while those are refreshed).
   const decided = !period
     ? []
     : viewer.role === 'admin'
       ? ((await keptDecidedBuckets(prisma, period, unit)) ?? (await latestDecisionsByBucket(prisma, period, unit, scope.visible)))
-      : await latestDecisionsByBucket(prisma, period, unit, scope.visible, Prisma.sql`AND d.reviewer_id = ${viewer.user.id}::uuid`);
+      : ((await keptReviewerBuckets(prisma, period, viewer.user, unit)) ??
+        (await latestDecisionsByBucket(prisma, period, unit, scope.visible, ownDecisions(viewer.user.id))));
   const buckets = await prisma.$queryRaw<{ b: Date }[]>`
     SELECT generate_series(date_trunc(${u}, now() AT TIME ZONE 'UTC') - ${`${count - 1} ${unit}`}::interval, date_trunc(${u}, now() AT TIME ZONE 'UTC'), ${`1 ${unit}`}::interval) AS b`;
   const upTo = <T extends { b: Date }>(rows: T[], end: Date, pick: (row: T) => bigint) =>
@@ -116,11 +117,19 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
   return { range: r, points };
 }
 
+/** The rows the scope sees loaded per bucket (the trend's 'loaded'), cached per data version and day. */
+function loadsPerBucket(prisma: PrismaClient, scope: RowScope, unit: 'day' | 'week') {
+  const day = new Date().toISOString().slice(0, 10);
+  return cached(prisma, `trend|${scope.key}|${unit}|${day}`, async () =>
+    prisma.$queryRaw<{ b: Date; n: bigint }[]>`
+      SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
+  );
+}
+
 /** The period whose decisions the charts show: the active one, else the latest. */
-async function referencePeriod(prisma: PrismaClient, viewer: Viewer): Promise<string | null> {
-  const active = await viewer.activePeriod();
+async function referencePeriod(db: DbClient, active: { id: string } | null): Promise<string | null> {
   if (active) return active.id;
-  const latest = await prisma.reviewPeriod.findFirst({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  const latest = await db.reviewPeriod.findFirst({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
   return latest?.id ?? null;
 }
 
@@ -138,15 +147,54 @@ export const categoryOfRowSql = Prisma.sql`CASE WHEN r.ai_category_accepted IS T
 
 /** Cached per data version and category version. */
 export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Promise<{ category: string; count: number }[]> {
-  const { visible, key } = await viewer.scope();
-  // Cached per data version and category version (accepting a category changes no row's data).
-  const [v] = await prisma.$queryRaw<{ c: bigint }[]>`SELECT category_version AS c FROM risk_data_version WHERE id = 1`;
-  const rows = await cached(prisma, `categories|${key}|${v?.c ?? 0n}`, () =>
-    prisma.$queryRaw<{ category: string; n: bigint }[]>`
-      SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`);
+  const rows = await categoryCounts(prisma, await viewer.scope());
   return rows
     .map((x) => ({ category: x.category, count: Number(x.n) }))
     .sort((a, b) => (a.category === UNCATEGORISED ? 1 : b.category === UNCATEGORISED ? -1 : b.count - a.count || a.category.localeCompare(b.category)));
+}
+
+/** The rows the scope sees per category, cached per data version and category version (accepting a category changes no row's data). */
+async function categoryCounts(prisma: PrismaClient, { visible, key }: RowScope) {
+  const [v] = await prisma.$queryRaw<{ c: bigint }[]>`SELECT category_version AS c FROM risk_data_version WHERE id = 1`;
+  return cached(prisma, `categories|${key}|${v?.c ?? 0n}`, () =>
+    prisma.$queryRaw<{ category: string; n: bigint }[]>`
+      SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`);
+}
+
+/**
+ * In the transaction that makes an upload live: brings the figures kept in
+ * the database for an administrator's dashboard up to date with the new live
+ * rows, so that the upload is reported done with them (the first dashboard
+ * after an upload then reads kept figures, as the later ones do). For the
+ * periods with decisions: the shared items (the decided rows of 'pending',
+ * All Reviews), and the trend's days of the period the chart shows, each one
+ * set-based statement; nothing when no period has decisions. Returns whether
+ * it refreshed shared items (then vacuumSharedItems after the commit).
+ */
+export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
+  const periods = await periodsWithDecisions(tx);
+  if (!periods.length) return false;
+  await freshSharedItems(tx, periods, { inTransaction: true });
+  const shown = await referencePeriod(tx, await getActivePeriod(tx));
+  if (shown && periods.includes(shown)) await refreshTrendDays(tx, shown, { inTransaction: true });
+  return true;
+}
+
+/**
+ * After an upload went live, before it is announced (open dashboards refetch
+ * on it): the figures an administrator's dashboard caches per data version in
+ * this process (totals, new high-risk users, loads per day and week,
+ * categories), worked out now instead of on the first read. A reviewer's
+ * (their scope, their own trend days) are worked out on their first read.
+ */
+export async function warmDashboardFigures(prisma: PrismaClient): Promise<void> {
+  await Promise.all([
+    scopeTotals(prisma, ADMIN_SCOPE),
+    newHighRiskUsers(prisma, ADMIN_SCOPE),
+    loadsPerBucket(prisma, ADMIN_SCOPE, 'day'),
+    loadsPerBucket(prisma, ADMIN_SCOPE, 'week'),
+    categoryCounts(prisma, ADMIN_SCOPE),
+  ]);
 }
 
 /** Tells open dashboards that their figures moved (after the change committed); carries nothing else. */

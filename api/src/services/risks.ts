@@ -270,7 +270,11 @@ export async function visibleTotals(
   user: User,
   scope?: RowScope,
 ): Promise<{ total: number; high: number; highUsers: number }> {
-  const { visible, key } = scope ?? (await viewerScope(db, user));
+  return scopeTotals(db, scope ?? (await viewerScope(db, user)));
+}
+
+/** The totals of visibleTotals for a scope, cached per data version. */
+export async function scopeTotals(db: DbClient, { visible, key }: RowScope): Promise<{ total: number; high: number; highUsers: number }> {
   return cached(db, `totals|${key}`, async () => {
     const r = await db.$queryRaw<{ total: bigint; high: bigint; high_users: bigint }[]>`
       SELECT count(*) AS total, count(*) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high,

@@ -65,17 +65,17 @@ const itemReviewersOfPeriod = (periodId: string) => Prisma.sql`
  * statement, in one transaction per period under a lock so two readers do
  * not refresh the same period at once.
  */
-export async function freshSharedItems(db: DbClient, periodIds: readonly string[]): Promise<void> {
+export async function freshSharedItems(db: DbClient, periodIds: readonly string[], opts: { inTransaction?: boolean } = {}): Promise<void> {
   if (!periodIds.length) return;
   const stale = await db.$queryRaw<{ id: string }[]>`
     SELECT p.id::text AS id FROM unnest(${[...new Set(periodIds)]}::uuid[]) p(id)
       CROSS JOIN risk_data_version v
       LEFT JOIN shared_item_periods s ON s.period_id = p.id
      WHERE v.id = 1 AND (s.period_id IS NULL OR s.data_version <> v.version OR s.criteria_version <> v.criteria_version)`;
-  for (const { id } of stale) await refreshPeriod(db, id);
+  for (const { id } of stale) await refreshPeriod(db, id, opts.inTransaction ?? false);
 }
 
-async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
+async function refreshPeriod(db: DbClient, periodId: string, inTransaction: boolean): Promise<void> {
   const run = async (tx: DbClient) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`;
     // The stamp is read inside the lock: another reader may have refreshed meanwhile.
@@ -97,24 +97,21 @@ async function refreshPeriod(db: DbClient, periodId: string): Promise<void> {
       VALUES (${periodId}::uuid, ${v.version}, ${v.criteria_version}, now())
       ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, refreshed_at = now()`;
   };
-  // Inside a caller's transaction already (a transaction client has no $transaction), else in its own.
-  if (!('$transaction' in db)) return run(db);
+  // Inside the caller's transaction (then the caller vacuums after its commit), else in its own.
+  if (inTransaction) return run(db);
   await (db as PrismaClient).$transaction(run, { timeout: 600_000, maxWait: 120_000 });
-  // The totals are read by an index-only scan, which needs the visibility map of the rows just
-  // written, and the planner their new statistics: without this, the first sums after a refresh
-  // read the whole table (128 MB at 1M rows, 480 ms). Best effort: a failure only costs speed.
-  await db.$executeRawUnsafe('VACUUM (ANALYZE) shared_items').catch(() => undefined);
+  await vacuumSharedItems(db as PrismaClient);
 }
 
 /**
- * Starts bringing the shared items of every period with decisions up to date
- * in the background (after an upload went live: at 1M rows a refresh takes
- * tens of seconds, which the next All Reviews read would otherwise wait for).
+ * After a refresh (not inside a transaction): the totals are read by an
+ * index-only scan, which needs the visibility map of the rows just written,
+ * and the planner their new statistics: without this, the first sums after a
+ * refresh read the whole table (128 MB at 1M rows, 480 ms). Best effort: a
+ * failure only costs speed.
  */
-export function refreshSharedItemsSoon(prisma: PrismaClient, log: (msg: string) => void): void {
-  void periodsWithDecisions(prisma)
-    .then((periods) => freshSharedItems(prisma, periods))
-    .catch((err: Error) => log(`shared items refresh failed: ${err.message}`));
+export async function vacuumSharedItems(prisma: PrismaClient): Promise<void> {
+  await prisma.$executeRawUnsafe('VACUUM (ANALYZE) shared_items').catch(() => undefined);
 }
 
 /** The periods that have decisions (All Reviews lists decisions, so these are the periods it reads). */

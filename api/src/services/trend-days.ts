@@ -8,9 +8,10 @@
 // upload, append or purge) make the period stale against risk_data_version,
 // and the next reader refreshes it by one set-based statement in the
 // background, counting live meanwhile (latestDecisionsByBucket).
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, type PrismaClient, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { viewerScope } from './visibility.js';
 
 /** The advisory lock (with the period) that the trigger and the refresh take: writers of one period in turn. */
 const TREND_LOCK = 913_014;
@@ -27,6 +28,9 @@ const latestDecisions = (periodId: string, rows: Prisma.Sql, decisions: Prisma.S
     FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
    WHERE d.period_id = ${periodId}::uuid ${decisions} AND ${rows}
    ORDER BY d.risk_row_id, d.updated_at DESC, d.id DESC`;
+
+/** A reviewer's own decisions (the `decisions` argument of latestDecisions): their series counts only these. */
+export const ownDecisions = (reviewerId: string) => Prisma.sql`AND d.reviewer_id = ${reviewerId}::uuid`;
 
 /** Counted from the decisions themselves: per bucket (unit 'day' or 'week') of the latest decision's change, retained and removed. */
 export function latestDecisionsByBucket(db: DbClient, periodId: string, unit: 'day' | 'week', rows: Prisma.Sql, decisions: Prisma.Sql = Prisma.empty) {
@@ -54,9 +58,8 @@ export async function keptDecidedBuckets(prisma: PrismaClient, periodId: string,
 }
 
 /** Works the period's days out again from the decisions on the live rows, unless already up to date (one set-based statement). */
-export async function refreshTrendDays(prisma: PrismaClient, periodId: string): Promise<void> {
-  await prisma.$transaction(
-    async (tx) => {
+export async function refreshTrendDays(db: DbClient, periodId: string, opts: { inTransaction?: boolean } = {}): Promise<void> {
+  const run = async (tx: DbClient) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
       const [v] = await tx.$queryRaw<{ version: bigint; fresh: boolean }[]>`
         SELECT v.version, EXISTS (SELECT 1 FROM trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.data_version = v.version) AS fresh
@@ -69,6 +72,65 @@ export async function refreshTrendDays(prisma: PrismaClient, periodId: string): 
           FROM (${latestDecisions(periodId, LIVE_ROWS)}) x GROUP BY 2`;
       await tx.$executeRaw`INSERT INTO trend_periods (period_id, data_version, refreshed_at) VALUES (${periodId}::uuid, ${v.version}, now())
         ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, refreshed_at = now()`;
+  };
+  // Inside the caller's transaction, else in its own.
+  if (opts.inTransaction) return run(db);
+  await (db as PrismaClient).$transaction(run, { timeout: 600_000, maxWait: 120_000 });
+}
+
+/**
+ * A reviewer's own decided series of the period per bucket from the days kept
+ * for them (reviewer_trend_days); null when those are not up to date with the
+ * live rows and what the reviewer sees (data and criteria versions), which
+ * starts their refresh in the background, or when the refresh found decisions
+ * of theirs on rows they no longer see (then counted live: the trigger cannot
+ * tell which rows they see).
+ */
+export async function keptReviewerBuckets(prisma: PrismaClient, periodId: string, reviewer: User, unit: 'day' | 'week'): Promise<DecidedBucket[] | null> {
+  const [s] = await prisma.$queryRaw<{ fresh: boolean; exact: boolean }[]>`
+    SELECT t.data_version = v.version AND t.criteria_version = v.criteria_version AS fresh, t.exact
+      FROM reviewer_trend_periods t CROSS JOIN risk_data_version v
+     WHERE v.id = 1 AND t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid`;
+  if (!s?.fresh) {
+    void refreshReviewerTrendDays(prisma, periodId, reviewer).catch(() => undefined);
+    return null;
+  }
+  if (!s.exact) return null;
+  return prisma.$queryRaw<DecidedBucket[]>`
+    SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, t.day::timestamp) AS b, sum(t.retained)::bigint AS retained, sum(t.removed)::bigint AS removed
+      FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid GROUP BY 1`;
+}
+
+/**
+ * Works a reviewer's days of the period out again from their decisions on the
+ * live rows they see (latestDecisions with the reviewer's scope, read inside
+ * the lock with the versions it is stamped with), unless already up to date.
+ */
+export async function refreshReviewerTrendDays(prisma: PrismaClient, periodId: string, reviewer: User): Promise<void> {
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
+      const [v] = await tx.$queryRaw<{ version: bigint; criteria_version: bigint; fresh: boolean }[]>`
+        SELECT v.version, v.criteria_version,
+               EXISTS (SELECT 1 FROM reviewer_trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid
+                          AND t.data_version = v.version AND t.criteria_version = v.criteria_version) AS fresh
+          FROM risk_data_version v WHERE v.id = 1`;
+      if (!v || v.fresh) return;
+      const { visible } = await viewerScope(tx, reviewer);
+      await tx.$executeRaw`DELETE FROM reviewer_trend_days WHERE period_id = ${periodId}::uuid AND reviewer_id = ${reviewer.id}::uuid`;
+      await tx.$executeRaw`INSERT INTO reviewer_trend_days (period_id, reviewer_id, day, retained, removed)
+        SELECT ${periodId}::uuid, ${reviewer.id}::uuid, (x.updated_at AT TIME ZONE 'UTC')::date,
+               count(*) FILTER (WHERE x.decision <> 'remove'), count(*) FILTER (WHERE x.decision = 'remove')
+          FROM (${latestDecisions(periodId, visible, ownDecisions(reviewer.id))}) x GROUP BY 3`;
+      // Exact when every decision of theirs on a live row is on a row they see (then the trigger keeps it so).
+      const [c] = await tx.$queryRaw<{ seen: bigint; live: bigint }[]>`
+        SELECT (SELECT coalesce(sum(t.retained + t.removed), 0) FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid)::bigint AS seen,
+               (SELECT count(*) FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+                 WHERE d.period_id = ${periodId}::uuid AND d.reviewer_id = ${reviewer.id}::uuid AND ${LIVE_ROWS})::bigint AS live`;
+      await tx.$executeRaw`INSERT INTO reviewer_trend_periods (period_id, reviewer_id, data_version, criteria_version, exact, refreshed_at)
+        VALUES (${periodId}::uuid, ${reviewer.id}::uuid, ${v.version}, ${v.criteria_version}, ${c !== undefined && c.seen === c.live}, now())
+        ON CONFLICT (period_id, reviewer_id) DO UPDATE
+          SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, exact = EXCLUDED.exact, refreshed_at = now()`;
     },
     { timeout: 600_000, maxWait: 120_000 },
   );

@@ -27,6 +27,9 @@ export interface RowScope {
   key: string;
 }
 
+/** An administrator's scope: every live row. */
+export const ADMIN_SCOPE: RowScope = { visible: LIVE_ROWS, key: 'admin' };
+
 /**
  * Which rows a user may see at all (the rule, in one place): live rows only
  * (LIVE_ROWS: not those of an upload still loading or failed), administrators
@@ -35,7 +38,7 @@ export interface RowScope {
  * visibleRows. Read once per request (services/viewer.ts).
  */
 export async function viewerScope(db: DbClient, user: User): Promise<RowScope> {
-  if (user.role === 'admin') return { visible: LIVE_ROWS, key: 'admin' };
+  if (user.role === 'admin') return ADMIN_SCOPE;
   return reviewerScope(await criteriaSetsFor(db, user.id));
 }
 
