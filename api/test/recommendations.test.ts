@@ -123,13 +123,23 @@ describe('help deciding', () => {
   });
 
   it('GraphQL gives the same fields, on the lists and on rows read by id, with the filter and sort', async () => {
-    const r = await a.client.gql(`{ assignedRisks(filter: { recommendation: REVIEW }, sort: RECOMMENDATION) {
+    const r = await a.client.gql(`{ assignedRisks(filter: { recommendation: REVIEW }, orderBy: RECOMMENDATION) {
       totalCount edges { node { id userId isHighRiskRule executionCount lastPeriodDecision sharedReviewers sharedRemoved sharedRetained recommendation { value reason } } } } }`);
     expect(r.body.errors).toBeUndefined();
     const list = r.body.data.assignedRisks.edges.map((e: { node: unknown }) => e.node);
     expect(list.map((x: { userId: string }) => x.userId)).toEqual(['U3', 'U4', 'U5']);
     expect(list[1]).toMatchObject({ lastPeriodDecision: 'REMOVE', recommendation: { value: 'REVIEW' } });
     expect(list[2]).toMatchObject({ sharedReviewers: 1, sharedRemoved: 1, sharedRetained: 0 });
+    // orderBy is the argument's name, as on every connection; the older `sort` still answers the same; both disagreeing is refused.
+    const all = `edges { node { userId } }`;
+    const byOrder = await a.client.gql(`{ assignedRisks(orderBy: RECOMMENDATION) { ${all} } }`);
+    expect(byOrder.body.data.assignedRisks.edges.map((e: { node: { userId: string } }) => e.node.userId)).toEqual(['U1', 'U7', 'U3', 'U4', 'U5', 'U2', 'U6']);
+    const bySort = await a.client.gql(`{ assignedRisks(sort: RECOMMENDATION) { ${all} } }`);
+    expect(bySort.body.data).toEqual(byOrder.body.data);
+    const byRow = await a.client.gql(`{ assignedRisks(orderBy: ROW) { ${all} } }`);
+    expect(byRow.body.data.assignedRisks.edges.map((e: { node: { userId: string } }) => e.node.userId)).not.toEqual(['U1', 'U7', 'U3', 'U4', 'U5', 'U2', 'U6']);
+    const both = await a.client.gql(`{ assignedRisks(orderBy: ROW, sort: RECOMMENDATION) { ${all} } }`);
+    expect(both.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const node = await a.client.gql(`query($id: ID!) { node(id: $id) { ... on RiskRow { lastPeriodDecision recommendation { value reason } } } }`, { id: list[1].id });
     expect(node.body.data.node).toEqual({ lastPeriodDecision: 'REMOVE', recommendation: { value: 'REVIEW', reason: 'Removed in the last period (Q1 review), yet still granted' } });
   });

@@ -149,14 +149,27 @@ export const RiskRowConnection = builder.connectionObject(
 /** The queue and assigned risks are one list: which rows is the viewer's scope. */
 async function riskConnection(
   ctx: Context,
-  args: { filter?: risks.RiskFilter | null; page?: number | null; first?: number | null; last?: number | null; after?: string | null; before?: string | null; sort?: string | null },
+  args: {
+    filter?: risks.RiskFilter | null;
+    page?: number | null;
+    first?: number | null;
+    last?: number | null;
+    after?: string | null;
+    before?: string | null;
+    orderBy?: string | null;
+    sort?: string | null;
+  },
 ): Promise<RiskConnectionShape> {
+  if (args.orderBy != null && args.sort != null && args.orderBy !== args.sort) {
+    throw new ValidationError("'orderBy' and its older name 'sort' disagree: give one", 'orderBy');
+  }
+  const order = args.orderBy ?? args.sort;
   for (const name of ['first', 'last'] as const) {
     const v = args[name];
     if (v != null && v < 1) throw new ValidationError(`'${name}' must be at least 1`, name);
   }
   // Sorted by recommendation, pages go by number: the cursors seek by row id.
-  const byRow = args.sort == null || args.sort === 'row';
+  const byRow = order == null || order === 'row';
   const after = byRow && args.after ? fromCursor(args.after, 'after') : null;
   const before = byRow && !after && args.before ? fromCursor(args.before, 'before') : null;
   // `last` alone: the last rows of the list (read backwards from past the end).
@@ -166,7 +179,7 @@ async function riskConnection(
     limit: args.first ?? args.last,
     after: after?.id,
     before: before?.id ?? (fromEnd ? END : null),
-    sort: args.sort,
+    sort: order,
   });
   const n = r.risks.length;
   const start = after ? after.position + 1 : before ? Math.max(0, before.position - n) : fromEnd ? Math.max(0, r.total - n) : (r.page - 1) * r.limit;
@@ -202,7 +215,8 @@ builder.queryFields((t) => {
     page: t.arg.int({
       description: 'A page by number (from 1), with `first` as the page size (25 by default, at most 500); not with `after`/`before`, whose cursor says where the page is.',
     }),
-    sort: t.arg({ type: RiskSortEnum, description: 'The order of the rows: by row (default) or by recommendation (remove, review, retain; then by row). Sorted by recommendation, pages go by `page` number; `after`/`before` are not used.' }),
+    orderBy: t.arg({ type: RiskSortEnum, description: 'The order of the rows: by row (default) or by recommendation (remove, review, retain; then by row). Sorted by recommendation, pages go by `page` number; `after`/`before` are not used.' }),
+    sort: t.arg({ type: RiskSortEnum, deprecationReason: 'Use `orderBy` (the name every connection of the graph uses).', description: 'The older name of `orderBy`.' }),
   });
 
   return {

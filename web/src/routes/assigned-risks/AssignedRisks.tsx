@@ -44,7 +44,7 @@ import { ReassignDialog } from '../../domain/assignments/ReassignDialog';
 
 
 const query = graphql`
-  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String, $sort: RiskSort) {
+  query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String, $orderBy: RiskSort) {
     activeReviewPeriod {
       id
       name
@@ -59,7 +59,7 @@ const query = graphql`
       isSubmitted
       ...SubmissionPanel_status
     }
-    assignedRisks(filter: $filter, page: $page, first: $first, after: $after, before: $before, sort: $sort) {
+    assignedRisks(filter: $filter, page: $page, first: $first, after: $after, before: $before, orderBy: $orderBy) {
       totalCount
       pageNumber
       pageInfo {

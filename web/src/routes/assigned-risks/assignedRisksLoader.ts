@@ -14,7 +14,7 @@ export function assignedFilter(search: string, view: AssignedView): NonNullable<
 
 /** My Assigned Risks' variables for a search ('' for every row), a recommendation and order, and a page. */
 export function assignedRisksVariables(search: string, paging: CursorPaging, view: AssignedView = DEFAULT_VIEW): AssignedRisksQuery['variables'] {
-  return { filter: assignedFilter(search, view), ...paging, first: RISK_PAGE_SIZE, sort: view.sort };
+  return { filter: assignedFilter(search, view), ...paging, first: RISK_PAGE_SIZE, orderBy: view.sort };
 }
 
 export type AssignedRisksPrepared = { assignedRisks: PreloadedQuery<AssignedRisksQuery> };
