@@ -278,9 +278,9 @@ const CompositeRoleDecisionInput = builder.inputType('CompositeRoleDecisionInput
 const CompositeRoleDecisionResult = builder.objectRef<view.RoleDecisionResult>('CompositeRoleDecisionResult').implement({
   fields: (t) => ({
     saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }),
-    users: t.field({ type: [CompositeUserRef], description: 'The users touched, as the viewer now sees them.', resolve: (r) => r.users }),
-    riskGroups: t.field({ type: [CompositeRiskGroupRef], description: 'Every risk group holding a touched role.', resolve: (r) => r.riskGroups }),
-    roles: t.field({ type: [CompositeRoleRef], description: 'The touched roles, in every risk group.', resolve: (r) => r.roles }),
+    users: t.field({ type: [CompositeUserRef], description: 'The users touched, as the viewer now sees them: one per user named in `decisions`, so bounded by the input (at most 100,000 decisions a call), not a connection.', resolve: (r) => r.users }),
+    riskGroups: t.field({ type: [CompositeRiskGroupRef], description: 'Every risk group holding a touched role (bounded by the input, as `users`), for the client to update in place.', resolve: (r) => r.riskGroups }),
+    roles: t.field({ type: [CompositeRoleRef], description: 'The touched roles, in every risk group (bounded by the input, as `users`).', resolve: (r) => r.roles }),
   }),
 });
 

@@ -314,7 +314,6 @@ export const DESCRIPTIONS: Record<string, string> = {
   'ReviewSharedWith.reviewerName': 'The other reviewer.',
   'Query.allReviews(decision)': 'Only retained or only removed rows.',
   'Query.allReviews(shared)': 'Only shared or only unique roles.',
-  'Query.allReviews(page)': 'The page to read, from 1, with `first` as the page size.',
 
   // Submissions
   Submission: 'A reviewer’s decisions of a period, handed in for an administrator’s approval.',
