@@ -16,6 +16,7 @@ import { createAppPubSub, type PubSubHandle } from './pubsub.js';
 import { startAiBulkWorker } from './jobs/ai-bulk.js';
 import { startDeadlineWorker } from './jobs/reminders.js';
 import { ensureFirstAdmin } from './services/users.js';
+import { warmDashboardFigures } from './services/dashboard.js';
 import { buildServer, type BuiltServer } from './server.js';
 import type { AppDeps } from './context.js';
 import { createLogger } from './logger.js';
@@ -81,11 +82,16 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
       return { deps, first };
     });
     const { deps, first } = started;
+    // The figures an administrator's dashboard caches in this process per data version (counts
+    // over every live row: seconds at 1M rows) are worked out now, in the background, so the
+    // first dashboard after a start does not wait for them (an upload warms them the same way).
+    const warming = warmDashboardFigures(deps.prisma).catch((err: Error) => log(`dashboard figures not worked out at start: ${err.message}`));
     const server = await buildServer(deps, { logger, tracing });
     const metrics = await startMetricsServer(config);
     const queue = jobs!;
     const pubsubHandle = ps;
     const closeRest = async (jobsTimeoutMs: number) => {
+      await warming;
       await metrics?.close();
       stopIngest();
       await queue.stop(jobsTimeoutMs);
