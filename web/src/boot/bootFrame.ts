@@ -11,9 +11,10 @@
 // (SPEC §9) by a media query. One source for the three: this module.
 //
 // No inline script and no style attribute (the CSP): the styles are a <style> element
-// carrying the response's nonce. Decorative parts (menu button, bell) are aria-hidden
-// shapes, not controls (the real ones come with the shell); the hidden layout's parts
-// are display:none, out of the accessibility tree.
+// carrying the response's nonce. The frame is a picture of the page to come, with no
+// controls (menu button and bell are shapes): it is aria-hidden, so a screen reader
+// meets the page once, when the app has rendered it, not a heading that is replaced
+// (and announced) a second time.
 
 /** The dashboard's heading (DashboardRoute's PageHeader and the frame's). */
 export const DASHBOARD_HEADING = { title: 'Risk Management Dashboard', subtitle: 'Access-risk conflicts, review progress and reports at a glance.' };
@@ -77,7 +78,7 @@ export function bootFrameHtml(pathname: string, nonce: string, collapsed: boolea
     : '';
   const safeNonce = nonce.replace(/[^A-Za-z0-9+/=_-]/g, '');
   return (
-    `<div class="bf" aria-busy="true"><style${safeNonce ? ` nonce="${safeNonce}"` : ''}>${CSS}</style>` +
+    `<div class="bf" aria-hidden="true"><style${safeNonce ? ` nonce="${safeNonce}"` : ''}>${CSS}</style>` +
     `<div class="bf-shell"><div class="bf-aside${collapsed ? ' bf-collapsed' : ''}"></div><div class="bf-main">` +
     `<header class="bf-top"><span class="bf-icon bf-ham bf-narrow" aria-hidden="true">${MENU}</span>` +
     `<span class="bf-icon bf-logo bf-narrow" aria-hidden="true">${SHIELD}</span>` +

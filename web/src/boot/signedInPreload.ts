@@ -4,10 +4,17 @@
 // chunks only once it has been downloaded and run. When a stored user exists (SPEC §3's
 // internal_user, as web/src/App.tsx decides) this adds `<link rel="modulepreload">` for
 // the shell's chunks, on `/` the dashboard's, and on a wide screen the sidebar's, so they
-// download beside the entry. A visitor with no stored user asks for nothing more.
+// download beside the entry. It also sends the session query (the signed-in viewer, a
+// persisted operation) at once, so its answer is there when the entry has run
+// (relay/network.ts takes it instead of asking again), and with the viewer's role it
+// preloads the Risk Review screen the role gets on /risk-review. A visitor with no stored
+// user asks for nothing more.
+import { EARLY_QUERIES, type EarlyAnswer } from './earlyQueries';
 
 /** The chunk lists, from Vite's manifest (written in by the build). */
-declare const SIGNED_IN_PRELOAD_LISTS: { shell: string[]; home: string[]; wide: string[] };
+declare const SIGNED_IN_PRELOAD_LISTS: { shell: string[]; home: string[]; wide: string[]; risksAdmin: string[]; risksReviewer: string[] };
+/** SessionProviderQuery's persisted id (from its Relay artifact, written in by the build). */
+declare const SESSION_QUERY_ID: string;
 
 function storedUser(): boolean {
   try {
@@ -18,13 +25,9 @@ function storedUser(): boolean {
   }
 }
 
-if (storedUser()) {
-  const lists = SIGNED_IN_PRELOAD_LISTS;
-  let want = lists.shell;
-  if (location.pathname === '/') want = want.concat(lists.home);
-  if (!matchMedia('(max-width: 767px)').matches) want = want.concat(lists.wide);
-  const seen = new Set<string>();
-  for (const file of want) {
+const seen = new Set<string>();
+function preload(files: string[]) {
+  for (const file of files) {
     if (seen.has(file)) continue;
     seen.add(file);
     const link = document.createElement('link');
@@ -32,5 +35,33 @@ if (storedUser()) {
     link.crossOrigin = '';
     link.href = `/assets/${file}`;
     document.head.appendChild(link);
+  }
+}
+
+if (storedUser()) {
+  const lists = SIGNED_IN_PRELOAD_LISTS;
+  // The same request relay/network.ts sends for the operation.
+  const session: Promise<EarlyAnswer> = fetch('/graphql', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ documentId: SESSION_QUERY_ID, operationName: 'SessionProviderQuery', variables: {} }),
+  }).then(async (r) => ({ status: r.status, statusText: r.statusText, text: await r.text() }));
+  (window as unknown as { [EARLY_QUERIES]?: Record<string, Promise<EarlyAnswer>> })[EARLY_QUERIES] = { [SESSION_QUERY_ID]: session };
+
+  let want = lists.shell;
+  if (location.pathname === '/') want = want.concat(lists.home);
+  if (!matchMedia('(max-width: 767px)').matches) want = want.concat(lists.wide);
+  preload(want);
+  if (location.pathname === '/risk-review' || location.pathname === '/risks') {
+    // App.tsx's prepareRisks: reviewers get My Assigned Risks, everyone else the administrators' tabs.
+    session
+      .then((a) => {
+        const role = (JSON.parse(a.text) as { data?: { viewer?: { role?: unknown } | null } }).data?.viewer?.role;
+        if (typeof role === 'string') preload(role === 'REVIEWER' ? lists.risksReviewer : lists.risksAdmin);
+      })
+      .catch(() => {
+        // The entry asks again (relay/network.ts) and loads the screen itself.
+      });
   }
 }
