@@ -7,14 +7,30 @@
 // download beside the entry. It also sends the session query (the signed-in viewer, a
 // persisted operation) at once, so its answer is there when the entry has run
 // (relay/network.ts takes it instead of asking again), and with the viewer's role it
-// preloads the Risk Review screen the role gets on /risk-review. A visitor with no stored
+// preloads the Risk Review screen the role gets on /risk-review and, for an administrator
+// on the queue's tab, sends the queue's first page (riskQueueAddress.ts). A visitor with no stored
 // user asks for nothing more.
-import { EARLY_QUERIES, type EarlyAnswer } from './earlyQueries';
+import { putEarlyAnswer, type EarlyAnswer } from './earlyQueries';
+import { riskQueueVariablesForAddress } from '../routes/risk-review/riskQueueAddress';
 
 /** The chunk lists, from Vite's manifest (written in by the build). */
 declare const SIGNED_IN_PRELOAD_LISTS: { shell: string[]; home: string[]; wide: string[]; risksAdmin: string[]; risksReviewer: string[] };
 /** SessionProviderQuery's persisted id (from its Relay artifact, written in by the build). */
 declare const SESSION_QUERY_ID: string;
+/** RiskQueueQuery's persisted id (written in by the build). */
+declare const RISK_QUEUE_QUERY_ID: string;
+
+/** The same request relay/network.ts sends for an operation. */
+function send(id: string, operationName: string, variables: unknown): Promise<EarlyAnswer> {
+  const answer = fetch('/graphql', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ documentId: id, operationName, variables }),
+  }).then(async (r) => ({ status: r.status, statusText: r.statusText, text: await r.text() }));
+  putEarlyAnswer(id, variables, answer);
+  return answer;
+}
 
 function storedUser(): boolean {
   try {
@@ -40,15 +56,7 @@ function preload(files: string[]) {
 
 if (storedUser()) {
   const lists = SIGNED_IN_PRELOAD_LISTS;
-  // The same request relay/network.ts sends for the operation.
-  const session: Promise<EarlyAnswer> = fetch('/graphql', {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({ documentId: SESSION_QUERY_ID, operationName: 'SessionProviderQuery', variables: {} }),
-  }).then(async (r) => ({ status: r.status, statusText: r.statusText, text: await r.text() }));
-  (window as unknown as { [EARLY_QUERIES]?: Record<string, Promise<EarlyAnswer>> })[EARLY_QUERIES] = { [SESSION_QUERY_ID]: session };
-
+  const session = send(SESSION_QUERY_ID, 'SessionProviderQuery', {});
   let want = lists.shell;
   if (location.pathname === '/') want = want.concat(lists.home);
   if (!matchMedia('(max-width: 767px)').matches) want = want.concat(lists.wide);
@@ -58,7 +66,11 @@ if (storedUser()) {
     session
       .then((a) => {
         const role = (JSON.parse(a.text) as { data?: { viewer?: { role?: unknown } | null } }).data?.viewer?.role;
-        if (typeof role === 'string') preload(role === 'REVIEWER' ? lists.risksReviewer : lists.risksAdmin);
+        if (typeof role !== 'string') return;
+        preload(role === 'REVIEWER' ? lists.risksReviewer : lists.risksAdmin);
+        // The queue's first page, as riskReviewLoader asks for it: sent here, before the entry has run.
+        const queue = role === 'REVIEWER' ? null : riskQueueVariablesForAddress(new URLSearchParams(location.search));
+        if (queue) send(RISK_QUEUE_QUERY_ID, 'RiskQueueQuery', queue).catch(() => {});
       })
       .catch(() => {
         // The entry asks again (relay/network.ts) and loads the screen itself.

@@ -33,8 +33,8 @@ const fetchFn: FetchFunction = (params, variables) => {
       if (params.id == null) {
         throw new NetworkError(`Operation ${operationName} has no persisted id; run relay-compiler.`);
       }
-      // The session query may have been sent before this code ran (boot/signedInPreload.ts): its answer, once.
-      const early = takeEarlyAnswer(params.id, variables);
+      // The session query and the risk queue's first page may have been sent before this code ran (boot/signedInPreload.ts): their answers, once.
+      const early = takeEarlyAnswer(params.id, variables, params.operationKind);
       const response = early
         ? await early
         : await fetch(GRAPHQL_PATH, {
