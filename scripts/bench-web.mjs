@@ -33,8 +33,8 @@ if (!dist) {
  */
 const PATHS = {
   'sign-in (/ signed out, then /internal-login)': ['LandingRoute', 'InternalLoginRoute'],
-  // While the session loads, / shows the landing page (SPEC §2), so its chunk counts here too.
-  'dashboard (/ signed in)': ['LandingRoute', 'AppShell', 'notificationBellLoader', 'DashboardRoute', 'dashboardLoader'],
+  // A returning visitor with a stored user sees the page's frame while the session loads, not the landing page.
+  'dashboard (/ signed in)': ['AppShell', 'notificationBellLoader', 'DashboardRoute', 'dashboardLoader'],
   'risk queue (/risk-review, administrator)': ['AppShell', 'notificationBellLoader', 'RiskReviewRoute', 'riskReviewLoader'],
 };
 

@@ -44,7 +44,8 @@ import { registerPurgeRoutes } from './rest/purge.js';
 import { registerAiBulkRoutes } from './rest/ai-bulk.js';
 import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, trustFunction } from './web-security.js';
 import { GRAPHIQL_CSP, registerGraphiQLAssets } from './graphiql.js';
-import { registerCompression, REVALIDATE_PAGE, webAssetCaching } from './web-delivery.js';
+import { pageWithBootFrame, registerCompression, REVALIDATE_PAGE, webAssetCaching } from './web-delivery.js';
+import { sessionToken } from './auth/sessions.js';
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
@@ -197,17 +198,22 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     // index.html is never served as a file: it carries the response's CSP nonce (below).
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html', ...webAssetCaching(webDist) });
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html' && p !== '/boot-frames.json', ...webAssetCaching(webDist) });
   }
   app.setNotFoundHandler(async (req, reply) => {
     const isApi = req.url.startsWith('/api/') || req.url.startsWith('/graphql');
     if (!isApi && hasWeb && req.method === 'GET') {
       // The nonce of this response's CSP, for the <style> elements Fluent UI inserts (main.tsx reads it).
       const html = await fs.promises.readFile(path.join(webDist, 'index.html'), 'utf8');
+      // A request with a session cookie gets the signed-in page's frame in #root (web-delivery.ts).
+      const frames = await fs.promises.readFile(path.join(webDist, 'boot-frames.json'), 'utf8').catch(() => null);
+      const pathname = req.url.split('?')[0] ?? '/';
+      const page = pageWithBootFrame(html, frames, pathname, req.cookies, sessionToken(req.cookies as Record<string, string>) != null);
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', REVALIDATE_PAGE)
-        .send(html.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
+        .header('vary', 'cookie')
+        .send(page.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
     }
     return reply.status(404).send({ message: `Not found: ${req.method} ${req.url.split('?')[0]}` });
   });

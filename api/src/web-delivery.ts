@@ -41,3 +41,27 @@ export function webAssetCaching(root: string) {
     },
   } as const;
 }
+
+/** The build's `boot-frames.json` (scripts/build-web.mjs from web/src/boot/bootFrame.ts). */
+type BootFrames = { unframed: string[]; collapsedCookie: string; frames: Record<string, [expanded: string, collapsed: string]> };
+
+/**
+ * index.html for one response (issue 15, 'Fast first load'): when the request carries a
+ * session cookie (a returning, likely signed-in visitor), the signed-in page's frame (top
+ * bar, the page's heading) goes into #root, so a phone on slow 4G paints it before the
+ * app's script has arrived; React's first render shows the same markup (web/src/shell/BootFrame.tsx).
+ * Without a cookie (the landing and sign-in pages), and on the paths outside the signed-in
+ * layout, the page is as built. The sidebar is drawn as AppShell's cookie says.
+ */
+export function pageWithBootFrame(html: string, framesJson: string | null, pathname: string, cookies: Record<string, string | undefined>, hasSession: boolean): string {
+  if (!hasSession || framesJson == null) return html;
+  let boot: BootFrames;
+  try {
+    boot = JSON.parse(framesJson) as BootFrames;
+  } catch {
+    return html;
+  }
+  if (boot.unframed.includes(pathname)) return html;
+  const frame = (boot.frames[pathname] ?? boot.frames['*'])?.[cookies[boot.collapsedCookie] === 'true' ? 1 : 0];
+  return frame ? html.replace('<div id="root"></div>', `<div id="root">${frame}</div>`) : html;
+}

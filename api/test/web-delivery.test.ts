@@ -24,6 +24,16 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js'), bigScript);
   fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.br'), zlib.brotliCompressSync(bigScript));
   fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.gz'), zlib.gzipSync(bigScript, { level: 9 }));
+  // The signed-in frames as scripts/build-web.mjs writes them (web/src/boot/bootFrame.ts), nonce placeholder included.
+  const frame = (name: string) => `<div class="bf"><style nonce="__CSP_NONCE__">.bf{}</style><h1>${name}</h1></div>`;
+  fs.writeFileSync(
+    path.join(webDist, 'boot-frames.json'),
+    JSON.stringify({
+      unframed: ['/internal-login', '/sign-in-refused'],
+      collapsedCookie: 'sidebar_collapsed',
+      frames: { '/': [frame('Dashboard'), frame('Dashboard, sidebar collapsed')], '*': [frame('Any page'), frame('Any page, sidebar collapsed')] },
+    }),
+  );
   server = await startServer({ WEB_DIST: webDist });
   admin = await adminClient(server);
 });
@@ -115,6 +125,31 @@ describe('compression', () => {
     }
     const robots = await get('/robots.txt');
     expect(robots.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("paints the signed-in page's frame into the page for a visitor with a session cookie, and only then", async () => {
+    const signedOut = decode(await get('/', { accept: 'text/html' }));
+    expect(signedOut).toContain('<div id="root"></div>');
+    expect(signedOut).not.toContain('class="bf"');
+
+    const home = await get('/', { accept: 'text/html', cookie: admin.cookieHeader });
+    expect(home.headers.vary).toMatch(/cookie/i);
+    const html = decode(home);
+    expect(html).toContain('<div id="root"><div class="bf"><style nonce="');
+    expect(html).toContain('<h1>Dashboard</h1>');
+    // The style carries this response's CSP nonce, not the placeholder.
+    const nonce = /'nonce-([^']+)'/.exec(String(home.headers['content-security-policy']))?.[1];
+    expect(nonce).toBeTruthy();
+    expect(html).toContain(`<style nonce="${nonce}">`);
+
+    expect(decode(await get('/users', { cookie: admin.cookieHeader }))).toContain('<h1>Any page</h1>');
+    expect(decode(await get('/', { cookie: `${admin.cookieHeader}; sidebar_collapsed=true` }))).toContain('<h1>Dashboard, sidebar collapsed</h1>');
+    // The sign-in screens are outside the signed-in layout: as built.
+    for (const p of ['/internal-login', '/sign-in-refused']) {
+      expect(decode(await get(p, { cookie: admin.cookieHeader })), p).toContain('<div id="root"></div>');
+    }
+    // The frames file itself is not served.
+    expect(decode(await get('/boot-frames.json'))).not.toContain('collapsedCookie');
   });
 
   it('still streams a CSV export whole, compressed when accepted', async () => {

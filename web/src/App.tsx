@@ -4,6 +4,9 @@ import { SessionProvider, useAuth } from './auth/SessionProvider';
 import { signInPathFor } from './auth/nextPath';
 import { prepareNotificationBell, type NotificationBellPrepared } from './domain/notifications/notificationBellLoader';
 import { RouteBoundary } from './shell/RouteBoundary';
+import { BootFrame, bootFramePainted } from './shell/BootFrame';
+import { DASHBOARD_HEADING } from './boot/bootFrame';
+import { PageHeader } from './components/PageHeader';
 import { routeLoader, type RoutePrepare } from './router/routeSession';
 import { prepareDashboard } from './routes/dashboard/dashboardLoader';
 import { readStoredUser } from './auth/storage';
@@ -209,13 +212,19 @@ function Root() {
   );
 }
 
-/** Signed in: the shell (with the bell's query, prepared once per session) around the screens; otherwise the screens alone. */
+/**
+ * Signed in: the shell (with the bell's query, prepared once per session) around the screens; otherwise the screens alone.
+ * While the session loads on a page the server sent with the signed-in frame (a request with a session
+ * cookie), and while the shell's code arrives, that frame (issue 15 'Fast first load'): not the landing
+ * page, which would flash between the frame and the dashboard.
+ */
 function Layout() {
   const auth = useAuth();
   const prepared = useLoaderData() as NotificationBellPrepared | null;
+  if (auth.status === 'loading' && bootFramePainted) return <BootFrame />;
   if (auth.status !== 'signedIn') return <Outlet />;
   return (
-    <Suspense fallback={null}>
+    <Suspense fallback={<BootFrame />}>
       <AppShell viewer={auth.viewer} prepared={prepared} />
     </Suspense>
   );
@@ -262,7 +271,10 @@ export const routes: RouteObject[] = [
             ...routeLoader(prepareHome),
             element: (
               <Screen signedOut={<LandingRoute />}>
-                <DashboardRoute />
+                {/* The heading stays on screen from the frame to the dashboard while its code arrives. */}
+                <Suspense fallback={<PageHeader title={DASHBOARD_HEADING.title} subtitle={DASHBOARD_HEADING.subtitle} />}>
+                  <DashboardRoute />
+                </Suspense>
               </Screen>
             ),
           },

@@ -7,6 +7,7 @@ import {
   type SubscribeFunction,
 } from 'relay-runtime';
 import { NetworkError, notifyUnauthenticated, type GraphQLResponseError } from './errors';
+import { takeEarlyAnswer } from '../boot/earlyQueries';
 
 const GRAPHQL_PATH = '/graphql';
 
@@ -32,16 +33,20 @@ const fetchFn: FetchFunction = (params, variables) => {
       if (params.id == null) {
         throw new NetworkError(`Operation ${operationName} has no persisted id; run relay-compiler.`);
       }
-      const response = await fetch(GRAPHQL_PATH, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ documentId: params.id, operationName, variables }),
-        signal: controller.signal,
-      });
+      // The session query and the risk queue's first page may have been sent before this code ran (boot/signedInPreload.ts): their answers, once.
+      const early = takeEarlyAnswer(params.id, variables, params.operationKind);
+      const response = early
+        ? await early
+        : await fetch(GRAPHQL_PATH, {
+            method: 'POST',
+            credentials: 'include',
+            headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+            body: JSON.stringify({ documentId: params.id, operationName, variables }),
+            signal: controller.signal,
+          }).then(async (r) => ({ status: r.status, statusText: r.statusText, text: await r.text() }));
       let body: ResponseBody;
       try {
-        body = (await response.json()) as ResponseBody;
+        body = JSON.parse(response.text) as ResponseBody;
       } catch {
         throw new NetworkError(response.statusText || 'Unknown error', { status: response.status });
       }

@@ -18,6 +18,7 @@ import { RiskDataPurgedListener } from './RiskDataPurgedListener';
 import { MOBILE_QUERY, useIsMobile } from '../components/useMediaQuery';
 import { OnDemand } from '../components/OnDemand';
 import { useFocusKeeper } from './useFocusKeeper';
+import { COLLAPSED_COOKIE } from '../boot/bootFrame';
 
 // The sidebar is a chunk of its own: a phone shows it only in the drawer, when opened (issue 15
 // 'Fast first load'); on a wide screen its code starts as soon as the shell's is in.
@@ -30,7 +31,7 @@ if (typeof window !== 'undefined' && !window.matchMedia(MOBILE_QUERY).matches) {
 }
 const MobileNavDrawer = lazy(() => import('./MobileNavDrawer').then((m) => ({ default: m.MobileNavDrawer })));
 
-const COLLAPSED_KEY = 'sidebar_collapsed';
+const COLLAPSED_KEY = COLLAPSED_COOKIE;
 
 const useStyles = makeStyles({
   shell: {
@@ -167,6 +168,11 @@ function readCollapsed(): boolean {
   }
 }
 
+/** The state in a cookie too: the server paints the page's frame before this code runs (boot/bootFrame.ts). */
+function writeCollapsedCookie(collapsed: boolean) {
+  document.cookie = `${COLLAPSED_COOKIE}=${collapsed ? 'true' : 'false'}; path=/; max-age=31536000; samesite=lax`;
+}
+
 /** The signed-in layout: sidebar (slide-over under 768 px) and the routed screen. */
 export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: NotificationBellPrepared | null }) {
   const styles = useStyles();
@@ -189,6 +195,7 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
       return !value;
     });
   }, []);
+  useEffect(() => writeCollapsedCookie(collapsed), [collapsed]);
 
   // Close the slide-over on navigation and when leaving the mobile layout.
   useEffect(() => setDrawerOpen(false), [pathname, isMobile]);

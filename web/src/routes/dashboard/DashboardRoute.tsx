@@ -6,6 +6,7 @@ import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { DashboardRouteQuery } from '../../__generated__/DashboardRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
 import { PageHeader } from '../../components/PageHeader';
+import { DASHBOARD_HEADING } from '../../boot/bootFrame';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import type { DashboardPrepared } from './dashboardLoader';
 import { DashboardStatCards } from './DashboardStatCards';
@@ -68,7 +69,7 @@ export default function DashboardRoute() {
   const loading = <Spinner className={styles.loading} label="Loading dashboard..." />;
   return (
     <>
-      <PageHeader title="Risk Management Dashboard" subtitle="Access-risk conflicts, review progress and reports at a glance." />
+      <PageHeader title={DASHBOARD_HEADING.title} subtitle={DASHBOARD_HEADING.subtitle} />
       {queryRef == null ? (
         loading
       ) : (

@@ -3,17 +3,12 @@ import assignmentManagerQuery, { type AssignmentManagerQuery } from '../../__gen
 import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
 import reviewerStatusQuery, { type ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
 import riskQueueQuery, { type RiskFilterInput, type RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
-import { FIRST_PAGE, RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risks/riskPaging';
+import { RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risks/riskPaging';
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
 import { prepareCompositeView } from '../composite-view/compositeViewLoader';
+import { firstRiskQueueVariables, riskReviewTab, type RiskReviewTab } from './riskQueueAddress';
 
-export const RISK_REVIEW_TABS = [
-  { value: 'overview', label: 'Risk Overview' },
-  { value: 'detailed', label: 'Detailed Review' },
-  { value: 'assignments', label: 'Manage Assignments' },
-  { value: 'status', label: 'Reviewer Status' },
-] as const;
-export type RiskReviewTab = (typeof RISK_REVIEW_TABS)[number]['value'];
+export { RISK_REVIEW_TABS, riskReviewTab, type RiskReviewTab } from './riskQueueAddress';
 
 /**
  * The code of the tabs other than Risk Overview: chunks of their own (issue 15, 'Fast
@@ -25,12 +20,6 @@ export const RISK_REVIEW_TAB_CODE = {
   assignments: () => import('../../domain/assignments/AssignmentManager'),
   status: () => import('./ReviewerStatus'),
 };
-
-/** The tab the address asks for (`?tab=`), 'overview' by default. */
-export function riskReviewTab(params: URLSearchParams): RiskReviewTab {
-  const requested = params.get('tab');
-  return RISK_REVIEW_TABS.find((t) => t.value === requested)?.value ?? 'overview';
-}
 
 export type QueueFilters = {
   search: string;
@@ -94,7 +83,8 @@ export function prepareRiskReview(session: RouteSession, url: URL): RiskReviewPr
     case 'overview':
       return {
         tab,
-        riskQueue: prepareQuery<RiskQueueQuery>(session, riskQueueQuery, riskQueueVariables(EMPTY_FILTERS, FIRST_PAGE)),
+        // The same variables the preload script sent early (riskQueueAddress.ts), so relay/network.ts takes its answer.
+        riskQueue: prepareQuery<RiskQueueQuery>(session, riskQueueQuery, firstRiskQueueVariables()),
       };
     case 'detailed':
       return { tab, compositeView: prepareCompositeView(session) };
