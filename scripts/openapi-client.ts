@@ -12,6 +12,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { loadConfig } from '../api/src/config.js';
+import { createPubSub } from 'graphql-yoga';
 import { buildServer } from '../api/src/server.js';
 import type { AppDeps } from '../api/src/context.js';
 
@@ -19,7 +20,8 @@ const out = path.resolve(import.meta.dirname, '../api/test/client/openapi.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-openapi-'));
 const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@example.com' });
 // Registering the routes reads only the configuration; nothing here answers a request but the document's.
-const server = await buildServer({ config, log: () => {}, logError: () => {} } as unknown as AppDeps);
+// (and the server's own listener for revoked tokens, an in-process pub/sub).
+const server = await buildServer({ config, pubsub: createPubSub(), log: () => {}, logError: () => {} } as unknown as AppDeps);
 const res = await server.app.inject({ method: 'GET', url: '/api/openapi.json' });
 await server.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@
 // outside their assignments gets nothing (null), not an error.
 import { decodeBase64, encodeBase64 } from '@pothos/core';
 import { encodeGlobalID, resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { lazyTotalCount } from './cursors.js';
 import { builder } from './builder.js';
 import { RiskLevelEnum } from './risks.js';
 import { DecisionValueEnum } from './decisions.js';
@@ -111,11 +112,7 @@ builder.node(CompositeUserRef, {
         // Counted only when asked for, for every user of the page in one query.
         totalCount: () => groupCountsOf(ctx).load(u.userId),
       }),
-    }, {
-      fields: (c) => ({
-        totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
-      }),
-    }),
+    }, lazyTotalCount),
   }),
 });
 
@@ -144,11 +141,7 @@ builder.node(CompositeRiskGroupRef, {
         // Counted only when asked for, for every group of the page in one query.
         totalCount: () => roleCountsOf(ctx).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
       }),
-    }, {
-      fields: (c) => ({
-        totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
-      }),
-    }),
+    }, lazyTotalCount),
   }),
 });
 
@@ -247,11 +240,7 @@ builder.queryFields((t) => ({
         return { ...connection, totalCount: () => view.countUsers(ctx.prisma, scope, { search: args.search }) };
       },
     },
-    {
-      fields: (c) => ({
-        totalCount: c.int({ resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
-      }),
-    },
+    lazyTotalCount,
   ),
   compositeUser: t.field({
     type: CompositeUserRef,

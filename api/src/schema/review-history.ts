@@ -1,6 +1,6 @@
 // The review history in GraphQL: Reports' recent reviews and All Reviews
 // (connections with the total, read by keyset cursors or by page number).
-import { decodeBase64, encodeBase64 } from '@pothos/core';
+import { decodeCursor, encodeCursor } from './cursors.js';
 import { ValidationError } from '../core/errors.js';
 import { enumOf } from './enums.js';
 import { builder, MAX_CONNECTION_SIZE } from './builder.js';
@@ -52,16 +52,10 @@ type ConnectionArgs = { first?: number | null; last?: number | null; after?: str
  * read (by number or by cursor).
  */
 const CURSOR = /^ReviewCursor:(-?\d{1,20}):([0-9a-f-]{36})$/;
-const toCursor = (k: history.ReviewKey) => encodeBase64(`ReviewCursor:${k.at}:${k.id}`);
+const toCursor = (k: history.ReviewKey) => encodeCursor(`ReviewCursor:${k.at}:${k.id}`);
 function fromCursor(cursor: string | null | undefined, name: 'after' | 'before'): history.ReviewKey | null {
   if (cursor == null) return null;
-  let m: RegExpExecArray | null = null;
-  try {
-    m = CURSOR.exec(decodeBase64(cursor));
-  } catch {
-    m = null;
-  }
-  if (!m) throw new ValidationError(`'${name}' is not a cursor of this list (pass an edge's cursor or a pageInfo cursor it gave)`, name);
+  const m = decodeCursor(cursor, CURSOR, name);
   return { at: m[1]!, id: m[2]! };
 }
 

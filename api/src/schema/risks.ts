@@ -1,7 +1,7 @@
 // Risk rows in GraphQL: the RiskRow node, the queue and assigned risks as
 // Relay connections (with page numbers for the SPEC's page buttons), the
 // assigned summary, the systems.
-import { decodeBase64, encodeBase64 } from '@pothos/core';
+import { decodeCursor, encodeCursor } from './cursors.js';
 import { builder } from './builder.js';
 import { enumOf } from './enums.js';
 import { ValidationError } from '../core/errors.js';
@@ -107,15 +107,9 @@ export const RiskFilterInput = builder.inputType('RiskFilterInput', {
  * to callers. A row keeps its cursor whichever way its page was read.
  */
 const CURSOR = /^RiskRowCursor:(\d{1,15}):(\d{1,18})$/;
-const toCursor = (position: number, id: bigint | number) => encodeBase64(`RiskRowCursor:${position}:${id}`);
+const toCursor = (position: number, id: bigint | number) => encodeCursor(`RiskRowCursor:${position}:${id}`);
 function fromCursor(cursor: string, name: 'after' | 'before'): { position: number; id: string } {
-  let m: RegExpExecArray | null = null;
-  try {
-    m = CURSOR.exec(decodeBase64(cursor));
-  } catch {
-    m = null;
-  }
-  if (!m) throw new ValidationError(`'${name}' is not a cursor of this list (pass an edge's cursor or a pageInfo cursor it gave)`, name);
+  const m = decodeCursor(cursor, CURSOR, name);
   return { position: Number(m[1]), id: m[2]! };
 }
 /** Above every row id: `before` it reads the last rows of the list. */
