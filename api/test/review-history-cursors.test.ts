@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
+import { decideRow } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
@@ -14,10 +15,7 @@ let rows: bigint[];
 const ROWS = 20;
 const FIRST = 9; // decided before the walks; the rest are decided during them
 
-const decide = async (id: bigint) => {
-  const r = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(id), decision: 'retain' });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-};
+const decide = (id: bigint) => decideRow(a, id, 'retain');
 
 type Conn = {
   totalCount: number;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
+import { decideRow } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
@@ -15,10 +16,7 @@ type U = Awaited<ReturnType<typeof userClient>>;
 let a: U;
 let b: U;
 
-const decide = async (u: U, id: bigint, decision: string) => {
-  const r = await u.client.post('/api/reviews/decision', { riskDefinitionId: Number(id), decision });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-};
+const decide = (u: U, id: bigint, decision: string) => decideRow(u, id, decision);
 
 beforeAll(async () => {
   server = await startServer();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
 import { collect, listening, until, wsClient } from './helpers/ws.js';
+import { decideRow } from './helpers/items.js';
 
 let server: TestServer;
 let admin: Client;
@@ -15,10 +16,7 @@ let c: U;
 let rows: bigint[];
 const nameOf = (u: U) => `${u.user.firstName} ${u.user.lastName}`;
 
-const decide = async (u: U, id: bigint, decision: string) => {
-  const r = await u.client.post('/api/reviews/decision', { riskDefinitionId: Number(id), decision });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-};
+const decide = (u: U, id: bigint, decision: string) => decideRow(u, id, decision);
 
 beforeAll(async () => {
   server = await startServer();

@@ -24,6 +24,12 @@ export async function rowId(server: TestServer, user: string, role: string) {
   return Number(r!.id);
 }
 
+/** A reviewer decides one risk row by its id (and it succeeds). */
+export async function decideRow(u: Pick<UserClient, 'client'>, id: bigint | number, decision = 'retain') {
+  const r = await u.client.post('/api/reviews/decision', { riskDefinitionId: Number(id), decision });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
 /** A reviewer decides the first live row of an item (and it succeeds). */
 export const decide = async (server: TestServer, u: UserClient, user: string, role: string, decision = 'retain') =>
-  expect((await u.client.post('/api/reviews/decision', { riskDefinitionId: await rowId(server, user, role), decision })).status).toBe(200);
+  decideRow(u, await rowId(server, user, role), decision);
