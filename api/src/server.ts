@@ -3,7 +3,7 @@
 // import; main.ts starts it.
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -44,8 +44,9 @@ import { registerPurgeRoutes } from './rest/purge.js';
 import { registerAiBulkRoutes } from './rest/ai-bulk.js';
 import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, trustFunction } from './web-security.js';
 import { GRAPHIQL_CSP, registerGraphiQLAssets } from './graphiql.js';
-import { pageWithBootFrame, registerCompression, REVALIDATE_PAGE, webAssetCaching } from './web-delivery.js';
-import { sessionToken } from './auth/sessions.js';
+import { frameNeedsViewer, pageWithBootFrame, readWebPage, registerCompression, REVALIDATE_PAGE, webAssetCaching, type FrameViewer, type WebPage } from './web-delivery.js';
+import { resolveSession, sessionToken } from './auth/sessions.js';
+import { getActivePeriod } from './services/periods.js';
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
@@ -200,21 +201,37 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
     // index.html is never served as a file: it carries the response's CSP nonce (below).
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html' && p !== '/boot-frames.json', ...webAssetCaching(webDist) });
   }
-  app.setNotFoundHandler(async (req, reply) => {
-    const isApi = req.url.startsWith('/api/') || req.url.startsWith('/graphql');
-    if (!isApi && hasWeb && req.method === 'GET') {
-      // The nonce of this response's CSP, for the <style> elements Fluent UI inserts (main.tsx reads it).
-      const html = await fs.promises.readFile(path.join(webDist, 'index.html'), 'utf8');
-      // A request with a session cookie gets the signed-in page's frame in #root (web-delivery.ts).
-      const frames = await fs.promises.readFile(path.join(webDist, 'boot-frames.json'), 'utf8').catch(() => null);
-      const pathname = req.url.split('?')[0] ?? '/';
-      const page = pageWithBootFrame(html, frames, pathname, req.cookies, sessionToken(req.cookies as Record<string, string>) != null);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', REVALIDATE_PAGE)
-        .header('vary', 'cookie')
-        .send(page.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
+  // index.html and its frames: read once (a new build is a new process).
+  const webPage = hasWeb ? readWebPage(webDist) : null;
+  const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/graphql');
+  /** The page of the web app for a client-side route (the SPA fallback), with this response's nonce. */
+  const sendPage = async (req: FastifyRequest, reply: FastifyReply, page: WebPage) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    const token = sessionToken(req.cookies as Record<string, string>);
+    // A request with a session cookie gets the signed-in page's frame in #root (web-delivery.ts); on
+    // Risk Review the session says which screen and whether the period notice shows.
+    let viewer: FrameViewer | undefined;
+    if (token != null && frameNeedsViewer(page, pathname)) {
+      const session = await resolveSession(deps.prisma, token, deps.config.SESSION_TTL_HOURS).catch(() => null);
+      const user = session?.user;
+      viewer = user && !user.passwordResetRequired ? { reviewer: user.role === 'reviewer', periodActive: (await getActivePeriod(deps.prisma)) != null } : null;
     }
+    const html = pageWithBootFrame(page, pathname, req.cookies, token != null, viewer);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', REVALIDATE_PAGE)
+      .header('vary', 'cookie')
+      // The nonce of this response's CSP, for the <style> elements Fluent UI inserts (main.tsx reads it).
+      .send(html.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
+  };
+  if (webPage) {
+    // Every other GET is a client-side route: a route of its own (not the not-found handler), so the
+    // page goes through compression like any answer. Unknown API paths still get the JSON 404.
+    app.get('/*', { config: { access: 'public' } }, async (req, reply) => (isApi(req.url) ? reply.callNotFound() : sendPage(req, reply, webPage)));
+  }
+  app.setNotFoundHandler(async (req, reply) => {
+    // /index.html asked for by name (the static plugin refuses to serve it as a file).
+    if (!isApi(req.url) && webPage && req.method === 'GET') return sendPage(req, reply, webPage);
     return reply.status(404).send({ message: `Not found: ${req.method} ${req.url.split('?')[0]}` });
   });
 

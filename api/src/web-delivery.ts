@@ -8,6 +8,7 @@
 // before). The web build's hashed files under /assets/ never change under
 // their name: browsers keep them a year without asking again; anything else
 // from the build, index.html and the SPA fallback are asked for every time.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyCompress from '@fastify/compress';
@@ -43,7 +44,41 @@ export function webAssetCaching(root: string) {
 }
 
 /** The build's `boot-frames.json` (scripts/build-web.mjs from web/src/boot/bootFrame.ts). */
-type BootFrames = { unframed: string[]; collapsedCookie: string; frames: Record<string, [expanded: string, collapsed: string]> };
+type BootFrames = {
+  unframed: string[];
+  collapsedCookie: string;
+  /** Paths whose frame depends on who is signed in: frames keyed `<path>|<role>-<period>` (see frameKeyFor). */
+  byViewer?: string[];
+  frames: Record<string, [expanded: string, collapsed: string]>;
+};
+
+/** The built index.html and its frames, read once when the server starts (a new build means a new process). */
+export type WebPage = { html: string; boot: BootFrames | null };
+
+/** Reads the build's page and frames (a missing or unreadable frames file: the page as built for everyone). */
+export function readWebPage(webDist: string): WebPage {
+  const html = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  let boot: BootFrames | null = null;
+  try {
+    boot = JSON.parse(fs.readFileSync(path.join(webDist, 'boot-frames.json'), 'utf8')) as BootFrames;
+  } catch {
+    boot = null;
+  }
+  return { html, boot };
+}
+
+/** What the server knows of a signed-in viewer that changes a page's frame: null when the cookie is not a valid session. */
+export type FrameViewer = { reviewer: boolean; periodActive: boolean } | null;
+
+/** True when this path's frame depends on the viewer (the server then looks the session up first). */
+export function frameNeedsViewer(page: WebPage, pathname: string): boolean {
+  return page.boot?.byViewer?.includes(pathname) ?? false;
+}
+
+/** The frame's key for a viewer on a path whose frame depends on the viewer (bootFrame.ts writes the same keys). */
+function frameKeyFor(pathname: string, viewer: NonNullable<FrameViewer>): string {
+  return `${pathname}|${viewer.reviewer ? 'reviewer' : 'admin'}-${viewer.periodActive ? 'open' : 'closed'}`;
+}
 
 /**
  * index.html for one response (issue 15, 'Fast first load'): when the request carries a
@@ -51,17 +86,19 @@ type BootFrames = { unframed: string[]; collapsedCookie: string; frames: Record<
  * bar, the page's heading) goes into #root, so a phone on slow 4G paints it before the
  * app's script has arrived; React's first render shows the same markup (web/src/shell/BootFrame.tsx).
  * Without a cookie (the landing and sign-in pages), and on the paths outside the signed-in
- * layout, the page is as built. The sidebar is drawn as AppShell's cookie says.
+ * layout, the page is as built. The sidebar is drawn as AppShell's cookie says. On a path
+ * whose page depends on the viewer (Risk Review: the role picks the screen, the active period
+ * the notice), `viewer` is what the session says: null (a stale cookie) gives the page as built.
  */
-export function pageWithBootFrame(html: string, framesJson: string | null, pathname: string, cookies: Record<string, string | undefined>, hasSession: boolean): string {
-  if (!hasSession || framesJson == null) return html;
-  let boot: BootFrames;
-  try {
-    boot = JSON.parse(framesJson) as BootFrames;
-  } catch {
-    return html;
-  }
+export function pageWithBootFrame(page: WebPage, pathname: string, cookies: Record<string, string | undefined>, hasSession: boolean, viewer?: FrameViewer): string {
+  const { html, boot } = page;
+  if (!hasSession || boot == null) return html;
   if (boot.unframed.includes(pathname)) return html;
-  const frame = (boot.frames[pathname] ?? boot.frames['*'])?.[cookies[boot.collapsedCookie] === 'true' ? 1 : 0];
+  let frames: [string, string] | undefined;
+  if (frameNeedsViewer(page, pathname)) {
+    if (viewer === null) return html;
+    frames = viewer ? boot.frames[frameKeyFor(pathname, viewer)] : undefined;
+  }
+  const frame = (frames ?? boot.frames[pathname] ?? boot.frames['*'])?.[cookies[boot.collapsedCookie] === 'true' ? 1 : 0];
   return frame ? html.replace('<div id="root"></div>', `<div id="root">${frame}</div>`) : html;
 }

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, startServer, type Client, type TestServer } from './helpers/server.js';
+import { adminClient, startServer, userClient, type Client, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let admin: Client;
@@ -25,13 +25,22 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.br'), zlib.brotliCompressSync(bigScript));
   fs.writeFileSync(path.join(webDist, 'assets', 'vendor-Ef56Gh78.js.gz'), zlib.gzipSync(bigScript, { level: 9 }));
   // The signed-in frames as scripts/build-web.mjs writes them (web/src/boot/bootFrame.ts), nonce placeholder included.
-  const frame = (name: string) => `<div class="bf"><style nonce="__CSP_NONCE__">.bf{}</style><h1>${name}</h1></div>`;
+  // (A frame is a few KB, its style most of it: above the compression threshold.)
+  const frame = (name: string) => `<div class="bf"><style nonce="__CSP_NONCE__">${'.bf{color:#242424}'.repeat(100)}</style><h1>${name}</h1></div>`;
   fs.writeFileSync(
     path.join(webDist, 'boot-frames.json'),
     JSON.stringify({
       unframed: ['/internal-login', '/sign-in-refused'],
       collapsedCookie: 'sidebar_collapsed',
-      frames: { '/': [frame('Dashboard'), frame('Dashboard, sidebar collapsed')], '*': [frame('Any page'), frame('Any page, sidebar collapsed')] },
+      byViewer: ['/risk-review'],
+      frames: {
+        '/': [frame('Dashboard'), frame('Dashboard, sidebar collapsed')],
+        '*': [frame('Any page'), frame('Any page, sidebar collapsed')],
+        '/risk-review|admin-closed': [frame('Risk Review, no period'), frame('Risk Review, no period, collapsed')],
+        '/risk-review|admin-open': [frame('Risk Review'), frame('Risk Review, collapsed')],
+        '/risk-review|reviewer-closed': [frame('My Assigned Risks'), frame('My Assigned Risks, collapsed')],
+        '/risk-review|reviewer-open': [frame('My Assigned Risks'), frame('My Assigned Risks, collapsed')],
+      },
     }),
   );
   server = await startServer({ WEB_DIST: webDist });
@@ -150,6 +159,46 @@ describe('compression', () => {
     }
     // The frames file itself is not served.
     expect(decode(await get('/boot-frames.json'))).not.toContain('collapsedCookie');
+  });
+
+  it('sends the framed page compressed when the browser accepts it (and reads index.html once: a changed file is not seen)', async () => {
+    const plain = await get('/', { accept: 'text/html', cookie: admin.cookieHeader });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Changed</title><div id="root"></div>');
+    for (const p of ['/', '/risk-review', '/users']) {
+      const br = await get(p, { accept: 'text/html', cookie: admin.cookieHeader, 'accept-encoding': 'gzip, deflate, br' });
+      expect(br.status, p).toBe(200);
+      expect(br.headers['content-encoding'], p).toBe('br');
+      expect(br.headers.vary, p).toMatch(/accept-encoding/i);
+      expect(br.headers.vary, p).toMatch(/cookie/i);
+      expect(decode(br), p).toContain('<title>GRC Risk Management</title>');
+      expect(decode(br), p).toContain('<div id="root"><div class="bf">');
+    }
+    // Unknown API paths still answer a JSON 404, unknown methods on pages too.
+    const api = await get('/api/no-such-thing', { cookie: admin.cookieHeader });
+    expect(api.status).toBe(404);
+    expect(JSON.parse(decode(api)).message).toBe('Not found: GET /api/no-such-thing');
+    expect((await fetch(new URL('/users', server.url), { method: 'POST' })).status).toBe(404);
+  });
+
+  it("frames Risk Review as the session's viewer gets it: the administrator's tabs (with the period notice while none is active) or a reviewer's own risks", async () => {
+    const page = async (c: Client) => decode(await get('/risk-review', { accept: 'text/html', cookie: c.cookieHeader }));
+    expect(await page(admin)).toContain('<h1>Risk Review, no period</h1>');
+    const reviewer = await userClient(server, admin, 'reviewer');
+    expect(await page(reviewer.client)).toContain('<h1>My Assigned Risks</h1>');
+    const period = await admin.post('/api/review-periods', { name: 'Framed period' });
+    expect(period.status).toBe(201);
+    try {
+      expect(await page(admin)).toContain('<h1>Risk Review</h1>');
+      expect(await page(reviewer.client)).toContain('<h1>My Assigned Risks</h1>');
+    } finally {
+      expect((await admin.put(`/api/review-periods/${period.body.id}/close`)).status).toBe(200);
+    }
+    // A cookie that is no session (expired, signed out): the page as built, which goes to sign-in.
+    const stale = decode(await get('/risk-review', { accept: 'text/html', cookie: 'grc_session=not-a-session' }));
+    expect(stale).toContain('<div id="root"></div>');
+    // Other pages do not ask the database: any cookie gets their frame.
+    expect(decode(await get('/users', { accept: 'text/html', cookie: 'grc_session=not-a-session' }))).toContain('<h1>Any page</h1>');
   });
 
   it('still streams a CSV export whole, compressed when accepted', async () => {
