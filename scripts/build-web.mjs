@@ -52,7 +52,17 @@ async function writeBootFrames(dir) {
   const both = (p) => [frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, false), frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, true)];
   const frames = { '*': both('') };
   for (const p of frame.FRAMED_HEADINGS) frames[p] = both(p);
-  const out = { unframed: frame.UNFRAMED_PATHS, collapsedCookie: frame.COLLAPSED_COOKIE, frames };
+  // Risk Review: one frame per viewer variant (role, period), keyed as the server looks them up.
+  for (const p of frame.VIEWER_FRAMED_PATHS) {
+    for (const v of frame.VIEWER_VARIANTS) frames[`${p}|${v}`] = [frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, false, v), frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, true, v)];
+  }
+  const out = {
+    unframed: frame.UNFRAMED_PATHS,
+    collapsedCookie: frame.COLLAPSED_COOKIE,
+    byViewer: frame.VIEWER_FRAMED_PATHS,
+    byViewerExceptTabs: frame.OTHER_TAB_VALUES,
+    frames,
+  };
   fs.writeFileSync(path.join(dir, 'boot-frames.json'), JSON.stringify(out));
 }
 

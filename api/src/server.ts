@@ -206,17 +206,17 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   const isApi = (url: string) => url.startsWith('/api/') || url.startsWith('/graphql');
   /** The page of the web app for a client-side route (the SPA fallback), with this response's nonce. */
   const sendPage = async (req: FastifyRequest, reply: FastifyReply, page: WebPage) => {
-    const pathname = req.url.split('?')[0] ?? '/';
+    const [pathname = '/', query = ''] = req.url.split('?');
     const token = sessionToken(req.cookies as Record<string, string>);
     // A request with a session cookie gets the signed-in page's frame in #root (web-delivery.ts); on
     // Risk Review the session says which screen and whether the period notice shows.
     let viewer: FrameViewer | undefined;
-    if (token != null && frameNeedsViewer(page, pathname)) {
+    if (token != null && frameNeedsViewer(page, pathname, new URLSearchParams(query))) {
       const session = await resolveSession(deps.prisma, token, deps.config.SESSION_TTL_HOURS).catch(() => null);
       const user = session?.user;
       viewer = user && !user.passwordResetRequired ? { reviewer: user.role === 'reviewer', periodActive: (await getActivePeriod(deps.prisma)) != null } : null;
     }
-    const html = pageWithBootFrame(page, pathname, req.cookies, token != null, viewer);
+    const html = pageWithBootFrame(page, req.url, req.cookies, token != null, viewer);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', REVALIDATE_PAGE)

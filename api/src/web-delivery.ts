@@ -49,6 +49,8 @@ type BootFrames = {
   collapsedCookie: string;
   /** Paths whose frame depends on who is signed in: frames keyed `<path>|<role>-<period>` (see frameKeyFor). */
   byViewer?: string[];
+  /** On those paths, the `tab` values whose screen is not framed by viewer (Risk Review's other tabs). */
+  byViewerExceptTabs?: string[];
   frames: Record<string, [expanded: string, collapsed: string]>;
 };
 
@@ -70,9 +72,10 @@ export function readWebPage(webDist: string): WebPage {
 /** What the server knows of a signed-in viewer that changes a page's frame: null when the cookie is not a valid session. */
 export type FrameViewer = { reviewer: boolean; periodActive: boolean } | null;
 
-/** True when this path's frame depends on the viewer (the server then looks the session up first). */
-export function frameNeedsViewer(page: WebPage, pathname: string): boolean {
-  return page.boot?.byViewer?.includes(pathname) ?? false;
+/** True when this address's frame depends on the viewer (the server then looks the session up first). */
+export function frameNeedsViewer(page: WebPage, pathname: string, search: URLSearchParams): boolean {
+  const tab = search.get('tab');
+  return (page.boot?.byViewer?.includes(pathname) ?? false) && !(tab != null && page.boot?.byViewerExceptTabs?.includes(tab));
 }
 
 /** The frame's key for a viewer on a path whose frame depends on the viewer (bootFrame.ts writes the same keys). */
@@ -90,15 +93,16 @@ function frameKeyFor(pathname: string, viewer: NonNullable<FrameViewer>): string
  * whose page depends on the viewer (Risk Review: the role picks the screen, the active period
  * the notice), `viewer` is what the session says: null (a stale cookie) gives the page as built.
  */
-export function pageWithBootFrame(page: WebPage, pathname: string, cookies: Record<string, string | undefined>, hasSession: boolean, viewer?: FrameViewer): string {
+export function pageWithBootFrame(page: WebPage, url: string, cookies: Record<string, string | undefined>, hasSession: boolean, viewer?: FrameViewer): string {
   const { html, boot } = page;
   if (!hasSession || boot == null) return html;
+  const [pathname = '/', query = ''] = url.split('?');
   if (boot.unframed.includes(pathname)) return html;
   let frames: [string, string] | undefined;
-  if (frameNeedsViewer(page, pathname)) {
+  if (frameNeedsViewer(page, pathname, new URLSearchParams(query))) {
     if (viewer === null) return html;
     frames = viewer ? boot.frames[frameKeyFor(pathname, viewer)] : undefined;
   }
-  const frame = (frames ?? boot.frames[pathname] ?? boot.frames['*'])?.[cookies[boot.collapsedCookie] === 'true' ? 1 : 0];
+  const frame = (frames ?? (viewer === undefined ? boot.frames[pathname] : undefined) ?? boot.frames['*'])?.[cookies[boot.collapsedCookie] === 'true' ? 1 : 0];
   return frame ? html.replace('<div id="root"></div>', `<div id="root">${frame}</div>`) : html;
 }

@@ -84,9 +84,51 @@ test("a reviewer's reload of /risk-review: My Assigned Risks, and the administra
   await signInThroughForm(page, reviewer.email, reviewer.password);
   await expect(page.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
   await page.addInitScript(recordGraphqlSenders);
-  await page.goto('/risk-review');
+  const response = await page.goto('/risk-review');
+  // The server knows the viewer from the session: the frame is the reviewer's screen, not the administrators' tabs.
+  const html = (await response?.text()) ?? '';
+  expect(html).toContain('<h1 class="bf-h1">My Assigned Risks</h1>');
+  expect(html).not.toContain('Risk Overview');
   await expect(page.getByRole('heading', { name: 'My Assigned Risks', level: 1 })).toBeVisible();
   const senders = await page.evaluate(() => (window as unknown as { graphqlSenders: { op: string; early: boolean }[] }).graphqlSenders);
   expect(senders.map((s) => s.op)).toContain('AssignedRisksQuery');
   expect(senders.map((s) => s.op)).not.toContain('RiskQueueQuery');
+});
+
+/** Records what #root shows on Risk Review each time it changes: frame or app, and whether the period notice is there. */
+function recordQueueStates() {
+  const w = window as unknown as { queueStates: string[] };
+  w.queueStates = [];
+  const note = () => {
+    const root = document.getElementById('root');
+    if (root == null) return;
+    const where = root.querySelector('.bf > .bf-shell') ? 'frame' : root.querySelector('main#main-content') ? 'app' : 'other';
+    const heading = root.querySelector('h1')?.textContent ?? '';
+    const notice = (root.textContent ?? '').includes('Review Period Closed') ? ' + notice' : '';
+    const state = `${where}: ${heading}${notice}`;
+    if (w.queueStates[w.queueStates.length - 1] !== state) w.queueStates.push(state);
+  };
+  new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+test("an administrator's reload of the risk queue: the heading, tabs and (while no period is active) the period notice come in the HTML, and stay until the queue shows", async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  const periods = (await (await page.request.get('/api/review-periods')).json()) as { status: string }[];
+  const closed = !periods.some((p) => p.status === 'active');
+  await page.addInitScript(recordQueueStates);
+  const response = await page.goto('/risk-review');
+  const html = (await response?.text()) ?? '';
+  expect(html).toContain('<h1 class="bf-h1">Risk Review</h1>');
+  expect(html).toContain('Risk Overview');
+  expect(html.includes('Review Period Closed')).toBe(closed);
+  await expect(page.getByRole('table', { name: 'Risks' }).getByRole('row')).toHaveCount(26);
+  await expect(page.getByText('Review Period Closed', { exact: true })).toHaveCount(closed ? 1 : 0);
+  const states = await page.evaluate(() => (window as unknown as { queueStates: string[] }).queueStates);
+  // Frame first, the app's page last; the heading never changes and the notice, when shown, never blinks away.
+  expect(states[0], states.join(' → ')).toBe(`frame: Risk Review${closed ? ' + notice' : ''}`);
+  expect(states.at(-1), states.join(' → ')).toBe(`app: Risk Review${closed ? ' + notice' : ''}`);
+  expect(states.filter((s) => !s.startsWith('frame: Risk Review') && !s.startsWith('app: Risk Review')), states.join(' → ')).toEqual([]);
+  if (closed) expect(states.filter((s) => !s.endsWith(' + notice')), states.join(' → ')).toEqual([]);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(page.locator('.bf')).toHaveCount(0);
 });

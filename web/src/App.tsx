@@ -4,7 +4,8 @@ import { SessionProvider, useAuth } from './auth/SessionProvider';
 import { signInPathFor } from './auth/nextPath';
 import { prepareNotificationBell, type NotificationBellPrepared } from './domain/notifications/notificationBellLoader';
 import { RouteBoundary } from './shell/RouteBoundary';
-import { BootFrame, bootFramePainted } from './shell/BootFrame';
+import { BootFrame, BootFrameContent, bootFramePainted } from './shell/BootFrame';
+import { RouteLoading } from './components/RouteLoading';
 import { DASHBOARD_HEADING } from './boot/bootFrame';
 import { PageHeader } from './components/PageHeader';
 import { routeLoader, type RoutePrepare } from './router/routeSession';
@@ -94,11 +95,19 @@ const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
   return (await import('./routes/risk-review/riskReviewLoader')).prepareRiskReview(session, url);
 };
 
-/** SPEC §2 'Risk Review': reviewers get 'My Assigned Risks', everyone else the administrators' tabs. */
+/**
+ * SPEC §2 'Risk Review': reviewers get 'My Assigned Risks', everyone else the administrators' tabs.
+ * While the screen's code arrives on a load the server painted for this viewer, the frame's content
+ * (heading, and the queue's card with the period notice) stays where the screen will draw it.
+ */
 function RiskReviewForRole() {
   const auth = useAuth();
   if (auth.status !== 'signedIn') return null;
-  return auth.viewer.role === 'REVIEWER' ? <AssignedRisksRoute /> : <RiskReviewRoute />;
+  return (
+    <Suspense fallback={<BootFrameContent fallback={<RouteLoading />} />}>
+      {auth.viewer.role === 'REVIEWER' ? <AssignedRisksRoute /> : <RiskReviewRoute />}
+    </Suspense>
+  );
 }
 
 /**

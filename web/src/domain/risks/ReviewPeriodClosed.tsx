@@ -1,10 +1,11 @@
 import { MessageBar, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
+import { PERIOD_CLOSED_NOTICE } from '../../boot/bootFrame';
 
 /** The warning over a review screen while no review period is active. */
 export function ReviewPeriodClosed({
   className,
-  children = 'No review period is active. Decisions are locked until a review period is opened from the dashboard.',
+  children = PERIOD_CLOSED_NOTICE.text,
 }: {
   className?: string;
   /** What is locked meanwhile. */
@@ -13,7 +14,7 @@ export function ReviewPeriodClosed({
   return (
     <MessageBar intent="warning" className={className} layout="multiline">
       <MessageBarBody>
-        <MessageBarTitle>Review Period Closed</MessageBarTitle>
+        <MessageBarTitle>{PERIOD_CLOSED_NOTICE.title}</MessageBarTitle>
         {children}
       </MessageBarBody>
     </MessageBar>

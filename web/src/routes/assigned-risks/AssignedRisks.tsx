@@ -15,12 +15,14 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ClipboardTaskListLtr24Regular, PersonSwap20Regular, SearchInfo24Regular } from '@fluentui/react-icons';
-import { Suspense, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { CompositeViewQuery } from '../../__generated__/CompositeViewQuery.graphql';
 import type { AssignedRisksQuery } from '../../__generated__/AssignedRisksQuery.graphql';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { ASSIGNED_RISKS_HEADING } from '../../boot/bootFrame';
+import { bootScreenShown } from '../../shell/BootFrame';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
 import { useReviewPeriodChanged } from '../../domain/risks/useReviewPeriodChanged';
 import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
@@ -118,10 +120,12 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
   };
   const goTo = (page: number, current: PageEdges) => show(shown.current.search, pageRequest(page, current));
   const loading = <Spinner className={styles.loading} label="Loading your assigned risks..." />;
+  // The frame's heading (boot/bootFrame.ts) stood in for this screen until now.
+  useEffect(bootScreenShown, []);
 
   return (
     <>
-      <PageHeader title="My Assigned Risks" subtitle="Decide whether each user keeps the access behind a risk, then submit your decisions for approval." />
+      <PageHeader title={ASSIGNED_RISKS_HEADING.title} subtitle={ASSIGNED_RISKS_HEADING.subtitle} />
       {queryRef == null ? (
         loading
       ) : (

@@ -10,7 +10,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@fluentui/react-icons';
-import { Suspense, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
 import { fetchQuery } from 'relay-runtime';
 import type { RiskQueueValuesQuery } from '../../__generated__/RiskQueueValuesQuery.graphql';
@@ -18,6 +18,7 @@ import { SearchCombobox, type OptionLookup } from '../../components/SearchCombob
 import type { RiskFilterInput, RiskQueueQuery } from '../../__generated__/RiskQueueQuery.graphql';
 import { downloadCsv, fileStamp } from '../../components/download';
 import { ReviewPeriodClosed } from '../../domain/risks/ReviewPeriodClosed';
+import { bootScreenShown, bootVariant } from '../../shell/BootFrame';
 import { LoadingBar, SearchToolbar } from '../../components/SearchToolbar';
 import { useNotify } from '../../components/toast';
 import { useDebouncedCallback } from '../../components/useDebouncedCallback';
@@ -142,7 +143,14 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
     }
   };
 
-  const loading = <Spinner className={styles.loading} label="Loading risks..." />;
+  // On a first load the server framed with the period notice (no period active when the page was
+  // sent), the notice stays in its place while the first page arrives, instead of a blink.
+  const loading = (
+    <>
+      {bootVariant() === 'admin-closed' ? <ReviewPeriodClosed className={styles.banner} /> : null}
+      <Spinner className={styles.loading} label="Loading risks..." />
+    </>
+  );
 
   return (
     <Card className={styles.card}>
@@ -291,6 +299,7 @@ function LoadedQueue({
   const styles = useStyles();
   const data = usePreloadedQuery<RiskQueueQuery>(riskQueueQuery, queryRef);
   const locked = data.activeReviewPeriod == null;
+  useEffect(bootScreenShown, []);
   return (
     <>
       {locked ? (

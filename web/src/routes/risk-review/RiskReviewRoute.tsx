@@ -2,6 +2,7 @@ import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLoaderData, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { RISK_REVIEW_HEADING } from '../../boot/bootFrame';
 import { RouteLoading } from '../../components/RouteLoading';
 import { RiskQueue } from './RiskQueue';
 import { RISK_REVIEW_TAB_CODE, RISK_REVIEW_TABS, riskReviewTab, type RiskReviewPrepared } from './riskReviewLoader';
@@ -38,7 +39,7 @@ export default function RiskReviewRoute() {
 
   return (
     <>
-      <PageHeader title="Risk Review" subtitle="Review access-risk conflicts, assign them to reviewers and follow their progress." />
+      <PageHeader title={RISK_REVIEW_HEADING.title} subtitle={RISK_REVIEW_HEADING.subtitle} />
       <TabList
         ref={tabsRef}
         className={styles.tabs}
