@@ -5,7 +5,7 @@ import {
   RendererProvider,
   webLightTheme,
 } from '@fluentui/react-components';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createAppRouter } from './App';
@@ -39,10 +39,17 @@ function Root() {
 const container = document.getElementById('root');
 if (container == null) throw new Error('Missing #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <RendererProvider renderer={renderer} targetDocument={document}>
-      <Root />
-    </RendererProvider>
-  </StrictMode>,
-);
+// The first render as a transition (issue 15, 'Fast first load'): React renders it in slices,
+// yielding to the browser every few milliseconds instead of one long task, so a slow phone stays
+// responsive while the app starts. The server's frame (boot/bootFrame.ts) stays on screen until
+// the first render commits the same markup.
+const root = createRoot(container);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <RendererProvider renderer={renderer} targetDocument={document}>
+        <Root />
+      </RendererProvider>
+    </StrictMode>,
+  );
+});
