@@ -10,6 +10,8 @@ import { getActivePeriod } from './periods.js';
 import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import { ADMIN_SCOPE, type RowScope } from './visibility.js';
+import { HOLDS_WORK, sightsOf } from './assignments.js';
+import { rewriteReviewerDays } from './reviewer-days.js';
 import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
@@ -167,8 +169,8 @@ async function categoryCounts(prisma: PrismaClient, { visible, key }: RowScope) 
  * rows, so that the upload is reported done with them (the first dashboard
  * after an upload then reads kept figures, as the later ones do). For the
  * periods with decisions: the shared items (the decided rows of 'pending',
- * All Reviews), and the trend's days of the period the chart shows, each one
- * set-based statement; nothing when no period has decisions. Returns whether
+ * All Reviews), and the trend's days of the period the chart shows,
+ * everyone's and each reviewer's own, each one set-based statement; nothing when no period has decisions. Returns whether
  * it refreshed shared items (then vacuumSharedItems after the commit).
  */
 export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
@@ -176,7 +178,16 @@ export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
   if (!periods.length) return false;
   await freshSharedItems(tx, periods, { inTransaction: true });
   const shown = await referencePeriod(tx, await getActivePeriod(tx));
-  if (shown && periods.includes(shown)) await refreshTrendDays(tx, shown, { inTransaction: true });
+  if (shown && periods.includes(shown)) {
+    await refreshTrendDays(tx, shown, { inTransaction: true });
+    // The reviewers' own days too (those who hold work or whose days are kept), one statement for all.
+    const reviewers = await tx.user.findMany({
+      where: { OR: [{ role: 'reviewer', ...HOLDS_WORK }, { reviewerTrendPeriods: { some: { periodId: shown } } }] },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    await rewriteReviewerDays(tx, shown, await sightsOf(tx, reviewers.map((u) => u.id)));
+  }
   return true;
 }
 
