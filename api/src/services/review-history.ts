@@ -16,7 +16,7 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { isUuid } from '../core/types.js';
-import { countKeptDecisions, freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
+import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
 import type { Viewer } from './viewer.js';
 
@@ -326,7 +326,9 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
  * (searchSplit): the kept sums of the items whose every row matches (by user
  * id, by a user's only names, by role), plus the decisions counted on rows
  * matching by a user name their user id does not always carry, plus those of
- * matching reviewers on rows that do not match: the same set as the rule.
+ * matching reviewers on rows that do not match (their sums kept per item,
+ * less the items matched whole, less their decisions counted on the rows
+ * matched by a name): the same set as the rule.
  */
 async function countReviews(
   prisma: PrismaClient,
@@ -348,25 +350,19 @@ async function countReviews(
   if (!f.search) return countKeptDecisions(prisma, periods, f.shared, f.decision);
   const like = likeContains(f.search);
   const m = await searchSplit(prisma, like);
+  // The rows that match by a name their user id does not always carry (and not by their role).
+  const byNameOnly = Prisma.sql`r.user_id = ANY(${m.someNames}::text[]) AND r.user_name ILIKE ${like} AND NOT r.role_profile = ANY(${m.roles}::text[])`;
   const parts = await Promise.all([
     countKeptDecisions(prisma, periods, f.shared, f.decision, { userIds: m.wholeUsers, roles: m.roles }),
-    m.someNames.length
-      ? count(matchingSql(viewer, visible, f, {
-          search: false,
-          reviewers: false,
-          extra: Prisma.sql`r.user_id = ANY(${m.someNames}::text[]) AND r.user_name ILIKE ${like} AND NOT r.role_profile = ANY(${m.roles}::text[])`,
-        }))
-      : 0,
-    m.reviewers.length
-      ? count(matchingSql(viewer, visible, f, {
-          search: false,
-          reviewers: false,
-          lateral: true,
-          extra: Prisma.sql`d.reviewer_id = ANY(${m.reviewers}::uuid[]) AND NOT ${rowMatchSql(like)}`,
-        }))
+    m.someNames.length ? count(matchingSql(viewer, visible, f, { search: false, reviewers: false, extra: byNameOnly })) : 0,
+    // Matching reviewers' decisions on rows that do not match: their kept sums less the items matched whole,
+    m.reviewers.length ? countKeptReviewerDecisions(prisma, periods, f.shared, f.decision, m.reviewers, { userIds: m.wholeUsers, roles: m.roles }) : 0,
+    // less their decisions on rows matched by a name (counted in the second part).
+    m.reviewers.length && m.someNames.length
+      ? count(matchingSql(viewer, visible, f, { search: false, reviewers: false, extra: Prisma.sql`d.reviewer_id = ANY(${m.reviewers}::uuid[]) AND ${byNameOnly}` }))
       : 0,
   ]);
-  return parts[0] + parts[1] + parts[2];
+  return parts[0] + parts[1] + parts[2] - parts[3];
 }
 
 /**

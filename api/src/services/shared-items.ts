@@ -93,6 +93,11 @@ async function refreshPeriod(db: DbClient, periodId: string, inTransaction: bool
                           count(DISTINCT d.risk_row_id) AS dr
                      FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
                     WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 1, 2) c USING (user_id, role_profile)`;
+    await tx.$executeRaw`DELETE FROM shared_item_decisions WHERE period_id = ${periodId}::uuid`;
+    await tx.$executeRaw`INSERT INTO shared_item_decisions (period_id, reviewer_id, user_id, role_profile, decisions, removals)
+      SELECT ${periodId}::uuid, d.reviewer_id, r.user_id, r.role_profile, count(*), count(*) FILTER (WHERE d.decision = 'remove')
+        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+       WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 2, 3, 4`;
     await tx.$executeRaw`INSERT INTO shared_item_periods (period_id, data_version, criteria_version, refreshed_at)
       VALUES (${periodId}::uuid, ${v.version}, ${v.criteria_version}, now())
       ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, refreshed_at = now()`;
@@ -111,7 +116,7 @@ async function refreshPeriod(db: DbClient, periodId: string, inTransaction: bool
  * failure only costs speed.
  */
 export async function vacuumSharedItems(prisma: PrismaClient): Promise<void> {
-  await prisma.$executeRawUnsafe('VACUUM (ANALYZE) shared_items').catch(() => undefined);
+  await prisma.$executeRawUnsafe('VACUUM (ANALYZE) shared_items, shared_item_decisions').catch(() => undefined);
 }
 
 /** The periods that have decisions (All Reviews lists decisions, so these are the periods it reads). */
@@ -135,8 +140,8 @@ export async function countKeptDecisions(
   of?: { userIds: readonly string[]; roles: readonly string[] },
 ): Promise<number> {
   if (!periodIds.length) return 0;
-  const which = shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
-  const n = decision === 'remove' ? Prisma.sql`si.removals` : decision === 'retain' ? Prisma.sql`si.decisions - si.removals` : Prisma.sql`si.decisions`;
+  const which = sharedFilterSql(shared);
+  const n = keptCountSql('si', decision);
   const periods = Prisma.sql`si.period_id = ANY(${[...periodIds]}::uuid[])`;
   if (!of) {
     const [r] = await db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(${n})::bigint AS n FROM shared_items si WHERE ${periods} ${which}`;
@@ -148,6 +153,37 @@ export async function countKeptDecisions(
     SELECT (SELECT coalesce(sum(${n}), 0) FROM shared_items si WHERE ${periods} AND si.user_id = ANY(${[...of.userIds]}::text[]) ${which})
          + (SELECT coalesce(sum(${n}), 0) FROM shared_items si WHERE ${periods} AND si.role_profile = ANY(${[...of.roles]}::text[])
                AND NOT si.user_id = ANY(${[...of.userIds]}::text[]) ${which}) AS n`;
+  return Number(r?.n ?? 0);
+}
+
+/** The Shared Roles filter on a kept item si (alias), as an AND clause. */
+const sharedFilterSql = (shared: string | null) =>
+  shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
+/** The kept count of a decision kind (null: all) on a kept row with decisions and removals (alias). */
+const keptCountSql = (alias: string, decision: string | null) =>
+  Prisma.raw(decision === 'remove' ? `${alias}.removals` : decision === 'retain' ? `${alias}.decisions - ${alias}.removals` : `${alias}.decisions`);
+
+/**
+ * How many decisions on live rows these reviewers made in the periods, all,
+ * on shared or unique items only, and of a decision kind, leaving out the
+ * items of the user ids and roles of `notOf`: sums over the counts kept per
+ * reviewer and item (shared_item_decisions) instead of a count over their
+ * decisions. The periods must be fresh (freshSharedItems).
+ */
+export async function countKeptReviewerDecisions(
+  db: DbClient,
+  periodIds: readonly string[],
+  shared: string | null,
+  decision: string | null,
+  reviewerIds: readonly string[],
+  notOf: { userIds: readonly string[]; roles: readonly string[] },
+): Promise<number> {
+  if (!periodIds.length || !reviewerIds.length) return 0;
+  const items = shared ? Prisma.sql`LEFT JOIN shared_items si ON si.period_id = sd.period_id AND si.user_id = sd.user_id AND si.role_profile = sd.role_profile` : Prisma.empty;
+  const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
+    SELECT sum(${keptCountSql('sd', decision)})::bigint AS n FROM shared_item_decisions sd ${items}
+     WHERE sd.period_id = ANY(${[...periodIds]}::uuid[]) AND sd.reviewer_id = ANY(${[...reviewerIds]}::uuid[])
+       AND NOT sd.user_id = ANY(${[...notOf.userIds]}::text[]) AND NOT sd.role_profile = ANY(${[...notOf.roles]}::text[]) ${sharedFilterSql(shared)}`;
   return Number(r?.n ?? 0);
 }
 
