@@ -93,11 +93,6 @@ async function refreshPeriod(db: DbClient, periodId: string, inTransaction: bool
                           count(DISTINCT d.risk_row_id) AS dr
                      FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
                     WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 1, 2) c USING (user_id, role_profile)`;
-    await tx.$executeRaw`DELETE FROM shared_item_decisions WHERE period_id = ${periodId}::uuid`;
-    await tx.$executeRaw`INSERT INTO shared_item_decisions (period_id, reviewer_id, user_id, role_profile, decisions, removals)
-      SELECT ${periodId}::uuid, d.reviewer_id, r.user_id, r.role_profile, count(*), count(*) FILTER (WHERE d.decision = 'remove')
-        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
-       WHERE d.period_id = ${periodId}::uuid AND ${LIVE_ROWS} GROUP BY 2, 3, 4`;
     await tx.$executeRaw`INSERT INTO shared_item_periods (period_id, data_version, criteria_version, refreshed_at)
       VALUES (${periodId}::uuid, ${v.version}, ${v.criteria_version}, now())
       ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, refreshed_at = now()`;
@@ -116,7 +111,7 @@ async function refreshPeriod(db: DbClient, periodId: string, inTransaction: bool
  * failure only costs speed.
  */
 export async function vacuumSharedItems(prisma: PrismaClient): Promise<void> {
-  await prisma.$executeRawUnsafe('VACUUM (ANALYZE) shared_items, shared_item_decisions').catch(() => undefined);
+  await prisma.$executeRawUnsafe('VACUUM (ANALYZE) shared_items').catch(() => undefined);
 }
 
 /** The periods that have decisions (All Reviews lists decisions, so these are the periods it reads). */
@@ -156,6 +151,9 @@ export async function countKeptDecisions(
   return Number(r?.n ?? 0);
 }
 
+/** shared_item_decisions' upload of rows loaded without an upload (always live). */
+export const NO_UPLOAD = '00000000-0000-0000-0000-000000000000';
+
 /** The Shared Roles filter on a kept item si (alias), as an AND clause. */
 const sharedFilterSql = (shared: string | null) =>
   shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
@@ -167,8 +165,10 @@ const keptCountSql = (alias: string, decision: string | null) =>
  * How many decisions on live rows these reviewers made in the periods, all,
  * on shared or unique items only, and of a decision kind, leaving out the
  * items of the user ids and roles of `notOf`: sums over the counts kept per
- * reviewer and item (shared_item_decisions) instead of a count over their
- * decisions. The periods must be fresh (freshSharedItems).
+ * reviewer, upload and item (shared_item_decisions, moved by a trigger on
+ * decisions) of the live uploads (and rows loaded without one), instead of a
+ * count over their decisions. For the shared filter, the periods must be
+ * fresh (freshSharedItems).
  */
 export async function countKeptReviewerDecisions(
   db: DbClient,
@@ -183,6 +183,7 @@ export async function countKeptReviewerDecisions(
   const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
     SELECT sum(${keptCountSql('sd', decision)})::bigint AS n FROM shared_item_decisions sd ${items}
      WHERE sd.period_id = ANY(${[...periodIds]}::uuid[]) AND sd.reviewer_id = ANY(${[...reviewerIds]}::uuid[])
+       AND (sd.upload_id = ${NO_UPLOAD}::uuid OR sd.upload_id IN (SELECT u.id FROM uploads u WHERE u.live))
        AND NOT sd.user_id = ANY(${[...notOf.userIds]}::text[]) AND NOT sd.role_profile = ANY(${[...notOf.roles]}::text[]) ${sharedFilterSql(shared)}`;
   return Number(r?.n ?? 0);
 }
