@@ -179,12 +179,23 @@ export async function countKeptReviewerDecisions(
   notOf: { userIds: readonly string[]; roles: readonly string[] },
 ): Promise<number> {
   if (!periodIds.length || !reviewerIds.length) return 0;
-  const items = shared ? Prisma.sql`LEFT JOIN shared_items si ON si.period_id = sd.period_id AND si.user_id = sd.user_id AND si.role_profile = sd.role_profile` : Prisma.empty;
+  const n = keptCountSql('sd', decision);
+  const where = Prisma.sql`sd.period_id = ANY(${[...periodIds]}::uuid[]) AND sd.reviewer_id = ANY(${[...reviewerIds]}::uuid[])
+       AND (sd.upload_id = ${NO_UPLOAD}::uuid OR sd.upload_id IN (SELECT u.id FROM uploads u WHERE u.live))`;
+  const users = Prisma.sql`${[...notOf.userIds]}::text[]`;
+  const roles = Prisma.sql`${[...notOf.roles]}::text[]`;
+  if (shared) {
+    const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
+      SELECT sum(${n})::bigint AS n FROM shared_item_decisions sd
+        LEFT JOIN shared_items si ON si.period_id = sd.period_id AND si.user_id = sd.user_id AND si.role_profile = sd.role_profile
+       WHERE ${where} AND NOT sd.user_id = ANY(${users}) AND NOT sd.role_profile = ANY(${roles}) ${sharedFilterSql(shared)}`;
+    return Number(r?.n ?? 0);
+  }
+  // Without the Shared Roles filter: their totals (a few rows), less the items matched whole (by user, by role).
   const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
-    SELECT sum(${keptCountSql('sd', decision)})::bigint AS n FROM shared_item_decisions sd ${items}
-     WHERE sd.period_id = ANY(${[...periodIds]}::uuid[]) AND sd.reviewer_id = ANY(${[...reviewerIds]}::uuid[])
-       AND (sd.upload_id = ${NO_UPLOAD}::uuid OR sd.upload_id IN (SELECT u.id FROM uploads u WHERE u.live))
-       AND NOT sd.user_id = ANY(${[...notOf.userIds]}::text[]) AND NOT sd.role_profile = ANY(${[...notOf.roles]}::text[]) ${sharedFilterSql(shared)}`;
+    SELECT (SELECT coalesce(sum(${n}), 0) FROM reviewer_decision_totals sd WHERE ${where})
+         - (SELECT coalesce(sum(${n}), 0) FROM shared_item_decisions sd WHERE ${where}
+             AND (sd.user_id = ANY(${users}) OR sd.role_profile = ANY(${roles}))) AS n`;
   return Number(r?.n ?? 0);
 }
 

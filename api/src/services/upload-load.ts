@@ -141,6 +141,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
         await tx.$executeRaw`DELETE FROM risk_rows WHERE upload_id IS NULL`;
         // (with their decisions: none is left of the counts kept for them, shared_item_decisions)
         await tx.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${NO_UPLOAD}::uuid`;
+        await tx.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${NO_UPLOAD}::uuid`;
       }
       // Readers bound their scans by this (see LIVE_ROWS).
       await tx.$executeRaw`UPDATE uploads SET max_row_id = (SELECT max(id) FROM risk_rows WHERE upload_id = ${uploadId}::uuid) WHERE id = ${uploadId}::uuid`;

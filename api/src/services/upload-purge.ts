@@ -13,6 +13,7 @@ export async function deleteUploadRows(prisma: PrismaClient, uploadId: string): 
     if (n === 0) {
       // Its decisions went with its rows (the counts kept per upload for All Reviews' search: not live, never read).
       await prisma.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${uploadId}::uuid`;
+      await prisma.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${uploadId}::uuid`;
       return total;
     }
     total += n;

@@ -27,8 +27,23 @@ CREATE TABLE "shared_item_decisions" (
     CONSTRAINT "shared_item_decisions_pkey" PRIMARY KEY ("period_id", "reviewer_id", "upload_id", "user_id", "role_profile")
 );
 ALTER TABLE "shared_item_decisions" ADD CONSTRAINT "shared_item_decisions_period_id_fkey" FOREIGN KEY ("period_id") REFERENCES "review_periods"("id") ON DELETE CASCADE ON UPDATE CASCADE;
--- A reviewer's counts by an index-only scan.
+-- A reviewer's counts by an index-only scan (with the Shared Roles filter), the
+-- items a search matches whole by user or by role (taken off their totals).
 CREATE INDEX "shared_item_decisions_sums" ON "shared_item_decisions"("period_id", "reviewer_id") INCLUDE ("upload_id", "user_id", "role_profile", "decisions", "removals");
+CREATE INDEX "shared_item_decisions_period_id_user_id_idx" ON "shared_item_decisions"("period_id", "user_id");
+CREATE INDEX "shared_item_decisions_period_id_role_profile_idx" ON "shared_item_decisions"("period_id", "role_profile");
+
+-- The same counts per period, reviewer and upload only (50 rows a period for
+-- 50 reviewers and one upload): a search matching many reviewers sums these.
+CREATE TABLE "reviewer_decision_totals" (
+    "period_id" UUID NOT NULL,
+    "reviewer_id" UUID NOT NULL,
+    "upload_id" UUID NOT NULL,
+    "decisions" INTEGER NOT NULL DEFAULT 0,
+    "removals" INTEGER NOT NULL DEFAULT 0,
+    CONSTRAINT "reviewer_decision_totals_pkey" PRIMARY KEY ("period_id", "reviewer_id", "upload_id")
+);
+ALTER TABLE "reviewer_decision_totals" ADD CONSTRAINT "reviewer_decision_totals_period_id_fkey" FOREIGN KEY ("period_id") REFERENCES "review_periods"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- The statement's new rows added (n = 1) and its old rows taken off (n = -1),
 -- passed column by column (a transition table's rows are records); not for a
@@ -46,6 +61,16 @@ BEGIN
   ON CONFLICT ("period_id", "reviewer_id", "upload_id", "user_id", "role_profile") DO UPDATE
     SET "decisions" = "shared_item_decisions"."decisions" + EXCLUDED."decisions",
         "removals" = "shared_item_decisions"."removals" + EXCLUDED."removals";
+  INSERT INTO "reviewer_decision_totals" ("period_id", "reviewer_id", "upload_id", "decisions", "removals")
+  SELECT m."period_id", m."reviewer_id", coalesce(r."upload_id", '00000000-0000-0000-0000-000000000000'::uuid),
+         sum(m."n"), coalesce(sum(m."n") FILTER (WHERE m."decision" = 'remove'), 0)
+    FROM unnest("m_periods", "m_reviewers", "m_rows", "m_decisions", "m_n") m("period_id", "reviewer_id", "risk_row_id", "decision", "n")
+    JOIN "risk_rows" r ON r."id" = m."risk_row_id"
+   WHERE m."period_id" IN (SELECT "id" FROM "review_periods")
+   GROUP BY 1, 2, 3
+  ON CONFLICT ("period_id", "reviewer_id", "upload_id") DO UPDATE
+    SET "decisions" = "reviewer_decision_totals"."decisions" + EXCLUDED."decisions",
+        "removals" = "reviewer_decision_totals"."removals" + EXCLUDED."removals";
 END $$;
 
 CREATE OR REPLACE FUNCTION "decisions_item_reviewer_counts"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -77,3 +102,5 @@ SELECT d."period_id", d."reviewer_id", coalesce(r."upload_id", '00000000-0000-00
        count(*), count(*) FILTER (WHERE d."decision" = 'remove')
   FROM "decisions" d JOIN "risk_rows" r ON r."id" = d."risk_row_id"
  GROUP BY 1, 2, 3, 4, 5;
+INSERT INTO "reviewer_decision_totals" ("period_id", "reviewer_id", "upload_id", "decisions", "removals")
+SELECT "period_id", "reviewer_id", "upload_id", sum("decisions"), sum("removals") FROM "shared_item_decisions" GROUP BY 1, 2, 3;
