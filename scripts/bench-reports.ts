@@ -6,8 +6,9 @@
 // few systems and groups a row has about 20 reviewers, and letting all of them
 // decide would make 10 decisions a row, 10M at 1M rows), then
 // times over HTTP the dashboard's figures (stats, trend over 30 days and 6
-// months, categories), Recent Risk Reviews and All Reviews pages (first,
-// shared only, searched, deep), printing the first (cold) request apart from
+// months, categories; a reviewer's own trend: with --append-rows, its first
+// request is the first after an upload), Recent Risk Reviews and All Reviews
+// pages (first, shared only, searched by user and by reviewers' names, deep), printing the first (cold) request apart from
 // the p50 / p95 of the others (--skip-report stops there); then downloads the risk
 // report and prints its rate beside `COPY (SELECT …) TO STDOUT` of the same
 // columns (the export's and the review metadata, by the same joins: the
@@ -162,11 +163,15 @@ const cases: [string, string, string][] = [
   ['all reviews, page 1 (100)', '/api/reviews/all?page=1&limit=100', adminCookie],
   ['all reviews, shared only', '/api/reviews/all?page=1&limit=100&shared=shared', adminCookie],
   ['all reviews, searched', '/api/reviews/all?page=1&limit=100&search=Martin', adminCookie],
+  // Reviewers' names: 'Rev 3' finds rev3 and rev30…39, 'Rev' every reviewer.
+  ['all reviews, searched by reviewer (Rev 3)', '/api/reviews/all?page=1&limit=100&search=Rev%203', adminCookie],
+  ['all reviews, searched by reviewer (Rev)', '/api/reviews/all?page=1&limit=100&search=Rev', adminCookie],
   ['all reviews, page 50 (100)', '/api/reviews/all?page=50&limit=100', adminCookie],
   ['reviewer: all reviews, page 1', '/api/reviews/all?page=1&limit=100', reviewerCookie],
 ];
 // The first request of each (cold: what the first reader after a start or an upload waits for)
 // apart from the warm p50 / p95 of the following runs.
+console.log(`\nload average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('\n| request | first (cold) ms | p50 ms | p95 ms |\n|---|---|---|---|');
 for (const [name, url, cookie] of cases) {
   const times: number[] = [];
@@ -180,6 +185,7 @@ for (const [name, url, cookie] of cases) {
   const warm = times.length > 1 ? times.slice(1) : times;
   console.log(`| ${name} | ${times[0]!.toFixed(1)} | ${pct(warm, 50).toFixed(1)} | ${pct(warm, 95).toFixed(1)} |`);
 }
+console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 if (onlyRequests) {
   await app.close();
   if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);

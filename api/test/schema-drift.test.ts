@@ -9,7 +9,7 @@ import { migratedDatabase } from './helpers/database.js';
 import type { Database } from '../src/db/client.js';
 
 /** What the migrations add beyond what schema.prisma can express, on purpose. */
-const EXTRA_INDEXES = new Set(['review_periods_one_active_key', 'ai_bulk_runs_one_running', 'shared_items_totals', 'shared_items_user_counts', 'shared_items_role_counts']);
+const EXTRA_INDEXES = new Set(['review_periods_one_active_key', 'ai_bulk_runs_one_running', 'shared_items_totals', 'shared_items_user_counts', 'shared_items_role_counts', 'shared_item_decisions_sums']);
 
 type Field = {
   name: string;

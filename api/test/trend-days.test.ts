@@ -109,6 +109,12 @@ async function reviewersKeptUpToDate(): Promise<Map<string, { exact: boolean; at
   }
   return out;
 }
+/** Every reviewer's kept days are up to date right now (nobody has read since the change): their stamps become the expected ones. */
+async function expectReviewersUpToDateWithoutARead() {
+  for (const u of [a, b, c]) expect((await reviewerStamp(u))?.fresh, u.user.email).toBe(true);
+  reviewerStamps = await reviewersKeptUpToDate();
+}
+let reviewerStamps: Map<string, { exact: boolean; at: number }>;
 const stampsNow = async () => new Map(await Promise.all([a, b, c].map(async (u) => [u.user.id, (await reviewerStamp(u))?.at.getTime()] as const)));
 const atOf = (m: Map<string, { exact: boolean; at: number }>) => new Map([...m].map(([k, v]) => [k, v.at]));
 
@@ -150,7 +156,6 @@ afterAll(async () => server?.close());
 
 describe('dashboard trend from counts kept per day', () => {
   let stamp: number;
-  let reviewerStamps: Map<string, { exact: boolean; at: number }>;
 
   it('after decisions on different days: the same series counted live and from the kept days', async () => {
     await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
@@ -196,16 +201,17 @@ describe('dashboard trend from counts kept per day', () => {
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 
-  it("after an upload (the live rows change: the upload is done with everyone's days refreshed; a reviewer's counted live, then refreshed)", async () => {
+  it("after an upload (the live rows change: the upload is done with everyone's days and each reviewer's own refreshed)", async () => {
     await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U4', 'R05', 'Workday', 'HR') + line('U5', 'R06', 'SAP ERP', 'Z_GL'), 'append');
     const after = await fresh();
     expect(after?.fresh).toBe(true);
     expect(after!.at.getTime()).toBeGreaterThan(stamp);
     stamp = after!.at.getTime();
-    expect((await reviewerStamp(a))?.fresh).toBe(false);
+    // Every reviewer's days were brought up to date by the upload itself, before any read.
+    await expectReviewersUpToDateWithoutARead();
     await expectTrendEqualsDefinition();
     expect((await fresh())?.at.getTime()).toBe(stamp);
-    reviewerStamps = await reviewersKeptUpToDate();
+    expect(await stampsNow()).toEqual(atOf(reviewerStamps));
     await decide(b, 'U1', 'HR', 'remove');
     await expectTrendEqualsDefinition();
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
@@ -227,12 +233,33 @@ describe('dashboard trend from counts kept per day', () => {
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 
-  it('after a reviewer hands a decided item to another (what they see changes: counted live, then refreshed)', async () => {
+  it('after a criteria change (what a reviewer sees changes: their days worked out again in the change, the others kept)', async () => {
+    const before = await stampsNow();
+    // b sees SAP ERP's rows too now: a's decisions are not b's, but b's on U1's Workday row stays; c loses nothing.
+    const added = await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' });
+    expect(added.status).toBe(201);
+    await expectReviewersUpToDateWithoutARead();
+    // Only b's days were worked out again; a's and c's were stamped as they were.
+    expect(reviewerStamps.get(b.user.id)!.at).toBeGreaterThan(before.get(b.user.id)!);
+    expect(reviewerStamps.get(a.user.id)!.at).toBe(before.get(a.user.id));
+    expect(reviewerStamps.get(c.user.id)!.at).toBe(before.get(c.user.id));
+    await expectTrendEqualsDefinition();
+    // b loses U1 (their decision on U1's Workday row is on a row they no longer see: b counted live).
+    const u1 = (await admin.get('/api/assignment-criteria')).body as { id: string; reviewerId: string; criteriaValue: string }[];
+    const crit = u1.find((x) => x.reviewerId === b.user.id && x.criteriaValue === 'U1')!;
+    expect((await admin.request('DELETE', `/api/assignment-criteria/${crit.id}`)).status).toBe(200);
+    await expectReviewersUpToDateWithoutARead();
+    expect(reviewerStamps.get(b.user.id)!.exact).toBe(false);
+    await expectTrendEqualsDefinition();
+    expect(await stampsNow()).toEqual(atOf(reviewerStamps));
+  });
+
+  it('after a reviewer hands a decided item to another (what they see changes: worked out again in the move)', async () => {
     const row = await rowId(server, 'U2', 'Z_AP');
     expect((await a.client.post('/api/reassignments', { riskDefinitionIds: [row], toReviewerId: c.user.id, note: 'Yours' })).status).toBe(201);
+    await expectReviewersUpToDateWithoutARead();
     // a's decision on it no longer counts for a; c sees the row now.
     await expectTrendEqualsDefinition();
-    reviewerStamps = await reviewersKeptUpToDate();
     // a still has a decision on a live row they no longer see: a's series is counted live, the others' kept.
     expect(reviewerStamps.get(a.user.id)!.exact).toBe(false);
     expect(reviewerStamps.get(c.user.id)!.exact).toBe(true);

@@ -12,6 +12,7 @@ import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { cached } from './risk-counts.js';
 import { likeContains } from './risk-rules.js';
+import { criteriaVersionBefore, keepReviewerDaysAfter, type ReviewerSight } from './reviewer-days.js';
 
 export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
 
@@ -59,10 +60,12 @@ export async function createCriteria(prisma: PrismaClient, actor: Actor, input: 
   const name = data.name || defaultCriteriaName(data.criteriaType, data.criteriaValue);
   try {
     return await prisma.$transaction(async (tx) => {
-      const c = await tx.assignmentCriteria.create({
-        data: { name, reviewerId: reviewer.id, criteriaType: data.criteriaType, criteriaValue: data.criteriaValue },
-        include: { reviewer: true },
-      });
+      const c = await changingWhatTheySee(tx, [reviewer.id], () =>
+        tx.assignmentCriteria.create({
+          data: { name, reviewerId: reviewer.id, criteriaType: data.criteriaType, criteriaValue: data.criteriaValue },
+          include: { reviewer: true },
+        }),
+      );
       await recordAudit(tx, actor, {
         action: 'assignment.created',
         entityType: 'AssignmentCriteria',
@@ -84,7 +87,7 @@ export async function deleteCriteria(prisma: PrismaClient, actor: Actor, id: str
   await prisma.$transaction(async (tx) => {
     const c = await tx.assignmentCriteria.findUnique({ where: { id } });
     if (!c) throw new NotFoundError('Assignment not found');
-    await tx.assignmentCriteria.delete({ where: { id } });
+    await changingWhatTheySee(tx, [c.reviewerId], () => tx.assignmentCriteria.delete({ where: { id } }));
     await recordAudit(tx, actor, { action: 'assignment.deleted', entityType: 'AssignmentCriteria', entityId: id, before: c });
   });
 }
@@ -182,6 +185,25 @@ export async function criteriaSetsOf(db: DbClient, reviewerIds: string[]): Promi
     SELECT reviewer_id::text, CASE WHEN holds THEN 'held' ELSE 'released' END, risk_row_id::text FROM item_holds WHERE reviewer_id = ANY(${reviewerIds}::uuid[])
     ORDER BY 3`;
   for (const r of rows) out.get(r.reviewer_id)?.[r.t].push(r.v);
+  return out;
+}
+
+/** These reviewers with the condition of their rows (one query for all), for their kept trend days (services/reviewer-days.ts). */
+export async function sightsOf(db: DbClient, reviewerIds: string[]): Promise<ReviewerSight[]> {
+  const sets = await criteriaSetsOf(db, reviewerIds);
+  return reviewerIds.map((id) => ({ id, sees: assignedRowsCondition(sets.get(id)!) }));
+}
+
+/**
+ * In a transaction that changes what `reviewerIds` see (their criteria, items
+ * moved to or from them): `change`, then their kept trend days worked out
+ * again and everyone else's kept as they are (keepReviewerDaysAfter), so no
+ * reviewer's first read after it counts live.
+ */
+export async function changingWhatTheySee<T>(tx: DbClient, reviewerIds: string[], change: () => Promise<T>): Promise<T> {
+  const before = await criteriaVersionBefore(tx);
+  const out = await change();
+  await keepReviewerDaysAfter(tx, before, await sightsOf(tx, reviewerIds));
   return out;
 }
 

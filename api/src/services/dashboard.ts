@@ -3,13 +3,15 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import type { PubSub } from '../pubsub.js';
 import type { DbClient } from '../core/types.js';
-import { cached } from './risk-counts.js';
+import { kept } from './risk-counts.js';
 import type { Viewer } from './viewer.js';
 import { decidedRowCount, scopeTotals, visibleTotals } from './risks.js';
 import { getActivePeriod } from './periods.js';
 import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import { ADMIN_SCOPE, type RowScope } from './visibility.js';
+import { HOLDS_WORK, sightsOf } from './assignments.js';
+import { rewriteReviewerDays } from './reviewer-days.js';
 import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
@@ -23,7 +25,7 @@ export const HIGH_RISK_TREND_DAYS = 30;
 async function newHighRiskUsers(prisma: PrismaClient, scope: RowScope): Promise<number> {
   const since = new Date(Date.now() - HIGH_RISK_TREND_DAYS * 86_400_000);
   const day = since.toISOString().slice(0, 10);
-  return cached(prisma, `highTrend|${scope.key}|${day}`, async () => {
+  return kept(prisma, `highTrend|${scope.key}|${day}`, async () => {
     const r = await prisma.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM (
         SELECT r.user_id FROM risk_rows r WHERE ${scope.visible} AND ${HIGH_LEVEL_SQL}
@@ -117,10 +119,10 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
   return { range: r, points };
 }
 
-/** The rows the scope sees loaded per bucket (the trend's 'loaded'), cached per data version and day. */
+/** The rows the scope sees loaded per bucket (the trend's 'loaded'), kept per data version and day (kept: in the database too). */
 function loadsPerBucket(prisma: PrismaClient, scope: RowScope, unit: 'day' | 'week') {
   const day = new Date().toISOString().slice(0, 10);
-  return cached(prisma, `trend|${scope.key}|${unit}|${day}`, async () =>
+  return kept(prisma, `trend|${scope.key}|${unit}|${day}`, async () =>
     prisma.$queryRaw<{ b: Date; n: bigint }[]>`
       SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
   );
@@ -156,7 +158,7 @@ export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Prom
 /** The rows the scope sees per category, cached per data version and category version (accepting a category changes no row's data). */
 async function categoryCounts(prisma: PrismaClient, { visible, key }: RowScope) {
   const [v] = await prisma.$queryRaw<{ c: bigint }[]>`SELECT category_version AS c FROM risk_data_version WHERE id = 1`;
-  return cached(prisma, `categories|${key}|${v?.c ?? 0n}`, () =>
+  return kept(prisma, `categories|${key}|${v?.c ?? 0n}`, () =>
     prisma.$queryRaw<{ category: string; n: bigint }[]>`
       SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`);
 }
@@ -167,8 +169,8 @@ async function categoryCounts(prisma: PrismaClient, { visible, key }: RowScope) 
  * rows, so that the upload is reported done with them (the first dashboard
  * after an upload then reads kept figures, as the later ones do). For the
  * periods with decisions: the shared items (the decided rows of 'pending',
- * All Reviews), and the trend's days of the period the chart shows, each one
- * set-based statement; nothing when no period has decisions. Returns whether
+ * All Reviews), and the trend's days of the period the chart shows,
+ * everyone's and each reviewer's own, each one set-based statement; nothing when no period has decisions. Returns whether
  * it refreshed shared items (then vacuumSharedItems after the commit).
  */
 export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
@@ -176,7 +178,16 @@ export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
   if (!periods.length) return false;
   await freshSharedItems(tx, periods, { inTransaction: true });
   const shown = await referencePeriod(tx, await getActivePeriod(tx));
-  if (shown && periods.includes(shown)) await refreshTrendDays(tx, shown, { inTransaction: true });
+  if (shown && periods.includes(shown)) {
+    await refreshTrendDays(tx, shown, { inTransaction: true });
+    // The reviewers' own days too (those who hold work or whose days are kept), one statement for all.
+    const reviewers = await tx.user.findMany({
+      where: { OR: [{ role: 'reviewer', ...HOLDS_WORK }, { reviewerTrendPeriods: { some: { periodId: shown } } }] },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    await rewriteReviewerDays(tx, shown, await sightsOf(tx, reviewers.map((u) => u.id)));
+  }
   return true;
 }
 

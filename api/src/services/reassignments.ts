@@ -17,7 +17,7 @@ import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
 import type { Mailer } from './mail.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, criteriaSetsOf, rowAssigned } from './assignments.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, changingWhatTheySee, criteriaSetsOf, rowAssigned } from './assignments.js';
 import { createSystemNotification, publishNotification } from './notifications.js';
 import { getActivePeriod } from './periods.js';
 import { pendingWork } from './reminders.js';
@@ -79,7 +79,9 @@ export async function reassign(deps: ReassignDeps, actor: Actor, input: Reassign
   try {
     done = await deps.prisma.$transaction(async (tx) => {
       // The criterion as it is now (a move racing another fails on the holder check).
-      const moved = await tx.assignmentCriteria.updateMany({ where: { id: criterion.id, reviewerId: from.id }, data: { reviewerId: to.id } });
+      const moved = await changingWhatTheySee(tx, [from.id, to.id], () =>
+        tx.assignmentCriteria.updateMany({ where: { id: criterion.id, reviewerId: from.id }, data: { reviewerId: to.id } }),
+      );
       if (!moved.count) throw new ConflictError('This assignment was changed meanwhile. Reload and try again.');
       const r = await tx.reassignment.create({
         data: {
@@ -165,8 +167,10 @@ async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data:
     const hold = (reviewerId: string, holds: boolean) => tx.$executeRaw`
       INSERT INTO item_holds (risk_row_id, reviewer_id, holds) SELECT unnest(${ids}::bigint[]), ${reviewerId}::uuid, ${holds}
       ON CONFLICT (risk_row_id, reviewer_id) DO UPDATE SET holds = EXCLUDED.holds, since = now()`;
-    await hold(from.id, false);
-    await hold(to.id, true);
+    await changingWhatTheySee(tx, [from.id, to.id], async () => {
+      await hold(from.id, false);
+      await hold(to.id, true);
+    });
     const r = await tx.reassignment.create({
       data: { riskRowIds: ids, fromReviewerId: from.id, fromLabel: label(from), toReviewerId: to.id, toLabel: label(to), byId: user.id, byLabel: actorLabel(actor), note: data.note || null },
     });

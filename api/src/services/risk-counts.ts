@@ -7,6 +7,7 @@
 // a cached count is reused exactly as long as the rows it counted are the same
 // (on every instance: the version lives in the database). Counts that depend
 // on decisions are not cached.
+import { createHash } from 'node:crypto';
 import type { DbClient } from '../core/types.js';
 
 const MAX_ENTRIES = 2000;
@@ -33,7 +34,11 @@ function store(key: string, version: bigint, value: Promise<unknown>): void {
 
 /** `compute()`'s value for `key` at the current data version, computed once per version. */
 export async function cached<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
-  const version = await dataVersion(db);
+  return remember(key, await dataVersion(db), compute);
+}
+
+/** The value cached for `key` at `version`, else `compute()`'s, cached (a failure is not). */
+function remember<T>(key: string, version: bigint, compute: () => Promise<T>): Promise<T> {
   const hit = lookup(key, version);
   if (hit) return hit as Promise<T>;
   // Stored under the version read before computing: if the data changes
@@ -42,6 +47,49 @@ export async function cached<T>(db: DbClient, key: string, compute: () => Promis
   store(key, version, value);
   value.catch(() => cache.get(key)?.value === value && cache.delete(key));
   return value;
+}
+
+/**
+ * Like `cached`, and kept in the database too (kept_figures, per data version
+ * and key): a value this process has not worked out at the current version is
+ * read from there before it is computed, and written there once computed, so
+ * a restarted process or another instance reads it at once. For the figures
+ * counted over every live row a scope sees (the dashboard's). Bigints and
+ * dates come back as they went in.
+ */
+export async function kept<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
+  const version = await dataVersion(db);
+  return remember(key, version, async () => {
+    const hash = createHash('sha256').update(key).digest('hex');
+    const [row] = await db.$queryRaw<{ value: string }[]>`SELECT value FROM kept_figures WHERE data_version = ${version} AND key_hash = ${hash}`;
+    if (row) return JSON.parse(row.value, revive) as T;
+    const computed = await compute();
+    await db.$executeRaw`INSERT INTO kept_figures (data_version, key_hash, value) VALUES (${version}, ${hash}, ${JSON.stringify(computed, tag)})
+      ON CONFLICT (data_version, key_hash) DO NOTHING`;
+    await db.$executeRaw`DELETE FROM kept_figures WHERE data_version < ${version}`;
+    return computed;
+  });
+}
+
+// JSON of a kept figure: bigints and dates tagged, so they come back as bigints and dates.
+function tag(this: Record<string, unknown>, k: string, v: unknown): unknown {
+  const raw = this[k];
+  if (typeof raw === 'bigint') return { $bigint: raw.toString() };
+  if (raw instanceof Date) return { $date: raw.toISOString() };
+  return v;
+}
+function revive(_k: string, v: unknown): unknown {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if (typeof o.$bigint === 'string') return BigInt(o.$bigint);
+    if (typeof o.$date === 'string') return new Date(o.$date);
+  }
+  return v;
+}
+
+/** Forgets every value cached in this process (as a restart would). */
+export function forgetCachedFigures(): void {
+  cache.clear();
 }
 
 /**

@@ -7,7 +7,7 @@ import { MAX_CRITERIA_VALUE_LENGTH } from '../core/validation.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES, assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import type { DbClient } from '../core/types.js';
-import { cached, cachedMany, liveRowCount } from './risk-counts.js';
+import { cached, cachedMany, kept, liveRowCount } from './risk-counts.js';
 import { keptDecidedRows } from './shared-items.js';
 import type { Viewer } from './viewer.js';
 import {
@@ -275,7 +275,7 @@ export async function visibleTotals(
 
 /** The totals of visibleTotals for a scope, cached per data version. */
 export async function scopeTotals(db: DbClient, { visible, key }: RowScope): Promise<{ total: number; high: number; highUsers: number }> {
-  return cached(db, `totals|${key}`, async () => {
+  return kept(db, `totals|${key}`, async () => {
     const r = await db.$queryRaw<{ total: bigint; high: bigint; high_users: bigint }[]>`
       SELECT count(*) AS total, count(*) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high,
              count(DISTINCT r.user_id) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high_users

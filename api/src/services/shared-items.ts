@@ -135,8 +135,8 @@ export async function countKeptDecisions(
   of?: { userIds: readonly string[]; roles: readonly string[] },
 ): Promise<number> {
   if (!periodIds.length) return 0;
-  const which = shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
-  const n = decision === 'remove' ? Prisma.sql`si.removals` : decision === 'retain' ? Prisma.sql`si.decisions - si.removals` : Prisma.sql`si.decisions`;
+  const which = sharedFilterSql(shared);
+  const n = keptCountSql('si', decision);
   const periods = Prisma.sql`si.period_id = ANY(${[...periodIds]}::uuid[])`;
   if (!of) {
     const [r] = await db.$queryRaw<{ n: bigint | null }[]>`SELECT sum(${n})::bigint AS n FROM shared_items si WHERE ${periods} ${which}`;
@@ -148,6 +148,54 @@ export async function countKeptDecisions(
     SELECT (SELECT coalesce(sum(${n}), 0) FROM shared_items si WHERE ${periods} AND si.user_id = ANY(${[...of.userIds]}::text[]) ${which})
          + (SELECT coalesce(sum(${n}), 0) FROM shared_items si WHERE ${periods} AND si.role_profile = ANY(${[...of.roles]}::text[])
                AND NOT si.user_id = ANY(${[...of.userIds]}::text[]) ${which}) AS n`;
+  return Number(r?.n ?? 0);
+}
+
+/** shared_item_decisions' upload of rows loaded without an upload (always live). */
+export const NO_UPLOAD = '00000000-0000-0000-0000-000000000000';
+
+/** The Shared Roles filter on a kept item si (alias), as an AND clause. */
+const sharedFilterSql = (shared: string | null) =>
+  shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
+/** The kept count of a decision kind (null: all) on a kept row with decisions and removals (alias). */
+const keptCountSql = (alias: string, decision: string | null) =>
+  Prisma.raw(decision === 'remove' ? `${alias}.removals` : decision === 'retain' ? `${alias}.decisions - ${alias}.removals` : `${alias}.decisions`);
+
+/**
+ * How many decisions on live rows these reviewers made in the periods, all,
+ * on shared or unique items only, and of a decision kind, leaving out the
+ * items of the user ids and roles of `notOf`: sums over the counts kept per
+ * reviewer, upload and item (shared_item_decisions, moved by a trigger on
+ * decisions) of the live uploads (and rows loaded without one), instead of a
+ * count over their decisions. For the shared filter, the periods must be
+ * fresh (freshSharedItems).
+ */
+export async function countKeptReviewerDecisions(
+  db: DbClient,
+  periodIds: readonly string[],
+  shared: string | null,
+  decision: string | null,
+  reviewerIds: readonly string[],
+  notOf: { userIds: readonly string[]; roles: readonly string[] },
+): Promise<number> {
+  if (!periodIds.length || !reviewerIds.length) return 0;
+  const n = keptCountSql('sd', decision);
+  const where = Prisma.sql`sd.period_id = ANY(${[...periodIds]}::uuid[]) AND sd.reviewer_id = ANY(${[...reviewerIds]}::uuid[])
+       AND (sd.upload_id = ${NO_UPLOAD}::uuid OR sd.upload_id IN (SELECT u.id FROM uploads u WHERE u.live))`;
+  const users = Prisma.sql`${[...notOf.userIds]}::text[]`;
+  const roles = Prisma.sql`${[...notOf.roles]}::text[]`;
+  if (shared) {
+    const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
+      SELECT sum(${n})::bigint AS n FROM shared_item_decisions sd
+        LEFT JOIN shared_items si ON si.period_id = sd.period_id AND si.user_id = sd.user_id AND si.role_profile = sd.role_profile
+       WHERE ${where} AND NOT sd.user_id = ANY(${users}) AND NOT sd.role_profile = ANY(${roles}) ${sharedFilterSql(shared)}`;
+    return Number(r?.n ?? 0);
+  }
+  // Without the Shared Roles filter: their totals (a few rows), less the items matched whole (by user, by role).
+  const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
+    SELECT (SELECT coalesce(sum(${n}), 0) FROM reviewer_decision_totals sd WHERE ${where})
+         - (SELECT coalesce(sum(${n}), 0) FROM shared_item_decisions sd WHERE ${where}
+             AND (sd.user_id = ANY(${users}) OR sd.role_profile = ANY(${roles}))) AS n`;
   return Number(r?.n ?? 0);
 }
 

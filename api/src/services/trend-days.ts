@@ -11,10 +11,8 @@
 import { Prisma, type PrismaClient, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
-import { viewerScope } from './visibility.js';
-
-/** The advisory lock (with the period) that the trigger and the refresh take: writers of one period in turn. */
-const TREND_LOCK = 913_014;
+import { sightsOf } from './assignments.js';
+import { lockTrendPeriod, rewriteReviewerDays } from './reviewer-days.js';
 
 export type DecidedBucket = { b: Date; retained: bigint; removed: bigint };
 
@@ -60,7 +58,7 @@ export async function keptDecidedBuckets(prisma: PrismaClient, periodId: string,
 /** Works the period's days out again from the decisions on the live rows, unless already up to date (one set-based statement). */
 export async function refreshTrendDays(db: DbClient, periodId: string, opts: { inTransaction?: boolean } = {}): Promise<void> {
   const run = async (tx: DbClient) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
+      await lockTrendPeriod(tx, periodId);
       const [v] = await tx.$queryRaw<{ version: bigint; fresh: boolean }[]>`
         SELECT v.version, EXISTS (SELECT 1 FROM trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.data_version = v.version) AS fresh
           FROM risk_data_version v WHERE v.id = 1`;
@@ -103,34 +101,20 @@ export async function keptReviewerBuckets(prisma: PrismaClient, periodId: string
 
 /**
  * Works a reviewer's days of the period out again from their decisions on the
- * live rows they see (latestDecisions with the reviewer's scope, read inside
- * the lock with the versions it is stamped with), unless already up to date.
+ * live rows they see (rewriteReviewerDays, the same statement as for every
+ * reviewer at once, inside the lock with the versions it is stamped with),
+ * unless already up to date.
  */
 export async function refreshReviewerTrendDays(prisma: PrismaClient, periodId: string, reviewer: User): Promise<void> {
   await prisma.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
-      const [v] = await tx.$queryRaw<{ version: bigint; criteria_version: bigint; fresh: boolean }[]>`
-        SELECT v.version, v.criteria_version,
-               EXISTS (SELECT 1 FROM reviewer_trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid
+      await lockTrendPeriod(tx, periodId);
+      const [s] = await tx.$queryRaw<{ fresh: boolean }[]>`
+        SELECT EXISTS (SELECT 1 FROM reviewer_trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid
                           AND t.data_version = v.version AND t.criteria_version = v.criteria_version) AS fresh
           FROM risk_data_version v WHERE v.id = 1`;
-      if (!v || v.fresh) return;
-      const { visible } = await viewerScope(tx, reviewer);
-      await tx.$executeRaw`DELETE FROM reviewer_trend_days WHERE period_id = ${periodId}::uuid AND reviewer_id = ${reviewer.id}::uuid`;
-      await tx.$executeRaw`INSERT INTO reviewer_trend_days (period_id, reviewer_id, day, retained, removed)
-        SELECT ${periodId}::uuid, ${reviewer.id}::uuid, (x.updated_at AT TIME ZONE 'UTC')::date,
-               count(*) FILTER (WHERE x.decision <> 'remove'), count(*) FILTER (WHERE x.decision = 'remove')
-          FROM (${latestDecisions(periodId, visible, ownDecisions(reviewer.id))}) x GROUP BY 3`;
-      // Exact when every decision of theirs on a live row is on a row they see (then the trigger keeps it so).
-      const [c] = await tx.$queryRaw<{ seen: bigint; live: bigint }[]>`
-        SELECT (SELECT coalesce(sum(t.retained + t.removed), 0) FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid)::bigint AS seen,
-               (SELECT count(*) FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
-                 WHERE d.period_id = ${periodId}::uuid AND d.reviewer_id = ${reviewer.id}::uuid AND ${LIVE_ROWS})::bigint AS live`;
-      await tx.$executeRaw`INSERT INTO reviewer_trend_periods (period_id, reviewer_id, data_version, criteria_version, exact, refreshed_at)
-        VALUES (${periodId}::uuid, ${reviewer.id}::uuid, ${v.version}, ${v.criteria_version}, ${c !== undefined && c.seen === c.live}, now())
-        ON CONFLICT (period_id, reviewer_id) DO UPDATE
-          SET data_version = EXCLUDED.data_version, criteria_version = EXCLUDED.criteria_version, exact = EXCLUDED.exact, refreshed_at = now()`;
+      if (!s || s.fresh) return;
+      await rewriteReviewerDays(tx, periodId, await sightsOf(tx, [reviewer.id]));
     },
     { timeout: 600_000, maxWait: 120_000 },
   );

@@ -10,7 +10,12 @@ export async function deleteUploadRows(prisma: PrismaClient, uploadId: string): 
   for (;;) {
     const n = await prisma.$executeRaw`
       DELETE FROM risk_rows WHERE id IN (SELECT id FROM risk_rows WHERE upload_id = ${uploadId}::uuid LIMIT 20000)`;
-    if (n === 0) return total;
+    if (n === 0) {
+      // Its decisions went with its rows (the counts kept per upload for All Reviews' search: not live, never read).
+      await prisma.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${uploadId}::uuid`;
+      await prisma.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${uploadId}::uuid`;
+      return total;
+    }
     total += n;
   }
 }
