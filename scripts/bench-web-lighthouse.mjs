@@ -160,7 +160,10 @@ try {
       );
       if (process.env.BENCH_WEB_REPORT_DIR) {
         fs.mkdirSync(process.env.BENCH_WEB_REPORT_DIR, { recursive: true });
-        fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORT_DIR, `${name.replace(/\W+/g, '-')}-${run + 1}.json`), result.report);
+        const file = path.join(process.env.BENCH_WEB_REPORT_DIR, `${name.replace(/\W+/g, '-')}-${run + 1}`);
+        fs.writeFileSync(`${file}.json`, result.report);
+        // The observed trace beside the report (DevTools' Performance panel opens it): what the long tasks did.
+        if (result.artifacts?.Trace) fs.writeFileSync(`${file}.trace.json`, JSON.stringify(result.artifacts.Trace));
       }
       if (score < 0.9) fails.push(`${name} ${score.toFixed(2)}`);
     }
