@@ -37,10 +37,34 @@ export function registerReviewHistoryRoutes(app: FastifyInstance) {
     '/api/reviews/all',
     { config: { access: 'signedIn' }, schema: routeSchema({ querystring: AllQuery, reply: z.strictObject({ reviews: z.array(SharedReviewJson), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) }) }, async (req) => {
     const r = await history.listReviews(req.ctx.prisma, req.ctx.viewer!, req.query, req.query);
-    return { reviews: r.reviews.map((x) => history.reviewJson(x, true)), total: r.total, page: r.page, limit: r.limit };
+    return { reviews: r.reviews.map((x) => reviewJson(x, true)), total: r.total, page: r.page, limit: r.limit };
   });
 
   app.get('/api/dashboard/recent-reviews', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(ReviewJson) }) }, async (req) =>
-    (await history.recentReviews(req.ctx.prisma, req.ctx.viewer!)).map((x) => history.reviewJson(x, false)),
+    (await history.recentReviews(req.ctx.prisma, req.ctx.viewer!)).map((x) => reviewJson(x, false)),
   );
+}
+
+/** The REST shape of a review (SPEC §3 'Recent review' and 'Review decision row'). */
+function reviewJson(r: history.ReviewRecord, withShared: boolean) {
+  const base = {
+    id: r.id,
+    userName: r.userName,
+    userId: r.userId,
+    riskLevel: r.riskLevel,
+    roleProfile: r.roleProfile,
+    decision: r.decision,
+    reviewerName: r.reviewerName,
+    createdAt: r.createdAt,
+    periodId: r.periodId,
+    periodName: r.periodName,
+    riskDefinitionId: Number(r.riskRowId),
+    comments: r.comments,
+  };
+  if (!withShared) return base;
+  return {
+    ...base,
+    isSharedRole: r.isSharedRole,
+    sharedWith: r.sharedWith.map((s) => ({ reviewerName: s.reviewerName, decision: s.decision ?? '' })),
+  };
 }

@@ -424,27 +424,3 @@ export async function recentReviews(prisma: PrismaClient, viewer: Viewer, limit 
      ORDER BY d.updated_at DESC, d.id DESC LIMIT ${n}`;
   return rows.map(fromRaw);
 }
-
-/** The REST shape of a review (SPEC §3 'Recent review' and 'Review decision row'). */
-export function reviewJson(r: ReviewRecord, withShared: boolean) {
-  const base = {
-    id: r.id,
-    userName: r.userName,
-    userId: r.userId,
-    riskLevel: r.riskLevel,
-    roleProfile: r.roleProfile,
-    decision: r.decision,
-    reviewerName: r.reviewerName,
-    createdAt: r.createdAt,
-    periodId: r.periodId,
-    periodName: r.periodName,
-    riskDefinitionId: Number(r.riskRowId),
-    comments: r.comments,
-  };
-  if (!withShared) return base;
-  return {
-    ...base,
-    isSharedRole: r.isSharedRole,
-    sharedWith: r.sharedWith.map((s) => ({ reviewerName: s.reviewerName, decision: s.decision ?? '' })),
-  };
-}
