@@ -104,19 +104,25 @@ export function defaultAssignmentName(type: string, value: string): string {
   return `${type.toUpperCase().replace(/_/g, ' ')}: ${value}`;
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+// Made on first use, not when the module loads: the first Intl formatter of a page loads the
+// locale's data (~70 ms on a throttled phone), which screens that show no date need not pay.
+let dateFormat: Intl.DateTimeFormat | undefined;
+let dateTimeFormat: Intl.DateTimeFormat | undefined;
 
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? '—' : dateFormat.format(d);
+  if (Number.isNaN(d.getTime())) return '—';
+  dateFormat ??= new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return dateFormat.format(d);
 }
 
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? '—' : dateTimeFormat.format(d);
+  if (Number.isNaN(d.getTime())) return '—';
+  dateTimeFormat ??= new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  return dateTimeFormat.format(d);
 }
 
 /**
