@@ -11,7 +11,13 @@
 // browser holds the session cookie and the stored user); Lighthouse keeps those
 // between runs and clears the HTTP cache, so every run is a cold first load
 // of a signed-in user. Prints per page the performance score, FCP, LCP, TBT,
-// CLS and the compressed JavaScript the page downloaded (bytes on the wire).
+// CLS and the compressed JavaScript the page downloaded (bytes on the wire),
+// then, with several runs, each page's median score and metrics (Lighthouse's
+// docs/variability.md: 'the median Lighthouse score of 5 runs is twice as
+// stable as 1 run'; Lighthouse CI's `aggregationMethod: 'median'`). The 0.9
+// target is judged on the median (`--runs 5`); TBT, the score's heaviest
+// metric, moves with the machine's load (its CPU tasks are measured, then
+// multiplied by 4), so the load average is printed beside it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -143,11 +149,14 @@ try {
   console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, simulated throttling; ${n.toLocaleString('en-US')} rows; load average ${loadavg}`);
   console.log(`${'page'.padEnd(12)} ${'score'.padStart(5)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'TBT'.padStart(8)} ${'CLS'.padStart(6)} ${'JS (wire)'.padStart(10)} ${'JS files'.padStart(8)}  LCP element`);
   const fails = [];
+  const medians = [];
   for (const [name, route] of PAGES) {
+    const lhrs = [];
     for (let run = 0; run < runs; run++) {
       const result = await lighthouse(`${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
       const lhr = result.lhr;
       if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.message}`);
+      lhrs.push(lhr);
       if (new URL(lhr.finalDisplayedUrl).pathname !== route) throw new Error(`${name}: ended at ${lhr.finalDisplayedUrl} (not signed in?)`);
       const a = lhr.audits;
       const scripts = (a['network-requests'].details?.items ?? []).filter((r) => r.resourceType === 'Script');
@@ -167,8 +176,16 @@ try {
       }
       if (score < 0.9) fails.push(`${name} ${score.toFixed(2)}`);
     }
+    if (runs > 1) {
+      const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+      const metric = (id) => Math.round(median(lhrs.map((l) => l.audits[id].numericValue)));
+      medians.push(
+        `${name} ${median(lhrs.map((l) => l.categories.performance.score)).toFixed(2)} (FCP ${metric('first-contentful-paint')} ms, LCP ${metric('largest-contentful-paint')} ms, TBT ${metric('total-blocking-time')} ms)`,
+      );
+    }
   }
-  if (fails.length) console.log(`below the 0.9 target: ${fails.join(', ')}`);
+  if (fails.length) console.log(`runs below the 0.9 target: ${fails.join(', ')}`);
+  if (medians.length) console.log(`median of ${runs} runs (the target's measure): ${medians.join(', ')}; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   await stop(0);
 } catch (e) {
   console.error(e);
