@@ -54,7 +54,7 @@ const reviewers = scopes.filter((s) => s.sets);
 console.log(`${scopes.length} scopes (${reviewers.length} reviewers' + ${scopes.length - reviewers.length} administrator's); load ${load()}`);
 if (args.explain) {
   const sets = (process.env.SETTINGS ?? '').split(';').filter(Boolean).map((x) => prisma.$executeRawUnsafe(`SET LOCAL ${x}`));
-  const out = await prisma.$transaction([...sets, prisma.$queryRaw<{ 'QUERY PLAN': string }[]>`EXPLAIN (ANALYZE, BUFFERS) ${scopeFiguresSql(scopes, '2026-10-25', await fewValued(prisma))}`]);
+  const out = await prisma.$transaction([...sets, prisma.$queryRaw<{ 'QUERY PLAN': string }[]>`EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${scopeFiguresSql(scopes, '2026-10-25', await fewValued(prisma))}`]);
   const plan = out[out.length - 1] as { 'QUERY PLAN': string }[];
   console.log(plan.map((p) => p['QUERY PLAN']).join('\n'));
   process.exit(0);

@@ -188,8 +188,11 @@ export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[]):
   for (const r of rows) {
     if (r.k === null) continue;
     const n = r.n ?? 0n;
-    if (r.f === 'totals') totals[r.k] = { total: Number(n), high: Number(r.high ?? 0n), highUsers: Number(r.users ?? 0n) };
-    else if (r.f === 'highTrend') highTrend[r.k] = Number(n);
+    if (r.f === 'totals') Object.assign(totals[r.k]!, { total: Number(n), high: Number(r.high ?? 0n) });
+    else if (r.f === 'users') {
+      totals[r.k]!.highUsers = Number(n);
+      highTrend[r.k] = Number(r.high ?? 0n);
+    }
     else if (r.f === 'day' || r.f === 'week') loads[r.f][r.k]!.push({ b: r.b!, n });
     else if (r.f === 'category') categories[r.k]!.push({ category: r.category!, n });
   }
@@ -215,7 +218,8 @@ export async function fewValued(db: DbClient): Promise<Set<string>> {
   return new Set(rows.map((r) => r.c));
 }
 
-type FigureRow = { version: bigint; c: bigint; f: string | null; k: number | null; b: Date | null; category: string | null; n: bigint | null; high: bigint | null; users: bigint | null };
+/** A row of scopeFiguresSql: figure f of scope k (for 'users': n users with a high row, `high` of them new). */
+type FigureRow = { version: bigint; c: bigint; f: string | null; k: number | null; b: Date | null; category: string | null; n: bigint | null; high: bigint | null };
 
 /** keepScopeFigures' statement (its steps 1-3): per scope index k, its figures; with the data and category versions it read. */
 export function scopeFiguresSql(scopes: FigureScope[], since: string, few: ReadonlySet<string> = new Set()): Prisma.Sql {
@@ -236,7 +240,8 @@ export function scopeFiguresSql(scopes: FigureScope[], since: string, few: Reado
   const asRows = Prisma.raw(
     [...CRITERIA_TYPES.map((t) => (t === 'user_id' ? 'coalesce(r.full_uid, r.ru) AS user_id' : `r.${CRITERIA_COLUMN[t]}`)), 'r.id'].join(', '),
   );
-  const which = Prisma.join(scopes.map((s, i) => Prisma.sql`CASE WHEN ${s.sets ? assignedRowsCondition(s.sets) : Prisma.sql`TRUE`} THEN ${i}::int END`));
+  // The indexes of the scopes that see group r.
+  const which = Prisma.sql`ARRAY[${Prisma.join(scopes.map((s, i) => Prisma.sql`CASE WHEN ${s.sets ? assignedRowsCondition(s.sets) : Prisma.sql`TRUE`} THEN ${i}::int END`))}]::int[]`;
   // Step 1 groups by the columns themselves (hashing them is cheaper than working out a row's
   // category, day or high flag 1M times); step 2 works those out per group.
   const rowFacts = Prisma.raw('r.risk_level, r.ai_category_accepted, r.ai_suggested_category, r.created_at');
@@ -248,20 +253,18 @@ export function scopeFiguresSql(scopes: FigureScope[], since: string, few: Reado
                 FROM risk_rows r WHERE ${LIVE_ROWS}) r
        GROUP BY GROUPING SETS ((${criteria}, ${rowFacts}), (${criteria}, r.full_uid))
       HAVING GROUPING(r.full_uid) = 1 OR count(*) FILTER (WHERE ${HIGH_LEVEL_SQL}) > 0
-    ), s AS MATERIALIZED (
-      SELECT k, r.bucketed, ${HIGH_LEVEL_SQL} AS high, ${categoryOfRowSql} AS category, date_trunc('day', r.created_at AT TIME ZONE 'UTC') AS day,
-             r.user_id, r.n, r.first_high
-        FROM g r CROSS JOIN LATERAL unnest(ARRAY[${which}]::int[]) AS k WHERE k IS NOT NULL
+    ), a AS MATERIALIZED (
+      SELECT k, ${HIGH_LEVEL_SQL} AS high, ${categoryOfRowSql} AS category, date_trunc('day', r.created_at AT TIME ZONE 'UTC') AS day, sum(r.n) AS n
+        FROM g r CROSS JOIN LATERAL unnest(${which}) AS k WHERE r.bucketed AND k IS NOT NULL GROUP BY 1, 2, 3, 4
+    ), u AS MATERIALIZED (
+      SELECT k, min(r.first_high) AS first_high
+        FROM g r CROSS JOIN LATERAL unnest(${which}) AS k WHERE NOT r.bucketed AND k IS NOT NULL GROUP BY k, r.user_id
     )
     SELECT v.version, v.category_version AS c, o.* FROM risk_data_version v LEFT JOIN (
-      SELECT 'totals' AS f, k, NULL::timestamp AS b, NULL::text AS category, (sum(n) FILTER (WHERE bucketed))::bigint AS n,
-             (sum(n) FILTER (WHERE bucketed AND high))::bigint AS high, count(DISTINCT user_id) FILTER (WHERE NOT bucketed) AS users
-        FROM s GROUP BY k
-      UNION ALL
-      SELECT 'highTrend', k, NULL, NULL, count(*), NULL, NULL
-        FROM (SELECT k FROM s WHERE NOT bucketed GROUP BY k, user_id HAVING min(first_high) >= ${since}::date) h GROUP BY k
-      UNION ALL SELECT 'day', k, day, NULL, sum(n)::bigint, NULL, NULL FROM s WHERE bucketed GROUP BY k, day
-      UNION ALL SELECT 'week', k, date_trunc('week', day), NULL, sum(n)::bigint, NULL, NULL FROM s WHERE bucketed GROUP BY k, 3
-      UNION ALL SELECT 'category', k, NULL, category, sum(n)::bigint, NULL, NULL FROM s WHERE bucketed GROUP BY k, category
+      SELECT 'totals' AS f, k, NULL::timestamp AS b, NULL::text AS category, sum(n)::bigint AS n, (sum(n) FILTER (WHERE high))::bigint AS high FROM a GROUP BY k
+      UNION ALL SELECT 'users', k, NULL, NULL, count(*), count(*) FILTER (WHERE first_high >= ${since}::date) FROM u GROUP BY k
+      UNION ALL SELECT 'day', k, day, NULL, sum(n)::bigint, NULL FROM a GROUP BY k, day
+      UNION ALL SELECT 'week', k, date_trunc('week', day), NULL, sum(n)::bigint, NULL FROM a GROUP BY k, 3
+      UNION ALL SELECT 'category', k, NULL, category, sum(n)::bigint, NULL FROM a GROUP BY k, category
     ) o ON TRUE WHERE v.id = 1`;
 }
