@@ -152,19 +152,21 @@ const groupColumn = (t: CriteriaType) => (t === 'user_id' ? 'ru' : CRITERIA_COLU
  * in their shape). Counted per scope, each is a scan of the rows it sees; here:
  *
  * 1. One scan of the live rows, grouped (GROUPING SETS) by what the scopes'
- *    conditions read, each criteria column reduced to the values some scope
- *    names (NULL for the others) and the row id to the ids moved to or from
- *    someone (0 for the others), so the groups stay few: (a) with the high
- *    flag, category and day of loading, counting rows; (b) with the user id,
- *    keeping the user's first high-risk load (only groups with a high row).
+ *    conditions read: a criteria column with few values (statistics) by its
+ *    own values, the others reduced to the values some scope names (NULL for
+ *    the rest), the row id to the ids moved to or from someone (0 for the
+ *    others), so the groups stay few: (a) with the risk level, the category
+ *    columns and the time of loading, counting rows (high flag, category and
+ *    day are worked out per group in step 3); (b) with the user id, keeping
+ *    the user's first high-risk load (only groups with a high row).
  * 2. Each group is given the indexes of the scopes that see it: each scope's
  *    own assignedRowsCondition (the visibility rule itself) evaluated on the
  *    group, whose columns are named as risk_rows' (alias r); a reduced value
  *    matches exactly the scopes that name it, and NULL none.
  * 3. Per scope: the sums of (a) for totals, high, per day, per week (a day's
  *    week: date_trunc('week', day) = date_trunc('week', created_at)) and per
- *    category; over (b), the distinct users with a high row and those whose
- *    first one is since the window's start.
+ *    category; (b) reduced per scope and user, then the users with a high row
+ *    and those whose first one is since the window's start.
  */
 export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[]): Promise<void> {
   if (!scopes.length) return;
