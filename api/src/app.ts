@@ -16,7 +16,7 @@ import { createAppPubSub, type PubSubHandle } from './pubsub.js';
 import { startAiBulkWorker } from './jobs/ai-bulk.js';
 import { startDeadlineWorker } from './jobs/reminders.js';
 import { ensureFirstAdmin } from './services/users.js';
-import { warmDashboardFigures } from './services/dashboard.js';
+import { warmDashboardFigures } from './services/scope-figures.js';
 import { buildServer, type BuiltServer } from './server.js';
 import type { AppDeps } from './context.js';
 import { createLogger } from './logger.js';

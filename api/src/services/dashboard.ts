@@ -1,38 +1,19 @@
-// Dashboard figures.
+// Dashboard figures (those counted over every row a scope sees: services/scope-figures.ts).
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import type { PubSub } from '../pubsub.js';
 import type { DbClient } from '../core/types.js';
-import { kept } from './risk-counts.js';
 import type { Viewer } from './viewer.js';
-import { decidedRowCount, scopeTotals, visibleTotals } from './risks.js';
+import { decidedRowCount, visibleTotals } from './risks.js';
 import { getActivePeriod } from './periods.js';
 import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
-import { HIGH_LEVEL_SQL } from './risk-rules.js';
-import { ADMIN_SCOPE, type RowScope } from './visibility.js';
+import { UNCATEGORISED, categoryCounts, loadsPerBucket, newHighRiskUsers } from './scope-figures.js';
 import { HOLDS_WORK, sightsOf } from './assignments.js';
 import { rewriteReviewerDays } from './reviewer-days.js';
 import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
 
-/** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
-export const HIGH_RISK_TREND_DAYS = 30;
-
-/**
- * The 'High Risk Users' trend (issue 15, point 1): of the users the viewer
- * sees with a high-risk row, how many had none before the last 30 days (their
- * first high-risk row was loaded since). Cached per data version and day.
- */
-async function newHighRiskUsers(prisma: PrismaClient, scope: RowScope): Promise<number> {
-  const since = new Date(Date.now() - HIGH_RISK_TREND_DAYS * 86_400_000);
-  const day = since.toISOString().slice(0, 10);
-  return kept(prisma, `highTrend|${scope.key}|${day}`, async () => {
-    const r = await prisma.$queryRaw<{ n: bigint }[]>`
-      SELECT count(*) AS n FROM (
-        SELECT r.user_id FROM risk_rows r WHERE ${scope.visible} AND ${HIGH_LEVEL_SQL}
-         GROUP BY r.user_id HAVING min(r.created_at) >= ${day}::date) x`;
-    return Number(r[0]?.n ?? 0);
-  });
-}
+// (the schema reads it here)
+export { HIGH_RISK_TREND_DAYS } from './scope-figures.js';
 
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
@@ -119,15 +100,6 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
   return { range: r, points };
 }
 
-/** The rows the scope sees loaded per bucket (the trend's 'loaded'), kept per data version and day (kept: in the database too). */
-function loadsPerBucket(prisma: PrismaClient, scope: RowScope, unit: 'day' | 'week') {
-  const day = new Date().toISOString().slice(0, 10);
-  return kept(prisma, `trend|${scope.key}|${unit}|${day}`, async () =>
-    prisma.$queryRaw<{ b: Date; n: bigint }[]>`
-      SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
-  );
-}
-
 /** The period whose decisions the charts show: the active one, else the latest. */
 async function referencePeriod(db: DbClient, active: { id: string } | null): Promise<string | null> {
   if (active) return active.id;
@@ -135,32 +107,12 @@ async function referencePeriod(db: DbClient, active: { id: string } | null): Pro
   return latest?.id ?? null;
 }
 
-/** The risk categories (SPEC §9: Access Control, Data Privacy, Financial, Operational) and the rest. */
-export const UNCATEGORISED = 'Uncategorised';
-
-/**
- * The Risk Categories card: how many conflicts the viewer sees in each
- * category. A row's category is its AI-suggested category once a person has
- * accepted it; every other row (no suggestion, not yet accepted, rejected)
- * is 'Uncategorised'. The one place that decides which category a row counts
- * in (categoryOfRowSql); the AI categories work may extend it.
- */
-export const categoryOfRowSql = Prisma.sql`CASE WHEN r.ai_category_accepted IS TRUE AND coalesce(r.ai_suggested_category, '') <> '' THEN r.ai_suggested_category ELSE ${UNCATEGORISED} END`;
-
 /** Cached per data version and category version. */
 export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Promise<{ category: string; count: number }[]> {
   const rows = await categoryCounts(prisma, await viewer.scope());
   return rows
     .map((x) => ({ category: x.category, count: Number(x.n) }))
     .sort((a, b) => (a.category === UNCATEGORISED ? 1 : b.category === UNCATEGORISED ? -1 : b.count - a.count || a.category.localeCompare(b.category)));
-}
-
-/** The rows the scope sees per category, cached per data version and category version (accepting a category changes no row's data). */
-async function categoryCounts(prisma: PrismaClient, { visible, key }: RowScope) {
-  const [v] = await prisma.$queryRaw<{ c: bigint }[]>`SELECT category_version AS c FROM risk_data_version WHERE id = 1`;
-  return kept(prisma, `categories|${key}|${v?.c ?? 0n}`, () =>
-    prisma.$queryRaw<{ category: string; n: bigint }[]>`
-      SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`);
 }
 
 /**
@@ -189,23 +141,6 @@ export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
     await rewriteReviewerDays(tx, shown, await sightsOf(tx, reviewers.map((u) => u.id)));
   }
   return true;
-}
-
-/**
- * After an upload went live, before it is announced (open dashboards refetch
- * on it): the figures an administrator's dashboard caches per data version in
- * this process (totals, new high-risk users, loads per day and week,
- * categories), worked out now instead of on the first read. A reviewer's
- * (their scope, their own trend days) are worked out on their first read.
- */
-export async function warmDashboardFigures(prisma: PrismaClient): Promise<void> {
-  await Promise.all([
-    scopeTotals(prisma, ADMIN_SCOPE),
-    newHighRiskUsers(prisma, ADMIN_SCOPE),
-    loadsPerBucket(prisma, ADMIN_SCOPE, 'day'),
-    loadsPerBucket(prisma, ADMIN_SCOPE, 'week'),
-    categoryCounts(prisma, ADMIN_SCOPE),
-  ]);
 }
 
 /** Tells open dashboards that their figures moved (after the change committed); carries nothing else. */

@@ -60,15 +60,47 @@ function remember<T>(key: string, version: bigint, compute: () => Promise<T>): P
 export async function kept<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
   const version = await dataVersion(db);
   return remember(key, version, async () => {
-    const hash = createHash('sha256').update(key).digest('hex');
-    const [row] = await db.$queryRaw<{ value: string }[]>`SELECT value FROM kept_figures WHERE data_version = ${version} AND key_hash = ${hash}`;
-    if (row) return JSON.parse(row.value, revive) as T;
+    const found = await keptFigure<T>(db, version, key);
+    if (found !== undefined) return found;
     const computed = await compute();
-    await db.$executeRaw`INSERT INTO kept_figures (data_version, key_hash, value) VALUES (${version}, ${hash}, ${JSON.stringify(computed, tag)})
-      ON CONFLICT (data_version, key_hash) DO NOTHING`;
-    await db.$executeRaw`DELETE FROM kept_figures WHERE data_version < ${version}`;
+    await keepFigures(db, version, new Map([[key, computed]]));
     return computed;
   });
+}
+
+/** The figure kept under `key` at `version` in kept_figures, if any. */
+export async function keptFigure<T>(db: DbClient, version: bigint, key: string): Promise<T | undefined> {
+  const [row] = await db.$queryRaw<{ value: string }[]>`SELECT value FROM kept_figures WHERE data_version = ${version} AND key_hash = ${keyHash(key)}`;
+  return row ? (JSON.parse(row.value, revive) as T) : undefined;
+}
+
+/** The column a kept figure's key is stored under (its sha256: a reviewer's key names their criteria). */
+const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/**
+ * Writes figures worked out at `version` into kept_figures, each under its key
+ * as `kept` reads it (an existing row is left: it holds the same figure), and
+ * deletes the rows of older versions. For `kept` itself, and for figures
+ * worked out for many scopes at once (services/scope-figures.ts).
+ */
+export async function keepFigures(db: DbClient, version: bigint, figures: Map<string, unknown>): Promise<void> {
+  if (figures.size) {
+    const keys = [...figures.keys()];
+    const hashes = keys.map(keyHash);
+    const values = keys.map((k) => JSON.stringify(figures.get(k), tag));
+    await db.$executeRaw`INSERT INTO kept_figures (data_version, key_hash, value)
+      SELECT ${version}::bigint, x.h, x.v FROM unnest(${hashes}::text[], ${values}::text[]) AS x(h, v)
+      ON CONFLICT (data_version, key_hash) DO NOTHING`;
+  }
+  await db.$executeRaw`DELETE FROM kept_figures WHERE data_version < ${version}`;
+}
+
+/** Of these keys, those with no figure kept at `version`. */
+export async function figuresNotKept(db: DbClient, version: bigint, keys: string[]): Promise<Set<string>> {
+  const hashes = keys.map(keyHash);
+  const rows = await db.$queryRaw<{ h: string }[]>`SELECT key_hash AS h FROM kept_figures WHERE data_version = ${version} AND key_hash = ANY(${hashes}::text[])`;
+  const there = new Set(rows.map((r) => r.h));
+  return new Set(keys.filter((_k, i) => !there.has(hashes[i]!)));
 }
 
 // JSON of a kept figure: bigints and dates tagged, so they come back as bigints and dates.

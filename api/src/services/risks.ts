@@ -7,7 +7,8 @@ import { MAX_CRITERIA_VALUE_LENGTH } from '../core/validation.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES, assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import type { DbClient } from '../core/types.js';
-import { cached, cachedMany, kept, liveRowCount } from './risk-counts.js';
+import { cached, cachedMany, liveRowCount } from './risk-counts.js';
+import { scopeTotals } from './scope-figures.js';
 import { keptDecidedRows } from './shared-items.js';
 import type { Viewer } from './viewer.js';
 import {
@@ -271,17 +272,6 @@ export async function visibleTotals(
   scope?: RowScope,
 ): Promise<{ total: number; high: number; highUsers: number }> {
   return scopeTotals(db, scope ?? (await viewerScope(db, user)));
-}
-
-/** The totals of visibleTotals for a scope, cached per data version. */
-export async function scopeTotals(db: DbClient, { visible, key }: RowScope): Promise<{ total: number; high: number; highUsers: number }> {
-  return kept(db, `totals|${key}`, async () => {
-    const r = await db.$queryRaw<{ total: bigint; high: bigint; high_users: bigint }[]>`
-      SELECT count(*) AS total, count(*) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high,
-             count(DISTINCT r.user_id) FILTER (WHERE ${HIGH_LEVEL_SQL}) AS high_users
-        FROM risk_rows r WHERE ${visible}`;
-    return { total: Number(r[0]?.total ?? 0), high: Number(r[0]?.high ?? 0), highUsers: Number(r[0]?.high_users ?? 0) };
-  });
 }
 
 /**
