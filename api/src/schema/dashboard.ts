@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { enumOf } from './enums.js';
 import { stillSignedIn } from '../context.js';
 import * as dashboard from '../services/dashboard.js';
+import { HIGH_RISK_TREND_DAYS } from '../services/scope-figures.js';
 
 const DashboardStats = builder
   .objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats')
@@ -12,7 +13,7 @@ const DashboardStats = builder
       totalConflicts: t.exposeInt('totalConflicts'),
       highRiskUsers: t.exposeInt('highRiskUsers'),
       newHighRiskUsers: t.exposeInt('newHighRiskUsers', {
-        description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${dashboard.HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
+        description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
       }),
       pendingReviews: t.exposeInt('pendingReviews'),
       activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),

@@ -12,9 +12,6 @@ import { HOLDS_WORK, sightsOf } from './assignments.js';
 import { rewriteReviewerDays } from './reviewer-days.js';
 import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
 
-// (the schema reads it here)
-export { HIGH_RISK_TREND_DAYS } from './scope-figures.js';
-
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
 

@@ -154,6 +154,17 @@ export async function countKeptDecisions(
 /** shared_item_decisions' upload of rows loaded without an upload (always live). */
 export const NO_UPLOAD = '00000000-0000-0000-0000-000000000000';
 
+/**
+ * When an upload's rows are deleted (a purge, or a replace deleting the rows
+ * loaded without an upload: NO_UPLOAD), their decisions go with them: the
+ * decision counts kept for that upload (shared_item_decisions and
+ * reviewer_decision_totals) go too.
+ */
+export async function dropKeptUploadCounts(db: DbClient, uploadId: string): Promise<void> {
+  await db.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${uploadId}::uuid`;
+  await db.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${uploadId}::uuid`;
+}
+
 /** The Shared Roles filter on a kept item si (alias), as an AND clause. */
 const sharedFilterSql = (shared: string | null) =>
   shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;

@@ -23,7 +23,7 @@ import { carryOverDecisions } from './decisions.js';
 import { checkRemediation, notifyReopened } from './remediation.js';
 import { bringKeptFiguresUpToDate } from './dashboard.js';
 import { warmDashboardFigures } from './scope-figures.js';
-import { NO_UPLOAD, vacuumSharedItems } from './shared-items.js';
+import { NO_UPLOAD, dropKeptUploadCounts, vacuumSharedItems } from './shared-items.js';
 import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgress } from './uploads.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../core/metrics.js';
@@ -140,9 +140,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
         await tx.upload.updateMany({ where: { live: true, id: { not: uploadId } }, data: { live: false, supersededAt: new Date() } });
         // Rows loaded without an upload are part of the data being replaced.
         await tx.$executeRaw`DELETE FROM risk_rows WHERE upload_id IS NULL`;
-        // (with their decisions: none is left of the counts kept for them, shared_item_decisions)
-        await tx.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${NO_UPLOAD}::uuid`;
-        await tx.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${NO_UPLOAD}::uuid`;
+        await dropKeptUploadCounts(tx, NO_UPLOAD);
       }
       // Readers bound their scans by this (see LIVE_ROWS).
       await tx.$executeRaw`UPDATE uploads SET max_row_id = (SELECT max(id) FROM risk_rows WHERE upload_id = ${uploadId}::uuid) WHERE id = ${uploadId}::uuid`;

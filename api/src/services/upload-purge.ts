@@ -2,6 +2,7 @@
 // a 'replace' took out of use, an interrupted attempt's before a retry; and
 // then the search terms that only those rows carried.
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { dropKeptUploadCounts } from './shared-items.js';
 
 /** Deletes an upload's rows; returns how many. */
 export async function deleteUploadRows(prisma: PrismaClient, uploadId: string): Promise<number> {
@@ -11,9 +12,7 @@ export async function deleteUploadRows(prisma: PrismaClient, uploadId: string): 
     const n = await prisma.$executeRaw`
       DELETE FROM risk_rows WHERE id IN (SELECT id FROM risk_rows WHERE upload_id = ${uploadId}::uuid LIMIT 20000)`;
     if (n === 0) {
-      // Its decisions went with its rows (the counts kept per upload for All Reviews' search: not live, never read).
-      await prisma.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${uploadId}::uuid`;
-      await prisma.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${uploadId}::uuid`;
+      await dropKeptUploadCounts(prisma, uploadId);
       return total;
     }
     total += n;
