@@ -9,7 +9,9 @@
 // months, categories; a reviewer's own trend: with --append-rows, its first
 // request is the first after an upload), Recent Risk Reviews and All Reviews
 // pages (first, shared only, searched by user and by reviewers' names, deep), printing the first (cold) request apart from
-// the p50 / p95 of the others (--skip-report stops there); then downloads the risk
+// the p50 / p95 of the others; then a reviewer's first stats, trend and categories after a
+// criteria change, once the job it sends has kept their figures, and the administrator's first
+// stats and All Reviews page once it has refreshed the shared items (--skip-report stops there); then downloads the risk
 // report and prints its rate beside `COPY (SELECT …) TO STDOUT` of the same
 // columns (the export's and the review metadata, by the same joins: the
 // report's own riskReportMetadata) without the formula neutralisation, with
@@ -27,7 +29,11 @@ import { Prisma } from '../api/src/generated/prisma/client.js';
 import { EXPORT_COLUMNS, RISK_REPORT_CELLS, riskReportMetadata } from '../api/src/services/risk-export.js';
 import { LIVE_ROWS } from '../api/src/services/live-rows.js';
 import { freshSharedItems, periodsWithDecisions } from '../api/src/services/shared-items.js';
-import { holdersOf } from '../api/src/services/assignments.js';
+import { criteriaSetsFor, holdersOf } from '../api/src/services/assignments.js';
+import { figuresNotKept, forgetCachedFigures } from '../api/src/services/risk-counts.js';
+import { keysOf } from '../api/src/services/scope-figures.js';
+import { scopeKey } from '../api/src/services/visibility.js';
+import { JOBS } from '../api/src/db/queue.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';
@@ -186,6 +192,78 @@ for (const [name, url, cookie] of cases) {
   console.log(`| ${name} | ${times[0]!.toFixed(1)} | ${pct(warm, 50).toFixed(1)} | ${pct(warm, 95).toFixed(1)} |`);
 }
 console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+// A reviewer's first dashboard after a criteria change (issue 13 point 7): the administrator gives
+// rev3 one more criterion (a role: a new scope, whose figures nobody has counted); the change sends
+// the dashboard figures' job (jobs/dashboard-figures.ts), timed until rev3's figures are kept, then
+// rev3's first stats, trend and categories. The criterion is deleted again afterwards.
+{
+  const rev3 = (await prisma.user.findUniqueOrThrow({ where: { email: 'rev3@bench.example' } })).id;
+  const [role] = await sql.query<{ v: string }>(
+    `SELECT role_profile AS v FROM risk_rows WHERE role_profile <> '' AND NOT EXISTS (SELECT 1 FROM assignment_criteria WHERE reviewer_id = '${rev3}' AND criteria_value = role_profile) LIMIT 1`,
+  );
+  const t0 = performance.now();
+  const created = await fetch(base + '/api/assignment-criteria', {
+    method: 'POST',
+    headers: { cookie: adminCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ reviewerId: rev3, criteriaType: 'role_profile', criteriaValue: role!.v }),
+  });
+  if (created.status !== 201) throw new Error(`criteria change: ${created.status}`);
+  const criterion = ((await created.json()) as { id: string }).id;
+  const changed = performance.now();
+  const notKept = async () => {
+    const [v] = await sql.query<{ v: string; c: string }>('SELECT version::text AS v, category_version::text AS c FROM risk_data_version WHERE id = 1');
+    return (await figuresNotKept(prisma, BigInt(v!.v), Object.values(keysOf(scopeKey(await criteriaSetsFor(prisma, rev3)), BigInt(v!.c))))).size;
+  };
+  while ((await notKept()) > 0) await new Promise((r) => setTimeout(r, 50));
+  const kept = performance.now();
+  console.log(`\ncriteria change (rev3 + role ${role!.v}): answered after ${(changed - t0).toFixed(0)} ms, rev3's figures kept after ${(kept - t0).toFixed(0)} ms`);
+  // A table of the first and second request of each.
+  const firstTwo = async (title: string, cases: readonly (readonly [string, string])[], cookie: string) => {
+    console.log(`\n| ${title} | first ms | second ms |\n|---|---|---|`);
+    for (const [name, url] of cases) {
+      const times: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const t = performance.now();
+        const r = await get(url, cookie);
+        for await (const _chunk of r);
+        if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode}`);
+        times.push(performance.now() - t);
+      }
+      console.log(`| ${name} | ${times[0]!.toFixed(1)} | ${times[1]!.toFixed(1)} |`);
+    }
+  };
+  const rev3Dashboard = [['dashboard stats', '/api/dashboard/stats'], ['dashboard trend, 30 days', '/api/dashboard/trend?range=30d'], ['dashboard categories', '/api/dashboard/categories']] as const;
+  const timeRev3 = (label: string) => firstTwo(`rev3 after the criteria change, ${label}`, rev3Dashboard, reviewerCookie);
+  await timeRev3('figures kept by the job');
+  // The change itself kept the shared items up to date (services/shared-items.ts keepSharedItemsAfter:
+  // only rev3's places in the items; the full refresh timed above is what it saves); the job finds them
+  // fresh. Timed until their stamp is fresh and the job done, then the administrator's first dashboard
+  // stats and All Reviews page.
+  const jobDone = async () =>
+    (await sql.query<{ done: boolean }>(
+      `SELECT (SELECT bool_and(s.data_version = v.version AND s.criteria_version = v.criteria_version)
+                 FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1)
+          AND NOT EXISTS (SELECT 1 FROM pgboss.job WHERE name = '${JOBS.dashboardFigures}' AND state < 'completed') AS done`,
+    ))[0]?.done === true;
+  while (!(await jobDone())) await new Promise((r) => setTimeout(r, 100));
+  console.log(`\nshared items fresh and the job done after ${(performance.now() - t0).toFixed(0)} ms (from the change)`);
+  await firstTwo('administrator after the criteria change', [['dashboard stats', '/api/dashboard/stats'], ['all reviews, page 1 (100)', '/api/reviews/all?page=1&limit=100']], adminCookie);
+  // The same reads with no figure kept (as before the job: rev3's new scope counted on its first read).
+  await sql.query('DELETE FROM kept_figures');
+  forgetCachedFigures();
+  await timeRev3('nothing kept (counted on read)');
+  const t1 = performance.now();
+  await fetch(base + `/api/assignment-criteria/${criterion}`, { method: 'DELETE', headers: { cookie: adminCookie } });
+  const fresh = async () =>
+    (await sql.query<{ fresh: boolean }>(
+      `SELECT bool_and(s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1`,
+    ))[0]?.fresh === true;
+  console.log(`
+criterion deleted: answered after ${(performance.now() - t1).toFixed(0)} ms, shared items fresh on its answer: ${await fresh()}`);
+  // Its job (every scope's figures, the shared items) finishes here, not in the next run's timings.
+  while (!(await jobDone())) await new Promise((r) => setTimeout(r, 100));
+}
 if (onlyRequests) {
   await app.close();
   if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);

@@ -17,6 +17,7 @@ import { forgetCachedFigures, keptFigure } from '../src/services/risk-counts.js'
 import { keysOf } from '../src/services/scope-figures.js';
 import { criteriaSetsFor } from '../src/services/assignments.js';
 import { scopeKey } from '../src/services/visibility.js';
+import { HEADER, dataVersions, readerCounts, row } from './helpers/figures.js';
 
 let server: TestServer;
 let admin: Client;
@@ -26,16 +27,10 @@ let c: UserClient;
 let d: UserClient;
 const statements: string[] = [];
 
-const HEADER = 'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
-const row = (user: string, group: string, risk: string, level: string, system: string, role: string) =>
-  `${user},Name ${user},${group},${risk},Risk ${risk},${level},0101,${system},${role}\r\n`;
-
-/** The readers' own counts over the live rows (scope-figures.ts), as they appear in the statements. */
-const COUNTS = [/count\(DISTINCT r\.user_id\) FILTER/, /HAVING min\(r\.created_at\)/, /r\.created_at AT TIME ZONE 'UTC'\) AS b, count\(\*\)/, /AS category, count\(\*\)/];
-const countsRun = () => statements.filter((s) => COUNTS.some((x) => x.test(s))).length;
+const countsRun = () => readerCounts(statements);
 
 const db = () => server.app.deps.prisma;
-const versions = async () => (await db().$queryRawUnsafe<{ v: bigint; c: bigint }[]>(`SELECT version AS v, category_version AS c FROM risk_data_version WHERE id = 1`))[0]!;
+const versions = () => dataVersions(db());
 
 /** Each reviewer's scope key and the keys of their figures at the current version. */
 async function figureKeys() {

@@ -79,6 +79,15 @@ async function expectKeptEqualsDefinition() {
 const rowId = (user: string, role: string) => itemRowId(server, user, role);
 const decide = (u: U, user: string, role: string, decision = 'retain') => decideItem(server, u, user, role, decision);
 const stamp = async () => (await server.app.deps.prisma.sharedItemPeriod.findUnique({ where: { periodId } }))?.refreshedAt.getTime();
+/** Whether the period's kept items are stamped with the current data and criteria versions (no reader needs to refresh them). */
+const fresh = async () =>
+  (
+    await server.app.deps.prisma.$queryRawUnsafe<{ fresh: boolean }[]>(
+      `SELECT s.data_version = v.version AND s.criteria_version = v.criteria_version AS fresh
+         FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1 AND s.period_id = $1::uuid`,
+      periodId,
+    )
+  )[0]?.fresh ?? false;
 
 beforeAll(async () => {
   server = await startServer();
@@ -112,8 +121,12 @@ describe('shared items kept per period', () => {
   });
 
   it('after single items are moved to another reviewer, and that reviewer decides', async () => {
+    const before = await stamp();
     const moved = await admin.post('/api/reassignments', { riskDefinitionIds: [await rowId('U3', 'DOM')], fromReviewerId: c.user.id, toReviewerId: a.user.id });
     expect(moved.status, JSON.stringify(moved.body)).toBe(201);
+    // Kept up to date by the move itself, not by a refresh of the whole period.
+    expect(await fresh()).toBe(true);
+    expect(await stamp()).toBe(before);
     let items = await expectKeptEqualsDefinition();
     // c decided it before the move, so c stays one of its reviewers: now shared.
     expect(items.find((i) => i.user_id === 'U3')!.reviewers).toEqual([a.user.id, c.user.id].sort());
@@ -141,6 +154,26 @@ describe('shared items kept per period', () => {
     const items = await expectKeptEqualsDefinition();
     // b still decided U1's Z_AP in the period: still a reviewer of it; of U2's Z_AP no longer (never was).
     expect(items.find((i) => i.user_id === 'U1' && i.role_profile === 'Z_AP')!.reviewers).toContain(b.user.id);
+  });
+
+  it('a criterion added, then removed, keeps the items up to date in its own transaction, without a refresh', async () => {
+    await expectKeptEqualsDefinition();
+    const before = await stamp();
+    const added = await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'system', criteriaValue: 'Workday' });
+    expect(added.status).toBe(201);
+    expect(await fresh()).toBe(true);
+    let items = await expectKeptEqualsDefinition();
+    expect(await stamp()).toBe(before);
+    // A new item (nobody had it) and an item now shared with the reviewer who decided it.
+    expect(items.find((i) => i.user_id === 'U4' && i.role_profile === 'HR')!.reviewers).toEqual([c.user.id]);
+    expect(items.find((i) => i.user_id === 'U1' && i.role_profile === 'HR')!.reviewers).toEqual([b.user.id, c.user.id].sort());
+    expect((await admin.request('DELETE', `/api/assignment-criteria/${added.body.id}`)).status).toBeLessThan(300);
+    expect(await fresh()).toBe(true);
+    items = await expectKeptEqualsDefinition();
+    expect(await stamp()).toBe(before);
+    // The item nobody holds or decided any more goes; the decided one keeps its decider only.
+    expect(items.find((i) => i.user_id === 'U4')).toBeUndefined();
+    expect(items.find((i) => i.user_id === 'U1' && i.role_profile === 'HR')!.reviewers).toEqual([b.user.id]);
   });
 
   it('after the period closes with a default (decisions written) and reopens (taken back)', async () => {

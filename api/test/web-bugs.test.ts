@@ -20,6 +20,10 @@ beforeAll(async () => {
     { userId: 'W3', userName: 'Wes Wong', userGroup: 'WEBGRP', accessRiskId: 'WR2', riskDescription: 'Create purchase orders' },
     { userId: 'W4', userName: 'Wyn West', userGroup: 'WEBGRP', accessRiskId: 'WR2', riskDescription: 'Create purchase orders' },
   ]);
+  // W1 was loaded 60 days ago; W2..W4 today (every row of WEBGRP is high). Set before the assignment:
+  // its change has the reviewer's dashboard figures worked out (jobs/dashboard-figures.ts), and
+  // changing a load time in SQL bumps no data version (no real path changes it).
+  await server.app.deps.prisma.$executeRaw`UPDATE risk_rows SET created_at = now() - interval '60 days' WHERE id = ${rows[0]}`;
   const a = await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'WEBGRP' });
   expect(a.status).toBe(201);
 });
@@ -97,8 +101,7 @@ describe("a reviewer's search", () => {
 
 describe("the dashboard's 'High Risk Users' card", () => {
   it('carries a trend: how many of those users had their first high-risk row loaded in the last 30 days', async () => {
-    // W1 was loaded 60 days ago; W2..W4 today (every row of WEBGRP is high).
-    await server.app.deps.prisma.$executeRaw`UPDATE risk_rows SET created_at = now() - interval '60 days' WHERE id = ${rows[0]}`;
+    // W1 was loaded 60 days ago; W2..W4 today (beforeAll).
     const g = await reviewer.client.gql('{ dashboardStats { highRiskUsers newHighRiskUsers } }');
     expect(g.body.data.dashboardStats).toEqual({ highRiskUsers: 4, newHighRiskUsers: 3 });
   });

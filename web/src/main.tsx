@@ -23,9 +23,7 @@ const renderer = createDOMRenderer(
   document,
   nonce && !nonce.startsWith('__') ? { styleElementAttributes: { nonce } } : undefined,
 );
-const router = createAppRouter();
-
-function Root() {
+function Root({ router }: { router: ReturnType<typeof createAppRouter> }) {
   useGlobalStyles();
   return (
     <FluentProvider theme={webLightTheme}>
@@ -39,17 +37,28 @@ function Root() {
 const container = document.getElementById('root');
 if (container == null) throw new Error('Missing #root element');
 
-// The first render as a transition (issue 15, 'Fast first load'): React renders it in slices,
-// yielding to the browser every few milliseconds instead of one long task, so a slow phone stays
-// responsive while the app starts. The server's frame (boot/bootFrame.ts) stays on screen until
-// the first render commits the same markup.
-const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <RendererProvider renderer={renderer} targetDocument={document}>
-        <Root />
-      </RendererProvider>
-    </StrictMode>,
-  );
-});
+const start = () => {
+  const router = createAppRouter();
+  // The first render as a transition (issue 15, 'Fast first load'): React renders it in slices,
+  // yielding to the browser every few milliseconds instead of one long task, so a slow phone stays
+  // responsive while the app starts. The server's frame (boot/bootFrame.ts) stays on screen until
+  // the first render commits the same markup.
+  const root = createRoot(container);
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <RendererProvider renderer={renderer} targetDocument={document}>
+          <Root router={router} />
+        </RendererProvider>
+      </StrictMode>,
+    );
+  });
+};
+
+// Issue 15, 'Fast first load': evaluating the entry's modules (React, Relay, Fluent, the app's
+// shell) is one long task on a phone; starting the app (the router, whose loaders prepare the
+// screen's queries, then the first render) waits for the next task, so the two do not add up to
+// one longer block of the main thread. The queries the page needs first are already on their way
+// (boot/signedInPreload.ts). (Not a top-level await: that would make the bundler split the
+// entry into many more files.)
+setTimeout(start, 0);

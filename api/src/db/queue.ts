@@ -4,6 +4,7 @@
 // expire and be retried, never stuck.
 import PgBoss from 'pg-boss';
 import type { Database } from './client.js';
+import type { DbClient } from '../core/types.js';
 
 export interface JobQueue {
   boss: PgBoss;
@@ -41,10 +42,27 @@ export async function startJobQueue(db: Database, opts: { databaseUrl?: string; 
   };
 }
 
+/**
+ * pg-boss's `db` option running its SQL on a Prisma transaction: a job sent
+ * with it (`boss.send(name, data, { db: onTransaction(tx) })`) is inserted by
+ * that transaction, so it exists when the transaction commits and not at all
+ * when it rolls back, and no worker can fetch it before the commit. Objects
+ * (the job's data) go as JSON text, undefined as NULL.
+ */
+export function onTransaction(tx: DbClient): { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } {
+  return {
+    async executeSql(text, values) {
+      const params = (values ?? []).map((v) => (v === undefined ? null : v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v));
+      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...params) };
+    },
+  };
+}
+
 /** Job names, in one place. */
 export const JOBS = {
   sendMail: 'mail.send',
   ingestUpload: 'upload.ingest',
   aiBulkCategorize: 'ai.bulk-categorize',
   periodDeadlines: 'period.deadlines',
+  dashboardFigures: 'dashboard.figures',
 } as const;

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as assignments from '../services/assignments.js';
+import { CRITERIA_TYPES } from '../services/criteria-columns.js';
 import { idParams, isoDate, routeSchema, text } from './edge.js';
 import { Success } from './replies.js';
 
@@ -9,7 +10,7 @@ const CriteriaJson = z.strictObject({
   id: z.uuid(),
   name: z.string(),
   reviewerId: z.uuid(),
-  criteriaType: z.enum(assignments.CRITERIA_TYPES),
+  criteriaType: z.enum(CRITERIA_TYPES),
   criteriaValue: z.string(),
   assignedAt: isoDate(),
   reviewer: z.strictObject({ firstName: z.string(), lastName: z.string(), email: z.string() }),
@@ -28,7 +29,7 @@ function shape(c: assignments.CriteriaWithReviewer) {
 }
 
 const ValuesParams = z.object({
-  criteriaType: z.enum(assignments.CRITERIA_TYPES, { error: `Unknown criteria type: use one of ${assignments.CRITERIA_TYPES.join(', ')}` }),
+  criteriaType: z.enum(CRITERIA_TYPES, { error: `Unknown criteria type: use one of ${CRITERIA_TYPES.join(', ')}` }),
 });
 const ValuesQuery = z.object({ reviewerId: text('reviewerId', 100).optional() });
 
@@ -46,14 +47,14 @@ export function registerAssignmentRoutes(app: FastifyInstance) {
   app.post<{ Body: assignments.CreateCriteriaInput }>(
     '/api/assignment-criteria',
     { config: { access: 'admin' }, schema: routeSchema({ body: assignments.createCriteriaSchema, reply: CriteriaJson, replyStatus: 201 }) },
-    async (req, reply) => reply.status(201).send(shape(await assignments.createCriteria(req.ctx.prisma, req.ctx.actor, req.body))),
+    async (req, reply) => reply.status(201).send(shape(await assignments.createCriteria(req.ctx.deps, req.ctx.actor, req.body))),
   );
 
   app.delete<{ Params: { id: string } }>(
     '/api/assignment-criteria/:id',
     { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) },
     async (req) => {
-      await assignments.deleteCriteria(req.ctx.prisma, req.ctx.actor, req.params.id);
+      await assignments.deleteCriteria(req.ctx.deps, req.ctx.actor, req.params.id);
       return { success: true };
     },
   );

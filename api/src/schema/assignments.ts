@@ -7,8 +7,9 @@ import { listOrder } from './ordering.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as assignments from '../services/assignments.js';
+import { CRITERIA_TYPES } from '../services/criteria-columns.js';
 
-export const CriteriaTypeEnum = enumOf('CriteriaType', { values: assignments.CRITERIA_TYPES });
+export const CriteriaTypeEnum = enumOf('CriteriaType', { values: CRITERIA_TYPES });
 
 export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
   id: { field: 'id' },
@@ -88,7 +89,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: CreateAssignmentInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const c = await assignments.createCriteria(ctx.prisma, ctx.actor, { ...input, reviewerId: input.reviewerId.id });
+      const c = await assignments.createCriteria(ctx.deps, ctx.actor, { ...input, reviewerId: input.reviewerId.id });
       return ctx.prisma.assignmentCriteria.findUniqueOrThrow({ ...runnable(query), where: { id: c.id } });
     },
   }),
@@ -99,7 +100,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: AssignmentCriteriaNode }) },
     resolve: async (_root, { id }, ctx) => {
-      await assignments.deleteCriteria(ctx.prisma, ctx.actor, id.id);
+      await assignments.deleteCriteria(ctx.deps, ctx.actor, id.id);
       return encodeGlobalID('AssignmentCriteria', id.id);
     },
   }),

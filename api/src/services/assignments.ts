@@ -10,21 +10,16 @@ import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, parseOrThrow } from '../cor
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
 import { cached } from './risk-counts.js';
 import { likeContains } from './risk-rules.js';
 import { criteriaVersionBefore, keepReviewerDaysAfter, type ReviewerSight } from './reviewer-days.js';
+import { holdDecisionWriters, keepSharedItemsAfter } from './shared-items.js';
+import { JOBS, onTransaction, type JobQueue } from '../db/queue.js';
+import type { AppDeps } from './deps.js';
 
-export const CRITERIA_TYPES = ['risk_id', 'user_id', 'user_group', 'system', 'role_profile'] as const;
-
-/** The risk_rows column each criteria type matches. */
-export const CRITERIA_COLUMN: Record<CriteriaType, string> = {
-  risk_id: 'access_risk_id',
-  user_id: 'user_id',
-  user_group: 'user_group',
-  system: 'system',
-  role_profile: 'role_profile',
-};
-
+/** What a change of what reviewers see needs: the database, and the queue its dashboard figures' job goes to. */
+export type SightDeps = Pick<AppDeps, 'prisma' | 'jobs'>;
 
 /** SPEC §5: the type in upper case with underscores as spaces, a colon, the value. */
 export function defaultCriteriaName(type: CriteriaType, value: string): string {
@@ -51,7 +46,7 @@ export function listCriteria(prisma: PrismaClient): Promise<CriteriaWithReviewer
   return prisma.assignmentCriteria.findMany({ include: { reviewer: true }, orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] });
 }
 
-export async function createCriteria(prisma: PrismaClient, actor: Actor, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
+export async function createCriteria({ prisma, jobs }: SightDeps, actor: Actor, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
   const data = parseOrThrow(createCriteriaSchema, input);
   const reviewer = isUuid(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
   if (!reviewer) throw new ValidationError('The chosen reviewer does not exist', 'reviewerId');
@@ -60,7 +55,7 @@ export async function createCriteria(prisma: PrismaClient, actor: Actor, input: 
   const name = data.name || defaultCriteriaName(data.criteriaType, data.criteriaValue);
   try {
     return await prisma.$transaction(async (tx) => {
-      const c = await changingWhatTheySee(tx, [reviewer.id], () =>
+      const c = await changingWhatTheySee(tx, jobs, [reviewer.id], () =>
         tx.assignmentCriteria.create({
           data: { name, reviewerId: reviewer.id, criteriaType: data.criteriaType, criteriaValue: data.criteriaValue },
           include: { reviewer: true },
@@ -82,12 +77,12 @@ export async function createCriteria(prisma: PrismaClient, actor: Actor, input: 
   }
 }
 
-export async function deleteCriteria(prisma: PrismaClient, actor: Actor, id: string): Promise<void> {
+export async function deleteCriteria({ prisma, jobs }: SightDeps, actor: Actor, id: string): Promise<void> {
   if (!isUuid(id)) throw new NotFoundError('Assignment not found');
   await prisma.$transaction(async (tx) => {
     const c = await tx.assignmentCriteria.findUnique({ where: { id } });
     if (!c) throw new NotFoundError('Assignment not found');
-    await changingWhatTheySee(tx, [c.reviewerId], () => tx.assignmentCriteria.delete({ where: { id } }));
+    await changingWhatTheySee(tx, jobs, [c.reviewerId], () => tx.assignmentCriteria.delete({ where: { id } }));
     await recordAudit(tx, actor, { action: 'assignment.deleted', entityType: 'AssignmentCriteria', entityId: id, before: c });
   });
 }
@@ -196,15 +191,47 @@ export async function sightsOf(db: DbClient, reviewerIds: string[]): Promise<Rev
 
 /**
  * In a transaction that changes what `reviewerIds` see (their criteria, items
- * moved to or from them): `change`, then their kept trend days worked out
- * again and everyone else's kept as they are (keepReviewerDaysAfter), so no
- * reviewer's first read after it counts live.
+ * moved to or from them), with the decision writers held from its start
+ * (holdDecisionWriters: those under way are waited for): `change`, then their
+ * kept trend days worked out again and everyone else's kept as they are
+ * (keepReviewerDaysAfter), their places in the kept shared items moved
+ * (keepSharedItemsAfter: All Reviews and 'pending' read no stale items), and the
+ * dashboard figures' job sent in the same transaction (jobs/dashboard-figures.ts:
+ * the touched reviewers' scopes have new keys with no figures kept yet), so no
+ * reviewer's first read after it counts live. A change that fails sends
+ * nothing; the job cannot run before the change is committed (see
+ * sightChangesSettled for a job already waiting).
  */
-export async function changingWhatTheySee<T>(tx: DbClient, reviewerIds: string[], change: () => Promise<T>): Promise<T> {
+export async function changingWhatTheySee<T>(tx: DbClient, jobs: JobQueue, reviewerIds: string[], change: () => Promise<T>): Promise<T> {
   const before = await criteriaVersionBefore(tx);
+  await holdDecisionWriters(tx);
   const out = await change();
-  await keepReviewerDaysAfter(tx, before, await sightsOf(tx, reviewerIds));
+  const sights = await sightsOf(tx, reviewerIds);
+  await keepReviewerDaysAfter(tx, before, sights);
+  await keepSharedItemsAfter(tx, before, sights);
+  await askForDashboardFigures(tx, jobs);
   return out;
+}
+
+/**
+ * Sends the dashboard figures' job (jobs/dashboard-figures.ts) in the
+ * transaction `tx` of a change after which a scope may have no figures kept:
+ * what a reviewer sees changed, or a reviewer holding work became active (made
+ * active again, or given the reviewer's role).
+ */
+export async function askForDashboardFigures(tx: DbClient, jobs: JobQueue): Promise<void> {
+  await jobs.boss.send(JOBS.dashboardFigures, {}, { db: onTransaction(tx) });
+}
+
+/**
+ * Waits for the changes of what reviewers see that are under way to commit
+ * (each holds the criteria version's row from its start: criteriaVersionBefore).
+ * The dashboard figures' queue keeps one job waiting (pg-boss 'stately'): a
+ * change that finds one waiting sends none, and that job may be fetched before
+ * the change commits; it waits here before reading the scopes, so it sees it.
+ */
+export async function sightChangesSettled(db: DbClient): Promise<void> {
+  await db.$queryRaw`SELECT 1 FROM risk_data_version WHERE id = 1 FOR SHARE`;
 }
 
 /**

@@ -17,7 +17,9 @@ import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
 import type { Mailer } from './mail.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, changingWhatTheySee, criteriaSetsOf, rowAssigned } from './assignments.js';
+import type { JobQueue } from '../db/queue.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
+import { HOLDS_WORK, changingWhatTheySee, criteriaSetsOf, rowAssigned } from './assignments.js';
 import { createSystemNotification, publishNotification } from './notifications.js';
 import { getActivePeriod } from './periods.js';
 import { pendingWork } from './reminders.js';
@@ -28,6 +30,7 @@ export interface ReassignDeps {
   prisma: PrismaClient;
   pubsub: PubSub;
   mailer: Mailer;
+  jobs: JobQueue;
   config: Pick<Config, 'publicUrl'>;
 }
 
@@ -79,7 +82,7 @@ export async function reassign(deps: ReassignDeps, actor: Actor, input: Reassign
   try {
     done = await deps.prisma.$transaction(async (tx) => {
       // The criterion as it is now (a move racing another fails on the holder check).
-      const moved = await changingWhatTheySee(tx, [from.id, to.id], () =>
+      const moved = await changingWhatTheySee(tx, deps.jobs, [from.id, to.id], () =>
         tx.assignmentCriteria.updateMany({ where: { id: criterion.id, reviewerId: from.id }, data: { reviewerId: to.id } }),
       );
       if (!moved.count) throw new ConflictError('This assignment was changed meanwhile. Reload and try again.');
@@ -167,7 +170,7 @@ async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data:
     const hold = (reviewerId: string, holds: boolean) => tx.$executeRaw`
       INSERT INTO item_holds (risk_row_id, reviewer_id, holds) SELECT unnest(${ids}::bigint[]), ${reviewerId}::uuid, ${holds}
       ON CONFLICT (risk_row_id, reviewer_id) DO UPDATE SET holds = EXCLUDED.holds, since = now()`;
-    await changingWhatTheySee(tx, [from.id, to.id], async () => {
+    await changingWhatTheySee(tx, deps.jobs, [from.id, to.id], async () => {
       await hold(from.id, false);
       await hold(to.id, true);
     });

@@ -4,7 +4,8 @@
 import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { MAX_CRITERIA_VALUE_LENGTH } from '../core/validation.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES, assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
+import { assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import type { DbClient } from '../core/types.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';

@@ -7,15 +7,18 @@
 // who sees 30% of 1M rows), kept per data version and key (services/risk-counts.ts
 // kept: in the process and in kept_figures). Read one by one by the dashboard
 // (the readers below); worked out for every scope at once after an upload went
-// live, before it is announced (warmDashboardFigures: one scan of the live
-// rows for all of them), so nobody's first dashboard after an upload counts.
+// live, before it is announced, and by the dashboard figures' job after a
+// change of what reviewers see and daily just before 00:00 UTC, for the new
+// day too (warmDashboardFigures: one scan of the live rows for all of them), so
+// nobody's first dashboard after an upload, a criteria change or midnight counts.
 // The keys the figures are kept under live here only (KEYS), for both.
 import { Prisma, type CriteriaType, type PrismaClient } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { figuresNotKept, keepFigures, kept } from './risk-counts.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import { ADMIN_SCOPE, LIVE_ROWS, scopeKey, type RowScope } from './visibility.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './assignments.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './assignments.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
 export const HIGH_RISK_TREND_DAYS = 30;
@@ -39,26 +42,28 @@ export type Categories = { category: string; n: bigint }[];
 
 /**
  * The keys of the figures (with the scope's key): per data version by kept(),
- * and per day where the figure depends on the day (the trend's buckets end
- * today; 'new' high-risk users are those since 30 days ago), per category
- * version for the categories (accepting a category changes no row's data).
+ * per day where the figure depends on the day ('new' high-risk users are those
+ * since 30 days ago: the daily run of jobs/dashboard-figures.ts works the new
+ * day's out just after midnight UTC), per category version for the categories
+ * (accepting a category changes no row's data). The loads per bucket are the
+ * live rows grouped by the day or week they were loaded, whatever today is
+ * (the trend picks its range's buckets from them): no day in their key.
  */
 const KEYS = {
   totals: (scope: string) => `totals|${scope}`,
   highTrend: (scope: string, since: string) => `highTrend|${scope}|${since}`,
-  loads: (scope: string, unit: Unit, day: string) => `trend|${scope}|${unit}|${day}`,
+  loads: (scope: string, unit: Unit) => `trend|${scope}|${unit}`,
   categories: (scope: string, categoryVersion: bigint) => `categories|${scope}|${categoryVersion}`,
 };
-/** The first day of the 'new high-risk users' window (UTC date). */
-const sinceDay = () => new Date(Date.now() - HIGH_RISK_TREND_DAYS * 86_400_000).toISOString().slice(0, 10);
-const today = () => new Date().toISOString().slice(0, 10);
+/** The first day of the 'new high-risk users' window as of `now` (UTC date). */
+const sinceDay = (now = new Date()) => new Date(now.getTime() - HIGH_RISK_TREND_DAYS * 86_400_000).toISOString().slice(0, 10);
 
-/** A scope's figures' keys, as of now (those its dashboard reads, and keepScopeFigures writes). */
-export const keysOf = (scope: string, categoryVersion: bigint, since = sinceDay(), day = today()) => ({
+/** A scope's figures' keys as of `now` (those its dashboard reads, and keepScopeFigures writes). */
+export const keysOf = (scope: string, categoryVersion: bigint, now = new Date()) => ({
   totals: KEYS.totals(scope),
-  highTrend: KEYS.highTrend(scope, since),
-  day: KEYS.loads(scope, 'day', day),
-  week: KEYS.loads(scope, 'week', day),
+  highTrend: KEYS.highTrend(scope, sinceDay(now)),
+  day: KEYS.loads(scope, 'day'),
+  week: KEYS.loads(scope, 'week'),
   categories: KEYS.categories(scope, categoryVersion),
 });
 
@@ -96,7 +101,7 @@ export async function newHighRiskUsers(db: DbClient, scope: RowScope): Promise<n
 
 /** The rows the scope sees loaded per bucket (the trend's 'loaded'). */
 export function loadsPerBucket(db: DbClient, scope: RowScope, unit: Unit): Promise<Loads> {
-  return kept(db, KEYS.loads(scope.key, unit, today()), async () =>
+  return kept(db, KEYS.loads(scope.key, unit), async () =>
     db.$queryRaw<Loads>`
       SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
   );
@@ -127,19 +132,34 @@ export async function dashboardScopes(db: DbClient): Promise<FigureScope[]> {
 }
 
 /**
+ * How long before a UTC day starts warmDashboardFigures keeps that day's
+ * figures too ('new high-risk users' carry the day): the daily run is a few
+ * minutes before midnight (jobs/dashboard-figures.ts DASHBOARD_FIGURES_CRON),
+ * so the first read of the new day finds them kept.
+ */
+export const NEXT_DAY_AHEAD_MS = 10 * 60_000;
+
+/**
  * After an upload went live, before it is announced (open dashboards refetch
- * on it), and at start: the figures of every scope (dashboardScopes) not kept
- * at the current data version yet, worked out together (keepScopeFigures)
+ * on it), at start, and by the dashboard figures' job (jobs/dashboard-figures.ts:
+ * after a change of what reviewers see, and just before midnight UTC): the
+ * figures of every scope (dashboardScopes) not kept at the current data
+ * version yet, under the keys of `now`'s day (and of the next day, when it
+ * starts within NEXT_DAY_AHEAD_MS), worked out together (keepScopeFigures)
  * instead of on each viewer's first read.
  */
-export async function warmDashboardFigures(prisma: PrismaClient): Promise<void> {
+export async function warmDashboardFigures(prisma: PrismaClient, now = new Date()): Promise<void> {
   const [scopes, [v]] = await Promise.all([
     dashboardScopes(prisma),
     prisma.$queryRaw<{ version: bigint; c: bigint }[]>`SELECT version, category_version AS c FROM risk_data_version WHERE id = 1`,
   ]);
-  const keys = new Map(scopes.map((s) => [s, Object.values(keysOf(s.key, v?.c ?? 0n))]));
-  const missing = await figuresNotKept(prisma, v?.version ?? 0n, [...keys.values()].flat());
-  await keepScopeFigures(prisma, scopes.filter((s) => keys.get(s)!.some((k) => missing.has(k))));
+  const nextDay = new Date(Math.floor(now.getTime() / 86_400_000 + 1) * 86_400_000);
+  const days = nextDay.getTime() - now.getTime() <= NEXT_DAY_AHEAD_MS ? [now, nextDay] : [now];
+  for (const at of days) {
+    const keys = new Map(scopes.map((s) => [s, Object.values(keysOf(s.key, v?.c ?? 0n, at))]));
+    const missing = await figuresNotKept(prisma, v?.version ?? 0n, [...keys.values()].flat());
+    await keepScopeFigures(prisma, scopes.filter((s) => keys.get(s)!.some((k) => missing.has(k))), at);
+  }
 }
 
 /** The criteria column a scope's condition reads, as keepScopeFigures' groups name it (a user id apart: the user is kept whole too). */
@@ -168,10 +188,9 @@ const groupColumn = (t: CriteriaType) => (t === 'user_id' ? 'ru' : CRITERIA_COLU
  *    category; (b) reduced per scope and user, then the users with a high row
  *    and those whose first one is since the window's start.
  */
-export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[]): Promise<void> {
+export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[], now = new Date()): Promise<void> {
   if (!scopes.length) return;
-  const since = sinceDay();
-  const day = today();
+  const since = sinceDay(now);
   // Without JIT (compiling the statement took 3.7 s of 8.9 s at 1M rows) and with the memory to hash
   // its groups (~13 MB and ~22 MB at 1M rows: with the default 4 MB it sorted 1M rows on disk, 10 s).
   const few = await fewValued(db);
@@ -181,7 +200,7 @@ export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[]):
     db.$queryRaw<FigureRow[]>(scopeFiguresSql(scopes, since, few)),
   ]);
   const version = rows[0]?.version ?? 0n;
-  const keys = scopes.map((s) => keysOf(s.key, rows[0]?.c ?? 0n, since, day));
+  const keys = scopes.map((s) => keysOf(s.key, rows[0]?.c ?? 0n, now));
   // What a reader counts for a scope that sees no row.
   const totals = scopes.map((): Totals => ({ total: 0, high: 0, highUsers: 0 }));
   const highTrend = scopes.map(() => 0);

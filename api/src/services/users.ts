@@ -16,11 +16,14 @@ import type { PubSub } from '../pubsub.js';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { endUserSessions } from '../auth/sessions.js';
 import { normalizeEmail } from '../core/validation.js';
+import type { JobQueue } from '../db/queue.js';
+import { askForDashboardFigures } from './assignments.js';
 
 export interface UserDeps {
   prisma: PrismaClient;
   mailer: Mailer;
   pubsub: PubSub;
+  jobs: JobQueue;
   log: (msg: string) => void;
   config: Pick<Config, 'publicUrl'>;
 }
@@ -135,7 +138,7 @@ export const updateUserSchema = z.object({
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 /** Edits a user's name and role. An administrator cannot change their own role (no self-lockout). */
-export async function updateUser(deps: Pick<UserDeps, 'prisma'>, actor: Actor, userId: string, input: UpdateUserInput): Promise<User> {
+export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor: Actor, userId: string, input: UpdateUserInput): Promise<User> {
   if (!isUuid(userId)) throw new NotFoundError('User not found');
   const data = parseOrThrow(updateUserSchema, input);
   return deps.prisma.$transaction(async (tx) => {
@@ -145,6 +148,8 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma'>, actor: Actor, u
       throw new ForbiddenError('You cannot change your own role');
     }
     const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
+    // A reviewer's scope may now be on the dashboard's list with no figures kept.
+    if (user.role === 'reviewer' && before.role !== 'reviewer' && user.isActive) await askForDashboardFigures(tx, deps.jobs);
     await recordAudit(tx, actor, {
       action: 'user.updated',
       entityType: 'User',
@@ -221,7 +226,7 @@ export async function listUsers(prisma: PrismaClient, filter: Parameters<typeof 
 }
 
 export async function setUserActive(
-  deps: Pick<UserDeps, 'prisma' | 'pubsub'>,
+  deps: Pick<UserDeps, 'prisma' | 'pubsub' | 'jobs'>,
   actor: Actor,
   userId: string,
   active: boolean,
@@ -234,6 +239,8 @@ export async function setUserActive(
     const user = await tx.user.update({ where: { id: userId }, data: { isActive: active } });
     // A deactivated user is signed out everywhere at once.
     if (!active) await endUserSessions(tx, userId);
+    // A reviewer made active again: their scope may have no dashboard figures kept.
+    else if (!before.isActive && user.role === 'reviewer') await askForDashboardFigures(tx, deps.jobs);
     await recordAudit(tx, actor, {
       action: active ? 'user.activated' : 'user.deactivated',
       entityType: 'User',

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/app.js';
 import { freshDatabase } from './db.js';
 import { createDatabase } from '../../src/db/client.js';
+import { JOBS } from '../../src/db/queue.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_INITIAL_PASSWORD = 'Initial#Pass1';
@@ -199,4 +200,17 @@ export async function userClients(server: TestServer, admin: Client, count: numb
   const users: UserClient[] = [];
   for (let i = 0; i < count; i++) users.push(await userClient(server, admin));
   return users;
+}
+
+/**
+ * Waits until no dashboard figures' job waits or runs (a change of what
+ * reviewers see sends one: jobs/dashboard-figures.ts), for tests that count
+ * the statements of a request and must not count the job's.
+ */
+export async function dashboardJobsDone(server: TestServer): Promise<void> {
+  for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+    const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND state < 'completed'`, JOBS.dashboardFigures);
+    if (!r!.n) return;
+    if (Date.now() > deadline) throw new Error('the dashboard figures job did not finish');
+  }
 }

@@ -26,6 +26,7 @@ import { criteriaTypeLabel, formatDate } from '../risks/riskDisplay';
 import { fullName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 import { ReassignDialog } from './ReassignDialog';
+import { formatCount } from '../../components/StatTile';
 
 const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
@@ -117,7 +118,7 @@ export function AssignmentRow({
       <TableCell>
         <span className={styles.value}>{a.criteriaValue}</span>
       </TableCell>
-      <TableCell>{a.matchingRows.toLocaleString('en-US')}</TableCell>
+      <TableCell>{formatCount(a.matchingRows)}</TableCell>
       <TableCell>{formatDate(a.assignedAt)}</TableCell>
       <TableCell>
         <Button appearance="subtle" icon={<PersonSwap20Regular />} aria-label={`Reassign assignment ${a.name}`} onClick={() => setReassigning(true)} />

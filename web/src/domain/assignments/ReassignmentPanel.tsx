@@ -7,6 +7,7 @@ import { ListEmpty, ListTable } from '../../components/ListTable';
 import { formatDate } from '../risks/riskDisplay';
 import { fullName } from '../users/userNames';
 import { ReassignDialog, type ReassignTarget } from './ReassignDialog';
+import { formatCount } from '../../components/StatTile';
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0, marginTop: tokens.spacingVerticalL },
@@ -87,7 +88,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
               return (
                 <section key={w.reviewer.id} aria-label={`Open work of ${who}`}>
                   <Body1>
-                    <strong>{who}</strong> ({w.reviewer.email}) · {w.pending.toLocaleString('en-US')} pending
+                    <strong>{who}</strong> ({w.reviewer.email}) · {formatCount(w.pending)} pending
                   </Body1>
                   <div className={styles.work}>
                     {w.criteria.map((c) => (

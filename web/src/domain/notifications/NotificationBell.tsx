@@ -1,6 +1,6 @@
 import { Button, CounterBadge, makeStyles } from '@fluentui/react-components';
 import { Alert24Regular } from '@fluentui/react-icons';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   graphql,
   useFragment,
@@ -144,11 +144,36 @@ function LoadedBell({
   const [open, setOpen] = useState(false);
   const [popoverWanted, setPopoverWanted] = useState(false);
 
-  const refetch = useCallback(() => {
-    fetchQuery<NotificationBellQuery>(environment, query, { count: BELL_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
-      error: (error: unknown) => console.warn('Could not refresh notifications', error),
-    });
-  }, [environment]);
+  // A poll read before a mark was saved but answered after it (the 30 s poll sent a moment
+  // before a click) would show the notification unread again until the next poll: a poll
+  // still in flight when a mark is saved is followed by another.
+  const polling = useRef({ inFlight: 0, again: false });
+  const refetch = useCallback(
+    function poll() {
+      const p = polling.current;
+      p.inFlight += 1;
+      const settle = () => {
+        p.inFlight -= 1;
+        if (p.inFlight === 0 && p.again) {
+          p.again = false;
+          // After this answer is done with: asked from its own callbacks, Relay would join the
+          // request it is finishing instead of sending a new one.
+          window.setTimeout(poll, 0);
+        }
+      };
+      fetchQuery<NotificationBellQuery>(environment, query, { count: BELL_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
+        complete: settle,
+        error: (error: unknown) => {
+          console.warn('Could not refresh notifications', error);
+          settle();
+        },
+      });
+    },
+    [environment],
+  );
+  const markSaved = useCallback(() => {
+    if (polling.current.inFlight > 0) polling.current.again = true;
+  }, []);
 
   // SPEC §9: polled every 30 s (the fallback to the subscription).
   useEffect(() => {
@@ -178,6 +203,7 @@ function LoadedBell({
       refetch();
     }, [notify, refetch]),
     isAdmin,
+    markSaved,
   );
 
   const [commitMarkAll, markingAll] = useMutation<NotificationBellMarkAllReadMutation>(markAllMutation);
@@ -213,6 +239,7 @@ function LoadedBell({
         setUnread(store, 'notificationCounts', 0);
         adjustCounts(store, 'allNotificationCounts', { unread: -marked });
       },
+      onCompleted: markSaved,
       onError: () => {
         notify({ title: 'Failed to mark all notifications as read', intent: 'error' });
         refetch();

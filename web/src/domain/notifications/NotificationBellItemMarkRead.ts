@@ -26,10 +26,11 @@ const markReadMutation = graphql`
 /**
  * SPEC §4: marks one notification read, optimistically (read with a
  * timestamp, unread count down by one, never below zero), rolled back on
- * failure. `onFailed` shows the SPEC's toast and refetches. For an
- * administrator the notification's 'Read by' count comes back with it.
+ * failure. `onFailed` shows the SPEC's toast and refetches; `onSaved`, when
+ * the server has answered. For an administrator the notification's 'Read by'
+ * count comes back with it.
  */
-export function useMarkNotificationRead(onFailed: () => void, isAdmin: boolean) {
+export function useMarkNotificationRead(onFailed: () => void, isAdmin: boolean, onSaved?: () => void) {
   const [commit] = useMutation<NotificationBellItemMarkReadMutation>(markReadMutation);
   return (id: string) => {
     const decrement = (store: Parameters<typeof adjustCounts>[0]) => {
@@ -53,6 +54,7 @@ export function useMarkNotificationRead(onFailed: () => void, isAdmin: boolean) 
       },
       onCompleted: (response) => {
         if (response.markNotificationRead.__typename !== 'MutationMarkNotificationReadSuccess') onFailed();
+        else onSaved?.();
       },
       onError: () => onFailed(),
     });

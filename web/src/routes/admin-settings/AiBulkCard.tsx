@@ -9,6 +9,7 @@ import type { AiBulkCardStartMutation } from '../../__generated__/AiBulkCardStar
 import type { AiBulkCardSubscription, AiBulkCardSubscription$data } from '../../__generated__/AiBulkCardSubscription.graphql';
 import { errorMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
+import { formatCount } from '../../components/StatTile';
 
 const startMutation = graphql`
   mutation AiBulkCardStartMutation {
@@ -132,7 +133,7 @@ export function AiBulkCard({ state, onChanged }: { state: AiBulkCard_state$key; 
     <Card className={styles.card} aria-label="Bulk AI Categorization">
       <CardHeader image={<BrainCircuit24Regular />} header={<Text weight="semibold">Bulk AI Categorization</Text>} description={<Caption1 className={styles.muted}>Suggest a category for every risk that has none</Caption1>} />
       <Text>
-        {s.estimate.uncategorized.toLocaleString('en-US')} risks without an AI category; estimated cost ${s.estimate.estimatedCostUsd.toFixed(4)}
+        {formatCount(s.estimate.uncategorized)} risks without an AI category; estimated cost ${s.estimate.estimatedCostUsd.toFixed(4)}
         {s.estimate.spendCapUsd != null ? ` (spend cap $${s.estimate.spendCapUsd.toFixed(4)})` : ' (no spend cap)'}.
       </Text>
       <div className={styles.row}>

@@ -3,6 +3,7 @@ import { DataUsage24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { AiUsageCard_stats$key } from '../../__generated__/AiUsageCard_stats.graphql';
 import { UsageChart } from './UsageChart';
+import { formatCount } from '../../components/StatTile';
 
 const useStyles = makeStyles({
   card: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },
@@ -35,11 +36,11 @@ export function AiUsageCard({ stats }: { stats: AiUsageCard_stats$key }) {
     stats,
   );
   const tiles: [string, string][] = [
-    ['Total Calls', s.totalCalls.toLocaleString('en-US')],
-    ['Successful', s.successfulCalls.toLocaleString('en-US')],
-    ['Failed', s.failedCalls.toLocaleString('en-US')],
+    ['Total Calls', formatCount(s.totalCalls)],
+    ['Successful', formatCount(s.successfulCalls)],
+    ['Failed', formatCount(s.failedCalls)],
     ['Total Cost', `$${s.totalCost.toFixed(4)}`],
-    ['Total Tokens', s.totalTokens.toLocaleString('en-US')],
+    ['Total Tokens', formatCount(s.totalTokens)],
   ];
   return (
     <Card className={styles.card} aria-label="AI Usage Statistics">

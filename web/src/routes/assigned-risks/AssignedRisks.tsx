@@ -41,6 +41,7 @@ import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
 import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
 import { useIsMobile } from '../../components/useMediaQuery';
+import { useRowsInSteps } from '../../components/useRowsInSteps';
 import { SubmissionPanel } from './SubmissionPanel';
 import { ReassignDialog } from '../../domain/assignments/ReassignDialog';
 
@@ -186,6 +187,7 @@ function Loaded({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const ids = rows.map((r) => r.id);
   const selection = usePageSelection(ids, selected, setSelected);
+  const shown = useRowsInSteps(rows);
   // A new page or search starts with nothing selected.
   const pageKey = `${data.assignedRisks.pageNumber}:${ids.join(',')}`;
   const [seenKey, setSeenKey] = useState(pageKey);
@@ -298,7 +300,7 @@ function Loaded({
                     </TableRow>
                   </TableHeader>
                   <TableBody>
-                    {rows.map((r) => (
+                    {shown.map((r) => (
                       <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => selection.toggle(r.id)} />
                     ))}
                   </TableBody>

@@ -3,6 +3,7 @@
 // the first page's bundle.
 import { DonutChart, LineChart, type ChartProps } from '@fluentui/react-charts';
 import { tokens } from '@fluentui/react-components';
+import { formatCount } from '../../components/StatTile';
 
 export type TrendSeriesPoint = { date: string; loaded: number; retained: number; removed: number; pending: number };
 
@@ -46,6 +47,6 @@ export function CategoryChart({ categories, width }: { categories: readonly { ca
     chartTitle: 'Risk Categories',
     chartData: categories.map((c, i) => ({ legend: c.category, data: c.count, color: categoryColor(c.category, i) })),
   };
-  return <DonutChart data={data} innerRadius={55} height={220} width={width} valueInsideDonut={total.toLocaleString('en-US')} hideLegend />;
+  return <DonutChart data={data} innerRadius={55} height={220} width={width} valueInsideDonut={formatCount(total)} hideLegend />;
 }
 

@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RiskCategoriesCard_query$key } from '../../__generated__/RiskCategoriesCard_query.graphql';
 import { useNearViewport } from '../../components/useNearViewport';
+import { formatCount } from '../../components/StatTile';
 
 const CategoryChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.CategoryChart })));
 
@@ -70,7 +71,7 @@ export function RiskCategoriesCard({ query }: { query: RiskCategoriesCard_query$
               <li key={c.category} className={styles.item}>
                 <Text>{c.category}</Text>
                 <Text weight="semibold">
-                  {c.count.toLocaleString('en-US')} ({percentOf(c.count, total)})
+                  {formatCount(c.count)} ({percentOf(c.count, total)})
                 </Text>
               </li>
             ))}

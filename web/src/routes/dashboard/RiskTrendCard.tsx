@@ -5,6 +5,7 @@ import { graphql, useRefetchableFragment } from 'react-relay';
 import type { RiskTrendCard_query$key } from '../../__generated__/RiskTrendCard_query.graphql';
 import type { RiskTrendCardRefetchQuery, TrendRange } from '../../__generated__/RiskTrendCardRefetchQuery.graphql';
 import { useNearViewport } from '../../components/useNearViewport';
+import { formatCount } from '../../components/StatTile';
 
 const TrendChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.TrendChart })));
 
@@ -98,8 +99,8 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
       </div>
       {last ? (
         <Caption1 className={styles.summary} aria-live="polite" data-testid="trend-summary">
-          Today: {last.loaded.toLocaleString('en-US')} loaded, {last.retained.toLocaleString('en-US')} retained,{' '}
-          {last.removed.toLocaleString('en-US')} removed, {last.pending.toLocaleString('en-US')} pending
+          Today: {formatCount(last.loaded)} loaded, {formatCount(last.retained)} retained,{' '}
+          {formatCount(last.removed)} removed, {formatCount(last.pending)} pending
         </Caption1>
       ) : null}
     </Card>

@@ -9,6 +9,7 @@ import { RiskQueueRow } from './RiskQueueRow';
 import { useRef } from 'react';
 import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
 import { useIsMobile } from '../../components/useMediaQuery';
+import { useRowsInSteps } from '../../components/useRowsInSteps';
 
 const useStyles = makeStyles({
   batch: {
@@ -74,6 +75,7 @@ export function RiskQueueResults({
     onSelectedChange,
   );
   const chosen = selection.chosen;
+  const shown = useRowsInSteps(rows);
 
   return (
     <>
@@ -114,7 +116,7 @@ export function RiskQueueResults({
               </TableRow>
             </TableHeader>
             <TableBody>
-              {rows.map((r) => (
+              {shown.map((r) => (
                 <RiskQueueRow key={r.id} row={r} selected={selected.has(r.id)} onToggle={() => selection.toggle(r.id)} locked={locked} />
               ))}
             </TableBody>

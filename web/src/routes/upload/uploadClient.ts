@@ -2,6 +2,7 @@
 // file checks, the multipart POST /api/upload (XMLHttpRequest, for its sending
 // progress), the GET /api/upload-status fallback poll, and formatting.
 import { notifyUnauthenticated } from '../../relay/errors';
+import { formatCount } from '../../components/StatTile';
 
 /** SPEC §9. */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -33,10 +34,8 @@ export const DEFAULT_OPTIONS: UploadOptions = {
   emailNotification: true,
 };
 
-const numberFormat = new Intl.NumberFormat('en-US');
-
 export function formatNumber(n: number): string {
-  return numberFormat.format(Math.round(n));
+  return formatCount(Math.round(n));
 }
 
 /** 1.5 MB, 820 KB, 2.0 GB (binary units, as the 2GB limit is). */
