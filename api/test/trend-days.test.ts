@@ -16,6 +16,7 @@ let a: U;
 let b: U;
 let c: U;
 let periodId: string;
+const statements: string[] = [];
 
 
 type Point = { date: string; loaded: number; retained: number; removed: number; pending: number };
@@ -81,7 +82,23 @@ async function expectTrendEqualsDefinition() {
       const g = await client.gql(`{ dashboardTrend(range: ${gql}) { date loaded retained removed pending } }`);
       expect(normalise(g.body.data.dashboardTrend), `${who} ${gql}`).toEqual(want);
     }
+    // Today's pending is the dashboard's 'Pending Reviews' (while the period is active) and a
+    // reviewer's 'Pending Review' on My Assigned Risks: read from the same kept days when they are exact.
+    const today = (await definition('day', 1, id))[0]!.pending;
+    const active = (await admin.get('/api/review-periods/active')).body?.id === periodId;
+    expect((await client.get('/api/dashboard/stats')).body.pendingReviews, `${who} stats`).toBe(active ? today : 0);
+    if (id) expect((await client.get('/api/assigned-risks?limit=1')).body.pendingReview, `${who} assigned`).toBe(today);
   }
+}
+
+/** The statement that counts a viewer's decided rows from their decisions (risks.ts decidedRowCount's own count). */
+const countsDecisions = () => statements.filter((q) => /count\(DISTINCT d\.risk_row_id\)/.test(q)).length;
+/** How many times a reviewer's 'pending' (dashboard and My Assigned Risks) counted their decisions itself. */
+async function pendingCountedLive(u: U): Promise<number> {
+  statements.length = 0;
+  expect((await u.client.get('/api/dashboard/stats')).status).toBe(200);
+  expect((await u.client.get('/api/assigned-risks?limit=1')).status).toBe(200);
+  return countsDecisions();
 }
 
 /** A reviewer's kept days: up to date with the data and what they see, exact, and when refreshed. */
@@ -146,7 +163,7 @@ const backdate = (u: U, user: string, role: string, days: number) =>
   );
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({}, { onQuery: (sql) => void statements.push(sql) });
   admin = await adminClient(server);
   a = await userClient(server, admin);
   b = await userClient(server, admin);
@@ -181,6 +198,8 @@ describe('dashboard trend from counts kept per day', () => {
     // Every reviewer's days are kept, exact (they decided only rows they see).
     expect([...reviewerStamps.values()].every((x) => x.exact)).toBe(true);
     await expectTrendEqualsDefinition();
+    // Their 'pending' is read from the kept days: nothing counts their decisions.
+    for (const u of [a, b, c]) expect(await pendingCountedLive(u), u.user.email).toBe(0);
     // Somebody decided on three different days: the chart shows it.
     const days = (await admin.get('/api/dashboard/trend?range=30d')).body.points as Point[];
     expect(new Set(days.map((d) => d.retained + d.removed)).size).toBeGreaterThanOrEqual(3);
@@ -251,6 +270,9 @@ describe('dashboard trend from counts kept per day', () => {
     await expectReviewersUpToDateWithoutARead();
     expect(reviewerStamps.get(b.user.id)!.exact).toBe(false);
     await expectTrendEqualsDefinition();
+    // b's 'pending' is counted from their decisions (the kept days cannot tell a row b no longer sees); a's is kept.
+    expect(await pendingCountedLive(b)).toBe(2);
+    expect(await pendingCountedLive(a)).toBe(0);
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 

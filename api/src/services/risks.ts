@@ -11,6 +11,7 @@ import type { DbClient } from '../core/types.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
 import { scopeTotals } from './scope-figures.js';
 import { keptDecidedRows } from './shared-items.js';
+import { keptReviewerDecidedRows } from './trend-days.js';
 import type { Viewer } from './viewer.js';
 import {
   RECOMMENDATION_COLUMNS,
@@ -325,15 +326,18 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
 }
 
 /**
- * Of the rows `visible` selects, how many are decided in the period: by the
- * user (a reviewer), or by anyone (an administrator). Counted from the
- * decisions, so always exact and as cheap as their number.
+ * Of the rows `visible` selects (the viewer's scope), how many are decided in
+ * the period: by the user (a reviewer), or by anyone (an administrator). Read
+ * from the counts kept for it when they are up to date, else counted from the
+ * decisions (exact, and as cheap as their number).
  */
 export async function decidedRowCount(db: DbClient, user: User, periodId: string | null, visible: Prisma.Sql): Promise<number> {
   if (!periodId) return 0;
-  // An administrator's (every live row): kept per item (services/shared-items.ts) when up to date.
-  if (user.role === 'admin' && '$transaction' in db) {
-    const kept = await keptDecidedRows(db as PrismaClient, periodId);
+  // Kept when up to date: an administrator's (every live row) per item (services/shared-items.ts),
+  // a reviewer's (the live rows they see) per day of their own trend (services/trend-days.ts).
+  if ('$transaction' in db) {
+    const prisma = db as PrismaClient;
+    const kept = user.role === 'admin' ? await keptDecidedRows(prisma, periodId) : await keptReviewerDecidedRows(prisma, periodId, user);
     if (kept !== null) return kept;
   }
   const byReviewer = user.role === 'admin' ? Prisma.empty : Prisma.sql`AND d.reviewer_id = ${user.id}::uuid`;

@@ -77,26 +77,46 @@ export async function refreshTrendDays(db: DbClient, periodId: string, opts: { i
 }
 
 /**
- * A reviewer's own decided series of the period per bucket from the days kept
- * for them (reviewer_trend_days); null when those are not up to date with the
- * live rows and what the reviewer sees (data and criteria versions), which
- * starts their refresh in the background, or when the refresh found decisions
- * of theirs on rows they no longer see (then counted live: the trigger cannot
- * tell which rows they see).
+ * Whether the days kept for the reviewer in the period can be read: up to date
+ * with the live rows and what the reviewer sees (data and criteria versions),
+ * else their refresh starts in the background; and exact (the refresh found no
+ * decision of theirs on a live row they no longer see: the trigger cannot tell
+ * which rows they see, so such a reviewer's figures are counted live).
  */
-export async function keptReviewerBuckets(prisma: PrismaClient, periodId: string, reviewer: User, unit: 'day' | 'week'): Promise<DecidedBucket[] | null> {
+async function reviewerDaysUsable(prisma: PrismaClient, periodId: string, reviewer: User): Promise<boolean> {
   const [s] = await prisma.$queryRaw<{ fresh: boolean; exact: boolean }[]>`
     SELECT t.data_version = v.version AND t.criteria_version = v.criteria_version AS fresh, t.exact
       FROM reviewer_trend_periods t CROSS JOIN risk_data_version v
      WHERE v.id = 1 AND t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid`;
   if (!s?.fresh) {
     void refreshReviewerTrendDays(prisma, periodId, reviewer).catch(() => undefined);
-    return null;
+    return false;
   }
-  if (!s.exact) return null;
+  return s.exact;
+}
+
+/**
+ * A reviewer's own decided series of the period per bucket from the days kept
+ * for them (reviewer_trend_days); null when those cannot be read (reviewerDaysUsable).
+ */
+export async function keptReviewerBuckets(prisma: PrismaClient, periodId: string, reviewer: User, unit: 'day' | 'week'): Promise<DecidedBucket[] | null> {
+  if (!(await reviewerDaysUsable(prisma, periodId, reviewer))) return null;
   return prisma.$queryRaw<DecidedBucket[]>`
     SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, t.day::timestamp) AS b, sum(t.retained)::bigint AS retained, sum(t.removed)::bigint AS removed
       FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid GROUP BY 1`;
+}
+
+/**
+ * Of the live rows a reviewer sees, how many they decided in the period (a
+ * reviewer's 'pending' is the rest): the sum of their kept days, which count
+ * each such row once (one decision per reviewer and row); null when those
+ * cannot be read (reviewerDaysUsable), and the caller counts the decisions.
+ */
+export async function keptReviewerDecidedRows(prisma: PrismaClient, periodId: string, reviewer: User): Promise<number | null> {
+  if (!(await reviewerDaysUsable(prisma, periodId, reviewer))) return null;
+  const [r] = await prisma.$queryRaw<{ n: bigint | null }[]>`
+    SELECT sum(t.retained + t.removed)::bigint AS n FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid`;
+  return Number(r?.n ?? 0);
 }
 
 /**
