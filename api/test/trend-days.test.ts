@@ -21,6 +21,25 @@ const statements: string[] = [];
 
 type Point = { date: string; loaded: number; retained: number; removed: number; pending: number };
 
+/** The live-row condition (alias r) of what reviewer $1 sees: a row one of their criteria matches unless moved away from them, or one moved to them. */
+const SEES = `((EXISTS (SELECT 1 FROM assignment_criteria ac WHERE ac.reviewer_id = $1::uuid AND (
+            (ac.criteria_type = 'system' AND ac.criteria_value = r.system) OR (ac.criteria_type = 'user_id' AND ac.criteria_value = r.user_id)
+         OR (ac.criteria_type = 'user_group' AND ac.criteria_value = r.user_group) OR (ac.criteria_type = 'role_profile' AND ac.criteria_value = r.role_profile)
+         OR (ac.criteria_type = 'risk_id' AND ac.criteria_value = r.access_risk_id)))
+        AND NOT EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = $1::uuid AND NOT h.holds))
+       OR EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = $1::uuid AND h.holds))`;
+
+/** A reviewer's All Reviews totals by definition: their decisions in every period on the live rows they see, all, retained (or mitigated) and removed. */
+async function reviewsDefinition(reviewerId: string) {
+  const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ all: number; retain: number; remove: number }[]>(
+    `SELECT count(*)::int AS "all", (count(*) FILTER (WHERE d.decision <> 'remove'))::int AS retain, (count(*) FILTER (WHERE d.decision = 'remove'))::int AS remove
+       FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+      WHERE d.reviewer_id = $1::uuid AND (r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)) AND ${SEES}`,
+    reviewerId,
+  );
+  return r!;
+}
+
 /**
  * The series by definition (SPEC §2 chart, dashboard.ts's contract), from the
  * raw tables: per bucket of the range, the live rows the viewer sees loaded
@@ -31,14 +50,7 @@ type Point = { date: string; loaded: number; retained: number; removed: number; 
  * (item_holds).
  */
 async function definition(unit: 'day' | 'week', count: number, reviewerId: string | null = null): Promise<Point[]> {
-  const sees = reviewerId
-    ? `((EXISTS (SELECT 1 FROM assignment_criteria ac WHERE ac.reviewer_id = $1::uuid AND (
-            (ac.criteria_type = 'system' AND ac.criteria_value = r.system) OR (ac.criteria_type = 'user_id' AND ac.criteria_value = r.user_id)
-         OR (ac.criteria_type = 'user_group' AND ac.criteria_value = r.user_group) OR (ac.criteria_type = 'role_profile' AND ac.criteria_value = r.role_profile)
-         OR (ac.criteria_type = 'risk_id' AND ac.criteria_value = r.access_risk_id)))
-        AND NOT EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = $1::uuid AND NOT h.holds))
-       OR EXISTS (SELECT 1 FROM item_holds h WHERE h.risk_row_id = r.id AND h.reviewer_id = $1::uuid AND h.holds))`
-    : 'TRUE';
+  const sees = reviewerId ? SEES : 'TRUE';
   const own = reviewerId ? 'AND d.reviewer_id = $1::uuid' : '';
   const rows = await server.app.deps.prisma.$queryRawUnsafe<{ b: Date; loaded: number; retained: number; removed: number }[]>(
     `
@@ -87,17 +99,25 @@ async function expectTrendEqualsDefinition() {
     const today = (await definition('day', 1, id))[0]!.pending;
     const active = (await admin.get('/api/review-periods/active')).body?.id === periodId;
     expect((await client.get('/api/dashboard/stats')).body.pendingReviews, `${who} stats`).toBe(active ? today : 0);
-    if (id) expect((await client.get('/api/assigned-risks?limit=1')).body.pendingReview, `${who} assigned`).toBe(today);
+    if (!id) continue;
+    expect((await client.get('/api/assigned-risks?limit=1')).body.pendingReview, `${who} assigned`).toBe(today);
+    // A reviewer's All Reviews total, and with each Decision filter.
+    const reviews = await reviewsDefinition(id);
+    for (const [query, want] of [['', reviews.all], ['&decision=retain', reviews.retain], ['&decision=remove', reviews.remove]] as const) {
+      expect((await client.get(`/api/reviews/all?limit=50${query}`)).body.total, `${who} All Reviews${query}`).toBe(want);
+    }
   }
 }
 
-/** The statement that counts a viewer's decided rows from their decisions (risks.ts decidedRowCount's own count). */
-const countsDecisions = () => statements.filter((q) => /count\(DISTINCT d\.risk_row_id\)/.test(q)).length;
-/** How many times a reviewer's 'pending' (dashboard and My Assigned Risks) counted their decisions itself. */
-async function pendingCountedLive(u: U): Promise<number> {
+/** The statements that count a reviewer's decisions themselves: risks.ts decidedRowCount's, review-history.ts countReviews's. */
+const countsDecisions = () =>
+  statements.filter((q) => /count\(DISTINCT d\.risk_row_id\)/.test(q) || /SELECT count\(\*\) AS n FROM decisions d CROSS JOIN LATERAL/.test(q)).length;
+/** How many times a reviewer's 'pending' (dashboard and My Assigned Risks) and All Reviews total counted their decisions themselves. */
+async function countedLive(u: U): Promise<number> {
   statements.length = 0;
   expect((await u.client.get('/api/dashboard/stats')).status).toBe(200);
   expect((await u.client.get('/api/assigned-risks?limit=1')).status).toBe(200);
+  expect((await u.client.get('/api/reviews/all?limit=50')).status).toBe(200);
   return countsDecisions();
 }
 
@@ -198,8 +218,8 @@ describe('dashboard trend from counts kept per day', () => {
     // Every reviewer's days are kept, exact (they decided only rows they see).
     expect([...reviewerStamps.values()].every((x) => x.exact)).toBe(true);
     await expectTrendEqualsDefinition();
-    // Their 'pending' is read from the kept days: nothing counts their decisions.
-    for (const u of [a, b, c]) expect(await pendingCountedLive(u), u.user.email).toBe(0);
+    // Their 'pending' and All Reviews total are read from the kept days: nothing counts their decisions.
+    for (const u of [a, b, c]) expect(await countedLive(u), u.user.email).toBe(0);
     // Somebody decided on three different days: the chart shows it.
     const days = (await admin.get('/api/dashboard/trend?range=30d')).body.points as Point[];
     expect(new Set(days.map((d) => d.retained + d.removed)).size).toBeGreaterThanOrEqual(3);
@@ -270,9 +290,9 @@ describe('dashboard trend from counts kept per day', () => {
     await expectReviewersUpToDateWithoutARead();
     expect(reviewerStamps.get(b.user.id)!.exact).toBe(false);
     await expectTrendEqualsDefinition();
-    // b's 'pending' is counted from their decisions (the kept days cannot tell a row b no longer sees); a's is kept.
-    expect(await pendingCountedLive(b)).toBe(2);
-    expect(await pendingCountedLive(a)).toBe(0);
+    // b's are counted from their decisions (the kept days cannot tell a row b no longer sees); a's are kept.
+    expect(await countedLive(b)).toBe(3);
+    expect(await countedLive(a)).toBe(0);
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
   });
 
@@ -290,5 +310,21 @@ describe('dashboard trend from counts kept per day', () => {
     await decide(a, 'U1', 'Z_AP', 'retain');
     await expectTrendEqualsDefinition();
     expect(await stampsNow()).toEqual(atOf(reviewerStamps));
+  });
+
+  it('over two periods: a reviewer’s All Reviews total sums the periods whose days are kept and counts the others', async () => {
+    expect((await admin.put(`/api/review-periods/${periodId}/close`)).status).toBe(200);
+    const next = await admin.post('/api/review-periods', { name: 'Trend days, next' });
+    expect(next.status).toBe(201);
+    periodId = next.body.id;
+    await decide(c, 'U2', 'Z_AP', 'retain');
+    await decide(a, 'U5', 'Z_GL', 'remove');
+    await expectTrendEqualsDefinition();
+    await reviewersKeptUpToDate();
+    await expectTrendEqualsDefinition();
+    // a's days of the first period are not exact (the item handed over): that period is counted, the new one summed.
+    expect(await countedLive(a)).toBe(1);
+    expect(statements.some((q) => /d\.period_id = ANY/.test(q) && /CROSS JOIN LATERAL/.test(q))).toBe(true);
+    expect(await countedLive(c)).toBe(0);
   });
 });

@@ -18,6 +18,7 @@ import { ValidationError } from '../core/errors.js';
 import { isUuid } from '../core/types.js';
 import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
+import { keptReviewerDecisions } from './trend-days.js';
 import type { Viewer } from './viewer.js';
 
 /** SPEC §9: All Reviews page sizes, default 100; Recent Risk Reviews shows this many. */
@@ -91,11 +92,16 @@ export interface ReviewRecord {
 
 const present = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
-function checkedFilter(f: ReviewFilter): { search: string | null; decision: string | null; shared: string | null; ids?: readonly string[] | null } {
-  const pick = (v: unknown, allowed: readonly string[], name: string) => {
+function checkedFilter(f: ReviewFilter): {
+  search: string | null;
+  decision: (typeof REVIEW_DECISION_FILTERS)[number] | null;
+  shared: (typeof REVIEW_SHARED_FILTERS)[number] | null;
+  ids?: readonly string[] | null;
+} {
+  const pick = <T extends string>(v: unknown, allowed: readonly T[], name: string): T | null => {
     if (v === undefined || v === null || v === '' || v === 'all') return null;
-    if (typeof v !== 'string' || !allowed.includes(v)) throw new ValidationError(`${name} must be ${allowed.join(' or ')}`, name);
-    return v;
+    if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw new ValidationError(`${name} must be ${allowed.join(' or ')}`, name);
+    return v as T;
   };
   if (f.search !== undefined && f.search !== null && typeof f.search !== 'string') throw new ValidationError('search must be text', 'search');
   const search = present(f.search) ? f.search.trim() : null;
@@ -355,6 +361,14 @@ async function countReviews(
     ]);
     return Number(c?.n ?? 0);
   };
+  if (viewer.role !== 'admin' && !f.ids && !f.search && !f.shared) {
+    // A reviewer's decisions on the rows they see, with or without the Decision filter: the sums of
+    // their days kept per period (services/trend-days.ts), plus those counted in periods not kept.
+    const kept = await keptReviewerDecisions(prisma, viewer.user, periods, f.decision);
+    if (!kept.notKept.length) return kept.n;
+    const rest = Prisma.sql`d.period_id = ANY(${kept.notKept}::uuid[])`;
+    return kept.n + (await count(matchingSql(viewer, visible, f, { lateral: true, reviewers: false, extra: rest })));
+  }
   if (viewer.role !== 'admin' || f.ids) return count(matchingSql(viewer, visible, f, { lateral: viewer.role !== 'admin', reviewers: false }));
   if (!f.search) return countKeptDecisions(prisma, periods, f.shared, f.decision);
   const like = likeContains(f.search);

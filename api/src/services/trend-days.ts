@@ -77,22 +77,27 @@ export async function refreshTrendDays(db: DbClient, periodId: string, opts: { i
 }
 
 /**
- * Whether the days kept for the reviewer in the period can be read: up to date
- * with the live rows and what the reviewer sees (data and criteria versions),
- * else their refresh starts in the background; and exact (the refresh found no
- * decision of theirs on a live row they no longer see: the trigger cannot tell
- * which rows they see, so such a reviewer's figures are counted live).
+ * Of these periods, those whose days kept for the reviewer can be read: up to
+ * date with the live rows and what the reviewer sees (data and criteria
+ * versions), else their refresh starts in the background (one period after
+ * the other); and exact (the refresh found no decision of theirs on a live
+ * row they no longer see: the trigger cannot tell which rows they see, so such
+ * a reviewer's figures are counted live).
  */
-async function reviewerDaysUsable(prisma: PrismaClient, periodId: string, reviewer: User): Promise<boolean> {
-  const [s] = await prisma.$queryRaw<{ fresh: boolean; exact: boolean }[]>`
-    SELECT t.data_version = v.version AND t.criteria_version = v.criteria_version AS fresh, t.exact
-      FROM reviewer_trend_periods t CROSS JOIN risk_data_version v
-     WHERE v.id = 1 AND t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid`;
-  if (!s?.fresh) {
-    void refreshReviewerTrendDays(prisma, periodId, reviewer).catch(() => undefined);
-    return false;
+async function reviewerDaysUsable(prisma: PrismaClient, reviewer: User, periodIds: readonly string[]): Promise<Set<string>> {
+  if (!periodIds.length) return new Set();
+  const rows = await prisma.$queryRaw<{ p: string; fresh: boolean | null; exact: boolean | null }[]>`
+    SELECT i.p::text AS p, t.data_version = v.version AND t.criteria_version = v.criteria_version AS fresh, t.exact
+      FROM unnest(${[...periodIds]}::uuid[]) i(p) CROSS JOIN risk_data_version v
+      LEFT JOIN reviewer_trend_periods t ON t.period_id = i.p AND t.reviewer_id = ${reviewer.id}::uuid
+     WHERE v.id = 1`;
+  const stale = rows.filter((r) => !r.fresh).map((r) => r.p);
+  if (stale.length) {
+    void (async () => {
+      for (const p of stale) await refreshReviewerTrendDays(prisma, p, reviewer);
+    })().catch(() => undefined);
   }
-  return s.exact;
+  return new Set(rows.filter((r) => r.fresh && r.exact).map((r) => r.p));
 }
 
 /**
@@ -100,23 +105,39 @@ async function reviewerDaysUsable(prisma: PrismaClient, periodId: string, review
  * for them (reviewer_trend_days); null when those cannot be read (reviewerDaysUsable).
  */
 export async function keptReviewerBuckets(prisma: PrismaClient, periodId: string, reviewer: User, unit: 'day' | 'week'): Promise<DecidedBucket[] | null> {
-  if (!(await reviewerDaysUsable(prisma, periodId, reviewer))) return null;
+  if (!(await reviewerDaysUsable(prisma, reviewer, [periodId])).size) return null;
   return prisma.$queryRaw<DecidedBucket[]>`
     SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, t.day::timestamp) AS b, sum(t.retained)::bigint AS retained, sum(t.removed)::bigint AS removed
       FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid GROUP BY 1`;
 }
 
 /**
- * Of the live rows a reviewer sees, how many they decided in the period (a
- * reviewer's 'pending' is the rest): the sum of their kept days, which count
- * each such row once (one decision per reviewer and row); null when those
- * cannot be read (reviewerDaysUsable), and the caller counts the decisions.
+ * Of the live rows a reviewer sees, how many they decided in these periods
+ * (all, or only those retained, with or without a mitigating control, or
+ * removed): the sum of their kept days, which count each such row once a
+ * period (one decision per reviewer, row and period), over the periods whose
+ * days can be read (reviewerDaysUsable); the others are left to the caller to
+ * count from the decisions.
  */
-export async function keptReviewerDecidedRows(prisma: PrismaClient, periodId: string, reviewer: User): Promise<number | null> {
-  if (!(await reviewerDaysUsable(prisma, periodId, reviewer))) return null;
+export async function keptReviewerDecisions(
+  prisma: PrismaClient,
+  reviewer: User,
+  periodIds: readonly string[],
+  decision: 'retain' | 'remove' | null = null,
+): Promise<{ n: number; notKept: string[] }> {
+  const usable = [...(await reviewerDaysUsable(prisma, reviewer, periodIds))];
+  const notKept = periodIds.filter((p) => !usable.includes(p));
+  if (!usable.length) return { n: 0, notKept };
+  const kinds = decision === 'retain' ? Prisma.sql`t.retained` : decision === 'remove' ? Prisma.sql`t.removed` : Prisma.sql`t.retained + t.removed`;
   const [r] = await prisma.$queryRaw<{ n: bigint | null }[]>`
-    SELECT sum(t.retained + t.removed)::bigint AS n FROM reviewer_trend_days t WHERE t.period_id = ${periodId}::uuid AND t.reviewer_id = ${reviewer.id}::uuid`;
-  return Number(r?.n ?? 0);
+    SELECT sum(${kinds})::bigint AS n FROM reviewer_trend_days t WHERE t.period_id = ANY(${usable}::uuid[]) AND t.reviewer_id = ${reviewer.id}::uuid`;
+  return { n: Number(r?.n ?? 0), notKept };
+}
+
+/** Of the live rows a reviewer sees, how many they decided in the period (their 'pending' is the rest); null when not kept (keptReviewerDecisions). */
+export async function keptReviewerDecidedRows(prisma: PrismaClient, periodId: string, reviewer: User): Promise<number | null> {
+  const { n, notKept } = await keptReviewerDecisions(prisma, reviewer, [periodId]);
+  return notKept.length ? null : n;
 }
 
 /**
