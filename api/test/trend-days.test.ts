@@ -313,6 +313,7 @@ describe('dashboard trend from counts kept per day', () => {
   });
 
   it('over two periods: a reviewer’s All Reviews total sums the periods whose days are kept and counts the others', async () => {
+    const first = periodId;
     expect((await admin.put(`/api/review-periods/${periodId}/close`)).status).toBe(200);
     const next = await admin.post('/api/review-periods', { name: 'Trend days, next' });
     expect(next.status).toBe(201);
@@ -326,5 +327,20 @@ describe('dashboard trend from counts kept per day', () => {
     expect(await countedLive(a)).toBe(1);
     expect(statements.some((q) => /d\.period_id = ANY/.test(q) && /CROSS JOIN LATERAL/.test(q))).toBe(true);
     expect(await countedLive(c)).toBe(0);
+    // A change of what c sees works c's days out again in the active period only: the closed one's go
+    // stale (counted, and refreshed in the background, by the next read), b's stay kept in both.
+    const freshIn = async (u: U, p: string) =>
+      (
+        await server.app.deps.prisma.$queryRawUnsafe<{ fresh: boolean }[]>(
+          `SELECT t.data_version = v.version AND t.criteria_version = v.criteria_version AS fresh
+             FROM reviewer_trend_periods t CROSS JOIN risk_data_version v WHERE v.id = 1 AND t.period_id = $1::uuid AND t.reviewer_id = $2::uuid`,
+          p,
+          u.user.id,
+        )
+      )[0]?.fresh;
+    expect([await freshIn(c, first), await freshIn(b, first)]).toEqual([true, true]);
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: 'role_profile', criteriaValue: 'Z_AP' })).status).toBe(201);
+    expect([await freshIn(c, periodId), await freshIn(c, first), await freshIn(b, first)]).toEqual([true, false, true]);
+    await expectTrendEqualsDefinition();
   });
 });

@@ -76,8 +76,10 @@ export async function criteriaVersionBefore(tx: DbClient): Promise<bigint> {
  * After the change, in its transaction: the kept days of the reviewers it
  * did not touch are still right (what they see is their own criteria and
  * holds), so those that were up to date before it are stamped with the new
- * criteria version; the touched reviewers' days are worked out again (one
- * statement per period where theirs are kept).
+ * criteria version; the touched reviewers' days are worked out again in the
+ * active period where theirs are kept (one statement). Their days of closed
+ * periods (kept for All Reviews' totals) are left stale: a change does not pay
+ * for every past period, and the next reader counts those live meanwhile.
  */
 export async function keepReviewerDaysAfter(tx: DbClient, before: bigint, touched: ReviewerSight[]): Promise<void> {
   const ids = touched.map((s) => s.id);
@@ -85,6 +87,7 @@ export async function keepReviewerDaysAfter(tx: DbClient, before: bigint, touche
     UPDATE reviewer_trend_periods t SET criteria_version = v.criteria_version FROM risk_data_version v
      WHERE v.id = 1 AND t.criteria_version = ${before} AND t.data_version = v.version AND t.reviewer_id <> ALL(${ids}::uuid[])`;
   const periods = await tx.$queryRaw<{ p: string }[]>`
-    SELECT DISTINCT period_id::text AS p FROM reviewer_trend_periods WHERE reviewer_id = ANY(${ids}::uuid[]) ORDER BY 1`;
+    SELECT DISTINCT t.period_id::text AS p FROM reviewer_trend_periods t JOIN review_periods rp ON rp.id = t.period_id AND rp.status = 'active'
+     WHERE t.reviewer_id = ANY(${ids}::uuid[]) ORDER BY 1`;
   for (const { p } of periods) await rewriteReviewerDays(tx, p, touched);
 }
