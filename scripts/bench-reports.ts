@@ -164,6 +164,7 @@ const cases: [string, string, string][] = [
   ['dashboard trend, 30 days', '/api/dashboard/trend?range=30d', adminCookie],
   ['dashboard trend, 6 months', '/api/dashboard/trend?range=6m', adminCookie],
   ['dashboard categories', '/api/dashboard/categories', adminCookie],
+  ['reviewer: dashboard stats', '/api/dashboard/stats', reviewerCookie],
   ['reviewer: dashboard trend', '/api/dashboard/trend?range=30d', reviewerCookie],
   ['recent reviews', '/api/dashboard/recent-reviews', adminCookie],
   ['all reviews, page 1 (100)', '/api/reviews/all?page=1&limit=100', adminCookie],
@@ -174,6 +175,7 @@ const cases: [string, string, string][] = [
   ['all reviews, searched by reviewer (Rev)', '/api/reviews/all?page=1&limit=100&search=Rev', adminCookie],
   ['all reviews, page 50 (100)', '/api/reviews/all?page=50&limit=100', adminCookie],
   ['reviewer: all reviews, page 1', '/api/reviews/all?page=1&limit=100', reviewerCookie],
+  ['reviewer: all reviews, remove only', '/api/reviews/all?page=1&limit=100&decision=remove', reviewerCookie],
 ];
 // The first request of each (cold: what the first reader after a start or an upload waits for)
 // apart from the warm p50 / p95 of the following runs.
