@@ -75,15 +75,16 @@ let wsClient: Client | null = null;
  * graphql-ws, loaded when the first subscription starts (after the first
  * render), not with the entry: no screen subscribes before it has painted.
  */
-type GraphqlWs = typeof import('graphql-ws');
+type GraphqlWs = { createClient: typeof import('graphql-ws').createClient };
 let graphqlWs: GraphqlWs | null = null;
 let graphqlWsLoading: Promise<GraphqlWs> | null = null;
 /** Counts closeSubscriptions() calls: a subscription waiting for graphql-ws belongs to the client of its generation. */
 let generation = 0;
 
 function loadGraphqlWs(): Promise<GraphqlWs> {
+  // Only createClient taken from the module (destructured), so the bundler leaves out the package's server half and graphql-js.
   graphqlWsLoading ??= import('graphql-ws').then(
-    (module) => (graphqlWs = module),
+    ({ createClient }) => (graphqlWs = { createClient }),
     (error: unknown) => {
       graphqlWsLoading = null; // a later subscription tries again
       throw error;
