@@ -1,4 +1,4 @@
-import { createClient, type Client, type SubscribePayload } from 'graphql-ws';
+import type { Client, SubscribePayload } from 'graphql-ws';
 import {
   Network,
   Observable,
@@ -71,6 +71,27 @@ const fetchFn: FetchFunction = (params, variables) => {
 };
 
 let wsClient: Client | null = null;
+/**
+ * graphql-ws, loaded when the first subscription starts (after the first
+ * render), not with the entry: no screen subscribes before it has painted.
+ */
+type GraphqlWs = { createClient: typeof import('graphql-ws').createClient };
+let graphqlWs: GraphqlWs | null = null;
+let graphqlWsLoading: Promise<GraphqlWs> | null = null;
+/** Counts closeSubscriptions() calls: a subscription waiting for graphql-ws belongs to the client of its generation. */
+let generation = 0;
+
+function loadGraphqlWs(): Promise<GraphqlWs> {
+  // Only createClient taken from the module (destructured), so the bundler leaves out the package's server half and graphql-js.
+  graphqlWsLoading ??= import('graphql-ws').then(
+    ({ createClient }) => (graphqlWs = { createClient }),
+    (error: unknown) => {
+      graphqlWsLoading = null; // a later subscription tries again
+      throw error;
+    },
+  );
+  return graphqlWsLoading;
+}
 
 /**
  * The subscription socket as the user should know it: 'reconnecting' after a
@@ -97,7 +118,7 @@ export function subscribeConnectionState(listener: () => void): () => void {
   return () => connectionListeners.delete(listener);
 }
 
-function getWsClient(): Client {
+function getWsClient({ createClient }: GraphqlWs): Client {
   if (wsClient == null) {
     const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     let wasConnected = false;
@@ -128,6 +149,7 @@ function getWsClient(): Client {
 
 /** Closes the shared WebSocket (on sign-out, so the next session authenticates afresh). */
 export function closeSubscriptions(): void {
+  generation += 1;
   if (wsClient != null) {
     void wsClient.dispose();
     wsClient = null;
@@ -149,17 +171,39 @@ const subscribeFn: SubscribeFunction = (params, variables) => {
       documentId: params.id,
       extensions: { persistedQuery: { version: 1, sha256Hash: params.id } },
     };
-    return getWsClient().subscribe(payload, {
-      next: (result) => {
-        if (firstErrorCode(result.errors as GraphQLResponseError[] | undefined) === 'UNAUTHENTICATED') {
-          notifyUnauthenticated(params.name);
-        }
-        sink.next(result as GraphQLResponse);
+    const subscribe = (module: GraphqlWs) =>
+      getWsClient(module).subscribe(payload, {
+        next: (result) => {
+          if (firstErrorCode(result.errors as GraphQLResponseError[] | undefined) === 'UNAUTHENTICATED') {
+            notifyUnauthenticated(params.name);
+          }
+          sink.next(result as GraphQLResponse);
+        },
+        error: (error) =>
+          sink.error(error instanceof Error ? error : new NetworkError('Subscription failed')),
+        complete: () => sink.complete(),
+      });
+    if (graphqlWs != null) return subscribe(graphqlWs);
+    // The first subscription: it starts once graphql-ws has loaded, unless it was
+    // unsubscribed meanwhile; after closeSubscriptions() it completes, as it would
+    // have on the client that was closed.
+    const startedIn = generation;
+    let unsubscribe: (() => void) | null = null;
+    let cancelled = false;
+    loadGraphqlWs().then(
+      (module) => {
+        if (cancelled) return;
+        if (startedIn !== generation) sink.complete();
+        else unsubscribe = subscribe(module);
       },
-      error: (error) =>
-        sink.error(error instanceof Error ? error : new NetworkError('Subscription failed')),
-      complete: () => sink.complete(),
-    });
+      (error: unknown) => {
+        if (!cancelled) sink.error(new NetworkError(error instanceof Error ? error.message : 'Subscription failed'));
+      },
+    );
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
   });
 };
 

@@ -1,9 +1,10 @@
-import { Caption1, Card, CardHeader, makeStyles, Select, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
+import { Caption1, Card, CardHeader, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { ChartMultiple24Regular } from '@fluentui/react-icons';
 import { lazy, Suspense, useEffect, useRef, useState, useTransition } from 'react';
 import { graphql, useRefetchableFragment } from 'react-relay';
 import type { RiskTrendCard_query$key } from '../../__generated__/RiskTrendCard_query.graphql';
 import type { RiskTrendCardRefetchQuery, TrendRange } from '../../__generated__/RiskTrendCardRefetchQuery.graphql';
+import { NativeSelect } from '../../components/NativeSelect';
 import { useNearViewport } from '../../components/useNearViewport';
 import { formatCount } from '../../components/StatTile';
 
@@ -79,13 +80,14 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
         }
         description={<Caption1 className={styles.muted}>Conflicts loaded and decided over time</Caption1>}
         action={
-          <Select aria-label="Trend period" value={range} disabled={isPending} onChange={(_, d) => choose(d.value as TrendRange)}>
+          // Fluent's Select as drawn, without its chunk in the dashboard's first load (components/NativeSelect.tsx).
+          <NativeSelect aria-label="Trend period" value={range} disabled={isPending} onChange={(value) => choose(value as TrendRange)}>
             {TREND_RANGES.map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
               </option>
             ))}
-          </Select>
+          </NativeSelect>
         }
       />
       <div ref={chartRef} className={styles.chart} role="figure" aria-label={`Risk trend, ${label}`}>
