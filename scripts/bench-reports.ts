@@ -108,11 +108,13 @@ if (!reuse) {
     });
   }
   const period = await prisma.reviewPeriod.create({ data: { name: 'Bench period', startDate: new Date(), status: 'active' } });
-  // Every other row is decided by up to `deciders` of its reviewers (half retain, half remove).
+  // Every other row is decided by up to `deciders` of its reviewers (half retain, half remove), picked
+  // by a hash of row and reviewer: every reviewer decides some (ordered by their ids, the few with the
+  // lowest random ids made every decision, and rev3, whose figures are timed, often none).
   await sql.query(`
     INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision)
     SELECT '${period.id}'::uuid, x.reviewer_id, x.id, (CASE WHEN x.id % 4 = 0 THEN 'remove' ELSE 'retain' END)::"DecisionValue"
-      FROM (SELECT a.id, a.reviewer_id, row_number() OVER (PARTITION BY a.id ORDER BY a.reviewer_id) AS n
+      FROM (SELECT a.id, a.reviewer_id, row_number() OVER (PARTITION BY a.id ORDER BY hashtext(a.id::text || a.reviewer_id::text), a.reviewer_id) AS n
               FROM (SELECT DISTINCT r.id, ac.reviewer_id
                       FROM risk_rows r JOIN assignment_criteria ac
                         ON (ac.criteria_type = 'system' AND ac.criteria_value = r.system) OR (ac.criteria_type = 'user_group' AND ac.criteria_value = r.user_group)
@@ -121,7 +123,10 @@ if (!reuse) {
   await sql.query('VACUUM ANALYZE');
 }
 const decisions = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM decisions'))[0]!.n);
-console.log(`${rows} rows, ${reviewers} reviewers, ${decisions} decisions`);
+const [spread] = await sql.query<{ lo: string; hi: string; rev3: string }>(`
+  SELECT min(n)::text AS lo, max(n)::text AS hi, max(n) FILTER (WHERE u.email = 'rev3@bench.example')::text AS rev3
+    FROM (SELECT u.id, u.email, count(d.id) AS n FROM users u LEFT JOIN decisions d ON d.reviewer_id = u.id WHERE u.role = 'reviewer' GROUP BY 1, 2) u`);
+console.log(`${rows} rows, ${reviewers} reviewers, ${decisions} decisions (${spread!.lo}–${spread!.hi} a reviewer, rev3 ${spread!.rev3})`);
 const reviewerCookie = await login('rev3@bench.example', 'Review#Pass1');
 // 'Shared' is kept per period and refreshed when the rows or the criteria change: once here (timed),
 // as the first All Reviews read after a load would, so the requests below read it kept.
