@@ -153,7 +153,13 @@ try {
   for (const [name, route] of PAGES) {
     const lhrs = [];
     for (let run = 0; run < runs; run++) {
-      const result = await lighthouse(`${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      // A trace Lighthouse failed to record (NO_NAVSTART: 'Please run Lighthouse again') is run again, twice at most.
+      let result;
+      for (let attempt = 1; ; attempt++) {
+        result = await lighthouse(`${base}${route}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        if (result.lhr.runtimeError?.code !== 'NO_NAVSTART' || attempt === 3) break;
+        console.log(`${name.padEnd(12)} (no trace recorded: run again)`);
+      }
       const lhr = result.lhr;
       if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.message}`);
       lhrs.push(lhr);
