@@ -365,15 +365,14 @@ async function countReviews(
     ]);
     return Number(c?.n ?? 0);
   };
-  if (viewer.role !== 'admin' && !f.ids && !f.search && !f.shared) {
+  if (viewer.role !== 'admin' || f.ids) {
     // A reviewer's decisions on the rows they see, with or without the Decision filter: the sums of
     // their days kept per period (services/trend-days.ts), plus those counted in periods not kept.
-    const kept = await keptReviewerDecisions(prisma, viewer.user, periods, f.decision);
-    if (!kept.notKept.length) return kept.n;
-    const rest = Prisma.sql`d.period_id = ANY(${kept.notKept}::uuid[])`;
-    return kept.n + (await count(matchingSql(viewer, visible, f, { lateral: true, reviewers: false, extra: rest })));
+    const kept = viewer.role !== 'admin' && !f.ids && !f.search && !f.shared ? await keptReviewerDecisions(prisma, viewer.user, periods, f.decision) : null;
+    if (kept && !kept.notKept.length) return kept.n;
+    const extra = kept ? Prisma.sql`d.period_id = ANY(${kept.notKept}::uuid[])` : undefined;
+    return (kept?.n ?? 0) + (await count(matchingSql(viewer, visible, f, { lateral: viewer.role !== 'admin', reviewers: false, extra })));
   }
-  if (viewer.role !== 'admin' || f.ids) return count(matchingSql(viewer, visible, f, { lateral: viewer.role !== 'admin', reviewers: false }));
   if (!f.search) return countKeptDecisions(prisma, periods, f.shared, f.decision);
   const like = likeContains(f.search);
   const m = await searchSplit(prisma, like);

@@ -55,8 +55,9 @@ const KEYS = {
   loads: (scope: string, unit: Unit) => `trend|${scope}|${unit}`,
   categories: (scope: string, categoryVersion: bigint) => `categories|${scope}|${categoryVersion}`,
 };
+const DAY_MS = 86_400_000;
 /** The first day of the 'new high-risk users' window as of `now` (UTC date). */
-const sinceDay = (now = new Date()) => new Date(now.getTime() - HIGH_RISK_TREND_DAYS * 86_400_000).toISOString().slice(0, 10);
+const sinceDay = (now = new Date()) => new Date(now.getTime() - HIGH_RISK_TREND_DAYS * DAY_MS).toISOString().slice(0, 10);
 
 /** A scope's figures' keys as of `now` (those its dashboard reads, and keepScopeFigures writes). */
 export const keysOf = (scope: string, categoryVersion: bigint, now = new Date()) => ({
@@ -153,7 +154,7 @@ export async function warmDashboardFigures(prisma: PrismaClient, now = new Date(
     dashboardScopes(prisma),
     prisma.$queryRaw<{ version: bigint; c: bigint }[]>`SELECT version, category_version AS c FROM risk_data_version WHERE id = 1`,
   ]);
-  const nextDay = new Date(Math.floor(now.getTime() / 86_400_000 + 1) * 86_400_000);
+  const nextDay = new Date(Math.floor(now.getTime() / DAY_MS + 1) * DAY_MS);
   const days = nextDay.getTime() - now.getTime() <= NEXT_DAY_AHEAD_MS ? [now, nextDay] : [now];
   for (const at of days) {
     const keys = new Map(scopes.map((s) => [s, Object.values(keysOf(s.key, v?.c ?? 0n, at))]));

@@ -125,12 +125,12 @@ export async function keptReviewerDecisions(
   periodIds: readonly string[],
   decision: 'retain' | 'remove' | null = null,
 ): Promise<{ n: number; notKept: string[] }> {
-  const usable = [...(await reviewerDaysUsable(prisma, reviewer, periodIds))];
-  const notKept = periodIds.filter((p) => !usable.includes(p));
-  if (!usable.length) return { n: 0, notKept };
+  const usable = await reviewerDaysUsable(prisma, reviewer, periodIds);
+  const notKept = periodIds.filter((p) => !usable.has(p));
+  if (!usable.size) return { n: 0, notKept };
   const kinds = decision === 'retain' ? Prisma.sql`t.retained` : decision === 'remove' ? Prisma.sql`t.removed` : Prisma.sql`t.retained + t.removed`;
   const [r] = await prisma.$queryRaw<{ n: bigint | null }[]>`
-    SELECT sum(${kinds})::bigint AS n FROM reviewer_trend_days t WHERE t.period_id = ANY(${usable}::uuid[]) AND t.reviewer_id = ${reviewer.id}::uuid`;
+    SELECT sum(${kinds})::bigint AS n FROM reviewer_trend_days t WHERE t.period_id = ANY(${[...usable]}::uuid[]) AND t.reviewer_id = ${reviewer.id}::uuid`;
   return { n: Number(r?.n ?? 0), notKept };
 }
 
