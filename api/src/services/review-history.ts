@@ -16,7 +16,7 @@
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { isUuid } from '../core/types.js';
-import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, periodsWithDecisions } from './shared-items.js';
+import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, periodsWithDecisions, sharedFilterSql } from './shared-items.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
 import { keptReviewerDecisions } from './trend-days.js';
 import type { Viewer } from './viewer.js';
@@ -238,8 +238,6 @@ function matchingSql(
 ): Prisma.Sql {
   const search = o.search ?? true;
   const where = reviewsWhere(viewer, visible, f, search);
-  const sharedCond =
-    f.shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : f.shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
   const sharedJoin = f.shared ? Prisma.sql`LEFT JOIN shared_items si ON si.period_id = d.period_id AND si.user_id = r.user_id AND si.role_profile = r.role_profile` : Prisma.empty;
   const rows = o.lateral
     ? Prisma.sql`CROSS JOIN LATERAL (SELECT r.* FROM risk_rows r WHERE r.id = d.risk_row_id OFFSET 0) r`
@@ -247,7 +245,7 @@ function matchingSql(
   // The reviewer (u) is read for the page; a count leaves it out (the search matches reviewers by id).
   const users = (o.reviewers ?? true) ? Prisma.sql`JOIN users u ON u.id = d.reviewer_id` : Prisma.empty;
   return Prisma.sql`FROM decisions d ${rows} ${users} ${sharedJoin}
-       WHERE ${where} ${sharedCond} ${o.extra ? Prisma.sql`AND ${o.extra}` : Prisma.empty}`;
+       WHERE ${where} ${sharedFilterSql(f.shared)} ${o.extra ? Prisma.sql`AND ${o.extra}` : Prisma.empty}`;
 }
 
 /**

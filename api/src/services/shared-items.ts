@@ -262,8 +262,8 @@ export async function dropKeptUploadCounts(db: DbClient, uploadId: string): Prom
   await db.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${uploadId}::uuid`;
 }
 
-/** The Shared Roles filter on a kept item si (alias), as an AND clause. */
-const sharedFilterSql = (shared: string | null) =>
+/** The Shared Roles filter (shared, unique, null: all) on a kept item si (alias), as an AND clause. */
+export const sharedFilterSql = (shared: string | null) =>
   shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
 /** The kept count of a decision kind (null: all) on a kept row with decisions and removals (alias). */
 const keptCountSql = (alias: string, decision: string | null) =>
