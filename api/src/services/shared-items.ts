@@ -17,6 +17,8 @@
 // reviewer to its item in the same statement (a trigger, see the migration
 // 20261124150000_shared_items); a deleted decision drops the stamp. Readers
 // call freshSharedItems first, then join shared_items (sharedOf below).
+// Writers write the reviewers only: the column `shared` is generated from them
+// (more than one; migration 20261125040000_shared_generated).
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
@@ -96,8 +98,8 @@ async function refreshPeriod(db: DbClient, periodId: string, inTransaction: bool
         FROM risk_data_version v WHERE v.id = 1`;
     if (!v || v.fresh) return;
     await tx.$executeRaw`DELETE FROM shared_items WHERE period_id = ${periodId}::uuid`;
-    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, shared, decisions, removals, decided_rows)
-      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, cardinality(i.reviewers) > 1, coalesce(c.n, 0), coalesce(c.rm, 0), coalesce(c.dr, 0)
+    await tx.$executeRaw`INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, decisions, removals, decided_rows)
+      SELECT ${periodId}::uuid, i.user_id, i.role_profile, i.reviewers, coalesce(c.n, 0), coalesce(c.rm, 0), coalesce(c.dr, 0)
         FROM (${itemReviewersOfPeriod(periodId)}) i
         LEFT JOIN (SELECT r.user_id, r.role_profile, count(*) AS n, count(*) FILTER (WHERE d.decision = 'remove') AS rm,
                           count(DISTINCT d.risk_row_id) AS dr
@@ -153,7 +155,6 @@ export async function keepSharedItemsAfter(tx: DbClient, before: bigint, touched
   if (touched.length) {
     // In uuid order (as array_agg's ORDER BY: uuids compare as their lower-case text), so arrays of them compare equal.
     const ids = touched.map((t) => t.id.toLowerCase()).sort();
-    const rest = (alias: string) => Prisma.sql`ARRAY(SELECT x FROM unnest(${Prisma.raw(alias)}.reviewers) x WHERE x <> ALL(${ids}::uuid[]))`;
     const sameItem = Prisma.sql`si.period_id = g.period_id AND si.user_id = g.user_id AND si.role_profile = g.role_profile`;
     await tx.$executeRaw`
       WITH held AS MATERIALIZED (
@@ -178,17 +179,16 @@ export async function keepSharedItemsAfter(tx: DbClient, before: bigint, touched
       ), dropped AS (
         DELETE FROM shared_items si USING gone g WHERE ${sameItem} AND g.left_over = 0
       ), kept AS (
-        UPDATE shared_items si SET reviewers = ${rest('si')}, shared = g.left_over > 1 FROM gone g WHERE ${sameItem} AND g.left_over > 0
+        UPDATE shared_items si SET reviewers = ARRAY(SELECT x FROM unnest(si.reviewers) x WHERE x <> ALL(${ids}::uuid[])) FROM gone g WHERE ${sameItem} AND g.left_over > 0
       )
       -- Only the items whose touched reviewers are not the same as before (most of a reviewer's items
       -- are theirs before and after: 122,727 rewritten at 1M rows took 5 s).
-      INSERT INTO shared_items (period_id, user_id, role_profile, reviewers, shared)
-      SELECT t.period_id, t.user_id, t.role_profile, t.reviewers, cardinality(t.reviewers) > 1 FROM theirs t
+      INSERT INTO shared_items (period_id, user_id, role_profile, reviewers)
+      SELECT t.period_id, t.user_id, t.role_profile, t.reviewers FROM theirs t
         LEFT JOIN had g ON g.period_id = t.period_id AND g.user_id = t.user_id AND g.role_profile = t.role_profile
        WHERE g.theirs IS DISTINCT FROM t.reviewers
       ON CONFLICT (period_id, user_id, role_profile) DO UPDATE
-        SET reviewers = ARRAY(SELECT x FROM unnest(shared_items.reviewers) x WHERE x <> ALL(${ids}::uuid[]) UNION SELECT unnest(EXCLUDED.reviewers) ORDER BY 1),
-            shared = (SELECT count(*) FROM (SELECT x FROM unnest(shared_items.reviewers) x WHERE x <> ALL(${ids}::uuid[]) UNION SELECT unnest(EXCLUDED.reviewers)) y) > 1`;
+        SET reviewers = ARRAY(SELECT x FROM unnest(shared_items.reviewers) x WHERE x <> ALL(${ids}::uuid[]) UNION SELECT unnest(EXCLUDED.reviewers) ORDER BY 1)`;
   }
   await tx.$executeRaw`
     UPDATE shared_item_periods s SET criteria_version = v.criteria_version FROM risk_data_version v
