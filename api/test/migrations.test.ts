@@ -53,6 +53,27 @@ describe('migrations', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('run after.sql once the migration has committed (VACUUM cannot run in its transaction)', async () => {
+    const h = await migratedDatabase();
+    cleanups.push(h.close);
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'grc-mig-'));
+    for (const f of readMigrations()) {
+      fs.mkdirSync(path.join(dir, f.name));
+      fs.writeFileSync(path.join(dir, f.name, 'migration.sql'), f.sql);
+    }
+    const name = '29990101000000_rewrite';
+    fs.mkdirSync(path.join(dir, name));
+    fs.writeFileSync(path.join(dir, name, 'migration.sql'), 'CREATE TABLE after_check (id int);\nINSERT INTO after_check SELECT generate_series(1, 5000);\n');
+    fs.writeFileSync(path.join(dir, name, 'after.sql'), '-- the visibility map and the statistics of the new table\nVACUUM (ANALYZE) after_check;\n');
+    expect(await migrate(h.db.sql, dir)).toEqual({ applied: [name] });
+    const [t] = await h.db.sql.query<{ visible: number; tuples: number }>(
+      `SELECT relallvisible::int AS visible, reltuples::int AS tuples FROM pg_class WHERE relname = 'after_check'`,
+    );
+    expect(t!.visible).toBeGreaterThan(0);
+    expect(t!.tuples).toBe(5000);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it.runIf(onPostgres)('do not race when two instances start together', async () => {
     const t = await freshDatabase();
     const a = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });

@@ -14,6 +14,14 @@ export interface MigrationFile {
   name: string;
   sql: string;
   checksum: string;
+  /**
+   * Statements of its optional after.sql, run one by one once the migration
+   * has committed, outside a transaction: upkeep that cannot run inside one
+   * (VACUUM, e.g. the visibility map of a table the migration rewrote, which
+   * index-only scans need). Not part of the checksum; a failure is reported,
+   * not fatal (autovacuum does the same later).
+   */
+  after: string[];
 }
 
 export function defaultMigrationsDir(): string {
@@ -28,7 +36,15 @@ export function readMigrations(dir = defaultMigrationsDir()): MigrationFile[] {
     .sort()
     .map((name) => {
       const sql = fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
-      return { name, sql, checksum: crypto.createHash('sha256').update(sql).digest('hex') };
+      const afterFile = path.join(dir, name, 'after.sql');
+      const after = fs.existsSync(afterFile)
+        ? fs
+            .readFileSync(afterFile, 'utf8')
+            .split(/;\s*(?:\n|$)/)
+            .map((x) => x.replace(/^\s*--.*$/gm, '').trim())
+            .filter(Boolean)
+        : [];
+      return { name, sql, checksum: crypto.createHash('sha256').update(sql).digest('hex'), after };
     });
 }
 
@@ -78,6 +94,9 @@ export async function migrate(sql: Sql, dir?: string): Promise<MigrateResult> {
         } catch (err) {
           await conn.exec('ROLLBACK');
           throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+        }
+        for (const statement of m.after) {
+          await conn.exec(statement).catch((err: Error) => console.warn(`migration ${m.name}: after.sql: ${err.message}`));
         }
         applied.push(m.name);
       }
