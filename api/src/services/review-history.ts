@@ -15,6 +15,7 @@
 // never worked out row by row in JavaScript.
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
+import { withPlanSettings } from '../db/plan-settings.js';
 import { isUuid } from '../core/types.js';
 import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, periodsWithDecisions, sharedFilterSql } from './shared-items.js';
 import { MITIGATED, likeContains } from './risk-rules.js';
@@ -283,8 +284,13 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
   const searchTotal = f.search && viewer.role === 'admin' ? await countReviews(prisma, viewer, visible, periods, f) : null;
   if (searchTotal === 0) return { reviews: [], total: 0, page, limit, hasNewer: false, hasOlder: false };
   const [rows, total, other] = await Promise.all([
-    serialWalk(
+    // Without parallel workers: the planner split the newest-first walk between the leader and two
+    // workers, each walking ahead to fill its queue while the merge took one page from all three: at
+    // 1M decisions 'Martin' (6.7% match) walked 10,328 decisions (24,000-33,000 buffers, 66-88 ms)
+    // for a page found in 1,500 (7,100 buffers, 22 ms) alone.
+    withPlanSettings(
       prisma,
+      { parallelWorkers: 0 },
       prisma.$queryRaw<RawReview[]>`
     WITH cut AS MATERIALIZED (
       SELECT d.id, d.period_id, d.risk_row_id, d.reviewer_id, d.decision::text AS decision, d.comments, d.updated_at, ${keyAtSql} AS key_at,
@@ -340,20 +346,6 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
 }
 
 /**
- * A page's walk (newest first, until a page of matches is found) without
- * parallel workers. With them, the planner split the walk of the decisions'
- * index between the leader and two workers; each walked ahead to fill its
- * queue while the merge took the page from all three, so three times the
- * decisions and their rows were read, after the workers' start-up: at 1M
- * decisions, 'Martin' (6.7% match) walked 10,328 decisions (24,000–33,000
- * buffers) in 66–88 ms, against 1,500 (7,100 buffers) in 22 ms alone.
- */
-async function serialWalk<T>(prisma: PrismaClient, query: Prisma.PrismaPromise<T>): Promise<T> {
-  const [, rows] = await prisma.$transaction([prisma.$executeRaw`SET LOCAL max_parallel_workers_per_gather = 0`, query]);
-  return rows;
-}
-
-/**
  * How many decisions match. A reviewer's: counted, driven by their own
  * decisions. An administrator's: sums kept per item (services/shared-items.ts)
  * without a search; with one, the search's rule split by what it matches
@@ -373,13 +365,8 @@ async function countReviews(
 ): Promise<number> {
   // Without JIT: compiling the count's plan (costed by its thousands of row lookups) took 4 times as
   // long as running it (1.2 s against 0.28 s for a reviewer's 12k decisions at 1M rows).
-  const count = async (matching: Prisma.Sql) => {
-    const [, [c]] = await prisma.$transaction([
-      prisma.$executeRaw`SET LOCAL jit = off`,
-      prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`,
-    ]);
-    return Number(c?.n ?? 0);
-  };
+  const count = async (matching: Prisma.Sql) =>
+    Number((await withPlanSettings(prisma, { jit: 'off' }, prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`))[0]?.n ?? 0);
   if (viewer.role !== 'admin' || f.ids) {
     // A reviewer's decisions on the rows they see, with or without the Decision filter: the sums of
     // their days kept per period (services/trend-days.ts), plus those counted in periods not kept.

@@ -14,6 +14,7 @@
 // The keys the figures are kept under live here only (KEYS), for both.
 import { Prisma, type CriteriaType, type PrismaClient } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
+import { withPlanSettings } from '../db/plan-settings.js';
 import { figuresNotKept, keepFigures, kept } from './risk-counts.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import { ADMIN_SCOPE, LIVE_ROWS, scopeKey, type RowScope } from './visibility.js';
@@ -195,11 +196,7 @@ export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[], 
   // Without JIT (compiling the statement took 3.7 s of 8.9 s at 1M rows) and with the memory to hash
   // its groups (~13 MB and ~22 MB at 1M rows: with the default 4 MB it sorted 1M rows on disk, 10 s).
   const few = await fewValued(db);
-  const [, , rows] = await db.$transaction([
-    db.$executeRaw`SET LOCAL jit = off`,
-    db.$executeRaw`SET LOCAL work_mem = '64MB'`,
-    db.$queryRaw<FigureRow[]>(scopeFiguresSql(scopes, since, few)),
-  ]);
+  const rows = await withPlanSettings(db, { jit: 'off', workMem: '64MB' }, db.$queryRaw<FigureRow[]>(scopeFiguresSql(scopes, since, few)));
   const version = rows[0]?.version ?? 0n;
   const keys = scopes.map((s) => keysOf(s.key, rows[0]?.c ?? 0n, now));
   // What a reader counts for a scope that sees no row.
