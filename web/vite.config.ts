@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import griffel from '@griffel/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -75,6 +76,33 @@ function iconModules(): Plugin {
   };
 }
 
+/**
+ * Each JavaScript chunk starts with V8's per-file compile hint, `//# allFunctionsCalledOnLoad`
+ * (Chrome 136 on; other browsers read a comment): the engine compiles the file's functions
+ * while it streams the download, on a background thread, instead of on the main thread the
+ * first time each one runs. Most of a first-load chunk's functions run in the first render,
+ * and that lazy compiling was most of the entry's module evaluation, the longest task of a
+ * signed-in first load (session 14, docs/performance.md). Added to the written files
+ * (the minifier keeps no comments), before build-web.mjs compresses them; the chunks'
+ * names (hashes) stay those of their code.
+ */
+function compileHints(): Plugin {
+  return {
+    name: 'v8-compile-hints',
+    apply: 'build',
+    enforce: 'post',
+    // On the written files: Vite's own generateBundle puts the entry's preload list
+    // (`__vite__mapDeps`) in front of its code, whatever the plugins' order.
+    writeBundle(options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const file = path.join(options.dir!, chunk.fileName);
+        fs.writeFileSync(file, `//# allFunctionsCalledOnLoad\n${fs.readFileSync(file, 'utf8')}`);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
   plugins: [
@@ -83,6 +111,23 @@ export default defineConfig({
       // Compiles `graphql` tagged templates into imports of the Relay artifacts.
       babel: { plugins: ['relay'] },
     }),
+    compileHints(),
+    // Griffel's ahead-of-time compilation of the app's makeStyles/makeResetStyles
+    // (wyw-in-js evaluates each style object at build time): they become
+    // `__styles(classes, cssRules)` calls, as Fluent's own components ship, so the
+    // browser no longer turns style objects into CSS (stylis, rtl-css-js, hashing)
+    // on the first render; the rules are still inserted by Griffel at runtime, in
+    // the same buckets and order (every element's computed style was compared with
+    // the runtime build's on three screens at 412 and 1280 px: the same, session 14). The modules the
+    // styles import (tokens, shared style objects) are TypeScript: hence the preset.
+    // For the build only: the dev server keeps runtime makeStyles.
+    {
+      ...griffel({
+        include: [/\/web\/src\/.*\.tsx?$/],
+        babelOptions: { presets: [['@babel/preset-typescript', { allExtensions: true, isTSX: true }]] },
+      }),
+      apply: 'build',
+    },
   ],
   resolve: {
     // The hooks entry of react-relay: the same functions, without the legacy
