@@ -21,11 +21,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer from 'puppeteer-core';
 import lighthouse from 'lighthouse';
+import { startWebServer } from './bench-web-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const arg = (name, dflt) => {
@@ -61,25 +62,8 @@ if (!reuse) await admin.query(`CREATE DATABASE ${dbName}`);
 const dbUrl = new URL(pgUrl);
 dbUrl.pathname = `/${dbName}`;
 
-// The server as `npm start` runs it (same heap flags), in production mode.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-web-'));
-const server = spawn(process.execPath, ['--max-old-space-size=192', '--max-semi-space-size=4', '--import', 'tsx', 'api/src/main.ts'], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl.toString(),
-    DATA_DIR: dataDir,
-    WEB_DIST: dist,
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'warn',
-    JOB_POLL_SECONDS: '0.5',
-  },
-});
+const server = startWebServer({ port, databaseUrl: dbUrl.toString(), dist, dataDir, adminPassword: PASSWORD, jobPollSeconds: 0.5 });
 let chrome;
 async function stop(code) {
   await chrome?.kill();

@@ -19,10 +19,9 @@
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import puppeteer from 'puppeteer-core';
+import { startWebServer } from './bench-web-server.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
 const all = (name) => argv.flatMap((a, i) => (a === `--${name}` && i + 1 < argv.length ? [argv[i + 1]] : []));
 const arg = (name, dflt) => all(name)[0] ?? dflt;
@@ -45,22 +44,13 @@ const PAGES = [
 
 const servers = dists.map((dist, i) => {
   const port = port0 + i;
-  const child = spawn(process.execPath, ['--max-old-space-size=192', '--max-semi-space-size=4', '--import', 'tsx', 'api/src/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: pgUrl.toString(),
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-trace-')),
-      WEB_DIST: dist,
-      ADMIN_EMAIL: 'admin@example.com',
-      ADMIN_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
-      JOB_POLL_SECONDS: '60',
-    },
+  const child = startWebServer({
+    port,
+    databaseUrl: pgUrl.toString(),
+    dist,
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-trace-')),
+    adminPassword: PASSWORD,
+    jobPollSeconds: 60,
   });
   return { dist, base: `http://127.0.0.1:${port}`, child, label: `${String.fromCharCode(65 + i)} ${path.basename(dist)}` };
 });

@@ -10,6 +10,16 @@ import { freshDatabase, onPostgres } from './helpers/db.js';
 import { migratedDatabase } from './helpers/database.js';
 
 const cleanups: (() => Promise<void>)[] = [];
+
+/** A folder holding the app's migrations (their migration.sql), to add one to. */
+function copyOfMigrations(): string {
+  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'grc-mig-'));
+  for (const f of readMigrations()) {
+    fs.mkdirSync(path.join(dir, f.name));
+    fs.writeFileSync(path.join(dir, f.name, 'migration.sql'), f.sql);
+  }
+  return dir;
+}
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
@@ -35,11 +45,7 @@ describe('migrations', () => {
   it('roll back a failing migration completely and record nothing for it', async () => {
     const h = await migratedDatabase();
     cleanups.push(h.close);
-    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'grc-mig-'));
-    for (const f of readMigrations()) {
-      fs.mkdirSync(path.join(dir, f.name));
-      fs.writeFileSync(path.join(dir, f.name, 'migration.sql'), f.sql);
-    }
+    const dir = copyOfMigrations();
     fs.mkdirSync(path.join(dir, '29990101000000_broken'));
     fs.writeFileSync(
       path.join(dir, '29990101000000_broken', 'migration.sql'),
@@ -56,11 +62,7 @@ describe('migrations', () => {
   it('run after.sql once the migration has committed (VACUUM cannot run in its transaction)', async () => {
     const h = await migratedDatabase();
     cleanups.push(h.close);
-    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'grc-mig-'));
-    for (const f of readMigrations()) {
-      fs.mkdirSync(path.join(dir, f.name));
-      fs.writeFileSync(path.join(dir, f.name, 'migration.sql'), f.sql);
-    }
+    const dir = copyOfMigrations();
     const name = '29990101000000_rewrite';
     fs.mkdirSync(path.join(dir, name));
     fs.writeFileSync(path.join(dir, name, 'migration.sql'), 'CREATE TABLE after_check (id int);\nINSERT INTO after_check SELECT generate_series(1, 5000);\n');
