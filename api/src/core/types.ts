@@ -46,3 +46,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(v: string | null | undefined): v is string {
   return typeof v === 'string' && UUID.test(v);
 }
+
+/** A day in milliseconds (a UTC day: 24 hours). */
+export const DAY_MS = 86_400_000;

@@ -8,7 +8,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { NotFoundError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import { parseOrThrow } from '../core/validation.js';
-import type { Actor, DbClient } from '../core/types.js';
+import { DAY_MS, type Actor, type DbClient } from '../core/types.js';
 import type { Viewer } from './viewer.js';
 import { askModel, type AiDeps } from './ai-provider.js';
 
@@ -255,7 +255,7 @@ export interface UsageStats {
 
 /** Calls of the last 30 days (SPEC §2, §7 GET /api/ai/usage-stats), with the calls and cost per day (UTC). */
 export async function usageStats(deps: AiDeps): Promise<UsageStats> {
-  const since = new Date(Date.now() - USAGE_DAYS * 86_400_000);
+  const since = new Date(Date.now() - USAGE_DAYS * DAY_MS);
   const rows = await deps.prisma.$queryRaw<{ day: string; calls: bigint; ok: bigint; cost: Prisma.Decimal | null; tokens: bigint | null }[]>`
     SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, count(*) AS calls,
            count(*) FILTER (WHERE success) AS ok, sum(cost_usd) AS cost, sum(total_tokens) AS tokens

@@ -12,7 +12,7 @@ import { Prisma, type Notification, type PrismaClient, type ReviewPeriod, type U
 import type { Config } from '../config.js';
 import { recordAudit } from '../core/audit.js';
 import type { DbClient } from '../core/types.js';
-import { isUuid } from '../core/types.js';
+import { DAY_MS, isUuid } from '../core/types.js';
 import { NotFoundError } from '../core/errors.js';
 import type { PubSub } from '../pubsub.js';
 import type { Mailer } from './mail.js';
@@ -28,8 +28,6 @@ export interface ReminderDeps {
   mailer: Mailer;
   config: Pick<Config, 'publicUrl'>;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const REMINDER_TITLE = 'Review deadline approaching';
 export const ESCALATION_TITLE = 'Review period overdue';

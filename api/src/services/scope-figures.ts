@@ -13,7 +13,7 @@
 // nobody's first dashboard after an upload, a criteria change or midnight counts.
 // The keys the figures are kept under live here only (KEYS), for both.
 import { Prisma, type CriteriaType, type PrismaClient } from '../generated/prisma/client.js';
-import type { DbClient } from '../core/types.js';
+import { DAY_MS, type DbClient } from '../core/types.js';
 import { withPlanSettings } from '../db/plan-settings.js';
 import { figuresNotKept, keepFigures, kept } from './risk-counts.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
@@ -56,7 +56,6 @@ const KEYS = {
   loads: (scope: string, unit: Unit) => `trend|${scope}|${unit}`,
   categories: (scope: string, categoryVersion: bigint) => `categories|${scope}|${categoryVersion}`,
 };
-const DAY_MS = 86_400_000;
 /** The first day of the 'new high-risk users' window as of `now` (UTC date). */
 const sinceDay = (now = new Date()) => new Date(now.getTime() - HIGH_RISK_TREND_DAYS * DAY_MS).toISOString().slice(0, 10);
 

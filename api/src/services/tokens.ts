@@ -5,7 +5,7 @@ import type { ApiToken, ApiTokenScope, PrismaClient, User } from '../generated/p
 import { AuthenticationError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import type { Actor, DbClient } from '../core/types.js';
-import { isUuid } from '../core/types.js';
+import { DAY_MS, isUuid } from '../core/types.js';
 import { newTokenSecret } from '../auth/tokens.js';
 import { z } from 'zod';
 import { parseOrThrow } from '../core/validation.js';
@@ -131,7 +131,7 @@ export async function createToken(
   if (input.userId != null && input.userId !== me.id) throw new ForbiddenError('API tokens can only be created for yourself');
   const { name, expiresInDays, scope } = checkTokenInput(input ?? {});
   const secret = newTokenSecret();
-  const expiresAt = new Date(Date.now() + expiresInDays * 86_400_000);
+  const expiresAt = new Date(Date.now() + expiresInDays * DAY_MS);
   const record = await prisma.$transaction(async (tx) => {
     const r = await tx.apiToken.create({
       data: { userId: me.id, name, tokenHash: secret.tokenHash, prefix: secret.prefix, scope, expiresAt },
