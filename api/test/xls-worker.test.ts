@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import XLSX from 'xlsx';
+import * as XLSX from 'xlsx';
 import { openXls } from '../src/ingest/tables.js';
 import { IngestError } from '../src/ingest/csv.js';
 import { Client, adminClient, startServer, type TestServer } from './helpers/server.js';
@@ -221,6 +221,29 @@ describe('an .xls the child cannot read fails its upload, and the server keeps s
     const done = await settle(await upload('big-again.xls', buf));
     expect(done).toMatchObject({ status: 'completed', errorMessage: null });
     expect(done.recordCount + done.duplicatesSkipped).toBe(2000);
+  });
+
+  it('a workbook that keeps the reader busy longer than its step limit is refused, and the server keeps serving', async () => {
+    // A crafted workbook can make a parser spin; the limit (XLS_STEP_LIMIT_MS,
+    // 2 minutes by default) is lowered here so that an ordinary file overruns it.
+    const buf = fs.readFileSync(writeXls([HEADERS, ...generateRows(2000, 97)]));
+    const before = (await admin.get('/api/risks?limit=1')).body.total;
+    process.env.XLS_STEP_LIMIT_MS = '5';
+    let failed;
+    try {
+      failed = await settle(await upload('slow.xls', buf));
+    } finally {
+      delete process.env.XLS_STEP_LIMIT_MS;
+    }
+    expect(failed.status).toBe('failed');
+    expect(failed.errorMessage).toMatch(/^This \.xls file took longer than \d+ s to read, so it was refused\. Save it as \.xlsx or CSV/);
+    expect((await admin.get('/api/risks?limit=1')).body.total).toBe(before);
+    expect((await admin.get('/api/risks?limit=1')).status).toBe(200);
+  });
+
+  it('is read by a SheetJS build with the fixes for crafted files (prototype pollution before 0.19.3, ReDoS before 0.20.2)', () => {
+    const [major, minor, patch] = XLSX.version.split('.').map(Number) as [number, number, number];
+    expect(major * 1e6 + minor * 1e3 + patch).toBeGreaterThanOrEqual(20_003);
   });
 
   it('a damaged workbook', async () => {

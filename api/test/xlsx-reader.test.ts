@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import XLSX from 'xlsx';
+import * as XLSX from 'xlsx';
 import { openXlsx } from '../src/ingest/tables.js';
 import { IngestError } from '../src/ingest/csv.js';
 import { HEADERS, generateRows, writeXlsx } from '../../scripts/gen-data.js';

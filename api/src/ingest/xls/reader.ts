@@ -18,6 +18,16 @@ const MAX_XLS_BYTES = 100 * 1024 ** 2;
  */
 const XLS_HEAP_MB = 1536;
 
+/**
+ * How long the child may work on one step (reading the workbook, or making
+ * one batch) before it is killed and the file refused. A crafted workbook can
+ * make a parser spin (a catastrophic regular expression, a loop over a forged
+ * record count); this bounds the time it can hold a core. Time the child
+ * spends waiting for the server to ask for the next batch does not count.
+ * XLS_STEP_LIMIT_MS in the environment overrides it.
+ */
+const XLS_STEP_LIMIT_MS = 120_000;
+
 /** How much of the child's stderr is kept (its end: V8's fatal error is there). */
 const XLS_STDERR_CHARS = 16 * 1024;
 
@@ -73,6 +83,7 @@ export async function openXls(file: string, batchRows: number, at: LayoutChoice 
     throw new IngestError('Legacy .xls files over 100 MB cannot be loaded (the format must be read whole); save it as .xlsx or CSV.');
   }
   const heapMb = Number(process.env.XLS_WORKER_HEAP_MB) || XLS_HEAP_MB;
+  const stepLimitMs = Number(process.env.XLS_STEP_LIMIT_MS) || XLS_STEP_LIMIT_MS;
   const child = startXlsChild({ file, size, batchRows, maxRows }, heapMb);
   const inbox: XlsMessage[] = [];
   let failure: IngestError | undefined;
@@ -125,15 +136,29 @@ export async function openXls(file: string, batchRows: number, at: LayoutChoice 
   const next = () => {
     if (child.connected) child.send('next', () => {});
   };
+  /** Stops a child that has worked on one step for longer than the limit. */
+  const overrun = () => {
+    failure ??= new IngestError(
+      `This .xls file took longer than ${Math.round(stepLimitMs / 1000)} s to read, so it was refused. Save it as .xlsx or CSV (those are read as a stream).`,
+    );
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    notify();
+  };
   const receive = async (): Promise<XlsMessage> => {
-    for (;;) {
-      const m = inbox.shift();
-      if (m) {
-        if (m.type === 'error') throw new IngestError(m.message);
-        return m;
+    // Every wait here is for a step the child was asked to do.
+    const limit = setTimeout(overrun, stepLimitMs);
+    try {
+      for (;;) {
+        const m = inbox.shift();
+        if (m) {
+          if (m.type === 'error') throw new IngestError(m.message);
+          return m;
+        }
+        if (failure) throw failure;
+        await new Promise<void>((r) => (wake = r));
       }
-      if (failure) throw failure;
-      await new Promise<void>((r) => (wake = r));
+    } finally {
+      clearTimeout(limit);
     }
   };
 

@@ -30,7 +30,7 @@
 // the step under way, such as reading the workbook, is done; the parent kills
 // this process outright when its reader is closed).
 import fs from 'node:fs';
-import XLSX from 'xlsx';
+import * as XLSX from 'xlsx';
 
 if (!process.send) {
   console.error('xls-worker.mjs is started by openXls (xls/reader.ts), with an IPC channel.');
