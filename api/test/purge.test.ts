@@ -1,7 +1,8 @@
 // 'Purge All Risk Data': one transaction removes exactly the listed data (risk
 // definitions and uploads, simulations and analysis data, review decisions and
 // submissions, assignments); users, settings, review periods, notifications,
-// AI usage and the audit trail stay; the purge is audited, and open pages hear
+// AI usage, the remediation list (approved removals and who set their status
+// when: evidence of the review) and the audit trail stay; the purge is audited, and open pages hear
 // of it through the riskDataPurged subscription.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
@@ -40,6 +41,11 @@ beforeAll(async () => {
   await prisma.aiUsage.create({ data: { operation: 'categorize-risk', model: 'gpt-4o-mini', success: true } });
   await prisma.adminSetting.create({ data: { settingKey: 'openai_api_key', settingValue: 'v1:x', isEncrypted: true } });
   expect((await admin.post('/api/notifications', { title: 'Hello', message: 'Keep me', type: 'info', targetType: 'all' })).status).toBeLessThan(300);
+  const adminUser = (await prisma.user.findFirst({ where: { role: 'admin' } }))!;
+  await prisma.remediationItem.create({
+    data: { periodId: period.id, userId: 'U1', userName: 'User One', system: 'PRD', roleProfile: 'Z_AP_CLERK', riskIds: 'R01', riskLevel: 'high', decidedBy: 'rev', approvedBy: 'admin', approvedAt: new Date(), status: 'done', statusNote: 'revoked in PRD', statusSetById: adminUser.id, statusSetBy: 'Administrator', statusSetAt: new Date('2026-11-30T10:00:00Z') },
+  });
+  await prisma.remediationSource.create({ data: { submissionId: sub.id } });
 }, 60_000);
 afterAll(async () => server?.close());
 
@@ -54,7 +60,7 @@ describe('purge', () => {
   });
 
   it('removes exactly the listed data in one step, keeps the rest, is audited and announced', async () => {
-    const keep = { users: await count('users'), admin_settings: await count('admin_settings'), notifications: await count('notifications'), review_periods: await count('review_periods'), ai_usage: await count('ai_usage') };
+    const keep = { remediation_items: await count('remediation_items'), users: await count('users'), admin_settings: await count('admin_settings'), notifications: await count('notifications'), review_periods: await count('review_periods'), ai_usage: await count('ai_usage') };
     const auditBefore = await count('audit_events');
     const ws = wsClient(server.url, reviewer.cookieHeader);
     const events = collect(ws, 'subscription { riskDataPurged { purgedAt } }');
@@ -69,6 +75,13 @@ describe('purge', () => {
       expect(await count(t), t).toBe(0);
     }
     for (const [t, n] of Object.entries(keep)) expect(await count(t), t).toBe(n);
+    expect(keep.remediation_items).toBe(1);
+    // The remediation list is evidence: each approved removal keeps its status, who set it and when.
+    const list = await admin.get('/api/remediation');
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).toContain('revoked in PRD');
+    const item = (await server.app.deps.prisma.remediationItem.findFirst())!;
+    expect(item).toMatchObject({ status: 'done', statusSetBy: 'Administrator', statusSetAt: new Date('2026-11-30T10:00:00Z') });
     expect(await count('audit_events')).toBe(auditBefore + 1);
     const audit = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'risk_data.purged' } });
     expect(audit).toMatchObject({ entityType: 'RiskData' });

@@ -1,10 +1,13 @@
 // 'Purge All Risk Data' (SPEC §2 Data Management): in one transaction, the risk
 // definitions (rows, search terms, uploads and their files), simulations and
 // analysis data (analysis results, simulations, AI profiles and cached
-// answers), review decisions and submissions (and the remediation list made
-// from their approved removals), and the assignments. Users,
-// settings, review periods, notifications, AI usage and the audit trail stay;
-// the purge itself is an audit event, and open pages hear of it.
+// answers), review decisions and submissions, and the assignments. Users,
+// settings, review periods, notifications, AI usage, the remediation list
+// (approved removals with their statuses, who set them and when: evidence of
+// the review, which names each access and needs no row or decision) and the
+// audit trail stay; the purge itself is an audit event, and open pages hear
+// of it. Only the link of a listed submission (remediation_sources) goes with
+// its submission.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -55,7 +58,7 @@ export async function purgeRiskData(deps: PurgeDeps, actor: Actor): Promise<Purg
       }
       const files = (await tx.upload.findMany({ select: { fileName: true } })).map((u) => u.fileName);
       await tx.$executeRawUnsafe(
-        `TRUNCATE decisions, submission_item_comments, submissions, remediation_sources, remediation_items, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, shared_items, shared_item_periods, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
+        `TRUNCATE decisions, submission_item_comments, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, shared_items, shared_item_periods, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
       );
       // Cached counts key on this version (TRUNCATE fires no row triggers).
       await tx.$executeRaw`UPDATE risk_data_version SET version = version + 1 WHERE id = 1`;

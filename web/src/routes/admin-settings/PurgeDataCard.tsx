@@ -72,7 +72,7 @@ export function PurgeDataCard() {
               <li>All review decisions and assignments</li>
               <li>All current risk assignments</li>
             </ul>
-            <Text>Users, settings, notifications and the audit trail are kept. This cannot be undone.</Text>
+            <Text>Users, settings, notifications, the remediation list and the audit trail are kept. This cannot be undone.</Text>
             <div className={styles.actions}>
               <Button appearance="primary" disabled={purging} onClick={run}>
                 {purging ? 'Purging...' : 'Yes, Purge All Data'}
