@@ -130,11 +130,22 @@ export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer' | 'con
   return user;
 }
 
-export const updateUserSchema = z.object({
-  firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).optional(),
-  lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional(),
-  role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
-});
+/**
+ * What an edit may change: name and role. Any other field (an e-mail, which
+ * is the sign-in identity) is refused by name rather than ignored, so that a
+ * caller never takes a 200 for a change that was not made.
+ */
+export const updateUserSchema = z.strictObject(
+  {
+    firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).optional(),
+    lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional(),
+    role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
+  },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys' ? `${iss.keys.join(', ')} cannot be changed: a user's first name, last name and role can be edited` : undefined,
+  },
+);
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 /** Edits a user's name and role. An administrator cannot change their own role (no self-lockout). */
@@ -146,6 +157,16 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor:
     if (!before) throw new NotFoundError('User not found');
     if (data.role && data.role !== before.role && actor.user?.id === userId) {
       throw new ForbiddenError('You cannot change your own role');
+    }
+    // Assignments are for reviewers only (as creating one says): a reviewer
+    // who still holds work must hand it over before becoming an administrator.
+    if (data.role === 'admin' && before.role === 'reviewer') {
+      const [criteria, items] = await Promise.all([tx.assignmentCriteria.count({ where: { reviewerId: userId } }), tx.itemHold.count({ where: { reviewerId: userId, holds: true } })]);
+      if (criteria + items) {
+        throw new ConflictError(
+          `This reviewer still holds ${criteria} assignment${criteria === 1 ? '' : 's'}${items ? ` and ${items} reassigned item${items === 1 ? '' : 's'}` : ''}: reassign or delete them before making them an administrator`,
+        );
+      }
     }
     const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
     // A reviewer's scope may now be on the dashboard's list with no figures kept.
