@@ -34,6 +34,7 @@ export const DESCRIPTIONS: Record<string, string> = {
   // Users and sign-in
   User: 'A person who signs in: an administrator or a reviewer.',
   'User.id': 'The user’s global id.',
+  'User.userId': 'The user’s stored id: the one the REST calls take (`/api/users/{id}`) and the id of the internal user the web app keeps (SPEC §3).',
   'User.email': 'The e-mail address the user signs in with (unique, lower-case).',
   'User.firstName': 'Given name, as shown in the app.',
   'User.lastName': 'Family name, as shown in the app (may be empty).',

@@ -17,6 +17,7 @@ export const UserNode = builder.prismaNode('User', {
   // Administrators see everyone; others see only themselves.
   authScopes: (user, ctx) => access.admin(ctx.user) || ctx.user?.id === user.id,
   fields: (t) => ({
+    userId: t.exposeString('id'),
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     email: t.exposeString('email'),

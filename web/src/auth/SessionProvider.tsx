@@ -40,6 +40,7 @@ import { setRouteSession } from '../router/routeSession';
 import {
   INTERNAL_USER_KEY,
   clearStoredUser,
+  corruptStoredUserFound,
   parseStoredUser,
   readStoredUser,
   writeStoredUser,
@@ -50,6 +51,7 @@ const viewerQuery = graphql`
   query SessionProviderQuery {
     viewer {
       id
+      userId
       firstName
       lastName
       email
@@ -144,8 +146,10 @@ function logout(environment: Environment): Promise<void> {
 
 function initialSession(): Session {
   const environment = createEnvironment();
-  if (readStoredUser().status === 'corrupt') {
-    // SPEC §4: a corrupt stored user is logged (by readStoredUser), removed and treated as signed out.
+  if (readStoredUser().status === 'corrupt' || corruptStoredUserFound()) {
+    // SPEC §4: a corrupt stored user is logged (by readStoredUser), removed and treated as signed out,
+    // on the server too: a session cookie left valid would sign the user in again at the next load.
+    void endServerSession().catch((error: unknown) => console.error('Could not end the server session', error));
     return { generation: ++generations, environment, queryRef: null };
   }
   return {
@@ -353,7 +357,8 @@ function ViewerReader({
     if (viewer == null) {
       if (readStoredUser().status !== 'none') clearStoredUser();
     } else if (!viewer.passwordResetRequired) {
-      writeStoredUser(viewer);
+      // SPEC §3: the internal user's id is the stored id the REST calls take, not the global id.
+      writeStoredUser({ ...viewer, id: viewer.userId });
     }
   }, [viewer]);
 

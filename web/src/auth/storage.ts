@@ -55,9 +55,22 @@ export function parseStoredUser(raw: string | null): StoredUserResult {
   }
 }
 
+/**
+ * Whether this page found a corrupt stored user. The first read removes it,
+ * so a later reader (the session's start, after the boot code's look) would
+ * see none and sign the user in again from the cookie: it asks this instead.
+ */
+let corruptFound = false;
+
+export function corruptStoredUserFound(): boolean {
+  return corruptFound;
+}
+
 export function readStoredUser(): StoredUserResult {
   try {
-    return parseStoredUser(window.localStorage.getItem(INTERNAL_USER_KEY));
+    const stored = parseStoredUser(window.localStorage.getItem(INTERNAL_USER_KEY));
+    if (stored.status === 'corrupt') corruptFound = true;
+    return stored;
   } catch {
     return { status: 'none' };
   }
