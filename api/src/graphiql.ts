@@ -5,6 +5,7 @@
 // as files, and the page only references them.
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from './core/errors.js';
 
 type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
 let bundle: Promise<Bundle> | null = null;
@@ -144,12 +145,12 @@ export function registerGraphiQLAssets(app: FastifyInstance) {
   );
   app.get(`${BASE}/favicon.ico`, async (_req, reply) => {
     const m = /^data:([^;]+);base64,(.*)$/.exec((await loadBundle()).favicon);
-    if (!m) return reply.status(404).send({ message: 'Not found' });
+    if (!m) return reply.status(404).send(errorBody(404, 'Not found'));
     return reply.type(m[1]!).header('cache-control', cache).send(Buffer.from(m[2]!, 'base64'));
   });
   app.get<{ Params: { label: string } }>(`${BASE}/workers/:label`, async (req, reply) => {
     const label = req.params.label.replace(/\.js$/, '') as keyof typeof WORKERS;
-    if (!Object.prototype.hasOwnProperty.call(WORKERS, label)) return reply.status(404).send({ message: 'Not found' });
+    if (!Object.prototype.hasOwnProperty.call(WORKERS, label)) return reply.status(404).send(errorBody(404, 'Not found'));
     return reply.type(js).header('cache-control', cache).send((await loadBundle())[WORKERS[label]]);
   });
 }

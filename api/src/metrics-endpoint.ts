@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registry } from './core/metrics.js';
+import { errorBody } from './core/errors.js';
 
 function sameSecret(a: string, b: string): boolean {
   const ha = crypto.createHash('sha256').update(a).digest();
@@ -16,12 +17,12 @@ function sameSecret(a: string, b: string): boolean {
 export function registerMetricsRoute(app: FastifyInstance, config: Config) {
   app.get('/metrics', async (req, reply) => {
     if (config.METRICS_PORT || !config.METRICS_TOKEN) {
-      return reply.status(404).send({ message: 'Not found: GET /metrics' });
+      return reply.status(404).send(errorBody(404, 'Not found: GET /metrics'));
     }
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     if (!token || !sameSecret(token, config.METRICS_TOKEN)) {
-      return reply.status(401).header('www-authenticate', 'Bearer').send({ message: 'A metrics token is required' });
+      return reply.status(401).header('www-authenticate', 'Bearer').send(errorBody(401, 'A metrics token is required'));
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });

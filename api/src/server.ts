@@ -52,6 +52,7 @@ import type { Logger } from 'pino';
 import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
 import { registerMetricsRoute } from './metrics-endpoint.js';
 import type { Tracing } from './tracing.js';
+import { errorBody } from './core/errors.js';
 
 /** A request id sent by a proxy or client is kept when it looks like one; otherwise a new one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -232,7 +233,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   app.setNotFoundHandler(async (req, reply) => {
     // /index.html asked for by name (the static plugin refuses to serve it as a file).
     if (!isApi(req.url) && webPage && req.method === 'GET') return sendPage(req, reply, webPage);
-    return reply.status(404).send({ message: `Not found: ${req.method} ${req.url.split('?')[0]}` });
+    return reply.status(404).send(errorBody(404, `Not found: ${req.method} ${req.url.split('?')[0]}`));
   });
 
   // GraphQL subscriptions over graphql-ws, same path, same context factory.

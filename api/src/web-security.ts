@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 import proxyAddr from '@fastify/proxy-addr';
 import type { Config, TrustProxySetting } from './config.js';
+import { errorBody } from './core/errors.js';
 
 export type TrustFn = (addr: string, hop: number) => boolean;
 
@@ -178,7 +179,7 @@ export async function registerWebSecurity(app: FastifyInstance, config: Config) 
 
     // CORS: only origins listed in CORS_ORIGINS, with credentials; nobody else gets an Allow header.
     if (req.method === 'OPTIONS' && origin && req.headers['access-control-request-method']) {
-      if (!corsAllowed) return reply.status(403).send({ message: `Cross-origin requests from ${origin} are not allowed` });
+      if (!corsAllowed) return reply.status(403).send(errorBody(403, `Cross-origin requests from ${origin} are not allowed`));
       reply.header('vary', 'Origin');
       reply.header('access-control-allow-origin', originOf(origin)!);
       reply.header('access-control-allow-credentials', 'true');
@@ -191,7 +192,8 @@ export async function registerWebSecurity(app: FastifyInstance, config: Config) 
       reply.header('vary', 'Origin');
       reply.header('access-control-allow-origin', originOf(origin!)!);
       reply.header('access-control-allow-credentials', 'true');
-      reply.header('access-control-expose-headers', 'retry-after, content-disposition');
+      // What tools read beside the body: progress of an export, the id to quote, when to retry, how to sign in.
+      reply.header('access-control-expose-headers', 'retry-after, content-disposition, x-total-rows, x-request-id, www-authenticate');
     }
 
     if (SAFE_METHODS.has(req.method)) return;
@@ -199,15 +201,13 @@ export async function registerWebSecurity(app: FastifyInstance, config: Config) 
     // CORS_ORIGINS, before any body is read, so nothing is written.
     if (isBearerOnly(req.headers)) return;
     const reason = foreignOriginReason(config, req.headers, { protocol: req.protocol, host: req.host });
-    if (reason) return reply.status(403).send({ message: reason });
+    if (reason) return reply.status(403).send(errorBody(403, reason));
     // GraphQL with a body an HTML form could send (multipart, urlencoded, text): only with a
     // header no form can add (the GraphQL multipart request spec's CSRF advice).
     const path = req.url.split('?')[0];
     if (path === '/graphql' && isSimpleContentType(req.headers['content-type'])) {
       if (!GRAPHQL_CSRF_HEADERS.some((h) => req.headers[h] !== undefined)) {
-        return reply.status(403).send({
-          message: `A GraphQL request with this content type must carry the ${GRAPHQL_CSRF_HEADERS[0]} header`,
-        });
+        return reply.status(403).send(errorBody(403, `A GraphQL request with this content type must carry the ${GRAPHQL_CSRF_HEADERS[0]} header`));
       }
     }
   });

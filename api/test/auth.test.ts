@@ -65,10 +65,10 @@ describe('login errors (SPEC §8)', () => {
     const c = new Client(server.url);
     const wrong = await c.login(ADMIN_EMAIL, 'not-the-password');
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ message: 'Invalid credentials' });
+    expect(wrong.body).toEqual({ message: 'Invalid credentials', code: 'UNAUTHENTICATED' });
     const unknown = await c.login('nobody@example.com', 'whatever1');
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ message: 'Invalid credentials' });
+    expect(unknown.body).toEqual({ message: 'Invalid credentials', code: 'UNAUTHENTICATED' });
     expect(c.cookies.size).toBe(0);
   });
 
@@ -90,7 +90,7 @@ describe('login errors (SPEC §8)', () => {
     expect((await client.get('/api/users')).status).toBe(401);
     const r = await new Client(server.url).login(email, password);
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({ message: 'Account is deactivated' });
+    expect(r.body).toEqual({ message: 'Account is deactivated', code: 'FORBIDDEN' });
     // A wrong password still says only 'Invalid credentials'.
     expect((await new Client(server.url).login(email, 'wrong-pass')).body.message).toBe('Invalid credentials');
   });
@@ -211,7 +211,7 @@ describe('permissions', () => {
   it('anonymous REST calls get 401 with a message; wrong role 403', async () => {
     const anon = await new Client(server.url).get('/api/users');
     expect(anon.status).toBe(401);
-    expect(anon.body).toEqual({ message: 'You are not signed in' });
+    expect(anon.body).toEqual({ message: 'You are not signed in', code: 'UNAUTHENTICATED' });
     const { client } = await userClient(server, admin, 'reviewer');
     const r = await client.get('/api/users');
     expect(r.status).toBe(403);

@@ -21,7 +21,7 @@ describe('a busy database', () => {
     const res = await app.inject({ method: 'GET', url: '/busy' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ message: 'The server is busy; try again in a few seconds' });
+    expect(res.json()).toEqual({ message: 'The server is busy; try again in a few seconds', code: 'SERVICE_UNAVAILABLE' });
     expect((await app.inject({ method: 'GET', url: '/broken' })).statusCode).toBe(500);
     await app.close();
   });

@@ -401,12 +401,12 @@ describe('the answers name what was wrong', () => {
     const anonymous = new Client(server.url);
     const nul = await anonymous.post('/api/internal-login', { email: 'a\u0000b@example.com', password: 'x' });
     expect(nul.status).toBe(400);
-    expect(nul.body).toEqual({ message: 'email must not contain NUL characters' });
+    expect(nul.body).toEqual({ message: 'email must not contain NUL characters', code: 'BAD_USER_INPUT', field: 'email' });
     const surrogate = await anonymous.post('/api/internal-login', { email: 'admin@example.com', password: 'a\ud800' });
     expect(surrogate.status).toBe(400);
     expect(surrogate.body.message).toBe('password must not contain unpaired UTF-16 surrogates (invalid Unicode)');
     const big = await anonymous.post('/api/internal-login', { email: 'admin@example.com', password: 'x'.repeat(10_001) });
-    expect(big.body).toEqual({ message: 'password is too long (10,000 characters at most)' });
+    expect(big.body).toEqual({ message: 'password is too long (10,000 characters at most)', code: 'BAD_USER_INPUT', field: 'password' });
     const typed = await anonymous.post('/api/internal-login', { email: { $ne: null }, password: 'x' });
     expect(typed.status).toBe(400);
     expect(typed.body.message).toBe('Email must be text');

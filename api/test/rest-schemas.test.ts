@@ -120,7 +120,9 @@ describe('the routes check them at the edge', () => {
       const r = await admin.request(method, url, body);
       expect(r.status, `${method} ${url} ${JSON.stringify(body)}`).toBe(400);
       expect(r.body.message, `${method} ${url}`).toMatch(field);
-      expect(Object.keys(r.body), `${method} ${url}`).toEqual(['message']);
+      // The message, its code and the field: nothing of the validator's internals.
+      expect(r.body.code, `${method} ${url}`).toBe('BAD_USER_INPUT');
+      expect(Object.keys(r.body).filter((k) => k !== 'field'), `${method} ${url}`).toEqual(['message', 'code']);
       expect([await rows('api_tokens'), await rows('users'), await rows('decisions'), await rows('admin_settings')]).toEqual(before);
     }
   });

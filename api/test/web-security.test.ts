@@ -149,7 +149,7 @@ describe('requests from another origin carrying the session cookie', () => {
       ...origin,
     });
     expect(p.status).toBe(403);
-    expect(p.body).toEqual({ message: expect.stringMatching(/Cross-origin request refused/) });
+    expect(p.body).toEqual({ message: expect.stringMatching(/Cross-origin request refused/), code: 'FORBIDDEN' });
     expect(await server.app.deps.prisma.user.count({ where: { email } })).toBe(0);
 
     const victim = await userClient(server, admin);

@@ -15,8 +15,39 @@ export const ERROR_CODES = {
   AI_NOT_CONFIGURED: 'The AI assist has no API key configured.',
   AI_SERVICE_ERROR: 'The AI provider failed (refused the key, rate-limited, timed out or answered something unusable).',
   SERVICE_UNAVAILABLE: 'The server is busy: try again in a few seconds.',
+  INTERNAL_SERVER_ERROR: 'An unexpected failure, logged on the server with the request id; the message says nothing more.',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The code of an HTTP error status that carries no domain error (a framework refusal, a proxy's answer). */
+export function codeOfStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'CONFLICT';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 429:
+      return 'TOO_MANY_REQUESTS';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST';
+  }
+}
+
+/**
+ * The REST error answer: the message (SPEC §8) with a stable code (GraphQL's
+ * ErrorCode) and, where one value is at fault, the field.
+ */
+export function errorBody(status: number, message: string, code: ErrorCode = codeOfStatus(status), field?: string) {
+  return field ? { message, code, field } : { message, code };
+}
 
 export class AppError extends Error {
   readonly status: number = 400;

@@ -2,7 +2,7 @@
 // closed), the request context, errors as { message }.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { access, type AccessRule, type AppDeps, type Context } from '../context.js';
-import { AppError, AuthenticationError, ForbiddenError, knownFault } from '../core/errors.js';
+import { AppError, AuthenticationError, ForbiddenError, ValidationError, errorBody, knownFault } from '../core/errors.js';
 import { requestContext } from '../request-context.js';
 import { assertCleanStrings } from '../core/validation.js';
 
@@ -57,19 +57,27 @@ export function registerInputHygiene(app: FastifyInstance) {
   });
 }
 
+/**
+ * The challenge of a 401 (RFC 9110: a 401 names how to authenticate): an API
+ * token as a bearer token, or the session cookie that signing in sets.
+ */
+export const AUTH_CHALLENGE = 'Bearer realm="GRC Platform"';
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, req, reply) => {
     const known = err instanceof AppError ? err : knownFault(err);
     if (known) {
       if ('retryAfterSeconds' in known) reply.header('retry-after', String((known as { retryAfterSeconds: number }).retryAfterSeconds));
-      return reply.status(known.status).send({ message: known.message });
+      if (known.status === 401) reply.header('www-authenticate', AUTH_CHALLENGE);
+      return reply.status(known.status).send(errorBody(known.status, known.message, known.code, known instanceof ValidationError ? known.field : undefined));
     }
     if (err.validation || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
-      return reply.status(err.statusCode ?? 400).send({ message: err.message });
+      const status = err.statusCode ?? 400;
+      return reply.status(status).send(errorBody(status, err.message, err.validation ? 'BAD_USER_INPUT' : undefined));
     }
     // At error level with the request's id (the operator's key to the 500 the caller saw).
     req.log.error({ err }, `unexpected error: ${err.message}`);
-    return reply.status(500).send({ message: 'Internal server error' });
+    return reply.status(500).send(errorBody(500, 'Internal server error'));
   });
 }
 

@@ -102,11 +102,34 @@ function errorResponses(access: string) {
   };
 }
 
+const camel = (words: string[]) => words.map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join('');
+
+/**
+ * An operation's id, made from its method and path so that it is stable and
+ * unique (`GET /api/users/{id}/activate` → `getUsersByIdActivate`): client
+ * generators name their functions after it.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((seg) => (seg.startsWith(':') ? ['by', seg.slice(1)] : seg.split(/[^A-Za-z0-9]+/).filter(Boolean)));
+  return camel([method.toLowerCase(), ...words]);
+}
+
+/** An operation's tag: its domain, the first segment of its path (`/api/review-periods/…` → `review-periods`). */
+export function tagOf(url: string): string {
+  return url.replace(/^\/api\//, '').split('/')[0]!.replace(/\.[a-z]+$/, '') || 'api';
+}
+
 export function openApiDocument(routes: Collected[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const p = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     (paths[p] ??= {})[r.method] = {
+      operationId: operationIdOf(r.method, r.url),
+      tags: [tagOf(r.url)],
       summary: r.schema.summary ?? `${r.method.toUpperCase()} ${p}`,
       description: ACCESS_TEXT[r.access] ?? '',
       parameters: parameters(r),
@@ -115,8 +138,10 @@ export function openApiDocument(routes: Collected[]) {
       responses: { ...success(r.schema), ...errorResponses(r.access) },
     };
   }
+  const tags = [...new Set(routes.map((r) => tagOf(r.url)))].sort().map((name) => ({ name }));
   return {
     openapi: '3.1.0',
+    tags,
     info: { title: 'GRC Platform REST API', version: '1.0.0', description: 'The documented /api calls (SPEC §7). GraphQL is at /graphql.' },
     paths,
     components: {

@@ -9,15 +9,29 @@ import { csvFile, sendCsvExport, totalRowsHeader } from './replies.js';
 import { isoDate, routeSchema, text, wholeNumber } from './edge.js';
 import { consumeRate } from '../services/rate-limits.js';
 import { RECOMMENDATIONS, RISK_SORTS } from '../services/recommendations.js';
-import { orList } from '../services/risk-rules.js';
+import { DECISION_STATES, RISK_LEVELS, orList } from '../services/risk-rules.js';
+
+/**
+ * A filter of fixed values: REST takes the SPEC's lower-case spelling only
+ * (GraphQL's HIGH is refused naming the value, as GraphQL refuses 'high'); an
+ * empty value is no filter. Published as an enum in /api/openapi.json.
+ */
+const oneOf = <const T extends readonly string[]>(field: string, what: string, values: T) =>
+  z
+    .enum(['', ...values] as [string, ...string[]], { error: (iss) => `Unknown ${what} '${String(iss.input)}': use ${orList(values)}` })
+    .optional()
+    .describe(`${field}: ${orList(values)} (empty: no filter)`);
 
 /** The queue's filter (services/risks.ts checks the same bounds for GraphQL). */
-const FilterQuery = z.object(
-  Object.fromEntries(risks.FILTER_FIELDS.map((f) => [f, text(f, risks.MAX_FILTER_VALUE_LENGTH).optional()])) as Record<
+const FilterQuery = z.object({
+  ...(Object.fromEntries(risks.FILTER_FIELDS.map((f) => [f, text(f, risks.MAX_FILTER_VALUE_LENGTH).optional()])) as Record<
     keyof risks.RiskFilter,
     z.ZodOptional<z.ZodString>
-  >,
-);
+  >),
+  riskLevel: oneOf('riskLevel', 'risk level', RISK_LEVELS),
+  decision: oneOf('decision', 'decision state', DECISION_STATES),
+  recommendation: oneOf('recommendation', 'recommendation', RECOMMENDATIONS),
+});
 /** The filter and a page: by number, or after/before a row id (keyset). */
 const PageQuery = FilterQuery.extend({
   page: wholeNumber('page', 1, risks.MAX_PAGE).optional(),

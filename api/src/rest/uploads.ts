@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as uploads from '../services/uploads.js';
-import { PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import { errorBody, PayloadTooLargeError, ValidationError } from '../core/errors.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema, text } from './edge.js';
 import { PersonJson, UploadAccepted } from './replies.js';
@@ -141,7 +141,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
         batchSize: fields.batchSize as never,
         emailNotification: fields.emailNotification as never,
       });
-      if (u.status === 'failed') return reply.status(400).send({ message: u.errorMessage, uploadId: u.id, status: u.status });
+      if (u.status === 'failed') return reply.status(400).send({ ...errorBody(400, u.errorMessage ?? 'The upload failed'), uploadId: u.id, status: u.status });
       return reply.status(202).send({ uploadId: u.id, status: u.status });
     } finally {
       // Whatever was not handed over (abort, refusal, error) is removed.

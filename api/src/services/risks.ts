@@ -121,7 +121,7 @@ export function validateFilter(f: RiskFilter): void {
       throw new ValidationError(`${field} is too long (${MAX_FILTER_VALUE_LENGTH} characters at most)`, field);
     }
   }
-  if (present(f.riskLevel) && !(RISK_LEVELS as readonly string[]).includes(f.riskLevel.toLowerCase())) {
+  if (present(f.riskLevel) && !(RISK_LEVELS as readonly string[]).includes(f.riskLevel)) {
     throw new ValidationError(`Unknown risk level '${f.riskLevel}': use ${orList(RISK_LEVELS)}`, 'riskLevel');
   }
   if (present(f.decision) && !(DECISION_STATES as readonly string[]).includes(f.decision)) {
