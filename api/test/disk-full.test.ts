@@ -90,6 +90,10 @@ describe.runIf(mounted)('the data folder of the embedded database fills up', () 
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { message: string }).message).toMatch(/^The data folder is full/);
     expect((await send('Still full')).status).toBe(503);
+    // What is saved can still be read.
+    const listed = await admin.get('/api/notifications?admin=true');
+    expect(listed.status).toBe(200);
+    expect(listed.body.notifications.map((x: { title: string }) => x.title)).toContain('Before the disk filled up');
 
     // Space comes back: the process exits with 75, and its supervisor (here, the test) starts it again.
     fs.rmSync(filler);
