@@ -107,8 +107,12 @@ async function freeBytes(dir: string): Promise<number> {
   return s.bavail * s.bsize;
 }
 
-/** Space needed to take writes again after the disk filled up; a COPY chunk also needs this much beside it. */
-const SPACE_MARGIN_BYTES = 16 * 1024 * 1024;
+/**
+ * Space needed to take writes again after the disk filled up; a COPY chunk also needs this much
+ * beside it: two of the database's 16 MB log segments, so that a load never leaves the log
+ * without room for its next segment.
+ */
+const SPACE_MARGIN_BYTES = 32 * 1024 * 1024;
 
 /** A disk-full error made here, before the write, the same as the system's. */
 function noSpaceError(): Error {
