@@ -40,7 +40,18 @@ export interface App {
   shutdown(opts: { drainMs: number; timeoutMs: number }): Promise<void>;
 }
 
-export async function createApp(config: Config, opts: { inMemory?: boolean; db?: Database } = {}): Promise<App> {
+export interface AppOptions {
+  inMemory?: boolean;
+  db?: Database;
+  /**
+   * Called when only a new process can carry on: space came back after the disk of the
+   * embedded database filled up (db/client.ts onSpaceBack). main.ts exits so that the
+   * supervisor starts it again; without it, the instance stays up refusing writes.
+   */
+  onRestartNeeded?: (reason: string) => void;
+}
+
+export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   // One JSON log for the process: operational messages (migrations, mail, loads) are info-level.
   const logger = createLogger(config);
   const log = (msg: string) => logger.info(msg);
@@ -56,7 +67,12 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
   }
   let db: Database;
   try {
-    db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory }));
+    const onSpaceBack = () => {
+      const reason = 'space is back in the data folder, which had filled up: the embedded database takes writes again only in a new process';
+      logger.error(reason);
+      opts.onRestartNeeded?.(reason);
+    };
+    db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory, onSpaceBack }));
   } catch (err) {
     await tracing?.shutdown();
     releaseDataDir();
@@ -67,7 +83,7 @@ export async function createApp(config: Config, opts: { inMemory?: boolean; db?:
   let stopIngest = () => {};
   const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
   try {
-    ps = await createAppPubSub(config.REDIS_URL);
+    ps = await createAppPubSub(config.REDIS_URL, (msg) => logger.warn(msg));
     const pubsub = ps.pubsub;
     const started = await withStartupLock(db, async () => {
       const { applied } = await migrate(db.sql);

@@ -42,10 +42,15 @@ type BasePubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
 export type PubSub = BasePubSub & {
   /** How many subscriptions of this instance listen on a topic now (health figures; tests wait on it). */
   listening(topic: keyof PubSubEvents): number;
+  /**
+   * Whether events reach the other instances now: 'in-process' without Redis, 'connected',
+   * or 'unavailable' while Redis cannot be reached (/readyz reports it).
+   */
+  fanOut(): 'in-process' | 'connected' | 'unavailable';
 };
 
 /** Counts each subscription from when it starts listening until it ends. */
-function counted(base: BasePubSub): PubSub {
+function counted(base: BasePubSub, fanOut: PubSub['fanOut']): PubSub {
   const active = new Map<string, number>();
   const add = (topic: string, n: number) => active.set(topic, (active.get(topic) ?? 0) + n);
   const subscribe = ((...args: Parameters<BasePubSub['subscribe']>) => {
@@ -80,7 +85,7 @@ function counted(base: BasePubSub): PubSub {
       },
     };
   }) as BasePubSub['subscribe'];
-  return { ...base, subscribe, listening: (topic) => active.get(topic) ?? 0 };
+  return { ...base, subscribe, listening: (topic) => active.get(topic) ?? 0, fanOut };
 }
 
 export interface PubSubHandle {
@@ -88,21 +93,65 @@ export interface PubSubHandle {
   close(): Promise<void>;
 }
 
-export async function createAppPubSub(redisUrl?: string): Promise<PubSubHandle> {
+/**
+ * Without REDIS_URL, events stay in this process. With it, they go through
+ * Redis, and a Redis outage never takes the instance down: requests keep
+ * working, events published meanwhile are dropped (live views catch up on
+ * their next refetch), subscriptions wait, and both connections come back by
+ * themselves (ioredis reconnects and subscribes again to every channel).
+ */
+export async function createAppPubSub(redisUrl: string | undefined, log: (msg: string) => void = () => {}): Promise<PubSubHandle> {
   if (!redisUrl) {
     // One listener per open subscription: with more than ten people online,
     // Node's default limit would log a false 'memory leak' warning.
     const eventTarget = new EventTarget();
     setMaxListeners(0, eventTarget);
-    return { pubsub: counted(createPubSub<PubSubEvents>({ eventTarget })), close: async () => {} };
+    return { pubsub: counted(createPubSub<PubSubEvents>({ eventTarget }), () => 'in-process'), close: async () => {} };
   }
   const { Redis } = await import('ioredis');
   const { createRedisEventTarget } = await import('@graphql-yoga/redis-event-target');
-  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
+  // A publish waits for at most one reconnection, then fails (and is dropped) instead of
+  // queueing without bound; a subscription waits for the connection however long it takes.
+  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
+  // One log line when Redis goes away and one when it is back, not one per reconnection attempt.
+  let down = false;
+  const lost = (err: Error) => {
+    if (down) return;
+    down = true;
+    log(`Redis cannot be reached (${err.message}): live events between instances are paused; reconnecting`);
+  };
+  for (const client of [publishClient, subscribeClient]) {
+    client.on('error', lost);
+    client.on('ready', () => {
+      if (down && publishClient.status === 'ready' && subscribeClient.status === 'ready') {
+        down = false;
+        log('Redis is back: live events between instances resume');
+      }
+    });
+  }
+  // The event target calls publish, subscribe and unsubscribe without awaiting them: a
+  // rejection there would be unhandled and end the process, so each is caught here.
+  const dropped = (what: string) => (err: Error) => {
+    lost(err);
+    log(`Redis ${what} failed: ${err.message}`);
+  };
+  const publisher = {
+    publish: (channel: string, message: string) => publishClient.publish(channel, message).catch(dropped(`publish on ${channel}`)),
+  };
+  const subscriber = {
+    on: subscribeClient.on.bind(subscribeClient),
+    subscribe: (channel: string) => subscribeClient.subscribe(channel).catch(dropped(`subscribe to ${channel}`)),
+    unsubscribe: (channel: string) => subscribeClient.unsubscribe(channel).catch(dropped(`unsubscribe from ${channel}`)),
+  };
+  type Clients = Parameters<typeof createRedisEventTarget>[0];
+  const eventTarget = createRedisEventTarget({
+    publishClient: publisher as unknown as Clients['publishClient'],
+    subscribeClient: subscriber as unknown as Clients['subscribeClient'],
+  });
+  const fanOut = (): 'connected' | 'unavailable' => (publishClient.status === 'ready' && subscribeClient.status === 'ready' ? 'connected' : 'unavailable');
   return {
-    pubsub: counted(createPubSub<PubSubEvents>({ eventTarget })),
+    pubsub: counted(createPubSub<PubSubEvents>({ eventTarget }), fanOut),
     async close() {
       publishClient.disconnect();
       subscribeClient.disconnect();

@@ -51,6 +51,7 @@ import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
 import { registerMetricsRoute } from './metrics-endpoint.js';
+import { DataFolderFullError } from './core/errors.js';
 import type { Tracing } from './tracing.js';
 import { errorBody } from './core/errors.js';
 
@@ -117,17 +118,27 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   registerSchemaValidation(app);
   const routes = collectRoutes(app);
 
-  // Health: /healthz says the process runs; /readyz that the database answers and the instance is not stopping.
+  // Health: /healthz says the process runs; /readyz that the database answers and takes writes
+  // and the instance is not stopping (503 otherwise: a load balancer sends work elsewhere). An
+  // instance whose Redis is away still serves every request: it stays ready, says 'degraded'
+  // and names what is paused.
   let draining = false;
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     if (draining) return reply.status(503).send({ status: 'draining', message: 'This instance is shutting down' });
+    if (deps.db.dataFolderFull?.()) {
+      return reply.status(503).send({ status: 'unavailable', degraded: ['database'], message: new DataFolderFullError().message });
+    }
     try {
       await deps.db.sql.query('SELECT 1');
-      return { status: 'ready', database: deps.db.kind };
     } catch (err) {
-      return reply.status(503).send({ status: 'unavailable', message: (err as Error).message });
+      return reply.status(503).send({ status: 'unavailable', degraded: ['database'], message: (err as Error).message });
     }
+    const events = deps.pubsub.fanOut();
+    if (events === 'unavailable') {
+      return { status: 'degraded', database: deps.db.kind, events, degraded: ['redis'], message: 'Redis cannot be reached: live events between instances are paused until it is back' };
+    }
+    return { status: 'ready', database: deps.db.kind, events };
   });
 
   registerMetricsRoute(app, deps.config);

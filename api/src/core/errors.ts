@@ -136,14 +136,78 @@ export class ServiceBusyError extends AppError {
   }
 }
 
+/** The database cannot be reached (an outage, a failover, a restart): nothing is wrong with the request; try again shortly. */
+export class DatabaseUnavailableError extends AppError {
+  override readonly status = 503;
+  override readonly code = 'SERVICE_UNAVAILABLE';
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super('The database cannot be reached right now; try again in a few seconds');
+  }
+}
+
+/** The disk holding the data is full: nothing can be saved until an operator frees space. */
+export class DataFolderFullError extends AppError {
+  override readonly status = 503;
+  override readonly code = 'SERVICE_UNAVAILABLE';
+  readonly retryAfterSeconds = 60;
+  constructor() {
+    super('The data folder is full: nothing can be saved until space is freed on the server; try again later');
+  }
+}
+
+/** An error and what it wraps (Error.cause, Prisma's driver adapter error), outermost first. */
+function* chain(err: unknown): Generator<Record<string, unknown>> {
+  const seen = new Set<unknown>();
+  const todo: unknown[] = [err];
+  while (todo.length) {
+    const e = todo.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const r = e as Record<string, unknown>;
+    yield r;
+    const meta = r.meta as Record<string, unknown> | undefined;
+    todo.push(r.cause, r.originalError, meta?.driverAdapterError);
+  }
+}
+
+/** SQLSTATE disk_full, and the system's own 'no space' error. */
+export function isDiskFull(err: unknown): boolean {
+  for (const e of chain(err)) {
+    if (e.code === '53100' || e.code === 'ENOSPC' || e.originalCode === '53100') return true;
+    if (typeof e.message === 'string' && /No space left on device/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The connection to the database was lost or could not be made: the server is down, restarting,
+ * failing over, or ended the session (pg_terminate_backend, a pooler reset, an idle-session kill).
+ */
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'P1001', 'P1002', 'P1017']);
+const CONNECTION_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout']);
+const CONNECTION_TEXT =
+  /Connection terminated|terminating connection|Can't reach database server|Server has closed the connection|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;
+
+export function isConnectionLost(err: unknown): boolean {
+  for (const e of chain(err)) {
+    if (CONNECTION_CODES.has(String(e.code)) || CONNECTION_CODES.has(String(e.originalCode)) || CONNECTION_KINDS.has(String(e.kind))) return true;
+    if (typeof e.message === 'string' && CONNECTION_TEXT.test(e.message)) return true;
+  }
+  return false;
+}
+
 /**
  * The AppError an unexpected error stands for, when it stands for one: Prisma's
- * 'Unable to start a transaction in the given time' (P2028) means busy, not broken.
+ * 'Unable to start a transaction in the given time' (P2028) means busy, not broken;
+ * a full disk and a lost database connection are outages, answered 503 with Retry-After.
  */
 export function knownFault(err: unknown): AppError | null {
   const e = err as { code?: unknown; message?: unknown } | null;
   if (e && (e.code === 'P2028' || (typeof e.message === 'string' && e.message.includes('Unable to start a transaction in the given time')))) {
     return new ServiceBusyError();
   }
+  if (isDiskFull(err)) return new DataFolderFullError();
+  if (isConnectionLost(err)) return new DatabaseUnavailableError();
   return null;
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+import { isDiskFull } from '../core/errors.js';
 
 type PrismaClientOptions = Prisma.PrismaClientOptions;
 
@@ -30,8 +31,11 @@ export interface Sql extends SqlConn {
    * PGlite has no streaming COPY, so there each chunk is its own statement.
    */
   openCopy(table: string, columns: string[]): Promise<CopyWriter>;
-  /** Runs fn on one dedicated connection (advisory locks, manual transactions). */
-  session<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn on one dedicated connection (advisory locks, manual transactions). `lost` aborts
+   * when that connection breaks while held (the server ended it): what it guarded is gone.
+   */
+  session<T>(fn: (conn: SqlConn, lost: AbortSignal) => Promise<T>): Promise<T>;
   /**
    * PostgreSQL only (PGlite cannot stream it): the output of `COPY (query)
    * TO STDOUT WITH (FORMAT csv)`, as it comes. COPY takes no bind
@@ -56,6 +60,8 @@ export interface Database {
   sql: Sql;
   /** PostgreSQL: the pool's connections (for metrics); PGlite has one, in process. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** PGlite on disk: the disk of the data folder filled up under the database (see onSpaceBack). */
+  dataFolderFull?(): boolean;
   close(): Promise<void>;
 }
 
@@ -66,6 +72,13 @@ export interface DbOptions {
   inMemory?: boolean;
   /** Called with the SQL of every statement the Prisma client runs (tests that count queries); off by default. */
   onQuery?: (sql: string) => void;
+  /**
+   * PGlite on disk: called once, when space has come back after the disk of the data folder
+   * filled up under the database. The embedded database does not take writes again in the
+   * same process (its files stay as they were at the failed write), so the process must be
+   * restarted: a fresh start replays its log and carries on.
+   */
+  onSpaceBack?: () => void;
 }
 
 /** The Prisma client over a driver adapter, reporting each statement to onQuery when asked to. */
@@ -88,6 +101,24 @@ export async function createDatabase(opts: DbOptions): Promise<Database> {
   return opts.databaseUrl ? createPostgres(opts.databaseUrl, opts.onQuery) : createPglite(opts);
 }
 
+/** The free space, in bytes, on the disk holding `dir`. */
+async function freeBytes(dir: string): Promise<number> {
+  const s = await fs.promises.statfs(dir);
+  return s.bavail * s.bsize;
+}
+
+/**
+ * Space needed to take writes again after the disk filled up; a COPY chunk also needs this much
+ * beside it: two of the database's 16 MB log segments, so that a load never leaves the log
+ * without room for its next segment.
+ */
+const SPACE_MARGIN_BYTES = 32 * 1024 * 1024;
+
+/** A disk-full error made here, before the write, the same as the system's. */
+function noSpaceError(): Error {
+  return Object.assign(new Error('No space left on device: the data folder is full'), { code: 'ENOSPC' });
+}
+
 async function createPostgres(url: string, onQuery?: (sql: string) => void): Promise<Database> {
   const pg = (await import('pg')).default;
   const { PrismaPg } = await import('@prisma/adapter-pg');
@@ -95,6 +126,10 @@ async function createPostgres(url: string, onQuery?: (sql: string) => void): Pro
   // interface; keep pg's default (string) and convert where needed.
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', (err) => console.error('PostgreSQL pool error:', err.message));
+  // A connection the server ends while it is checked out (a failover, a pooler reset, an idle
+  // session killed, pg_terminate_backend) emits 'error' with no listener of the pool's: without
+  // this one, Node would end the process. The work on it fails with its next statement.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const adapter = new PrismaPg(pool);
   const prisma = prismaClient(adapter, onQuery);
   const conn = (c: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): SqlConn => ({
@@ -178,10 +213,15 @@ async function createPostgres(url: string, onQuery?: (sql: string) => void): Pro
     },
     async session(fn) {
       const client = await pool.connect();
+      const lost = new AbortController();
+      const onError = (err: Error) => lost.abort(err);
+      client.on('error', onError);
       try {
-        return await fn(conn(client));
+        return await fn(conn(client), lost.signal);
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A broken connection is closed, not handed to the next caller.
+        client.release(lost.signal.aborted || undefined);
       }
     },
   };
@@ -207,6 +247,7 @@ async function createPglite(opts: DbOptions): Promise<Database> {
     fs.mkdirSync(dir, { recursive: true });
   }
   const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const disk = dir ? watchDiskFull(db, dir, opts.onSpaceBack) : null;
   const adapter = new PrismaPGlite(db);
   const prisma = prismaClient(adapter, opts.onQuery);
   const conn: SqlConn = {
@@ -224,6 +265,8 @@ async function createPglite(opts: DbOptions): Promise<Database> {
       const statement = `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM '/dev/blob' WITH (FORMAT csv)`;
       return {
         async write(chunk) {
+          // The bulk of a load is refused before the disk fills up under the database.
+          if (dir && (await freeBytes(dir)) < chunk.length * 3 + SPACE_MARGIN_BYTES) throw noSpaceError();
           await db.query(statement, [], { blob: new Blob([new Uint8Array(chunk)]) });
         },
         async end() {},
@@ -234,16 +277,75 @@ async function createPglite(opts: DbOptions): Promise<Database> {
       const results = await db.exec(text);
       return (results.at(-1)?.rows ?? []) as T[];
     },
-    // PGlite is a single connection: a session is that connection.
-    session: (fn) => fn(conn),
+    // PGlite is a single connection, in this process: a session is that connection, never lost.
+    session: (fn) => fn(conn, new AbortController().signal),
   };
   return {
     kind: 'pglite',
     prisma,
     sql,
+    dataFolderFull: () => disk?.full() ?? false,
     async close() {
+      disk?.stop();
       await prisma.$disconnect();
       await db.close();
+    },
+  };
+}
+
+type PGliteDb = InstanceType<(typeof import('@electric-sql/pglite'))['PGlite']>;
+
+/**
+ * Notes the first disk-full error of the embedded database (every statement passes through
+ * query, exec or a transaction's query and exec), then checks the free space every 2 s and
+ * calls onSpaceBack once there is room again.
+ */
+function watchDiskFull(db: PGliteDb, dir: string, onSpaceBack?: () => void) {
+  let full = false;
+  let timer: NodeJS.Timeout | undefined;
+  const note = (err: unknown) => {
+    if (full || !isDiskFull(err)) return;
+    full = true;
+    timer = setInterval(() => {
+      freeBytes(dir)
+        .then((free) => {
+          if (free < SPACE_MARGIN_BYTES || !timer) return;
+          clearInterval(timer);
+          timer = undefined;
+          onSpaceBack?.();
+        })
+        .catch(() => {});
+    }, 2000);
+    timer.unref();
+  };
+  const guard = <F extends (...args: never[]) => Promise<unknown>>(f: F): F =>
+    (async (...args: Parameters<F>) => {
+      try {
+        return await f(...args);
+      } catch (err) {
+        note(err);
+        throw err;
+      }
+    }) as F;
+  db.query = guard(db.query.bind(db));
+  db.exec = guard(db.exec.bind(db));
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: Parameters<typeof transaction>[0]) =>
+    guard(transaction)((tx) =>
+      fn(
+        new Proxy(tx, {
+          get(t, key) {
+            const v = Reflect.get(t, key) as unknown;
+            return (key === 'query' || key === 'exec') && typeof v === 'function' ? guard((v as (...a: never[]) => Promise<unknown>).bind(t)) : v;
+          },
+        }),
+      ),
+    )) as typeof db.transaction;
+  return {
+    full: () => full,
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
     },
   };
 }

@@ -15,17 +15,19 @@ export interface SlotOptions {
 
 /**
  * Runs fn once one of `slots` slots is free; returns undefined when onWait said
- * to stop. PGlite is one process with one connection: fn runs directly.
+ * to stop. `lost` aborts when the connection holding the slot breaks (the slot
+ * is free again for others): fn stops at its next step. PGlite is one process
+ * with one connection: fn runs directly.
  */
-export async function withSlot<T>(db: Database, opts: SlotOptions, fn: () => Promise<T>): Promise<T | undefined> {
-  if (db.kind !== 'postgres') return fn();
-  return db.sql.session(async (conn) => {
+export async function withSlot<T>(db: Database, opts: SlotOptions, fn: (lost: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  if (db.kind !== 'postgres') return fn(new AbortController().signal);
+  return db.sql.session(async (conn, lost) => {
     for (;;) {
       for (let slot = 0; slot < opts.slots; slot++) {
         const [got] = await conn.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS ok', [opts.key, slot]);
         if (!got?.ok) continue;
         try {
-          return await fn();
+          return await fn(lost);
         } finally {
           await conn.query('SELECT pg_advisory_unlock($1::int, $2::int)', [opts.key, slot]).catch(() => {});
         }

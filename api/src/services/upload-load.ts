@@ -24,7 +24,8 @@ import { checkRemediation, notifyReopened } from './remediation.js';
 import { bringKeptFiguresUpToDate } from './dashboard.js';
 import { warmDashboardFigures } from './scope-figures.js';
 import { NO_UPLOAD, dropKeptUploadCounts, vacuumSharedItems } from './shared-items.js';
-import { COMPLETED_WITH_WARNINGS, failInterrupted, progressEvent, publishProgress } from './uploads.js';
+import { COMPLETED_WITH_WARNINGS, CONNECTION_LOST, DISK_FULL, failInterrupted, progressEvent, publishProgress } from './uploads.js';
+import { isConnectionLost, isDiskFull } from '../core/errors.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../core/metrics.js';
 import { withSlot } from '../db/slots.js';
@@ -56,11 +57,11 @@ export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void
       onWait: async () =>
         (await deps.prisma.upload.updateMany({ where: { id: uploadId, status: 'processing' }, data: { heartbeatAt: new Date() } })).count > 0,
     },
-    () => loadNow(deps, uploadId),
+    (lost) => loadNow(deps, uploadId, lost),
   );
 }
 
-async function loadNow(deps: LoadDeps, uploadId: string): Promise<void> {
+async function loadNow(deps: LoadDeps, uploadId: string, slotLost: AbortSignal): Promise<void> {
   const { prisma } = deps;
   const up = await prisma.upload.findUnique({ where: { id: uploadId }, include: { uploadedBy: true } });
   if (!up || up.status !== 'processing') return;
@@ -83,6 +84,8 @@ async function loadNow(deps: LoadDeps, uploadId: string): Promise<void> {
     sql: deps.db.sql,
     batchSize: up.batchSize,
     async onBatch(progress) {
+      // Without its slot's connection the load no longer counts against the limit: it stops here.
+      slotLost.throwIfAborted();
       ingestRows.inc(progress.rowsProcessed - rowsCounted);
       rowsCounted = progress.rowsProcessed;
       await prisma.upload.update({
@@ -207,7 +210,11 @@ async function failUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, err: 
   const message =
     err instanceof IngestError
       ? err.message
-      : err instanceof Prisma.PrismaClientKnownRequestError || err instanceof Error
+      : isConnectionLost(err)
+        ? CONNECTION_LOST
+        : isDiskFull(err)
+          ? DISK_FULL
+          : err instanceof Prisma.PrismaClientKnownRequestError || err instanceof Error
         ? `The file could not be loaded: ${(err as Error).message.split('\n').slice(-1)[0]}`
         : 'The file could not be loaded.';
   if (!(err instanceof IngestError)) deps.log(`upload ${uploadId} failed: ${(err as Error)?.stack ?? err}`);

@@ -179,6 +179,13 @@ export async function retryUpload(deps: UploadDeps, actor: Actor, id: string): P
 export const INTERRUPTED =
   'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
 
+/** The load lost its database connection (a failover, a restart, a session ended by the server): nothing is wrong with the file. */
+export const CONNECTION_LOST =
+  'The upload was interrupted: the connection to the database was lost while loading it, and none of its rows were kept. Use Retry to load it again.';
+
+/** The disk holding the data filled up during the load. */
+export const DISK_FULL = 'The upload was interrupted: the data folder is full, and none of its rows were kept. Free some space, then use Retry to load it again.';
+
 /** Fails uploads whose worker stopped sending heartbeats (the server died mid-load). */
 /** An ingestion job not taken by a worker within this long is given up (pg-boss expires it). */
 export const INGEST_JOB_EXPIRY_HOURS = 6;
