@@ -23,10 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import * as chromeLauncher from 'chrome-launcher';
-import puppeteer from 'puppeteer-core';
-import lighthouse from 'lighthouse';
 import { startWebServer } from './bench-web-server.mjs';
+import { benchTool } from './bench-tools.mjs';
+
+const chromeLauncher = await benchTool('chrome-launcher');
+const puppeteer = (await benchTool('puppeteer-core')).default;
+const lighthouse = (await benchTool('lighthouse')).default;
 
 const root = path.resolve(import.meta.dirname, '..');
 const arg = (name, dflt) => {

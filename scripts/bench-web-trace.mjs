@@ -19,8 +19,10 @@
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import puppeteer from 'puppeteer-core';
 import { startWebServer } from './bench-web-server.mjs';
+import { benchTool } from './bench-tools.mjs';
+
+const puppeteer = (await benchTool('puppeteer-core')).default;
 
 const argv = process.argv.slice(2);
 const all = (name) => argv.flatMap((a, i) => (a === `--${name}` && i + 1 < argv.length ? [argv[i + 1]] : []));

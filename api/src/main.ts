@@ -7,6 +7,7 @@
 import { loadConfig, type Config } from './config.js';
 import { createApp, type App } from './app.js';
 import { isConnectionLost } from './core/errors.js';
+import { passwordNotice } from './notice-box.js';
 
 function oneLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
@@ -39,9 +40,7 @@ try {
 }
 if (app.generatedAdminPassword) {
   // Printed once, on the start that created the administrator.
-  console.log(
-    `\n  First administrator: ${config.ADMIN_EMAIL}\n  Initial password:    ${app.generatedAdminPassword}\n  (you will be asked to change it at first sign-in)\n`,
-  );
+  console.log(passwordNotice(config.ADMIN_EMAIL, app.generatedAdminPassword));
 }
 app.deps.log(`ready on http://localhost:${config.PORT} (${app.deps.db.kind}) in ${Date.now() - started} ms`);
 

@@ -183,6 +183,26 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor:
 }
 
 /**
+ * The operator's way back in when the administrator's password is lost
+ * (`npm run reset-admin-password`, run on the server): a generated password
+ * for an active administrator, to be changed at next sign-in; their sessions
+ * end. Audited with no user as the actor (the console, not a person signed in).
+ */
+export async function resetAdministratorPassword(prisma: PrismaClient, email: string): Promise<{ email: string; password: string }> {
+  const user = await prisma.user.findFirst({ where: { email: normalizeEmail(email) } });
+  if (!user) throw new NotFoundError(`No user has the e-mail address ${normalizeEmail(email)}`);
+  if (user.role !== 'admin') throw new ValidationError(`${user.email} is not an administrator: an administrator resets other users' passwords in Users`, 'email');
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  await prisma.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash, passwordResetRequired: true } });
+    await endUserSessions(tx, user.id, null);
+    await recordAudit(tx, null, { action: 'user.password_reset', entityType: 'User', entityId: user.id, after: { passwordResetRequired: true, by: 'console' } });
+  });
+  return { email: user.email, password };
+}
+
+/**
  * An administrator sets a new password for a user (typed, or made with
  * 'Generate'). The user must change it at next sign-in, is signed out
  * everywhere, and receives it by e-mail.
