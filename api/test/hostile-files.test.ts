@@ -1,12 +1,14 @@
 // Hostile upload files against the server as `npm start` runs it (the same
 // node heap flags, read from package.json): a workbook whose shared strings
 // inflate to 100 MB, a CSV row with a 100 MB cell, a file 16,384 columns
-// wide. Each is built by the test and streamed to disk (never held here).
+// wide, a body over 2 GB. Each is built by the test and streamed to disk or
+// to the server (never held here).
 // The server must refuse or load each with a clear message — Preview with a
 // 4xx, Start Upload and Retry with the upload failed — and stay up, within
 // its heap, through all of them (a file that exhausts the heap kills it with
 // 'FATAL ERROR: Reached heap limit').
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +152,51 @@ function csvWithHugeCell(file: string) {
   fs.closeSync(fd);
 }
 
+/**
+ * POST /api/upload with a multipart body whose file has `size` bytes, sent as
+ * it is made; with its length declared, or chunked (no length). Stops
+ * sending once the answer comes: how many bytes of the file had been sent.
+ */
+async function oversized(size: number, declared: boolean) {
+  const boundary = 'hostile-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="emailNotification"\r\n\r\nfalse\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const req = http.request(`${server.url}/api/upload`, {
+    method: 'POST',
+    headers: {
+      cookie: admin.cookieHeader,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      ...(declared ? { 'content-length': String(head.length + size + tail.length) } : {}),
+    },
+  });
+  let sent = 0;
+  let sentWhenAnswered = -1;
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      sentWhenAnswered = sent;
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', (e) => (sentWhenAnswered < 0 ? reject(e) : undefined));
+  });
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  req.write(head);
+  while (sent < size && sentWhenAnswered < 0 && !req.destroyed) {
+    const n = Math.min(chunk.length, size - sent);
+    const ok = req.write(n === chunk.length ? chunk : chunk.subarray(0, n));
+    sent += n;
+    if (!ok) await new Promise((r) => (req.once('drain', r), req.once('close', r)));
+  }
+  if (sentWhenAnswered < 0 && !req.destroyed) req.end(tail);
+  const { status, body } = await answer;
+  req.destroy();
+  return { status, body: JSON.parse(body) as { message: string }, sentWhenAnswered };
+}
+
 describe('hostile upload files, against the server with the heap of npm start', () => {
   it('a workbook whose shared strings inflate to 100 MB (4,000,000 distinct strings) is refused by Preview, Start Upload and Retry, naming the part and the limit', async () => {
     const file = path.join(tmp, 'shared-strings.xlsx');
@@ -241,4 +288,22 @@ describe('hostile upload files, against the server with the heap of npm start', 
     expect(text.length).toBeLessThan(64 * 1024);
     await stillUp();
   }, 120_000);
+
+  it('a body over 2 GB is refused with 413 once the file passes 2 GB (or at once by its declared length), without reading the rest', async () => {
+    const GB2 = 2 * 1024 ** 3;
+    // Declared 100 KB over the limit (more than any form adds to its file): refused before the body is read.
+    const declared = await oversized(GB2 + 100 * 1024, true);
+    expect(declared.status).toBe(413);
+    expect(declared.body.message).toBe('File Too Large: the limit is 2GB per file.');
+    expect(declared.sentWhenAnswered).toBeLessThan(GB2 / 2);
+    // No declared length: the file is refused once it passes 2 GB, before the 64 MB after it are read.
+    const chunked = await oversized(GB2 + 64 * 1024 ** 2, false);
+    expect(chunked.status).toBe(413);
+    expect(chunked.body.message).toBe('File Too Large: the limit is 2GB per file.');
+    expect(chunked.sentWhenAnswered).toBeLessThan(GB2 + 64 * 1024 ** 2);
+    // Nothing of it is kept.
+    const incoming = path.join(tmp, 'data', 'uploads', '.incoming');
+    expect(fs.existsSync(incoming) ? fs.readdirSync(incoming) : []).toEqual([]);
+    await stillUp();
+  }, 300_000);
 });
