@@ -209,6 +209,27 @@ describe('the .xlsx reader', () => {
     expect(got).toEqual([{ row: 2, fields: ['U1', '2026-03-15'] }]);
   });
 
+  it('refuses a cell, a row\'s columns or a shared string over its budget, naming row, column and the limit', async () => {
+    const head = `<row r="1"><c r="A1" t="inlineStr"><is><t>User ID</t></is></c><c r="B1" t="inlineStr"><is><t>System</t></is></c></row>`;
+    const write = (name: string, rows: string, extra: Record<string, string> = {}) => {
+      const f = file(name);
+      fs.writeFileSync(f, zip(workbook([{ name: 'S', part: 'worksheets/sheet1.xml', xml: sheet(head + rows) }], extra)));
+      return f;
+    };
+    const long = 'x'.repeat(40_000);
+    expect((await failure(write('cell.xlsx', `<row r="2"><c r="A2" t="inlineStr"><is><t>U1</t></is></c><c r="B2" t="inlineStr"><is><t>${long}</t></is></c></row>`))).message).toBe(
+      "Row 2, column 2 ('System'): the value is longer than 32,767 characters, the most a cell may hold (as in Excel). The file was not loaded.",
+    );
+    // A cell beyond column XFD (16,384) in a row above the header (read before the header's width is known).
+    const wide = file('columns.xlsx');
+    fs.writeFileSync(wide, zip(workbook([{ name: 'S', part: 'worksheets/sheet1.xml', xml: sheet(`<row r="1"><c r="XFE1" t="inlineStr"><is><t>x</t></is></c></row>${head.replace(/r="(\w)1"/g, 'r="$12"').replace('r="1"', 'r="2"')}`) }])));
+    expect((await failure(wide)).message).toBe('Row 1 has more than 16,384 columns, the most a row may have (as in Excel). The file was not loaded.');
+    const sst = `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${NS}"><si><t>a</t></si><si><t>${long}</t></si></sst>`;
+    expect((await failure(write('shared.xlsx', '', { 'xl/sharedStrings.xml': sst }))).message).toBe(
+      'This .xlsx file was not loaded: its shared string 2 is longer than 32,767 characters, the most a cell may hold (as in Excel). Export the report as CSV instead, or split it into smaller files.',
+    );
+  });
+
   it('keeps multibyte characters whole across chunk boundaries', async () => {
     // Several MB of XML, so the inflated stream arrives in many chunks.
     const values = Array.from({ length: 6000 }, (_, i) => `${'é日本語😀'.repeat((i % 7) + 1)} ${i}`);

@@ -2,12 +2,15 @@
 // BOM) and UTF-16 (Excel's 'Unicode text'), the delimiter (comma, semicolon or
 // tab), handles quoted fields with embedded newlines, and fails with the row
 // number on an unterminated quote, a wrong field count or invalid UTF-8.
-// Memory stays bounded: records are yielded in batches as the file streams.
+// Memory stays bounded: records are yielded in groups as the file streams,
+// and a cell, a row and a group are held to the budgets of limits.ts.
 import fs from 'node:fs';
-import { isUtf8 } from 'node:buffer';
 import { HEADER_MIN_SCORE, HEADER_SEARCH_ROWS, headerScore } from './headers.js';
+import { GROUP_CELLS, GROUP_CHARS, MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROW_CHARS } from './limits.js';
+import { IngestError, overLimit } from './errors.js';
+import { detectEncoding } from './encoding.js';
 
-export class IngestError extends Error {}
+export { IngestError, OverLimitError, overLimit } from './errors.js';
 
 export interface CsvBatch {
   /** Records (not counting the header); each with its 1-based row number in the file. */
@@ -39,55 +42,6 @@ export interface LayoutChoice {
 }
 
 const CHUNK = 1 << 20;
-
-type Decoding = { label: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'; name: string; bom: number };
-
-/**
- * The text encoding, from a BOM, the pattern of zero bytes (UTF-16 without a
- * BOM) or, for bytes that are not UTF-8, Windows-1252 (Excel's 'CSV' on
- * Windows in western Europe; ISO-8859-1 is read the same way). A file that is
- * UTF-8 (it has valid multibyte characters) with a few bad bytes stays UTF-8,
- * and fails on the bad bytes with their position.
- */
-export function detectEncoding(head: Buffer): Decoding {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { label: 'utf-8', name: 'UTF-8 with BOM', bom: 3 };
-  if (head[0] === 0xff && head[1] === 0xfe) return { label: 'utf-16le', name: 'UTF-16 LE', bom: 2 };
-  if (head[0] === 0xfe && head[1] === 0xff) return { label: 'utf-16be', name: 'UTF-16 BE', bom: 2 };
-  const n = Math.min(head.length, 4096);
-  let zeroOdd = 0;
-  let zeroEven = 0;
-  let control = 0;
-  for (let i = 0; i < n; i++) {
-    const b = head[i]!;
-    if (b === 0) (i % 2 ? zeroOdd++ : zeroEven++);
-    else if (b < 9 || (b > 13 && b < 32)) control++;
-  }
-  if (zeroOdd > n / 4 && zeroEven < n / 50) return { label: 'utf-16le', name: 'UTF-16 LE', bom: 0 };
-  if (zeroEven > n / 4 && zeroOdd < n / 50) return { label: 'utf-16be', name: 'UTF-16 BE', bom: 0 };
-  if (zeroOdd + zeroEven > 0 || control > n / 20) {
-    throw new IngestError('This file is not a text CSV file: it contains binary data. Export the report as CSV, or upload the .xlsx file itself.');
-  }
-  // The head up to its last ASCII byte (no character cut at the end).
-  let end = head.length;
-  while (end > 0 && head[end - 1]! >= 0x80) end--;
-  const text = head.subarray(0, end);
-  if (isUtf8(text)) return { label: 'utf-8', name: 'UTF-8', bom: 0 };
-  // Valid multibyte UTF-8 characters against bytes that are not.
-  let valid = 0;
-  let invalid = 0;
-  for (let i = 0; i < text.length; i++) {
-    const b = text[i]!;
-    if (b < 0x80) continue;
-    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    let ok = len > 0 && i + len <= text.length;
-    for (let k = 1; ok && k < len; k++) ok = (text[i + k]! & 0xc0) === 0x80;
-    if (ok) {
-      valid++;
-      i += len - 1;
-    } else invalid++;
-  }
-  return valid > invalid ? { label: 'utf-8', name: 'UTF-8', bom: 0 } : { label: 'windows-1252', name: 'Windows-1252', bom: 0 };
-}
 
 function detectDelimiter(firstLine: string): string {
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
@@ -180,6 +134,8 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
   // Parser state, kept across chunks.
   let field = '';
   let fields: string[] = [];
+  /** Characters of the row's finished fields (its budget is MAX_ROW_CHARS). */
+  let rowChars = 0;
   let inQuotes = false;
   let quoteRow = 0;
   let afterQuote = false;
@@ -234,9 +190,18 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
     return true;
   }
 
+  /** The field or row being read is over its budget (lengths checked where a field ends, and per chunk). */
+  function overBudget(): never {
+    if (field.length > MAX_CELL_CHARS) throw overLimit('cell', row, fields.length, header ?? undefined);
+    if (rowChars + field.length > MAX_ROW_CHARS) throw overLimit('row', row, fields.length, header ?? undefined);
+    throw overLimit('columns', row, fields.length, header ?? undefined);
+  }
+
   function endRecord() {
+    if (field.length > MAX_CELL_CHARS || rowChars + field.length > MAX_ROW_CHARS) overBudget();
     fields.push(field);
     field = '';
+    rowChars = 0;
     const rec = fields;
     fields = [];
     const thisRow = row;
@@ -257,7 +222,13 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
     out.push({ row: thisRow, fields: rec });
   }
 
+  /** Parses a chunk; the field it ends in (a quoted one may span chunks) is held to its budget too. */
   function parse(s: string) {
+    parseChunk(s);
+    if (field.length > MAX_CELL_CHARS || rowChars + field.length > MAX_ROW_CHARS) overBudget();
+  }
+
+  function parseChunk(s: string) {
     const d = delimiter;
     let i = 0;
     const n = s.length;
@@ -306,6 +277,10 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
         continue;
       }
       if (s[i] === d) {
+        if (field.length > MAX_CELL_CHARS || (rowChars += field.length) > MAX_ROW_CHARS || fields.length >= MAX_COLUMNS - 1) {
+          rowChars -= field.length;
+          overBudget();
+        }
         fields.push(field);
         field = '';
         i++;
@@ -381,13 +356,16 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
   const headerFields: string[] = header;
 
   async function* batches(): AsyncGenerator<CsvBatch> {
+    // A group ends at batchRows records, or at GROUP_CELLS cells or GROUP_CHARS characters read.
+    const groupRows = Math.min(batchRows, Math.max(1, Math.floor(GROUP_CELLS / headerFields.length)));
     try {
       if (deferred) {
         if (out.length) yield { records: out, bytesRead };
         throw deferred;
       }
       for (;;) {
-        while (out.length < batchRows) {
+        let chars = 0;
+        while (out.length < groupRows && chars < GROUP_CHARS) {
           if (!(await nextText())) {
             if (inQuotes || afterQuote) {
               if (inQuotes) throw new IngestError(`Row ${quoteRow} has a quoted field that never ends (an unterminated '"').`);
@@ -399,6 +377,7 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
             return;
           }
           parse(text);
+          chars += text.length;
         }
         const b = out;
         out = [];

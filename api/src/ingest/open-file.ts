@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openCsv, IngestError, type CsvReader, type LayoutChoice } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
+import { MAX_LISTED_COLUMNS, figure } from './limits.js';
 import { HEADER_SEARCH_ROWS, fieldLabel, fieldOf, looksLikeField, mapHeaders, normalizeHeader, overridesOf, type CanonicalField, type ColumnOverrides, type HeaderMapping } from './headers.js';
 
 /** What was found in the file, for View Details. */
@@ -36,19 +37,39 @@ export interface OpenedFile {
 
 const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
-/** Why each unmapped column was not loaded, in words (what it looks like, what to rename it to). */
+/** A header as a message or list shows it: at most 100 characters. */
+const named = (h: string) => (h.length > 100 ? `${h.slice(0, 100)}…` : h);
+
+/**
+ * The columns not loaded as an upload keeps them (`unknownColumns`, shown in
+ * every listing): the first MAX_LISTED_COLUMNS, each name at most 100
+ * characters; columnWarnings counts the rest.
+ */
+export function listedUnknownColumns(map: HeaderMapping): string[] {
+  return map.unknown.slice(0, MAX_LISTED_COLUMNS).map(named);
+}
+
+/**
+ * Why each unmapped column was not loaded, in words (what it looks like, what
+ * to rename it to): the first MAX_LISTED_COLUMNS, and how many more (an
+ * upload keeps its warnings and every listing shows them).
+ */
 export function columnWarnings(map: HeaderMapping): string[] {
   const mapped = new Set<CanonicalField>(Object.values(map.mapping));
   const headerOf = new Map(Object.entries(map.mapping).map(([h, f]) => [f, h]));
   const excluded = new Set(map.excluded);
-  return map.unknown.map((h) => {
-    if (excluded.has(h)) return `Column '${h}' was not loaded: the column mapping leaves it out.`;
-    const same = fieldOf(h);
+  const more = map.unknown.length - MAX_LISTED_COLUMNS;
+  const listed = map.unknown.slice(0, MAX_LISTED_COLUMNS).map((raw) => {
+    const h = named(raw);
+    if (excluded.has(raw)) return `Column '${h}' was not loaded: the column mapping leaves it out.`;
+    const same = fieldOf(raw);
     if (same) return `Column '${h}' was not loaded: column '${headerOf.get(same)}' already fills ${fieldLabel(same)}.`;
-    const like = looksLikeField(h, mapped);
+    const like = looksLikeField(raw, mapped);
     if (like) return `Column '${h}' was not loaded: its name matches no field. It looks like ${fieldLabel(like)}, which no column filled; rename it '${fieldLabel(like)}' to load it.`;
     return `Column '${h}' was not loaded: its name matches no field.`;
   });
+  if (more > 0) listed.push(`... and ${figure(more)} more column${more === 1 ? ' was' : 's were'} not loaded.`);
+  return listed;
 }
 
 /**

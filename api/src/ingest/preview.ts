@@ -6,7 +6,7 @@
 // first group of records is read: a CSV or .xlsx file previews from its
 // first megabyte or so, however large it is; of a legacy .xls (a container
 // that is read whole) only the first rows of each sheet are built.
-import { IngestError } from './csv.js';
+import { IngestError, OverLimitError } from './csv.js';
 import { openMapped, refusalOf, type MappingChoice, type SourceLayout } from './open-file.js';
 import { fieldLabel, looksLikeField, type CanonicalField } from './headers.js';
 import { CopyBuffer, RowProblems, ROW_COLUMNS, rowNormalizer, storedValue } from './rows.js';
@@ -60,8 +60,9 @@ export async function previewFile(file: string, originalName: string, choice: Ma
       // A short first group: the file ends there, or a broken row stops it (said below).
       if (!first.done && records.length < PREVIEW_SCAN_ROWS) await reader.batches.next();
     } catch (err) {
-      // A file that breaks within its first rows (a row with too many fields, an unterminated quote).
-      if (!(err instanceof IngestError)) throw err;
+      // A file that breaks within its first rows (a row with too many fields, an unterminated quote);
+      // a file over a budget of ingest/limits.ts is refused whole, as the load refuses it.
+      if (!(err instanceof IngestError) || err instanceof OverLimitError) throw err;
       problems.push(`${err.message} The load would stop here.`);
     }
     if (!refusal) {
@@ -78,7 +79,7 @@ export async function previewFile(file: string, originalName: string, choice: Ma
         }
         scratch.length = 0;
       }
-      problems.unshift(...rowProblems.warnings().map((w) => w.replace('the row was loaded without it', 'the row will be loaded without it').replace('each row was kept without it', 'each row will be kept without it')));
+      problems.unshift(...rowProblems.warnings().map((w) => w.replace('the row was loaded without it', 'the row will be loaded without it').replace('each row was kept without it', 'each row will be kept without it').replace(/were loaded\.$/, 'will be loaded.')));
     }
     for (const r of records.slice(0, PREVIEW_SHOW_ROWS)) {
       rows.push({ row: r.row, values: fields.map((f) => storedValue(f, r.fields[indexOf.get(f)!] ?? '', decimalComma)) });

@@ -12,6 +12,7 @@ import crypto from 'node:crypto';
 import type { CanonicalField, HeaderMapping } from './headers.js';
 import { IngestError } from './csv.js';
 import { EXPORT_FIELDS } from './columns.js';
+import { MAX_KEY_BYTES, MAX_LABEL_CHARS, figure } from './limits.js';
 
 export const ROW_COLUMNS: [CanonicalField, string][] = EXPORT_FIELDS.map((f) => [f.field, f.column]);
 
@@ -236,6 +237,16 @@ export function storedValue(field: CanonicalField, raw: string, decimalComma: bo
   return v;
 }
 
+/** Values that key the database's indexes (MAX_KEY_BYTES), and the names kept beside them for search (MAX_LABEL_CHARS). */
+const KEY_FIELDS: CanonicalField[] = ['userId', 'userGroup', 'accessRiskId', 'system', 'roleProfile', 'compositeBusinessRole'];
+const LABEL_FIELDS: CanonicalField[] = ['userName', 'riskDescription'];
+
+/** The first `n` characters of v, without cutting a character in two (a surrogate pair). */
+function cut(v: string, n: number): string {
+  const c = v.charCodeAt(n - 1);
+  return v.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
 /** Columns the product uses whose emptiness on every row is worth a warning (when another column looks like them). */
 export const USED_FIELDS: CanonicalField[] = ['compositeBusinessRole', 'function', 'ruleId', 'executionCount', 'lastExecutedOn', 'mitigationControl'];
 
@@ -274,6 +285,8 @@ export function rowNormalizer(
   const tail = `","${uploadId}"\n`;
   const used = USED_FIELDS.map((f) => at(f));
   let unfilled = used.length;
+  const keys = KEY_FIELDS.map((f) => at(f));
+  const labels = LABEL_FIELDS.map((f) => at(f));
 
   return (row: number, fields: string[], out: CopyBuffer): string => {
     for (let k = 0; k < width; k++) {
@@ -285,6 +298,23 @@ export function rowNormalizer(
     if (!values[kSystem]) throw new IngestError(`Row ${row}, column '${headerOf('system')}': the value is empty, but every row needs one.`);
     if (!values[kRole] && !values[kComposite]) {
       throw new IngestError(`Row ${row}: both Role/Profile and Composite Role are empty; every row needs one of them.`);
+    }
+    for (let j = 0; j < keys.length; j++) {
+      // A character takes 1 to 3 bytes: only a long value is measured.
+      const v = values[keys[j]!]!;
+      const bytes = v.length > MAX_KEY_BYTES / 3 ? Buffer.byteLength(v) : 0;
+      if (bytes > MAX_KEY_BYTES) {
+        throw new IngestError(
+          `Row ${row}, column '${headerOf(KEY_FIELDS[j]!)}': the value takes ${figure(bytes)} bytes; a value of this column may take at most ${figure(MAX_KEY_BYTES)} (as many Latin letters and digits, fewer characters of other scripts).`,
+        );
+      }
+    }
+    for (let j = 0; j < labels.length; j++) {
+      const v = values[labels[j]!]!;
+      if (v.length > MAX_LABEL_CHARS) {
+        values[labels[j]!] = cut(v, MAX_LABEL_CHARS);
+        problems.add(`Row ${row}, column '${headerOf(LABEL_FIELDS[j]!)}': the value is ${figure(v.length)} characters long; its first ${figure(MAX_LABEL_CHARS)} were loaded.`);
+      }
     }
     if (unfilled) {
       for (let j = 0; j < used.length; j++) {

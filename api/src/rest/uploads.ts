@@ -1,6 +1,9 @@
 // REST: uploads (SPEC §7 /api/upload, /api/upload-status/{id}, /api/uploads).
 // The request body streams to a file under DATA_DIR/uploads; it is never held
-// in memory. Over 2 GB is refused with 413 as soon as the size is known.
+// in memory. Over 2 GB is refused with 413 as soon as the size is known: a
+// declared length beyond the file limit and the most a form adds to it, else
+// the moment the file passes 2 GB; the connection is then closed, so the rest
+// of the body is not read.
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -11,10 +14,20 @@ import { idParams, isoDate, routeSchema, text } from './edge.js';
 import { PersonJson, UploadAccepted } from './replies.js';
 import * as preview from '../services/upload-preview.js';
 import * as profiles from '../services/mapping-profiles.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The most a multipart form adds to its file: 20 fields of 1 KB, each part's headers, the boundaries. */
+const MAX_FORM_OVERHEAD = 64 * 1024;
+
+/** Refused at once, and the connection closed so that the rest of the body is not read. */
+function tooLarge(reply: FastifyReply): never {
+  reply.header('connection', 'close');
+  throw new PayloadTooLargeError(uploads.TOO_LARGE);
+}
 
 /** The first file of a multipart request, streamed to a temporary file (its fields beside it). */
-async function receiveMultipart(req: FastifyRequest): Promise<{ file: uploads.ReceivedFile | undefined; fields: Record<string, string> }> {
+async function receiveMultipart(req: FastifyRequest, reply: FastifyReply): Promise<{ file: uploads.ReceivedFile | undefined; fields: Record<string, string> }> {
+  if (Number(req.headers['content-length'] ?? 0) > uploads.MAX_UPLOAD_BYTES + MAX_FORM_OVERHEAD) tooLarge(reply);
   if (!req.isMultipart()) throw new ValidationError('Send the file as multipart/form-data, in a field named file');
   const fields: Record<string, string> = {};
   let file: uploads.ReceivedFile | undefined;
@@ -33,6 +46,7 @@ async function receiveMultipart(req: FastifyRequest): Promise<{ file: uploads.Re
     }
   } catch (err) {
     if (file) await fs.promises.rm(file.tempPath, { force: true });
+    if (err instanceof PayloadTooLargeError) tooLarge(reply);
     throw err;
   }
   return { file, fields };
@@ -126,13 +140,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/upload', { config: { access: 'admin' }, schema: routeSchema({ multipartBody: UploadForm, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > uploads.MAX_UPLOAD_BYTES + 1024 * 1024) {
-      // Answer now and drop the connection rather than read 2 GB we will not keep.
-      reply.header('connection', 'close');
-      throw new PayloadTooLargeError(uploads.TOO_LARGE);
-    }
-    const { file, fields } = await receiveMultipart(req);
+    const { file, fields } = await receiveMultipart(req, reply);
     try {
       if (!file) throw new ValidationError('No file was sent: add it in a field named file');
       const u = await uploads.acceptUpload(req.ctx.deps, req.ctx.actor, file, {
@@ -152,8 +160,8 @@ export async function registerUploadRoutes(app: FastifyInstance) {
   app.post(
     '/api/upload/preview',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Preview a file before loading it: layout, column mapping, first rows, problems', multipartBody: z.object({ file: UploadForm.shape.file }), reply: PreviewJson }) },
-    async (req) => {
-      const { file } = await receiveMultipart(req);
+    async (req, reply) => {
+      const { file } = await receiveMultipart(req, reply);
       try {
         if (!file) throw new ValidationError('No file was sent: add it in a field named file');
         return await preview.createPreview(req.ctx.deps, file);

@@ -13,7 +13,7 @@ import type { AppDeps } from './deps.js';
 import type { Actor } from '../core/types.js';
 import { recordAudit } from '../core/audit.js';
 import { IngestError } from '../ingest/csv.js';
-import { emptyColumnWarnings, expectedRows, openUploadFile, type OpenedFile } from '../ingest/open-file.js';
+import { emptyColumnWarnings, expectedRows, listedUnknownColumns, openUploadFile, type OpenedFile } from '../ingest/open-file.js';
 import { duplicateSet } from '../ingest/duplicates.js';
 import { CopyLoader } from '../ingest/copy-loader.js';
 import { RowProblems, USED_FIELDS, rowNormalizer } from '../ingest/rows.js';
@@ -104,7 +104,7 @@ async function loadNow(deps: LoadDeps, uploadId: string, slotLost: AbortSignal):
     const { reader, map, layout } = file;
     await prisma.upload.update({
       where: { id: uploadId },
-      data: { columnMapping: map.mapping, unknownColumns: map.unknown, sourceLayout: { ...layout }, warnings: file.columnWarnings },
+      data: { columnMapping: map.mapping, unknownColumns: listedUnknownColumns(map), sourceLayout: { ...layout }, warnings: file.columnWarnings },
     });
     const problems = new RowProblems();
     const existing = up.skipDuplicates && up.mode === 'append' ? await liveRowCount(prisma) : 0;

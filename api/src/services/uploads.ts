@@ -46,8 +46,9 @@ export interface ReceivedFile {
 
 /**
  * Streams an incoming file to a temporary path under the uploads folder
- * (config.uploadsDir; never whole in memory), refusing it past 2 GB. On any
- * failure nothing is left.
+ * (config.uploadsDir; never whole in memory), refusing it the moment it
+ * passes 2 GB (the multipart parser's file limit). On any failure nothing is
+ * left.
  */
 export async function receiveFile(uploadsDir: string, stream: Readable, originalName: string): Promise<ReceivedFile> {
   const incoming = path.join(uploadsDir, '.incoming');
@@ -55,6 +56,8 @@ export async function receiveFile(uploadsDir: string, stream: Readable, original
   const tempPath = path.join(incoming, crypto.randomUUID());
   let size = 0;
   stream.on('data', (c: Buffer) => (size += c.length));
+  // Past the limit the parser would read and drop the rest of the file: stop here.
+  stream.once('limit', () => stream.destroy(new PayloadTooLargeError(TOO_LARGE)));
   try {
     await pipeline(stream, fs.createWriteStream(tempPath));
     if ((stream as Readable & { truncated?: boolean }).truncated || size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeError(TOO_LARGE);

@@ -1,5 +1,6 @@
 // The server as a real process (`tsx api/src/main.ts`), for tests of start-up,
 // shutdown and several instances: its output is kept, its exit awaited.
+import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,8 +20,15 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnServer(env: Record<string, string>, port: number): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/main.ts'], {
+/** The node flags `npm start` runs the server with (its heap limit), read from package.json. */
+export function npmStartNodeFlags(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((a) => /^--max-[\w-]+=\d+$/.test(a));
+}
+
+/** The server on `port`; `nodeFlags` are given to node (npmStartNodeFlags(): the heap of `npm start`). */
+export function spawnServer(env: Record<string, string>, port: number, nodeFlags: string[] = []): ServerProcess {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'api/src/main.ts'], {
     cwd: root,
     env: { ...process.env, REDIS_URL: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@
 // first (streamed, decoded with a streaming TextDecoder) into an array: its
 // size grows with the number of *distinct* strings in the workbook, not with
 // rows, but a column of unique values does cost its text once (about 60 MB for
-// a million unique 20-character strings). styles.xml is read only for which
+// a million unique 20-character strings; limits.ts caps them, and a cell, a
+// row, the columns and a group of records). styles.xml is read only for which
 // cell formats are dates. Then the worksheet entry is inflated with zlib as it
 // streams from the file and scanned by hand, as bytes: each chunk is scanned
 // up to its last complete </row>, and the unfinished rest is kept for the next
@@ -33,9 +34,10 @@
 import fs from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { IngestError, closing, type CsvBatch, type CsvReader, type LayoutChoice } from '../csv.js';
+import { GROUP_CELLS, GROUP_CHARS, MAX_ELEMENT_CHARS } from '../limits.js';
 import { damaged, inflateEntry, openZip } from './zip.js';
 import { dateStyles, locateSheet, readSharedStrings } from './workbook.js';
-import { MAX_ELEMENT_CHARS, byteTags, rootPrefix, type ByteTags } from './xml.js';
+import { byteTags, rootPrefix, type ByteTags } from './xml.js';
 import { sheetRows } from './sheet-rows.js';
 import type yauzl from 'yauzl';
 import type { Zip } from './zip.js';
@@ -82,6 +84,9 @@ export async function openXlsx(file: string, batchRows: number, at: LayoutChoice
     if (!header && at.sheet !== undefined) throw new IngestError(`Sheet '${sheet.name}' is empty.`);
     if (!header) throw new IngestError(wb.sheets.length > 1 ? 'No worksheet of this workbook has a header row.' : 'The first worksheet is empty.');
 
+    // A group ends at batchRows records, or earlier at GROUP_CELLS cells or
+    // GROUP_CHARS bytes of the worksheet scanned (wide or long rows).
+    const groupRows = Math.min(batchRows, Math.max(1, Math.floor(GROUP_CELLS / header.length)));
     async function* batches(): AsyncGenerator<CsvBatch> {
       try {
         if (sheet.failure) {
@@ -89,7 +94,8 @@ export async function openXlsx(file: string, batchRows: number, at: LayoutChoice
           throw sheet.failure;
         }
         for (;;) {
-          while (rows.waiting() < batchRows && (await pump()));
+          const from = sheet.scanned();
+          while (rows.waiting() < groupRows && sheet.scanned() - from < GROUP_CHARS && (await pump()));
           if (!rows.waiting()) break;
           const records = rows.take();
           yield { records, bytesRead: sheet.ended() ? z.size : sheet.bytesRead() };
@@ -131,6 +137,8 @@ function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: str
 
   const rows = sheetRows(what, shared, dateStyle, date1904, headerAt);
   let ended = false;
+  /** Bytes of the worksheet inflated so far. */
+  let scanned = 0;
   let tags: ByteTags | undefined;
   /** Bytes after the last complete row, waiting for the next chunk. */
   let pending: Buffer | undefined;
@@ -150,6 +158,7 @@ function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: str
       return false;
     }
     let data = n.value;
+    scanned += data.length;
     if (!tags) {
       if (pending) data = Buffer.concat([pending, data]);
       pending = undefined;
@@ -212,5 +221,6 @@ function openSheet(z: Zip, ws: { entry: yauzl.Entry; name: string }, shared: str
     },
     ended: () => ended,
     bytesRead: () => bytesRead,
+    scanned: () => scanned,
   };
 }

@@ -3,9 +3,9 @@
 // common cell shapes (<c r=".." t=".."><v>..</v></c> and inline strings) are
 // read without decoding; anything else is decoded and takes the general path.
 // The first non-empty row is the header; the others become records.
-// One factory of closures (not a class), as the reader was written and
-// measured: the hot loop in scanRow reads its state from the closure.
-import { IngestError } from '../csv.js';
+// One factory of closures (not a class), as the reader was written and measured: the hot loop in scanRow reads its state from the closure.
+import { IngestError, overLimit } from '../errors.js';
+import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROW_CHARS } from '../limits.js';
 import { HEADER_MIN_SCORE, HEADER_SEARCH_ROWS, findHeaderRow, headerScore, mapHeaders } from '../headers.js';
 import { damaged } from './zip.js';
 import { numberText, serialDate } from './workbook.js';
@@ -312,6 +312,7 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
         i = ve + 1;
       }
       if (col < 0) col = next;
+      if (col >= MAX_COLUMNS) throw overLimit('columns', rowNo, MAX_COLUMNS - 1);
       next = col + 1;
       if (empty) continue;
       if (cells === cols.length) grow();
@@ -389,6 +390,7 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
     const fields: string[] = width ? new Array<string>(width) : [];
     let any = false;
     let piece = 0;
+    let rowChars = 0;
     for (let k = 0; k < cells; k++) {
       let v: string;
       const kind = kinds[k]!;
@@ -401,6 +403,8 @@ export function sheetRows(what: string, shared: string[], dateStyle: boolean[], 
       }
       if (v === '') continue;
       const col = cols[k]!;
+      if (v.length > MAX_CELL_CHARS) throw overLimit('cell', rowNo, col, header);
+      if ((rowChars += v.length) > MAX_ROW_CHARS) throw overLimit('row', rowNo, col, header);
       any = true;
       if (width) {
         if (col >= width) throw new IngestError(`Row ${rowNo} has values beyond the last header column (${width} columns).`);

@@ -3,9 +3,10 @@
 // cell formats are dates (styles.xml), and how numbers and dates print.
 import path from 'node:path';
 import type yauzl from 'yauzl';
-import { IngestError } from '../csv.js';
+import { IngestError, OverLimitError } from '../csv.js';
+import { MAX_CELL_CHARS, MAX_ELEMENT_CHARS, MAX_SHARED_STRINGS, MAX_SHARED_STRING_CHARS, figure } from '../limits.js';
 import { damaged, findEntry, inflateEntry, readPart, type Zip } from './zip.js';
-import { MAX_ELEMENT_CHARS, elements, isNameEnd, localAttr, richText, rootPrefix } from './xml.js';
+import { elements, isNameEnd, localAttr, richText, rootPrefix } from './xml.js';
 
 // --- numbers and dates ---------------------------------------------------
 
@@ -142,11 +143,27 @@ async function* elementsOf(
   yield { text: buf, prefix: prefix ?? rootPrefix(buf) ?? '', last: true };
 }
 
-/** The shared strings, in order. */
+/** Shared strings over their budget (MAX_SHARED_STRINGS, MAX_SHARED_STRING_CHARS, MAX_CELL_CHARS): the file is refused. */
+function tooManyStrings(count: number, chars: number, longest: number): OverLimitError {
+  const why =
+    longest > MAX_CELL_CHARS
+      ? `its shared string ${figure(count)} is longer than ${figure(MAX_CELL_CHARS)} characters, the most a cell may hold (as in Excel)`
+      : count > MAX_SHARED_STRINGS
+        ? `its shared-strings part (the workbook's table of distinct text values) holds more than ${figure(MAX_SHARED_STRINGS)} strings, the most a workbook read here may have`
+        : `its shared-strings part (the workbook's table of distinct text values) holds more than ${figure(MAX_SHARED_STRING_CHARS)} characters, the most a workbook read here may have`;
+  return new OverLimitError(`This .xlsx file was not loaded: ${why}. Export the report as CSV instead, or split it into smaller files.`);
+}
+
+/**
+ * The shared strings, in order, within their budget: at most
+ * MAX_SHARED_STRINGS strings and MAX_SHARED_STRING_CHARS characters (they are
+ * held while the workbook is read), none longer than a cell may be.
+ */
 export async function readSharedStrings(z: Zip, e: yauzl.Entry | undefined): Promise<string[]> {
   const out: string[] = [];
   if (!e) return out;
   const what = 'its shared-strings part';
+  let chars = 0;
   for await (const { text: s, prefix, last } of elementsOf(z, e, what, (p) => `</${p}si>`)) {
     const SI = `<${prefix}si`;
     const SI_END = `</${prefix}si>`;
@@ -164,6 +181,7 @@ export async function readSharedStrings(z: Zip, e: yauzl.Entry | undefined): Pro
       }
       const gt = s.indexOf('>', i);
       if (gt < 0) throw damaged(what, 'ends in the middle of a string (the file may be truncated)');
+      if (out.length >= MAX_SHARED_STRINGS) throw tooManyStrings(out.length + 1, chars, 0);
       if (s.charCodeAt(gt - 1) === 47) {
         out.push('');
         p = gt + 1;
@@ -172,6 +190,8 @@ export async function readSharedStrings(z: Zip, e: yauzl.Entry | undefined): Pro
       const end = s.indexOf(SI_END, gt);
       if (end < 0) throw damaged(what, 'ends in the middle of a string (the file may be truncated)');
       const v = richText(s, gt + 1, end, T, T_END, RPH, RPH_END);
+      chars += v.length;
+      if (v.length > MAX_CELL_CHARS || chars > MAX_SHARED_STRING_CHARS) throw tooManyStrings(out.length + 1, chars, v.length);
       // A slice would keep the whole chunk of XML alive for the rest of the
       // load; concatenating and slicing again makes V8 copy just this text.
       out.push(v.length >= 13 ? (' ' + v).slice(1) : v);

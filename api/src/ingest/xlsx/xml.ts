@@ -3,9 +3,6 @@
 // and a worksheet's tags for its namespace prefix.
 import { damaged } from './zip.js';
 
-/** One row (or shared string) of the XML longer than this is refused. */
-export const MAX_ELEMENT_CHARS = 32 * 1024 ** 2;
-
 // --- small helpers for the parts read whole --------------------------------
 
 const ATTR = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
