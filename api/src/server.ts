@@ -49,7 +49,7 @@ import { resolveSession, sessionToken } from './auth/sessions.js';
 import { getActivePeriod } from './services/periods.js';
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import { addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
+import { WEB_FILE_ROUTE, addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';
 import { registerMetricsRoute } from './metrics-endpoint.js';
 import { DataFolderFullError } from './core/errors.js';
 import type { Tracing } from './tracing.js';
@@ -101,8 +101,16 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // The web app's files are served by a route each (their names carry content hashes): one label
+  // for all of them keeps the metric's series few and the same across builds.
+  const webFileRoutes = new Set<string>();
+  let addingWebFiles = false;
+  app.addHook('onRoute', (route) => {
+    if (addingWebFiles) webFileRoutes.add(route.url);
+  });
   app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ?? 'unmatched';
+    const url = req.routeOptions.url;
+    const route = url === undefined ? 'unmatched' : webFileRoutes.has(url) ? WEB_FILE_ROUTE : url;
     httpDuration.observe({ method: req.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   // A span per request when tracing is on (tracing.ts), registered before every route.
@@ -211,7 +219,9 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     // index.html is never served as a file: it carries the response's CSP nonce (below).
+    addingWebFiles = true;
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html' && p !== '/boot-frames.json', ...webAssetCaching(webDist) });
+    addingWebFiles = false;
   }
   // index.html and its frames: read once (a new build is a new process).
   const webPage = hasWeb ? readWebPage(webDist) : null;

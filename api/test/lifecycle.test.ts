@@ -20,7 +20,7 @@ import { writeCsv } from '../../scripts/gen-data.js';
 async function ingestedRows(p: ServerProcess): Promise<number> {
   try {
     const text = await (await fetch(`${p.url}/metrics`, { headers: { authorization: 'Bearer lifecycle-metrics-token-0123' } })).text();
-    return Number(/^ingest_rows_total (\d+)/m.exec(text)?.[1] ?? 0);
+    return Number(/^grc_ingest_rows_total (\d+)/m.exec(text)?.[1] ?? 0);
   } catch {
     return 0;
   }

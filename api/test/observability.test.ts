@@ -74,13 +74,13 @@ describe('logs and metrics of a run', () => {
     const metrics = await fetch(`${proc.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(metrics.status).toBe(200);
     const text = await metrics.text();
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/api\/internal-login",status_code="200"\} 2/);
-    expect(text).toMatch(/graphql_operation_duration_seconds_count\{operation="ObservabilityViewer"\} 1/);
-    expect(text).toMatch(/websocket_connections 1/);
-    expect(text).toMatch(/^# TYPE jobs_in_queue gauge/m);
-    expect(text).toMatch(/^# TYPE jobs_total counter/m);
-    expect(text).toMatch(/^# TYPE ingest_rows_total counter/m);
-    expect(text).toMatch(/^db_pool_connections\{state="total"\}/m);
+    expect(text).toMatch(/grc_http_request_duration_seconds_count\{method="POST",route="\/api\/internal-login",status_code="200"\} 2/);
+    expect(text).toMatch(/grc_graphql_operation_duration_seconds_count\{operation="ObservabilityViewer"\} 1/);
+    expect(text).toMatch(/grc_websocket_connections 1/);
+    expect(text).toMatch(/^# TYPE grc_jobs_in_queue gauge/m);
+    expect(text).toMatch(/^# TYPE grc_jobs_total counter/m);
+    expect(text).toMatch(/^# TYPE grc_ingest_rows_total counter/m);
+    expect(text).toMatch(/^grc_db_pool_connections\{state="total"\}/m);
     await ws.dispose();
 
     proc.child.kill('SIGTERM');
@@ -110,7 +110,7 @@ describe('logs and metrics of a run', () => {
     try {
       const own = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(own.status).toBe(200);
-      expect(await own.text()).toMatch(/^# TYPE http_request_duration_seconds histogram/m);
+      expect(await own.text()).toMatch(/^# TYPE grc_http_request_duration_seconds histogram/m);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
       expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(404);
     } finally {

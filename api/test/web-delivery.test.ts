@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../src/core/metrics.js';
 import { adminClient, startServer, userClient, type Client, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -212,5 +213,18 @@ describe('compression', () => {
     // Below the threshold the header line travels as is; either way the file is the same.
     expect(decode(gz)).toBe(plain.raw.toString('utf8'));
     expect(decode(gz).startsWith('\uFEFF')).toBe(true);
+  });
+});
+
+describe('metrics of the web app', () => {
+  it("count the app's files under one route label, and every metric carries the application prefix", async () => {
+    for (const f of ['/assets/index-Ab12Cd34.js', '/assets/vendor-Ef56Gh78.js', '/robots.txt']) expect((await get(f)).status).toBe(200);
+    const text = await registry.metrics();
+    expect(text).toMatch(/grc_http_request_duration_seconds_count\{method="GET",route="\/\(web app file\)",status_code="200"\} [3-9]/);
+    expect(text).not.toMatch(/route="\/assets\//);
+    expect(text).not.toMatch(/route="\/robots\.txt"/);
+    const names = [...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(10);
+    for (const n of names) expect(n).toMatch(/^grc_/);
   });
 });

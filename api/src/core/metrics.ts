@@ -5,13 +5,18 @@
 // sources the app registers, so several apps in one process (tests) add up.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** Every metric's name starts with the application's prefix, prom-client's process and Node.js ones too. */
+export const METRIC_PREFIX = 'grc_';
+/** The route label of every file of the built web app. */
+export const WEB_FILE_ROUTE = '/(web app file)';
+
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry });
+collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export const httpDuration = new Histogram({
-  name: 'http_request_duration_seconds',
+  name: `${METRIC_PREFIX}http_request_duration_seconds`,
   help: 'HTTP request duration by method, route (the route pattern, not the URL) and status code',
   labelNames: ['method', 'route', 'status_code'] as const,
   buckets: SECONDS,
@@ -19,7 +24,7 @@ export const httpDuration = new Histogram({
 });
 
 export const graphqlDuration = new Histogram({
-  name: 'graphql_operation_duration_seconds',
+  name: `${METRIC_PREFIX}graphql_operation_duration_seconds`,
   help: 'GraphQL operation duration over HTTP by operation name',
   labelNames: ['operation'] as const,
   buckets: SECONDS,
@@ -27,14 +32,14 @@ export const graphqlDuration = new Histogram({
 });
 
 export const jobsTotal = new Counter({
-  name: 'jobs_total',
+  name: `${METRIC_PREFIX}jobs_total`,
   help: 'Jobs run by this instance, by queue and outcome (completed, failed)',
   labelNames: ['queue', 'outcome'] as const,
   registers: [registry],
 });
 
 export const jobDuration = new Histogram({
-  name: 'job_duration_seconds',
+  name: `${METRIC_PREFIX}job_duration_seconds`,
   help: 'Job duration by queue',
   labelNames: ['queue'] as const,
   buckets: [0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600],
@@ -42,7 +47,7 @@ export const jobDuration = new Histogram({
 });
 
 export const ingestRows = new Counter({
-  name: 'ingest_rows_total',
+  name: `${METRIC_PREFIX}ingest_rows_total`,
   help: 'Rows written by upload ingestion (rate() gives rows per second)',
   registers: [registry],
 });
@@ -61,7 +66,7 @@ export function addMetricSource(source: MetricSource): () => void {
 }
 
 new Gauge({
-  name: 'websocket_connections',
+  name: `${METRIC_PREFIX}websocket_connections`,
   help: 'Open GraphQL WebSocket connections',
   registers: [registry],
   collect() {
@@ -70,7 +75,7 @@ new Gauge({
 });
 
 new Gauge({
-  name: 'db_pool_connections',
+  name: `${METRIC_PREFIX}db_pool_connections`,
   help: 'Database pool connections by state (total, idle, waiting requests); PostgreSQL only',
   labelNames: ['state'] as const,
   registers: [registry],
@@ -88,7 +93,7 @@ new Gauge({
 });
 
 new Gauge({
-  name: 'jobs_in_queue',
+  name: `${METRIC_PREFIX}jobs_in_queue`,
   help: 'Jobs in the job queue (shared by all instances) by queue and state',
   labelNames: ['queue', 'state'] as const,
   registers: [registry],
