@@ -100,6 +100,11 @@ export interface Config extends RawConfig {
   corsOrigins: string[];
   /** PUBLIC_URL without a trailing slash (http(s) only): where e-mailed links point. */
   publicUrl: string;
+  /**
+   * The origin (scheme://host[:port]) of PUBLIC_URL when it is set: then the only
+   * origin of the app's own pages (web-security.ts); null when PUBLIC_URL is unset.
+   */
+  publicOrigin: string | null;
   /** AI_PRICES over the defaults: US dollars per million tokens, by model. */
   aiPrices: Record<string, AiPrice>;
 }
@@ -210,5 +215,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(c.CORS_ORIGINS),
     aiPrices: parseAiPrices(c.AI_PRICES),
     publicUrl: parsePublicUrl(c.PUBLIC_URL, c.PORT),
+    publicOrigin: c.PUBLIC_URL ? new URL(parsePublicUrl(c.PUBLIC_URL, c.PORT)).origin : null,
   };
 }

@@ -12,7 +12,7 @@ import { schema } from './schema/index.js';
 import { authenticate, bearerOf, type AppDeps, type Context } from './context.js';
 import { requestContext } from './request-context.js';
 import { AppError, knownFault, ValidationError } from './core/errors.js';
-import { assertCleanStrings, stringProblem } from './core/validation.js';
+import { assertCleanStrings, isSecretField, stringProblem } from './core/validation.js';
 import { graphiqlOptions, renderLocalGraphiQL } from './graphiql.js';
 import { graphqlTracing } from './tracing.js';
 
@@ -113,6 +113,12 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
           const e = isGql(error) ? error : undefined;
           return new GraphQLError((original as Error).message, { nodes: e?.nodes, path: e?.path, extensions: { code: 'BAD_USER_INPUT' } });
         }
+        // A file the multipart request's map names but does not carry (graphql-upload-minimal's
+        // HttpError, thrown when the resolver awaits the Upload): the client's request, not ours.
+        if (isClientHttpError(original)) {
+          const e = isGql(error) ? error : undefined;
+          return new GraphQLError(original.message, { nodes: e?.nodes, path: e?.path, extensions: { code: original.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT' } });
+        }
         if (isGql(error) && !error.originalError) return error;
         if (isGql(error) && isGql(error.originalError)) return error;
         deps.logError(`unexpected GraphQL error: ${(original as Error)?.stack ?? String(original)}`);
@@ -159,6 +165,7 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         },
       } as Plugin<ServerContext>,
       readOnlyTokens,
+      readableParams,
       graphqlTracing<ServerContext>(),
       cleanStrings,
       // A fragment spread is not a level of nesting (Relay spreads many).
@@ -197,9 +204,10 @@ const readOnlyTokens: Plugin<ServerContext> = {
 
 /**
  * The GraphQL side of the edge check (rest/http.ts registerInputHygiene): no string
- * in the variables or in a literal argument may carry a NUL byte or an unpaired
- * surrogate, or exceed the global length; refused as BAD_USER_INPUT naming the
- * argument, before anything executes (queries, mutations and subscriptions alike).
+ * in the variables or in a literal argument may carry a NUL byte, an unpaired
+ * surrogate or an unsafe control character (core/validation.ts), or exceed the
+ * global length; refused as BAD_USER_INPUT naming the argument and input field,
+ * before anything executes (queries, mutations and subscriptions alike).
  */
 function hostileStringError(args: ExecutionArgs): GraphQLError | null {
   try {
@@ -213,10 +221,20 @@ function hostileStringError(args: ExecutionArgs): GraphQLError | null {
     Argument(node) {
       if (found) return false;
       let inner: GraphQLError | null = null;
+      const fields: string[] = [];
       visit(node.value, {
+        [Kind.OBJECT_FIELD]: {
+          enter(f) {
+            fields.push(f.name.value);
+          },
+          leave() {
+            fields.pop();
+          },
+        },
         [Kind.STRING](s) {
-          const problem = inner ? null : stringProblem(s.value);
-          if (problem) inner = new GraphQLError(`Argument ${node.name.value} ${problem}`, { nodes: [s], extensions: { code: 'BAD_USER_INPUT', field: node.name.value } });
+          const field = [node.name.value, ...fields].join('.');
+          const problem = inner ? null : stringProblem(s.value, { secret: isSecretField(fields.at(-1) ?? node.name.value) });
+          if (problem) inner = new GraphQLError(`Argument ${field} ${problem}`, { nodes: [s], extensions: { code: 'BAD_USER_INPUT', field } });
         },
       });
       found = inner;
@@ -234,6 +252,34 @@ const cleanStrings: Plugin<ServerContext> = {
   onSubscribe({ args, setResultAndStopExecution }) {
     const error = hostileStringError(args);
     if (error) setResultAndStopExecution({ errors: [error] });
+  },
+};
+
+/** An error a request parser marks as the client's (status 4xx, expose: true), as graphql-upload-minimal's HttpError does. */
+function isClientHttpError(e: unknown): e is Error & { status: number } {
+  const x = e as { status?: unknown; expose?: unknown } | null;
+  return e instanceof Error && x?.expose === true && typeof x.status === 'number' && x.status >= 400 && x.status < 500;
+}
+
+/**
+ * Parameters that are not JSON where JSON is required (a GET's `variables` or
+ * `extensions`): Yoga's parser throws a bare SyntaxError, which would be masked as
+ * an internal error; it is the client's request, refused with 400 saying which.
+ */
+const readableParams: Plugin<ServerContext> = {
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    const parse = requestParser;
+    setRequestParser(async (request) => {
+      try {
+        return await parse(request);
+      } catch (err) {
+        if (!(err instanceof SyntaxError)) throw err;
+        throw new GraphQLError(`The request's variables or extensions are not valid JSON: ${err.message}`, {
+          extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+        });
+      }
+    });
   },
 };
 

@@ -165,8 +165,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
         try {
           body = await processRequest(req.raw, reply.raw, { maxFileSize: MAX_UPLOAD_BYTES, maxFiles: 1 });
         } catch (err) {
-          const status = (err as { status?: number }).status ?? 400;
-          return reply.status(status).send({ errors: [{ message: (err as Error).message }] });
+          // Everything processRequest refuses is the client's body (it only parses it); its one 500,
+          // for a form with neither operations nor map, blames other middleware and is reworded.
+          const status = (err as { status?: number }).status;
+          if (status && status < 500) return reply.status(status).send({ errors: [{ message: (err as Error).message }] });
+          const message = /couldn't find any files or JSON/.test((err as Error).message)
+            ? 'A GraphQL multipart request needs the fields operations and map (GraphQL multipart request specification)'
+            : `The GraphQL multipart request cannot be read: ${(err as Error).message}`;
+          return reply.status(400).send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
         }
         if (Array.isArray(body)) return reply.status(400).send({ errors: [{ message: 'Batched multipart operations are not supported' }] });
         const prepared = prepareOperation(yoga, persisted, context, body as OperationParams);

@@ -68,23 +68,31 @@ export function isAllowedCorsOrigin(config: Config, origin: string | undefined):
 /**
  * Why a browser request must be refused as coming from another site, or null
  * when it may go on. A page of the app itself, or of an origin in
- * CORS_ORIGINS, may call; an https page on the app's own host is accepted for
- * a request seen as plain http (TLS ended at a proxy that TRUST_PROXY does not
- * name). Without Origin, Sec-Fetch-Site decides; with neither the caller is
- * not a browser (scripts, tools), which a forged page cannot be.
+ * CORS_ORIGINS, may call. With PUBLIC_URL set, the app's own pages are those of
+ * PUBLIC_URL's origin and nothing else: the Host header (or a forwarded host) is
+ * the caller's to write, so a request naming a forged host is refused. With
+ * PUBLIC_URL unset (a local or single-host install) the app's own origin is the
+ * request's scheme and host; an https page on that host is accepted for a
+ * request seen as plain http (TLS ended at a proxy that TRUST_PROXY does not
+ * name). Without Origin, Sec-Fetch-Site decides; with neither the caller is not
+ * a browser (scripts, tools), which a forged page cannot be.
  */
 export function foreignOriginReason(
-  config: Config,
+  config: Pick<Config, 'corsOrigins' | 'publicOrigin'>,
   headers: IncomingHttpHeaders,
   own: { protocol: string; host: string },
 ): string | null {
   const rawOrigin = typeof headers.origin === 'string' ? headers.origin : undefined;
   if (rawOrigin !== undefined) {
     const origin = originOf(rawOrigin);
-    const mine = ownOrigin(own.protocol, own.host);
-    if (origin && mine && origin === mine) return null;
-    if (origin && mine && own.protocol === 'http' && origin === ownOrigin('https', own.host)) return null;
     if (origin && config.corsOrigins.includes(origin)) return null;
+    if (config.publicOrigin) {
+      if (origin === config.publicOrigin) return null;
+    } else {
+      const mine = ownOrigin(own.protocol, own.host);
+      if (origin && mine && origin === mine) return null;
+      if (origin && mine && own.protocol === 'http' && origin === ownOrigin('https', own.host)) return null;
+    }
     return `Cross-origin request refused: ${rawOrigin} may not call this application`;
   }
   const site = headers['sec-fetch-site'];

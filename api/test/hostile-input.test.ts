@@ -434,7 +434,7 @@ describe('the answers name what was wrong', () => {
     expect(v.body.errors[0].message).toBe('Variable input.title must not contain NUL characters');
     expect(v.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     const lit = await admin.gql(`mutation { sendNotification(input: { title: "a\\u0000b", message: "m", targetType: ALL, type: INFO }) { __typename } }`);
-    expect(lit.body.errors[0].message).toBe('Argument input must not contain NUL characters');
+    expect(lit.body.errors[0].message).toBe('Argument input.title must not contain NUL characters');
     expect(lit.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     // A lone surrogate escape is refused by the GraphQL parser itself.
     const surrogate = await admin.gql(`mutation { sendNotification(input: { title: "a\\ud800", message: "m", targetType: ALL, type: INFO }) { __typename } }`);

@@ -207,11 +207,12 @@ describe('single sign-on: the provider says no, or cannot be reached', () => {
   }, 120_000);
 });
 
-describe('single sign-on: refusals create nothing', () => {
+describe('single sign-on: refusals create nothing but an audit event', () => {
   async function refused(appUrl: string, claims: Parameters<TestIdp['accounts']['set']>[1], reason: string) {
-    const prisma = server.app.deps.prisma;
+    const prisma = (appUrl === server.url ? server : grouped).app.deps.prisma;
     const usersBefore = await prisma.user.count();
     const sessionsBefore = await prisma.session.count();
+    const lastEvent = (await prisma.auditEvent.aggregate({ _max: { id: true } }))._max.id ?? 0n;
     const browser = new Browser();
     const done = await signIn(browser, appUrl, idpAccount(claims));
     expect(done.url).toBe(`${appUrl}/sign-in-refused?reason=${reason}`);
@@ -220,6 +221,11 @@ describe('single sign-on: refusals create nothing', () => {
       expect(await prisma.user.count()).toBe(usersBefore);
       expect(await prisma.session.count()).toBe(sessionsBefore);
     }
+    // The refusal is in the audit trail: why, and the provider's e-mail when it sent one.
+    const events = await prisma.auditEvent.findMany({ where: { id: { gt: lastEvent } } });
+    expect(events.map((e) => e.action)).toEqual(['auth.sso_refused']);
+    expect(events[0]!.after).toMatchObject({ reason, method: 'oidc', ...(typeof claims.email === 'string' ? { email: claims.email } : {}) });
+    expect(events[0]!.actorLabel).toBe(typeof claims.email === 'string' ? `single sign-on attempt <${claims.email}>` : 'single sign-on attempt');
     return browser;
   }
 

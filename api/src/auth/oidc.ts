@@ -18,7 +18,7 @@ import { Prisma, type PrismaClient, type User } from '../generated/prisma/client
 import type { Config } from '../config.js';
 import { recordAudit } from '../core/audit.js';
 import { publicUser, type Actor, type PublicUser } from '../core/types.js';
-import { normalizeEmail } from '../core/validation.js';
+import { neutralizeText, normalizeEmail } from '../core/validation.js';
 import { createSession, endSession, sessionOrigin, type NewSession } from './sessions.js';
 
 /** The flow cookie: name, path (it goes only to the callback) and lifetime. */
@@ -158,7 +158,26 @@ export type SignInOutcome =
   | { ok: true; user: User; session: NewSession; created: boolean }
   | { ok: false; reason: RefusalReason; detail: string };
 
-const refuse = (reason: RefusalReason, detail: string): SignInOutcome => ({ ok: false, reason, detail });
+/**
+ * A refused single sign-on, written to the audit trail (`auth.sso_refused`:
+ * why, the provider's e-mail when it sent one, the account when there is one).
+ */
+async function refuse(
+  prisma: PrismaClient,
+  actor: Actor,
+  reason: RefusalReason,
+  detail: string,
+  who: { email?: string; userId?: string } = {},
+): Promise<SignInOutcome> {
+  await recordAudit(prisma, { user: null, ip: actor.ip ?? null }, {
+    action: 'auth.sso_refused',
+    entityType: 'User',
+    entityId: who.userId ?? null,
+    actorLabel: `single sign-on attempt${who.email ? ` <${who.email}>` : ''}`,
+    after: { reason, detail: neutralizeText(detail).slice(0, 500), ...(who.email ? { email: who.email } : {}), method: 'oidc' },
+  });
+  return { ok: false, reason, detail };
+}
 
 function groupsOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((g): g is string => typeof g === 'string');
@@ -166,8 +185,9 @@ function groupsOf(value: unknown): string[] {
   return [];
 }
 
+/** A claim as text: the provider's, not typed here, so unsafe controls are removed (core/validation.ts). */
 function str(v: unknown): string {
-  return typeof v === 'string' ? v.trim() : '';
+  return typeof v === 'string' ? neutralizeText(v).trim() : '';
 }
 
 /** First and last name for an account created from the provider's claims. */
@@ -201,7 +221,7 @@ export async function completeSignIn(
   input: { flowCookie: string | undefined; search: string; actor: Actor },
 ): Promise<SignInOutcome> {
   const flow = openFlow(config, input.flowCookie);
-  if (!flow) return refuse('failed', 'no sign-in in progress in this browser (missing, foreign or expired flow cookie)');
+  if (!flow) return refuse(prisma, input.actor, 'failed', 'no sign-in in progress in this browser (missing, foreign or expired flow cookie)');
 
   let claims: Record<string, unknown>;
   let idToken: string | undefined;
@@ -216,7 +236,7 @@ export async function completeSignIn(
       idTokenExpected: true,
     });
     const idClaims = tokens.claims();
-    if (!idClaims) return refuse('failed', 'the provider returned no ID token');
+    if (!idClaims) return refuse(prisma, input.actor, 'failed', 'the provider returned no ID token');
     idToken = tokens.id_token;
     claims = { ...idClaims };
     // Providers often put e-mail and groups in UserInfo only; the signed ID token wins where both speak.
@@ -225,18 +245,20 @@ export async function completeSignIn(
       claims = { ...info, ...idClaims };
     }
   } catch (err) {
-    return refuse('failed', (err as Error).message);
+    return refuse(prisma, input.actor, 'failed', (err as Error).message);
   }
 
-  const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : '';
+  const email = typeof claims.email === 'string' ? normalizeEmail(neutralizeText(claims.email)) : '';
   const verified = claims.email_verified === true || claims.email_verified === 'true';
-  if (!email || !verified) return refuse('unverified', email ? `e-mail ${email} is not verified by the provider` : 'the provider sent no e-mail');
+  if (!email || !verified) {
+    return refuse(prisma, input.actor, 'unverified', email ? `e-mail ${email} is not verified by the provider` : 'the provider sent no e-mail', email ? { email } : {});
+  }
 
   const existing = await prisma.user.findUnique({ where: { email } });
-  if (existing && !existing.isActive) return refuse('deactivated', `account ${email} is deactivated`);
+  if (existing && !existing.isActive) return refuse(prisma, input.actor, 'deactivated', `account ${email} is deactivated`, { email, userId: existing.id });
   const group = config.OIDC_REVIEWER_GROUP;
   const inReviewerGroup = Boolean(group && groupsOf(claims[config.OIDC_GROUPS_CLAIM]).includes(group));
-  if (!existing && !inReviewerGroup) return refuse('unknown', `no account for ${email}`);
+  if (!existing && !inReviewerGroup) return refuse(prisma, input.actor, 'unknown', `no account for ${email}`, { email });
 
   const meta = { ip: input.actor.ip ?? null, userAgent: input.actor.userAgent ?? null };
   try {
@@ -278,7 +300,7 @@ export async function completeSignIn(
   } catch (err) {
     // Two first sign-ins of the same new reviewer at once: the other one created the account.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-      return refuse('failed', `account ${email} was created concurrently; sign in again`);
+      return refuse(prisma, input.actor, 'failed', `account ${email} was created concurrently; sign in again`, { email });
     }
     throw err;
   }

@@ -67,27 +67,44 @@ async function lockUntil(prisma: PrismaClient, key: string, until: Date): Promis
     UPDATE login_throttle SET locked_until = GREATEST(COALESCE(locked_until, ${until}), ${until}) WHERE key = ${key}`;
 }
 
+/** A wait this failure started: the whole address, or the address on this account. */
+export interface Lockout {
+  scope: 'address' | 'address_and_account';
+  failures: number;
+  until: Date;
+}
+
 /**
- * Records a failed sign-in. Returns true to exactly one caller when the account
- * reaches the alert threshold in a window: that caller tells the administrators.
+ * Records a failed sign-in. Returns the waits it started (for the audit trail),
+ * and alert true to exactly one caller when the account reaches the alert
+ * threshold in a window: that caller tells the administrators.
  */
-export async function recordFailure(prisma: PrismaClient, email: string, ip?: string | null): Promise<{ alert: boolean }> {
+export async function recordFailure(prisma: PrismaClient, email: string, ip?: string | null): Promise<{ alert: boolean; lockouts: Lockout[] }> {
   const now = new Date();
+  const lockouts: Lockout[] = [];
   if (ip) {
     const byIp = await count(prisma, ipKey(ip), now);
-    if (byIp.failures >= MAX_FAILURES_PER_IP) await lockUntil(prisma, ipKey(ip), new Date(now.getTime() + LOCK_MS));
+    if (byIp.failures >= MAX_FAILURES_PER_IP) {
+      const until = new Date(now.getTime() + LOCK_MS);
+      await lockUntil(prisma, ipKey(ip), until);
+      lockouts.push({ scope: 'address', failures: byIp.failures, until });
+    }
   }
   const pair = await count(prisma, pairKey(email, ip), now);
   const delay = pairDelayMs(pair.failures);
-  if (delay) await lockUntil(prisma, pairKey(email, ip), new Date(now.getTime() + delay));
+  if (delay) {
+    const until = new Date(now.getTime() + delay);
+    await lockUntil(prisma, pairKey(email, ip), until);
+    lockouts.push({ scope: 'address_and_account', failures: pair.failures, until });
+  }
 
   const account = await count(prisma, accountKey(email), now);
-  if (account.failures < ACCOUNT_ALERT_FAILURES) return { alert: false };
+  if (account.failures < ACCOUNT_ALERT_FAILURES) return { alert: false, lockouts };
   // Claimed in one statement, so two instances crossing the threshold together alert once.
   const claimed = await prisma.$executeRaw`
     UPDATE login_throttle SET notified_at = ${now}
     WHERE key = ${accountKey(email)} AND (notified_at IS NULL OR notified_at < first_failure_at)`;
-  return { alert: claimed > 0 };
+  return { alert: claimed > 0, lockouts };
 }
 
 /** After a correct password: this address's failures on this account are forgiven. */

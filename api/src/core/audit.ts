@@ -11,6 +11,8 @@ export interface AuditEntry {
   periodId?: string | null;
   before?: unknown;
   after?: unknown;
+  /** Who acted when nobody is signed in and it is not the system (e.g. a refused sign-in attempt). */
+  actorLabel?: string;
 }
 
 export function actorLabel(actor: Actor | null | undefined): string {
@@ -29,7 +31,7 @@ export async function recordAudit(db: DbClient, actor: Actor | null, entry: Audi
   await db.auditEvent.create({
     data: {
       actorId: actor?.user?.id ?? null,
-      actorLabel: actorLabel(actor),
+      actorLabel: entry.actorLabel ?? actorLabel(actor),
       action: entry.action,
       entityType: entry.entityType,
       entityId: entry.entityId ?? null,

@@ -45,8 +45,9 @@ export function registerAccessControl(app: FastifyInstance, deps: AppDeps) {
 /**
  * One check at the edge for every /api route: no string in the path parameters,
  * the query or a JSON body may carry a NUL byte or an unpaired surrogate (the
- * database refuses them with an internal error) or exceed the global length
- * backstop; the answer is a 400 naming the field.
+ * database refuses them with an internal error), an unsafe control character
+ * (terminal escapes, bidirectional overrides, byte order marks: core/validation.ts)
+ * or exceed the global length backstop; the answer is a 400 naming the field.
  */
 export function registerInputHygiene(app: FastifyInstance) {
   app.addHook('preValidation', async (req: FastifyRequest) => {

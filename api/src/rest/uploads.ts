@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as uploads from '../services/uploads.js';
-import { errorBody, PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import { AppError, errorBody, PayloadTooLargeError, ValidationError } from '../core/errors.js';
+import { assertCleanStrings } from '../core/validation.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema, text } from './edge.js';
 import { PersonJson, UploadAccepted } from './replies.js';
@@ -44,12 +45,25 @@ async function receiveMultipart(req: FastifyRequest, reply: FastifyReply): Promi
         fields[part.fieldname] = String(part.value);
       }
     }
+    // The form's text fields get the edge check JSON bodies get (rest/http.ts registerInputHygiene).
+    assertCleanStrings(fields);
   } catch (err) {
     if (file) await fs.promises.rm(file.tempPath, { force: true });
     if (err instanceof PayloadTooLargeError) tooLarge(reply);
-    throw err;
+    throw unreadableForm(err);
   }
   return { file, fields };
+}
+
+/**
+ * A body the multipart parser cannot read (no boundary, cut off, malformed part
+ * headers: plain Errors without a status) is the client's: a 400 saying so.
+ * Errors with a status, ours, and system errors (a full disk) stay as they are.
+ */
+function unreadableForm(err: unknown): unknown {
+  const e = err as { statusCode?: unknown; code?: unknown; message?: unknown } | null;
+  if (!(err instanceof Error) || err instanceof AppError || e?.statusCode !== undefined || typeof e?.code === 'string') return err;
+  return new ValidationError(`The request body is not readable multipart/form-data: ${err.message}`, 'file');
 }
 
 const ColumnMappingBody = z

@@ -11,6 +11,7 @@ import { getDatamodel } from '../generated/pothos-types.js';
 import type { Context } from '../context.js';
 import { access } from '../context.js';
 import { AppError, ERROR_CODES, ValidationError, type ErrorCode } from '../core/errors.js';
+import { PLAUSIBLE_YEARS, isPlausibleDate } from '../core/validation.js';
 import { decodeIDOrThrow } from './global-ids.js';
 
 /** The caller's scopes (scope-auth), also read by onlyVisible below. */
@@ -122,6 +123,7 @@ builder.scalarType('DateTime', {
   parseValue: (v) => {
     const d = new Date(String(v));
     if (Number.isNaN(d.getTime())) throw new GraphQLError(`Not a valid date: ${String(v)}`);
+    if (!isPlausibleDate(d)) throw new GraphQLError(`Not a valid date: ${String(v)} ${PLAUSIBLE_YEARS}`);
     return d;
   },
 });

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Submission } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { parseOrThrow } from '../core/validation.js';
+import { parseOrThrow, rowIdInput } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { sendNotification } from './notifications.js';
@@ -95,9 +95,7 @@ export async function approvalReview(db: DbClient, submissionId: string): Promis
 }
 
 const itemCommentSchema = z.object({
-  riskDefinitionId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,18}$/, 'riskDefinitionId must be the id of a risk row')], {
-    error: 'riskDefinitionId must be the id of a risk row',
-  }),
+  riskDefinitionId: rowIdInput('riskDefinitionId must be the id of a risk row'),
   comment: z.string({ error: 'An item comment must be text' }).trim().min(1, 'An item comment cannot be empty').max(MAX_ITEM_COMMENT, `An item comment is too long (${MAX_ITEM_COMMENT} characters at most)`),
 });
 /** Also the REST edge's body schema (rest/decisions.ts). */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, parseOrThrow } from '../core/validation.js';
+import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, isSingleLine, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
@@ -29,7 +29,7 @@ export function defaultCriteriaName(type: CriteriaType, value: string): string {
 const REQUIRED = 'Please fill in all required fields';
 /** Also the REST edge's body schema (rest/assignments.ts). */
 export const createCriteriaSchema = z.object({
-  name: z.string().trim().max(200, 'Assignment name is too long').nullish(),
+  name: z.string().trim().max(200, 'Assignment name is too long').refine(isSingleLine, singleLineMessage('Assignment name')).nullish(),
   reviewerId: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(MAX_NAME_LENGTH, 'Reviewer id is not valid'),
   criteriaType: z.enum(CRITERIA_TYPES, { error: REQUIRED }),
   criteriaValue: z

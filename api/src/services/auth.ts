@@ -7,7 +7,7 @@ import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, normalizeEmail, optionalText } f
 import type { Actor } from '../core/types.js';
 import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from '../auth/passwords.js';
 import { createSession, endSession, endUserSessions, type NewSession } from '../auth/sessions.js';
-import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFailures, recordFailure } from '../auth/throttle.js';
+import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFailures, recordFailure, type Lockout } from '../auth/throttle.js';
 import { revokeUserApiTokens } from '../auth/tokens.js';
 import { sendNotification, type NotificationDeps } from './notifications.js';
 import type { PubSub } from '../pubsub.js';
@@ -41,12 +41,16 @@ export async function login(
   const user = await prisma.user.findUnique({ where: { email } });
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok) {
-    const { alert } = await recordFailure(prisma, email, meta.ip);
+    const { alert, lockouts } = await recordFailure(prisma, email, meta.ip);
+    await auditFailedSignIn(prisma, { email, userId: user?.id ?? null, ip: meta.ip, reason: user ? 'wrong_password' : 'unknown_user', lockouts });
     if (alert && user && meta.pubsub) await alertAdministrators({ prisma, pubsub: meta.pubsub }, user, meta.ip);
     throw new AuthenticationError(INVALID_CREDENTIALS);
   }
   // Only after a correct password, so the state of an account is not revealed to guessers.
-  if (!user.isActive) throw new ForbiddenError(ACCOUNT_DEACTIVATED);
+  if (!user.isActive) {
+    await auditFailedSignIn(prisma, { email, userId: user.id, ip: meta.ip, reason: 'deactivated', lockouts: [] });
+    throw new ForbiddenError(ACCOUNT_DEACTIVATED);
+  }
 
   await clearFailures(prisma, email, meta.ip);
   return prisma.$transaction(async (tx) => {
@@ -54,6 +58,36 @@ export async function login(
     const updated = await tx.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date(), lastSeenAt: new Date() } });
     await recordAudit(tx, { user: updated, ip: meta.ip }, { action: 'user.login', entityType: 'User', entityId: user.id });
     return { user: updated, session };
+  });
+}
+
+/**
+ * A failed internal sign-in in the audit trail (the e-mail tried, never the
+ * password), and each wait it started (`auth.locked_out`), in one transaction.
+ */
+async function auditFailedSignIn(
+  prisma: PrismaClient,
+  f: { email: string; userId: string | null; ip: string | null | undefined; reason: 'wrong_password' | 'unknown_user' | 'deactivated'; lockouts: Lockout[] },
+): Promise<void> {
+  const actor = { user: null, ip: f.ip ?? null };
+  const actorLabel = `sign-in attempt <${f.email}>`;
+  await prisma.$transaction(async (tx) => {
+    await recordAudit(tx, actor, {
+      action: 'auth.sign_in_failed',
+      entityType: 'User',
+      entityId: f.userId,
+      actorLabel,
+      after: { email: f.email, reason: f.reason, method: 'password' },
+    });
+    for (const l of f.lockouts) {
+      await recordAudit(tx, actor, {
+        action: 'auth.locked_out',
+        entityType: 'User',
+        entityId: f.userId,
+        actorLabel,
+        after: { email: f.email, scope: l.scope, failures: l.failures, until: l.until.toISOString() },
+      });
+    }
   });
 }
 
@@ -98,10 +132,21 @@ export function checkNewPassword(input: ChangePasswordInput): void {
   if (next === current) throw new ValidationError('New password must be different from current password', 'newPassword');
 }
 
+export const PASSWORD_NEEDS_SESSION = 'A password can only be changed from a signed-in session, not with an API token';
+
+/**
+ * A password is changed only by someone signed in with it (a session): an API
+ * token, whatever its scope, must not be able to take over its owner's account.
+ */
+export function assertSignedInSession(actor: Actor): void {
+  if (!actor.sessionId) throw new ForbiddenError(PASSWORD_NEEDS_SESSION);
+}
+
 export async function changePassword(deps: Pick<AppDeps, 'prisma' | 'pubsub'>, actor: Actor, input: ChangePasswordInput): Promise<User> {
   const { prisma } = deps;
   const me = actor.user;
   if (!me) throw new AuthenticationError('Not signed in');
+  assertSignedInSession(actor);
   if (input.userId != null && typeof input.userId !== 'string') throw new ValidationError('userId must be text', 'userId');
   if (input.userId && input.userId !== me.id) throw new ForbiddenError('You can only change your own password');
   checkNewPassword(input);

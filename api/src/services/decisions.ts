@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type User } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { actorLabel, recordAudit } from '../core/audit.js';
-import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow } from '../core/validation.js';
+import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow, rowIdInput } from '../core/validation.js';
 import { requireActivePeriod, getActivePeriod } from './periods.js';
 import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
@@ -48,7 +48,7 @@ export function mitigationIssues(v: { decision: string; comments?: string | null
 /** One decision; also the REST edge's body schema (rest/decisions.ts). */
 export const itemSchema = z
   .object({
-    riskDefinitionId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, 'riskDefinitionId must be a number')]).optional(),
+    riskDefinitionId: rowIdInput('riskDefinitionId must be the id of a risk row').optional(),
     userId: z.string().trim().min(1).max(MAX_CRITERIA_VALUE_LENGTH).optional(),
     compositeBusinessRole: z.string().trim().max(MAX_CRITERIA_VALUE_LENGTH).optional(),
     ...itemFields,

@@ -3,16 +3,20 @@
 // streaming writer: rows are committed as they come, so memory stays flat),
 // and the same parts as one CSV, each part under a title line and separated
 // by an empty line. Every value is written as text or a number, never as a
-// formula (XLSX); CSV cells are neutralised (core/csv.ts).
+// formula (XLSX), without unsafe control characters; CSV cells are neutralised
+// (core/csv.ts).
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { csvLine } from '../core/csv.js';
+import { neutralizeText } from '../core/validation.js';
 import { AUDIT_COLUMNS, DECISION_COLUMNS, UPLOAD_COLUMNS, summaryRows, type Evidence } from './evidence.js';
 
 export const EVIDENCE_FORMATS = ['xlsx', 'csv'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
 
-const cell = (v: unknown): string | number => (v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v));
+/** A value as the workbook holds it: a number, or text without unsafe control characters (XML cannot even carry most). */
+const cell = (v: unknown): string | number =>
+  v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : neutralizeText(String(v));
 
 /** A file name for the download: the period's name made safe, and the date of the evidence. */
 export function evidenceFileName(e: Evidence, format: EvidenceFormat): string {

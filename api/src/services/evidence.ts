@@ -1,7 +1,7 @@
 // Auditor evidence of a review period (ARCHITECTURE.md 'Evidence'): the final
 // decisions with who decided, who approved and when; the period's audit trail
 // (every decision change, submission, recall, approval, return, period change,
-// upload and purge); its scope (the uploads with their row counts and file
+// upload, purge, refused sign-in and lockout); its scope (the uploads with their row counts and file
 // checksums); and a summary.
 //
 // Evidence of a closed period never changes: when a period closes, its scope,
@@ -302,7 +302,7 @@ export async function periodEvidence(prisma: PrismaClient, periodId: string, upl
         SELECT e.id, e.occurred_at, e.actor_label, e.action, e.entity_type, e.entity_id, e.before, e.after, e.ip FROM audit_events e
          WHERE e.id > ${after} AND ${until}
            AND (e.period_id = ${periodId}::uuid
-                OR (e.occurred_at >= ${period.startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%')))
+                OR (e.occurred_at >= ${period.startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%' OR e.action LIKE 'auth.%')))
          ORDER BY e.id LIMIT ${BATCH}`;
       if (!rows.length) return;
       yield rows.map((e) => ({

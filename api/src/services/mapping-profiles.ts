@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { PrismaClient, Upload } from '../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import { isSingleLine, singleLineMessage } from '../core/validation.js';
 import { recordAudit } from '../core/audit.js';
 import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
@@ -53,6 +54,7 @@ export function checkProfileName(raw: unknown): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (!name) throw new ValidationError('The profile needs a name', 'saveProfileAs');
   if (name.length > MAX_PROFILE_NAME) throw new ValidationError(`The profile name is too long (${MAX_PROFILE_NAME} characters at most)`, 'saveProfileAs');
+  if (!isSingleLine(name)) throw new ValidationError(singleLineMessage('The profile name'), 'saveProfileAs');
   return name;
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Notification, NotificationType, Prisma, PrismaClient, User } from '../generated/prisma/client.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { parseOrThrow } from '../core/validation.js';
+import { isSingleLine, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
@@ -19,7 +19,7 @@ export interface NotificationDeps {
 
 /** Also the REST edge's body schema (rest/notifications.ts). */
 export const sendSchema = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title is too long (200 characters at most)'),
+  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title is too long (200 characters at most)').refine(isSingleLine, singleLineMessage('Title')),
   message: z.string({ error: 'Message is required' }).trim().min(1, 'Message is required').max(5000, 'Message is too long (5,000 characters at most)'),
   type: z.enum(['general', 'info', 'warning', 'urgent'], { error: 'Type must be general, info, warning or urgent' }).default('general'),
   targetType: z.enum(['all', 'specific'], { error: 'Send to must be all or specific' }).default('all'),

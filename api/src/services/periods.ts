@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
-import { dateInput, parseOrThrow } from '../core/validation.js';
+import { dateInput, isSingleLine, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { PubSub } from '../pubsub.js';
@@ -61,7 +61,7 @@ const REMINDER_DAYS = 'Reminder days must be whole numbers of days from 1 to 365
 
 /** Also the REST edge's body schema (rest/periods.ts). */
 export const createPeriodSchema = z.object({
-  name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long'),
+  name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long').refine(isSingleLine, singleLineMessage('Period name')),
   description: z.string().trim().max(2000, 'Description is too long').nullish(),
   startDate: dateInput('Start date is not a valid date').nullish(),
   endDate: dateInput('End date is not a valid date').nullish(),

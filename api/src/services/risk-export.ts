@@ -3,7 +3,7 @@
 // reviewer decision with its review metadata). SPEC §7 /api/risks/export and
 // /api/reports/risk-report.
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
-import { crlfLines, csvLine, sqlCsvText } from '../core/csv.js';
+import { copyCsvLines, csvLine, sqlCsvText } from '../core/csv.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { Database } from '../db/client.js';
 import type { Viewer } from './viewer.js';
@@ -94,7 +94,7 @@ export function riskReportMetadata(periodId: string | null, reviewerId: string |
  * report (one line per reviewer decision, see RISK_REPORT_EXTRA; an
  * administrator sees every reviewer's, a reviewer their own). Every cell is
  * made text by the database (dates as the CSV shows them, not read in the
- * server's time zone; formulas neutralised, see sqlCsvText). On PostgreSQL the
+ * server's time zone; formulas and control characters neutralised, see core/csv.ts). On PostgreSQL the
  * database writes the CSV itself (COPY TO STDOUT); on PGlite, which cannot
  * stream a COPY, batches of 10,000 rows by id, so memory stays flat either way.
  */
@@ -145,7 +145,7 @@ export async function* exportRisksCsv(
   yield csvLine([...EXPORT_COLUMNS.map(([h]) => h), ...(report ? RISK_REPORT_EXTRA : QUEUE_EXPORT_EXTRA)]);
   if (db.sql.copyOut) {
     const q = rows(Prisma.empty, Prisma.sql`TRUE`, null);
-    yield* crlfLines(db.sql.copyOut(q.text, q.values));
+    yield* copyCsvLines(db.sql.copyOut(q.text, q.values));
     return;
   }
   let after = '0';

@@ -8,7 +8,7 @@ import type { Actor, DbClient } from '../core/types.js';
 import { DAY_MS, isUuid } from '../core/types.js';
 import { newTokenSecret } from '../auth/tokens.js';
 import { z } from 'zod';
-import { parseOrThrow } from '../core/validation.js';
+import { isSingleLine, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import type { AppDeps } from './deps.js';
 
 /** The admin_settings row of the switch ('true' or 'false'; absent means off). */
@@ -91,7 +91,8 @@ export const createTokenSchema = z.object({
     .trim()
     .min(1, NAME_REQUIRED)
     .max(MAX_TOKEN_NAME_LENGTH, `Token name must be at most ${MAX_TOKEN_NAME_LENGTH} characters`)
-    .refine((v) => !v.includes('\0'), 'Token name must not contain NUL characters'),
+    .refine((v) => !v.includes('\0'), 'Token name must not contain NUL characters')
+    .refine(isSingleLine, singleLineMessage('Token name')),
   expiresInDays: z
     .number({ error: DAYS })
     .int(DAYS)

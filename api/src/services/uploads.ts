@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { recordAudit } from '../core/audit.js';
-import { parseOrThrow } from '../core/validation.js';
+import { neutralizeText, parseOrThrow } from '../core/validation.js';
 import type { Actor } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import type { AppDeps } from './deps.js';
@@ -68,7 +68,10 @@ export async function receiveFile(uploadsDir: string, stream: Readable, original
     }
     throw err;
   }
-  return { originalName: path.basename(originalName || 'upload'), tempPath, sizeBytes: size };
+  // A file name is the browser's, not typed here: unsafe controls (an RTLO hiding the real
+  // extension) are removed and line breaks become spaces (core/validation.ts neutralizeText).
+  const name = neutralizeText(path.basename(originalName || 'upload')).replace(/[\t\r\n\u2028\u2029]/g, ' ').trim();
+  return { originalName: name || 'upload', tempPath, sizeBytes: size };
 }
 
 /** A column mapping as clients send and services keep it: each source header and its field (null: left out). */

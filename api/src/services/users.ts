@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { PrismaClient, Role, User } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, optionalText, parseOrThrow } from '../core/validation.js';
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, isSingleLine, optionalText, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import type { Actor } from '../core/types.js';
@@ -18,6 +18,7 @@ import { endUserSessions } from '../auth/sessions.js';
 import { normalizeEmail } from '../core/validation.js';
 import type { JobQueue } from '../db/queue.js';
 import { askForDashboardFigures } from './assignments.js';
+import { assertSignedInSession } from './auth.js';
 
 export interface UserDeps {
   prisma: PrismaClient;
@@ -73,8 +74,8 @@ export const createUserSchema = z.object({
     .min(1, 'Email is required')
     .max(MAX_EMAIL_LENGTH, `Email is too long (${MAX_EMAIL_LENGTH} characters at most)`)
     .email('Please enter a valid email address'),
-  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')),
-  lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional().default(''),
+  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).refine(isSingleLine, singleLineMessage('First name')),
+  lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).refine(isSingleLine, singleLineMessage('Last name')).optional().default(''),
   role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }),
   password: z
     .string({ error: 'Password must be text' })
@@ -137,8 +138,8 @@ export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer' | 'con
  */
 export const updateUserSchema = z.strictObject(
   {
-    firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).optional(),
-    lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).optional(),
+    firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).refine(isSingleLine, singleLineMessage('First name')).optional(),
+    lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).refine(isSingleLine, singleLineMessage('Last name')).optional(),
     role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
   },
   {
@@ -214,6 +215,7 @@ export async function resetPassword(
   input: { newPassword?: string | null },
 ): Promise<User> {
   if (!isUuid(userId)) throw new NotFoundError('User not found');
+  if (actor.user?.id === userId) assertSignedInSession(actor);
   const newPassword = optionalText(input.newPassword, 'newPassword', 'New password', MAX_PASSWORD_LENGTH);
   if (!newPassword) throw new ValidationError('New password is required', 'newPassword');
   if (newPassword.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
