@@ -55,6 +55,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // One JSON log for the process: operational messages (migrations, mail, loads) are info-level.
   const logger = createLogger(config);
   const log = (msg: string) => logger.info(msg);
+  const warn = (msg: string) => logger.warn(msg);
   // The embedded database on disk belongs to one process (backup and restore check the same lock).
   const releaseDataDir = !config.DATABASE_URL && !opts.inMemory && !opts.db ? lockDataDir(config.dataDir) : () => {};
   // Before the database client, so its queries are traced too (when configured).
@@ -72,7 +73,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       logger.error(reason);
       opts.onRestartNeeded?.(reason);
     };
-    db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory, onSpaceBack }));
+    db = opts.db ?? (await createDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, inMemory: opts.inMemory, onSpaceBack, warn }));
   } catch (err) {
     await tracing?.shutdown();
     releaseDataDir();
@@ -86,9 +87,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     ps = await createAppPubSub(config.REDIS_URL, (msg) => logger.warn(msg));
     const pubsub = ps.pubsub;
     const started = await withStartupLock(db, async () => {
-      const { applied } = await migrate(db.sql);
+      const { applied } = await migrate(db.sql, undefined, warn);
       if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-      jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL });
+      jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL, warn });
       await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       const deps: AppDeps = { config, db, prisma: db.prisma, mailer: createMailer(jobs), jobs, pubsub, log, logError: (msg: string) => logger.error(msg) };
       const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });

@@ -9,6 +9,15 @@ import { createApp, type App } from './app.js';
 import { isConnectionLost } from './core/errors.js';
 import { passwordNotice } from './notice-box.js';
 
+/**
+ * An error of the running process, in the structured log once the app is up (a start that
+ * failed has no log yet: one plain line on stderr says why).
+ */
+function report(message: string) {
+  if (app) app.deps.logError(message);
+  else console.error(`[grc] ${message}`);
+}
+
 function oneLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.replace(/\s*\n\s*/g, ' ').trim();
@@ -20,7 +29,7 @@ function oneLine(err: unknown): string {
 // pool reconnects), so it is logged; any other unhandled rejection still ends the process.
 process.on('unhandledRejection', (reason) => {
   if (!isConnectionLost(reason)) throw reason;
-  console.error(`[grc] lost the database connection in the background: ${oneLine(reason)}`);
+  report(`lost the database connection in the background: ${oneLine(reason)}`);
 });
 
 /** EX_TEMPFAIL: a temporary condition; starting again is the cure (docs/operations.md). */
@@ -52,7 +61,7 @@ app.deps.log(`ready on http://localhost:${config.PORT} (${app.deps.db.kind}) in 
 function restart(reason: string) {
   if (closing) return;
   closing = true;
-  console.error(`[grc] restart needed: ${reason}; exiting with ${EXIT_RESTART} for the supervisor to start it again`);
+  report(`restart needed: ${reason}; exiting with ${EXIT_RESTART} for the supervisor to start it again`);
   setTimeout(() => process.exit(EXIT_RESTART), 6000).unref();
   void app.server.close({ requestsTimeoutMs: 5000 }).finally(() => process.exit(EXIT_RESTART));
 }
@@ -63,7 +72,7 @@ function stop(sig: string, drainMs: number) {
   const timeoutMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
   // Bounded whatever happens below (a hung query, a client that never finishes).
   setTimeout(() => {
-    console.error(`[grc] shutdown took over ${config.SHUTDOWN_TIMEOUT_SECONDS} s; exiting now`);
+    report(`shutdown took over ${config.SHUTDOWN_TIMEOUT_SECONDS} s; exiting now`);
     process.exit(1);
   }, timeoutMs).unref();
   app.deps.log(`${sig}: shutting down`);
@@ -71,7 +80,7 @@ function stop(sig: string, drainMs: number) {
     .shutdown({ drainMs, timeoutMs: timeoutMs - 500 })
     .then(() => process.exit(0))
     .catch((e) => {
-      console.error(`[grc] shutdown failed: ${oneLine(e)}`);
+      report(`shutdown failed: ${oneLine(e)}`);
       process.exit(1);
     });
 }

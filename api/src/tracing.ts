@@ -9,6 +9,9 @@ import type { FastifyPluginCallback } from 'fastify';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
 
+/** How long a batch of spans may take to reach the collector, and the most shutdown waits for the last one. */
+const SPAN_FLUSH_MS = 2000;
+
 export interface Tracing {
   /** Registers the HTTP server spans on a Fastify instance (before its routes). */
   fastifyPlugin: FastifyPluginCallback;
@@ -34,7 +37,9 @@ export async function startTracing(config: Config): Promise<Tracing | null> {
     ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME, 'service.instance.id': `${process.pid}` }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` }), { scheduledDelayMillis: 1000 })],
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: SPAN_FLUSH_MS }), { scheduledDelayMillis: 1000, exportTimeoutMillis: SPAN_FLUSH_MS }),
+    ],
   });
   // The global provider, AsyncLocalStorage context and W3C trace-context propagation.
   provider.register();
@@ -48,7 +53,11 @@ export async function startTracing(config: Config): Promise<Tracing | null> {
     fastifyPlugin: fastifyOtel.plugin() as FastifyPluginCallback,
     async shutdown() {
       unregister();
-      await provider.shutdown().catch(() => {});
+      // The spans still queued get a short while to reach the collector: a collector that is
+      // down or never answers must not hold the process past its shutdown deadline.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([provider.shutdown().catch(() => {}), new Promise<void>((r) => (timer = setTimeout(r, SPAN_FLUSH_MS)))]);
+      clearTimeout(timer);
       trace.disable();
       context.disable();
     },

@@ -5,6 +5,7 @@
 // and the database queries it ran, all in the caller's trace when it sent a
 // W3C traceparent. Without the setting nothing is sent.
 import fs from 'node:fs';
+import net from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,6 +101,25 @@ describe('OpenTelemetry tracing', () => {
       expect(collector.spans.some((s) => s.name.includes('readyz'))).toBe(false);
     } finally {
       await collector.close();
+    }
+  }, 120_000);
+
+  it('a collector that is down or never answers does not hold up SIGTERM: the process exits 0 within the shutdown deadline', async () => {
+    // One port refuses connections (down); the other takes them and never answers (hung).
+    const hung = net.createServer(() => {});
+    const hungPort = await freePort();
+    await new Promise<void>((r) => hung.listen(hungPort, '127.0.0.1', r));
+    try {
+      for (const endpoint of [`http://127.0.0.1:${await freePort()}`, `http://127.0.0.1:${hungPort}`]) {
+        const { proc, admin } = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, SHUTDOWN_TIMEOUT_SECONDS: '10' });
+        // Spans waiting to be sent when the signal comes.
+        expect((await admin.request('POST', '/graphql', { query: 'query Pending { viewer { id } }' })).status).toBe(200);
+        proc.child.kill('SIGTERM');
+        expect(await proc.exited, endpoint).toBe(0);
+        expect(proc.output()).not.toMatch(/shutdown took over/);
+      }
+    } finally {
+      hung.close();
     }
   }, 120_000);
 

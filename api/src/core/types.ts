@@ -5,6 +5,9 @@ import type { PrismaClient, Prisma, User } from '../generated/prisma/client.js';
 export type DbClient = PrismaClient | Prisma.TransactionClient;
 
 /** Who is acting, as the services need to know it. */
+/** Where a lower layer reports a problem it rides out (the app's structured log, at warn level). */
+export type Warn = (message: string) => void;
+
 export interface Actor {
   user: User | null;
   ip?: string | null;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { isDiskFull } from '../core/errors.js';
+import type { Warn } from '../core/types.js';
 
 type PrismaClientOptions = Prisma.PrismaClientOptions;
 
@@ -79,6 +80,8 @@ export interface DbOptions {
    * restarted: a fresh start replays its log and carries on.
    */
   onSpaceBack?: () => void;
+  /** Problems ridden out (an idle connection lost), for the app's log. */
+  warn?: Warn;
 }
 
 /** The Prisma client over a driver adapter, reporting each statement to onQuery when asked to. */
@@ -98,7 +101,7 @@ function quoteIdent(name: string): string {
 }
 
 export async function createDatabase(opts: DbOptions): Promise<Database> {
-  return opts.databaseUrl ? createPostgres(opts.databaseUrl, opts.onQuery) : createPglite(opts);
+  return opts.databaseUrl ? createPostgres(opts.databaseUrl, opts.onQuery, opts.warn) : createPglite(opts);
 }
 
 /** The free space, in bytes, on the disk holding `dir`. */
@@ -119,13 +122,13 @@ function noSpaceError(): Error {
   return Object.assign(new Error('No space left on device: the data folder is full'), { code: 'ENOSPC' });
 }
 
-async function createPostgres(url: string, onQuery?: (sql: string) => void): Promise<Database> {
+async function createPostgres(url: string, onQuery?: (sql: string) => void, warn: Warn = (m) => console.error(m)): Promise<Database> {
   const pg = (await import('pg')).default;
   const { PrismaPg } = await import('@prisma/adapter-pg');
   // int8 (bigint ids, counts) as strings would surprise callers of the raw
   // interface; keep pg's default (string) and convert where needed.
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  pool.on('error', (err) => console.error('PostgreSQL pool error:', err.message));
+  pool.on('error', (err) => warn(`PostgreSQL pool: ${err.message}`));
   // A connection the server ends while it is checked out (a failover, a pooler reset, an idle
   // session killed, pg_terminate_backend) emits 'error' with no listener of the pool's: without
   // this one, Node would end the process. The work on it fails with its next statement.

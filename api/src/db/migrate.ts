@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Sql } from './client.js';
+import type { Warn } from '../core/types.js';
 
 /** Arbitrary, fixed: the advisory lock key shared by every instance. */
 const MIGRATION_LOCK_KEY = 72707369;
@@ -63,7 +64,7 @@ export interface MigrateResult {
   applied: string[];
 }
 
-export async function migrate(sql: Sql, dir?: string): Promise<MigrateResult> {
+export async function migrate(sql: Sql, dir?: string, warn: Warn = (m) => console.warn(m)): Promise<MigrateResult> {
   const migrations = readMigrations(dir);
   return sql.session(async (conn) => {
     await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -78,7 +79,7 @@ export async function migrate(sql: Sql, dir?: string): Promise<MigrateResult> {
         const previous = doneByName.get(m.name);
         if (previous !== undefined) {
           if (previous !== m.checksum) {
-            console.warn(`migration ${m.name} was modified after it was applied (checksum differs)`);
+            warn(`migration ${m.name} was modified after it was applied (checksum differs)`);
           }
           continue;
         }
@@ -96,7 +97,7 @@ export async function migrate(sql: Sql, dir?: string): Promise<MigrateResult> {
           throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
         }
         for (const statement of m.after) {
-          await conn.exec(statement).catch((err: Error) => console.warn(`migration ${m.name}: after.sql: ${err.message}`));
+          await conn.exec(statement).catch((err: Error) => warn(`migration ${m.name}: after.sql: ${err.message}`));
         }
         applied.push(m.name);
       }

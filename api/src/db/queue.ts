@@ -5,6 +5,7 @@
 import PgBoss from 'pg-boss';
 import type { Database } from './client.js';
 import type { DbClient } from '../core/types.js';
+import type { Warn } from '../core/types.js';
 
 export interface JobQueue {
   boss: PgBoss;
@@ -12,7 +13,7 @@ export interface JobQueue {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-export async function startJobQueue(db: Database, opts: { databaseUrl?: string; pollingIntervalSeconds?: number }): Promise<JobQueue> {
+export async function startJobQueue(db: Database, opts: { databaseUrl?: string; pollingIntervalSeconds?: number; warn?: Warn }): Promise<JobQueue> {
   const common = {
     schema: 'pgboss',
     // Maintenance and cron scheduling run on every instance; pg-boss coordinates them.
@@ -32,7 +33,8 @@ export async function startJobQueue(db: Database, opts: { databaseUrl?: string; 
           },
         },
       });
-  boss.on('error', (err: Error) => console.error('[jobs]', err.message));
+  const warn = opts.warn ?? ((m: string) => console.error(m));
+  boss.on('error', (err: Error) => warn(`job queue: ${err.message}`));
   await boss.start();
   return {
     boss,
