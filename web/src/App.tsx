@@ -13,6 +13,7 @@ import { prepareDashboard } from './routes/dashboard/dashboardLoader';
 import { readStoredUser } from './auth/storage';
 import NotFoundRoute from './routes/not-found/NotFoundRoute';
 import SignInRefusedRoute from './routes/sign-in-refused/SignInRefusedRoute';
+import { riskReviewTab } from './routes/risk-review/riskQueueAddress';
 
 // Each screen but the dashboard is its own chunk (RouteBoundary's Suspense
 // shows the loading state while it loads). Its loader (with the query's
@@ -85,11 +86,14 @@ const prepareHome: RoutePrepare<unknown> = (session) => {
   return prepareDashboard(session);
 };
 
+/** A list's page, search and filters change within a Risk Review tab: the screen loads its rows itself. */
+const sameRiskReviewTab = (current: URL, next: URL) => riskReviewTab(current.searchParams) === riskReviewTab(next.searchParams);
+
 /** Reviewers' Risk Review is My Assigned Risks; everyone else's the administrators' tabs. */
 const prepareRisks: RoutePrepare<unknown> = async (session, url) => {
   if (session.viewer.role === 'REVIEWER') {
     startLoading(assignedRisksCode);
-    return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session);
+    return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(session, url);
   }
   startLoading(riskReviewCode);
   return (await import('./routes/risk-review/riskReviewLoader')).prepareRiskReview(session, url);
@@ -116,7 +120,7 @@ function RiskReviewForRole() {
  * nothing a viewer may not see: an administrator's screen prepares nothing
  * for a reviewer, who gets the 'Access Denied' redirect).
  */
-const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown> }> = [
+const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown>; sameScreen?: (current: URL, next: URL) => boolean }> = [
   {
     path: '/upload',
     element: <UploadRoute />,
@@ -125,15 +129,16 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
       return (await import('./routes/upload/uploadLoader')).prepareUpload(s);
     },
   },
-  { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks },
-  { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks },
+  { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
+  { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
   {
     path: '/assigned-risks',
     element: <AssignedRisksRoute />,
-    prepare: async (s) => {
+    prepare: async (s, url) => {
       startLoading(assignedRisksCode);
-      return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s);
+      return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s, url);
     },
+    sameScreen: () => true,
   },
   {
     path: '/assignments',
@@ -186,10 +191,11 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
   {
     path: '/all-reviews',
     element: <AllReviewsRoute />,
-    prepare: async (s) => {
+    prepare: async (s, url) => {
       startLoading(allReviewsCode);
-      return (await import('./routes/all-reviews/allReviewsLoader')).prepareAllReviews(s);
+      return (await import('./routes/all-reviews/allReviewsLoader')).prepareAllReviews(s, url);
     },
+    sameScreen: () => true,
   },
   {
     path: '/admin-settings',
@@ -287,9 +293,9 @@ export const routes: RouteObject[] = [
               </Screen>
             ),
           },
-          ...SIGNED_IN_ROUTES.map(({ path, element, prepare }) => ({
+          ...SIGNED_IN_ROUTES.map(({ path, element, prepare, sameScreen }) => ({
             path,
-            ...(prepare ? routeLoader(prepare) : {}),
+            ...(prepare ? routeLoader(prepare, { sameScreen }) : {}),
             element: <Screen>{element}</Screen>,
           })),
           { path: '*', element: <NotFound /> },

@@ -3,6 +3,7 @@
 // change. The database refuses UPDATE and DELETE on audit_events.
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Actor, DbClient } from './types.js';
+import { displayName, personLabel } from './people.js';
 
 export interface AuditEntry {
   action: string;
@@ -18,8 +19,7 @@ export interface AuditEntry {
 export function actorLabel(actor: Actor | null | undefined): string {
   if (!actor?.user) return 'system';
   const u = actor.user;
-  const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
-  return name ? `${name} <${u.email}>` : u.email;
+  return displayName(u) ? personLabel(u) : u.email;
 }
 
 function json(v: unknown): Prisma.InputJsonValue | undefined {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as notifications from '../services/notifications.js';
+import { displayName } from '../services/users.js';
 import { flag, idParams, isoDate, routeSchema } from './edge.js';
 import { Success } from './replies.js';
 
@@ -39,7 +40,7 @@ function shape(n: View) {
     targetUserId: n.targetUserId,
     createdAt: n.createdAt,
     ...(n.targetUser !== undefined
-      ? { targetUserName: n.targetUser ? [n.targetUser.firstName, n.targetUser.lastName].filter(Boolean).join(' ') : null }
+      ? { targetUserName: n.targetUser ? displayName(n.targetUser) : null }
       : {}),
     ...(n._count ? { readCount: n._count.reads } : {}),
   };

@@ -20,6 +20,10 @@ export const UserNode = builder.prismaNode('User', {
     userId: t.exposeString('id'),
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
+    displayName: t.string({
+      select: { firstName: true, lastName: true },
+      resolve: (u) => users.displayName(u),
+    }),
     email: t.exposeString('email'),
     role: t.expose('role', { type: RoleEnum }),
     isActive: t.exposeBoolean('isActive'),

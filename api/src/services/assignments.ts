@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
+import { personLabel } from '../core/people.js';
 import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, isSingleLine, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
@@ -295,7 +296,7 @@ export interface Holder {
 export async function holdersOf(db: DbClient, reviewerId: string | null): Promise<Holder[]> {
   const users = await db.user.findMany({ where: reviewerId ? { id: reviewerId } : { role: 'reviewer', ...HOLDS_WORK }, orderBy: [{ email: 'asc' }, { id: 'asc' }] });
   const sets = await criteriaSetsOf(db, users.map((u) => u.id));
-  return users.map((u) => ({ label: `${u.firstName} ${u.lastName} <${u.email}>`.trim(), sets: sets.get(u.id)! }));
+  return users.map((u) => ({ label: personLabel(u), sets: sets.get(u.id)! }));
 }
 
 /**

@@ -5,7 +5,7 @@ import type { PubSub } from '../pubsub.js';
 import type { DbClient } from '../core/types.js';
 import type { Viewer } from './viewer.js';
 import { decidedRowCount, visibleTotals } from './risks.js';
-import { getActivePeriod } from './periods.js';
+import { getDecisionPeriod } from './periods.js';
 import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
 import { UNCATEGORISED, categoryCounts, loadsPerBucket, newHighRiskUsers } from './scope-figures.js';
 import { HOLDS_WORK, sightsOf } from './assignments.js';
@@ -15,11 +15,15 @@ import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDe
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
 
+/**
+ * 'Pending' on the dashboard, its card and its trend chart alike: the rows the
+ * viewer sees that are not decided in the period whose decisions are shown
+ * (the active one, else the one closed last; every row when there is none),
+ * by anyone for an administrator, by themselves for a reviewer.
+ */
 export async function dashboardStats(prisma: PrismaClient, viewer: Viewer) {
   const user = viewer.user;
-  // Pending: for a reviewer, rows they have not decided; for an administrator,
-  // rows nobody has decided.
-  const [period, scope] = await Promise.all([viewer.activePeriod(), viewer.scope()]);
+  const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const [totals, decided, newHigh] = await Promise.all([
     visibleTotals(prisma, user, scope),
     decidedRowCount(prisma, user, period?.id ?? null, scope.visible),
@@ -32,7 +36,7 @@ export async function dashboardStats(prisma: PrismaClient, viewer: Viewer) {
     totalConflicts: totals.total,
     highRiskUsers: totals.highUsers,
     newHighRiskUsers: newHigh,
-    pendingReviews: period ? totals.total - decided : 0,
+    pendingReviews: Math.max(0, totals.total - decided),
     activeReviewers,
   };
 }
@@ -60,8 +64,8 @@ export interface TrendPoint {
 /**
  * The risk trend (dashboard chart): per day or week of the range, the
  * conflicts loaded, decided retain, decided remove and pending, cumulative at
- * the end of each bucket. Decisions are those of the active period (else the
- * latest period): for an administrator any reviewer's, the row counted once
+ * the end of each bucket. Decisions are those of the decision period (the
+ * active one, else the one closed last; 'pending' as dashboardStats says): for an administrator any reviewer's, the row counted once
  * with its latest decision; for a reviewer their own. A decision counts from
  * its last change (an earlier value is in the audit trail, not here). The
  * loads per bucket are cached per data version; everyone's decisions are
@@ -73,7 +77,7 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
   const r = range as TrendRange;
   const { unit, count } = TREND_RANGES[r];
   const u = Prisma.raw(`'${unit}'`);
-  const [scope, period] = await Promise.all([viewer.scope(), referencePeriod(prisma, await viewer.activePeriod())]);
+  const [scope, period] = await Promise.all([viewer.scope(), viewer.decisionPeriod().then((p) => p?.id ?? null)]);
   const loadedBy = await loadsPerBucket(prisma, scope, unit);
   // Everyone's decisions from the days kept per period, a reviewer's own from the days kept for them
   // (each counted live while those are refreshed).
@@ -95,13 +99,6 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
     return { date, loaded, retained, removed, pending: Math.max(0, loaded - retained - removed) };
   });
   return { range: r, points };
-}
-
-/** The period whose decisions the charts show: the active one, else the latest. */
-async function referencePeriod(db: DbClient, active: { id: string } | null): Promise<string | null> {
-  if (active) return active.id;
-  const latest = await db.reviewPeriod.findFirst({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
-  return latest?.id ?? null;
 }
 
 /** Cached per data version and category version. */
@@ -126,7 +123,7 @@ export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
   const periods = await periodsWithDecisions(tx);
   if (!periods.length) return false;
   await freshSharedItems(tx, periods, { inTransaction: true });
-  const shown = await referencePeriod(tx, await getActivePeriod(tx));
+  const shown = (await getDecisionPeriod(tx))?.id ?? null;
   if (shown && periods.includes(shown)) {
     await refreshTrendDays(tx, shown, { inTransaction: true });
     // The reviewers' own days too (those who hold work or whose days are kept), one statement for all.

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Prisma, type PrismaClient, type ReviewPeriod } from '../generated/prisma/client.js';
 import { NotFoundError } from '../core/errors.js';
+import { personLabel } from '../core/people.js';
 import type { DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { rowHoldersSql } from './assignments.js';
@@ -156,7 +157,7 @@ async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, upl
       mode: u.mode,
       recordCount: u.recordCount,
       duplicatesSkipped: u.duplicatesSkipped,
-      uploadedBy: u.uploadedBy ? `${u.uploadedBy.firstName} ${u.uploadedBy.lastName} <${u.uploadedBy.email}>`.trim() : null,
+      uploadedBy: u.uploadedBy ? personLabel(u.uploadedBy) : null,
       createdAt: u.createdAt.toISOString(),
       completedAt: u.completedAt?.toISOString() ?? null,
       liveAtClose: u.live,
@@ -182,7 +183,7 @@ async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen
     where: { createdAt: { gte: period.startDate, lte: asOf } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? `${u.firstName} ${u.lastName} <${u.email}>`.trim() : null);
+  const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? personLabel(u) : null);
   return {
     period: {
       id: period.id,

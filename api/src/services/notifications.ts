@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Notification, NotificationType, Prisma, PrismaClient, User } from '../generated/prisma/client.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
+import { displayName } from '../core/people.js';
 import { isSingleLine, parseOrThrow, singleLineMessage } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
@@ -44,7 +45,7 @@ export function isVisibleTo(n: Pick<Notification, 'targetType' | 'targetUserId'>
 
 function senderName(u: User | null): string | null {
   if (!u) return null;
-  return [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
+  return displayName(u) || u.email;
 }
 
 export async function sendNotification(deps: NotificationDeps, actor: Actor, input: SendNotificationInput): Promise<Notification> {

@@ -16,6 +16,7 @@ import { Prisma, type PrismaClient, type RemediationItem, type RemediationStatus
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { actorLabel, recordAudit } from '../core/audit.js';
 import { csvLine } from '../core/csv.js';
+import { personLabelFragment } from '../core/people.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { sendNotification, type NotificationDeps } from './notifications.js';
@@ -26,8 +27,7 @@ export const SETTABLE_STATUSES = ['open', 'done', 'failed'] as const;
 export const REMEDIATION_STATUSES = ['open', 'done', 'failed', 'verified'] as const;
 export const MAX_NOTE_LENGTH = 2000;
 
-const person = (alias: string) =>
-  Prisma.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '') || ' <' || coalesce(${alias}.email, '') || '>'), '<>')`);
+const person = personLabelFragment;
 
 /** Adds the removals of approved submissions not yet listed (idempotent; safe to run concurrently). */
 export async function listApprovedRemovals(db: DbClient): Promise<number> {

@@ -11,6 +11,7 @@
 import { Prisma, type Notification, type PrismaClient, type ReviewPeriod, type User } from '../generated/prisma/client.js';
 import type { Config } from '../config.js';
 import { recordAudit } from '../core/audit.js';
+import { displayName } from '../core/people.js';
 import type { DbClient } from '../core/types.js';
 import { DAY_MS, isUuid } from '../core/types.js';
 import { NotFoundError } from '../core/errors.js';
@@ -62,7 +63,7 @@ export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: 
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const nameOf = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
+const nameOf = (u: User) => displayName(u) || u.email;
 
 /** The reminder points of the period that have come by `now` (the end not yet reached). */
 export function duePoints(period: Pick<ReviewPeriod, 'endDate' | 'reminderDaysBefore'>, now: Date): number[] {

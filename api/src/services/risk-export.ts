@@ -4,6 +4,7 @@
 // /api/reports/risk-report.
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { copyCsvLines, csvLine, sqlCsvText } from '../core/csv.js';
+import { personLabelSql } from '../core/people.js';
 import { EXPORT_FIELDS } from '../ingest/columns.js';
 import type { Database } from '../db/client.js';
 import type { Viewer } from './viewer.js';
@@ -57,7 +58,7 @@ const NOT_NULL_TEXT = new Set(EXPORT_COLUMNS.map(([, c]) => c).filter((c) => c !
 /** The risk report's metadata cells (RISK_REPORT_EXTRA), over riskReportMetadata's aliases x and hx. */
 export const RISK_REPORT_CELLS = [`coalesce(x.decision, '${PENDING}')`, 'x.comments', 'x.decided_at', 'x.reviewer', 'x.submission', 'x.submitted_at', 'x.approved_by', 'x.approved_at', 'x.period', 'x.mitigation_control', 'x.mitigation_expires', 'x.approver_comment', 'hx.assigned_to'];
 
-const person = (t: string) => `nullif(trim(coalesce(${t}.first_name, '') || ' ' || coalesce(${t}.last_name, '') || ' <' || coalesce(${t}.email, '') || '>'), '<>')`;
+const person = personLabelSql;
 
 /**
  * The risk report's review metadata of row r (alias x, one line per decision):

@@ -20,6 +20,9 @@ import type { JobQueue } from '../db/queue.js';
 import { askForDashboardFigures } from './assignments.js';
 import { assertSignedInSession } from './auth.js';
 
+/** How a person is named on screen and in files (the one rule: core/people.ts). */
+export { displayName, personLabel } from '../core/people.js';
+
 export interface UserDeps {
   prisma: PrismaClient;
   mailer: Mailer;

@@ -35,6 +35,7 @@ import type {
 import { useNotify } from '../components/toast';
 import { createEnvironment } from '../relay/environment';
 import { onUnauthenticated } from '../relay/errors';
+import { SIGN_IN_PATH, signInPathFor } from './nextPath';
 import { closeSubscriptions } from '../relay/network';
 import { setRouteSession } from '../router/routeSession';
 import {
@@ -299,8 +300,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           if (EXTERNAL_LOGIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
             window.location.assign('/api/login');
           } else {
-            // Marked as a sign-out, so the sign-in page does not send a session still on screen back to '/'.
-            navigate('/internal-login', { state: { signedOut: true } });
+            // Marked as a sign-out, so the sign-in page does not send a session still on screen back to '/';
+            // signing in again returns to the page (its address, filters included) the session ended on.
+            const here = `${path}${window.location.search}${window.location.hash}`;
+            navigate(here === '/' ? SIGN_IN_PATH : signInPathFor(here), { state: { signedOut: true } });
           }
         }, UNAUTHORIZED_REDIRECT_MS);
       }),

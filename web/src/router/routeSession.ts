@@ -44,10 +44,15 @@ export type RoutePrepare<T> = (session: RouteSession, url: URL) => T | null | Pr
  * which starts the requests and returns at once) for the signed-in session,
  * and its revalidation rule: the loader runs again when the path or the search
  * changes, or the session does; a click on the link of the page already open
- * keeps the page's state (and its queries) as before. A `perSession` loader
+ * keeps the page's state (and its queries) as before, as does a change of the
+ * address that `sameScreen` says the screen follows itself (a list's page,
+ * search and filters: the screen loads its next rows). A `perSession` loader
  * (the signed-in layout's) runs again only when the session changes.
  */
-export function routeLoader<T>(prepare: RoutePrepare<T>, { perSession = false }: { perSession?: boolean } = {}) {
+export function routeLoader<T>(
+  prepare: RoutePrepare<T>,
+  { perSession = false, sameScreen }: { perSession?: boolean; sameScreen?: (current: URL, next: URL) => boolean } = {},
+) {
   let preparedFor = -1;
   return {
     loader: ({ request }: LoaderFunctionArgs): T | null | Promise<T | null> => {
@@ -57,7 +62,9 @@ export function routeLoader<T>(prepare: RoutePrepare<T>, { perSession = false }:
     },
     shouldRevalidate: ({ currentUrl, nextUrl }: ShouldRevalidateFunctionArgs): boolean =>
       preparedFor !== generation ||
-      (!perSession && (currentUrl.pathname !== nextUrl.pathname || currentUrl.search !== nextUrl.search)),
+      (!perSession &&
+        (currentUrl.pathname !== nextUrl.pathname ||
+          (currentUrl.search !== nextUrl.search && !(sameScreen?.(currentUrl, nextUrl) ?? false)))),
   };
 }
 

@@ -32,7 +32,7 @@ import { graphql, useFragment } from 'react-relay';
 import { useLocation, useNavigate } from 'react-router';
 import type { Sidebar_viewer$key } from '../__generated__/Sidebar_viewer.graphql';
 import { useSession } from '../auth/SessionProvider';
-import { fullName, initials, roleLabel } from '../domain/users/userNames';
+import { shownName, initials, roleLabel } from '../domain/users/userNames';
 
 type Role = 'ADMIN' | 'REVIEWER';
 
@@ -194,6 +194,7 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
       fragment Sidebar_viewer on User {
         firstName
         lastName
+        displayName
         email
         role
         canCreateApiTokens
@@ -208,7 +209,7 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
   const [signingOut, setSigningOut] = useState(false);
 
   const entries = navEntriesFor(user.role);
-  const name = fullName(user.firstName, user.lastName);
+  const name = shownName(user.displayName);
   const role = roleLabel(user.role);
 
   const go = (to: string) => (event: MouseEvent<HTMLElement>) => {

@@ -67,6 +67,7 @@ export function AssignmentOverview({
                 id
                 firstName
                 lastName
+                displayName
                 email
                 role
                 isActive
@@ -111,8 +112,8 @@ export function AssignmentOverview({
       reviewerData.users.edges
         .map((e) => e.node)
         .filter((u) => u.role === 'REVIEWER' && u.isActive)
-        .map((u) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email }))
-        .sort((a, b) => `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`)),
+        .map((u) => ({ id: u.id, displayName: u.displayName, email: u.email }))
+        .sort((a, b) => a.displayName.localeCompare(b.displayName)),
     [reviewerData.users],
   );
   const assignments = data.assignmentCriteria.edges.map((e) => e.node);

@@ -23,7 +23,7 @@ import type { AssignmentRowDeleteMutation } from '../../__generated__/Assignment
 import type { AssignmentRow_assignment$key } from '../../__generated__/AssignmentRow_assignment.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { criteriaTypeLabel, formatDate } from '../risks/riskDisplay';
-import { fullName } from '../users/userNames';
+import { shownName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 import { ReassignDialog } from './ReassignDialog';
 import { formatCount } from '../../components/StatTile';
@@ -77,6 +77,7 @@ export function AssignmentRow({
           id
           firstName
           lastName
+          displayName
           email
         }
       }
@@ -107,7 +108,7 @@ export function AssignmentRow({
       </TableCell>
       <TableCell>
         <TableCellLayout className={styles.wrap} description={<Caption1 className={styles.muted}>{a.reviewer.email}</Caption1>}>
-          {fullName(a.reviewer.firstName, a.reviewer.lastName)}
+          {shownName(a.reviewer.displayName)}
         </TableCellLayout>
       </TableCell>
       <TableCell>

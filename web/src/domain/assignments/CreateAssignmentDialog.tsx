@@ -8,7 +8,7 @@ import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../..
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
 import { SearchCombobox, type OptionLookup } from '../../components/SearchCombobox';
 import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../risks/riskDisplay';
-import { fullName } from '../users/userNames';
+import { shownName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 
 // The values of a type matching the text typed (for a reviewer: those they do not have yet).
@@ -40,7 +40,7 @@ const mutation = graphql`
   }
 `;
 
-export type ReviewerOption = { id: string; firstName: string; lastName: string; email: string };
+export type ReviewerOption = { id: string; displayName: string; email: string };
 /** Values offered per lookup. */
 const VALUE_LOOKUP_SIZE = 20;
 type Form = { reviewerId: string; criteriaType: CriteriaTypeValue | ''; criteriaValue: string; name: string };
@@ -130,7 +130,7 @@ export function CreateAssignmentDialog({
           </option>
           {reviewers.map((r) => (
             <option key={r.id} value={r.id}>
-              {fullName(r.firstName, r.lastName)} ({r.email})
+              {shownName(r.displayName)} ({r.email})
             </option>
           ))}
         </Select>

@@ -5,7 +5,7 @@ import { graphql, useRefetchableFragment } from 'react-relay';
 import type { ReassignmentPanel_query$key } from '../../__generated__/ReassignmentPanel_query.graphql';
 import { ListEmpty, ListTable } from '../../components/ListTable';
 import { formatDate } from '../risks/riskDisplay';
-import { fullName } from '../users/userNames';
+import { shownName } from '../users/userNames';
 import { ReassignDialog, type ReassignTarget } from './ReassignDialog';
 import { formatCount } from '../../components/StatTile';
 
@@ -36,6 +36,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
                 id
                 firstName
                 lastName
+                displayName
                 email
               }
               pending
@@ -84,7 +85,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
             <Caption1 className={styles.muted}>No deactivated reviewer holds open work.</Caption1>
           ) : (
             data.reassignmentOpenWork.edges.map(({ node: w }) => {
-              const who = fullName(w.reviewer.firstName, w.reviewer.lastName);
+              const who = shownName(w.reviewer.displayName);
               return (
                 <section key={w.reviewer.id} aria-label={`Open work of ${who}`}>
                   <Body1>

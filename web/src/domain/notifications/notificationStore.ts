@@ -91,6 +91,7 @@ export function addNotification(
     prependIfAbsent(store, MY_FEED_CONNECTION, node);
   }
   if (prependIfAbsent(store, ALL_FEED_CONNECTION, node)) {
-    adjustCounts(store, 'allNotificationCounts', { total: 1, unread });
+    // Unread counts only what the viewer can read (allNotificationCounts).
+    adjustCounts(store, 'allNotificationCounts', { total: 1, unread: options.visibleToViewer ? unread : 0 });
   }
 }

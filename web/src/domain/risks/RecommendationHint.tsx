@@ -8,9 +8,19 @@ import type { RecommendationHint_row$key } from '../../__generated__/Recommendat
 import { decisionLabel, formatDate } from './riskDisplay';
 
 const useStyles = makeStyles({
-  box: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, paddingTop: tokens.spacingVerticalXS, maxWidth: '320px' },
-  line: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalXS },
-  muted: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
+  // Compact beside a row (a list shows many rows per screen): the badge, then the reason on one
+  // line; the whole reason and the facts in the tooltip and for screen readers.
+  box: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, flexGrow: 1, flexBasis: 0, minWidth: '96px', maxWidth: '320px' },
+  badge: { whiteSpace: 'nowrap', alignSelf: 'flex-start' },
+  reason: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 },
+  hidden: {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
 });
 
 export const RECOMMENDATION_LABEL: Record<string, string> = { RETAIN: 'Retain', REMOVE: 'Remove', REVIEW: 'Review' };
@@ -44,15 +54,14 @@ export function RecommendationHint({ row }: { row: RecommendationHint_row$key })
   if (r.isHighRiskRule) facts.push('High-risk rule');
   if (r.sharedReviewers > 0) facts.push(`Shared with ${r.sharedReviewers} (${r.sharedRemoved} removed, ${r.sharedRetained} retained)`);
   const value = r.recommendation.value;
+  const details = [r.recommendation.reason, ...facts].join(' · ');
   return (
-    <div className={styles.box} data-testid="recommendation">
-      <span className={styles.line}>
-        <Badge appearance="tint" shape="rounded" size="small" color={COLOR[value]}>
-          Suggests: {RECOMMENDATION_LABEL[value]}
-        </Badge>
-        <Caption1 className={styles.muted}>{r.recommendation.reason}</Caption1>
-      </span>
-      {facts.length ? <Caption1 className={styles.muted}>{facts.join(' · ')}</Caption1> : null}
+    <div className={styles.box} data-testid="recommendation" title={details}>
+      <Badge className={styles.badge} appearance="tint" shape="rounded" size="small" color={COLOR[value]}>
+        Suggests: {RECOMMENDATION_LABEL[value]}
+      </Badge>
+      <Caption1 className={styles.reason}>{r.recommendation.reason}</Caption1>
+      {facts.length ? <span className={styles.hidden}>{facts.join(' · ')}</span> : null}
     </div>
   );
 }

@@ -104,28 +104,8 @@ export function defaultAssignmentName(type: string, value: string): string {
   return `${type.toUpperCase().replace(/_/g, ' ')}: ${value}`;
 }
 
-// The first Intl formatter of a page loads the locale's data: 21 ms of main-thread time
-// unthrottled, ~80 ms on a phone (session 14's profile of the risk queue, whose rows' hints
-// show a date, as the dashboard's period card does). A date is written out here instead; the
-// date and time, shown on fewer screens, keeps its formatter, made on first use.
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-let dateTimeFormat: Intl.DateTimeFormat | undefined;
-
-/** A date as en-US writes it in short ('Nov 25, 2026', Intl's year numeric, month short, day numeric), in local time. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '—';
-  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
-}
-
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '—';
-  dateTimeFormat ??= new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-  return dateTimeFormat.format(d);
-}
+// Dates follow the app's one rule (components/dates.ts).
+export { formatDate, formatDateTime } from '../../components/dates';
 
 /**
  * A technical name (a role such as WD_HR_PARTNER, a composite role) that a

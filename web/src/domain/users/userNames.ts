@@ -1,8 +1,10 @@
 // How people are named on screen (the sidebar, the user list, notifications).
+// The name itself is the server's `User.displayName` (one rule for the screens
+// and the exported files: api/src/core/people.ts).
 
-/** A user's first and last name, 'User' when neither is known. */
-export function fullName(firstName: string | null | undefined, lastName: string | null | undefined): string {
-  return [firstName, lastName].filter(Boolean).join(' ').trim() || 'User';
+/** The name to show for a user: their display name, 'User' when they have none (SPEC §2, the sidebar's fallback). */
+export function shownName(displayName: string | null | undefined): string {
+  return displayName?.trim() || 'User';
 }
 
 export function initials(firstName: string | null | undefined, lastName: string | null | undefined, email?: string): string {

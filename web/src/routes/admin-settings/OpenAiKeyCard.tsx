@@ -6,6 +6,7 @@ import type { OpenAiKeyCardSaveMutation } from '../../__generated__/OpenAiKeyCar
 import type { OpenAiKeyCardValidateMutation } from '../../__generated__/OpenAiKeyCardValidateMutation.graphql';
 import { errorMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
+import { formatDateTime } from '../../components/dates';
 
 /** SPEC §5, §9: every OpenAI API key starts with this. */
 export const OPENAI_KEY_PREFIX = 'sk-';
@@ -94,7 +95,7 @@ export function OpenAiKeyCard({ configured, updatedAt, onChanged }: { configured
             Not Configured
           </Badge>
         )}
-        {configured && updatedAt ? <Caption1 className={styles.muted}>Last updated: {new Date(updatedAt).toLocaleString()}</Caption1> : null}
+        {configured && updatedAt ? <Caption1 className={styles.muted}>Last updated: {formatDateTime(updatedAt)}</Caption1> : null}
       </div>
       <Field label={configured ? 'New API key' : 'API key'} hint="The key is stored encrypted and never shown again.">
         <Input

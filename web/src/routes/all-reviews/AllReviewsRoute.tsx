@@ -1,8 +1,8 @@
 import { Badge, Button, Caption1, Card, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import { ArrowLeft16Regular, ChevronLeft16Regular, ChevronRight16Regular, Dismiss16Regular } from '@fluentui/react-icons';
-import { Suspense, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
-import { useLoaderData } from 'react-router';
+import { useLoaderData, useSearchParams } from 'react-router';
 import type { AllReviewsRouteQuery } from '../../__generated__/AllReviewsRouteQuery.graphql';
 import { FilterSelect, ListHeading, type FilterChoice } from '../../components/FilterBar';
 import { LinkButton } from '../../components/LinkButton';
@@ -13,7 +13,8 @@ import { useDebouncedCallback } from '../../components/useDebouncedCallback';
 import { DecisionBadge } from '../../domain/risks/riskDisplay';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AllReviewsTable } from './AllReviewsTable';
-import { allReviewsVariables, EMPTY_REVIEW_FILTERS, PAGE_SIZES, type AllReviewsPrepared, type ReviewFilters } from './allReviewsLoader';
+import { allReviewsVariables, EMPTY_REVIEW_FILTERS, PAGE_SIZES, REVIEW_ADDRESS_KEYS, reviewAddress, reviewAddressValues, type AllReviewsPrepared, type ReviewFilters } from './allReviewsLoader';
+import { listAddressKey, writeListAddress } from '../../router/listAddress';
 
 const query = graphql`
   query AllReviewsRouteQuery($first: Int!, $page: Int!, $search: String, $decision: ReviewDecisionFilter, $shared: ReviewSharedFilter) {
@@ -75,16 +76,30 @@ export default function AllReviewsRoute() {
   const styles = useStyles();
   const prepared = useLoaderData() as AllReviewsPrepared | null;
   const { queryRef, isPending, load } = usePreparedQuery<AllReviewsRouteQuery>(query, prepared?.query);
-  const [filters, setFilters] = useState<ReviewFilters>(EMPTY_REVIEW_FILTERS);
+  // The filters and page are in the address (a reload, a link and Back show the same rows).
+  const [params, setParams] = useSearchParams();
+  const [fromAddress] = useState(() => reviewAddress(params));
+  const [filters, setFilters] = useState<ReviewFilters>(fromAddress.filters);
   // The filters and page of the results loaded last.
-  const shown = useRef({ filters: EMPTY_REVIEW_FILTERS, page: 1 });
-  const show = (next: ReviewFilters, page: number) => {
+  const shown = useRef(fromAddress);
+  const show = (next: ReviewFilters, page: number, address: 'write' | 'keep' = 'write') => {
     shown.current = { filters: next, page };
     load(allReviewsVariables(next, page));
+    if (address === 'write') setParams((p) => writeListAddress(p, REVIEW_ADDRESS_KEYS, { values: reviewAddressValues(next), page }));
   };
+  // Back and Forward: the address names other rows than those shown.
+  const wanted = reviewAddress(params);
+  const addressKey = listAddressKey(REVIEW_ADDRESS_KEYS, { values: reviewAddressValues(wanted.filters), page: wanted.page });
+  useEffect(() => {
+    if (addressKey === listAddressKey(REVIEW_ADDRESS_KEYS, { values: reviewAddressValues(shown.current.filters), page: shown.current.page })) return;
+    latest.current = wanted.filters;
+    setFilters(wanted.filters);
+    show(wanted.filters, wanted.page, 'keep');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [addressKey]);
   // The filters as last set: a search typed just before another change (say the page size) is applied
   // with that change, and the delayed search then applies the latest filters, never the older ones.
-  const latest = useRef(EMPTY_REVIEW_FILTERS);
+  const latest = useRef(fromAddress.filters);
   const applySearch = useDebouncedCallback(() => {
     if (JSON.stringify(latest.current) !== JSON.stringify(shown.current.filters)) show(latest.current, 1);
   }, 300);
@@ -186,11 +201,11 @@ function Legend() {
         <Caption1>Role reviewed by several reviewers</Caption1>
       </span>
       <span className={styles.legendItem}>
-        <DecisionBadge decision="retain" />
+        <DecisionBadge decision="RETAIN" />
         <Caption1>Access kept</Caption1>
       </span>
       <span className={styles.legendItem}>
-        <DecisionBadge decision="remove" />
+        <DecisionBadge decision="REMOVE" />
         <Caption1>Access to be revoked</Caption1>
       </span>
     </section>

@@ -23,8 +23,9 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ApiTokenRow_token$data, ApiTokenRow_token$key } from '../../__generated__/ApiTokenRow_token.graphql';
 import type { ApiTokenRowRevokeMutation } from '../../__generated__/ApiTokenRowRevokeMutation.graphql';
 import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { fullDateTime, relativeTime, shortDate } from '../../components/relativeTime';
-import { fullName } from '../../domain/users/userNames';
+import { relativeTime } from '../../components/relativeTime';
+import { fullDateTime, shortDate } from '../../components/dates';
+import { shownName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
@@ -124,6 +125,7 @@ export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_
         owner {
           firstName
           lastName
+          displayName
           email
         }
       }
@@ -135,7 +137,7 @@ export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_
   const [confirming, setConfirming] = useState(false);
   const [commit, inFlight] = useMutation<ApiTokenRowRevokeMutation>(revokeMutation);
   const st = status(t);
-  const owner = fullName(t.owner.firstName, t.owner.lastName);
+  const owner = shownName(t.owner.displayName);
 
   const revoke = () => {
     const fail = (message?: string) => notify({ title: 'Revoke Failed', description: message || 'Failed to revoke the token', intent: 'error' });

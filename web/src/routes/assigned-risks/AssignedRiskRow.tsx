@@ -34,6 +34,9 @@ const useStyles = makeStyles({
   remove: { color: tokens.colorPaletteRedForeground1 },
   riskId: { fontFamily: tokens.fontFamilyMonospace },
   clamp: { display: '-webkit-box', WebkitLineClamp: '2', WebkitBoxOrient: 'vertical', overflow: 'hidden' },
+  oneLine: { display: 'block', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' },
+  // The decision and the recommendation side by side: a row stays about two lines tall.
+  decision: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', columnGap: tokens.spacingHorizontalS, minWidth: 0 },
 });
 
 /** One assigned risk with its decision; Retain / Remove on pending rows, 'Change' on decided ones while editable. */
@@ -126,13 +129,15 @@ export function AssignedRiskRow({
       </TableCell>
       <TableCell>{r.system}</TableCell>
       <TableCell>
-        <TableCellLayout className={styles.wrap} description={<Caption1 className={styles.muted}>{r.roleProfileDescription}</Caption1>}>
+        <TableCellLayout className={styles.wrap} description={<Caption1 className={mergeClasses(styles.muted, styles.oneLine)} title={r.roleProfileDescription ?? undefined}>{r.roleProfileDescription}</Caption1>}>
           {r.roleProfile ? <TechName value={r.roleProfile} /> : '—'}
         </TableCellLayout>
       </TableCell>
       <TableCell>
-        <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
-        <RecommendationHint row={r} />
+        <div className={styles.decision}>
+          <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
+          <RecommendationHint row={r} />
+        </div>
       </TableCell>
       <TableCell>
         {saving ? (

@@ -35,7 +35,9 @@ import { formatDate } from '../../domain/risks/riskDisplay';
 import { useDebouncedCallback } from '../../components/useDebouncedCallback';
 import { CompositeView } from '../composite-view/CompositeView';
 import { compositeViewQuery, compositeViewVariables } from '../composite-view/compositeViewLoader';
-import { DEFAULT_VIEW, assignedFilter, assignedRisksVariables, type AssignedView } from './assignedRisksLoader';
+import { ASSIGNED_ADDRESS_KEYS, assignedAddress, assignedAddressValues, assignedFilter, assignedRisksVariables, type AssignedView } from './assignedRisksLoader';
+import { listAddressKey, writeListAddress } from '../../router/listAddress';
+import { useSearchParams } from 'react-router';
 import { RecommendationControls } from './RecommendationControls';
 import { AssignedRiskRow } from './AssignedRiskRow';
 import { AssignedSummaryTiles } from './AssignedSummaryTiles';
@@ -85,12 +87,15 @@ const useStyles = makeStyles({
   search: { maxWidth: '460px' },
   batch: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, marginLeft: 'auto' },
   scroll: { overflowX: 'auto', borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  table: { minWidth: '920px' },
+  // Fits the content width at 1280 px with the sidebar open (about 950 px): no column off screen.
+  table: { minWidth: '940px' },
   actionsCol: { width: '150px' },
-  userCol: { width: '15%' },
-  levelCol: { width: '88px' },
-  systemCol: { width: '108px' },
-  decisionCol: { width: '96px' },
+  userCol: { width: '12%' },
+  levelCol: { width: '80px' },
+  systemCol: { width: '88px' },
+  roleCol: { width: '150px' },
+  // The decision with the recommendation beside it (badge, then its reason on one line).
+  decisionCol: { width: '200px' },
   footer: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
   empty: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
@@ -99,15 +104,33 @@ const useStyles = makeStyles({
 /** SPEC §2 'My Assigned Risks': the reviewer's risks, decisions and submission. */
 export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedRisksQuery> | null | undefined }) {
   const styles = useStyles();
-  const [search, setSearch] = useState('');
-  // The route's loader prepared the first page (no search); the current page stays on screen while the next one loads.
+  // The search, view and page are in the address (a reload, a link and Back show the same rows).
+  const [params, setParams] = useSearchParams();
+  const [fromAddress] = useState(() => assignedAddress(params));
+  const [search, setSearch] = useState(fromAddress.search);
+  // The route's loader prepared the address's page; the current page stays on screen while the next one loads.
   const { queryRef, isPending, load, refetch } = usePreparedQuery<AssignedRisksQuery>(query, prepared);
   // The search and page of the rows loaded last.
-  const shown = useRef<{ search: string; paging: CursorPaging; view: AssignedView }>({ search: '', paging: FIRST_PAGE, view: DEFAULT_VIEW });
-  const show = (nextSearch: string, paging: CursorPaging, view = shown.current.view) => {
+  const shown = useRef<{ search: string; paging: CursorPaging; view: AssignedView }>({
+    search: fromAddress.search,
+    paging: { ...FIRST_PAGE, page: fromAddress.page },
+    view: fromAddress.view,
+  });
+  const show = (nextSearch: string, paging: CursorPaging, view = shown.current.view, address: 'write' | 'keep' = 'write') => {
     shown.current = { search: nextSearch, paging, view };
     load(assignedRisksVariables(nextSearch, paging, view));
+    if (address === 'write') setParams((p) => writeListAddress(p, ASSIGNED_ADDRESS_KEYS, { values: assignedAddressValues(nextSearch, view), page: paging.page }));
   };
+  // Back and Forward: the address names other rows than those shown.
+  const wanted = assignedAddress(params);
+  const addressKey = listAddressKey(ASSIGNED_ADDRESS_KEYS, { values: assignedAddressValues(wanted.search, wanted.view), page: wanted.page });
+  useEffect(() => {
+    const { search: s, view: v, paging: p } = shown.current;
+    if (addressKey === listAddressKey(ASSIGNED_ADDRESS_KEYS, { values: assignedAddressValues(s, v), page: p.page })) return;
+    setSearch(wanted.search);
+    show(wanted.search, { ...FIRST_PAGE, page: wanted.page }, wanted.view, 'keep');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [addressKey]);
   const onView = (view: AssignedView) => show(shown.current.search, FIRST_PAGE, view);
   const applySearch = useDebouncedCallback((value: string) => {
     if (value !== shown.current.search) show(value, FIRST_PAGE);
@@ -116,7 +139,7 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
     setSearch(value);
     // A new search starts again at the first page at once; the search itself applies once typing pauses.
     const { paging } = shown.current;
-    if (paging.page !== FIRST_PAGE.page || paging.after || paging.before) show(shown.current.search, FIRST_PAGE);
+    if (paging.page !== FIRST_PAGE.page || paging.after || paging.before) show(shown.current.search, FIRST_PAGE, shown.current.view, 'keep');
     applySearch(value.trim());
   };
   const goTo = (page: number, current: PageEdges) => show(shown.current.search, pageRequest(page, current));
@@ -294,7 +317,7 @@ function Loaded({
                       <TableHeaderCell>Risk ID</TableHeaderCell>
                       <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
                       <TableHeaderCell className={styles.systemCol}>System</TableHeaderCell>
-                      <TableHeaderCell>Role Profile</TableHeaderCell>
+                      <TableHeaderCell className={styles.roleCol}>Role Profile</TableHeaderCell>
                       <TableHeaderCell className={styles.decisionCol}>Decision</TableHeaderCell>
                       <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
                     </TableRow>

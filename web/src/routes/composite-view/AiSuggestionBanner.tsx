@@ -10,6 +10,7 @@ import { useAuth } from '../../auth/SessionProvider';
 import { errorMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
 import { AiRiskProfileDialog } from './AiRiskProfileDialog';
+import { formatDateTime } from '../../components/dates';
 
 const categorizeMutation = graphql`
   mutation AiSuggestionBannerCategorizeMutation($riskId: String!) {
@@ -119,7 +120,7 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
               <MessageBarTitle>AI Suggested Category: {s.category}</MessageBarTitle>
               <span className={styles.meta}>
                 <Caption1>Confidence: {Math.round(s.confidence * 100)}%</Caption1>
-                {s.processedAt ? <Caption1 className={styles.muted}>Processed: {new Date(s.processedAt).toLocaleString()}</Caption1> : null}
+                {s.processedAt ? <Caption1 className={styles.muted}>Processed: {formatDateTime(s.processedAt)}</Caption1> : null}
                 {s.accepted === true ? <Badge color="success" appearance="tint">Accepted</Badge> : null}
                 {s.accepted === false ? <Badge color="danger" appearance="tint">Rejected</Badge> : null}
               </span>

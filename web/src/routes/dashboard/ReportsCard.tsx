@@ -41,8 +41,9 @@ export function ReportsCard() {
         description={<Caption1 className={styles.muted}>Exports of the loaded risk data</Caption1>}
       />
       <Body1>
-        The risk report holds all 31 original columns plus review metadata (decision, reviewer, decision time, comments,
-        submission and approval, review period; one line per reviewer decision), saved as a timestamped CSV file.
+        The risk report holds every column of the loaded export, then the review columns: decision, comments, decision
+        time, reviewer, submission and approval, review period, mitigation, approver comment and who the row is assigned
+        to; one line per reviewer decision, saved as a timestamped CSV file.
       </Body1>
       <Button
         className={styles.button}

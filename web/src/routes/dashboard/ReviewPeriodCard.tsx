@@ -95,6 +95,7 @@ const reopenMutation = graphql`
     reopenReviewPeriod(id: $id) {
       __typename
       ... on MutationReopenReviewPeriodSuccess {
+        # Every field the card reads of the active period: the updater makes this record the active one.
         data {
           id
           name
@@ -103,6 +104,8 @@ const reopenMutation = graphql`
           endDate
           status
           closedAt
+          reminderDaysBefore
+          defaultDecisionAtClose
         }
       }
       ... on Error {

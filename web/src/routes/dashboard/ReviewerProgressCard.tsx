@@ -2,7 +2,7 @@ import { Caption1, Card, CardHeader, makeStyles, ProgressBar, Subtitle2, Text, t
 import { PeopleTeam24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { ReviewerProgressCard_query$key } from '../../__generated__/ReviewerProgressCard_query.graphql';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { formatCount } from '../../components/StatTile';
 
 const useStyles = makeStyles({
@@ -57,6 +57,7 @@ export function ReviewerProgressCard({ query }: { query: ReviewerProgressCard_qu
                 id
                 firstName
                 lastName
+                displayName
                 isActive
               }
               assigned
@@ -87,7 +88,7 @@ export function ReviewerProgressCard({ query }: { query: ReviewerProgressCard_qu
       ) : (
         <ul className={styles.list} aria-label="Progress by reviewer">
           {rows.map((r) => (
-            <ReviewerBar key={r.reviewer.id} name={fullName(r.reviewer.firstName, r.reviewer.lastName)} done={Math.min(r.decided, r.assigned)} assigned={r.assigned} />
+            <ReviewerBar key={r.reviewer.id} name={shownName(r.reviewer.displayName)} done={Math.min(r.decided, r.assigned)} assigned={r.assigned} />
           ))}
         </ul>
       )}

@@ -32,6 +32,7 @@ const mutation = graphql`
           id
           firstName
           lastName
+          displayName
           email
           passwordResetRequired
         }
@@ -150,7 +151,7 @@ export default function InternalLoginRoute() {
         reload()
           .then(() => {
             if (!user.passwordResetRequired) {
-              const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || user.email;
+              const name = user.displayName || user.email;
               notify({ title: 'Login Successful', description: `Welcome back, ${name}`, intent: 'success' });
             }
             navigate(user.passwordResetRequired ? '/' : next, { replace: true });

@@ -22,7 +22,7 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
 import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { typeBadgeColor, typeEmoji, typeLabel } from '../../domain/notifications/notificationKinds';
 import {
   ALL_FEED_CONNECTION,
@@ -31,7 +31,8 @@ import {
   adjustCounts,
   connectionId,
 } from '../../domain/notifications/notificationStore';
-import { fullDateTime, relativeTime } from '../../components/relativeTime';
+import { relativeTime } from '../../components/relativeTime';
+import { fullDateTime } from '../../components/dates';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
@@ -135,6 +136,7 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
           id
           firstName
           lastName
+          displayName
           email
         }
         readCount @include(if: $isAdmin)
@@ -149,12 +151,13 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
 
   const visibleToViewer = n.targetType === 'ALL' || n.targetUser?.id === viewerId || !isAdmin;
   const target = n.targetType === 'ALL' ? 'All users' : 'Specific user';
-  const targetName = n.targetUser ? fullName(n.targetUser.firstName, n.targetUser.lastName) : null;
+  const targetName = n.targetUser ? shownName(n.targetUser.displayName) : null;
 
   const fail = () => notify({ title: 'Error', description: 'Failed to delete notification', intent: 'error' });
 
   const onDelete = () => {
-    const unread = n.isRead ? 0 : -1;
+    // Unread counts only what the viewer can read.
+    const unread = n.isRead || !visibleToViewer ? 0 : -1;
     commitDelete({
       variables: {
         id: n.id,

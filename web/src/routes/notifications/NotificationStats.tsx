@@ -58,8 +58,10 @@ function Stat({ label, value, icon, tone }: { label: string; value: string; icon
 
 /**
  * SPEC §2 (Notifications): Total Notifications, Unread Messages, Read Rate, of
- * the notifications addressed to the viewer (an administrator's list also shows
- * what was sent to others: their read state is theirs, counted in 'Read by').
+ * the notifications the page lists: for an administrator every one sent, of
+ * which unread are those addressed to them that they have not read (what was
+ * sent to others is theirs to read, counted in 'Read by'); for anyone else
+ * their own.
  */
 export function NotificationStats({ counts }: { counts: NotificationStats_counts$key }) {
   const { total, unreadCount } = useFragment(

@@ -28,8 +28,13 @@ import { SendNotificationDialog } from './SendNotificationDialog';
 
 const query = graphql`
   query NotificationsRouteQuery($isAdmin: Boolean!, $count: Int!, $userCount: Int!) {
-    # The viewer's own figures for everyone: the bell's record, so both always agree.
-    notificationCounts {
+    # The cards describe the list below: an administrator's lists every notification sent
+    # (unread: those addressed to them that they have not read, as the bell counts), anyone
+    # else's their own.
+    allNotificationCounts @include(if: $isAdmin) {
+      ...NotificationStats_counts
+    }
+    notificationCounts @skip(if: $isAdmin) {
       ...NotificationStats_counts
     }
     ...AllNotificationsFeed_query @include(if: $isAdmin) @alias(as: "allFeed") @arguments(count: $count)
@@ -84,7 +89,7 @@ function Notifications({ queryRef }: { queryRef: PreloadedQuery<NotificationsRou
   const [sendOpen, setSendOpen] = useState(false);
   const viewerId = viewer?.id ?? '';
 
-  const counts = data.notificationCounts;
+  const counts = data.allNotificationCounts ?? data.notificationCounts;
 
   const toDashboard = (event: MouseEvent) => {
     event.preventDefault();

@@ -4,7 +4,7 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { SendNotificationDialog_query$key } from '../../__generated__/SendNotificationDialog_query.graphql';
 import type { SendNotificationDialogMutation } from '../../__generated__/SendNotificationDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { NOTIFICATION_TYPE_OPTIONS, type NotificationKind } from '../../domain/notifications/notificationKinds';
 import { addNotification } from '../../domain/notifications/notificationStore';
 import { useNotify } from '../../components/toast';
@@ -86,6 +86,7 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
               id
               firstName
               lastName
+              displayName
               email
               isActive
             }
@@ -109,7 +110,7 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
       data.users.edges
         .map((e) => e.node)
         .filter((u) => u.isActive)
-        .map((u) => ({ id: u.id, name: fullName(u.firstName, u.lastName), email: u.email })),
+        .map((u) => ({ id: u.id, name: shownName(u.displayName), email: u.email })),
     [data],
   );
   const matching = users.filter((u) => {

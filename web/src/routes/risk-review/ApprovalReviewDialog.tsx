@@ -13,6 +13,7 @@ import { formatCount } from '../../components/StatTile';
 import { FormDialog, useFailureToast } from '../../components/FormDialog';
 import { useNotify } from '../../components/toast';
 import { decisionLabel } from '../../domain/risks/riskDisplay';
+import { listedItemsHeading, unlistedItemsNote } from './approvalWording';
 
 const useStyles = makeStyles({
   list: {
@@ -211,9 +212,10 @@ function ApprovalItems({
   const styles = useStyles();
   const { submissionReview: review } = usePreloadedQuery<ApprovalReviewDialogQuery>(reviewQuery, queryRef);
   const shown = review.items.slice(0, SHOWN);
+  const unlisted = unlistedItemsNote(review.total, shown.length);
   return (
     <>
-      <Text weight="semibold">Items needing attention first ({formatCount(review.total)} in all)</Text>
+      <Text weight="semibold">{listedItemsHeading(review.total, shown.length)}</Text>
       <ul className={styles.list} aria-label="Submitted items">
         {shown.map((i) => {
           const group = GROUP[i.group] ?? GROUP.OTHER!;
@@ -234,7 +236,7 @@ function ApprovalItems({
           );
         })}
       </ul>
-      {review.total > shown.length ? <Caption1 className={styles.muted}>and {formatCount(review.total - shown.length)} more items</Caption1> : null}
+      {unlisted ? <Caption1 className={styles.muted}>{unlisted}</Caption1> : null}
     </>
   );
 }

@@ -16,7 +16,6 @@ import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
 import { formatDateTime } from '../../domain/risks/riskDisplay';
-import { fullName } from '../../domain/users/userNames';
 import { formatCount } from '../../components/StatTile';
 import { ApprovalReviewDialog, type ApprovalMode } from './ApprovalReviewDialog';
 
@@ -53,6 +52,7 @@ export function ReviewerStatusRow({
           id
           firstName
           lastName
+          displayName
           email
           isActive
         }
@@ -68,7 +68,7 @@ export function ReviewerStatusRow({
   );
   const [mode, setMode] = useState<ApprovalMode | null>(null);
 
-  const name = fullName(p.reviewer.firstName, p.reviewer.lastName) || p.reviewer.email;
+  const name = p.reviewer.displayName || p.reviewer.email;
   const ratio = p.assigned > 0 ? Math.min(p.decided / p.assigned, 1) : 0;
   const status = p.submissionStatus ? STATUS[p.submissionStatus] : undefined;
   const awaiting = p.submissionStatus === 'SUBMITTED' && submissionId != null;

@@ -26,7 +26,10 @@ import { FIRST_PAGE, pageEdgesOf, pageRequest, type CursorPaging, type PageEdges
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { riskExportUrl } from './riskExport';
 import { RiskQueueResults } from './RiskQueueResults';
-import { EMPTY_FILTERS, riskQueueVariables, toFilterInput, type QueueFilters } from './riskReviewLoader';
+import { riskQueueVariables, toFilterInput, type QueueFilters } from './riskReviewLoader';
+import { QUEUE_FILTER_KEYS, queueAddress } from './riskQueueAddress';
+import { listAddressKey, writeListAddress } from '../../router/listAddress';
+import { useSearchParams } from 'react-router';
 
 // Issue 15, points 2 and 3: the System, User Group and Role/Profile filters search as you
 // type, on the server (a thousand role names are not sent whole).
@@ -100,23 +103,36 @@ const useStyles = makeStyles({
 export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuery> | null | undefined }) {
   const styles = useStyles();
   const notify = useNotify();
-  const [filters, setFilters] = useState<QueueFilters>(EMPTY_FILTERS);
+  // The filters and page are in the address (a reload, a link and Back show the same rows).
+  const [params, setParams] = useSearchParams();
+  const [fromAddress] = useState(() => queueAddress(params));
+  const [filters, setFilters] = useState<QueueFilters>(fromAddress.filters);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [showAdvanced, setShowAdvanced] = useState(false);
   const [exporting, setExporting] = useState(false);
   const systemLookup = useValueLookup('SYSTEM');
-  // The route's loader prepared the first page (no filter).
+  // The route's loader prepared the address's page.
   // The current page stays on screen while the next one loads.
   const { queryRef, isPending, load, refetch } = usePreparedQuery<RiskQueueQuery>(riskQueueQuery, prepared);
 
   // The filters and page of the results loaded last.
-  const shown = useRef<{ filters: QueueFilters; paging: CursorPaging }>({ filters: EMPTY_FILTERS, paging: FIRST_PAGE });
-  const show = (nextFilters: QueueFilters, paging: CursorPaging) => {
+  const shown = useRef<{ filters: QueueFilters; paging: CursorPaging }>({ filters: fromAddress.filters, paging: { ...FIRST_PAGE, page: fromAddress.page } });
+  const show = (nextFilters: QueueFilters, paging: CursorPaging, address: 'write' | 'keep' = 'write') => {
     shown.current = { filters: nextFilters, paging };
     // A new page or filter starts with nothing selected.
     setSelected(new Set());
     load(riskQueueVariables(nextFilters, paging));
+    if (address === 'write') setParams((p) => writeListAddress(p, QUEUE_FILTER_KEYS, { values: nextFilters, page: paging.page }));
   };
+  // Back and Forward: the address names other rows than those shown.
+  const wanted = queueAddress(params);
+  const addressKey = listAddressKey(QUEUE_FILTER_KEYS, { values: wanted.filters, page: wanted.page });
+  useEffect(() => {
+    if (addressKey === listAddressKey(QUEUE_FILTER_KEYS, { values: shown.current.filters, page: shown.current.paging.page })) return;
+    setFilters(wanted.filters);
+    show(wanted.filters, { ...FIRST_PAGE, page: wanted.page }, 'keep');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [addressKey]);
   const applyFilters = useDebouncedCallback((next: QueueFilters) => show(next, FIRST_PAGE), 300);
   const goTo = (page: number, current: PageEdges) => show(shown.current.filters, pageRequest(page, current));
 
@@ -125,7 +141,8 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
     setFilters(next);
     // A changed filter starts again at the first page at once; the filter itself applies once typing pauses.
     if (shown.current.paging.page !== FIRST_PAGE.page || shown.current.paging.after || shown.current.paging.before) {
-      show(shown.current.filters, FIRST_PAGE);
+      // Not an address of its own: the filter's (page 1) is written once typing pauses.
+      show(shown.current.filters, FIRST_PAGE, 'keep');
     }
     applyFilters(next);
   };

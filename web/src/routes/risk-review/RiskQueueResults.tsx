@@ -31,7 +31,7 @@ const useStyles = makeStyles({
   levelCol: { width: '88px' },
   roleCol: { width: '17%' },
   systemCol: { width: '118px' },
-  decisionCol: { width: '124px' },
+  decisionCol: { width: '176px' },
   footer: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
 });
 

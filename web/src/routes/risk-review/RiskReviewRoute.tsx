@@ -44,7 +44,8 @@ export default function RiskReviewRoute() {
         ref={tabsRef}
         className={styles.tabs}
         selectedValue={tab}
-        onTabSelect={(_, d) => setParams(d.value === 'overview' ? {} : { tab: String(d.value) }, { replace: true })}
+        // Each tab chosen is a history entry: Back returns to the tab before.
+        onTabSelect={(_, d) => setParams(d.value === 'overview' ? {} : { tab: String(d.value) })}
         aria-label="Risk review views"
       >
         {RISK_REVIEW_TABS.map((t) => (

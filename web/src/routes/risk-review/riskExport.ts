@@ -1,4 +1,4 @@
-import { ENUM_FILTER_FIELDS } from './riskReviewLoader';
+import { ENUM_FILTER_FIELDS } from './riskQueueAddress';
 
 /** GET /api/risks/export with the queue's filter (GraphQL's form) as query parameters: REST takes the SPEC's lower-case enum values. */
 export function riskExportUrl(filter: Record<string, string | null | undefined> = {}): string {

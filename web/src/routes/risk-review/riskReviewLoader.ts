@@ -6,7 +6,7 @@ import riskQueueQuery, { type RiskFilterInput, type RiskQueueQuery } from '../..
 import { RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risks/riskPaging';
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
 import { prepareCompositeView } from '../composite-view/compositeViewLoader';
-import { firstRiskQueueVariables, riskReviewTab, type RiskReviewTab } from './riskQueueAddress';
+import { filterInputOf, queueAddress, riskReviewTab, type QueueFilters, type RiskReviewTab } from './riskQueueAddress';
 
 export { RISK_REVIEW_TABS, riskReviewTab, type RiskReviewTab } from './riskQueueAddress';
 
@@ -21,44 +21,21 @@ export const RISK_REVIEW_TAB_CODE = {
   status: () => import('./ReviewerStatus'),
 };
 
-export type QueueFilters = {
-  search: string;
-  riskLevel: '' | 'high' | 'medium' | 'low';
-  system: string;
-  userGroup: string;
-  roleProfile: string;
-  compositeRole: string;
-  ruleId: string;
-  decision: string;
-};
-
-export const EMPTY_FILTERS: QueueFilters = {
-  search: '',
-  riskLevel: '',
-  system: '',
-  userGroup: '',
-  roleProfile: '',
-  compositeRole: '',
-  ruleId: '',
-  decision: '',
-};
-
-/**
- * The filter fields that are GraphQL enums: the screen keeps the SPEC's
- * lower-case values (as REST takes them), GraphQL names them in UPPER_CASE.
- */
-export const ENUM_FILTER_FIELDS: ReadonlySet<string> = new Set(['riskLevel', 'decision', 'recommendation']);
+export { EMPTY_FILTERS, type QueueFilters } from './riskQueueAddress';
 
 /** The filter as the API takes it (empty fields left out, enum values in GraphQL's UPPER_CASE). */
 export function toFilterInput(f: QueueFilters): RiskFilterInput {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f)) if (v.trim()) out[k] = ENUM_FILTER_FIELDS.has(k) ? v.trim().toUpperCase() : v.trim();
-  return out as RiskFilterInput;
+  return filterInputOf(f) as RiskFilterInput;
 }
 
 /** The risk queue's variables for its filters and a page. */
 export function riskQueueVariables(filters: QueueFilters, paging: CursorPaging): RiskQueueQuery['variables'] {
   return { filter: toFilterInput(filters), ...paging, first: RISK_PAGE_SIZE };
+}
+
+function addressVariables(params: URLSearchParams): RiskQueueQuery['variables'] {
+  const { filters, page } = queueAddress(params);
+  return riskQueueVariables(filters, { page, after: null, before: null });
 }
 
 /** The queries of the tab on screen; the others are prepared when their tab is chosen. */
@@ -83,8 +60,9 @@ export function prepareRiskReview(session: RouteSession, url: URL): RiskReviewPr
     case 'overview':
       return {
         tab,
-        // The same variables the preload script sent early (riskQueueAddress.ts), so relay/network.ts takes its answer.
-        riskQueue: prepareQuery<RiskQueueQuery>(session, riskQueueQuery, firstRiskQueueVariables()),
+        // The address's filters and page: the same variables the preload script sent early
+        // (riskQueueAddress.ts), so relay/network.ts takes its answer.
+        riskQueue: prepareQuery<RiskQueueQuery>(session, riskQueueQuery, addressVariables(url.searchParams)),
       };
     case 'detailed':
       return { tab, compositeView: prepareCompositeView(session) };

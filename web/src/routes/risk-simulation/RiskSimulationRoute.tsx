@@ -16,6 +16,7 @@ import { EMPTY_SETUP, INCOMPLETE, RiskSimulationSetup, type SetupState } from '.
 import { RiskSimulationResult, type SimulationOutcome } from './RiskSimulationResult';
 import { RoleWhatIf } from './RoleWhatIf';
 import type { RiskSimulationPrepared } from './riskSimulationLoader';
+import { formatDateTime } from '../../components/dates';
 
 const query = graphql`
   query RiskSimulationRouteQuery($runs: Int!) {
@@ -175,7 +176,7 @@ function RecentRuns({ queryRef }: { queryRef: PreloadedQuery<RiskSimulationRoute
         <li key={r.runId}>
           <Body1>
             {r.userId} · {r.riskId} · {r.match == null ? '—' : r.match ? 'MATCH' : 'NO MATCH'} · {r.scenarioCount}{' '}
-            {r.scenarioCount === 1 ? 'scenario' : 'scenarios'} · by {r.runBy} · {new Date(r.createdAt as string).toLocaleString()}
+            {r.scenarioCount === 1 ? 'scenario' : 'scenarios'} · by {r.runBy} · {formatDateTime(r.createdAt as string)}
           </Body1>
         </li>
       ))}

@@ -4,7 +4,7 @@ import { graphql, useMutation } from 'react-relay';
 import { ConnectionHandler, ROOT_ID } from 'relay-runtime';
 import type { CreateUserDialogMutation } from '../../__generated__/CreateUserDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { EMAIL_PATTERN, ROLE_OPTIONS, type RoleValue } from './userFormat';
 
@@ -17,6 +17,7 @@ const mutation = graphql`
           id
           firstName
           lastName
+          displayName
           email
           role
           isActive
@@ -90,7 +91,7 @@ export function CreateUserDialog({ open, onOpenChange }: { open: boolean; onOpen
           notify({
             title: 'User Created',
             description: u
-              ? `${fullName(u.firstName, u.lastName)} has been added. A temporary password has been e-mailed to ${u.email}.`
+              ? `${shownName(u.displayName)} has been added. A temporary password has been e-mailed to ${u.email}.`
               : 'A temporary password has been e-mailed to the new user.',
             intent: 'success',
           });

@@ -4,7 +4,7 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { EditUserDialog_user$key } from '../../__generated__/EditUserDialog_user.graphql';
 import type { EditUserDialogMutation } from '../../__generated__/EditUserDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles } from '../../components/FormDialog';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { ROLE_OPTIONS, type RoleValue } from './userFormat';
 
@@ -17,6 +17,7 @@ const mutation = graphql`
           id
           firstName
           lastName
+          displayName
           role
         }
       }
@@ -73,7 +74,7 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
         if (result.__typename === 'MutationUpdateUserSuccess') {
           notify({
             title: 'User Updated',
-            description: `${fullName(result.data?.firstName ?? firstName, result.data?.lastName ?? lastName)} has been updated.`,
+            description: `${shownName(result.data?.displayName)} has been updated.`,
             intent: 'success',
           });
           onClose();

@@ -6,7 +6,7 @@ import type { ResetPasswordDialog_user$key } from '../../__generated__/ResetPass
 import type { ResetPasswordDialogMutation } from '../../__generated__/ResetPasswordDialogMutation.graphql';
 import { MIN_PASSWORD_LENGTH } from '../../auth/ChangePasswordDialog';
 import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
 import { generatePassword } from './userFormat';
 
@@ -65,6 +65,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
         id
         firstName
         lastName
+        displayName
         email
       }
     `,
@@ -79,7 +80,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
   const [visible, setVisible] = useState(false);
   const { setErrors, clearError, validation } = useFieldErrors<keyof Errors>();
   const [commit, inFlight] = useMutation<ResetPasswordDialogMutation>(mutation);
-  const name = fullName(u.firstName, u.lastName);
+  const name = shownName(u.displayName);
 
   const onGenerate = () => {
     const password = generatePassword();

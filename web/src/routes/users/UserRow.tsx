@@ -16,8 +16,9 @@ import { Edit20Regular, Key20Regular, PersonAvailable20Regular, PersonProhibited
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { UserRow_user$data, UserRow_user$key } from '../../__generated__/UserRow_user.graphql';
 import type { UserRowSetActiveMutation } from '../../__generated__/UserRowSetActiveMutation.graphql';
-import { fullName, initials, roleLabel } from '../../domain/users/userNames';
-import { fullDateTime, relativeTime, shortDate } from '../../components/relativeTime';
+import { shownName, initials, roleLabel } from '../../domain/users/userNames';
+import { relativeTime } from '../../components/relativeTime';
+import { fullDateTime, shortDate } from '../../components/dates';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
@@ -82,6 +83,7 @@ export function UserRow({ user, isSelf, onEdit, onResetPassword }: UserRowProps)
         id
         firstName
         lastName
+        displayName
         email
         role
         isActive
@@ -94,7 +96,7 @@ export function UserRow({ user, isSelf, onEdit, onResetPassword }: UserRowProps)
   const styles = useStyles();
   const notify = useNotify();
   const [commit, inFlight] = useMutation<UserRowSetActiveMutation>(setActiveMutation);
-  const name = fullName(u.firstName, u.lastName);
+  const name = shownName(u.displayName);
 
   const setActive = (active: boolean) => {
     const failTitle = active ? 'Activation Failed' : 'Deactivation Failed';

@@ -6,7 +6,7 @@ import type { UsersTable_query$key } from '../../__generated__/UsersTable_query.
 import type { UsersTablePaginationQuery } from '../../__generated__/UsersTablePaginationQuery.graphql';
 import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
 import { useIsMobile } from '../../components/useMediaQuery';
-import { fullName } from '../../domain/users/userNames';
+import { shownName } from '../../domain/users/userNames';
 import { EditUserDialog } from './EditUserDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { UserRow } from './UserRow';
@@ -45,6 +45,7 @@ export function UsersTable({ query, filters, viewerId }: { query: UsersTable_que
               id
               firstName
               lastName
+              displayName
               email
               role
               isActive
@@ -70,7 +71,7 @@ export function UsersTable({ query, filters, viewerId }: { query: UsersTable_que
       if (filters.status === 'active' && !u.isActive) return false;
       if (filters.status === 'inactive' && u.isActive) return false;
       if (!q) return true;
-      return fullName(u.firstName, u.lastName).toLowerCase().includes(q) || u.email.toLowerCase().includes(q);
+      return shownName(u.displayName).toLowerCase().includes(q) || u.email.toLowerCase().includes(q);
     });
   }, [all, filters]);
   const open = dialog ? all.find((u) => u.id === dialog.id) : undefined;
