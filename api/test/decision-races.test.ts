@@ -168,3 +168,45 @@ describe('batch saves and submits of shared rows at once', () => {
     expect(Object.fromEntries(answers)).toEqual({ 'save 200': 240, 'submit 200': 240, 'recall 200': 240 });
   });
 });
+
+describe('a transaction PostgreSQL aborts as a deadlock or serialization failure', () => {
+  it('is run again inside the service: the save is answered 200 and written once; past the bound, 503 (busy), never 500', { timeout: 120_000 }, async () => {
+    const { a, reviewers } = await reviewSetUp(1, 2, {});
+    const prisma = a.app.deps.prisma;
+    const [r] = reviewers;
+    // The database itself aborts the first statements writing decisions, as it aborts a deadlock's victim.
+    await prisma.$executeRawUnsafe(`CREATE SEQUENCE test_aborts`);
+    await prisma.$executeRawUnsafe(`CREATE TABLE test_abort_limit (n INT NOT NULL)`);
+    await prisma.$executeRawUnsafe(`CREATE FUNCTION test_abort() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('test_aborts') <= (SELECT n FROM test_abort_limit) THEN
+          RAISE EXCEPTION 'deadlock detected' USING ERRCODE = CASE WHEN currval('test_aborts') % 2 = 0 THEN '40001' ELSE '40P01' END;
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER test_abort BEFORE INSERT OR UPDATE ON decisions FOR EACH STATEMENT EXECUTE FUNCTION test_abort()`);
+    const aborted = async (n: number) => {
+      await prisma.$executeRawUnsafe(`DELETE FROM test_abort_limit`);
+      await prisma.$executeRawUnsafe(`INSERT INTO test_abort_limit VALUES (${n})`);
+      await prisma.$executeRawUnsafe(`SELECT setval('test_aborts', 1, false)`);
+    };
+    const mine = () => prisma.decision.findMany({ where: { reviewerId: r!.user.id }, select: { riskRowId: true, decision: true } });
+    const events = () => prisma.auditEvent.count({ where: { action: 'decision.changed', actorId: r!.user.id } });
+
+    await aborted(2);
+    const saved = await r!.client.post('/api/reviews/decisions', { decisions: [{ riskDefinitionId: Number(r!.rows[0]), decision: 'remove' }] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(await mine()).toEqual([{ riskRowId: r!.rows[0], decision: 'remove' }]);
+    expect(await events()).toBe(1);
+
+    await aborted(1000);
+    const busy = await r!.client.post('/api/reviews/decisions', { decisions: [{ riskDefinitionId: Number(r!.rows[1]), decision: 'retain' }] });
+    expect(busy.status).toBe(503);
+    expect(busy.body.message).toMatch(/busy; try again/);
+    const submitted = await r!.client.post('/api/reviews/submit');
+    expect(submitted.status).toBe(503);
+    expect(await mine()).toEqual([{ riskRowId: r!.rows[0], decision: 'remove' }]);
+    expect(await events()).toBe(1);
+    await prisma.$executeRawUnsafe(`DROP TRIGGER test_abort ON decisions`);
+  });
+});
