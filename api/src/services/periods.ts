@@ -53,7 +53,7 @@ export async function requireActivePeriod(db: DbClient): Promise<ReviewPeriod> {
   return p;
 }
 
-export const PERIOD_CLOSING = 'The review period is being closed: changes to its decisions are no longer taken, and this one was not saved.';
+export const PERIOD_CLOSING = 'The review period is being closed: changes to its decisions and submissions are no longer taken, and this one was not made.';
 
 /**
  * Enters a period to change its decisions or submissions (in the change's
