@@ -69,8 +69,11 @@ class User {
     const u = this.urls();
     return u[this.home % u.length]!;
   }
-  /** One call; on a connection error (instance gone) the user moves to the other instance and tries once more. */
-  async call(method: string, p: string, body?: unknown): Promise<{ status: number; json: any }> {
+  /**
+   * One call; on a connection error (instance gone) the user moves to the other instance and tries once more.
+   * `failedOver`: the call was sent again after a connection error (the first may have been carried out).
+   */
+  async call(method: string, p: string, body?: unknown): Promise<{ status: number; json: any; failedOver?: boolean }> {
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await fetch(this.url + p, {
@@ -81,7 +84,7 @@ class User {
         const set = res.headers.getSetCookie()[0];
         if (set) this.cookie = set.split(';')[0]!;
         const text = await res.text();
-        return { status: res.status, json: text ? JSON.parse(text) : null };
+        return { status: res.status, json: text ? JSON.parse(text) : null, failedOver: attempt > 0 };
       } catch (err) {
         if (attempt >= 2) throw err;
         failovers++;
@@ -94,11 +97,11 @@ class User {
 let failovers = 0;
 const timings = new Map<string, number[]>();
 const failures = new Map<string, number>();
-async function op<T>(name: string, fn: () => Promise<{ status: number; json: T }>, ok = (s: number) => s < 300): Promise<T | undefined> {
+async function op<T>(name: string, fn: () => Promise<{ status: number; json: T; failedOver?: boolean }>, ok = (r: { status: number; failedOver?: boolean }) => r.status < 300): Promise<T | undefined> {
   const t = performance.now();
   try {
     const r = await fn();
-    if (!ok(r.status)) {
+    if (!ok(r)) {
       failures.set(`${name} ${r.status} ${JSON.stringify(r.json).slice(0, 120)}`, (failures.get(`${name} ${r.status} ${JSON.stringify(r.json).slice(0, 120)}`) ?? 0) + 1);
       return undefined;
     }
@@ -210,8 +213,10 @@ async function phase(name: string, killAtSeconds?: number) {
       if (await op('save batch (5)', () => user.call('POST', '/api/reviews/decisions', { decisions: batch.map((b) => ({ riskDefinitionId: b, decision: batchValue })) }))) {
         for (const b of batch) acknowledged.set(`${id}:${b}`, batchValue);
       }
-      await op('submit', () => user.call('POST', '/api/reviews/submit', {}));
-      await op('recall', () => user.call('POST', '/api/reviews/recall', {}));
+      // Sent again after a connection error, a submit or recall the lost instance had carried out is refused as done already.
+      const doneBefore = (r: { status: number; failedOver?: boolean }) => r.status < 300 || (r.status === 409 && Boolean(r.failedOver));
+      await op('submit', () => user.call('POST', '/api/reviews/submit', {}), doneBefore);
+      await op('recall', () => user.call('POST', '/api/reviews/recall', {}), doneBefore);
     }
   };
   const adminLoop = async (a: User) => {

@@ -14,7 +14,10 @@ import { parseOrThrow, rowIdInput } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { sendNotification } from './notifications.js';
-import { lockReviewer, type DecisionDeps } from './decisions.js';
+import type { DecisionDeps } from './decisions.js';
+import { lockReviewer } from './decision-locks.js';
+import { enterForChange } from './periods.js';
+import { retryingTransaction } from '../db/retry.js';
 import { RECOMMENDATION_COLUMNS, factsFromRaw, recommendationJoins, recommendationOf, type Recommendation } from './recommendations.js';
 import { MITIGATED, REMOVE, type RiskLevel } from './risk-rules.js';
 
@@ -123,9 +126,10 @@ export async function reviewSubmission(
   const text = input.comment?.trim() || null;
   const perItem = new Map((input.itemComments ?? []).map((c) => [BigInt(c.riskDefinitionId), c.comment]));
   if (outcome === 'returned' && !text && !perItem.size) throw new ValidationError('Please say why the decisions are returned', 'comment');
-  const { updated, notes } = await deps.prisma.$transaction(async (tx) => {
+  const { updated, notes } = await retryingTransaction(deps.prisma, async (tx) => {
     const s = await tx.submission.findUnique({ where: { id: submissionId } });
     if (!s) throw new NotFoundError('Submission not found');
+    await enterForChange(tx, s.periodId);
     await lockReviewer(tx, s.periodId, s.reviewerId);
     const fresh = await tx.submission.findUniqueOrThrow({ where: { id: submissionId } });
     if (fresh.status !== 'submitted') throw new ConflictError(`This submission is ${fresh.status}, not awaiting approval`);

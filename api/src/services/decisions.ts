@@ -9,7 +9,9 @@ import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type Use
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import { actorLabel, recordAudit } from '../core/audit.js';
 import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow, rowIdInput } from '../core/validation.js';
-import { requireActivePeriod, getActivePeriod } from './periods.js';
+import { getActivePeriod, requireActivePeriodForChange } from './periods.js';
+import { lockDecisionWrites, lockReviewer } from './decision-locks.js';
+import { retryingTransaction } from '../db/retry.js';
 import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
 import type { Actor, DbClient } from '../core/types.js';
@@ -64,11 +66,6 @@ export type DecisionItem = z.input<typeof itemSchema>;
 export interface DecisionDeps {
   prisma: PrismaClient;
   pubsub: PubSub;
-}
-
-/** Serialises saves, submits and recalls of one reviewer in one period. */
-export async function lockReviewer(tx: DbClient, periodId: string, reviewerId: string) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review:${periodId}:${reviewerId}`}, 0))`;
 }
 
 export async function latestSubmission(db: DbClient, periodId: string, reviewerId: string): Promise<Submission | null> {
@@ -130,6 +127,7 @@ export async function writeDecisions(
       FROM (${source}) s JOIN risk_rows r ON r.id = s.risk_row_id`;
   const [missing] = await tx.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM (${input}) i WHERE i.decision = ${MITIGATED} AND i.mc IS NULL`;
   if (Number(missing?.n ?? 0) > 0) throw new ValidationError(MITIGATION_CONTROL_REQUIRED, 'mitigationControl');
+  await lockDecisionWrites(tx, period.id);
   const [written] = await tx.$queryRaw<{ n: bigint }[]>`
     WITH input AS (${input}), prev AS (
       SELECT d.risk_row_id, d.decision::text AS decision, d.comments, d.mitigation_control, d.mitigation_expires_at
@@ -166,9 +164,10 @@ export async function writeDecisions(
  * submits and recalls, refused while their set is submitted or approved.
  */
 export async function asEditableReviewer<T>(deps: DecisionDeps, user: User, fn: (tx: Prisma.TransactionClient, period: ReviewPeriod) => Promise<T>): Promise<T> {
-  const result = await deps.prisma.$transaction(
+  const result = await retryingTransaction(
+    deps.prisma,
     async (tx) => {
-      const period = await requireActivePeriod(tx);
+      const period = await requireActivePeriodForChange(tx);
       await lockReviewer(tx, period.id, user.id);
       assertEditable(await latestSubmission(tx, period.id, user.id));
       return fn(tx, period);
@@ -283,8 +282,8 @@ async function asReviewer<T>(
   user: User,
   fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
 ): Promise<T> {
-  return deps.prisma.$transaction(async (tx) => {
-    const period = await requireActivePeriod(tx);
+  return retryingTransaction(deps.prisma, async (tx) => {
+    const period = await requireActivePeriodForChange(tx);
     await lockReviewer(tx, period.id, user.id);
     return fn(tx, period, await latestSubmission(tx, period.id, user.id));
   });
@@ -298,6 +297,7 @@ export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count:
     const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
     if (!count) throw new ValidationError('There are no decisions to submit');
     const submission = await tx.submission.create({ data: { periodId: period.id, reviewerId: user.id, decisionCount: count } });
+    await lockDecisionWrites(tx, period.id);
     await tx.decision.updateMany({ where: { periodId: period.id, reviewerId: user.id }, data: { submissionId: submission.id } });
     await recordAudit(tx, actor, {
       action: 'submission.submitted',

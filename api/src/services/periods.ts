@@ -23,6 +23,8 @@ import { evidenceUploads, freezeEvidence, thawEvidence } from './evidence.js';
 import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryMitigations } from './mitigations.js';
+import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
+import { retryingTransaction } from '../db/retry.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
@@ -49,6 +51,28 @@ export async function requireActivePeriod(db: DbClient): Promise<ReviewPeriod> {
   const p = await getActivePeriod(db);
   if (!p) throw new ConflictError(NO_ACTIVE_PERIOD);
   return p;
+}
+
+export const PERIOD_CLOSING = 'The review period is being closed: changes to its decisions and submissions are no longer taken, and this one was not made.';
+
+/**
+ * Enters a period to change its decisions or submissions (in the change's
+ * transaction, first): refused while it is being closed (or reopened), so a
+ * change either commits before a close and is in the evidence it freezes,
+ * or is refused (409); never written after it (services/decision-locks.ts).
+ */
+export async function enterForChange(tx: DbClient, periodId: string): Promise<void> {
+  if (!(await enterPeriod(tx, periodId))) throw new ConflictError(PERIOD_CLOSING);
+}
+
+/** The active period, entered for a change (enterForChange), or a clear refusal. */
+export async function requireActivePeriodForChange(tx: DbClient): Promise<ReviewPeriod> {
+  const p = await requireActivePeriod(tx);
+  await enterForChange(tx, p.id);
+  // Read again inside the gate: a close may have committed since the first read.
+  const now = await tx.reviewPeriod.findUnique({ where: { id: p.id } });
+  if (now?.status !== 'active') throw new ConflictError(NO_ACTIVE_PERIOD);
+  return now;
 }
 
 export function listPeriods(prisma: PrismaClient): Promise<ReviewPeriod[]> {
@@ -88,7 +112,7 @@ export async function createPeriod(deps: PeriodDeps, actor: Actor, input: Create
   const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
   if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
   try {
-    const created = await prisma.$transaction(async (tx) => {
+    const created = await retryingTransaction(prisma, async (tx) => {
       if (await getActivePeriod(tx)) throw new ConflictError(ALREADY_ACTIVE);
       const p = await tx.reviewPeriod.create({
         data: {
@@ -128,10 +152,16 @@ function statusChange(before: ReviewPeriod, status: 'active' | 'closed', now: Da
   return { status, closedAt: null, ...(setByClose ? { endDate: null } : {}) };
 }
 
+/** A close writes the default at close and freezes the evidence of every decision: more time than a save. */
+const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+
 /**
  * Opens (reopens) or closes a period. Closing freezes the period's auditor
  * evidence in the same transaction (services/evidence.ts; the uploads' file
  * checksums, under `uploadsDir`, are read just before); reopening thaws it.
+ * It holds the period's gate from its start: the changes under way commit
+ * first (and are in the evidence), those arriving meanwhile are refused, and
+ * after the commit the period is no longer active for any change.
  */
 export async function setPeriodStatus(
   deps: PeriodDeps,
@@ -145,7 +175,9 @@ export async function setPeriodStatus(
   const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
   const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
   try {
-    const changed = await prisma.$transaction(async (tx) => {
+    const changed = await retryingTransaction(prisma, async (tx) => {
+      // After the changes under way, with new ones refused until the commit (services/decision-locks.ts).
+      await closePeriodGate(tx, id);
       const before = await tx.reviewPeriod.findUnique({ where: { id } });
       if (!before) throw new NotFoundError('Review period not found');
       if (before.status === status) {
@@ -173,7 +205,7 @@ export async function setPeriodStatus(
         await thawEvidence(tx, id);
       }
       return p;
-    });
+    }, CLOSE_TRANSACTION);
     return published(deps, changed);
   } catch (err) {
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
@@ -193,6 +225,7 @@ export const DEFAULT_AT_CLOSE_COMMENT = 'No decision was made before the period 
 async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPeriod): Promise<void> {
   const value = period.defaultDecisionAtClose;
   if (value === 'pending') return;
+  await lockDecisionWrites(tx, period.id);
   const reviewers = await tx.user.findMany({ where: { role: 'reviewer', ...HOLDS_WORK }, select: { id: true, email: true } });
   const sets = await criteriaSetsOf(tx, reviewers.map((r) => r.id));
   const byReviewer: { reviewerId: string; reviewer: string; count: number }[] = [];
@@ -217,6 +250,7 @@ async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPer
 
 /** Reopening takes back the decisions the default at close wrote: the items are pending again. */
 async function withdrawDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPeriod): Promise<void> {
+  await lockDecisionWrites(tx, period.id);
   const { count } = await tx.decision.deleteMany({ where: { periodId: period.id, appliedAtClose: true } });
   if (!count) return;
   await recordAudit(tx, actor, {
