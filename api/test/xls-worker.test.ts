@@ -190,14 +190,14 @@ console.log(JSON.stringify({ rows, heapLimitMb: v8.getHeapStatistics().heap_size
     const run = spawnSync(process.execPath, ['--max-old-space-size=48', '--max-semi-space-size=4', '--import', 'tsx', script, file], {
       cwd: root,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 80_000,
     });
     expect(run.status, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
     expect(out.rows).toBe(5000);
     // The server's own heap keeps its cap.
     expect(out.heapLimitMb).toBeLessThan(64);
-  });
+  }, 90_000);
 });
 
 describe('an .xls the child cannot read fails its upload, and the server keeps serving', () => {
