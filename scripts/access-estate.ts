@@ -110,8 +110,13 @@ export function generateRuleSet(o: GeneratedOptions): RuleSetFiles {
       const system = rnd() < 0.15 ? pick(systems) : '';
       files.function_actions!.push({ 'Function ID': id, System: system, Action: a, 'Action Description': `Run ${a}`, Status: rnd() < 0.08 ? 'Disabled' : 'Enabled' });
       if (rnd() < 0.5) {
-        const perm = (object: string, field: string, from: string, to = '', status = 'Enabled') =>
-          files.function_permissions!.push({ 'Function ID': id, System: rnd() < 0.1 ? pick(systems) : '', Action: a, 'Auth Object': object, Field: field, 'Value From': from, 'Value To': to, Status: status });
+        const seen = new Set<string>();
+        const perm = (object: string, field: string, from: string, to = '', status = 'Enabled') => {
+          const row = { 'Function ID': id, System: rnd() < 0.1 ? pick(systems) : '', Action: a, 'Auth Object': object, Field: field, 'Value From': from, 'Value To': to, Status: status };
+          const key = JSON.stringify([row.System, object, field, from, to]);
+          if (!seen.has(key)) files.function_permissions!.push(row);
+          seen.add(key);
+        };
         const kind = rnd();
         if (kind < 0.3) perm('F_BKPF_BUK', 'BUKRS', pick(['1000', '2000', '3000']));
         else if (kind < 0.6) perm('F_BKPF_BUK', 'BUKRS', pick(['1000', '2500']), pick(['1999', '2999']));

@@ -40,7 +40,7 @@ export const auth = (role: string, object: string, authName: string, field: stri
 
 /** An estate: tables given, the rest empty. */
 export function estate(tables: Partial<Estate>): Estate {
-  return { ...emptyEstate(), ...tables };
+  return { ...emptyEstate(), ...tables } as Estate;
 }
 
 /** Z_POST: FB01 with company code 1000 and activity 01 in one authorization; Z_PAY: F-53. */

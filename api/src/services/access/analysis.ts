@@ -10,7 +10,7 @@ import type { Actor } from '../../core/types.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
-import { ANALYSIS_CONFLICTS_SQL, ANALYSIS_ROWS_SQL } from './analysis-sql.js';
+import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from './analysis-sql.js';
 import { currentExtracts } from './extracts.js';
 import { UUID, getRuleSet } from './rule-sets.js';
 
@@ -63,7 +63,7 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
       async (tx) => {
         await tx.accessConflictRow.deleteMany({ where: { runId } });
         await tx.accessConflict.deleteMany({ where: { runId } });
-        await tx.$executeRawUnsafe(ANALYSIS_ROWS_SQL, runId, run.ruleSetId, run.extractIds, asOf);
+        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf })) await tx.$executeRawUnsafe(statement);
         await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
         const previous = await tx.accessAnalysisRun.findFirst({
           where: { ruleSetId: run.ruleSetId, status: 'completed', startedAt: { lte: run.startedAt }, NOT: { id: runId } },

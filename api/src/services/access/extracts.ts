@@ -108,6 +108,8 @@ export async function loadExtract(deps: ExtractLoadDeps, id: string, file = file
               (SELECT count(*) FROM (SELECT DISTINCT agr_name, object, auth FROM access_x_agr_1251 WHERE extract_id = $1) a)::int AS authorizations`,
       [id],
     );
+    // Fresh statistics: the analysis plans its joins on them.
+    await db.sql.exec(`ANALYZE ${EXTRACT_TABLES.map((t) => t.table).join(', ')}`);
     await prisma.$transaction(async (tx) => {
       const now = new Date();
       // The newest completed extract of a system is the one later runs use.

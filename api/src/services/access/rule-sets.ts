@@ -53,7 +53,7 @@ export async function uploadRuleSet(prisma: PrismaClient, actor: Actor, file: st
     actions: data.actions.filter((a) => a.enabled).length,
     permissions: data.permissions.filter((p) => p.enabled).length,
   };
-  return prisma.$transaction(
+  const set = await prisma.$transaction(
     async (tx) => {
       // One upload of a name at a time: versions are numbered without gaps or clashes.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'access-rule-set:' + name}))`;
@@ -75,6 +75,9 @@ export async function uploadRuleSet(prisma: PrismaClient, actor: Actor, file: st
     },
     { timeout: 120_000 },
   );
+  // Fresh statistics: the analysis plans its joins on them.
+  await prisma.$executeRawUnsafe('ANALYZE access_risks, access_functions, access_risk_functions, access_function_actions, access_function_permissions');
+  return set;
 }
 
 export async function listRuleSets(prisma: PrismaClient): Promise<RuleSetSummary[]> {
