@@ -67,4 +67,6 @@ export const JOBS = {
   aiBulkCategorize: 'ai.bulk-categorize',
   periodDeadlines: 'period.deadlines',
   dashboardFigures: 'dashboard.figures',
+  accessExtract: 'access.extract',
+  accessAnalysis: 'access.analysis',
 } as const;

@@ -1,0 +1,135 @@
+// The tables of a .zip (a rule set, a system's access extract): each entry
+// named by its file name without folder and extension, case-insensitive
+// ('USR02', 'usr02.csv' and 'Usr02.TXT' are one table). An entry is copied
+// out to a temporary file as it inflates (bounded memory at any size) and
+// read by the product's readers, header on line 1: CSV (comma, semicolon or
+// tab; UTF-8 or Windows-1252, ingest/csv.ts), SE16's 'unconverted' list
+// (pipe-separated columns between dashed lines, turned into tab-separated
+// text first) or an XLSX download, told apart by their first bytes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import readline from 'node:readline';
+import { IngestError, openCsv, type CsvReader } from '../csv.js';
+import { detectEncoding } from '../encoding.js';
+import { findEntry, inflateEntry, openZip, type Zip } from '../xlsx/zip.js';
+import { openXlsx } from '../tables.js';
+
+export interface ZipTable {
+  /** The entry's name in the zip (as messages name it). */
+  fileName: string;
+  /** Inflated size in bytes. */
+  size: number;
+}
+
+export interface ZipTables {
+  /** The tables found, by lower-case name. */
+  tables: Map<string, ZipTable>;
+  /** Opens a table: its header (line 1) and records in batches, each with its line. */
+  open(name: string, batchRows: number): Promise<CsvReader>;
+  close(): Promise<void>;
+}
+
+/** A table's name from an entry's file name: no folder, no .csv/.txt/.xlsx, lower case. */
+export function tableName(fileName: string): string {
+  return path.posix.basename(fileName.replace(/\\/g, '/')).replace(/\.(csv|txt|xlsx)$/i, '').toLowerCase();
+}
+
+/** Opens the zip's directory; `what` names the archive in messages ('The rule set'). */
+export async function openZipTables(file: string, what: string): Promise<ZipTables> {
+  let z: Zip;
+  try {
+    z = await openZip(file);
+  } catch (e) {
+    if (e instanceof IngestError) throw new IngestError(`${what} must be a .zip archive of CSV files: ${e.message.replace(/^This \.xlsx file/, 'this file')}`);
+    throw e;
+  }
+  const tables = new Map<string, ZipTable>();
+  for (const [fileName, e] of z.entries) {
+    if (fileName.endsWith('/') || /(^|\/)(__MACOSX|\.)/.test(fileName)) continue;
+    const name = tableName(fileName);
+    const earlier = tables.get(name);
+    if (earlier) throw new IngestError(`${what} holds two files for the table '${name}': ${earlier.fileName} and ${fileName}.`);
+    tables.set(name, { fileName, size: e.uncompressedSize });
+  }
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'access-zip-'));
+  return {
+    tables,
+    async open(name, batchRows) {
+      const t = tables.get(name);
+      const entry = t && findEntry(z, t.fileName);
+      if (!t || !entry) throw new IngestError(`${what} has no file '${name}'.`);
+      const out = path.join(dir, crypto.randomUUID());
+      try {
+        await pipeline(Readable.from(inflateEntry(z, entry, t.fileName)), fs.createWriteStream(out));
+      } catch (e) {
+        if (e instanceof IngestError) throw new IngestError(`${t.fileName}: ${e.message.replace(/^This \.xlsx file is damaged: /, '').replace(/ Save it again from Excel, or export the report as CSV\.$/, '')}`);
+        throw e;
+      }
+      try {
+        const kind = await sniff(out);
+        if (kind === 'xlsx') return await openXlsx(out, batchRows, { headerRow: 1 });
+        if (kind === 'se16') {
+          const tsv = `${out}.tsv`;
+          await se16ToTsv(out, tsv);
+          return await openCsv(tsv, batchRows, { headerRow: 1 });
+        }
+        return await openCsv(out, batchRows, { headerRow: 1 });
+      } catch (e) {
+        if (e instanceof IngestError) throw new IngestError(`${t.fileName}: ${e.message}`);
+        throw e;
+      }
+    },
+    async close() {
+      z.zip.close();
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** xlsx (a zip: 'PK'), SE16's unconverted list (a line of dashes, then a line starting with '|'), else CSV. */
+async function sniff(file: string): Promise<'xlsx' | 'se16' | 'csv'> {
+  const fd = await fs.promises.open(file, 'r');
+  const head = Buffer.alloc(16384);
+  const { bytesRead } = await fd.read(head, 0, head.length, 0);
+  await fd.close();
+  if (bytesRead >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'xlsx';
+  const text = head.subarray(0, bytesRead).toString('latin1');
+  return /^-{5,}\s*$/m.test(text) && /^\|.*\|\s*$/m.test(text) ? 'se16' : 'csv';
+}
+
+const tsvCell = (s: string) => (/["\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+/**
+ * SE16's unconverted list as tab-separated text, line for line with its
+ * header on line 1: the title and dashed lines are dropped, the first '|'
+ * line is the header (a header repeated at a page break is dropped), cells
+ * are trimmed. The text stays in its own encoding (the CSV reader detects it).
+ */
+async function se16ToTsv(from: string, to: string): Promise<void> {
+  const head = Buffer.alloc(4096);
+  const fd = await fs.promises.open(from, 'r');
+  const { bytesRead } = await fd.read(head, 0, head.length, 0);
+  await fd.close();
+  // Windows-1252 read as latin1 and written back as latin1 keeps its bytes.
+  const encoding: BufferEncoding = detectEncoding(head.subarray(0, bytesRead)).label === 'windows-1252' ? 'latin1' : 'utf8';
+  const lines = readline.createInterface({ input: fs.createReadStream(from, { encoding }), crlfDelay: Infinity });
+  const out = fs.createWriteStream(to, { encoding });
+  let header: string | undefined;
+  async function* converted() {
+    for await (const line of lines) {
+      const l = line.replace(/^\uFEFF/, '');
+      if (!l.startsWith('|')) continue;
+      const cells = l.trimEnd().split('|').slice(1, -1).map((c) => c.trim());
+      const text = cells.map(tsvCell).join('\t');
+      if (header === undefined) header = text;
+      else if (text === header) continue;
+      yield text + '\n';
+    }
+  }
+  await pipeline(Readable.from(converted()), out);
+  if (header === undefined) throw new IngestError('The SE16 list has no line of columns.');
+}

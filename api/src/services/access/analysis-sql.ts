@@ -1,0 +1,233 @@
+// The analysis in SQL, set-based (one statement for a run's rows), so it
+// scales with the estate instead of with the number of users. The rules it
+// states, in order:
+// - analysed users: a system's USR02 rows with UFLAG 0 valid on the date
+//   (bounds inclusive; NULL, from 00000000 or empty, is unlimited);
+// - their roles: AGR_USERS rows valid on the date, COL_FLAG 'X' rows left out
+//   (SAP's copies of a composite's single roles), of users analysed there;
+//   a composite (an AGR_NAME of AGR_AGRS) stands for its single roles, each
+//   path (single role, composite or '') counting on its own;
+// - grants: AGR_1251 rows of single roles (a composite's own are ignored),
+//   DELETED 'X' left out; HIGH not empty is the range LOW..HIGH, else '*' is
+//   anything, else 'P*' the prefix P, else exactly LOW; code point order;
+// - an action is held through a single role granting it in S_TCODE / TCD;
+// - a (function, system, action)'s requirement is its enabled permission rows
+//   for that system ('' is every system), by object: one authorization of the
+//   object (in any of the user's single roles there) must meet every field,
+//   several rows of a field being alternatives;
+// - a function is held on a system through any enabled action with its
+//   requirement met; a risk is a conflict when every function is held: on one
+//   system when all its functions are Single-scope, across the analysed
+//   systems when any is Cross;
+// - the rows: per shown system, function, action held, path granting the
+//   action's transaction, and per required (object, field) the authorization
+//   that met it (the path's own role first, then by role and authorization
+//   name) with its first granted value meeting the field;
+// - Rule ID: the risk id and the 1-based number of the combination of
+//   actions (each function's enabled actions in code point order, functions
+//   in code point order, the row's action for its function and the user's
+//   first action shown for every other), at least four digits.
+// Values: $1 run id, $2 rule set id, $3 extract ids, $4 analysis date.
+
+/** covers(g, v): the grant row g covers the value v. */
+const covers = (g: string, v: string) => `(CASE WHEN ${g}.high <> '' THEN ${g}.low <= ${v} AND ${v} <= ${g}.high
+  WHEN ${g}.low = '*' THEN true
+  WHEN right(${g}.low, 1) = '*' THEN starts_with(${v}, left(${g}.low, -1))
+  ELSE ${g}.low = ${v} END)`;
+
+/** meets(g, r): the grant row g meets the requirement row r ('*'; a value; a range From..To). */
+const meets = (g: string, r: string) => `(CASE WHEN ${r}.value_from = '*' THEN true
+  WHEN ${r}.value_to = '' THEN ${covers(g, `${r}.value_from`)}
+  WHEN ${g}.high <> '' THEN ${g}.low <= ${r}.value_to AND ${g}.high >= ${r}.value_from
+  WHEN ${g}.low = '*' THEN true
+  WHEN right(${g}.low, 1) = '*' THEN left(${g}.low, -1) <= ${r}.value_to AND (${r}.value_from <= left(${g}.low, -1) OR starts_with(${r}.value_from, left(${g}.low, -1)))
+  ELSE ${g}.low >= ${r}.value_from AND ${g}.low <= ${r}.value_to END)`;
+
+/**
+ * The statements of a run, in order, in one transaction: each stage a
+ * temporary table (dropped at commit) that is ANALYZEd before the next stage
+ * reads it, so the planner joins what it has counted instead of guessing,
+ * then the INSERT of the run's rows. The values are written into the text
+ * (checked first: uuids and a date), as CREATE TABLE AS takes no parameters.
+ */
+export function analysisStatements(p: { runId: string; ruleSetId: string; extractIds: string[]; asOf: string }): string[] {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  for (const id of [p.runId, p.ruleSetId, ...p.extractIds]) if (!uuid.test(id)) throw new Error(`Not an id: ${id}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(p.asOf)) throw new Error(`Not a date: ${p.asOf}`);
+  const values: Record<string, string> = { '1': `'${p.runId}'`, '2': `'${p.ruleSetId}'`, '3': `'{${p.extractIds.join(',')}}'`, '4': `'${p.asOf}'` };
+  const bind = (text: string) => text.replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!);
+  const out: string[] = [];
+  for (const stage of STAGES) {
+    out.push(bind(stage));
+    const table = /^CREATE TEMP TABLE (\w+)/.exec(stage)?.[1];
+    if (table) out.push(`ANALYZE ${table}`);
+  }
+  return out;
+}
+
+const STAGES = [
+  `CREATE TEMP TABLE access_t_ext ON COMMIT DROP AS
+  SELECT id AS xid, system FROM access_extracts WHERE id = ANY($3::uuid[])`,
+  `CREATE TEMP TABLE access_t_usr ON COMMIT DROP AS
+  SELECT DISTINCT e.xid, e.system, u.bname
+    FROM access_t_ext e JOIN access_x_usr02 u ON u.extract_id = e.xid
+   WHERE u.uflag = 0 AND (u.gltgv IS NULL OR u.gltgv <= $4::date) AND (u.gltgb IS NULL OR u.gltgb >= $4::date)`,
+  `CREATE TEMP TABLE access_t_comp ON COMMIT DROP AS
+  SELECT DISTINCT k.extract_id AS xid, k.agr_name FROM access_x_agr_agrs k JOIN access_t_ext e ON e.xid = k.extract_id`,
+  `CREATE TEMP TABLE access_t_paths ON COMMIT DROP AS
+WITH asg AS (
+  SELECT DISTINCT u.xid, u.system, u.bname, a.agr_name
+    FROM access_t_usr u JOIN access_x_agr_users a ON a.extract_id = u.xid AND a.uname = u.bname
+   WHERE a.col_flag <> 'X' AND (a.from_dat IS NULL OR a.from_dat <= $4::date) AND (a.to_dat IS NULL OR a.to_dat >= $4::date)
+)
+  SELECT a.xid, a.system, a.bname, a.agr_name AS role, ''::text COLLATE "C" AS composite FROM asg a
+   WHERE NOT EXISTS (SELECT 1 FROM access_t_comp c WHERE c.xid = a.xid AND c.agr_name = a.agr_name)
+  UNION
+  SELECT a.xid, a.system, a.bname, k.child_agr, a.agr_name FROM asg a JOIN access_x_agr_agrs k ON k.extract_id = a.xid AND k.agr_name = a.agr_name
+   WHERE NOT EXISTS (SELECT 1 FROM access_t_comp c WHERE c.xid = a.xid AND c.agr_name = k.child_agr)`,
+  `CREATE TEMP TABLE access_t_user_roles ON COMMIT DROP AS
+  SELECT DISTINCT xid, bname, role FROM access_t_paths`,
+  `CREATE TEMP TABLE access_t_grants ON COMMIT DROP AS
+  SELECT g.extract_id AS xid, g.agr_name AS role, g.object, g.auth, g.field, g.low, g.high
+    FROM access_x_agr_1251 g JOIN access_t_ext e ON e.xid = g.extract_id
+   WHERE g.deleted <> 'X' AND NOT EXISTS (SELECT 1 FROM access_t_comp c WHERE c.xid = g.extract_id AND c.agr_name = g.agr_name)`,
+  `CREATE TEMP TABLE access_t_acts ON COMMIT DROP AS
+  SELECT DISTINCT e.xid, e.system, a.function_id, a.action
+    FROM access_t_ext e JOIN access_function_actions a ON a.rule_set_id = $2::uuid AND a.enabled AND (a.system = '' OR a.system = e.system)`,
+  `CREATE TEMP TABLE access_t_reqs ON COMMIT DROP AS
+  SELECT DISTINCT e.xid, p.function_id, p.action, p.object, p.field, p.value_from, p.value_to
+    FROM access_t_ext e JOIN access_function_permissions p ON p.rule_set_id = $2::uuid AND p.enabled AND (p.system = '' OR p.system = e.system)
+    JOIN access_t_acts a ON a.xid = e.xid AND a.function_id = p.function_id AND a.action = p.action`,
+  `CREATE TEMP TABLE access_t_role_tcodes ON COMMIT DROP AS
+  SELECT DISTINCT a.xid, g.role, a.function_id, a.action
+    FROM access_t_acts a JOIN access_t_grants g ON g.xid = a.xid AND g.object = 'S_TCODE' AND g.field = 'TCD' AND ${covers('g', 'a.action')}`,
+  `CREATE TEMP TABLE access_t_auth_ok ON COMMIT DROP AS
+WITH auth_fields AS (
+  SELECT DISTINCT r.xid, r.function_id, r.action, r.object, r.field, g.role, g.auth
+    FROM access_t_reqs r JOIN access_t_grants g ON g.xid = r.xid AND g.object = r.object AND g.field = r.field AND ${meets('g', 'r')}
+),
+req_fields AS (
+  SELECT xid, function_id, action, object, count(DISTINCT field) AS n FROM access_t_reqs GROUP BY xid, function_id, action, object
+),
+req_objects AS (
+  SELECT xid, function_id, action, count(DISTINCT object) AS n FROM access_t_reqs GROUP BY xid, function_id, action
+)
+  SELECT f.xid, f.function_id, f.action, f.object, f.role, f.auth
+    FROM auth_fields f JOIN req_fields q ON q.xid = f.xid AND q.function_id = f.function_id AND q.action = f.action AND q.object = f.object
+   GROUP BY f.xid, f.function_id, f.action, f.object, f.role, f.auth, q.n
+  HAVING count(DISTINCT f.field) = q.n`,
+  `CREATE TEMP TABLE access_t_user_tcode ON COMMIT DROP AS
+  SELECT p.xid, p.system, p.bname, p.role, p.composite, t.function_id, t.action
+    FROM access_t_paths p JOIN access_t_role_tcodes t ON t.xid = p.xid AND t.role = p.role`,
+  `CREATE TEMP TABLE access_t_held ON COMMIT DROP AS
+WITH req_objects AS (
+  SELECT xid, function_id, action, count(DISTINCT object) AS n FROM access_t_reqs GROUP BY xid, function_id, action
+), user_objects AS (
+  SELECT ur.xid, ur.bname, o.function_id, o.action, count(DISTINCT o.object) AS n
+    FROM access_t_user_roles ur JOIN access_t_auth_ok o ON o.xid = ur.xid AND o.role = ur.role
+   GROUP BY ur.xid, ur.bname, o.function_id, o.action
+)
+  SELECT DISTINCT t.xid, t.system, t.bname, t.function_id, t.action
+    FROM access_t_user_tcode t
+    LEFT JOIN req_objects q ON q.xid = t.xid AND q.function_id = t.function_id AND q.action = t.action
+    LEFT JOIN user_objects uo ON uo.xid = t.xid AND uo.bname = t.bname AND uo.function_id = t.function_id AND uo.action = t.action
+   WHERE q.n IS NULL OR uo.n = q.n`,
+  `CREATE TEMP TABLE access_t_rf ON COMMIT DROP AS
+SELECT r.risk_id, x.function_id, f.scope
+    FROM access_risks r
+    JOIN access_risk_functions x ON x.rule_set_id = r.rule_set_id AND x.risk_id = r.risk_id
+    JOIN access_functions f ON f.rule_set_id = r.rule_set_id AND f.function_id = x.function_id
+   WHERE r.rule_set_id = $2::uuid AND r.enabled`,
+  `CREATE TEMP TABLE access_t_shown_held ON COMMIT DROP AS
+WITH risk_n AS (
+  SELECT risk_id, count(*) AS n, bool_or(scope = 'Cross') AS crossing FROM access_t_rf GROUP BY risk_id
+),
+held_fn AS (
+  SELECT DISTINCT xid, system, bname, function_id FROM access_t_held
+),
+sys_fn AS (
+  SELECT h.bname, rf.risk_id, h.xid, h.system, count(*) AS n
+    FROM held_fn h JOIN access_t_rf rf ON rf.function_id = h.function_id
+   GROUP BY h.bname, rf.risk_id, h.xid, h.system
+),
+cross_users AS (
+  SELECT h.bname, rf.risk_id
+    FROM (SELECT DISTINCT bname, function_id FROM held_fn) h JOIN access_t_rf rf ON rf.function_id = h.function_id JOIN risk_n r ON r.risk_id = rf.risk_id AND r.crossing
+   GROUP BY h.bname, rf.risk_id, r.n
+  HAVING count(*) = r.n
+),
+shown AS (
+  SELECT s.bname, s.risk_id, s.xid, s.system FROM sys_fn s JOIN risk_n r ON r.risk_id = s.risk_id AND NOT r.crossing WHERE s.n = r.n
+  UNION ALL
+  SELECT s.bname, s.risk_id, s.xid, s.system FROM sys_fn s JOIN cross_users c ON c.bname = s.bname AND c.risk_id = s.risk_id
+)
+SELECT s.bname, s.risk_id, s.xid, s.system, h.function_id, h.action
+    FROM shown s JOIN access_t_rf rf ON rf.risk_id = s.risk_id
+    JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = rf.function_id`,
+  `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
+WITH picked AS (
+  SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, o.object)
+         t.xid, t.bname, t.function_id, t.action, t.role AS path_role, o.object, o.role AS auth_role, o.auth
+    FROM (SELECT DISTINCT xid, bname, function_id, action, role FROM access_t_user_tcode) t
+    JOIN access_t_user_roles ur ON ur.xid = t.xid AND ur.bname = t.bname
+    JOIN access_t_auth_ok o ON o.xid = t.xid AND o.role = ur.role AND o.function_id = t.function_id AND o.action = t.action
+   ORDER BY t.xid, t.bname, t.function_id, t.action, t.role, o.object, (o.role <> t.role), o.role, o.auth
+)
+SELECT DISTINCT ON (p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field)
+         p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high
+    FROM picked p
+    JOIN access_t_reqs r ON r.xid = p.xid AND r.function_id = p.function_id AND r.action = p.action AND r.object = p.object
+    JOIN access_t_grants g ON g.xid = p.xid AND g.role = p.auth_role AND g.object = p.object AND g.auth = p.auth AND g.field = r.field AND ${meets('g', 'r')}
+   ORDER BY p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high`,
+  `WITH positions AS (
+  SELECT function_id, action, (row_number() OVER (PARTITION BY function_id ORDER BY action) - 1)::numeric AS pos
+    FROM (SELECT DISTINCT function_id, action FROM access_function_actions WHERE rule_set_id = $2::uuid AND enabled) a
+),
+weights AS (
+  SELECT rf.risk_id, rf.function_id,
+         round(exp(coalesce(sum(ln(c.n)) OVER (PARTITION BY rf.risk_id ORDER BY rf.function_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0))) AS w
+    FROM access_t_rf rf JOIN (SELECT function_id, count(*)::numeric AS n FROM positions GROUP BY function_id) c ON c.function_id = rf.function_id
+),
+first_pos AS (
+  SELECT sh.bname, sh.risk_id, sh.function_id, min(p.pos) AS pos
+    FROM access_t_shown_held sh JOIN positions p ON p.function_id = sh.function_id AND p.action = sh.action
+   GROUP BY sh.bname, sh.risk_id, sh.function_id
+),
+base AS (
+  SELECT f.bname, f.risk_id, sum(f.pos * w.w) AS n
+    FROM first_pos f JOIN weights w ON w.risk_id = f.risk_id AND w.function_id = f.function_id
+   GROUP BY f.bname, f.risk_id
+),
+usage AS (
+  SELECT u.extract_id AS xid, u.bname, u.tcode, sum(u.count) AS count, max(u.last_used) AS last_used
+    FROM access_x_usage u JOIN access_t_ext e ON e.xid = u.extract_id
+   GROUP BY u.extract_id, u.bname, u.tcode
+),
+out AS (
+  SELECT sh.bname, sh.risk_id, sh.function_id, sh.system, sh.action, t.role, t.composite,
+         coalesce(v.object, '') AS resource, coalesce(v.field, '') AS resource_extn, coalesce(v.low, '') AS value_from, coalesce(v.high, '') AS value_to,
+         (1 + b.n - fp.pos * w.w + p.pos * w.w)::bigint AS combination,
+         us.count AS execution_count, us.last_used
+    FROM access_t_shown_held sh
+    JOIN access_t_user_tcode t ON t.xid = sh.xid AND t.bname = sh.bname AND t.function_id = sh.function_id AND t.action = sh.action
+    LEFT JOIN access_t_granted v ON v.xid = t.xid AND v.bname = t.bname AND v.function_id = t.function_id AND v.action = t.action AND v.path_role = t.role
+    JOIN base b ON b.bname = sh.bname AND b.risk_id = sh.risk_id
+    JOIN first_pos fp ON fp.bname = sh.bname AND fp.risk_id = sh.risk_id AND fp.function_id = sh.function_id
+    JOIN weights w ON w.risk_id = sh.risk_id AND w.function_id = sh.function_id
+    JOIN positions p ON p.function_id = sh.function_id AND p.action = sh.action
+    LEFT JOIN usage us ON us.xid = sh.xid AND us.bname = sh.bname AND us.tcode = sh.action
+)
+INSERT INTO access_conflict_rows (run_id, row_no, user_id, risk_id, rule_id, function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_executed_on)
+SELECT $1::uuid, row_number() OVER (ORDER BY bname, risk_id, function_id, system, action, role, composite, resource, resource_extn),
+       bname, risk_id, risk_id || CASE WHEN combination < 10000 THEN lpad(combination::text, 4, '0') ELSE combination::text END,
+       function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_used
+  FROM out`
+];
+
+/** The run's conflicts from its rows: exercised when every function shows a shown action the user ran (COUNT > 0). */
+export const ANALYSIS_CONFLICTS_SQL = `
+INSERT INTO access_conflicts (run_id, user_id, risk_id, exercised)
+SELECT $1::uuid, user_id, risk_id, bool_and(ran)
+  FROM (SELECT user_id, risk_id, function_id, bool_or(coalesce(execution_count, 0) > 0) AS ran
+          FROM access_conflict_rows WHERE run_id = $1::uuid GROUP BY user_id, risk_id, function_id) f
+ GROUP BY user_id, risk_id`;

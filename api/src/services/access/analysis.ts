@@ -1,0 +1,98 @@
+// Analysis runs: a rule set version against the current extract of each
+// system on a date (today, UTC, unless given), run by a job (jobs/access.ts)
+// in one transaction (analysis-sql.ts), so a run's conflicts appear whole or
+// not at all. One run at a time per rule set (409). Added / removed count
+// (user, risk) pairs against the previous completed run of the same rule set
+// version (a first run: all added).
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import type { Actor } from '../../core/types.js';
+import { actorLabel, recordAudit } from '../../core/audit.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { JOBS, onTransaction } from '../../db/queue.js';
+import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from './analysis-sql.js';
+import { currentExtracts } from './extracts.js';
+import { UUID, getRuleSet } from './rule-sets.js';
+
+export type AnalysisDeps = Pick<AppDeps, 'prisma' | 'db'>;
+
+export const analysisInputSchema = z.object({
+  ruleSetId: z.string({ error: 'ruleSetId is required' }).regex(UUID, 'ruleSetId must be a rule set id'),
+  systems: z.array(z.string().min(1).max(40), { error: 'systems must be a list of system names' }).max(500).optional(),
+  asOf: z
+    .string({ error: 'asOf must be a date (YYYY-MM-DD)' })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be a date (YYYY-MM-DD)')
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'asOf must be a real date (YYYY-MM-DD)')
+    .optional(),
+});
+export type AnalysisInput = z.infer<typeof analysisInputSchema>;
+
+const RUN = { id: true, ruleSetId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
+
+/** Creates a run (status 'processing') with the extracts it will use, and queues it when a job queue is given. */
+export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'] }, actor: Actor, input: AnalysisInput): Promise<{ id: string }> {
+  await getRuleSet(deps.prisma, input.ruleSetId);
+  const systems = input.systems ? [...new Set(input.systems)] : undefined;
+  const extracts = await currentExtracts(deps, systems);
+  const missing = (systems ?? []).filter((s) => !extracts.some((x) => x.system === s));
+  if (missing.length) throw new ValidationError(`systems: no loaded extract of ${missing.join(', ')}`, 'systems');
+  if (!extracts.length) throw new ValidationError('systems: no system has a loaded extract yet', 'systems');
+  const asOf = input.asOf ?? new Date().toISOString().slice(0, 10);
+  return deps.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'access-analysis:' + input.ruleSetId}))`;
+    if (await tx.accessAnalysisRun.count({ where: { ruleSetId: input.ruleSetId, status: 'processing' } })) {
+      throw new ConflictError('An analysis of this rule set is already running; wait for it to finish');
+    }
+    const run = await tx.accessAnalysisRun.create({
+      data: { ruleSetId: input.ruleSetId, systems: extracts.map((x) => x.system), extractIds: extracts.map((x) => x.id), asOf: new Date(`${asOf}T00:00:00Z`), startedBy: actorLabel(actor) },
+      select: { id: true },
+    });
+    if (deps.jobs) await deps.jobs.boss.send(JOBS.accessAnalysis, { runId: run.id }, { db: onTransaction(tx) });
+    await recordAudit(tx, actor, { action: 'access.analysis.started', entityType: 'access_analysis_run', entityId: run.id, after: { ruleSetId: input.ruleSetId, systems: extracts.map((x) => x.system), asOf } });
+    return run;
+  });
+}
+
+/** Runs a queued analysis; a failure ends it 'failed' with nothing of it kept. */
+export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<void> {
+  const run = await deps.prisma.accessAnalysisRun.findUnique({ where: { id: runId } });
+  if (!run || run.status !== 'processing') return;
+  const asOf = run.asOf.toISOString().slice(0, 10);
+  try {
+    await deps.prisma.$transaction(
+      async (tx) => {
+        await tx.accessConflictRow.deleteMany({ where: { runId } });
+        await tx.accessConflict.deleteMany({ where: { runId } });
+        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf })) await tx.$executeRawUnsafe(statement);
+        await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
+        const previous = await tx.accessAnalysisRun.findFirst({
+          where: { ruleSetId: run.ruleSetId, status: 'completed', startedAt: { lte: run.startedAt }, NOT: { id: runId } },
+          orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
+          select: { id: true },
+        });
+        const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
+          `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
+                  (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
+                  (SELECT count(DISTINCT user_id) FROM access_conflicts WHERE run_id = $1::uuid)::int AS users,
+                  (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid AND exercised)::int AS exercised,
+                  (SELECT count(*) FROM access_conflicts n WHERE n.run_id = $1::uuid
+                      AND NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = $2::uuid AND o.user_id = n.user_id AND o.risk_id = n.risk_id))::int AS added,
+                  (SELECT count(*) FROM access_conflicts o WHERE o.run_id = $2::uuid
+                      AND NOT EXISTS (SELECT 1 FROM access_conflicts n WHERE n.run_id = $1::uuid AND n.user_id = o.user_id AND n.risk_id = o.risk_id))::int AS removed`,
+          runId,
+          previous?.id ?? null,
+        );
+        await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, status: 'completed', progress: 100, finishedAt: new Date() } });
+      },
+      { timeout: 30 * 60_000, maxWait: 60_000 },
+    );
+  } catch (e) {
+    await deps.prisma.accessAnalysisRun.update({ where: { id: runId }, data: { status: 'failed', finishedAt: new Date(), errorMessage: `The analysis failed: ${(e as Error).message}` } });
+  }
+}
+
+export async function getAnalysis(deps: Pick<AppDeps, 'prisma'>, id: string) {
+  const run = UUID.test(id) ? await deps.prisma.accessAnalysisRun.findUnique({ where: { id }, select: RUN }) : null;
+  if (!run) throw new NotFoundError(`No analysis ${id}`);
+  return run;
+}
