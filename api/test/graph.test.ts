@@ -308,3 +308,37 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
     await admin.put('/api/tokens/settings', { usersMayCreateTokens: false });
   }, 120_000);
 });
+
+describe('GraphQL over SSE', () => {
+  it('a subscription posted with Accept: text/event-stream delivers each event as the README shows', async () => {
+    const created = await admin.post('/api/tokens', { name: 'sse tool', scope: 'read' });
+    expect(created.status).toBe(201);
+    const abort = new AbortController();
+    const res = await fetch(server.url + '/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.body.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { notificationAdded { title message } }' }),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    const sent = (async () => {
+      // Sent until the stream shows it: the subscription may still be starting when the first goes.
+      for (let i = 0; i < 20 && !text.includes('Over SSE'); i++) {
+        await admin.post('/api/notifications', { title: 'Over SSE', message: 'hello', type: 'info', targetType: 'all' });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    while (!/event: next\ndata: .*"Over SSE"/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    abort.abort();
+    await sent;
+    const data = /event: next\ndata: (.*)\n/.exec(text)![1]!;
+    expect(JSON.parse(data)).toEqual({ data: { notificationAdded: { title: 'Over SSE', message: 'hello' } } });
+  });
+});
