@@ -4,6 +4,7 @@
 // rows by SAP column name (rule set files by their CSV column names), and
 // are written as a .zip of CSV files the way the product reads them.
 import JSZip from 'jszip';
+import { rng } from './gen-data.js';
 
 export type Row = Record<string, string>;
 /** A system's SAP tables by name (USR02, USER_ADDR, AGR_USERS, AGR_AGRS, AGR_1251, AGR_TEXTS, USAGE). */
@@ -58,17 +59,8 @@ export function emptyEstate(): Estate {
   return { USR02: [], USER_ADDR: [], AGR_USERS: [], AGR_AGRS: [], AGR_1251: [], AGR_TEXTS: [], USAGE: [] };
 }
 
-/** A deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG: the export generator's (mulberry32). */
+export const prng = rng;
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
