@@ -33,6 +33,15 @@ export async function enterPeriod(tx: DbClient, periodId: string): Promise<boole
   return Boolean(r?.ok);
 }
 
+/**
+ * Takes the period's gate shared, waiting for a close or reopen under way: for a change
+ * that cannot be refused (an upload going live carries decisions over), so that it lands
+ * after the close, never between its freezing and its commit.
+ */
+export async function waitAtPeriodGate(tx: DbClient, periodId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${gateKey(periodId)}, 0))`;
+}
+
 /** Takes the period's gate exclusively (closing or reopening it), after the changes under way. */
 export async function closePeriodGate(tx: DbClient, periodId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${gateKey(periodId)}, 0))`;

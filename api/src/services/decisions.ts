@@ -10,7 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { actorLabel, recordAudit } from '../core/audit.js';
 import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow, rowIdInput } from '../core/validation.js';
 import { getActivePeriod, requireActivePeriodForChange } from './periods.js';
-import { lockDecisionWrites, lockReviewer } from './decision-locks.js';
+import { lockDecisionWrites, lockReviewer, waitAtPeriodGate } from './decision-locks.js';
 import { retryingTransaction } from '../db/retry.js';
 import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
@@ -346,6 +346,13 @@ export function listSubmissions(prisma: PrismaClient, filter: { status?: string 
  * data. A decision already on a new row is kept.
  */
 export async function carryOverDecisions(tx: DbClient, uploadId: string): Promise<void> {
+  // A writer of the active period's decisions like any other, in the same lock order
+  // (services/decision-locks.ts): first in its transaction, it waits out a close under way.
+  const [active] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM review_periods WHERE status = 'active'`;
+  if (active) {
+    await waitAtPeriodGate(tx, active.id);
+    await lockDecisionWrites(tx, active.id);
+  }
   await tx.$executeRaw`
     INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments,
                            mitigation_control, mitigation_expires_at, submission_id, created_at, updated_at)
