@@ -63,6 +63,24 @@ function graphDocs(): string {
   return docs;
 }
 
+/**
+ * What a browser that is not signed in sees at /graphql: GraphiQL is for signed-in users
+ * (it runs with their session), so the page says so and links the sign-in, which comes back.
+ */
+export const GRAPHIQL_SIGN_IN_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${GRAPHIQL_TITLE}</title></head>
+<body>
+<main>
+<h1>GraphiQL</h1>
+<p>Sign in to explore the graph: GraphiQL runs with your session.</p>
+<p><a href="/internal-login?next=%2Fgraphql">Sign in</a></p>
+<p>Tools send their requests with an API token (<code>Authorization: Bearer …</code>); the guide is at <a href="/graphiql/docs">/graphiql/docs</a>.</p>
+</main>
+</body>
+</html>
+`;
+
 /** The options of the GraphiQL page for a signed-in user. */
 export function graphiqlOptions() {
   return { title: GRAPHIQL_TITLE, defaultTabs: graphiqlTabs(graphDocs()) };

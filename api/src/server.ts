@@ -16,7 +16,7 @@ import { createGraphQL, prepareOperation, type OperationParams } from './graphql
 import { processRequest } from 'graphql-upload-minimal';
 import { MAX_UPLOAD_BYTES } from './services/uploads.js';
 import { requestContext } from './request-context.js';
-import { registerAccessControl, registerErrorHandler, registerInputHygiene } from './rest/http.js';
+import { AUTH_CHALLENGE, registerAccessControl, registerErrorHandler, registerInputHygiene } from './rest/http.js';
 import { registerSchemaValidation, routeSchema } from './rest/edge.js';
 import { collectRoutes, openApiDocument } from './rest/openapi.js';
 import { registerReplyCheck } from './rest/reply-check.js';
@@ -43,7 +43,7 @@ import { registerAiRoutes } from './rest/ai.js';
 import { registerPurgeRoutes } from './rest/purge.js';
 import { registerAiBulkRoutes } from './rest/ai-bulk.js';
 import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, trustFunction } from './web-security.js';
-import { GRAPHIQL_CSP, registerGraphiQLAssets } from './graphiql.js';
+import { GRAPHIQL_CSP, GRAPHIQL_SIGN_IN_PAGE, registerGraphiQLAssets } from './graphiql.js';
 import { frameNeedsViewer, pageWithBootFrame, readWebPage, registerCompression, REVALIDATE_PAGE, webAssetCaching, type FrameViewer, type WebPage } from './web-delivery.js';
 import { resolveSession, sessionToken } from './auth/sessions.js';
 import { getActivePeriod } from './services/periods.js';
@@ -178,6 +178,11 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
         const prepared = prepareOperation(yoga, persisted, context, body as OperationParams);
         if (!('args' in prepared)) return reply.send({ errors: prepared.map((e) => ({ message: e.message, extensions: e.extensions })) });
         return reply.send(await prepared.execute(prepared.args));
+      }
+      // A browser opening /graphql signed out gets the way to GraphiQL, not a JSON error.
+      if (req.method === 'GET' && !(req.query as { query?: unknown }).query && req.headers.accept?.includes('text/html')) {
+        const context = await requestContext(deps, req, reply);
+        if (!context.user) return reply.status(401).header('www-authenticate', AUTH_CHALLENGE).type('text/html; charset=utf-8').send(GRAPHIQL_SIGN_IN_PAGE);
       }
       const body = req.body as { operationName?: unknown } | undefined;
       const endTimer = graphqlDuration.startTimer({ operation: operationLabel(body?.operationName ?? (req.query as { operationName?: unknown }).operationName) });

@@ -38,6 +38,18 @@ function pageOptions(html: string): { title: string; defaultTabs: { query: strin
 }
 
 describe('GraphiQL on an intranet', () => {
+  it('a browser that is not signed in is shown how to sign in, not a JSON error, and comes back to GraphiQL', async () => {
+    const r = await new Client(server.url).request('GET', '/graphql', undefined, { accept: 'text/html,application/xhtml+xml' });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = String(r.body);
+    expect(html).toContain('Sign in to explore the graph');
+    expect(html).toContain('href="/internal-login?next=%2Fgraphql"');
+    // A tool asking for JSON still gets GraphQL's answer.
+    const tool = await new Client(server.url).request('GET', '/graphql?query=%7B__typename%7D', undefined, { accept: 'application/json' });
+    expect(tool.headers.get('content-type')).toMatch(/json/);
+  });
+
   it('the page has the app’s title, refers to no other host, and every file it loads is served by the app under the GraphiQL CSP', async () => {
     const r = await admin.request('GET', '/graphql', undefined, { accept: 'text/html' });
     expect(r.status).toBe(200);

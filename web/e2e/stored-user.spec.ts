@@ -2,7 +2,7 @@
 // REST calls take; a corrupt stored user is treated as signed out, on the
 // server too.
 import { expect, test } from '@playwright/test';
-import { signInAsAdmin, storedUser } from './helpers';
+import { ADMIN_CHANGED_PASSWORD, ADMIN_EMAIL, ensureAdminSession, fillSignInForm, signInAsAdmin, storedUser } from './helpers';
 
 test("the stored internal user's id is the id the REST calls take", async ({ page, request }) => {
   await signInAsAdmin(page, request);
@@ -28,4 +28,15 @@ test('a corrupt stored user is treated as signed out, and stays signed out after
   await expect.poll(async () => (await page.request.get('/api/users')).status()).toBe(401);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
+});
+
+test('GraphiQL opened signed out says how to sign in, and signing in comes back to it', async ({ page, request }) => {
+  await ensureAdminSession(request);
+  await page.goto('/graphql');
+  await expect(page.getByText('Sign in to explore the graph')).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/internal-login\?next=%2Fgraphql$/);
+  await fillSignInForm(page, ADMIN_EMAIL, ADMIN_CHANGED_PASSWORD);
+  await expect(page).toHaveURL(/\/graphql$/);
+  await expect(page).toHaveTitle(/GraphQL · GRC Risk Management/);
 });

@@ -4,6 +4,12 @@
 
 export const SIGN_IN_PATH = '/internal-login';
 
+/** Pages the server serves itself (GraphiQL), not routes of the web app: returning to one loads it. */
+export function isServerPage(path: string): boolean {
+  const pathname = path.split(/[?#]/)[0];
+  return pathname === '/graphql';
+}
+
 /** The sign-in address that returns to `path` (the path, search and hash of the link opened). */
 export function signInPathFor(path: string): string {
   return `${SIGN_IN_PATH}?next=${encodeURIComponent(path)}`;

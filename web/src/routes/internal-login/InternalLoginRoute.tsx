@@ -16,7 +16,7 @@ import { graphql, useMutation } from 'react-relay';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { signedOutPage } from '../../components/pageStyles';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
-import { safeNextPath } from '../../auth/nextPath';
+import { isServerPage, safeNextPath } from '../../auth/nextPath';
 import { useAuth, useSession } from '../../auth/SessionProvider';
 import { SsoSignIn } from '../../auth/SsoSignIn';
 import { writeStoredUser } from '../../auth/storage';
@@ -30,6 +30,7 @@ const mutation = graphql`
       ... on MutationLoginSuccess {
         data {
           id
+          userId
           firstName
           lastName
           displayName
@@ -147,14 +148,16 @@ export default function InternalLoginRoute() {
         }
         setFinishing(true);
         // SPEC §4: with a required reset, the session is stored only after the change.
-        if (!user.passwordResetRequired) writeStoredUser(user);
+        // SPEC §3: the internal user's id is the stored id the REST calls take.
+        if (!user.passwordResetRequired) writeStoredUser({ ...user, id: user.userId });
         reload()
           .then(() => {
             if (!user.passwordResetRequired) {
               const name = user.displayName || user.email;
               notify({ title: 'Login Successful', description: `Welcome back, ${name}`, intent: 'success' });
             }
-            navigate(user.passwordResetRequired ? '/' : next, { replace: true });
+            if (!user.passwordResetRequired && isServerPage(next)) window.location.assign(next);
+            else navigate(user.passwordResetRequired ? '/' : next, { replace: true });
           })
           .catch((error: unknown) => fail(error instanceof Error ? error.message : undefined))
           .finally(() => setFinishing(false));
@@ -169,7 +172,13 @@ export default function InternalLoginRoute() {
   };
 
   // Issue 15, point 2: already signed in, the sign-in page goes to the dashboard (or the link asked for).
-  if (auth.status === 'signedIn' && !finishing && !signingIn.current && !sentBySignOut) return <Navigate to={next} replace />;
+  if (auth.status === 'signedIn' && !finishing && !signingIn.current && !sentBySignOut) {
+    if (isServerPage(next)) {
+      window.location.assign(next);
+      return null;
+    }
+    return <Navigate to={next} replace />;
+  }
 
   return (
     <main className={styles.page}>
