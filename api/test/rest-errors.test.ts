@@ -56,9 +56,9 @@ describe('filters of fixed values', () => {
   it('are published as enums', async () => {
     const doc = (await admin.get('/api/openapi.json')).body;
     const params = doc.paths['/api/risks'].get.parameters as { name: string; schema: { enum?: string[] } }[];
-    expect(params.find((p) => p.name === 'riskLevel')?.schema.enum).toEqual(['', 'high', 'medium', 'low']);
+    expect(params.find((p) => p.name === 'riskLevel')?.schema.enum).toEqual(['', 'all', 'All', 'All Systems', 'high', 'medium', 'low']);
     expect(params.find((p) => p.name === 'decision')?.schema.enum).toContain('retain_mitigated');
-    expect(params.find((p) => p.name === 'recommendation')?.schema.enum).toEqual(['', 'remove', 'review', 'retain']);
+    expect(params.find((p) => p.name === 'recommendation')?.schema.enum).toEqual(['', 'all', 'All', 'All Systems', 'remove', 'review', 'retain']);
   });
 });
 

@@ -14,13 +14,13 @@ import { DECISION_STATES, RISK_LEVELS, orList } from '../services/risk-rules.js'
 /**
  * A filter of fixed values: REST takes the SPEC's lower-case spelling only
  * (GraphQL's HIGH is refused naming the value, as GraphQL refuses 'high'); an
- * empty value is no filter. Published as an enum in /api/openapi.json.
+ * empty value or 'All' is no filter. Published as an enum in /api/openapi.json.
  */
 const oneOf = <const T extends readonly string[]>(field: string, what: string, values: T) =>
   z
-    .enum(['', ...values] as [string, ...string[]], { error: (iss) => `Unknown ${what} '${String(iss.input)}': use ${orList(values)}` })
+    .enum([...risks.NO_FILTER_VALUES, ...values] as [string, ...string[]], { error: (iss) => `Unknown ${what} '${String(iss.input)}': use ${orList(values)}` })
     .optional()
-    .describe(`${field}: ${orList(values)} (empty: no filter)`);
+    .describe(`${field}: ${orList(values)} (empty or All: no filter)`);
 
 /** The queue's filter (services/risks.ts checks the same bounds for GraphQL). */
 const FilterQuery = z.object({

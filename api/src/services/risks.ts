@@ -63,7 +63,9 @@ export interface RiskPage {
 export type { RiskRowWithDecision } from './visibility.js';
 import type { RiskRowWithDecision } from './visibility.js';
 
-const ALL = new Set(['', 'all', 'All', 'All Systems']);
+/** The values of a filter that mean 'no filter' (the screens' 'All' choices). */
+export const NO_FILTER_VALUES = ['', 'all', 'All', 'All Systems'] as const;
+const ALL = new Set<string>(NO_FILTER_VALUES);
 /** A filter value that narrows (not empty, not 'all'). */
 export const present = (v: string | null | undefined): v is string => typeof v === 'string' && !ALL.has(v.trim());
 

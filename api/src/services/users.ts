@@ -162,16 +162,6 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor:
     if (data.role && data.role !== before.role && actor.user?.id === userId) {
       throw new ForbiddenError('You cannot change your own role');
     }
-    // Assignments are for reviewers only (as creating one says): a reviewer
-    // who still holds work must hand it over before becoming an administrator.
-    if (data.role === 'admin' && before.role === 'reviewer') {
-      const [criteria, items] = await Promise.all([tx.assignmentCriteria.count({ where: { reviewerId: userId } }), tx.itemHold.count({ where: { reviewerId: userId, holds: true } })]);
-      if (criteria + items) {
-        throw new ConflictError(
-          `This reviewer still holds ${criteria} assignment${criteria === 1 ? '' : 's'}${items ? ` and ${items} reassigned item${items === 1 ? '' : 's'}` : ''}: reassign or delete them before making them an administrator`,
-        );
-      }
-    }
     const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
     // A reviewer's scope may now be on the dashboard's list with no figures kept.
     if (user.role === 'reviewer' && before.role !== 'reviewer' && user.isActive) await askForDashboardFigures(tx, deps.jobs);
