@@ -93,7 +93,8 @@ async function expectEveryCombinationByTheRule(atLeast = 30) {
   expect(nonEmpty).toBeGreaterThanOrEqual(atLeast);
 }
 
-describe('All Reviews searched', () => {
+// Each case checks every combination of filters against the rule: minutes on a busy embedded database.
+describe('All Reviews searched', { timeout: 120_000 }, () => {
   it('lists and counts exactly what the search rule matches, by user, name, role or reviewer, with every filter', async () => {
     await expectEveryCombinationByTheRule();
     // 'martin' (10): Karin's two rows (b) and one (Rev Thirty), Dana Martin's row (b, and Maria Martin), the role
