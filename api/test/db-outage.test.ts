@@ -17,6 +17,7 @@ import { freshDatabase, onPostgres, type TestDatabase } from './helpers/db.js';
 import { freePort, spawnServer, waitReady, type ServerProcess } from './helpers/process.js';
 import { Client } from './helpers/server.js';
 import { writeCsv } from '../../scripts/gen-data.js';
+import { postUploadFile } from './helpers/upload.js';
 
 if (!onPostgres) console.warn('db-outage.test.ts: skipped, it needs PostgreSQL (DATABASE_URL)');
 
@@ -107,12 +108,7 @@ describe.runIf(onPostgres)('database connections lost', () => {
 
     const file = path.join(dataDir, 'big.csv');
     writeCsv(file, 60000, { seed: 72 });
-    const form = new FormData();
-    form.append('batchSize', '5000');
-    form.append('emailNotification', 'false');
-    form.append('file', await fs.openAsBlob(file), 'big.csv');
-    const res = await fetch(admin.baseUrl + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-    const { uploadId } = (await res.json()) as { uploadId: string };
+    const { uploadId } = (await postUploadFile(admin.baseUrl, admin, file, { batchSize: '5000', emailNotification: 'false' })).body as { uploadId: string };
     await until('no progress', () => uploadStatus(admin, uploadId), (s) => s.rowsProcessed > 0 || s.status !== 'processing');
 
     // Every connection of the instance to its own database is ended by the server, the slot's held one included.

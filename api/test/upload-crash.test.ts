@@ -10,6 +10,7 @@ import { Client } from './helpers/server.js';
 import { freshDatabase } from './helpers/db.js';
 import { writeCsv } from '../../scripts/gen-data.js';
 import { createDatabase } from '../src/db/client.js';
+import { postUploadFile } from './helpers/upload.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-crash-'));
@@ -61,12 +62,7 @@ describe('a server killed mid-load', () => {
 
     const file = path.join(dataDir, 'big.csv');
     writeCsv(file, 60000, { seed: 71 });
-    const form = new FormData();
-    form.append('batchSize', '5000');
-    form.append('emailNotification', 'false');
-    form.append('file', await fs.openAsBlob(file), 'big.csv');
-    const res = await fetch(admin.baseUrl + '/api/upload', { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-    const { uploadId } = (await res.json()) as { uploadId: string };
+    const { uploadId } = (await postUploadFile(admin.baseUrl, admin, file, { batchSize: '5000', emailNotification: 'false' })).body as { uploadId: string };
 
     // Kill it once some batches are in.
     const deadline = Date.now() + 60_000;

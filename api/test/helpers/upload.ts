@@ -1,5 +1,7 @@
 // Uploads through POST /api/upload as a signed-in client, and waiting for an
 // upload to finish, as the upload tests and the tests that load data do.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Client, TestServer } from './server.js';
 
 /** POST /api/upload as `c`: these form fields, then the file. The answer's status and body. */
@@ -9,6 +11,18 @@ export async function postUpload(server: TestServer, c: Client, name: string, co
   form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
   const res = await fetch(server.url + '/api/upload', { method: 'POST', body: form, headers: { cookie: c.cookieHeader } });
   return { status: res.status, body: (await res.json()) as any };
+}
+
+/**
+ * POST /api/upload of a file on disk as `c`, to the instance at `baseUrl`: streamed from the
+ * file by fetch (never held whole), the form's fields before it, named as the file unless `name`.
+ */
+export async function postUploadFile(baseUrl: string, c: Client, file: string, fields: Record<string, string> = {}, name = path.basename(file)) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', await fs.openAsBlob(file), name);
+  const res = await fetch(`${baseUrl}/api/upload`, { method: 'POST', body: form, headers: { cookie: c.cookieHeader } });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
 /** Waits until upload `id` is no longer processing and returns its status (read as `admin`). */
