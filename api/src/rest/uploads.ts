@@ -50,6 +50,9 @@ async function receiveMultipart(req: FastifyRequest, reply: FastifyReply): Promi
   } catch (err) {
     if (file) await fs.promises.rm(file.tempPath, { force: true });
     if (err instanceof PayloadTooLargeError) tooLarge(reply);
+    // The rest of the body may be unread (the file could not be stored): the
+    // connection is closed with the answer, so the client does not reuse it.
+    reply.header('connection', 'close');
     throw unreadableForm(err);
   }
   return { file, fields };
