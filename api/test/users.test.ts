@@ -74,6 +74,19 @@ describe('edit, reset password, activate', () => {
     expect(after).toMatchObject({ email: user.email, firstName: user.firstName });
   });
 
+  it('refuses to make a reviewer who holds work an administrator, and does it once the work is reassigned', async () => {
+    const { user } = await userClient(server, admin);
+    const { user: other } = await userClient(server, admin);
+    const a = await admin.post('/api/assignment-criteria', { name: 'USER ID: U9', reviewerId: user.id, criteriaType: 'user_id', criteriaValue: 'U9' });
+    expect(a.status).toBeLessThan(300);
+    const r = await admin.put(`/api/users/${user.id}`, { role: 'admin' });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/holds review work: reassign it with Reassign Work before making them an administrator$/);
+    expect((await admin.get('/api/users')).body.find((u: any) => u.id === user.id).role).toBe('reviewer');
+    expect((await admin.post('/api/reassignments', { criteriaId: a.body.id, toReviewerId: other.id })).status).toBe(201);
+    expect((await admin.put(`/api/users/${user.id}`, { role: 'admin' })).status).toBe(200);
+  });
+
   it('resets a password: at least 6 characters, mailed to the user, signed out everywhere, must change it at next sign-in', async () => {
     const { user, client, email } = await userClient(server, admin);
     const short = await admin.put(`/api/users/${user.id}/reset-password`, { newPassword: '12345' });

@@ -17,8 +17,10 @@ import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../auth/pas
 import { endUserSessions } from '../auth/sessions.js';
 import { normalizeEmail } from '../core/validation.js';
 import type { JobQueue } from '../db/queue.js';
-import { askForDashboardFigures } from './assignments.js';
+import { HOLDS_WORK, askForDashboardFigures } from './assignments.js';
 import { assertSignedInSession } from './auth.js';
+
+import { personLabel } from '../core/people.js';
 
 /** How a person is named on screen and in files (the one rule: core/people.ts). */
 export { displayName, personLabel } from '../core/people.js';
@@ -161,6 +163,11 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor:
     if (!before) throw new NotFoundError('User not found');
     if (data.role && data.role !== before.role && actor.user?.id === userId) {
       throw new ForbiddenError('You cannot change your own role');
+    }
+    // Work is assigned to reviewers only (assignment creation refuses anyone
+    // else): a reviewer who holds work hands it over before becoming an administrator.
+    if (data.role === 'admin' && before.role === 'reviewer' && (await tx.user.count({ where: { id: userId, ...HOLDS_WORK } }))) {
+      throw new ConflictError(`${personLabel(before)} holds review work: reassign it with Reassign Work before making them an administrator`);
     }
     const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
     // A reviewer's scope may now be on the dashboard's list with no figures kept.
