@@ -25,6 +25,14 @@ export type PubSubEvents = {
   ];
   /** A review period was created, closed or reopened (after the commit). */
   'period:changed': [payload: { periodId: string; status: 'active' | 'closed' }];
+  /**
+   * A reviewer's set was submitted, recalled, approved or returned (after the commit),
+   * keyed by that reviewer: only their own open pages hear it, whoever acted.
+   */
+  'review:submission-changed': [
+    reviewerId: string,
+    payload: { reviewerId: string; periodId: string; submissionId: string; status: 'submitted' | 'recalled' | 'approved' | 'returned' },
+  ];
   /** A notification was sent; subscribers deliver it only to the users it targets. */
   'notification:added': [payload: { notificationId: string; targetType: 'all' | 'specific'; targetUserId: string | null }];
   /** The dashboard's figures moved (decisions saved, an upload went live); subscribers refetch what they may see. */

@@ -283,6 +283,7 @@ const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {
   dashboardChanged: { access: 'signedIn', topic: 'dashboard:changed' },
   riskDataPurged: { access: 'signedIn', topic: 'risk-data:purged' },
   aiBulkProgress: { access: 'admin', topic: 'ai-bulk:progress' },
+  viewerSubmissionChanged: { access: 'reviewer', topic: 'review:submission-changed' },
 };
 
 // ------------------------------------------------------------------ the rules

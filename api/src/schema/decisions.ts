@@ -11,7 +11,9 @@ import * as mitigations from '../services/mitigations.js';
 import * as approval from '../services/approval-review.js';
 import { reviewRules, type ReviewRules } from '../services/settings.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../services/risk-rules.js';
-import { access } from '../context.js';
+import { filter, pipe } from 'graphql-yoga';
+import { access, stillSignedIn } from '../context.js';
+import type { PubSubEvents } from '../pubsub.js';
 import type { RiskRow } from '../generated/prisma/client.js';
 import { RiskFilterInput, RiskRowNode } from './risks.js';
 
@@ -257,4 +259,34 @@ builder.mutationFields((t) => ({
   }),
   approveSubmission: reviewField(t, 'approved'),
   returnSubmission: reviewField(t, 'returned'),
+}));
+
+type SubmissionChangeEvent = PubSubEvents['review:submission-changed'][1];
+const SubmissionChangeRef = builder.objectRef<SubmissionChangeEvent>('SubmissionChange').implement({
+  description: "A change of the viewer's submitted set: what it became, and the submission it concerns.",
+  fields: (t) => ({
+    status: t.field({
+      type: SubmissionStatusEnum,
+      description: 'What the change made of the set: SUBMITTED, RECALLED, APPROVED or RETURNED.',
+      resolve: (e) => e.status,
+    }),
+    submission: t.field({
+      type: SubmissionNode,
+      nullable: true,
+      description: 'The submission as it is now (null once the risk data was purged).',
+      resolve: (e, _args, ctx) => ctx.prisma.submission.findUnique({ where: { id: e.submissionId } }),
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  viewerSubmissionChanged: t.field({
+    type: SubmissionChangeRef,
+    description:
+      "The viewer's own set as it is submitted or recalled (in any of their pages) or approved or returned by an administrator: every open page of the reviewer refetches its submission state. Never another reviewer's.",
+    authScopes: { reviewer: true },
+    // Keyed by the viewer's own id: the topic itself keeps other reviewers' changes out.
+    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('review:submission-changed', ctx.user!.id), filter(() => stillSignedIn(ctx))),
+    resolve: (e) => e,
+  }),
 }));

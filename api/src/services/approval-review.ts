@@ -14,7 +14,7 @@ import { parseOrThrow, rowIdInput } from '../core/validation.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { isUuid } from '../core/types.js';
 import { sendNotification } from './notifications.js';
-import type { DecisionDeps } from './decisions.js';
+import { publishSubmissionChanged, type DecisionDeps } from './decisions.js';
 import { lockReviewer } from './decision-locks.js';
 import { enterForChange } from './periods.js';
 import { retryingTransaction } from '../db/retry.js';
@@ -156,6 +156,7 @@ export async function reviewSubmission(
     });
     return { updated: u, notes };
   });
+  publishSubmissionChanged(deps.pubsub, updated);
   if (outcome === 'returned') {
     const items = notes.length ? ` (${notes.length} item comment${notes.length === 1 ? '' : 's'})` : '';
     await sendNotification(deps, actor, {

@@ -289,9 +289,18 @@ async function asReviewer<T>(
   });
 }
 
+/**
+ * Tells the reviewer's open pages that their set changed state (submitted,
+ * recalled, approved, returned), whoever acted: keyed by the reviewer, so no
+ * one else hears it. Only after the commit, so a page that refetches sees it.
+ */
+export function publishSubmissionChanged(pubsub: PubSub, s: Pick<Submission, 'id' | 'periodId' | 'reviewerId' | 'status'>): void {
+  pubsub.publish('review:submission-changed', s.reviewerId, { reviewerId: s.reviewerId, periodId: s.periodId, submissionId: s.id, status: s.status });
+}
+
 export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count: number; submission: Submission }> {
   const user = actor.user!;
-  return asReviewer(deps, user, async (tx, period, latest) => {
+  const result = await asReviewer(deps, user, async (tx, period, latest) => {
     if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
     if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
     const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
@@ -308,14 +317,16 @@ export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count:
     });
     return { count, submission };
   });
+  publishSubmissionChanged(deps.pubsub, result.submission);
+  return result;
 }
 
 export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count: number }> {
   const user = actor.user!;
-  return asReviewer(deps, user, async (tx, period, latest) => {
+  const recalled = await asReviewer(deps, user, async (tx, period, latest) => {
     if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
     if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
-    await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
+    const submission = await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
     await recordAudit(tx, actor, {
       action: 'submission.recalled',
       entityType: 'Submission',
@@ -324,8 +335,10 @@ export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count:
       before: { status: 'submitted' },
       after: { status: 'recalled' },
     });
-    return { count: latest.decisionCount };
+    return { count: latest.decisionCount, submission };
   });
+  publishSubmissionChanged(deps.pubsub, recalled.submission);
+  return { count: recalled.count };
 }
 
 

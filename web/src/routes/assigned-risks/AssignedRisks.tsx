@@ -45,6 +45,7 @@ import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
 import { useIsMobile } from '../../components/useMediaQuery';
 import { useRowsInSteps } from '../../components/useRowsInSteps';
 import { SubmissionPanel } from './SubmissionPanel';
+import { useSubmissionChanged } from './useSubmissionChanged';
 import { ReassignDialog } from '../../domain/assignments/ReassignDialog';
 
 
@@ -205,6 +206,8 @@ function Loaded({
   const editable = status.periodActive && !status.isSubmitted;
   // A period closed or opened meanwhile locks or unlocks the page at once.
   useReviewPeriodChanged(onRefetch);
+  // So does the viewer's set submitted, recalled, approved or returned from another page or by an administrator.
+  useSubmissionChanged(onRefetch);
   const rows = data.assignedRisks.edges.map((e) => e.node);
   const period = data.activeReviewPeriod;
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
