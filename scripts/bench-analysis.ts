@@ -1,5 +1,5 @@
 // npm run bench:analysis -- --rows 1000000 [--user-rows 20000] [--user-roles 300] [--runs 20] [--keep-db]
-// Issue 11 point 5. Fills a fresh PostgreSQL database with `rows` risk rows
+// Fills a fresh PostgreSQL database with `rows` risk rows
 // generated in SQL (the upload path is bench:ingest's subject, not this one's):
 // one user BIG with `user-rows` rows across `user-roles` composite roles, the
 // rest spread over 5,000 users and 300 shared composite roles, each risk of two

@@ -200,7 +200,7 @@ for (const [name, url, cookie] of cases) {
 }
 console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
-// A reviewer's first dashboard after a criteria change (issue 13 point 7): the administrator gives
+// A reviewer's first dashboard after a criteria change: the administrator gives
 // rev3 one more criterion (a role: a new scope, whose figures nobody has counted); the change sends
 // the dashboard figures' job (jobs/dashboard-figures.ts), timed until rev3's figures are kept, then
 // rev3's first stats, trend and categories. The criterion is deleted again afterwards.
@@ -305,7 +305,7 @@ console.log(`| COPY (SELECT …) TO STDOUT | ${rate(copyMs)} | ${(bytes / 1e6).t
 console.log(`| GET /api/reports/risk-report | ${rate(reportMs)} | ${(reportBytes / 1e6).toFixed(1)} | ${(copyMs / reportMs).toFixed(2)} |`);
 console.log(`server RSS (benchmark and server share a process): ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssMax / 1e6).toFixed(0)} MB at most while streaming`);
 // Export Results (the queue's CSV: the rows with the viewer's decision and the recommendation
-// beside each, issue 18), for the administrator: every row, against the same COPY as above.
+// beside each), for the administrator: every row, against the same COPY as above.
 t = performance.now();
 let queueBytes = 0;
 const queueRes = await get('/api/risks/export');

@@ -4,7 +4,7 @@
 // CPU slowdown); on a shared 2-core machine wall time is mostly waiting. Here each
 // task's CPU time (`tdur` of the renderer main thread's RunTask in a Chrome trace)
 // is multiplied by 4 and what is over 50 ms is summed: the *blocking estimate*
-// (docs/performance.md, session 11).
+// (docs/performance.md, 'Web first load').
 //
 //   node scripts/bench-web-trace.mjs --reuse-db NAME --dist A --dist B [--runs 6] [--port 3803] [--profile]
 //

@@ -1,5 +1,5 @@
-// The JavaScript a browser downloads on the first load of each path (issue 15
-// point 3): index.html's scripts and modulepreloads with everything they
+// The JavaScript a browser downloads on the first load of each path:
+// index.html's scripts and modulepreloads with everything they
 // import statically, plus the chunks of the path's lazy screens (and their
 // static imports). Prints raw, gzip (level 6) and brotli (quality 4, as the
 // server compresses on the fly; quality 11 for reference) byte counts.

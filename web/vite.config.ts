@@ -14,8 +14,8 @@ const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:3000';
  * module holding that one icon. The package's index gathers its icons into ~60
  * modules of hundreds each (and its per-name modules, svg/alert, hold every size
  * of a name), and a module cannot be split between chunks: every icon any screen
- * used from a module the first load needed came with it (session 13: 112 icons
- * in the dashboard's first load, most of them for the upload, users, simulation
+ * used from a module the first load needed came with it (112 icons, before this
+ * plugin, in the dashboard's first load, most of them for the upload, users, simulation
  * ... screens). Each icon's module is its line of the package's per-name module,
  * with that module's imports. Names that are not icons (bundleIcon ...), or not
  * found there, stay imported from the index. For the build only: the dev server
@@ -82,7 +82,7 @@ function iconModules(): Plugin {
  * while it streams the download, on a background thread, instead of on the main thread the
  * first time each one runs. Most of a first-load chunk's functions run in the first render,
  * and that lazy compiling was most of the entry's module evaluation, the longest task of a
- * signed-in first load (session 14, docs/performance.md). Added to the written files
+ * signed-in first load (docs/performance.md, 'Why it is fast'). Added to the written files
  * (the minifier keeps no comments), before build-web.mjs compresses them; the chunks'
  * names (hashes) stay those of their code.
  */
@@ -118,7 +118,7 @@ export default defineConfig({
     // browser no longer turns style objects into CSS (stylis, rtl-css-js, hashing)
     // on the first render; the rules are still inserted by Griffel at runtime, in
     // the same buckets and order (every element's computed style was compared with
-    // the runtime build's on three screens at 412 and 1280 px: the same, session 14). The modules the
+    // the runtime build's on three screens at 412 and 1280 px: the same). The modules the
     // styles import (tokens, shared style objects) are TypeScript: hence the preset.
     // For the build only: the dev server keeps runtime makeStyles.
     {
@@ -143,8 +143,8 @@ export default defineConfig({
       output: {
         // Chunks under 300 B (a Fluent text component, a hook) are merged into a
         // chunk loaded with them wherever that runs no other code's side effects:
-        // alone they compress badly and each is one more request. Measured in
-        // session 13 with the icons in modules of their own (iconModules): 0, 300,
+        // alone they compress badly and each is one more request. Measured
+        // with the icons in modules of their own (iconModules): 0, 300,
         // 600, 1000 and 2000; 300 gave the smallest entry and sign-in loads, the
         // dashboard's within 0.2 KB of the smallest; from 2000 on, code the first
         // load does not run is pulled into it.
