@@ -105,11 +105,14 @@ export class Client {
     if (body !== undefined) h['content-type'] = 'application/json';
     if (this.cookies.size) h.cookie = this.cookieHeader;
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
-    const res = await fetch(this.baseUrl + url, {
-      method,
-      headers: h,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'manual',
+    const send = () => fetch(this.baseUrl + url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    // A kept-alive connection the server closed as it was reused (idle past
+    // its keep-alive timeout on a loaded machine) is reset: as browsers do, an
+    // idempotent request is sent once more on a new connection.
+    const res = await send().catch((err: unknown) => {
+      const reset = (err as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+      if (reset && (method === 'GET' || method === 'HEAD')) return send();
+      throw err;
     });
     for (const c of res.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');
