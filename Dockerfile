@@ -3,6 +3,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
+# prisma/: the schema (generate), the migrations and the function scripts the app applies at start.
 COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .

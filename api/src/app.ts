@@ -87,8 +87,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     ps = await createAppPubSub(config.REDIS_URL, (msg) => logger.warn(msg));
     const pubsub = ps.pubsub;
     const started = await withStartupLock(db, async () => {
-      const { applied } = await migrate(db.sql, undefined, warn);
+      const { applied, scripts } = await migrate(db.sql, {}, warn);
       if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+      if (scripts.length) log(`applied database function scripts: ${scripts.join(', ')}`);
       jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL, warn });
       await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       const deps: AppDeps = { config, db, prisma: db.prisma, mailer: createMailer(jobs), jobs, pubsub, log, logError: (msg: string) => logger.error(msg) };

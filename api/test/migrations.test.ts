@@ -39,7 +39,7 @@ describe('migrations', () => {
       expect(r.finished_at).not.toBeNull();
       expect(r.applied_steps_count).toBe(1);
     }
-    expect(await migrate(h.db.sql)).toEqual({ applied: [] });
+    expect(await migrate(h.db.sql)).toEqual({ applied: [], scripts: [] });
   });
 
   it('roll back a failing migration completely and record nothing for it', async () => {
@@ -51,7 +51,7 @@ describe('migrations', () => {
       path.join(dir, '29990101000000_broken', 'migration.sql'),
       'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n',
     );
-    await expect(migrate(h.db.sql, dir)).rejects.toThrow(/29990101000000_broken failed/);
+    await expect(migrate(h.db.sql, { migrations: dir })).rejects.toThrow(/29990101000000_broken failed/);
     const t = await h.db.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`);
     expect(t).toHaveLength(0);
     const rec = await h.db.sql.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`);
@@ -67,7 +67,7 @@ describe('migrations', () => {
     fs.mkdirSync(path.join(dir, name));
     fs.writeFileSync(path.join(dir, name, 'migration.sql'), 'CREATE TABLE after_check (id int);\nINSERT INTO after_check SELECT generate_series(1, 5000);\n');
     fs.writeFileSync(path.join(dir, name, 'after.sql'), '-- the visibility map and the statistics of the new table\nVACUUM (ANALYZE) after_check;\n');
-    expect(await migrate(h.db.sql, dir)).toEqual({ applied: [name] });
+    expect(await migrate(h.db.sql, { migrations: dir })).toEqual({ applied: [name], scripts: [] });
     const [t] = await h.db.sql.query<{ visible: number; tuples: number }>(
       `SELECT relallvisible::int AS visible, reltuples::int AS tuples FROM pg_class WHERE relname = 'after_check'`,
     );

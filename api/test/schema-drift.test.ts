@@ -82,7 +82,7 @@ afterAll(async () => handle?.close());
 describe('schema.prisma and the migrations agree', () => {
   it('on the tables', async () => {
     const rows = await db.sql.query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'`,
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('_prisma_migrations', '_repeatable_scripts')`,
     );
     expect(rows.map((r) => r.table_name).sort()).toEqual(dmmf.models.map(table).sort());
   });
@@ -99,7 +99,7 @@ describe('schema.prisma and the migrations agree', () => {
 
   it('on every column: type, nullability and whether it has a default', async () => {
     const rows = await db.sql.query<{ table_name: string; column_name: string; udt_name: string; is_nullable: string; column_default: string | null; is_generated: string }>(
-      `SELECT table_name, column_name, udt_name, is_nullable, column_default, is_generated FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+      `SELECT table_name, column_name, udt_name, is_nullable, column_default, is_generated FROM information_schema.columns WHERE table_schema = 'public' AND table_name NOT IN ('_prisma_migrations', '_repeatable_scripts')`,
     );
     // A generated column (shared_items.shared) is filled by the database, as a default is: @default(dbgenerated(...)).
     const filled = (r: { column_default: string | null; is_generated: string }) => r.column_default !== null || r.is_generated === 'ALWAYS';
@@ -129,7 +129,7 @@ describe('schema.prisma and the migrations agree', () => {
          JOIN pg_namespace n ON n.oid = t.relnamespace AND n.nspname = 'public'
          JOIN LATERAL unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord) ON true
          JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
-        WHERE t.relname <> '_prisma_migrations'
+        WHERE t.relname NOT IN ('_prisma_migrations', '_repeatable_scripts')
         GROUP BY t.relname, i.relname, ix.indisunique, ix.indisprimary, am.amname`,
     );
     const describe = (table: string, kind: string, method: string, cols: string[]) => `${table} ${kind} ${method} (${cols.join(', ')})`;

@@ -407,7 +407,7 @@ describe('migration 20261123120000_api_token_rules', () => {
         fs.mkdirSync(path.join(dir, f.name));
         fs.writeFileSync(path.join(dir, f.name, 'migration.sql'), f.sql);
       }
-      await migrate(db.sql, dir);
+      await migrate(db.sql, { migrations: dir, functions: null });
       const [u] = await db.sql.query<{ id: string }>(
         `INSERT INTO users (email, first_name, last_name, role, password_hash) VALUES ('old@example.com', 'Old', '', 'admin', 'x') RETURNING id`,
       );

@@ -1,12 +1,16 @@
 // Applies the SQL migrations under prisma/migrations at start-up, the way
 // Prisma Migrate would: each in its own transaction, under an advisory lock so
 // two instances starting together do not race, recorded in _prisma_migrations
-// with the same name and checksum, so `prisma migrate status` agrees.
+// with the same name and checksum, so `prisma migrate status` agrees. Then,
+// under the same lock, the repeatable scripts of prisma/functions whose text
+// changed (repeatable-scripts.ts): the current bodies of the functions and
+// triggers, which the migrations' older definitions are replaced by.
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Sql } from './client.js';
 import type { Warn } from '../core/types.js';
+import { applyRepeatableScripts, readRepeatableScripts } from './repeatable-scripts.js';
 
 /** Arbitrary, fixed: the advisory lock key shared by every instance. */
 const MIGRATION_LOCK_KEY = 72707369;
@@ -61,11 +65,27 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 )`;
 
 export interface MigrateResult {
+  /** The migrations applied. */
   applied: string[];
+  /** The repeatable scripts (prisma/functions) applied because their text changed. */
+  scripts: string[];
 }
 
-export async function migrate(sql: Sql, dir?: string, warn: Warn = (m) => console.warn(m)): Promise<MigrateResult> {
-  const migrations = readMigrations(dir);
+export interface MigrateDirs {
+  /** Default: prisma/migrations. */
+  migrations?: string;
+  /**
+   * Default: prisma/functions. null applies the migrations only: the scripts
+   * define functions and triggers on the tables of the last migration, so a
+   * database migrated part of the way (a test of one migration's data change)
+   * cannot take them.
+   */
+  functions?: string | null;
+}
+
+export async function migrate(sql: Sql, dirs: MigrateDirs = {}, warn: Warn = (m) => console.warn(m)): Promise<MigrateResult> {
+  const migrations = readMigrations(dirs.migrations);
+  const scripts = dirs.functions === null ? [] : readRepeatableScripts(dirs.functions);
   return sql.session(async (conn) => {
     await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -101,7 +121,8 @@ export async function migrate(sql: Sql, dir?: string, warn: Warn = (m) => consol
         }
         applied.push(m.name);
       }
-      return { applied };
+      const scriptsApplied = dirs.functions === null ? [] : await applyRepeatableScripts(conn, scripts);
+      return { applied, scripts: scriptsApplied };
     } finally {
       await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
