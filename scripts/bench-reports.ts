@@ -256,7 +256,7 @@ console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   while (!(await jobDone())) await new Promise((r) => setTimeout(r, 100));
   console.log(`\nshared items fresh and the job done after ${(performance.now() - t0).toFixed(0)} ms (from the change)`);
   await firstTwo('administrator after the criteria change', [['dashboard stats', '/api/dashboard/stats'], ['all reviews, page 1 (100)', '/api/reviews/all?page=1&limit=100']], adminCookie);
-  // The same reads with no figure kept (as before the job: rev3's new scope counted on its first read).
+  // The same reads with no figure kept (rev3's new scope counted on its first read).
   await sql.query('DELETE FROM kept_figures');
   forgetCachedFigures();
   await timeRev3('nothing kept (counted on read)');

@@ -67,7 +67,7 @@ async function writeBootFrames(dir) {
 }
 
 /**
- * A returning, signed-in visitor's first load (issue 15, 'Fast first load'): the
+ * A returning, signed-in visitor's first load, made fast: the
  * entry discovers the shell's and the screen's chunks only once it has been
  * downloaded and run. This bundles web/src/boot/signedInPreload.ts into a small
  * classic script, loaded `defer` before the entry, which (when a stored user exists,

@@ -1,4 +1,4 @@
-// /api/openapi.json for a tool (issue 16, point 6): builds the document from the
+// /api/openapi.json for a tool: builds the document from the
 // registered routes (no database needed), validates it as OpenAPI 3.1
 // (Redocly's structural rules: every object, field and $ref as the
 // specification allows), and generates TypeScript types from it with

@@ -1,4 +1,4 @@
-// OpenTelemetry tracing, switched on by configuration (issue 17, point 3):
+// OpenTelemetry tracing, switched on by configuration:
 // with OTEL_EXPORTER_OTLP_ENDPOINT set, every HTTP request (@fastify/otel),
 // GraphQL operation (graphqlTracing below) and database query
 // (@prisma/instrumentation) becomes a span sent over OTLP/HTTP to that

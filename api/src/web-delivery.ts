@@ -1,4 +1,4 @@
-// How responses travel (issue 15, 'Fast first load'): text answers (API JSON,
+// How responses travel, so the first page loads fast: text answers (API JSON,
 // GraphQL, HTML, the web app's JS and CSS, CSV exports) are compressed with
 // brotli or gzip when the client accepts it; streams go through the
 // compressor as streams, so a CSV export still starts at once. Server-sent
@@ -84,7 +84,7 @@ function frameKeyFor(pathname: string, viewer: NonNullable<FrameViewer>): string
 }
 
 /**
- * index.html for one response (issue 15, 'Fast first load'): when the request carries a
+ * index.html for one response, so the first page paints fast: when the request carries a
  * session cookie (a returning, likely signed-in visitor), the signed-in page's frame (top
  * bar, the page's heading) goes into #root, so a phone on slow 4G paints it before the
  * app's script has arrived; React's first render shows the same markup (web/src/shell/BootFrame.tsx).

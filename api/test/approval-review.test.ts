@@ -1,4 +1,4 @@
-// Issue 18, point 8 (approval that means something) over REST and GraphQL:
+// The approver's review of a submission over REST and GraphQL:
 // the approver sees a submission's removals, mitigations and the items
 // retained against a 'remove' recommendation first; approves or returns it
 // with a comment per item or for the whole set; the item comments reach the

@@ -333,7 +333,7 @@ describe('decisions', () => {
     await admin.put(`/api/review-periods/${active.id}/close`);
     const r = await save(admin, [{ userId: 'U2', compositeBusinessRole: 'COMP_HR', decision: 'REMOVE' }]);
     expect(r.body.data.saveCompositeRoleDecisions).toEqual({ __typename: 'BaseError', message: NO_ACTIVE_PERIOD });
-    // The closed period's decisions stay visible, read-only (issue 15).
+    // The closed period's decisions stay visible, read-only.
     expect((await user(admin, 'U1')).decidedRisks).toBe(decided);
   });
 });

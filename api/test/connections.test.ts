@@ -1,4 +1,4 @@
-// Issue 16, point 2: lists as the Relay spec has them. The risk queue and
+// Lists as the Relay spec has them. The risk queue and
 // assigned risks are connections whose cursors stay the same whichever way a
 // page is read (Next, Previous, by number, from the end); every connection
 // counts its whole list; the lists people sort take orderBy; an id of a row

@@ -1,4 +1,4 @@
-// Issue 13 point 7: a reviewer's first dashboard right after what they see
+// A reviewer's first dashboard right after what they see
 // changed, and the first one of a new day. A change of what reviewers see
 // (an assignment created over REST or GraphQL, deleted, items moved) sends
 // the dashboard figures' job in its own transaction (services/assignments.ts

@@ -1,4 +1,4 @@
-// Deadlines of a review period (issue 18, points 5 and 7): an end date with
+// Deadlines of a review period: an end date with
 // reminder points, reminders to reviewers with pending items (notification and
 // e-mail, once each, never to those who are done), the escalation to
 // administrators after the end, and the default decision applied at close.

@@ -1,4 +1,4 @@
-// Issue 16, point 1: one convention for enum values. GraphQL names every enum
+// One convention for enum values. GraphQL names every enum
 // value in UPPER_CASE; REST keeps the SPEC's lower-case strings, for the same
 // records, both ways (the schema maps one to the other; services, REST and the
 // database see the lower-case values only).

@@ -1,4 +1,4 @@
-// The graph as analysts and tools meet it (issue 16): GraphiQL from the app's own
+// The graph as analysts and tools meet it: GraphiQL from the app's own
 // files with the guide's examples, and the guide's examples valid and runnable;
 // errors a tool can act on (limits, ids); a reviewer's API token used end to end
 // as docs/graph.md shows it (curl's request, its Node and Python examples run as

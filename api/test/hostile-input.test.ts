@@ -1,4 +1,4 @@
-// Hostile input (security review point 5): every state-changing REST route (read
+// Hostile input: every state-changing REST route (read
 // from /api/openapi.json, which lists the routes as registered) and every GraphQL
 // mutation (read from the schema) gets malformed JSON, wrong types, 1 MB strings,
 // NUL bytes, lone surrogates, SQL and script payloads, unknown fields and enormous

@@ -1,4 +1,4 @@
-// Issue 18, points 1, 3 and 4 over REST and GraphQL: a decision to retain
+// Mitigations and decisions by filter, over REST and GraphQL: a decision to retain
 // with a mitigating control (control typed or from the export, expiry,
 // required comment) shown in the lists, exports, evidence and risk analysis;
 // expired mitigations listed and pending again in the next period; deciding

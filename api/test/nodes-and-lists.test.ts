@@ -1,4 +1,4 @@
-// Issue 16, point 2, the rest of it: the lists whose size grows with the data
+// The lists whose size grows with the data
 // (recent reviews, reviewer status, open work, mapping profiles) are Relay
 // connections with totalCount, pageInfo, cursors that walk the whole list and
 // orderBy; the stored analyses, simulation runs and mapping profiles are Nodes
@@ -46,7 +46,7 @@ const nodeOf = async (c: Client, id: string) => {
   return r.body.data.node;
 };
 
-describe('node(id:) of the Nodes added for issue 16', () => {
+describe('node(id:) of stored mapping profiles, analyses, simulation runs and bulk runs', () => {
   it('MappingProfile: an administrator reads it back by the id mappingProfiles gives; a reviewer gets null', async () => {
     const profile = await server.app.deps.prisma.mappingProfile.create({ data: { name: 'Nodes test profile', columns: [{ header: 'User', field: 'userId' }] } });
     const list = await admin.gql('{ mappingProfiles(first: 10) { totalCount edges { node { id name } } } }');
@@ -227,7 +227,7 @@ describe('the shape of the schema', () => {
       expect(t, `${type}.${field}`).toBeInstanceOf(GraphQLEnumType);
       expect((t as GraphQLEnumType).getValues().map((v) => v.value).sort(), `${type}.${field}`).toEqual(values);
     }
-    // Point 3: the error codes of the mutation results are one enum.
+    // The error codes of the mutation results are one enum.
     for (const type of ['BaseError', 'ValidationError']) {
       const t = enumOf(type, 'code') as GraphQLEnumType;
       expect(t.name).toBe('ErrorCode');

@@ -312,7 +312,7 @@ describe('single sign-on: sign-out', () => {
     expect(back.url).toBe(`${server.url}/internal-login`);
   });
 
-  it('an internal session signs out as before (no redirect)', async () => {
+  it('an internal session signs out with no redirect', async () => {
     const { client } = await userClient(server, admin);
     const out = await client.post('/api/logout');
     expect(out.body).toEqual({ success: true });

@@ -1,4 +1,4 @@
-// /api/openapi.json describes answers too (issue 16, point 6): the successful
+// /api/openapi.json describes answers too: the successful
 // answer's JSON Schema (from the same zod schema the route declares as `reply`)
 // and the error answers every route may give; real answers validate against the
 // published schemas. Every JSON answer of every API test is checked against the

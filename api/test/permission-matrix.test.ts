@@ -668,7 +668,7 @@ describe('node(id:) of a record that does not exist', () => {
 });
 
 describe('node(id:) of a record the caller may not see', () => {
-  // Point 2 of the security review: null with no hint of its type (__typename included),
+  // Null with no hint of its type (__typename included),
   // the same answer as for a record that does not exist.
   it('answers a reviewer null, no error and no __typename, for other people\'s records of every kind it can name', async () => {
     const admin = clients.admin;

@@ -1,4 +1,4 @@
-// Real-world exports (issue 14): each file built the way customers export it
+// Real-world exports: each file built the way customers export it
 // (SAP's title lines and report parameters above the header, French headers,
 // Windows-1252 and UTF-16 text, comma decimals, data on a second sheet, a
 // role-level report), loaded over REST, and the stored values checked field

@@ -1,4 +1,4 @@
-// Items moved one by one (issue 18, point 6: item_holds) everywhere the
+// Items moved one by one (item_holds) everywhere the
 // reviewers of an item are worked out, by the one visibility rule: 'shared
 // with' beside an assigned row (help deciding) and in All Reviews, 'Assigned
 // To' in the risk report and the evidence file. A decision already made stays

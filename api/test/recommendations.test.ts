@@ -1,4 +1,4 @@
-// Issue 18, point 2 (help deciding) over REST and GraphQL: beside each row,
+// Help deciding over REST and GraphQL: beside each row,
 // usage from the export, last period's decision on the same user and role,
 // the high-risk rule and the other reviewers sharing the row; a
 // recommendation with its reason in words derived from those facts; the
@@ -114,7 +114,7 @@ describe('help deciding', () => {
     const queue = await admin.get('/api/risks?recommendation=retain');
     expect(queue.status).toBe(200);
     expect(queue.body.risks.map((r: Row) => [r.userId, r.recommendation.value])).toEqual([['U2', 'retain'], ['U6', 'retain']]);
-    // The issue's REST shape, on both lists: recommendation { value, reason } and lastPeriodDecision.
+    // The REST shape, on both lists: recommendation { value, reason } and lastPeriodDecision.
     const u2 = (risks: Row[]) => risks.find((r) => r.userId === 'U2')!;
     for (const row of [u2(queue.body.risks), u2(await assigned())]) {
       expect(Object.keys(row.recommendation).sort()).toEqual(['reason', 'value']);

@@ -1,6 +1,6 @@
-// The risk report's review metadata (issue 13 point 4: one line per reviewer
-// decision, with reviewer, time, comments, submission, approval and period)
-// and the remediation list (point 6: approved removals, status open / done /
+// The risk report's review metadata (one line per reviewer decision, with
+// reviewer, time, comments, submission, approval and period) and the
+// remediation list (approved removals, status open / done /
 // failed set by administrators, CSV export, and the next upload verifying a
 // done removal or reopening it with a notification).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('remediation list', () => {
 
     const csv = await fetch(server.url + '/api/remediation?format=csv', { headers: { cookie: admin.cookieHeader } });
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="remediation-.*\.csv"/);
-    // Issue 16, point 7: the rows announced before the first byte, as the other exports do.
+    // The rows announced before the first byte, as the other exports do.
     expect(csv.headers.get('x-total-rows')).toBe('2');
     const rows = parseCsv(await csv.text());
     expect(rows.length).toBe(2);

@@ -1,4 +1,4 @@
-// REST input schemas (security review point 5): every /api route declares zod
+// REST input schemas: every /api route declares zod
 // schemas for its path parameters, query and body; Fastify checks them before the
 // handler (400 naming the field, after the access check), and /api/openapi.json
 // publishes the same schemas, so a client reads the rules the server applies.

@@ -1,4 +1,4 @@
-// All Reviews and Recent Reviews as GraphQL connections (issue 16): keyset
+// All Reviews and Recent Reviews as GraphQL connections: keyset
 // cursors over the newest-first order, which stay put while decisions are
 // made between pages (nothing skipped, nothing repeated), read forwards
 // (first/after), backwards (last/before) and on from a page read by number;

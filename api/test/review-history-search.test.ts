@@ -1,4 +1,4 @@
-// All Reviews searched (issue 13 point 7): the total comes from the counts
+// All Reviews searched: the total comes from the counts
 // kept per item for what the search matches by user or role, plus counted
 // decisions for the rest (a user name its user id does not always carry, a
 // matching reviewer on rows that do not match). Whatever the split, the set

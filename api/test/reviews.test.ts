@@ -277,7 +277,7 @@ describe('dashboard, reviewer status and export', () => {
     expect(u9Line[header.indexOf('Execution Count')]).toBe('17');
     expect(u9Line[header.indexOf('Last Executed On')]).toBe('2026-03-05');
     expect(u9Line.slice(-8, -1)).toEqual(['pending', '', '', '', '', '', '']);
-    // The last column is the recommendation the queue shows beside the row (issue 18, point 2).
+    // The last column is the recommendation the queue shows beside the row.
     const queued = (await admin.get('/api/risks?system=Workday&limit=100')).body.risks.find((r: { userId: string }) => r.userId === 'U9');
     expect(header.at(-1)).toBe('Recommendation');
     expect(u9Line.at(-1)).toBe(queued.recommendation.value);

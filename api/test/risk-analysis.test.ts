@@ -1,4 +1,4 @@
-// Risk analysis and risk simulation on real rows (issue 11), over REST and
+// Risk analysis and risk simulation on real rows, over REST and
 // GraphQL: the analysis rule (a kept role with a 02NN/03NN rule makes the
 // user red; removed counts green; given decisions over saved ones), stored
 // and read back per user; a simulation gives MATCH when an unrelated role is

@@ -1,4 +1,4 @@
-// Every part of the graph is described (issue 16, point 1): the descriptions the
+// Every part of the graph is described: the descriptions the
 // definitions leave out come from one map (schema/descriptions-text.ts), which
 // must name only what exists and is not described where it is defined; and the
 // schema that is served leaves nothing undescribed (as `npm run lint:graph` checks

@@ -1,4 +1,4 @@
-// Issue 13 point 7: a reviewer's first dashboard after an upload. The figures
+// A reviewer's first dashboard after an upload. The figures
 // counted over the rows a scope sees (totals, new high-risk users, loads per
 // day and per week, categories: services/scope-figures.ts) are worked out for
 // every reviewer's scope, set-based, after an upload went live and before it

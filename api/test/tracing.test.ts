@@ -1,4 +1,4 @@
-// OpenTelemetry tracing switched on by configuration (issue 17, point 3): a real
+// OpenTelemetry tracing switched on by configuration: a real
 // server process sends its spans over OTLP/HTTP to a local collector stand-in
 // (an HTTP server taking what the OpenTelemetry exporters post to /v1/traces).
 // A GraphQL request yields the request's span, the operation's span under it

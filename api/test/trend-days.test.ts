@@ -1,4 +1,4 @@
-// The dashboard trend's series (issue 13 point 7): everyone's decided series
+// The dashboard trend's series: everyone's decided series
 // and each reviewer's own are read from counts kept per day (services/trend-days.ts),
 // moved by the decisions' own statements. After decisions on different days, a decision
 // changed, an upload, and a period closed with a default and reopened (its

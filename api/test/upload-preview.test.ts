@@ -1,4 +1,4 @@
-// Preview before load and column-mapping profiles (issue 14, points 5 and 6),
+// Preview before load and column-mapping profiles,
 // with files built the way customers export them: the administrator sees the
 // layout, each column's field, the first rows as they will be stored and the
 // problems, with nothing written; fixes the mapping; 'Start Upload' loads

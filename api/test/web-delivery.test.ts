@@ -1,4 +1,4 @@
-// Fast first load (issue 15 point 3): text answers travel compressed when the
+// A fast first load: text answers travel compressed when the
 // browser accepts it, the web build's hashed assets are kept a year and the
 // page itself is asked for again each time; a streamed CSV export still
 // arrives whole.

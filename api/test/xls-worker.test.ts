@@ -1,7 +1,7 @@
 // Legacy .xls files are read by SheetJS in a child process with its own heap
-// (api/src/ingest/xls-worker.mjs, started by openXls in tables.ts): the same
-// batches as before, and a workbook the child cannot read — too large for its
-// heap, or damaged — fails its upload with a clear message while the server
+// (api/src/ingest/xls-worker.mjs, started by openXls in tables.ts): batches of
+// at most the group size, and a workbook the child cannot read — too large for
+// its heap, or damaged — fails its upload with a clear message while the server
 // keeps serving. No child is left behind: closing the reader kills it, and it
 // exits when the process that started it dies.
 import fs from 'node:fs';

@@ -3,7 +3,7 @@ import { changePasswordDialog, createActiveUser, createUser, ensureAdminSession,
 import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 import { seriousViolations } from './axe';
 
-// Issue 15, point 4: axe-core on every screen and the main dialogs (web/e2e/axe.ts).
+// axe-core on every screen and the main dialogs (web/e2e/axe.ts).
 
 /** Visits a screen through the address bar and waits for its heading. */
 async function visit(page: Page, path: string, heading: string): Promise<void> {
@@ -142,7 +142,7 @@ test("a reviewer's screens pass axe", async ({ page, request }) => {
   await createAssignmentRest(request, { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'Treasury' });
   await signInThroughForm(page, reviewer.email, reviewer.password);
   await expect(page.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible();
-  // Issue 15, point 1: the 'High Risk Users' card has its trend text (the Treasury rows were loaded today).
+  // The 'High Risk Users' card has its trend text (the Treasury rows were loaded today).
   await expect(page.getByRole('group', { name: 'High Risk Users', exact: true })).toContainText(/\+\d+ new in the last 30 days/);
   found.push(...(await seriousViolations(page, 'reviewer dashboard')));
   await visit(page, '/assigned-risks', 'My Assigned Risks');
@@ -153,13 +153,13 @@ test("a reviewer's screens pass axe", async ({ page, request }) => {
   await page.getByRole('button', { name: /^Grace Liu \(U1007\):/ }).click();
   await page.getByRole('button', { name: /^Risk F002:/ }).click();
   const role = page.getByRole('group', { name: 'Composite role CR_FIN_TREASURY' });
-  // Issue 15, point 2: its two permission rows read the same (the fixture gives them no
+  // Its two permission rows read the same (the fixture gives them no
   // authorization fields), so they are shown once with their count.
   const details = role.getByRole('table', { name: /^Authorization details of / }).locator('tbody tr');
   await expect(details).toHaveCount(1);
   await expect(details.first().getByRole('cell').last()).toHaveText('2');
   found.push(...(await seriousViolations(page, 'reviewer composite view', 'main')));
-  // Issue 15, point 4: the accordion headers' names contain their visible text (WCAG 2.5.3, label in name).
+  // The accordion headers' names contain their visible text (WCAG 2.5.3, label in name).
   const headers = await page.locator('main button[aria-expanded]').evaluateAll((buttons) =>
     buttons.map((b) => ({ name: (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' '), title: ((b as HTMLElement).innerText.split('\n')[0] ?? '').trim() })),
   );

@@ -128,7 +128,7 @@ test('a reviewer gets a category, accepts it, and reads the AI Risk Profile; a m
   await expect(dialog.getByText('Nature of Risk')).toBeVisible();
   await expect(dialog.getByText('Function Analysis')).toBeVisible();
   await expect(dialog.getByText('Risk Severity Assessment')).toBeVisible();
-  // Issue 15, point 4: axe on the AI Risk Profile dialog.
+  // axe on the AI Risk Profile dialog.
   const axeFound = await dialogViolations(page, 'AI Risk Profile');
   expect(axeFound, axeFound.join('\n')).toEqual([]);
   await expect(dialog.getByRole('table', { name: 'Severity dimensions' })).toContainText('Financial impact');

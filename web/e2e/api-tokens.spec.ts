@@ -78,7 +78,7 @@ test('an administrator creates a token, sees the secret once, a tool uses it, an
   await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Revoke token ${name}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Revoke Token' });
   await expect(confirm).toContainText(name);
-  // Issue 15, point 4: axe on the Revoke Token dialog.
+  // axe on the Revoke Token dialog.
   const axeFound = await dialogViolations(page, 'Revoke Token');
   expect(axeFound, axeFound.join('\n')).toEqual([]);
   await confirm.getByRole('button', { name: 'Revoke' }).click();
@@ -101,7 +101,7 @@ async function curlGraphql(token: string, query: string): Promise<{ status: numb
   return { status: Number(stdout.slice(at + 1)), body: JSON.parse(stdout.slice(0, at)) };
 }
 
-test("issue 16's 'done when': a reviewer's token made on the page lists their assigned risks with curl, gets notifications over graphql-ws, and is refused the moment it is revoked", async ({
+test("a reviewer's token made on the page lists their assigned risks with curl, gets notifications over graphql-ws, and is refused the moment it is revoked", async ({
   page,
   request,
 }) => {

@@ -32,7 +32,7 @@ test('an administrator creates an assignment with the default name, from the val
   // The value list follows the type; the name placeholder shows the default name.
   await dialog.getByLabel(/^Reviewer/).selectOption({ label: reviewerLabel });
   await dialog.getByLabel(/^Assignment Type/).selectOption({ label: 'System' });
-  // Issue 15, point 2: the values are searched on the server as you type.
+  // The values are searched on the server as you type.
   const options = await searchAssignmentValue(page, dialog, {});
   await expect(options).toContainText(['Active Directory', 'SAP ERP', 'Workday']);
   await value.fill('work');
@@ -54,7 +54,7 @@ test('an administrator creates an assignment with the default name, from the val
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('System');
   await expect(row).toContainText('Workday');
-  // Issue 15, point 2: the assignment shows how many loaded rows it matches (Workday has 13 of the fixture's 60).
+  // The assignment shows how many loaded rows it matches (Workday has 13 of the fixture's 60).
   await expect(page.getByRole('columnheader').nth(4)).toHaveText('Matching Rows');
   await expect(row.getByRole('cell').nth(4)).toHaveText('13');
   await expect.poll(() => tileValue(page, 'Active Assignments')).toBe(String(before + 1));

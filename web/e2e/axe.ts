@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
-// Issue 15, point 4: axe-core (the WCAG 2.x A/AA rules) on every screen and the
+// axe-core (the WCAG 2.x A/AA rules) on every screen and the
 // main dialogs; any serious or critical violation fails the test.
 // Excepted, by name: Fluent's focus-trap placeholders (the invisible
 // `<i data-tabster-dummy tabindex="0" aria-hidden>` that tabster puts around

@@ -85,7 +85,7 @@ test('Cancel on the forced password change signs the user out', async ({ page, r
   await page.reload();
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
   await expect(changePasswordDialog(page)).toBeHidden();
-  // Signed out, a page's link goes to sign-in and back to it afterwards (issue 15).
+  // Signed out, a page's link goes to sign-in and back to it afterwards.
   await page.goto('/users');
   await expect(page).toHaveURL(/\/internal-login\?next=%2Fusers$/);
   await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();

@@ -1,4 +1,5 @@
-// Issue 15, point 2: clumsy things people hit daily.
+// Everyday paths: sign-in's redirects (already signed in, a deep link, a
+// foreign next) and the queue's retain/remove control.
 import { expect, test } from '@playwright/test';
 import { baseURL, createActiveUser, ensureAdminSession, fillSignInForm, signInAsAdmin, toast } from './helpers';
 import { adminInFreshPeriod, queueRows } from './review-helpers';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm } from './helpers';
 
-// Issue 15 point 3 ('Fast first load'): a returning, signed-in visitor's page arrives with
+// A fast first load: a returning, signed-in visitor's page arrives with
 // the signed-in frame (top bar, the dashboard's heading) already in the HTML, and the app
 // takes it over with no flash of the landing page and no empty screen; a visitor without a
 // session gets the page as built.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod, uniqueName } from './review-helpers';
 
-// Issue 18, points 2 and 8: beside each assigned risk, the recommendation with
+// Beside each assigned risk, the recommendation with
 // its reason and facts (here: last period's decision, the high-risk rule),
 // filtered and sorted by it; the approver sees removals first and comments on
 // one item, which the reviewer then reads. fixtures/risk-rows.json: group

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 
-// Issue 15, point 4: a reviewer reviews and submits with the keyboard only, and
+// A reviewer reviews and submits with the keyboard only, and
 // focus is never lost: after each decision, batch action, switch or Submit it
 // stays on the row or the next sensible control inside <main>, never on <body>.
 

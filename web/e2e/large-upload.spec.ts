@@ -1,4 +1,4 @@
-// Issue 3 'Done when': a 1M-row CSV and a 200k-row XLSX made by the generator
+// A 1M-row CSV and a 200k-row XLSX made by the generator
 // load through the browser with a live progress bar. Minutes of work, so it
 // runs on demand, not in every CI run:
 //   npm run test:e2e:large            (1,000,000 CSV rows, 200,000 XLSX rows)

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ensureAdminSession, toast } from './helpers';
 import { adminInFreshPeriod, queueRange, queueRows } from './review-helpers';
 
-// Issue 18: deciding every risk matching the filters (after a confirmation),
+// Deciding every risk matching the filters (after a confirmation),
 // a mitigation with control, expiry and comment (an expiry in the past
 // refused); the review rules of Admin Settings (a comment required for
 // removals, deciding all matching switched off) held by the server.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, toast } from './helpers';
 import { activePeriod, closeActivePeriod, createAssignmentRest, uniqueName } from './review-helpers';
 
-// Issue 18, points 5 and 7: the create dialog sets the end date, the reminder points and the default at close;
+// The create dialog sets the end date, the reminder points and the default at close;
 // closing the period from the dashboard applies the default to the items nobody decided (fixtures/risk-rows.json:
 // Daniel Okafor, U1004, has 7 rows no other spec uses).
 test('an administrator creates a period with an end date, reminders and a default decision at close, which closing applies', async ({ page, request }) => {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 
-// Issue 15, point 5: at 390 px the wide lists are cards, and the reviewer's main
+// At 390 px the wide lists are cards, and the reviewer's main
 // path (decide, decide in bulk, submit) works with no sideways scrolling.
 const PHONE = { width: 390, height: 844 };
 
@@ -69,7 +69,7 @@ test('at 390 px the risk queue, Reviewer Status and Users are cards with no side
   await expectCards(page, 'Risks', 'Risk Level');
   await expectNoSidewaysScroll(page, 'risk queue');
 
-  // Issue 15, point 2: 'Go to page' jumps to a page the buttons may not show.
+  // 'Go to page' jumps to a page the buttons may not show.
   const pagination = page.getByRole('navigation', { name: 'Pagination' });
   const last = (await pagination.getByRole('button', { name: /^Page \d+$/ }).last().getAttribute('aria-label'))!.replace('Page ', '');
   await pagination.getByLabel('Go to page').fill(last);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createActiveUser, deactivateUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod } from './review-helpers';
 
-// Issue 18, point 6: a reviewer hands a selected item to a colleague with a
+// A reviewer hands a selected item to a colleague with a
 // note (on a phone, by keyboard); an administrator moves a whole assignment;
 // the Assignments screen lists both moves. fixtures/risk-rows.json: 6 rows of
 // user U1007 (Grace Liu).
@@ -59,7 +59,7 @@ test('a reviewer reassigns a selected item, an administrator a whole assignment;
   expect((await list.json()).filter((m: { toReviewerId: string }) => m.toReviewerId === taker.user.id)).toHaveLength(2);
 });
 
-// Issue 18, point 6: a deactivated reviewer's open work is listed for reassignment on the
+// A deactivated reviewer's open work is listed for reassignment on the
 // Assignments screen, and moving it from there empties the list.
 test("a deactivated reviewer's open work is listed on Assignments and reassigned from there", async ({ page, request }) => {
   test.slow();

@@ -145,13 +145,13 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await expect(statusRow.getByRole('progressbar')).toBeVisible();
   await expect(statusRow).toContainText(`${ASSIGNED} / ${ASSIGNED}`);
   await shot(admin, 'reviewer-status-1280');
-  // Issue 15, point 4: axe on the Reviewer Status tab and on the Return and Approve dialogs.
+  // axe on the Reviewer Status tab and on the Return and Approve dialogs.
   const axeFound = await seriousViolations(admin, 'Reviewer Status tab', 'main');
   await statusRow.getByRole('button', { name: 'Return' }).click();
   const returnDialog = admin.getByRole('dialog', { name: 'Return Decisions' });
   axeFound.push(...(await dialogViolations(admin, 'Return Decisions')));
   await expect(returnDialog.getByRole('button', { name: 'Return' })).toBeDisabled();
-  // A comment on one item is enough to return (issue 18, point 8): the removed treasury row, listed first.
+  // A comment on one item is enough to return: the removed treasury row, listed first.
   const items = returnDialog.getByRole('list', { name: 'Submitted items' }).getByRole('listitem');
   await expect(items.first()).toContainText('Removal');
   const treasuryItem = items.filter({ hasText: 'F002' }).first();

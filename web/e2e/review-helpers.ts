@@ -75,8 +75,8 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * The 'Create Assignment' dialog's Value: a type-ahead searched on the server
- * (issue 15, point 2). Types `search` (the value when left out), waits for the
+ * The 'Create Assignment' dialog's Value: a type-ahead searched on the server.
+ * Types `search` (the value when left out), waits for the
  * options and returns them; with `choose`, picks that value.
  */
 export async function searchAssignmentValue(

@@ -39,7 +39,7 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   // Risk level and system filters (systems come from the data).
   await page.getByLabel('Risk level').selectOption('low');
   await expect(queueRange(page)).toHaveText('Showing 1-15 of 15');
-  // Issue 15, points 2 and 3: the System filter searches the server as you type.
+  // The System filter searches the server as you type.
   const system = page.getByRole('combobox', { name: 'System', exact: true });
   await system.click();
   const systems = page.getByRole('listbox').getByRole('option');
@@ -69,7 +69,7 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   await advanced.getByLabel('Composite Role').fill('CR_IT_IDENTITY');
   await expect(queueRange(page)).toHaveText('Showing 1-7 of 7');
   await advanced.getByLabel('Composite Role').fill('');
-  // Issue 15, point 2: the Role/Profile filter searches as you type (on the server).
+  // The Role/Profile filter searches as you type (on the server).
   const role = advanced.getByRole('combobox', { name: 'Role/Profile' });
   await role.click();
   await role.fill('treasury_po');

@@ -15,7 +15,7 @@ test('Sign Out ends the session, clears the stored user and goes to /', async ({
   // The server session is gone: a reload stays signed out.
   await page.reload();
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
-  // Signed out, a page's link goes to sign-in and back to it afterwards (issue 15).
+  // Signed out, a page's link goes to sign-in and back to it afterwards.
   await page.goto('/reports');
   await expect(page).toHaveURL(/\/internal-login\?next=%2Freports$/);
   await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInThroughForm, toast } from './helpers';
 
-// Issue 15, point 4: a toast must not hold a keyboard user. Tab reaches its Dismiss
+// A toast must not hold a keyboard user. Tab reaches its Dismiss
 // button and goes on past it, round to the page again; the toast is read out from a
 // live region that was in the page before it (SPEC §9: one toast at a time).
 

@@ -11,7 +11,7 @@ async function openPreview(page: Page, request: APIRequestContext, file: string)
   return page.getByLabel('Preview', { exact: true });
 }
 
-// Preview before load (issue 14): another tool's SoD report, whose user and
+// Preview before load: another tool's SoD report, whose user and
 // risk columns the importer does not know, is previewed (nothing loaded), mapped column by
 // column, saved as a profile and started; it completes, and says that the
 // column left out was not loaded.
@@ -54,7 +54,7 @@ test('a report of another tool is previewed, mapped, saved as a profile and load
   expect(profiles.map((p: { name: string }) => p.name)).toContain(`Vendor ${tag}`);
 });
 
-// Where the header is (issue 14): a workbook whose first sheet has a header too (a summary); the
+// Where the header is: a workbook whose first sheet has a header too (a summary); the
 // administrator picks the detail sheet and the header row, sees the rows of that sheet, and loads it.
 test('the sheet and header row are chosen in the preview, and the load reads from there', async ({ page, request }, testInfo) => {
   const ExcelJS = (await import('exceljs')).default;

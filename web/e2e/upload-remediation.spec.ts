@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { appendCsvRest, createActiveUser, ensureAdminSession, signInAsAdmin, toast } from './helpers';
 import { createAssignmentRest, openFreshPeriod, removeAllAndApproveRest, uniqueName } from './review-helpers';
 
-// Issue 13 point 6 in the browser: an approved removal is on the remediation list (Reports > Remediation
+// The remediation list in the browser: an approved removal is on the remediation list (Reports > Remediation
 // List), an administrator marks it done there, and a later upload verifies it or, when the access is still in
 // the data, reopens it (here both are reopened: rows are appended, so the earlier ones stay). The rules behind it (who may set what, the CSV, the notification) are in
 // api/test/remediation.test.ts. Rows are this run's own (a unique user), uploaded in append mode.

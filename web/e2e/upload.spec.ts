@@ -99,7 +99,7 @@ test('an admin uploads a CSV, follows its progress to 100% and reads its details
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 30_000 });
   await expect(status.getByTestId('upload-percent')).toHaveText('100%');
   await expect(status).toContainText('Completed');
-  // Issue 15, point 4: the upload's phase is a live region, so a screen reader hears it move.
+  // The upload's phase is a live region, so a screen reader hears it move.
   await expect(status.locator('[aria-live="polite"]')).toHaveText('Completed');
   await expect(status).toContainText('5,000');
   await expect
@@ -129,7 +129,7 @@ test('an admin uploads a CSV, follows its progress to 100% and reads its details
   const dialog = page.getByRole('dialog', { name: 'Upload Details' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(name);
-  // Issue 15, point 4: axe on the Upload Details dialog.
+  // axe on the Upload Details dialog.
   const axeFound = await dialogViolations(page, 'Upload Details');
   expect(axeFound, axeFound.join('\n')).toEqual([]);
   await expect(dialog.getByRole('definition').first()).toHaveText('5,000');

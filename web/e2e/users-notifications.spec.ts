@@ -14,7 +14,7 @@ import {
 } from './helpers';
 
 /**
- * The issue's 'Done when': an administrator creates a reviewer; the e-mailed
+ * An administrator creates a reviewer; the e-mailed
  * password signs them in (and must be changed); a notification sent from the
  * Notifications page reaches the reviewer's open browser live; read state,
  * deletion and the page's counts behave as SPEC §2/§4 say.

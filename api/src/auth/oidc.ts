@@ -315,7 +315,7 @@ export async function externalUser(prisma: PrismaClient, actor: Actor): Promise<
 
 /**
  * Where the browser goes after the caller's session ends, for a session from
- * single sign-on (null for internal sessions, which go to / as before): the
+ * single sign-on (null for internal sessions, which go to /): the
  * provider's end_session_endpoint with id_token_hint and
  * post_logout_redirect_uri back to /internal-login (RP-initiated logout), or
  * /internal-login itself when the provider has no such endpoint or cannot be

@@ -1,4 +1,4 @@
-// The preview before a load (issue 14, point 6): the layout found in the
+// The preview before a load: the layout found in the
 // file (format, sheet, header row, encoding, delimiter), each source column
 // with the field it maps to (or what it looks like), the first rows as they
 // will be stored, and the problems found in the first rows, read exactly as

@@ -51,7 +51,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
   );
 
   // A single sign-on session answers where the browser goes next (the
-  // provider's end-session endpoint, then /internal-login); internal ones go to / as before.
+  // provider's end-session endpoint, then /internal-login); internal ones go to /.
   app.post('/api/logout', { config: { access: 'public' }, schema: routeSchema({ reply: Success.extend({ redirectTo: z.string().optional().describe('A single sign-on session: where the browser goes next (the provider’s sign-out)') }) }) }, async (req) => {
     const { ctx } = req;
     const redirectTo = await sso.signOutLocation(ctx.prisma, ctx.config, ctx.actor, requestOrigin(req));

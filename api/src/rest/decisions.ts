@@ -150,7 +150,7 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     })),
   );
 
-  // Approval that means something (issue 18, point 8): the items attention-first, then approve or return with comments.
+  // The approver's review of a submission: the items attention-first, then approve or return with comments.
   app.get<{ Params: { id: string } }>(
     '/api/submissions/:id/review',
     { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first", params: idParams, reply: ApprovalReviewJson }) },

@@ -29,7 +29,7 @@ export function registerPeriodRoutes(app: FastifyInstance) {
     async (req, reply) => reply.status(201).send(await periods.createPeriod(req.ctx.deps, req.ctx.actor, req.body ?? {})),
   );
 
-  /** The reminders and escalations sent for a period (issue 18, point 5). */
+  /** The reminders and escalations sent for a period. */
   app.get<{ Params: { id: string } }>('/api/review-periods/:id/reminders', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.array(ReminderJson) }) }, async (req) => {
     return (await reminders.listReminders(req.ctx.prisma, req.params.id)).map(({ user, ...r }) => ({ ...r, recipient: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } }));
   });

@@ -1,4 +1,4 @@
-// REST: delegation and reassignment (issue 18, point 6): POST /api/reassignments,
+// REST: delegation and reassignment: POST /api/reassignments,
 // GET /api/reassignments (?riskDefinitionId= for one item's history),
 // GET /api/reassignments/open-work, GET /api/reassignments/reviewers (who work can go to).
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// Approval that means something in GraphQL (issue 18, point 8): a
+// The approver's review of a submission in GraphQL: a
 // submission's items attention-first for the approver, and the approver's
 // item comments on the submission (which its reviewer may read too).
 import { builder } from './builder.js';

@@ -1,4 +1,4 @@
-// The CSV exports for a tool (issue 16, point 7): where to stream Export
+// The CSV exports for a tool: where to stream Export
 // Results or the risk report for a filter with the caller's session or API
 // token, and how many rows it will carry. The evidence files' addresses are
 // PeriodEvidence.xlsxUrl/csvUrl (schema/evidence.ts).

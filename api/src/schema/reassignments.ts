@@ -1,4 +1,4 @@
-// Delegation and reassignment (issue 18, point 6): reassign a criterion or
+// Delegation and reassignment: reassign a criterion or
 // single items, the history of moves, and the open work waiting to be moved.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, runnable } from './builder.js';

@@ -1,4 +1,4 @@
-// Help deciding in GraphQL (issue 18, point 2): beside each risk row, its
+// Help deciding in GraphQL: beside each risk row, its
 // facts and the recommendation with its reason (services/recommendations.ts).
 // The lists' rows carry the facts (read with the page); rows read by id are
 // looked up together, one query per request.

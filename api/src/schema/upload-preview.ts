@@ -1,6 +1,5 @@
-// Preview before load and column-mapping profiles in GraphQL (issue 14,
-// points 5 and 6), for tools: the same services as REST's /api/upload/preview
-// and /api/mapping-profiles.
+// Preview before load and column-mapping profiles in GraphQL, for tools: the
+// same services as REST's /api/upload/preview and /api/mapping-profiles.
 import fs from 'node:fs';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { encodeGlobalID } from '@pothos/plugin-relay';

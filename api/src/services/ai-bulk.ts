@@ -1,4 +1,4 @@
-// Bulk categorisation (issue 12 point 4, beyond the spec): an administrator has
+// Bulk categorisation (beyond the spec): an administrator has
 // every uncategorised risk id of the current data categorised by a background
 // job, one risk id at a time, with a cost estimate before it starts, a spend cap
 // from settings, live progress (pub/sub) and resumption after a restart (the

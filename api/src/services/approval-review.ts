@@ -1,4 +1,4 @@
-// Approval that means something (issue 18, point 8). Before approving or
+// The approver's review of a submission. Before approving or
 // returning a submitted set, the approver sees its items in the order that
 // needs attention first: removals, mitigations, items retained against a
 // 'remove' recommendation (services/recommendations.ts, as the reviewer saw

@@ -114,7 +114,7 @@ export async function criteriaValues(
     : new Set<string>();
   const labelCol = t === 'user_id' ? 'user_name' : t === 'risk_id' ? 'risk_description' : t === 'role_profile' ? 'role_profile_description' : null;
   const c = Prisma.raw(col);
-  // Issue 15, points 2 and 3: a picker asks for the values containing what was typed (value or label).
+  // A picker asks for the values containing what was typed (value or label).
   const q = search?.trim().slice(0, MAX_CRITERIA_VALUE_LENGTH) ?? '';
   const like = q ? likeContains(q) : null;
   const matching = !like
@@ -136,7 +136,7 @@ export async function criteriaValues(
 }
 
 /**
- * Issue 15, point 2: how many loaded risk rows a criterion matches (its
+ * How many loaded risk rows a criterion matches (its
  * column equal to its value), cached per data version.
  */
 export async function criterionMatchCount(db: DbClient, type: CriteriaType, value: string): Promise<number> {
@@ -150,7 +150,7 @@ export async function criterionMatchCount(db: DbClient, type: CriteriaType, valu
 /**
  * Per-reviewer criteria values grouped by type, for building the row filter,
  * with the single items moved to them (held) or away from them (released):
- * risk row ids as text (issue 18, point 6).
+ * risk row ids as text.
  */
 export type CriteriaSets = Record<CriteriaType, string[]> & { held: string[]; released: string[] };
 

@@ -1,4 +1,4 @@
-// Decisions by filter (issue 18, 'Bulk by filter'): one decision on every
+// Decisions by filter: one decision on every
 // row matching the filters of the caller's list (a reviewer's assigned risks,
 // the administrators' queue), not only the page on screen, in one
 // transaction. Administrators may switch it off (review.allowBulkApproval).

@@ -54,7 +54,7 @@ export interface EvidenceScope {
     reviewers: number;
     approvedDecisions: number;
     submissions: { reviewer: string; status: string; decisionCount: number; submittedAt: string; reviewedBy: string | null; reviewedAt: string | null; comment: string | null }[];
-    /** Issue 18, point 6: work moved between reviewers during the period (absent in evidence frozen before). */
+    /** Work moved between reviewers during the period (absent in evidence frozen before reassignments were recorded). */
     reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
   };
 }

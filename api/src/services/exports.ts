@@ -1,6 +1,6 @@
-// The CSV exports as links a tool can follow with its API token (issue 16,
-// point 7): the address of Export Results or of the risk report for a filter,
-// with the number of rows the file will carry. The files themselves are
+// The CSV exports as links a tool can follow with its API token: the address
+// of Export Results or of the risk report for a filter, with the number of
+// rows the file will carry. The files themselves are
 // streamed by services/risk-export.ts behind GET /api/risks/export and
 // GET /api/reports/risk-report; the evidence files have their own addresses
 // (services/evidence.ts, PeriodEvidence.xlsxUrl/csvUrl in GraphQL).

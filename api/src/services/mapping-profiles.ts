@@ -1,4 +1,4 @@
-// Column-mapping profiles (issue 14, point 5): a column mapping an
+// Column-mapping profiles: a column mapping an
 // administrator saved (a source system's or file layout's headers -> fields,
 // or left out), applied to every later file that has all of its columns, so
 // another tool's SoD report loads without renaming its columns. Saved when a

@@ -1,4 +1,4 @@
-// Delegation and reassignment (issue 18, point 6): an administrator, or a
+// Delegation and reassignment: an administrator, or a
 // reviewer for their own work, moves an assignment criterion, or single
 // items, to another active reviewer with a note; the new reviewer is told
 // (notification and e-mail). Decisions already made stay with their author

@@ -1,4 +1,4 @@
-// Help deciding (issue 18, point 2): beside each risk row, the facts that
+// Help deciding: beside each risk row, the facts that
 // bear on it and a recommendation derived from them, with its reason in words.
 // Never applied on its own: it only informs the reviewer (and the approver,
 // services/approval-review.ts).

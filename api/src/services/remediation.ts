@@ -1,4 +1,4 @@
-// The remediation list (ARCHITECTURE.md 'Fulfilment'; issue 13 point 6):
+// The remediation list (ARCHITECTURE.md 'Fulfilment'):
 // approved removals, for the people who revoke access. One item is one access
 // to revoke: a user's role/profile in a system, directly or under a composite
 // role (every risk row of that access whose removal was approved in the

@@ -1,4 +1,4 @@
-// Deadlines of a review period (issue 18, point 5). A period with an end date
+// Deadlines of a review period. A period with an end date
 // reminds each reviewer who still has pending items at each of its points
 // before the end (reminderDaysBefore, e.g. 7 and 1 days): an in-app
 // notification and an e-mail, never to a reviewer who is done. After the end,

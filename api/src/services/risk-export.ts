@@ -21,8 +21,8 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
 
 /**
  * The review metadata after the export's columns: Export Results (the viewer's
- * own decision, and the recommendation the viewer is shown beside the row,
- * issue 18 point 2: advice, never applied).
+ * own decision, and the recommendation the viewer is shown beside the row:
+ * advice, never applied).
  */
 export const QUEUE_EXPORT_EXTRA = ['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Mitigating Control', 'Mitigation Expires', 'Approver Comment', 'Recommendation'];
 /**
@@ -31,10 +31,10 @@ export const QUEUE_EXPORT_EXTRA = ['Decision', 'Decision Comments', 'Decided At'
  * decided is two lines, each with its reviewer; a row nobody decided is one
  * line, 'pending'), so disagreeing reviewers stay apart and every decision
  * keeps its own reviewer, time, comments, submission and approval. 'Approver
- * Comment' is the approver's comment on the item in the decision's submission
- * (issue 18, point 8); 'Assigned To' who holds the row now by the visibility
- * rule (criteria and single items moved, rowHoldersSql), the same on each of
- * its lines: a decision made stays with its author ('Reviewed By').
+ * Comment' is the approver's comment on the item in the decision's
+ * submission; 'Assigned To' who holds the row now by the visibility rule
+ * (criteria and single items moved, rowHoldersSql), the same on each of its
+ * lines: a decision made stays with its author ('Reviewed By').
  */
 export const RISK_REPORT_EXTRA = [
   'Decision',

@@ -1,4 +1,4 @@
-// What if a composite role were removed from everyone (issue 11 point 4):
+// What if a composite role were removed from everyone:
 // how many users lose how many risks, and which users would turn green. The
 // same semantics as one simulation (simulation.ts), for every user holding the
 // role at once, in one SQL query over the loaded data the viewer may see:

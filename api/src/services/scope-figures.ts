@@ -85,7 +85,7 @@ export async function scopeTotals(db: DbClient, { visible, key }: RowScope): Pro
 }
 
 /**
- * The 'High Risk Users' trend (issue 15, point 1): of the users the scope
+ * The 'High Risk Users' trend: of the users the scope
  * sees with a high-risk row, how many had none before the last 30 days (their
  * first high-risk row was loaded since).
  */

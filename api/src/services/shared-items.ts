@@ -6,7 +6,7 @@
 // them by a reassignment), and reviewers who decided a row of it in the
 // period.
 //
-// Worked out per period, not per request (issue 13 point 7): shared_items
+// Worked out per period, not per request: shared_items
 // holds every item of a period with its reviewers. A period's items are
 // refreshed by one set-based statement when what they were worked out from
 // changed as a whole (the live rows: an upload, append or purge), which the

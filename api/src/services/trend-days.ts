@@ -1,6 +1,6 @@
 // The dashboard trend's decided series for everyone (an administrator's view),
 // kept per day instead of counted from every decision of the period per
-// request (issue 13 point 7). trend_days holds, per period and UTC day, how
+// request. trend_days holds, per period and UTC day, how
 // many live rows have their latest decision of the period (newest updated_at,
 // then id) made that day, retained or removed. A decision (insert, update,
 // delete) moves its row between days in the same statement (a trigger, see the

@@ -1,4 +1,4 @@
-// Preview before load (issue 14, point 6): the file is received and kept
+// Preview before load: the file is received and kept
 // aside (DATA_DIR/uploads/.preview), and the administrator sees what the load
 // would do with it (ingest/preview.ts): the layout, each column's field, the
 // first rows as stored, the problems in the first rows. A changed mapping, or

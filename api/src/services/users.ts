@@ -1,6 +1,5 @@
-// User administration: the first administrator, creating users, activating
-// and deactivating them. (Editing, password resets and the e-mail job come
-// with the user-management issue.)
+// User administration: the first administrator, creating, editing, activating
+// and deactivating users, and password resets (the new password e-mailed).
 import { z } from 'zod';
 import type { PrismaClient, Role, User } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -34,7 +33,7 @@ export interface UserDeps {
   config: Pick<Config, 'publicUrl'>;
 }
 
-/** Issue 15, point 2: the e-mail with a new password carries the sign-in link. */
+/** The e-mail with a new password carries the sign-in link. */
 export function signInLink(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl}/internal-login`;
 }

@@ -53,7 +53,7 @@ export async function decide(api: Api, riskDefinitionId: number) {
   return { saved: saved.data.saved, totalDecisions: status.data.totalDecisions };
 }
 
-/** The export a tool streams (issue 16, point 7): the CSV text and the rows announced before it. */
+/** The export a tool streams: the CSV text and the rows announced before it. */
 export async function exportQueue(api: Api, filter: { system?: string; riskLevel?: 'high' | 'medium' | 'low' }) {
   const { data, error, response } = await api.GET('/api/risks/export', { params: { query: filter }, parseAs: 'text' });
   if (error) throw new Error(error.message);

@@ -1,4 +1,4 @@
-// A downstream tool with an API token (issue 16, points 6 and 7): the typed
+// A downstream tool with an API token: the typed
 // client generated from /api/openapi.json (calls.ts) makes the API tests' calls,
 // and the CSV exports stream to a token with the web's filters, announcing their
 // rows (X-Total-Rows); GraphQL's riskExport gives an address the token can fetch.

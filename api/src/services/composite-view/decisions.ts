@@ -15,7 +15,7 @@ export interface RoleDecisionInput {
   compositeBusinessRole: string;
   decision: string;
   comments?: string | null;
-  /** A mitigation (decision retain_mitigated): its control and expiry, as on the lists (issue 18, point 1). */
+  /** A mitigation (decision retain_mitigated): its control and expiry, as on the lists. */
   mitigationControl?: string | null;
   mitigationExpiresAt?: Date | string | null;
 }

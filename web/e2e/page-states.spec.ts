@@ -13,8 +13,9 @@ import {
 } from './helpers';
 import { adminInFreshPeriod, closeActivePeriod, createAssignmentRest, openFreshPeriod, queueRows, tileValue, uniqueName } from './review-helpers';
 
-// Issue 15, point 1: the bugs found in what exists, each shown by a test here
-// (the forced password dialog's Escape is in change-password.spec.ts).
+// What an open page shows as the period, the session and the notifications
+// change, and how toasts and badges read (the forced password dialog's Escape
+// is in change-password.spec.ts).
 
 const rowsOf = (page: Page) => page.getByRole('table', { name: 'Assigned risks' }).locator('tbody tr');
 

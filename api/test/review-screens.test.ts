@@ -1,5 +1,6 @@
-// Issue 15, point 1: bugs of the review screens that the server causes, each
-// shown here as a reviewer or an administrator meets it over the API.
+// What the review screens get from the server, as a reviewer or an
+// administrator meets it over the API: a period's dates, a closed period's
+// decisions, search, the dashboard's trend, assignment counts, filter options.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from './helpers/server.js';
 import { seedRows } from './helpers/seed.js';
@@ -33,7 +34,7 @@ const assigned = async (query = '') => (await reviewer.client.get(`/api/assigned
 
 describe('review periods', () => {
   it('closing a period ends it at the closing time; reopening makes it ongoing again', async () => {
-    const p = (await admin.post('/api/review-periods', { name: 'Web bugs: dates' })).body;
+    const p = (await admin.post('/api/review-periods', { name: 'Review screens: dates' })).body;
     expect(p.endDate).toBeNull();
     const before = Date.now();
     const closed = (await admin.put(`/api/review-periods/${p.id}/close`)).body;
@@ -51,7 +52,7 @@ describe('review periods', () => {
 
   it('a period closed before its planned end date ends when it is closed', async () => {
     const planned = new Date(Date.now() + 60_000);
-    const p = (await admin.post('/api/review-periods', { name: 'Web bugs: planned', endDate: planned.toISOString() })).body;
+    const p = (await admin.post('/api/review-periods', { name: 'Review screens: planned', endDate: planned.toISOString() })).body;
     await new Promise((r) => setTimeout(r, 10));
     const closed = (await admin.put(`/api/review-periods/${p.id}/close`)).body;
     // Closed before its planned end: it ended when it was closed.
@@ -61,7 +62,7 @@ describe('review periods', () => {
 
 describe('a reviewer while the period is closed', () => {
   it('still sees their decisions and counts, read-only', async () => {
-    const p = (await admin.post('/api/review-periods', { name: 'Web bugs: closed decisions' })).body;
+    const p = (await admin.post('/api/review-periods', { name: 'Review screens: closed decisions' })).body;
     const d = await reviewer.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'remove' });
     expect(d.status).toBeLessThan(300);
     expect((await assigned()).reviewed).toBe(1);

@@ -1,4 +1,4 @@
-// Issue 15, point 2: the e-mail with a new password carries the sign-in link
+// The e-mail with a new password carries the sign-in link
 // (PUBLIC_URL + /internal-login), for a new user and for a password reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, type TestServer } from './helpers/server.js';
