@@ -74,6 +74,14 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
 
+/** A server-searched combobox (Risk Simulation's User, Risk, roles): types `text`, picks the option starting with `option`. */
+export async function pickOption(page: Page, label: string, text: string, option: string): Promise<void> {
+  const box = page.getByRole('combobox', { name: label });
+  await box.click();
+  await box.fill(text);
+  await page.getByRole('option', { name: new RegExp(`^${option}`) }).click();
+}
+
 /**
  * The 'Create Assignment' dialog's Value: a type-ahead searched on the server.
  * Types `search` (the value when left out), waits for the

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { appendCsvRest, createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm, toast } from './helpers';
-import { createAssignmentRest, openFreshPeriod, shot } from './review-helpers';
+import { createAssignmentRest, openFreshPeriod, pickOption as pick, shot } from './review-helpers';
 
 // Real uploaded rows (a CSV through POST /api/upload), tagged per run. The user holds an SoD risk S900 of two
 // functions: AP01 only through composite role AP (rule 0301, high-risk), AP02 through PAY (two rows);
@@ -24,13 +24,6 @@ test.beforeAll(async ({ request }) => {
   await ensureAdminSession(request);
   await appendCsvRest(request, { name: `simulation-${tag}.csv`, header: HEADER, lines: ROWS.map((r) => r.join(',')) }, { skipDuplicates: true });
 });
-
-async function pick(page: Page, label: string, text: string, option: string) {
-  const box = page.getByRole('combobox', { name: label });
-  await box.click();
-  await box.fill(text);
-  await page.getByRole('option', { name: new RegExp(`^${option}`) }).click();
-}
 
 test('an administrator simulates on uploaded rows: MATCH for an unrelated role, NO MATCH for the role granting one side of the conflict', async ({ page, request }) => {
   test.setTimeout(120_000);

@@ -22,7 +22,13 @@ const useStyles = makeStyles({
     flexDirection: 'column',
     rowGap: tokens.spacingVerticalM,
   },
-  submit: { whiteSpace: 'nowrap' },
+  // Fluent puts the buttons in the last two of the dialog's three columns (half its width):
+  // 'Cancel and Sign Out' beside 'Change Password' did not fit, and the button, no narrower
+  // than its minimum but narrower than its label, cut the label off. The buttons take the
+  // whole row here and wrap to a second line before any label is cut (on a phone Fluent
+  // stacks them).
+  actions: { gridColumnStart: 1, flexWrap: 'wrap', justifyContent: 'flex-end', rowGap: tokens.spacingVerticalS },
+  button: { flexShrink: 0, whiteSpace: 'nowrap' },
 });
 
 /** Layout classes for the fields of a form dialog. */
@@ -108,14 +114,14 @@ export function FormDialog({
           <DialogBody>
             <DialogTitle>{title}</DialogTitle>
             <DialogContent className={styles.content}>{children}</DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" onClick={close} disabled={busy}>
+            <DialogActions className={styles.actions}>
+              <Button appearance="secondary" className={styles.button} onClick={close} disabled={busy}>
                 {cancelLabel}
               </Button>
               <Button
                 appearance="primary"
                 type="submit"
-                className={styles.submit}
+                className={styles.button}
                 disabled={busy || submitDisabled}
                 icon={busy ? <Spinner size="tiny" /> : undefined}
               >

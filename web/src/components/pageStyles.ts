@@ -16,3 +16,21 @@ export const signedOutPage: GriffelStyle = {
   ...centredPage,
   backgroundImage: `linear-gradient(160deg, ${tokens.colorBrandBackground2} 0%, ${tokens.colorNeutralBackground2} 55%)`,
 };
+
+/**
+ * A button whose action destroys data (purge, delete, revoke): red, not the brand colour of
+ * the screen's main action, so it is not pressed by habit. Put it with `appearance="primary"`
+ * and only while the button is enabled (Fluent's disabled look stays).
+ */
+export const dangerButton: GriffelStyle = {
+  backgroundColor: tokens.colorPaletteRedBackground3,
+  color: tokens.colorNeutralForegroundOnBrand,
+  ':hover': {
+    backgroundColor: tokens.colorPaletteRedForeground1,
+    color: tokens.colorNeutralForegroundOnBrand,
+  },
+  ':hover:active': {
+    backgroundColor: tokens.colorPaletteRedForeground2,
+    color: tokens.colorNeutralForegroundOnBrand,
+  },
+};

@@ -7,7 +7,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
-import { lazy, Suspense, useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import type { Viewer } from '../auth/SessionProvider';
 import { NotificationBell } from '../domain/notifications/NotificationBell';
@@ -154,6 +154,26 @@ const useStyles = makeStyles({
   },
 });
 
+/**
+ * When the signed-in page appears with nothing focused (just signed in, or just loaded), the
+ * keyboard starts at the top of the page: 'Skip to content' is the first Tab stop. Without
+ * this the browser goes on from where focus last was; after the forced Change Password dialog
+ * (rendered after the page, and gone) that is past the page, so Tab reached the toasts'
+ * Dismiss buttons first. Focusing the shell and letting go of it moves that starting point
+ * without leaving anything focused or shown as focused.
+ */
+function useKeyboardStartsAtTop(shellRef: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const shell = shellRef.current;
+    const active = document.activeElement;
+    if (!shell || (active != null && active !== document.body)) return;
+    shell.tabIndex = -1;
+    shell.focus({ preventScroll: true });
+    shell.blur();
+    shell.removeAttribute('tabindex');
+  }, [shellRef]);
+}
+
 /** Moves focus into the screen without a hash navigation (the router would see a new location). */
 function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
   event.preventDefault();
@@ -184,6 +204,8 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
   useSessionEnded();
   // Issue 15, point 4: focus is never dropped on the page body.
   useFocusKeeper('main-content');
+  const shellRef = useRef<HTMLDivElement>(null);
+  useKeyboardStartsAtTop(shellRef);
 
   const toggleCollapsed = useCallback(() => {
     setCollapsed((value) => {
@@ -203,7 +225,7 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
   const bell = <NotificationBell prepared={prepared?.bell} viewerId={viewer.id} isAdmin={viewer.role === 'ADMIN'} />;
 
   return (
-    <div className={styles.shell}>
+    <div ref={shellRef} className={styles.shell}>
       <a className={styles.skipLink} href="#main-content" onClick={skipToContent}>
         Skip to content
       </a>

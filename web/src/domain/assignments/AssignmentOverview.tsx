@@ -25,12 +25,17 @@ const useStyles = makeStyles({
     marginBottom: tokens.spacingVerticalL,
   },
   card: { padding: 0, rowGap: 0 },
-  table: { minWidth: '760px' },
-  nameCol: { width: '24%' },
-  reviewerCol: { width: '28%' },
-  typeCol: { width: '120px' },
-  createdCol: { width: '120px' },
-  actionsCol: { width: '96px' },
+  // The table lays its columns out at fixed widths (Fluent's table-layout: fixed): the short
+  // columns get widths that fit their header and content (plus the cells' padding), Name and
+  // Reviewer share the rest, and below that sum and 160 px for each of the two (a narrow
+  // window, a phone) the table keeps its width and scrolls sideways in its card instead of
+  // squeezing Value and Matching Rows to a letter per line.
+  table: { minWidth: '928px' },
+  typeCol: { width: '96px' },
+  valueCol: { width: '144px' },
+  matchingCol: { width: '112px' },
+  createdCol: { width: '96px' },
+  actionsCol: { width: '80px' },
   more: { padding: tokens.spacingHorizontalM },
 });
 
@@ -119,12 +124,12 @@ export function AssignmentOverview({
   const assignments = data.assignmentCriteria.edges.map((e) => e.node);
   const count = (type: string) => assignments.filter((a) => a.criteriaType === type).length;
   const columns = [
-    { label: 'Assignment Name', className: styles.nameCol },
-    { label: 'Reviewer', className: styles.reviewerCol },
+    { label: 'Assignment Name' },
+    { label: 'Reviewer' },
     { label: 'Type', className: styles.typeCol },
-    { label: 'Value' },
+    { label: 'Value', className: styles.valueCol },
     // Issue 15, point 2: how many loaded rows the criterion matches.
-    { label: 'Matching Rows' },
+    { label: 'Matching Rows', className: styles.matchingCol },
     { label: 'Created', className: styles.createdCol },
     { label: 'Actions', className: styles.actionsCol },
   ];

@@ -27,6 +27,7 @@ import { shownName } from '../users/userNames';
 import { useNotify } from '../../components/toast';
 import { ReassignDialog } from './ReassignDialog';
 import { formatCount } from '../../components/StatTile';
+import { dangerButton } from '../../components/pageStyles';
 
 const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
@@ -34,6 +35,7 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   value: { overflowWrap: 'anywhere' },
   danger: { color: tokens.colorPaletteRedForeground1 },
+  dangerButton,
 });
 
 const deleteMutation = graphql`
@@ -149,7 +151,13 @@ export function AssignmentRow({
                 <Button appearance="secondary" disabled={inFlight} onClick={() => setConfirming(false)}>
                   Cancel
                 </Button>
-                <Button appearance="primary" disabled={inFlight} icon={inFlight ? <Spinner size="tiny" /> : undefined} onClick={remove}>
+                <Button
+                  appearance="primary"
+                  className={inFlight ? undefined : styles.dangerButton}
+                  disabled={inFlight}
+                  icon={inFlight ? <Spinner size="tiny" /> : undefined}
+                  onClick={remove}
+                >
                   Delete
                 </Button>
               </DialogActions>

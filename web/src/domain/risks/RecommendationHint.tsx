@@ -10,9 +10,12 @@ import { decisionLabel, formatDate } from './riskDisplay';
 const useStyles = makeStyles({
   // Compact beside a row (a list shows many rows per screen): the badge, then the reason on one
   // line; the whole reason and the facts in the tooltip and for screen readers.
-  box: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, flexGrow: 1, flexBasis: 0, minWidth: '96px', maxWidth: '320px' },
-  badge: { whiteSpace: 'nowrap', alignSelf: 'flex-start' },
-  reason: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 },
+  // The box is never narrower than its badge (whatever the font makes of 'Suggests: Remove'):
+  // beside the decision it goes to the next line rather than let the badge run out of its
+  // cell. The reason takes the box's width but asks for none (width 0, at least the box's).
+  box: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, flexGrow: 1, flexBasis: 0, maxWidth: '320px' },
+  badge: { whiteSpace: 'nowrap', alignSelf: 'flex-start', flexShrink: 0 },
+  reason: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', width: 0, minWidth: '100%' },
   hidden: {
     position: 'absolute',
     width: '1px',

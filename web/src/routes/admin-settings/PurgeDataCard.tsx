@@ -5,6 +5,7 @@ import { graphql, useMutation } from 'react-relay';
 import type { PurgeDataCardMutation } from '../../__generated__/PurgeDataCardMutation.graphql';
 import { errorMessage } from '../../components/mutationResult';
 import { useNotify } from '../../components/toast';
+import { dangerButton } from '../../components/pageStyles';
 
 const mutation = graphql`
   mutation PurgeDataCardMutation {
@@ -27,6 +28,7 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   list: { margin: 0, paddingLeft: tokens.spacingHorizontalXL },
   actions: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalS, rowGap: tokens.spacingVerticalS },
+  danger: dangerButton,
 });
 
 /** SPEC §2 Data Management: 'Purge All Risk Data', then a confirmation listing what goes. */
@@ -58,7 +60,7 @@ export function PurgeDataCard() {
       <CardHeader image={<Delete24Regular />} header={<Text weight="semibold">Data Management</Text>} description={<Caption1 className={styles.muted}>Remove all uploaded risk data and everything derived from it</Caption1>} />
       {!confirming ? (
         <div className={styles.actions}>
-          <Button appearance="primary" icon={<Delete24Regular />} onClick={() => setConfirming(true)}>
+          <Button appearance="primary" className={styles.danger} icon={<Delete24Regular />} onClick={() => setConfirming(true)}>
             Purge All Risk Data
           </Button>
         </div>
@@ -74,7 +76,7 @@ export function PurgeDataCard() {
             </ul>
             <Text>Users, settings, notifications, the remediation list and the audit trail are kept. This cannot be undone.</Text>
             <div className={styles.actions}>
-              <Button appearance="primary" disabled={purging} onClick={run}>
+              <Button appearance="primary" className={purging ? undefined : styles.danger} disabled={purging} onClick={run}>
                 {purging ? 'Purging...' : 'Yes, Purge All Data'}
               </Button>
               <Button disabled={purging} onClick={() => setConfirming(false)}>

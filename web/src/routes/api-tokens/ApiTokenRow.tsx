@@ -27,6 +27,7 @@ import { relativeTime } from '../../components/relativeTime';
 import { fullDateTime, shortDate } from '../../components/dates';
 import { shownName } from '../../domain/users/userNames';
 import { useNotify } from '../../components/toast';
+import { dangerButton } from '../../components/pageStyles';
 
 const useStyles = makeStyles({
   name: {
@@ -72,6 +73,7 @@ const useStyles = makeStyles({
     columnGap: tokens.spacingHorizontalXS,
     rowGap: tokens.spacingVerticalXS,
   },
+  dangerButton,
 });
 
 const revokeMutation = graphql`
@@ -177,7 +179,13 @@ export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_
             <Button appearance="secondary" disabled={inFlight} onClick={() => setConfirming(false)}>
               Cancel
             </Button>
-            <Button appearance="primary" disabled={inFlight} icon={inFlight ? <Spinner size="tiny" /> : undefined} onClick={revoke}>
+            <Button
+              appearance="primary"
+              className={inFlight ? undefined : styles.dangerButton}
+              disabled={inFlight}
+              icon={inFlight ? <Spinner size="tiny" /> : undefined}
+              onClick={revoke}
+            >
               Revoke
             </Button>
           </DialogActions>

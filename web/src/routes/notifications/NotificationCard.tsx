@@ -34,6 +34,7 @@ import {
 import { relativeTime } from '../../components/relativeTime';
 import { fullDateTime } from '../../components/dates';
 import { useNotify } from '../../components/toast';
+import { dangerButton } from '../../components/pageStyles';
 
 const useStyles = makeStyles({
   card: {
@@ -95,6 +96,7 @@ const useStyles = makeStyles({
   danger: {
     color: tokens.colorPaletteRedForeground1,
   },
+  dangerButton,
 });
 
 const deleteMutation = graphql`
@@ -238,6 +240,7 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
                 </Button>
                 <Button
                   appearance="primary"
+                  className={deleting ? undefined : styles.dangerButton}
                   onClick={onDelete}
                   disabled={deleting}
                   icon={deleting ? <Spinner size="tiny" /> : undefined}

@@ -31,10 +31,28 @@ export default function RiskReviewRoute() {
   const loaded = useLoaderData() as RiskReviewPrepared | null;
   // Until the loader has run for this tab (or this session), the tab shows its loading state.
   const prepared = loaded?.tab === tab ? loaded : null;
-  // Issue 15, point 5: on a narrow screen the tab strip scrolls; the active tab is kept in view.
+  // On a narrow screen the tab strip scrolls; the selected tab is kept in view, when the tab
+  // changes and when the strip's width does (a window narrowed). The tab is found by its
+  // place, not by aria-selected: Fluent's tabs take the new selection a render after this
+  // route, so aria-selected still named the tab before, which was scrolled back into view.
   const tabsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    tabsRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const strip = tabsRef.current;
+    if (!strip) return;
+    const index = RISK_REVIEW_TABS.findIndex((t) => t.value === tab);
+    const reveal = () => {
+      const selected = strip.querySelectorAll('[role="tab"]')[index];
+      if (!selected || strip.clientWidth === 0) return;
+      const s = strip.getBoundingClientRect();
+      const t = selected.getBoundingClientRect();
+      // Only the strip scrolls (scrollIntoView would move the page too).
+      if (t.left < s.left) strip.scrollLeft -= s.left - t.left;
+      else if (t.right > s.right) strip.scrollLeft += t.right - s.right;
+    };
+    reveal();
+    const observer = new ResizeObserver(reveal);
+    observer.observe(strip);
+    return () => observer.disconnect();
   }, [tab]);
 
   return (

@@ -50,7 +50,15 @@ const useStyles = makeStyles({
   heading: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalM, rowGap: tokens.spacingVerticalS },
   counts: { display: 'flex', flexWrap: 'wrap', columnGap: tokens.spacingHorizontalXXL, rowGap: tokens.spacingVerticalS },
   tables: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(320px, 1fr))', gap: tokens.spacingHorizontalL },
+  // A section never grows past its grid column (a grid item is as wide as its content by
+  // default, and then lies over the other table): a table wider than the column scrolls here.
+  section: { minWidth: 0 },
   scroll: { overflowX: 'auto' },
+  // Columns sized by their content (Fluent's fixed layout splits the width evenly): never
+  // narrower than a cell's longest word (role and authorization names are long words), so
+  // text does not run over the next cell or the other table; past the column's width the
+  // table scrolls in `scroll`.
+  table: { tableLayout: 'auto' },
   removed: { backgroundColor: tokens.colorPaletteRedBackground1, textDecorationLine: 'line-through' },
   muted: { color: tokens.colorNeutralForeground3 },
   back: { alignSelf: 'flex-start' },
@@ -60,7 +68,7 @@ const useStyles = makeStyles({
 function AccessTable({ title, items, total }: { title: string; items: readonly AccessItem[]; total: number }) {
   const styles = useStyles();
   return (
-    <section aria-label={title}>
+    <section aria-label={title} className={styles.section}>
       <Subtitle2 as="h3" className={styles.tableTitle}>
         {title} ({total})
       </Subtitle2>
@@ -68,7 +76,7 @@ function AccessTable({ title, items, total }: { title: string; items: readonly A
         <Body1 className={styles.muted}>No access items</Body1>
       ) : (
         <div className={styles.scroll}>
-          <Table size="small" aria-label={title}>
+          <Table size="small" aria-label={title} className={styles.table}>
             <TableHeader>
               <TableRow>
                 <TableHeaderCell>Role</TableHeaderCell>

@@ -22,12 +22,18 @@ import { fullDateTime, shortDate } from '../../components/dates';
 import { useNotify } from '../../components/toast';
 
 const useStyles = makeStyles({
+  // A name or address longer than the User column (one long word, say) breaks inside its cell
+  // instead of running over the Role badge beside it; the cell's text may shrink below its
+  // longest word for that (a flex item does not by default).
+  shrinkable: { minWidth: 0 },
   name: {
     fontWeight: tokens.fontWeightSemibold,
     color: tokens.colorNeutralForeground1,
+    overflowWrap: 'anywhere',
   },
   email: {
     color: tokens.colorNeutralForeground3,
+    overflowWrap: 'anywhere',
   },
   muted: {
     color: tokens.colorNeutralForeground3,
@@ -123,6 +129,8 @@ export function UserRow({ user, isSelf, onEdit, onResetPassword }: UserRowProps)
     <TableRow>
       <TableCell>
         <TableCellLayout
+          className={styles.shrinkable}
+          content={{ className: styles.shrinkable }}
           media={<Avatar initials={initials(u.firstName, u.lastName, u.email)} name={name} color="colorful" aria-hidden />}
           description={<Caption1 className={styles.email}>{u.email}</Caption1>}
         >
