@@ -48,7 +48,9 @@ const AccessConflictObject = builder.objectRef<conflicts.ConflictSummary>('Acces
     rows: t.field({
       type: [AccessConflictRowObject],
       description: `Its rows, in the order of conflicts.csv (at most ${MAX_ROWS}).`,
-      resolve: (c, _args, ctx) => ctx.prisma.accessConflictRow.findMany({ where: { runId: c.runId, userId: c.userId, riskId: c.riskId }, orderBy: { rowNo: 'asc' }, take: MAX_ROWS }),
+      // Read for every conflict of the page at once.
+      resolve: (c, _args, ctx) =>
+        ctx.viewer!.loader('access.conflictRows', (keys: readonly conflicts.ConflictKey[]) => conflicts.rowsOfConflicts(ctx.prisma, keys, MAX_ROWS), (k) => JSON.stringify([k.runId, k.userId, k.riskId])).load(c),
     }),
   }),
 });

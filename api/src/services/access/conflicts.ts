@@ -76,6 +76,24 @@ export async function listConflicts(prisma: PrismaClient, runId: string, filter:
   return page.inverted ? rows.reverse() : rows;
 }
 
+export type ConflictKey = Pick<ConflictSummary, 'runId' | 'userId' | 'riskId'>;
+export type ConflictRow = Awaited<ReturnType<PrismaClient['accessConflictRow']['findFirstOrThrow']>>;
+
+/** The rows of each conflict (at most `max` each, in row order), for many conflicts in one query. */
+export async function rowsOfConflicts(prisma: PrismaClient, keys: readonly ConflictKey[], max: number): Promise<ConflictRow[][]> {
+  if (!keys.length) return [];
+  const found = await prisma.$queryRaw<(ConflictRow & { n: bigint })[]>`
+    SELECT k.n, r.run_id::text AS "runId", r.row_no AS "rowNo", r.user_id AS "userId", r.risk_id AS "riskId", r.rule_id AS "ruleId", r.function_id AS "functionId",
+           r.system, r.action, r.role, r.composite, r.resource, r.resource_extn AS "resourceExtn", r.value_from AS "valueFrom", r.value_to AS "valueTo",
+           r.execution_count AS "executionCount", r.last_executed_on AS "lastExecutedOn"
+      FROM unnest(${keys.map((k) => k.runId)}::uuid[], ${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.riskId)}::text[]) WITH ORDINALITY AS k(run_id, user_id, risk_id, n)
+     CROSS JOIN LATERAL (SELECT * FROM access_conflict_rows r WHERE r.run_id = k.run_id AND r.user_id = k.user_id AND r.risk_id = k.risk_id ORDER BY r.row_no LIMIT ${max}) r
+     ORDER BY k.n, r.row_no`;
+  const out: ConflictRow[][] = keys.map(() => []);
+  for (const { n, ...row } of found) out[Number(n) - 1]!.push(row);
+  return out;
+}
+
 export async function countConflicts(prisma: PrismaClient, runId: string, filter: ConflictFilter): Promise<number> {
   const [r] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM access_conflicts c WHERE ${filterSql(runId, filter)}`;
   return r!.n;
