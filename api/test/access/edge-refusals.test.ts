@@ -62,6 +62,7 @@ describe('the access engine refuses', () => {
     ['a rule set id that names no rule set', () => admin.post('/api/analyses', { ruleSetId: NO_SUCH }), 'ruleSetId'],
     ['a missing rule set id', () => admin.post('/api/analyses', {}), 'ruleSetId'],
     ['a system without an extract', () => admin.post('/api/analyses', { ruleSetId, systems: ['S4'] }), 'systems'],
+    ['a rule set with a file missing', () => postZip(server, admin, '/api/rule-sets', (({ risk_functions: _left_out, ...rest }) => rest)(pairRules())), 'file'],
     ['a rule set upload without a file', () => admin.request('POST', '/api/rule-sets', undefined, { 'content-type': 'multipart/form-data; boundary=x' }), 'file'],
     ['an extract that is not a zip', async () => {
       const form = new FormData();

@@ -59,7 +59,6 @@ function filterSql(runId: string, f: ConflictFilter): Prisma.Sql {
 
 /** The conflicts of a run matching the filter, by user then risk (code point order). */
 export async function listConflicts(prisma: PrismaClient, runId: string, filter: ConflictFilter, page: ConflictPage): Promise<ConflictSummary[]> {
-  const run = await prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id: runId }, select: { ruleSetId: true } });
   const keys: Prisma.Sql[] = [];
   if (page.after) keys.push(Prisma.sql`(c.user_id, c.risk_id) > (${page.after[0]}, ${page.after[1]})`);
   if (page.before) keys.push(Prisma.sql`(c.user_id, c.risk_id) < (${page.before[0]}, ${page.before[1]})`);
@@ -69,7 +68,8 @@ export async function listConflicts(prisma: PrismaClient, runId: string, filter:
            coalesce(k.description, '') AS "riskDescription", coalesce(k.level, '') AS "riskLevel", coalesce(k.business_process, '') AS "businessProcess",
            ARRAY(SELECT DISTINCT w.system FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id ORDER BY 1)::text[] AS systems
       FROM access_conflicts c
-      LEFT JOIN access_risks k ON k.rule_set_id = ${run.ruleSetId}::uuid AND k.risk_id = c.risk_id
+      JOIN access_analysis_runs run ON run.id = c.run_id
+      LEFT JOIN access_risks k ON k.rule_set_id = run.rule_set_id AND k.risk_id = c.risk_id
      WHERE ${filterSql(runId, filter)} ${keys.length ? Prisma.sql`AND ${Prisma.join(keys, ' AND ')}` : Prisma.empty}
      ORDER BY c.user_id ${dir}, c.risk_id ${dir}
      LIMIT ${Math.max(1, Math.trunc(page.limit))}`;
