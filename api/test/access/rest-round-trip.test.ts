@@ -141,4 +141,37 @@ describe('the access engine through REST', () => {
     expect(late.events).toEqual([{ id: runGid, status: 'COMPLETED', progress: 100, errorMessage: null }]);
     await ws.dispose();
   });
+
+  it('pages a run\'s conflicts by user then risk in GraphQL, with filters by user, risk and exercised', async () => {
+    const set = await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Paging' });
+    const users = ['CARL', 'ALICE', 'BOB'];
+    const x = await postZip(server, admin, '/api/systems/PAG/extracts', estate({
+      USR02: users.map((u) => user(u)),
+      AGR_USERS: users.flatMap((u) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')]),
+      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+      // BOB ran an action of both functions: his conflict is exercised.
+      USAGE: [{ BNAME: 'BOB', TCODE: 'FB01', COUNT: '2', LAST_USED: '20260601' }, { BNAME: 'BOB', TCODE: 'F-53', COUNT: '1', LAST_USED: '20260601' }],
+    }));
+    await settle(admin, `/api/systems/PAG/extracts/${x.body.id}`);
+    const run = await admin.post('/api/analyses', { ruleSetId: set.body.id, systems: ['PAG'], asOf: '2026-06-30' });
+    expect(await settle(admin, `/api/analyses/${run.body.id}`)).toMatchObject({ conflicts: 3, exercised: 1 });
+    const gid = Buffer.from(`AccessAnalysis:${run.body.id}`).toString('base64');
+    const page = async (args: string) => {
+      const r = await admin.gql(`{ node(id: "${gid}") { ... on AccessAnalysis { conflicts(${args}) { totalCount pageInfo { hasNextPage hasPreviousPage endCursor startCursor } edges { node { userId exercised } } } } } }`);
+      expect(r.body.errors).toBeUndefined();
+      const c = r.body.data.node.conflicts;
+      return { ...c, users: c.edges.map((e: { node: { userId: string } }) => e.node.userId) };
+    };
+    const first = await page('first: 2');
+    expect(first).toMatchObject({ totalCount: 3, users: ['ALICE', 'BOB'], pageInfo: { hasNextPage: true } });
+    const next = await page(`first: 2, after: "${first.pageInfo.endCursor}"`);
+    expect(next).toMatchObject({ users: ['CARL'], pageInfo: { hasNextPage: false } });
+    expect((await page(`last: 1, before: "${next.pageInfo.startCursor}"`)).users).toEqual(['BOB']);
+    expect(await page('exercised: true')).toMatchObject({ totalCount: 1, users: ['BOB'] });
+    expect(await page('exercised: false')).toMatchObject({ totalCount: 2, users: ['ALICE', 'CARL'] });
+    expect(await page('userId: "CARL", riskId: "R1"')).toMatchObject({ totalCount: 1, users: ['CARL'] });
+    expect(await page('riskId: "R9"')).toMatchObject({ totalCount: 0, users: [] });
+    const bad = await admin.gql(`{ node(id: "${gid}") { ... on AccessAnalysis { conflicts(after: "not-a-cursor") { totalCount } } } }`);
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
 });

@@ -33,7 +33,7 @@ export interface ConflictSummary {
   systems: string[];
 }
 
-/** One page of a keyset over (user, risk): `after`/`before` are keys; `limit` may count the extra row that tells a next page is there. */
+/** One page of a keyset over (user, risk): `after`/`before` are keys; `limit` may count the extra row that tells a next page is there; `inverted` reads backwards from `before`. */
 export interface ConflictPage {
   after?: [string, string] | null;
   before?: [string, string] | null;
@@ -63,7 +63,8 @@ export async function listConflicts(prisma: PrismaClient, runId: string, filter:
   if (page.after) keys.push(Prisma.sql`(c.user_id, c.risk_id) > (${page.after[0]}, ${page.after[1]})`);
   if (page.before) keys.push(Prisma.sql`(c.user_id, c.risk_id) < (${page.before[0]}, ${page.before[1]})`);
   const dir = Prisma.raw(page.inverted ? 'DESC' : 'ASC');
-  const rows = await prisma.$queryRaw<ConflictSummary[]>`
+  // Read backwards (`inverted`), the rows stay in that order: the connection turns them round.
+  return prisma.$queryRaw<ConflictSummary[]>`
     SELECT c.run_id::text AS "runId", c.user_id AS "userId", c.risk_id AS "riskId", c.exercised,
            coalesce(k.description, '') AS "riskDescription", coalesce(k.level, '') AS "riskLevel", coalesce(k.business_process, '') AS "businessProcess",
            ARRAY(SELECT DISTINCT w.system FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id ORDER BY 1)::text[] AS systems
@@ -73,7 +74,6 @@ export async function listConflicts(prisma: PrismaClient, runId: string, filter:
      WHERE ${filterSql(runId, filter)} ${keys.length ? Prisma.sql`AND ${Prisma.join(keys, ' AND ')}` : Prisma.empty}
      ORDER BY c.user_id ${dir}, c.risk_id ${dir}
      LIMIT ${Math.max(1, Math.trunc(page.limit))}`;
-  return page.inverted ? rows.reverse() : rows;
 }
 
 export type ConflictKey = Pick<ConflictSummary, 'runId' | 'userId' | 'riskId'>;
