@@ -16,6 +16,7 @@ import { createAppPubSub, type PubSubHandle } from './pubsub.js';
 import { startAiBulkWorker } from './jobs/ai-bulk.js';
 import { startDeadlineWorker } from './jobs/reminders.js';
 import { startDashboardFiguresWorker } from './jobs/dashboard-figures.js';
+import { startAccessWorkers } from './jobs/access.js';
 import { ensureFirstAdmin } from './services/users.js';
 import { warmDashboardFigures } from './services/scope-figures.js';
 import { buildServer, type BuiltServer } from './server.js';
@@ -98,6 +99,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await startAiBulkWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startDeadlineWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startDashboardFiguresWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      await startAccessWorkers(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
       return { deps, first };
     });

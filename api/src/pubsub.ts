@@ -39,6 +39,11 @@ export type PubSubEvents = {
   'dashboard:changed': [payload: { reason: 'decisions' | 'upload' }];
   /** An administrator purged all risk data: open pages refetch what they show. */
   'risk-data:purged': [payload: { purgedAt: string }];
+  /** Progress of an access extract's load or an analysis run (services/access/progress.ts). */
+  'access:progress': [
+    id: string,
+    payload: { id: string; kind: 'extract' | 'analysis'; status: 'processing' | 'completed' | 'failed'; progress: number; errorMessage: string | null },
+  ];
   /** Progress of a bulk AI categorisation run. */
   'ai-bulk:progress': [
     payload: { runId: string; status: 'running' | 'completed' | 'capped' | 'failed'; total: number; done: number; failed: number; costUsd: number; spendCapUsd: number | null; error: string | null },

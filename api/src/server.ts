@@ -42,6 +42,7 @@ import { registerSettingsRoutes } from './rest/settings.js';
 import { registerAiRoutes } from './rest/ai.js';
 import { registerPurgeRoutes } from './rest/purge.js';
 import { registerAiBulkRoutes } from './rest/ai-bulk.js';
+import { registerAccessRoutes } from './rest/access/index.js';
 import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, trustFunction } from './web-security.js';
 import { GRAPHIQL_CSP, GRAPHIQL_SIGN_IN_PAGE, registerGraphiQLAssets } from './graphiql.js';
 import { frameNeedsViewer, pageWithBootFrame, readWebPage, registerCompression, REVALIDATE_PAGE, webAssetCaching, type FrameViewer, type WebPage } from './web-delivery.js';
@@ -223,6 +224,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   registerAiRoutes(app);
   registerPurgeRoutes(app);
   registerAiBulkRoutes(app);
+  registerAccessRoutes(app);
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: routeSchema({ summary: 'This document (OpenAPI 3.1)', reply: OpenApiJson }) }, async () => openApiDocument(routes));
 
   // The built web app, with SPA fallback for client-side routes.

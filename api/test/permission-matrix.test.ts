@@ -157,6 +157,15 @@ const REST: Record<string, Entry> = {
   'GET /api/ai/bulk-categorize': { access: 'admin' },
   // No key is configured here: an allowed caller gets 409 (nothing starts).
   'POST /api/ai/bulk-categorize': { access: 'admin', sessionOnly: true },
+
+  'POST /api/rule-sets': { access: 'admin' },
+  'GET /api/rule-sets': { access: 'admin' },
+  'PUT /api/rule-sets/:id/activate': { access: 'admin' },
+  'POST /api/systems/:system/extracts': { access: 'admin' },
+  'GET /api/systems/:system/extracts/:id': { access: 'admin' },
+  'POST /api/analyses': { access: 'admin' },
+  'GET /api/analyses/:id': { access: 'admin' },
+  'GET /api/analyses/:id/conflicts.csv': { access: 'admin' },
 };
 
 // Routes outside /api, which the REST access control does not cover: public by design.
@@ -202,6 +211,9 @@ const QUERY: Record<string, Entry> = {
   submissionStatus: { access: 'reviewer' },
   submissions: { access: 'admin' },
   uploads: { access: 'admin' },
+  accessRuleSets: { access: 'admin' },
+  accessExtracts: { access: 'admin' },
+  accessAnalyses: { access: 'admin' },
   mappingProfiles: { access: 'admin' },
   users: { access: 'admin' },
   latestRiskAnalyses: { access: 'signedIn' },
@@ -257,6 +269,8 @@ const MUTATION: Record<string, Entry> = {
   submitDecisions: { access: 'reviewer' },
   recallDecisions: { access: 'reviewer' },
   retryUpload: { access: 'admin', idType: 'DataUpload' },
+  activateAccessRuleSet: { access: 'admin', idType: 'AccessRuleSet' },
+  startAccessAnalysis: { access: 'admin', idType: 'AccessRuleSet' },
   uploadFile: { access: 'admin', skipAllowed: 'would start loading a file' },
   previewUpload: { access: 'admin' },
   startPreviewedUpload: { access: 'admin' },
@@ -284,6 +298,7 @@ const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {
   riskDataPurged: { access: 'signedIn', topic: 'risk-data:purged' },
   aiBulkProgress: { access: 'admin', topic: 'ai-bulk:progress' },
   viewerSubmissionChanged: { access: 'reviewer', topic: 'review:submission-changed' },
+  accessProgress: { access: 'admin', idType: 'AccessExtract', topic: 'access:progress' },
 };
 
 // ------------------------------------------------------------------ the rules

@@ -38,6 +38,7 @@ const NO_BODY = new Set([
   'put /api/users/{id}/activate',
   'delete /api/tokens/{id}',
   'delete /api/mapping-profiles/{id}',
+  'put /api/rule-sets/{id}/activate',
 ]);
 
 const op = (method: string, path: string) => doc.paths[path]?.[method];

@@ -27,7 +27,7 @@ function tooLarge(reply: FastifyReply): never {
 }
 
 /** The first file of a multipart request, streamed to a temporary file (its fields beside it). */
-async function receiveMultipart(req: FastifyRequest, reply: FastifyReply): Promise<{ file: uploads.ReceivedFile | undefined; fields: Record<string, string> }> {
+export async function receiveMultipart(req: FastifyRequest, reply: FastifyReply): Promise<{ file: uploads.ReceivedFile | undefined; fields: Record<string, string> }> {
   if (Number(req.headers['content-length'] ?? 0) > uploads.MAX_UPLOAD_BYTES + MAX_FORM_OVERHEAD) tooLarge(reply);
   if (!req.isMultipart()) throw new ValidationError('Send the file as multipart/form-data, in a field named file');
   const fields: Record<string, string> = {};

@@ -27,6 +27,7 @@ import './settings.js';
 import './ai.js';
 import './purge.js';
 import './ai-bulk.js';
+import './access/index.js';
 
 // Descriptions the definitions leave out (descriptions.ts), filled in before anyone reads the schema.
 export const schema = describeSchema(builder.toSchema({ sortSchema: true }));

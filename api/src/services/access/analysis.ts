@@ -31,7 +31,10 @@ const RUN = { id: true, ruleSetId: true, systems: true, asOf: true, status: true
 
 /** Creates a run (status 'processing') with the extracts it will use, and queues it when a job queue is given. */
 export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'] }, actor: Actor, input: AnalysisInput): Promise<{ id: string }> {
-  await getRuleSet(deps.prisma, input.ruleSetId);
+  // The rule set is named by a field of the request, not by its path: one that does not exist is a 400 naming it.
+  await getRuleSet(deps.prisma, input.ruleSetId).catch((e: unknown) => {
+    throw e instanceof NotFoundError ? new ValidationError(`ruleSetId: no rule set has the id ${input.ruleSetId}`, 'ruleSetId') : e;
+  });
   const systems = input.systems ? [...new Set(input.systems)] : undefined;
   const extracts = await currentExtracts(deps, systems);
   const missing = (systems ?? []).filter((s) => !extracts.some((x) => x.system === s));

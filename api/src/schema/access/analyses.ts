@@ -1,0 +1,172 @@
+// Access analysis runs in GraphQL (administrators): runs with their counts
+// and progress, a run's conflicts (a connection by user then risk, filtered by
+// risk, system, user, exercised or latent) with the rows behind each, and
+// starting a run. The same services as REST (services/access/).
+import { decodeBase64, encodeBase64 } from '@pothos/core';
+import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
+import { builder } from '../builder.js';
+import { lazyTotalCount } from '../cursors.js';
+import { ValidationError } from '../../core/errors.js';
+import { parseOrThrow } from '../../core/validation.js';
+import * as analysis from '../../services/access/analysis.js';
+import * as conflicts from '../../services/access/conflicts.js';
+import { AccessRuleSetNode } from './rule-sets.js';
+import { AccessExtractNode, AccessLoadStatusEnum, type LoadStatus } from './extracts.js';
+import * as progress from '../../services/access/progress.js';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+
+const AccessConflictRowObject = builder.prismaObject('AccessConflictRow', {
+  description: 'One row of a conflict as reviewers see it: a function held through an action, a role path and, where the action needs them, the authorization values that met its permissions.',
+  fields: (t) => ({
+    ruleId: t.exposeString('ruleId', { description: 'The risk id and the number of the combination of actions, counted the same way on every run.' }),
+    functionId: t.exposeString('functionId', { description: 'The function this row shows held.' }),
+    system: t.exposeString('system', { description: 'The system the function is held on.' }),
+    action: t.exposeString('action', { description: 'The action (transaction) that gives the function.' }),
+    role: t.exposeString('role', { description: 'The single role granting the action’s transaction.' }),
+    composite: t.exposeString('composite', { description: 'The composite role through which the user holds that single role; empty when held directly.' }),
+    resource: t.exposeString('resource', { description: 'The authorization object that met a permission of the action; empty when it needs none.' }),
+    resourceExtn: t.exposeString('resourceExtn', { description: 'The field of that object.' }),
+    valueFrom: t.exposeString('valueFrom', { description: 'The granted value (or the start of the granted range).' }),
+    valueTo: t.exposeString('valueTo', { description: 'The end of the granted range; empty for a single value.' }),
+    executionCount: t.float({ nullable: true, description: 'How often the user ran the action (USAGE); null when the extract has no usage of it.', resolve: (r) => (r.executionCount == null ? null : Number(r.executionCount)) }),
+    lastExecutedOn: t.string({ nullable: true, description: 'When the user last ran the action (YYYY-MM-DD).', resolve: (r) => r.lastExecutedOn?.toISOString().slice(0, 10) ?? null }),
+  }),
+});
+
+const MAX_ROWS = 500;
+
+const AccessConflictObject = builder.objectRef<conflicts.ConflictSummary>('AccessConflict').implement({
+  description: 'A conflict an analysis found: a user holding every function of an enabled risk.',
+  fields: (t) => ({
+    userId: t.exposeString('userId', { description: 'The user (BNAME), the same id on every system.' }),
+    riskId: t.exposeString('riskId', { description: 'The access risk.' }),
+    riskDescription: t.exposeString('riskDescription', { description: 'The risk’s description in the rule set.' }),
+    riskLevel: t.exposeString('riskLevel', { description: 'Critical, High, Medium or Low.' }),
+    businessProcess: t.exposeString('businessProcess', { description: 'The risk’s business process.' }),
+    exercised: t.exposeBoolean('exercised', { description: 'Whether USAGE shows the user ran an action of every function of the risk (false: latent).' }),
+    systems: t.exposeStringList('systems', { description: 'The systems its rows show.' }),
+    rows: t.field({
+      type: [AccessConflictRowObject],
+      description: `Its rows, in the order of conflicts.csv (at most ${MAX_ROWS}).`,
+      // Read for every conflict of the page at once.
+      resolve: (c, _args, ctx) =>
+        ctx.viewer!.loader('access.conflictRows', (keys: readonly conflicts.ConflictKey[]) => conflicts.rowsOfConflicts(ctx.prisma, keys, MAX_ROWS), (k) => JSON.stringify([k.runId, k.userId, k.riskId])).load(c),
+    }),
+  }),
+});
+
+// A conflict's cursor carries its key, (user, risk).
+const CURSOR_PREFIX = 'AccessConflict:';
+const cursorOf = (c: conflicts.ConflictSummary) => encodeBase64(CURSOR_PREFIX + JSON.stringify([c.userId, c.riskId]));
+function keyOf(cursor: string | undefined, name: 'after' | 'before'): [string, string] | null {
+  if (cursor == null) return null;
+  let key: unknown = null;
+  try {
+    const s = decodeBase64(cursor);
+    if (s.startsWith(CURSOR_PREFIX)) key = JSON.parse(s.slice(CURSOR_PREFIX.length));
+  } catch {
+    key = null;
+  }
+  if (!Array.isArray(key) || key.length !== 2 || !key.every((k) => typeof k === 'string')) {
+    throw new ValidationError(`'${name}' is not a cursor of this list (pass an edge's cursor or a pageInfo cursor it gave)`, name);
+  }
+  return key as [string, string];
+}
+
+export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
+  name: 'AccessAnalysis',
+  id: { field: 'id', description: 'The run’s global id.' },
+  nullable: true,
+  authScopes: { admin: true },
+  description: 'An analysis run: a rule set version against the systems’ extracts on a date.',
+  fields: (t) => ({
+    ruleSet: t.relation('ruleSet', { description: 'The rule set version analysed.' }),
+    systems: t.exposeStringList('systems', { description: 'The systems analysed.' }),
+    asOf: t.string({ description: 'The analysis date (YYYY-MM-DD).', select: { asOf: true }, resolve: (r) => r.asOf.toISOString().slice(0, 10) }),
+    status: t.field({ type: AccessLoadStatusEnum, description: 'Where the run stands.', resolve: (x) => x.status as LoadStatus }),
+    progress: t.exposeInt('progress', { description: 'Percent done.' }),
+    conflictCount: t.exposeInt('conflicts', { description: '(user, risk) conflicts found.' }),
+    rowCount: t.exposeInt('rows', { description: 'Rows of those conflicts (the lines of conflicts.csv).' }),
+    userCount: t.exposeInt('users', { description: 'Users with at least one conflict.' }),
+    exercisedCount: t.exposeInt('exercised', { description: 'Conflicts the user exercised (USAGE shows an action of every function run).' }),
+    addedCount: t.exposeInt('added', { description: '(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all of them).' }),
+    removedCount: t.exposeInt('removed', { description: '(user, risk) pairs of the previous completed run of the same rule set version no longer found.' }),
+    startedBy: t.exposeString('startedBy', { nullable: true, description: 'Who started it, as shown at the time.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When it was started.' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it completed or failed.' }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed.' }),
+    conflicts: t.connection(
+      {
+        type: AccessConflictObject,
+        description: 'Its conflicts by user, then risk (code point order), filtered as asked.',
+        args: {
+          riskId: t.arg.string({ description: 'Only conflicts of this risk.' }),
+          system: t.arg.string({ description: 'Only conflicts with rows on this system.' }),
+          userId: t.arg.string({ description: 'Only conflicts of this user.' }),
+          exercised: t.arg.boolean({ description: 'true: only exercised conflicts; false: only latent ones; left out: both.' }),
+        },
+        resolve: async (run, args, ctx) => {
+          const filter: conflicts.ConflictFilter = { riskId: args.riskId, system: args.system, userId: args.userId, exercised: args.exercised };
+          const page = await resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 50, maxSize: MAX_ROWS }, (p: ResolveCursorConnectionArgs) =>
+            conflicts.listConflicts(ctx.prisma, run.id, filter, { after: keyOf(p.after, 'after'), before: keyOf(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
+          );
+          return { ...page, totalCount: () => conflicts.countConflicts(ctx.prisma, run.id, filter) };
+        },
+      },
+      lazyTotalCount,
+    ),
+  }),
+});
+
+builder.queryFields((t) => ({
+  accessAnalyses: t.prismaConnection({
+    type: 'AccessAnalysisRun',
+    cursor: 'id',
+    description: 'Analysis runs, newest first: of one rule set version, or of all.',
+    authScopes: { admin: true },
+    args: { ruleSetId: t.arg.globalID({ for: AccessRuleSetNode, description: 'Only the runs of this rule set version.' }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.accessAnalysisRun.findMany({ ...query, where: args.ruleSetId ? { ruleSetId: args.ruleSetId.id } : {}, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }] }),
+    totalCount: (_root, args, ctx) => ctx.prisma.accessAnalysisRun.count({ where: args.ruleSetId ? { ruleSetId: args.ruleSetId.id } : {} }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  startAccessAnalysis: t.prismaField({
+    type: 'AccessAnalysisRun',
+    description: 'Starts an analysis of a rule set version against the current extracts, run in the background; follow its status and progress by its id. One run at a time per rule set version.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      ruleSetId: t.arg.globalID({ required: true, for: AccessRuleSetNode, description: 'The rule set version to analyse.' }),
+      systems: t.arg.stringList({ description: 'The systems to analyse; left out, every system with a loaded extract.' }),
+      asOf: t.arg.string({ description: 'The analysis date (YYYY-MM-DD); left out, today (UTC).' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const input = parseOrThrow(analysis.analysisInputSchema, { ruleSetId: args.ruleSetId.id, systems: args.systems ?? undefined, asOf: args.asOf ?? undefined });
+      const { id } = await analysis.startAnalysis(ctx.deps, ctx.actor, input);
+      return ctx.prisma.accessAnalysisRun.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+}));
+
+const AccessProgressObject = builder.objectRef<progress.AccessProgress>('AccessProgress').implement({
+  description: 'Where an extract’s load or an analysis run stands.',
+  fields: (t) => ({
+    id: t.field({ type: 'ID', description: 'The global id of the extract or run.', resolve: (p) => encodeGlobalID(p.kind === 'extract' ? 'AccessExtract' : 'AccessAnalysis', p.id) }),
+    status: t.field({ type: AccessLoadStatusEnum, description: 'Where it stands.', resolve: (p) => p.status }),
+    progress: t.exposeInt('progress', { description: 'Percent done (a run moves from 0 to 100 as it commits).' }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed.' }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  accessProgress: t.field({
+    type: AccessProgressObject,
+    description: 'An extract’s load or an analysis run: where it stands first, then as it moves, ending after completed or failed.',
+    authScopes: { admin: true },
+    args: { id: t.arg.globalID({ required: true, for: [AccessExtractNode, AccessAnalysisNode], description: 'The extract’s or run’s global id.' }) },
+    subscribe: (_root, { id }, ctx) => progress.progressStream(ctx.prisma, ctx.pubsub, id.typename === 'AccessExtract' ? 'extract' : 'analysis', id.id),
+    resolve: (p) => p,
+  }),
+}));
