@@ -131,9 +131,9 @@ async function writeKeeping(tx: DbClient, rule: OriginRule, rows: DecisionRows, 
 }
 
 /**
- * The one INSERT INTO decisions, from `rows` (DecisionRows): a reviewer's
- * own decision replaces theirs on the row and returns what it wrote (for its
- * audit); any other keeps a decision already there.
+ * The only statement inserting decisions, from `rows` (DecisionRows): a
+ * reviewer's own decision replaces theirs on the row and returns what it
+ * wrote (for its audit); any other keeps a decision already there.
  */
 function insertSql(rule: OriginRule, rows: DecisionRows): Prisma.Sql {
   const history = rule.keepsHistory ? Prisma.sql`s.submission_id, s.created_at, s.updated_at` : Prisma.sql`NULL::uuid, now(), now()`;
