@@ -1,7 +1,9 @@
 // The append-only evidence trail. Every service that changes something an
 // auditor may ask about records it here, inside the same transaction as the
-// change. The database refuses UPDATE and DELETE on audit_events.
-import type { Prisma } from '../generated/prisma/client.js';
+// change. The database refuses UPDATE and DELETE on audit_events. This file
+// is the only one that knows an event's row: one event through Prisma
+// (recordAudit), or one per row of a set-based change in SQL (auditRowsSql).
+import { Prisma } from '../generated/prisma/client.js';
 import type { Actor, DbClient } from './types.js';
 import { displayName, personLabel } from './people.js';
 
@@ -41,4 +43,18 @@ export async function recordAudit(db: DbClient, actor: Actor | null, entry: Audi
       ip: actor?.ip ?? null,
     },
   });
+}
+
+/**
+ * recordAudit's SQL form, for changes written set-based (up to millions of
+ * rows in one statement): an INSERT of one event by `actor` per row of
+ * `events`, a SELECT yielding action, entity_type, entity_id (text),
+ * period_id (uuid), before and after (jsonb). A statement of its own, or a
+ * data-modifying CTE beside the change it audits (append RETURNING to count).
+ */
+export function auditRowsSql(actor: Actor | null, events: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO audit_events (actor_id, actor_label, action, entity_type, entity_id, period_id, before, after, ip)
+    SELECT ${actor?.user?.id ?? null}::uuid, ${actorLabel(actor)}, e.action, e.entity_type, e.entity_id, e.period_id, e.before, e.after, ${actor?.ip ?? null}::text
+      FROM (${events}) e`;
 }

@@ -2,7 +2,7 @@
 // row matching the filters of the caller's list (a reviewer's assigned risks,
 // the administrators' queue), not only the page on screen, in one
 // transaction. Administrators may switch it off (review.allowBulkApproval).
-// Each row's audit event is marked bulk, and one 'decisions.bulk' event
+// Each row's audit event is marked bulk (origin 'by-filter'), and one 'decisions.bulk' event
 // records the filter and the count. Page selections (Retain / Remove
 // Selected) are not bulk: they name their rows.
 import { z } from 'zod';
@@ -11,7 +11,8 @@ import { ForbiddenError, ValidationError } from '../core/errors.js';
 import { recordAudit } from '../core/audit.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { Actor } from '../core/types.js';
-import { asEditableReviewer, checkDecisionRule, itemFields, mitigationIssues, writeDecisions, type DecisionDeps } from './decisions.js';
+import { asReviewer, checkDecisionRule, itemFields, mitigationIssues, type DecisionDeps } from './decisions.js';
+import { writeDecisions } from './decision-writer.js';
 import { FILTER_FIELDS, MAX_FILTER_VALUE_LENGTH, filterCondition, type RiskFilter } from './risks.js';
 import { visibleRowsCondition } from './visibility.js';
 import { reviewRules } from './settings.js';
@@ -44,15 +45,15 @@ export async function decideByFilter(deps: DecisionDeps, actor: Actor, raw: unkn
   if (!rules.allowBulkApproval) throw new ForbiddenError(BULK_SWITCHED_OFF);
   checkDecisionRule(input, rules);
   const filter: RiskFilter = input.filter ?? {};
-  return asEditableReviewer(deps, user, async (tx, period) => {
+  return asReviewer(deps, user, 'decide', async (tx, period) => {
     const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter, { periodId: period.id, viewerId: user.id })]);
-    const source = Prisma.sql`
-      SELECT r.id AS risk_row_id, ${input.decision}::text AS decision, ${input.comments ?? null}::text AS comments, FALSE AS via,
+    const rows = Prisma.sql`
+      SELECT ${period.id}::uuid AS period_id, ${user.id}::uuid AS reviewer_id, r.id AS risk_row_id, ${input.decision}::text AS decision, ${input.comments ?? null}::text AS comments, FALSE AS via,
              ${input.mitigationControl ?? null}::text AS mc, ${input.mitigationExpiresAt ?? null}::date AS mexp
         FROM risk_rows r
         LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid
        WHERE ${visible} AND ${where}`;
-    const count = await writeDecisions(tx, actor, period, source, { bulk: true });
+    const count = await writeDecisions(tx, actor, { origin: 'by-filter', period: period.id, rows });
     if (count > 0) {
       await recordAudit(tx, actor, {
         action: 'decisions.bulk',

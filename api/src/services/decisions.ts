@@ -7,10 +7,11 @@
 import { z } from 'zod';
 import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type User } from '../generated/prisma/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
-import { actorLabel, recordAudit } from '../core/audit.js';
+import { recordAudit } from '../core/audit.js';
 import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow, rowIdInput } from '../core/validation.js';
 import { getActivePeriod, requireActivePeriodForChange } from './periods.js';
 import { lockDecisionWrites, lockReviewer, waitAtPeriodGate } from './decision-locks.js';
+import { writeDecisions } from './decision-writer.js';
 import { retryingTransaction } from '../db/retry.js';
 import { visibleRowsCondition } from './visibility.js';
 import { sendNotification } from './notifications.js';
@@ -89,7 +90,6 @@ function assertEditable(latest: Submission | null) {
 
 /** A removal's missing comment when administrators require one (Admin Settings, review.requireRemovalComment). */
 export const REMOVAL_COMMENT_REQUIRED = 'A removal needs a justification comment: administrators require one';
-export const MITIGATION_CONTROL_REQUIRED = 'A mitigated decision must name the mitigating control (the row has none in the export)';
 
 /**
  * The decision rule every way of deciding goes through (one row, a batch,
@@ -102,80 +102,34 @@ export function checkDecisionRule(item: { decision: string; comments?: string | 
   }
 }
 
-/** Where the rows of a save come from: SQL yielding (risk_row_id, decision, comments, via, mc, mexp). */
-export type DecisionSource = Prisma.Sql;
-
 /**
- * Writes the decisions `source` yields for `user` in `period` with one audit
- * event per changed row (marked bulk when decided by filter), in the
- * caller's transaction. A mitigation without a typed control takes the row's
- * Control column from the export; with neither, nothing is written and the
- * save is refused. Returns how many rows it covered.
+ * A reviewer's (or administrator's) change to their own set in the active
+ * period: one transaction, serialised with their other saves, submits,
+ * recalls and the approval of their set (the reviewer's lock), given the
+ * period and their latest submission in it. To 'decide' (change their
+ * decisions) is refused while the set is submitted or approved, and tells
+ * open dashboards after the commit; to 'submit' or recall, the caller
+ * checks the set's state.
  */
-export async function writeDecisions(
-  tx: DbClient,
-  actor: Actor,
-  period: ReviewPeriod,
-  source: DecisionSource,
-  opts: { bulk?: boolean } = {},
-): Promise<number> {
-  const user = actor.user!;
-  const input = Prisma.sql`
-    SELECT s.risk_row_id, s.decision, s.comments, s.via,
-           CASE WHEN s.decision = ${MITIGATED} THEN coalesce(nullif(s.mc, ''), nullif(r.mitigation_control, '')) END AS mc,
-           CASE WHEN s.decision = ${MITIGATED} THEN s.mexp END AS mexp
-      FROM (${source}) s JOIN risk_rows r ON r.id = s.risk_row_id`;
-  const [missing] = await tx.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM (${input}) i WHERE i.decision = ${MITIGATED} AND i.mc IS NULL`;
-  if (Number(missing?.n ?? 0) > 0) throw new ValidationError(MITIGATION_CONTROL_REQUIRED, 'mitigationControl');
-  await lockDecisionWrites(tx, period.id);
-  const [written] = await tx.$queryRaw<{ n: bigint }[]>`
-    WITH input AS (${input}), prev AS (
-      SELECT d.risk_row_id, d.decision::text AS decision, d.comments, d.mitigation_control, d.mitigation_expires_at
-        FROM decisions d
-       WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid
-         AND d.risk_row_id IN (SELECT risk_row_id FROM input)
-    ), up AS (
-      INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments, mitigation_control, mitigation_expires_at, updated_at)
-      SELECT ${period.id}::uuid, ${user.id}::uuid, risk_row_id, decision::"DecisionValue", via, comments, mc, mexp, now() FROM input
-      ON CONFLICT (period_id, reviewer_id, risk_row_id) DO UPDATE
-         SET decision = EXCLUDED.decision, via_composite_role = EXCLUDED.via_composite_role, comments = EXCLUDED.comments,
-             mitigation_control = EXCLUDED.mitigation_control, mitigation_expires_at = EXCLUDED.mitigation_expires_at, updated_at = now()
-      RETURNING risk_row_id, decision::text AS decision, comments, mitigation_control, mitigation_expires_at
-    ), audit AS (
-      INSERT INTO audit_events (actor_id, actor_label, action, entity_type, entity_id, period_id, before, after, ip)
-      SELECT ${user.id}::uuid, ${actorLabel(actor)}, 'decision.changed', 'RiskRow', up.risk_row_id::text, ${period.id}::uuid,
-             CASE WHEN prev.risk_row_id IS NULL THEN NULL ELSE jsonb_strip_nulls(jsonb_build_object('decision', prev.decision, 'comments', prev.comments,
-               'mitigationControl', prev.mitigation_control, 'mitigationExpiresAt', prev.mitigation_expires_at)) END,
-             jsonb_strip_nulls(jsonb_build_object('decision', up.decision, 'comments', up.comments,
-               'mitigationControl', up.mitigation_control, 'mitigationExpiresAt', up.mitigation_expires_at, 'bulk', ${opts.bulk ? true : null}::boolean)),
-             ${actor.ip ?? null}
-        FROM up LEFT JOIN prev USING (risk_row_id)
-       WHERE prev.decision IS DISTINCT FROM up.decision OR prev.comments IS DISTINCT FROM up.comments
-          OR prev.mitigation_control IS DISTINCT FROM up.mitigation_control OR prev.mitigation_expires_at IS DISTINCT FROM up.mitigation_expires_at
-      RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM up) AS n, (SELECT count(*) FROM audit) AS audited`;
-  return Number(written?.n ?? 0);
-}
-
-/**
- * A reviewer's (or administrator's) change to their own decisions in the
- * active period: one transaction, serialised with their other saves,
- * submits and recalls, refused while their set is submitted or approved.
- */
-export async function asEditableReviewer<T>(deps: DecisionDeps, user: User, fn: (tx: Prisma.TransactionClient, period: ReviewPeriod) => Promise<T>): Promise<T> {
+export async function asReviewer<T>(
+  deps: DecisionDeps,
+  user: User,
+  purpose: 'decide' | 'submit',
+  fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
+): Promise<T> {
   const result = await retryingTransaction(
     deps.prisma,
     async (tx) => {
       const period = await requireActivePeriodForChange(tx);
       await lockReviewer(tx, period.id, user.id);
-      assertEditable(await latestSubmission(tx, period.id, user.id));
-      return fn(tx, period);
+      const latest = await latestSubmission(tx, period.id, user.id);
+      if (purpose === 'decide') assertEditable(latest);
+      return fn(tx, period, latest);
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
   // Open dashboards refetch their figures (services/dashboard.ts publishDashboardChanged; not imported: no cycle).
-  deps.pubsub.publish('dashboard:changed', { reason: 'decisions' });
+  if (purpose === 'decide') deps.pubsub.publish('dashboard:changed', { reason: 'decisions' });
   return result;
 }
 
@@ -197,7 +151,7 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
   const rules = await reviewRules(deps.prisma);
   items.forEach((i, n) => numbered(n, () => checkDecisionRule(i, rules)));
 
-  return asEditableReviewer(deps, user, async (tx, period) => {
+  return asReviewer(deps, user, 'decide', async (tx, period) => {
     const visible = await visibleRowsCondition(tx, user);
     // Resolve every item to risk rows the caller may decide on; last item wins per row.
     const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
@@ -223,11 +177,12 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
     }
     const ids = [...byRow.keys()];
     const v = [...byRow.values()];
-    const source = Prisma.sql`
-      SELECT * FROM unnest(${ids}::bigint[], ${v.map((x) => x.decision)}::text[], ${v.map((x) => x.comments)}::text[],
-                           ${v.map((x) => x.via)}::boolean[], ${v.map((x) => x.mc)}::text[], ${v.map((x) => x.mexp)}::date[])
+    const rows = Prisma.sql`
+      SELECT ${period.id}::uuid AS period_id, ${user.id}::uuid AS reviewer_id, t.*
+        FROM unnest(${ids}::bigint[], ${v.map((x) => x.decision)}::text[], ${v.map((x) => x.comments)}::text[],
+                    ${v.map((x) => x.via)}::boolean[], ${v.map((x) => x.mc)}::text[], ${v.map((x) => x.mexp)}::date[])
              AS t(risk_row_id, decision, comments, via, mc, mexp)`;
-    return { saved: await writeDecisions(tx, actor, period, source) };
+    return { saved: await writeDecisions(tx, actor, { origin: 'user', period: period.id, rows }) };
   });
 }
 
@@ -273,23 +228,6 @@ export function itemCommentJson(c: Awaited<ReturnType<typeof itemCommentsOf>>[nu
 }
 
 /**
- * A reviewer's change to their set in the active period: one transaction,
- * serialised with the reviewer's other saves, submits and recalls (advisory
- * lock), given the period and the reviewer's latest submission in it.
- */
-async function asReviewer<T>(
-  deps: DecisionDeps,
-  user: User,
-  fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
-): Promise<T> {
-  return retryingTransaction(deps.prisma, async (tx) => {
-    const period = await requireActivePeriodForChange(tx);
-    await lockReviewer(tx, period.id, user.id);
-    return fn(tx, period, await latestSubmission(tx, period.id, user.id));
-  });
-}
-
-/**
  * Tells the reviewer's open pages that their set changed state (submitted,
  * recalled, approved, returned), whoever acted: keyed by the reviewer, so no
  * one else hears it. Only after the commit, so a page that refetches sees it.
@@ -300,7 +238,7 @@ export function publishSubmissionChanged(pubsub: PubSub, s: Pick<Submission, 'id
 
 export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count: number; submission: Submission }> {
   const user = actor.user!;
-  const result = await asReviewer(deps, user, async (tx, period, latest) => {
+  const result = await asReviewer(deps, user, 'submit', async (tx, period, latest) => {
     if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
     if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
     const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
@@ -323,7 +261,7 @@ export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count:
 
 export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count: number }> {
   const user = actor.user!;
-  const recalled = await asReviewer(deps, user, async (tx, period, latest) => {
+  const recalled = await asReviewer(deps, user, 'submit', async (tx, period, latest) => {
     if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
     if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
     const submission = await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
@@ -356,23 +294,23 @@ export function listSubmissions(prisma: PrismaClient, filter: { status?: string 
  * On a 'replace' load, in its going-live transaction: the decisions on rows
  * the new upload keeps (equal export columns, i.e. the same row_hash) are
  * copied to its rows, so a review in progress survives a reload of the same
- * data. A decision already on a new row is kept.
+ * data. A decision already on a new row is kept. Audited as one event.
  */
-export async function carryOverDecisions(tx: DbClient, uploadId: string): Promise<void> {
+export async function carryOverDecisions(tx: DbClient, actor: Actor, uploadId: string): Promise<void> {
   // A writer of the active period's decisions like any other, in the same lock order
   // (services/decision-locks.ts): first in its transaction, it waits out a close under way.
   const [active] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM review_periods WHERE status = 'active'`;
-  if (active) {
-    await waitAtPeriodGate(tx, active.id);
-    await lockDecisionWrites(tx, active.id);
-  }
-  await tx.$executeRaw`
-    INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments,
-                           mitigation_control, mitigation_expires_at, submission_id, created_at, updated_at)
-    SELECT d.period_id, d.reviewer_id, n.id, d.decision, d.via_composite_role, d.comments,
-           d.mitigation_control, d.mitigation_expires_at, d.submission_id, d.created_at, d.updated_at
-      FROM decisions d
-      JOIN risk_rows o ON o.id = d.risk_row_id AND (o.upload_id IS NULL OR o.upload_id <> ${uploadId}::uuid)
-      JOIN risk_rows n ON n.row_hash = o.row_hash AND n.upload_id = ${uploadId}::uuid
-    ON CONFLICT (period_id, reviewer_id, risk_row_id) DO NOTHING`;
+  if (active) await waitAtPeriodGate(tx, active.id);
+  await writeDecisions(tx, actor, {
+    origin: 'carry-over',
+    period: active?.id ?? null,
+    rows: Prisma.sql`
+      SELECT d.period_id, d.reviewer_id, n.id AS risk_row_id, d.decision, d.via_composite_role AS via, d.comments,
+             d.mitigation_control AS mc, d.mitigation_expires_at AS mexp, d.submission_id, d.created_at, d.updated_at
+        FROM decisions d
+        JOIN risk_rows o ON o.id = d.risk_row_id AND (o.upload_id IS NULL OR o.upload_id <> ${uploadId}::uuid)
+        JOIN risk_rows n ON n.row_hash = o.row_hash AND n.upload_id = ${uploadId}::uuid`,
+    summary: ([count]) =>
+      count ? { action: 'decisions.carried_over', entityType: 'Upload', entityId: uploadId, periodId: active?.id ?? null, after: { count } } : null,
+  });
 }

@@ -8,10 +8,10 @@
 // - administrators see the mitigations of the decision period (the active
 //   one, else the one closed last) whose expiry date has passed.
 import { Prisma, type ReviewPeriod } from '../generated/prisma/client.js';
-import { recordAudit } from '../core/audit.js';
 import type { Actor, DbClient } from '../core/types.js';
 import { LIVE_ROWS } from './visibility.js';
 import { MITIGATED } from './risk-rules.js';
+import { writeDecisions } from './decision-writer.js';
 
 export const MAX_EXPIRED_LISTED = 500;
 
@@ -63,21 +63,18 @@ export async function carryMitigations(tx: DbClient, actor: Actor, period: Revie
   });
   if (!previous) return 0;
   const start = period.startDate.toISOString().slice(0, 10);
-  const carried = await tx.$executeRaw`
-    INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, via_composite_role, comments, mitigation_control, mitigation_expires_at)
-    SELECT ${period.id}::uuid, d.reviewer_id, d.risk_row_id, d.decision, d.via_composite_role, d.comments, d.mitigation_control, d.mitigation_expires_at
-      FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
-     WHERE d.period_id = ${previous.id}::uuid AND d.decision = ${MITIGATED}::"DecisionValue"
-       AND d.mitigation_expires_at >= ${start}::date AND ${LIVE_ROWS}
-    ON CONFLICT (period_id, reviewer_id, risk_row_id) DO NOTHING`;
-  if (carried > 0) {
-    await recordAudit(tx, actor, {
-      action: 'decisions.mitigations_carried',
-      entityType: 'ReviewPeriod',
-      entityId: period.id,
-      periodId: period.id,
-      after: { fromPeriodId: previous.id, count: carried },
-    });
-  }
-  return carried;
+  return writeDecisions(tx, actor, {
+    origin: 'mitigation-carried',
+    period: period.id,
+    rows: Prisma.sql`
+      SELECT ${period.id}::uuid AS period_id, d.reviewer_id, d.risk_row_id, d.decision, d.via_composite_role AS via, d.comments,
+             d.mitigation_control AS mc, d.mitigation_expires_at AS mexp
+        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+       WHERE d.period_id = ${previous.id}::uuid AND d.decision = ${MITIGATED}::"DecisionValue"
+         AND d.mitigation_expires_at >= ${start}::date AND ${LIVE_ROWS}`,
+    summary: ([count]) =>
+      count
+        ? { action: 'decisions.mitigations_carried', entityType: 'ReviewPeriod', entityId: period.id, periodId: period.id, after: { fromPeriodId: previous.id, count } }
+        : null,
+  });
 }

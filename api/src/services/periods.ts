@@ -23,6 +23,7 @@ import { evidenceUploads, freezeEvidence, thawEvidence } from './evidence.js';
 import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
 import { carryMitigations } from './mitigations.js';
+import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../db/retry.js';
 
@@ -219,7 +220,8 @@ export const DEFAULT_AT_CLOSE_COMMENT = 'No decision was made before the period 
  * The period's default at close (retain or remove; 'pending' leaves items
  * alone): every reviewer's assigned item still without their decision gets
  * one, marked as applied at close (not the reviewer's own), in the close's
- * transaction, with one audit event counting them per reviewer. Rows no
+ * transaction, with one audit event counting them per reviewer (origin
+ * 'default-at-close'). Rows no
  * reviewer is assigned stay without a decision.
  */
 async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPeriod): Promise<void> {
@@ -228,23 +230,28 @@ async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPer
   await lockDecisionWrites(tx, period.id);
   const reviewers = await tx.user.findMany({ where: { role: 'reviewer', ...HOLDS_WORK }, select: { id: true, email: true } });
   const sets = await criteriaSetsOf(tx, reviewers.map((r) => r.id));
-  const byReviewer: { reviewerId: string; reviewer: string; count: number }[] = [];
-  for (const r of reviewers) {
-    const count = await tx.$executeRaw`
-      INSERT INTO decisions (period_id, reviewer_id, risk_row_id, decision, comments, applied_at_close)
-      SELECT ${period.id}::uuid, ${r.id}::uuid, r.id, ${value}::"DecisionValue", ${DEFAULT_AT_CLOSE_COMMENT}, TRUE
-        FROM risk_rows r
-       WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(sets.get(r.id)!)}
-         AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${r.id}::uuid AND d.risk_row_id = r.id)
-      ON CONFLICT (period_id, reviewer_id, risk_row_id) DO NOTHING`;
-    if (count) byReviewer.push({ reviewerId: r.id, reviewer: r.email, count });
-  }
-  await recordAudit(tx, actor, {
-    action: 'period.default_applied',
-    entityType: 'ReviewPeriod',
-    entityId: period.id,
-    periodId: period.id,
-    after: { defaultDecisionAtClose: value, decisions: byReviewer.reduce((n, r) => n + r.count, 0), byReviewer },
+  await writeDecisions(tx, actor, {
+    origin: 'default-at-close',
+    period: period.id,
+    // One statement per reviewer: their assigned rows still without their decision.
+    rows: reviewers.map(
+      (r) => Prisma.sql`
+        SELECT ${period.id}::uuid AS period_id, ${r.id}::uuid AS reviewer_id, r.id AS risk_row_id, ${value}::"DecisionValue" AS decision,
+               FALSE AS via, ${DEFAULT_AT_CLOSE_COMMENT}::text AS comments, NULL::text AS mc, NULL::date AS mexp
+          FROM risk_rows r
+         WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(sets.get(r.id)!)}
+           AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = ${period.id}::uuid AND d.reviewer_id = ${r.id}::uuid AND d.risk_row_id = r.id)`,
+    ),
+    summary: (counts) => {
+      const byReviewer = reviewers.flatMap((r, i) => (counts[i] ? [{ reviewerId: r.id, reviewer: r.email, count: counts[i] }] : []));
+      return {
+        action: 'period.default_applied',
+        entityType: 'ReviewPeriod',
+        entityId: period.id,
+        periodId: period.id,
+        after: { defaultDecisionAtClose: value, decisions: byReviewer.reduce((n, r) => n + r.count, 0), byReviewer },
+      };
+    },
   });
 }
 

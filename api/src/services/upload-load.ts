@@ -139,7 +139,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
   return prisma.$transaction(
     async (tx) => {
       if (up.mode === 'replace') {
-        await carryOverDecisions(tx, uploadId);
+        await carryOverDecisions(tx, actor, uploadId);
         await tx.upload.updateMany({ where: { live: true, id: { not: uploadId } }, data: { live: false, supersededAt: new Date() } });
         // Rows loaded without an upload are part of the data being replaced.
         await tx.$executeRaw`DELETE FROM risk_rows WHERE upload_id IS NULL`;
