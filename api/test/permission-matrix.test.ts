@@ -166,6 +166,7 @@ const REST: Record<string, Entry> = {
   'POST /api/analyses': { access: 'admin' },
   'GET /api/analyses/:id': { access: 'admin' },
   'GET /api/analyses/:id/conflicts.csv': { access: 'admin' },
+  'POST /api/analyses/:id/review': { access: 'admin' },
 };
 
 // Routes outside /api, which the REST access control does not cover: public by design.
@@ -271,6 +272,7 @@ const MUTATION: Record<string, Entry> = {
   retryUpload: { access: 'admin', idType: 'DataUpload' },
   activateAccessRuleSet: { access: 'admin', idType: 'AccessRuleSet' },
   startAccessAnalysis: { access: 'admin', idType: 'AccessRuleSet' },
+  sendAccessAnalysisToReview: { access: 'admin', idType: 'AccessAnalysis' },
   uploadFile: { access: 'admin', skipAllowed: 'would start loading a file' },
   previewUpload: { access: 'admin' },
   startPreviewedUpload: { access: 'admin' },

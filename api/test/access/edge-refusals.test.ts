@@ -77,6 +77,15 @@ describe('the access engine refuses', () => {
     expect(r.body.message).toContain(field);
   });
 
+  it('an extract that is not a zip is refused in the words of SAP tables, not of a workbook', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['USR02 is not here']), 'prd.zip');
+    const res = await fetch(`${server.url}/api/systems/PRD/extracts`, { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toMatch(/must be a \.zip archive of CSV files: this file is not a zip archive\.$/);
+    expect(body.message).not.toMatch(/Excel|workbook|xlsx/i);
+  });
+
   it('GraphQL bad input as a ValidationError naming the field', async () => {
     const setGid = (await admin.gql('{ accessRuleSets(name: "Refusals") { id } }')).body.data.accessRuleSets[0].id;
     const r = await admin.gql(`mutation { startAccessAnalysis(ruleSetId: "${setGid}", asOf: "2026-13-01") { __typename ... on ValidationError { field message } } }`);
@@ -101,6 +110,9 @@ describe('the access engine refuses', () => {
     expect(r.status).toBe(409);
     expect(r.body.message).toContain('already running');
     expect((await admin.get(`/api/analyses/${going.id}/conflicts.csv`)).status).toBe(409);
+    const sent = await admin.post(`/api/analyses/${going.id}/review`, { mode: 'append' });
+    expect(sent.status).toBe(409);
+    expect(sent.body.message).toContain('still running');
     const g = await admin.gql(`mutation { startAccessAnalysis(ruleSetId: "${(await admin.gql('{ accessRuleSets(name: "Refusals") { id } }')).body.data.accessRuleSets[0].id}") { __typename ... on BaseError { code } } }`);
     expect(g.body.data.startAccessAnalysis).toMatchObject({ code: 'CONFLICT' });
   });

@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import readline from 'node:readline';
 import { IngestError, openCsv, type CsvReader } from '../csv.js';
 import { detectEncoding } from '../encoding.js';
-import { findEntry, inflateEntry, openZip, type Zip } from '../xlsx/zip.js';
+import { NOT_A_ZIP, findEntry, inflateEntry, openZip, type Zip } from '../xlsx/zip.js';
 import { openXlsx } from '../tables.js';
 
 export interface ZipTable {
@@ -44,6 +44,8 @@ export async function openZipTables(file: string, what: string): Promise<ZipTabl
   try {
     z = await openZip(file);
   } catch (e) {
+    // The workbook reader's words (Excel, .xlsx) would mislead someone loading SAP tables.
+    if (e instanceof IngestError && e.message === NOT_A_ZIP) throw new IngestError(`${what} must be a .zip archive of CSV files: this file is not a zip archive.`);
     if (e instanceof IngestError) throw new IngestError(`${what} must be a .zip archive of CSV files: ${e.message.replace(/^This \.xlsx file/, 'this file')}`);
     throw e;
   }

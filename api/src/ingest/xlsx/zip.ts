@@ -15,7 +15,7 @@ const MAX_PART_BYTES = 64 * 1024 ** 2;
 /** Inflated bytes handed over at a time. */
 const INFLATE_CHUNK = 256 * 1024;
 
-const NOT_A_ZIP = 'This .xlsx file is not a valid Excel workbook (it is not a zip archive). Save it again from Excel, or export the report as CSV.';
+export const NOT_A_ZIP = 'This .xlsx file is not a valid Excel workbook (it is not a zip archive). Save it again from Excel, or export the report as CSV.';
 const BAD_DIRECTORY = 'This .xlsx file is damaged: its zip directory cannot be read.';
 
 export interface Zip {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as analysis from '../../services/access/analysis.js';
 import { completedAnalysis, conflictsCsv } from '../../services/access/conflicts.js';
+import * as review from '../../services/access/review.js';
 import { csvFile, sendCsvExport, totalRowsHeader } from '../replies.js';
 import { idParams, isoDate, routeSchema } from '../edge.js';
 
@@ -66,6 +67,24 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const run = await completedAnalysis(req.ctx, req.params.id);
       return sendCsvExport(reply, { name: `conflicts-${run.id}.csv`, totalRows: run.rows, lines: conflictsCsv(req.ctx.deps, run.id) });
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: review.SendToReviewInput }>(
+    '/api/analyses/:id/review',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: "Send a completed run's conflicts to the review as a data upload (append or replace; decisions carried over on replace as for a replaced file); 409 while it runs",
+        params: idParams,
+        body: review.sendToReviewSchema,
+        reply: z.strictObject({ uploadId: z.uuid().describe('Follow it with GET /api/upload-status/{uploadId}') }),
+        replyStatus: 202,
+      }),
+    },
+    async (req, reply) => {
+      const upload = await review.sendToReview(req.ctx.deps, req.ctx.actor, req.params.id, req.body);
+      return reply.status(202).send({ uploadId: upload.id });
     },
   );
 }

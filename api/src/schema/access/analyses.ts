@@ -13,6 +13,8 @@ import * as conflicts from '../../services/access/conflicts.js';
 import { AccessRuleSetNode } from './rule-sets.js';
 import { AccessExtractNode, AccessLoadStatusEnum, type LoadStatus } from './extracts.js';
 import * as progress from '../../services/access/progress.js';
+import * as review from '../../services/access/review.js';
+import { UploadModeEnum } from '../uploads.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 
 const AccessConflictRowObject = builder.prismaObject('AccessConflictRow', {
@@ -146,6 +148,21 @@ builder.mutationFields((t) => ({
       const input = parseOrThrow(analysis.analysisInputSchema, { ruleSetId: args.ruleSetId.id, systems: args.systems ?? undefined, asOf: args.asOf ?? undefined });
       const { id } = await analysis.startAnalysis(ctx.deps, ctx.actor, input);
       return ctx.prisma.accessAnalysisRun.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  sendAccessAnalysisToReview: t.prismaField({
+    type: 'Upload',
+    description:
+      "Sends a completed run's conflicts to the review as a data upload (APPEND or REPLACE, decisions carried over on replace as for a replaced file); follow the upload by its id. The upload history names the run.",
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: AccessAnalysisNode, description: 'The completed run.' }),
+      mode: t.arg({ type: UploadModeEnum, required: true, description: 'APPEND adds the rows to the loaded data; REPLACE puts them in its place.' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const upload = await review.sendToReview(ctx.deps, ctx.actor, args.id.id, { mode: args.mode });
+      return ctx.prisma.upload.findUniqueOrThrow({ ...query, where: { id: upload.id } });
     },
   }),
 }));

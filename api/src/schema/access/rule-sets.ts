@@ -29,10 +29,13 @@ export const AccessRuleSetNode = builder.prismaNode('AccessRuleSet', {
   }),
 });
 
+/** Rule sets are few (a name per programme, a version per change): the list is bounded, not paged. */
+const MAX_LISTED_VERSIONS = 500;
+
 builder.queryFields((t) => ({
   accessRuleSets: t.prismaField({
     type: ['AccessRuleSet'],
-    description: 'Access rule set versions by name, newest version first.',
+    description: `Access rule set versions by name, newest version first: at most ${MAX_LISTED_VERSIONS}.`,
     authScopes: { admin: true },
     args: {
       name: t.arg.string({ description: 'Only the versions of this name.' }),
@@ -43,6 +46,7 @@ builder.queryFields((t) => ({
         ...query,
         where: { ...(args.name != null ? { name: args.name } : {}), ...(args.activeOnly ? { active: true } : {}) },
         orderBy: [{ name: 'asc' }, { version: 'desc' }],
+        take: MAX_LISTED_VERSIONS,
       }),
   }),
 }));

@@ -1,0 +1,39 @@
+// A run's conflicts enter the review as an upload would: its rows (the
+// conflicts.csv file, in the risk report's columns) are handed to the upload
+// path, append or replace, so assignments, the queue, decisions (carried over
+// on replace exactly as for a replaced file), evidence and remediation work on
+// them unchanged. The upload's name says which run it came from.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { Upload } from '../../generated/prisma/client.js';
+import type { Actor } from '../../core/types.js';
+import type { Database } from '../../db/client.js';
+import { parseOrThrow } from '../../core/validation.js';
+import { acceptUpload, receiveFile, type UploadDeps } from '../uploads.js';
+import { completedAnalysis, conflictsCsv } from './conflicts.js';
+import { getRuleSet } from './rule-sets.js';
+
+export const sendToReviewSchema = z.object({
+  mode: z.enum(['append', 'replace'], { error: 'mode must be append or replace' }),
+});
+export type SendToReviewInput = z.input<typeof sendToReviewSchema>;
+
+/** The name the upload history shows: the rule set version, the analysis date and the run. */
+export function runUploadName(run: { id: string; asOf: Date }, ruleSet: { name: string; version: number }): string {
+  return `Access analysis ${ruleSet.name} v${ruleSet.version} on ${run.asOf.toISOString().slice(0, 10)} (run ${run.id.slice(0, 8)}).csv`;
+}
+
+/** Queues the load of a completed run's conflicts into the review; 409 while it runs or when it failed. */
+export async function sendToReview(deps: UploadDeps & { db: Database }, actor: Actor, runId: string, input: SendToReviewInput): Promise<Upload> {
+  const { mode } = parseOrThrow(sendToReviewSchema, input);
+  const run = await completedAnalysis(deps, runId);
+  const ruleSet = await getRuleSet(deps.prisma, run.ruleSetId);
+  const file = await receiveFile(deps.config.uploadsDir, Readable.from(conflictsCsv(deps, run.id)), runUploadName(run, ruleSet));
+  try {
+    return await acceptUpload(deps, actor, file, { uploadMode: mode, emailNotification: false });
+  } finally {
+    // Handed over (moved) or refused: nothing of it stays in the incoming folder.
+    await fs.promises.rm(file.tempPath, { force: true });
+  }
+}
