@@ -17,6 +17,9 @@ import { createAssignmentRest, openFreshPeriod, pickOption, shot } from './revie
 // The layout at a desktop width (1280 px) and a phone's (390 px), measured in the browser:
 // no text wider than its box, no column squeezed to a letter, no two boxes over each other,
 // the chosen tab on screen, and the keyboard's first stop where a keyboard user expects it.
+// It appends rows of its own to the shared data (and an upload tells the remediation list's
+// owners what is still there), so it runs after the specs that count the fixture's rows
+// and notifications: Playwright runs spec files in name order.
 const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const WIDTHS = [WIDE, PHONE] as const;
