@@ -22,7 +22,7 @@ import { riskReviewTab } from './routes/risk-review/riskQueueAddress';
 // both are on their way before the screen renders.
 // The signed-in shell and the dashboard are chunks of their own too, so the
 // sign-in path loads neither; the layout's and the dashboard's loaders start
-// their code and their queries together (issue 15, 'Fast first load').
+// their code and their queries together, so neither waits for the other.
 // The signed-out screens are chunks as well (the dashboard path loads neither their
 // Fluent components nor the change-password dialog); a first load that is likely
 // signed out (no stored user) starts the screen's code at once, beside the session query.
@@ -230,7 +230,7 @@ function Root() {
 /**
  * Signed in: the shell (with the bell's query, prepared once per session) around the screens; otherwise the screens alone.
  * While the session loads on a page the server sent with the signed-in frame (a request with a session
- * cookie), and while the shell's code arrives, that frame (issue 15 'Fast first load'): not the landing
+ * cookie), and while the shell's code arrives, that frame: not the landing
  * page, which would flash between the frame and the dashboard.
  */
 function Layout() {
@@ -253,7 +253,7 @@ function Layout() {
 function Screen({ children, signedOut }: { children: ReactNode; signedOut?: ReactNode }) {
   const auth = useAuth();
   const location = useLocation();
-  // Issue 15, point 2: a signed-out deep link goes to sign-in, and back to the link afterwards
+  // A signed-out deep link goes to sign-in, and back to the link afterwards
   // (not a screen left by signing out here: sign-out goes where SPEC §4 says).
   const wasSignedIn = useRef(false);
   if (auth.status === 'signedIn') wasSignedIn.current = true;

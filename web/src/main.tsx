@@ -39,7 +39,7 @@ if (container == null) throw new Error('Missing #root element');
 
 const start = () => {
   const router = createAppRouter();
-  // The first render as a transition (issue 15, 'Fast first load'): React renders it in slices,
+  // The first render as a transition: React renders it in slices,
   // yielding to the browser every few milliseconds instead of one long task, so a slow phone stays
   // responsive while the app starts. The server's frame (boot/bootFrame.ts) stays on screen until
   // the first render commits the same markup.
@@ -55,7 +55,7 @@ const start = () => {
   });
 };
 
-// Issue 15, 'Fast first load': evaluating the entry's modules (React, Relay, Fluent, the app's
+// Evaluating the entry's modules (React, Relay, Fluent, the app's
 // shell) is one long task on a phone; starting the app (the router, whose loaders prepare the
 // screen's queries, then the first render) waits for the next task, so the two do not add up to
 // one longer block of the main thread. The queries the page needs first are already on their way

@@ -213,7 +213,7 @@ export async function submissionStatus(prisma: PrismaClient, user: User) {
   };
 }
 
-/** The approver's comments on the items of a submission (issue 18, point 8), by row. */
+/** The approver's comments on the items of a submission, by row. */
 export function itemCommentsOf(db: DbClient, submissionId: string) {
   return db.submissionItemComment.findMany({
     where: { submissionId },

@@ -1,4 +1,4 @@
-// Mitigations across time (issue 18, 'Mitigation'). A decision
+// Mitigations across time. A decision
 // 'retain_mitigated' keeps a risk under a named control until an expiry
 // date. Decisions belong to one period and a new period starts with none, so:
 // - when a new period is created, each mitigation of the period before it

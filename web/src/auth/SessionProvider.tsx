@@ -175,7 +175,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     environment: session.environment,
     auth: { status: 'loading' },
   }));
-  // As a transition (issue 15, 'Fast first load'): the screen the new state shows (on a first load,
+  // As a transition, so a first load stays responsive: the screen the new state shows (on a first load,
   // the whole shell and its page) renders in slices that yield to the browser, not as one long
   // task; what is on screen (the frame, or the previous state) stays until it is ready.
   const reportAuth = useCallback(

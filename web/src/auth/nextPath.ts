@@ -1,4 +1,4 @@
-// Where sign-in returns to (issue 15, point 2): a signed-out deep link goes to
+// Where sign-in returns to: a signed-out deep link goes to
 // /internal-login?next=<the link>, and back to it after signing in. Only a
 // path of this app is followed, never another site (no open redirect).
 

@@ -1,9 +1,9 @@
-// The signed-in page's frame painted before the app's script has arrived (issue 15
-// point 3, 'Fast first load'): on slow 4G the entry takes over a second to download,
+// The signed-in page's frame painted before the app's script has arrived, so the
+// first load shows the page at once: on slow 4G the entry takes over a second to download,
 // and until React renders nothing is on screen. scripts/build-web.mjs writes this
 // frame, for each path, into the build (boot-frames.json); the server puts it into
 // index.html's #root when the request carries a session cookie (api/src/web-delivery.ts),
-// so a visitor without one (the landing and sign-in pages) gets the page as before.
+// so a visitor without one (the landing and sign-in pages) gets the plain index.html.
 // React's first render shows the same markup (shell/BootFrame.tsx) until the session
 // is known and the shell's code is in, so the frame is replaced by itself, never
 // flashed away, and nothing moves: the sizes below are the shell's and PageHeader's

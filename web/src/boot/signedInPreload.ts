@@ -1,4 +1,4 @@
-// A returning, signed-in visitor's first load (issue 15, 'Fast first load'). Built by
+// A returning, signed-in visitor's first load, started before the entry has run. Built by
 // scripts/build-web.mjs into a small classic script (`signed-in-preload-<hash>.js`),
 // loaded `defer` before the entry: the entry discovers the shell's and the screen's
 // chunks only once it has been downloaded and run. When a stored user exists (SPEC §3's

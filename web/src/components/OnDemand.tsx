@@ -1,8 +1,8 @@
 import { Suspense, useState, type ReactNode } from 'react';
 
 /**
- * Renders its children (a dialog whose code is a lazy chunk, issue 15 'Fast
- * first load') from the first time `open` is true on, so a page loads the
+ * Renders its children (a dialog whose code is a lazy chunk, kept off the
+ * first load) from the first time `open` is true on, so a page loads the
  * dialog's code only when it is first opened; nothing shows while it loads.
  * Once mounted it stays, so the dialog closes with its own motion.
  */

@@ -127,7 +127,7 @@ export function Pagination({ page, pageSize, total, onPageChange, disabled, clas
 }
 
 /**
- * Issue 15, point 2: a page number to jump to when the buttons do not reach it
+ * A page number to jump to when the buttons do not reach it
  * (1 to the last page; another number is clamped into that range).
  */
 function GoToPage({ page, pageCount, disabled, onPageChange }: { page: number; pageCount: number; disabled?: boolean; onPageChange: (page: number) => void }) {

@@ -74,7 +74,7 @@ export function StatTile({ label, value, caption, trend, icon, tone = 'brand', c
 /**
  * A count as `Intl.NumberFormat('en-US')` writes it (1,000,000), spelled out for
  * integers: the page's first Intl object loads the locale's data, 50–90 ms of a
- * phone's main thread while the first screen loads (issue 15), which grouping
+ * phone's main thread while the first screen loads, which grouping
  * digits does not need.
  */
 export function formatCount(n: number): string {

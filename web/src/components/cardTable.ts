@@ -2,7 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { useLayoutEffect, type RefObject } from 'react';
 
 /**
- * Issue 15, point 5: on a phone a wide table becomes a list of cards. The
+ * On a phone a wide table becomes a list of cards. The
  * table keeps its elements (and its semantics for screen readers); each row
  * becomes a card whose cells stack, each under its column's name (copied from
  * the header by `useCardLabels`). A header cell holding a control (the

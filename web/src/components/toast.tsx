@@ -33,7 +33,7 @@ export type NotifyOptions = {
 type Notify = (options: NotifyOptions) => void;
 
 /**
- * A toast that does not hold the keyboard (issue 15, point 4). Fluent makes each toast's
+ * A toast that does not hold the keyboard. Fluent makes each toast's
  * container a Tab stop and a focus group that traps Tab ('limited-trap-focus'), inside the
  * toaster's own trapping focus group: Tab on the container jumps inside, Shift+Tab on it jumps
  * to its last control, and inside Tab goes round the toast. Here the container is neither: Tab reaches the Dismiss button like any control

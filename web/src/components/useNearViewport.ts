@@ -2,8 +2,8 @@ import { useEffect, useState, type RefCallback } from 'react';
 
 /**
  * Whether the element given to the returned ref is, or has once been, within
- * `margin` of the viewport (issue 15 'Fast first load': a chart below the fold
- * loads its code when the user scrolls toward it, not with the page). True
+ * `margin` of the viewport (so a chart below the fold loads its code when the
+ * user scrolls toward it, not with the page, and the first load stays fast). True
  * at once where IntersectionObserver is missing.
  */
 export function useNearViewport<T extends Element>(margin = '300px'): [RefCallback<T>, boolean] {

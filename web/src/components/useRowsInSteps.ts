@@ -4,13 +4,13 @@ import { startTransition, useEffect, useState } from 'react';
 export const ROWS_STEP = 6;
 
 /**
- * Issue 15, 'Fast first load': committing a page of 25 rows (Fluent cells, a
+ * Committing a page of 25 rows (Fluent cells, a
  * checkbox, a switch and a badge each) was one long task on a phone, since
  * React commits a render in one go. The list's first render shows the first
  * rows (a phone's screen holds two to four), and the others follow, a step of
  * rows at a time, each in a transition after the previous one committed: short
- * commits (session 14: the 19 rows left in one commit were the queue's longest
- * task after the first). Once whole, later pages render whole.
+ * commits (the rows left over, committed in one go, would be the queue's
+ * longest task after the first). Once whole, later pages render whole.
  */
 export function useRowsInSteps<T>(rows: readonly T[]): readonly T[] {
   // How many rows are shown; Infinity once the list has been shown whole.

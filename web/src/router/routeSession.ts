@@ -44,7 +44,7 @@ export type RoutePrepare<T> = (session: RouteSession, url: URL) => T | null | Pr
  * which starts the requests and returns at once) for the signed-in session,
  * and its revalidation rule: the loader runs again when the path or the search
  * changes, or the session does; a click on the link of the page already open
- * keeps the page's state (and its queries) as before, as does a change of the
+ * keeps the page's state (and its queries) unchanged, as does a change of the
  * address that `sameScreen` says the screen follows itself (a list's page,
  * search and filters: the screen loads its next rows). A `perSession` loader
  * (the signed-in layout's) runs again only when the session changes.

@@ -20,8 +20,8 @@ import { OnDemand } from '../components/OnDemand';
 import { useFocusKeeper } from './useFocusKeeper';
 import { COLLAPSED_COOKIE } from '../boot/bootFrame';
 
-// The sidebar is a chunk of its own: a phone shows it only in the drawer, when opened (issue 15
-// 'Fast first load'); on a wide screen its code starts as soon as the shell's is in.
+// The sidebar is a chunk of its own: a phone shows it only in the drawer, when opened (so
+// its code is not on a phone's first load); on a wide screen its code starts as soon as the shell's is in.
 const sidebarCode = () => import('./Sidebar');
 const Sidebar = lazy(() => sidebarCode().then((m) => ({ default: m.Sidebar })));
 if (typeof window !== 'undefined' && !window.matchMedia(MOBILE_QUERY).matches) {
@@ -130,7 +130,7 @@ const useStyles = makeStyles({
     paddingLeft: tokens.spacingHorizontalL,
     paddingRight: tokens.spacingHorizontalL,
   },
-  // Issue 15, point 4: off screen until focused, then shown over the top-left corner.
+  // The skip link: off screen until focused, then shown over the top-left corner.
   skipLink: {
     position: 'absolute',
     left: '-10000px',
@@ -202,7 +202,7 @@ export function AppShell({ viewer, prepared }: { viewer: Viewer; prepared: Notif
   const { pathname } = useLocation();
   // A deactivation (or any end of the sessions elsewhere) signs this page out at once.
   useSessionEnded();
-  // Issue 15, point 4: focus is never dropped on the page body.
+  // Keyboard focus is never dropped on the page body.
   useFocusKeeper('main-content');
   const shellRef = useRef<HTMLDivElement>(null);
   useKeyboardStartsAtTop(shellRef);

@@ -39,7 +39,7 @@ function storedCollapsed(): boolean {
 
 /**
  * The signed-in page's frame (top bar, the page's heading) while the session loads or the
- * shell's code arrives (issue 15, 'Fast first load'): the very markup the server painted
+ * shell's code arrives: the very markup the server painted
  * before the entry ran (boot/bootFrame.ts), so React's first render replaces it with
  * itself: nothing flashes or moves.
  */

@@ -2,7 +2,7 @@ import { OverlayDrawer } from '@fluentui/react-components';
 import type { Viewer } from '../auth/SessionProvider';
 import { Sidebar } from './Sidebar';
 
-/** The sidebar as a slide-over under 768 px: a chunk of its own, loaded when first opened (issue 15 'Fast first load'). */
+/** The sidebar as a slide-over under 768 px: a chunk of its own, loaded when first opened, not with the first load. */
 export function MobileNavDrawer({
   viewer,
   open,

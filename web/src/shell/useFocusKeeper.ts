@@ -1,4 +1,4 @@
-// Issue 15, point 4: keyboard focus is never dropped on the page body. A
+// Keyboard focus is never dropped on the page body. A
 // decision replaces the row's buttons (a spinner, then 'Change'), a batch
 // action disables its button, Submit turns into 'Submitted', a dialog that
 // closes may have lost its trigger, a row may leave the list: the browser then

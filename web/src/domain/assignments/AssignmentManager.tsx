@@ -92,7 +92,7 @@ function LoadedAssignments({
 }) {
   const data = usePreloadedQuery<AssignmentManagerQuery>(query, queryRef);
   // Headings in order: under the page's h1 alone, under the tab's h2 when embedded.
-  // Issue 18, point 6: a criterion moved in the table refreshes the reassignment list.
+  // A criterion moved in the table refreshes the reassignment list.
   const [moves, setMoves] = useState(0);
   return (
     <>

@@ -50,7 +50,7 @@ export function AssignmentOverview({
   onReassigned,
   emptyHeading,
 }: {
-  /** Issue 18, point 6: a criterion was moved to another reviewer. */
+  /** A criterion was moved to another reviewer. */
   onReassigned?: () => void;
   assignments: AssignmentOverview_assignments$key;
   reviewers: AssignmentOverview_reviewers$key;
@@ -128,7 +128,7 @@ export function AssignmentOverview({
     { label: 'Reviewer' },
     { label: 'Type', className: styles.typeCol },
     { label: 'Value', className: styles.valueCol },
-    // Issue 15, point 2: how many loaded rows the criterion matches.
+    // How many loaded rows the criterion matches.
     { label: 'Matching Rows', className: styles.matchingCol },
     { label: 'Created', className: styles.createdCol },
     { label: 'Actions', className: styles.actionsCol },

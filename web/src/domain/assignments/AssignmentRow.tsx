@@ -61,7 +61,7 @@ export function AssignmentRow({
 }: {
   assignment: AssignmentRow_assignment$key;
   connectionId: string;
-  /** Issue 18, point 6: the criterion moved to another reviewer (the reassignment list follows). */
+  /** The criterion moved to another reviewer (the reassignment list follows). */
   onReassigned?: () => void;
 }) {
   const styles = useStyles();

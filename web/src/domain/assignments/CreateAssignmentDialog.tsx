@@ -65,7 +65,7 @@ export function CreateAssignmentDialog({
   const [form, setForm] = useState<Form>(EMPTY);
   const [commit, inFlight] = useMutation<CreateAssignmentDialogMutation>(mutation);
 
-  // Issue 15, point 2: the value is searched on the server as you type (a thousand role
+  // The value is searched on the server as you type (a thousand role
   // profiles are not listed whole); values the reviewer already has are left out.
   const lookUpValues: OptionLookup = (search, done) =>
     fetchQuery<CreateAssignmentDialogValuesQuery>(

@@ -44,7 +44,7 @@ export type ReassignTarget = { criteriaId?: string; items?: readonly string[]; r
 type Reviewers = ReassignDialogReviewersQuery$data['reassignmentReviewers'];
 
 /**
- * Issue 18, point 6: the 'Reassign Work' dialog: the reviewer to take the
+ * The 'Reassign Work' dialog: the reviewer to take the
  * work over and a note for them (in their notification and e-mail). Mounted
  * while open.
  */

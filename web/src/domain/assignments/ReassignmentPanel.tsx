@@ -20,7 +20,7 @@ const useStyles = makeStyles({
 });
 
 /**
- * Issue 18, point 6, for administrators on the Assignments screen: the open
+ * For administrators on the Assignments screen: the open
  * work of deactivated reviewers, each piece with a 'Reassign' action, and
  * every reassignment made (who held what when, by whom, with the note).
  */

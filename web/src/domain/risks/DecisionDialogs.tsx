@@ -1,4 +1,4 @@
-// The decision dialogs of the risk lists (issue 18): a mitigation of the
+// The decision dialogs of the risk lists: a mitigation of the
 // selected rows (control, expiry, justification), a comment the server
 // requires for a removal, and 'Decide all N matching' (every row matching the
 // current filters, after a confirmation). The rules are the server's: it

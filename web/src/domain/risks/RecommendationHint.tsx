@@ -1,4 +1,4 @@
-// Help deciding (issue 18, point 2): beside a risk row, the recommendation
+// Help deciding: beside a risk row, the recommendation
 // (retain / remove / review) with its reason, and the facts it comes from:
 // usage from the export, last period's decision, the high-risk rule, the other
 // reviewers sharing the row. Only shown: it never decides on its own.

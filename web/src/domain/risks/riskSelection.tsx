@@ -8,7 +8,7 @@ import type { RiskFilterInput } from './DecisionDialogs';
 import { decisionLabel } from './riskDisplay';
 import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from './useSaveDecisions';
 
-// The batch actions' dialogs load when one is first opened (issue 15, 'Fast first load').
+// The batch actions' dialogs load when one is first opened, not with the list.
 const DecideAllDialog = lazy(() => import('./DecisionDialogs').then((m) => ({ default: m.DecideAllDialog })));
 const DecisionDetailsDialog = lazy(() => import('./DecisionDialogs').then((m) => ({ default: m.DecisionDetailsDialog })));
 

@@ -46,7 +46,7 @@ const useStyles = makeStyles({
   loading: { paddingTop: tokens.spacingVerticalXXL },
 });
 
-/** SPEC §2 'Admin Settings': the AI key, AI usage, the review rules and expired mitigations (issue 18), Data Management (purge) and the AI information card. */
+/** SPEC §2 'Admin Settings': the AI key, AI usage, the review rules and expired mitigations, Data Management (purge) and the AI information card. */
 export default function AdminSettingsRoute() {
   return (
     <AdminOnly>

@@ -13,7 +13,7 @@ const useStyles = makeStyles({
 });
 
 /**
- * Issue 18: mitigations of the current period whose expiry date has passed.
+ * Mitigations of the current period whose expiry date has passed.
  * When the next period is created they are not carried into it: their rows
  * are pending again (services/mitigations.ts).
  */

@@ -22,7 +22,7 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
-/** Issue 18: the review rules the server enforces on every decision (a removal's comment, decisions by filter). */
+/** The review rules the server enforces on every decision (a removal's comment, decisions by filter). */
 export function ReviewRulesCard({ rules, onChanged }: { rules: ReviewRulesCard_rules$key; onChanged: () => void }) {
   const styles = useStyles();
   const notify = useNotify();

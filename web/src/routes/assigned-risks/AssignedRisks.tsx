@@ -196,7 +196,7 @@ function Loaded({
   onRefetch: () => void;
 }) {
   const styles = useStyles();
-  // Issue 15, point 5: cards on a phone.
+  // Cards on a phone.
   const cards = useCardTableStyles();
   const isMobile = useIsMobile();
   const tableRef = useRef<HTMLTableElement>(null);
@@ -222,7 +222,7 @@ function Loaded({
     setSelected(new Set());
   }
 
-  // Issue 18, point 6: the chosen items handed to another reviewer.
+  // The chosen items handed to another reviewer.
   const [reassigning, setReassigning] = useState(false);
   const onBatchSaved = () => {
     setSelected(new Set());

@@ -1,5 +1,5 @@
 // My Assigned Risks: show only the rows with one recommendation, and list the
-// rows by recommendation (remove, review, retain first) — issue 18, point 2.
+// rows by recommendation (remove, review, retain first).
 import { Field, makeStyles, Select, tokens } from '@fluentui/react-components';
 import type { AssignedView } from './assignedRisksLoader';
 

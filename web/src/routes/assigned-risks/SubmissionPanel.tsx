@@ -116,7 +116,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
 
   if (!s.periodActive) return null;
 
-  // The approver's comments on single items (issue 18, point 8).
+  // The approver's comments on single items.
   const notes = s.itemComments.length ? (
     <ul aria-label="Comments on your items">
       {s.itemComments.map((c) => (

@@ -4,7 +4,7 @@ import { FIRST_PAGE, RISK_PAGE_SIZE, type CursorPaging } from '../../domain/risk
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
 import { readListAddress } from '../../router/listAddress';
 
-/** The recommendation shown ('' for all) and the order (issue 18, point 2). */
+/** The recommendation shown ('' for all) and the order. */
 export type AssignedView = { recommendation: '' | 'RETAIN' | 'REMOVE' | 'REVIEW'; sort: 'ROW' | 'RECOMMENDATION' };
 export const DEFAULT_VIEW: AssignedView = { recommendation: '', sort: 'ROW' };
 

@@ -85,7 +85,7 @@ export function CompositeViewItem({
   }, [open, loaded, loading, refetch]);
 
   const header = (
-    // Headings in order (issue 15, point 4): a user is an h2, their risks h3, a role's details h4.
+    // Headings in order: a user is an h2, their risks h3, a role's details h4.
     <AccordionHeader as={nested ? 'h3' : 'h2'} size={nested ? 'medium' : 'large'} button={{ 'aria-label': label }}>
       <span className={styles.header}>
         <span className={mergeClasses(styles.title, nested && styles.titleNested)}>

@@ -78,7 +78,7 @@ type Detail = { readonly riskRowId: string; readonly [field: string]: unknown };
 const SHOWN_FIELDS = ['authObject', 'field', 'valueFrom', 'valueTo', 'system', 'businessProcess'] as const;
 
 /**
- * Issue 15, point 2: permission rows that read the same in every column
+ * Permission rows that read the same in every column
  * (they differ only in what the table does not show, such as the rule id)
  * are shown once, with how many rows they stand for.
  */
@@ -143,7 +143,7 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
   const change = pending(r.userId, r.compositeBusinessRole);
   // SPEC §4: a role defaults to retain.
   const effective: RoleDecision = change?.decision ?? (r.decision === 'REMOVE' || r.decision === 'RETAIN_MITIGATED' ? r.decision : 'RETAIN');
-  // Issue 18, point 1: 'Retain with mitigating control' asks for the control, expiry and comment first.
+  // 'Retain with mitigating control' asks for the control, expiry and comment first.
   const [mitigating, setMitigating] = useState(false);
   const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
   const details = r.authorizationDetails;

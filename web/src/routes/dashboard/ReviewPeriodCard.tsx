@@ -21,7 +21,7 @@ import { formatDate } from '../../domain/risks/riskDisplay';
 import { useNotify } from '../../components/toast';
 import { OnDemand } from '../../components/OnDemand';
 
-// Dialogs opened on demand are chunks of their own (issue 15, 'Fast first load').
+// Dialogs opened on demand are chunks of their own, not on the dashboard's first load.
 const CreateReviewPeriodDialog = lazy(() => import('./CreateReviewPeriodDialog').then((m) => ({ default: m.CreateReviewPeriodDialog })));
 const ClosePeriodDialog = lazy(() => import('./ClosePeriodDialog').then((m) => ({ default: m.ClosePeriodDialog })));
 
@@ -121,7 +121,7 @@ export function periodRange(startDate: string, endDate: string | null | undefine
 
 const AT_CLOSE: Record<string, string> = { RETAIN: 'retained', REMOVE: 'removed' };
 
-/** Issue 18: the active period's reminder points and what its close does to items without a decision; null when neither is set. */
+/** The active period's reminder points and what its close does to items without a decision; null when neither is set. */
 export function deadlineSummary(days: ReadonlyArray<number>, atClose: string): string | null {
   const parts: string[] = [];
   if (days.length) parts.push(`Reminders ${days.length > 1 ? `${days.slice(0, -1).join(', ')} and ${days[days.length - 1]}` : days[0]} day${days.length === 1 && days[0] === 1 ? '' : 's'} before the end`);

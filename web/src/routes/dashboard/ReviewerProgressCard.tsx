@@ -17,7 +17,7 @@ const useStyles = makeStyles({
 /**
  * One reviewer's bar: their name over it, 'n of m decided (p%)' under it, both its
  * accessible name and description. (Written out rather than in a Fluent Field, whose
- * code is not otherwise on the dashboard's first load: issue 15, 'Fast first load'.)
+ * code is not otherwise on the dashboard's first load.)
  */
 function ReviewerBar({ name, done, assigned }: { name: string; done: number; assigned: number }) {
   const styles = useStyles();

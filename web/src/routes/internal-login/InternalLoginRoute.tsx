@@ -110,7 +110,7 @@ export default function InternalLoginRoute() {
   const { reload } = useSession();
   const auth = useAuth();
   const [searchParams] = useSearchParams();
-  // Issue 15, point 2: back to the deep link that sent the user here (same-origin paths only).
+  // Back to the deep link that sent the user here (same-origin paths only).
   const next = safeNextPath(searchParams.get('next'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -171,7 +171,7 @@ export default function InternalLoginRoute() {
     navigate('/');
   };
 
-  // Issue 15, point 2: already signed in, the sign-in page goes to the dashboard (or the link asked for).
+  // Already signed in, the sign-in page goes to the dashboard (or the link asked for).
   if (auth.status === 'signedIn' && !finishing && !signingIn.current && !sentBySignOut) {
     if (isServerPage(next)) {
       window.location.assign(next);

@@ -7,7 +7,7 @@ import { lazy } from 'react';
 import { OnDemand } from '../../components/OnDemand';
 
 // Shown only while a password reset is pending: its own chunk, since every first load of /
-// shows this page while the session loads (issue 15 'Fast first load').
+// shows this page while the session loads.
 const ChangePasswordDialog = lazy(() => import('../../auth/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })));
 
 const useStyles = makeStyles({

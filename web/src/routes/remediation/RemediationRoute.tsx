@@ -49,7 +49,7 @@ const useStyles = makeStyles({
 
 const STATUS_CHOICES: readonly FilterChoice[] = [['', 'All'], ...Object.entries(STATUS_LABEL).map(([value, label]) => [value.toLowerCase(), label] as const)];
 
-/** The remediation list (issue 13 point 6): approved removals for the people who revoke access; administrators only. */
+/** The remediation list: approved removals for the people who revoke access; administrators only. */
 export default function RemediationRoute() {
   return (
     <AdminOnly>

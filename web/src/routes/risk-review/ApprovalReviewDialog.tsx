@@ -1,4 +1,4 @@
-// Approval that means something (issue 18, point 8): the Approve and Return
+// Approval that means something: the Approve and Return
 // dialogs of Reviewer Status list the submission's items, removals,
 // mitigations and those retained against a 'remove' recommendation first,
 // each with a comment field, beside the comment on the whole set.

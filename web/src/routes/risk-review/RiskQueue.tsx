@@ -31,7 +31,7 @@ import { QUEUE_FILTER_KEYS, queueAddress } from './riskQueueAddress';
 import { listAddressKey, writeListAddress } from '../../router/listAddress';
 import { useSearchParams } from 'react-router';
 
-// Issue 15, points 2 and 3: the System, User Group and Role/Profile filters search as you
+// The System, User Group and Role/Profile filters search as you
 // type, on the server (a thousand role names are not sent whole).
 const valuesQuery = graphql`
   query RiskQueueValuesQuery($criteriaType: CriteriaType!, $search: String, $limit: Int!) {

@@ -63,7 +63,7 @@ export function RiskQueueResults({
   filter: RiskFilterInput;
 }) {
   const styles = useStyles();
-  // Issue 15, point 5: cards on a phone.
+  // Cards on a phone.
   const cards = useCardTableStyles();
   const isMobile = useIsMobile();
   const tableRef = useRef<HTMLTableElement>(null);

@@ -20,7 +20,7 @@ const useStyles = makeStyles({
   highRule: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
   selectedRow: { backgroundColor: tokens.colorBrandBackground2 },
   decision: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalXS },
-  // Issue 15, point 2: Pending (no decision yet) does not look like Remove.
+  // Pending (no decision yet) does not look like Remove.
   pendingIndicator: {
     borderTopStyle: 'dashed',
     borderRightStyle: 'dashed',

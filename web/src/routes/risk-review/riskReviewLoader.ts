@@ -11,8 +11,8 @@ import { filterInputOf, queueAddress, riskReviewTab, type QueueFilters, type Ris
 export { RISK_REVIEW_TABS, riskReviewTab, type RiskReviewTab } from './riskQueueAddress';
 
 /**
- * The code of the tabs other than Risk Overview: chunks of their own (issue 15, 'Fast
- * first load': the queue's first load does not wait for the other tabs' dialogs and
+ * The code of the tabs other than Risk Overview: chunks of their own (so
+ * the queue's first load does not wait for the other tabs' dialogs and
  * comboboxes). The loader starts the one of the address's tab beside its query.
  */
 export const RISK_REVIEW_TAB_CODE = {

@@ -1,4 +1,4 @@
-// What if a composite role were removed from everyone (issue 11 point 4):
+// What if a composite role were removed from everyone:
 // how many users lose how many risks, and which users would turn green,
 // answered by the server in one query over the loaded data.
 import {

@@ -26,7 +26,7 @@ type Props = {
 };
 
 /**
- * Where the header is (issue 14): the sheet of a workbook and the row holding
+ * Where the header is: the sheet of a workbook and the row holding
  * the column names, as found; the administrator picks another sheet or types
  * another row, and the preview (and then the load) reads the file from there.
  */

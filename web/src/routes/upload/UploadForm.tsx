@@ -249,7 +249,7 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
 
       <div
         className={mergeClasses(styles.dropzone, dragging && styles.dropzoneActive, sending && styles.dropzoneDisabled)}
-        // Issue 15, point 4: a group (a drop target the mouse can click), not a button containing
+        // A group (a drop target the mouse can click), not a button containing
         // the Browse Files button; the keyboard reaches the picker through that button.
         role="group"
         aria-describedby={hintId}

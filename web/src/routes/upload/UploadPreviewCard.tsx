@@ -110,7 +110,7 @@ function MessageList({ title, intent, items }: { title: string; intent: 'warning
   );
 }
 
-/** Preview before load (issue 14): the layout, each column's field (editable), the first rows as stored, the problems; Start Upload commits. */
+/** Preview before load: the layout, each column's field (editable), the first rows as stored, the problems; Start Upload commits. */
 export function UploadPreviewCard({ state, onMap, onLayout, onSaveAsChange, onStart, onCancel, className }: Props) {
   const styles = useStyles();
   const shared = useUploadCardStyles();

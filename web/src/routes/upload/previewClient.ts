@@ -1,4 +1,4 @@
-// Preview before load (issue 14): POST /api/upload/preview with the file,
+// Preview before load: POST /api/upload/preview with the file,
 // POST /api/upload/preview/{id} with a changed mapping, and
 // POST /api/upload/preview/{id}/start ('Start Upload' with the mapping shown).
 import { notifyUnauthenticated } from '../../relay/errors';
