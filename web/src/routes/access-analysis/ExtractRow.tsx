@@ -62,7 +62,7 @@ export function ExtractRow({ extract, onSettled }: { extract: ExtractRow_extract
             <Caption1>{`Loading: ${x.progress}%`}</Caption1>
           </div>
         ) : x.status === 'FAILED' ? (
-          <div>
+          <div className={styles.failed}>
             <Badge appearance="filled" color="danger">
               Failed
             </Badge>

@@ -84,7 +84,7 @@ export function RunRow({ run, onSettled }: { run: RunRow_run$key; onSettled: () 
             <Caption1>{`Running: ${r.progress}%`}</Caption1>
           </div>
         ) : r.status === 'FAILED' ? (
-          <div>
+          <div className={styles.failed}>
             <Badge appearance="filled" color="danger">
               Failed
             </Badge>

@@ -16,9 +16,11 @@ export const usePanelStyles = makeStyles({
   },
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, alignItems: 'center' },
   file: { maxWidth: '100%', minWidth: 0 },
-  error: { color: tokens.colorPaletteRedForeground1, overflowWrap: 'anywhere' },
+  error: { color: tokens.colorPaletteRedForeground1, overflowWrap: 'anywhere', margin: 0 },
   cell: { overflowWrap: 'anywhere' },
   /** A cell's two lines (a value, a caption under it), wrapping within the cell. */
   stack: { display: 'flex', flexDirection: 'column', minWidth: 0, overflowWrap: 'anywhere' },
+  /** A failed load or run: the badge, its reason under it. */
+  failed: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', rowGap: tokens.spacingVerticalXS, minWidth: 0 },
   progress: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXS, minWidth: '120px' },
 });
