@@ -10,6 +10,7 @@ const ADMIN_ENTRIES = [
   'User Management',
   'Notifications',
   'Risk Simulation',
+  'Access Analysis',
   'Admin Settings',
 ];
 

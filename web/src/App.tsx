@@ -58,6 +58,10 @@ const RiskReviewRoute = lazy(riskReviewCode);
 const riskSimulationCode = () => import('./routes/risk-simulation/RiskSimulationRoute');
 const RiskSimulationRoute = lazy(riskSimulationCode);
 const UploadRoute = lazy(uploadCode);
+const accessAnalysisCode = () => import('./routes/access-analysis/AccessAnalysisRoute');
+const AccessAnalysisRoute = lazy(accessAnalysisCode);
+const accessRunCode = () => import('./routes/access-analysis/run/AccessRunRoute');
+const AccessRunRoute = lazy(accessRunCode);
 const UsersRoute = lazy(usersCode);
 
 /** Starts loading a screen's code without waiting for it (React.lazy reuses the module once it is in). */
@@ -203,6 +207,24 @@ const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepar
     prepare: async (s) => {
       startLoading(adminSettingsCode);
       return (await import('./routes/admin-settings/adminSettingsLoader')).prepareAdminSettings(s);
+    },
+  },
+  {
+    path: '/access-analysis',
+    element: <AccessAnalysisRoute />,
+    prepare: async (s) => {
+      startLoading(accessAnalysisCode);
+      return (await import('./routes/access-analysis/accessAnalysisLoader')).prepareAccessAnalysis(s);
+    },
+    // The tab is in the address; every tab's data is already on the page.
+    sameScreen: () => true,
+  },
+  {
+    path: '/access-analysis/runs/:runId',
+    element: <AccessRunRoute />,
+    prepare: async (s, url) => {
+      startLoading(accessRunCode);
+      return (await import('./routes/access-analysis/run/accessRunLoader')).prepareAccessRun(s, url);
     },
   },
   {

@@ -25,6 +25,7 @@ import {
   Settings20Regular,
   ShieldCheckmark24Filled,
   ShieldTask20Regular,
+  ShieldKeyhole20Regular,
   SignOut20Regular,
 } from '@fluentui/react-icons';
 import { useState, type MouseEvent, type ReactElement } from 'react';
@@ -48,6 +49,7 @@ export const NAV_ENTRIES: ReadonlyArray<NavEntry> = [
   { to: '/users', label: 'User Management', roles: ['ADMIN'], icon: <People20Regular /> },
   { to: '/notifications', label: 'Notifications', roles: ['ADMIN'], icon: <Alert20Regular /> },
   { to: '/risk-simulation', label: 'Risk Simulation', roles: ['ADMIN'], icon: <Beaker20Regular /> },
+  { to: '/access-analysis', label: 'Access Analysis', roles: ['ADMIN'], icon: <ShieldKeyhole20Regular /> },
   { to: '/admin-settings', label: 'Admin Settings', roles: ['ADMIN'], icon: <Settings20Regular /> },
 ];
 

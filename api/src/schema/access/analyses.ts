@@ -12,6 +12,7 @@ import * as analysis from '../../services/access/analysis.js';
 import * as conflicts from '../../services/access/conflicts.js';
 import { AccessRuleSetNode } from './rule-sets.js';
 import { AccessExtractNode, AccessLoadStatusEnum, type LoadStatus } from './extracts.js';
+import { enumOf } from '../enums.js';
 import * as progress from '../../services/access/progress.js';
 import * as review from '../../services/access/review.js';
 import { UploadModeEnum } from '../uploads.js';
@@ -57,6 +58,27 @@ const AccessConflictObject = builder.objectRef<conflicts.ConflictSummary>('Acces
   }),
 });
 
+const AccessBreakdownByEnum = enumOf('AccessBreakdownBy', {
+  description: 'What a run’s conflicts are counted by.',
+  values: {
+    risk: { description: 'The access risk.' },
+    businessProcess: { description: 'The risk’s business process.' },
+    system: { description: 'The system (a conflict counts on every system its rows show).' },
+    user: { description: 'The user.' },
+  },
+});
+
+const AccessConflictCountObject = builder.objectRef<conflicts.BreakdownEntry>('AccessConflictCount').implement({
+  description: 'The conflicts of one risk, business process, system or user in a run.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'The risk id, business process, system or user id counted.' }),
+    conflicts: t.exposeInt('conflicts', { description: '(user, risk) conflicts in it.' }),
+    exercised: t.exposeInt('exercised', { description: 'Of those, the exercised ones (the rest are latent).' }),
+  }),
+});
+
+const MAX_BREAKDOWN = 100;
+
 // A conflict's cursor carries its key, (user, risk).
 const CURSOR_PREFIX = 'AccessConflict:';
 const cursorOf = (c: conflicts.ConflictSummary) => encodeBase64(CURSOR_PREFIX + JSON.stringify([c.userId, c.riskId]));
@@ -97,6 +119,19 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When it was started.' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it completed or failed.' }),
     errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed.' }),
+    breakdown: t.field({
+      type: [AccessConflictCountObject],
+      description: `Its conflicts counted by risk, business process, system or user, most first (at most ${MAX_BREAKDOWN} groups).`,
+      args: {
+        by: t.arg({ type: AccessBreakdownByEnum, required: true, description: 'What to count the conflicts by.' }),
+        first: t.arg.int({ description: `How many groups, most conflicts first; 10 when left out, at most ${MAX_BREAKDOWN}.` }),
+      },
+      resolve: (run, args, ctx) => {
+        const first = args.first ?? 10;
+        if (first < 1 || first > MAX_BREAKDOWN) throw new ValidationError(`first: between 1 and ${MAX_BREAKDOWN}`, 'first');
+        return conflicts.conflictBreakdown(ctx.prisma, run.id, args.by, first);
+      },
+    }),
     conflicts: t.connection(
       {
         type: AccessConflictObject,

@@ -99,6 +99,45 @@ export async function countConflicts(prisma: PrismaClient, runId: string, filter
   return r!.n;
 }
 
+/** What a run's conflicts are counted by in its breakdown. */
+export type BreakdownBy = 'risk' | 'businessProcess' | 'system' | 'user';
+
+export interface BreakdownEntry {
+  key: string;
+  conflicts: number;
+  exercised: number;
+}
+
+/**
+ * A run's (user, risk) conflicts counted by risk, business process, system or
+ * user, most first (then by key, code point order), at most `limit` groups:
+ * the figures people compare, counted whole by the database rather than from
+ * a page of conflicts. By system, a conflict counts once on every system its
+ * rows show (a cross-system conflict counts on each).
+ */
+export async function conflictBreakdown(prisma: PrismaClient, runId: string, by: BreakdownBy, limit: number): Promise<BreakdownEntry[]> {
+  const groups: Record<BreakdownBy, { key: Prisma.Sql; from: Prisma.Sql }> = {
+    risk: { key: Prisma.sql`c.risk_id`, from: Prisma.empty },
+    user: { key: Prisma.sql`c.user_id`, from: Prisma.empty },
+    businessProcess: {
+      key: Prisma.sql`coalesce(k.business_process, '')`,
+      from: Prisma.sql`JOIN access_analysis_runs run ON run.id = c.run_id LEFT JOIN access_risks k ON k.rule_set_id = run.rule_set_id AND k.risk_id = c.risk_id`,
+    },
+    system: {
+      key: Prisma.sql`w.system`,
+      from: Prisma.sql`JOIN (SELECT DISTINCT r.user_id, r.risk_id, r.system FROM access_conflict_rows r WHERE r.run_id = ${runId}::uuid) w ON w.user_id = c.user_id AND w.risk_id = c.risk_id`,
+    },
+  };
+  const g = groups[by];
+  return prisma.$queryRaw<BreakdownEntry[]>`
+    SELECT ${g.key} AS key, count(*)::int AS conflicts, (count(*) FILTER (WHERE c.exercised))::int AS exercised
+      FROM access_conflicts c ${g.from}
+     WHERE c.run_id = ${runId}::uuid
+     GROUP BY 1
+     ORDER BY 2 DESC, ${g.key} COLLATE "C"
+     LIMIT ${Math.max(1, Math.trunc(limit))}`;
+}
+
 const RISK_TYPES = `CASE k.type WHEN 'S' THEN 'Segregation of Duties' WHEN 'A' THEN 'Critical Action' WHEN 'P' THEN 'Critical Permission' ELSE k.type END`;
 
 /** Each export column's cell over the aliases of CSV_FROM; columns the engine does not know are empty. */

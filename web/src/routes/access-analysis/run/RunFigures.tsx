@@ -1,0 +1,43 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { graphql, useFragment } from 'react-relay';
+import type { RunFigures_run$key } from '../../../__generated__/RunFigures_run.graphql';
+import { StatTile } from '../../../components/StatTile';
+
+const useStyles = makeStyles({
+  grid: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 150px), 1fr))',
+    gap: tokens.spacingHorizontalM,
+  },
+});
+
+/** A run's counts: conflicts, rows, users, exercised and latent, and what changed against the previous run of its rule set version. */
+export function RunFigures({ run }: { run: RunFigures_run$key }) {
+  const styles = useStyles();
+  const r = useFragment(
+    graphql`
+      fragment RunFigures_run on AccessAnalysis {
+        status
+        conflictCount
+        rowCount
+        userCount
+        exercisedCount
+        addedCount
+        removedCount
+      }
+    `,
+    run,
+  );
+  if (r.status !== 'COMPLETED') return null;
+  return (
+    <div className={styles.grid}>
+      <StatTile label="Conflicts" value={r.conflictCount} caption="(user, risk) pairs" />
+      <StatTile label="Users" value={r.userCount} caption="with a conflict" tone="warning" />
+      <StatTile label="Exercised" value={r.exercisedCount} caption="used, per USAGE" tone="danger" />
+      <StatTile label="Latent" value={r.conflictCount - r.exercisedCount} caption="held, never run" tone="neutral" />
+      <StatTile label="Rows" value={r.rowCount} caption="lines of the CSV" tone="neutral" />
+      <StatTile label="Added" value={r.addedCount} caption="since the previous run" tone="warning" />
+      <StatTile label="Removed" value={r.removedCount} caption="since the previous run" tone="success" />
+    </div>
+  );
+}
