@@ -10,6 +10,7 @@ import {
   signInThroughForm,
   statValue,
   toast,
+  withNotificationToAll,
 } from './helpers';
 import { closeActivePeriod, createAssignmentRest, openFreshPeriod, queueRange, uniqueName } from './review-helpers';
 
@@ -35,15 +36,16 @@ test('the Notifications page cards describe the notifications it lists (SPEC: re
   await ensureAdminSession(request);
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Cards', lastName: `Reader${Date.now().toString(36)}` });
   const stamp = Date.now().toString(36);
-  await sendNotificationRest(request, { title: `Cards for all ${stamp}`, message: 'Everyone', targetType: 'all' });
-  await sendNotificationRest(request, { title: `Cards for one ${stamp}`, message: 'Only the reviewer', targetType: 'specific', targetUserId: reviewer.user.id });
-  await signInAsAdmin(page, request);
-  await page.goto('/notifications');
-  await expect(page.getByRole('article', { name: `Cards for one ${stamp}` })).toBeVisible();
-  const listed = (await (await request.get('/api/notifications?admin=true')).json()) as { total: number; unreadCount: number };
-  expect(Number(await statValue(page, 'Total Notifications'))).toBe(listed.total);
-  expect(Number(await statValue(page, 'Unread Messages'))).toBe(listed.unreadCount);
-  expect(await statValue(page, 'Read Rate')).toBe(`${Math.round(((listed.total - listed.unreadCount) / listed.total) * 100)}%`);
+  await withNotificationToAll(request, { title: `Cards for all ${stamp}`, message: 'Everyone' }, async () => {
+    await sendNotificationRest(request, { title: `Cards for one ${stamp}`, message: 'Only the reviewer', targetType: 'specific', targetUserId: reviewer.user.id });
+    await signInAsAdmin(page, request);
+    await page.goto('/notifications');
+    await expect(page.getByRole('article', { name: `Cards for one ${stamp}` })).toBeVisible();
+    const listed = (await (await request.get('/api/notifications?admin=true')).json()) as { total: number; unreadCount: number };
+    expect(Number(await statValue(page, 'Total Notifications'))).toBe(listed.total);
+    expect(Number(await statValue(page, 'Unread Messages'))).toBe(listed.unreadCount);
+    expect(await statValue(page, 'Read Rate')).toBe(`${Math.round(((listed.total - listed.unreadCount) / listed.total) * 100)}%`);
+  });
 });
 
 test('when the session ends elsewhere, sign-in returns to the page and its filters', async ({ page, request }) => {

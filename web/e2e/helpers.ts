@@ -222,9 +222,23 @@ export const TEMPORARY_PASSWORD = /Temporary password: (\S+)/;
 export async function sendNotificationRest(
   api: APIRequestContext,
   input: { title: string; message: string; type?: string; targetType: 'all' | 'specific'; targetUserId?: string },
-): Promise<void> {
+): Promise<string> {
   const response = await api.post('/api/notifications', { data: { type: 'general', ...input } });
   expect(response.ok(), `send notification: ${response.status()} ${await response.text()}`).toBeTruthy();
+  return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * Sends a notification to all users for the length of `use`, then deletes it:
+ * every user, including those later specs create, would otherwise see it unread.
+ */
+export async function withNotificationToAll<T>(api: APIRequestContext, input: { title: string; message: string; type?: string }, use: () => Promise<T>): Promise<T> {
+  const id = await sendNotificationRest(api, { ...input, targetType: 'all' });
+  try {
+    return await use();
+  } finally {
+    expect((await api.delete(`/api/notifications/${id}`)).ok()).toBeTruthy();
+  }
 }
 
 /** The bell button in the app header; its name carries the unread count. */

@@ -176,8 +176,11 @@ test('the Notifications page’s cards agree with the bell and with themselves; 
   const reviewer: Credentials = await createActiveUser(request, { role: 'reviewer', firstName: 'Note', lastName: `Reader${stamp}` });
   await signInAsAdmin(page, request);
   const everyone = `For everyone ${stamp}`;
-  await sendNotificationRest(request, { title: `${everyone} (first)`, message: 'To all users', targetType: 'all' });
-  await sendNotificationRest(request, { title: everyone, message: 'To all users', targetType: 'all' });
+  // Notifications to all users are seen by every user later specs create: removed at the end.
+  const toAll = [
+    await sendNotificationRest(request, { title: `${everyone} (first)`, message: 'To all users', targetType: 'all' }),
+    await sendNotificationRest(request, { title: everyone, message: 'To all users', targetType: 'all' }),
+  ];
   await page.goto('/notifications');
   await expect(page.getByRole('article', { name: everyone, exact: true })).toBeVisible();
 
@@ -242,6 +245,7 @@ test('the Notifications page’s cards agree with the bell and with themselves; 
   await expect(rev.getByRole('article', { name: other }).getByRole('button', { name: 'Mark as read' })).toHaveCount(0);
   await expect(page.getByRole('article', { name: other })).toContainText('Read by 1', { timeout: 35_000 });
   await ctx.close();
+  for (const id of toAll) expect((await request.delete(`/api/notifications/${id}`)).ok()).toBeTruthy();
 });
 
 test('deactivation signs an open page out at once, without any action there', async ({ browser, request }) => {
