@@ -1,6 +1,5 @@
-import { useMemo, useRef } from 'react';
-import { graphql, useSubscription } from 'react-relay';
-import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import { graphql } from 'react-relay';
+import { useReloadOn } from '../../relay/useReloadOn';
 import type { useReviewPeriodChangedSubscription } from '../../__generated__/useReviewPeriodChangedSubscription.graphql';
 
 const subscription = graphql`
@@ -19,16 +18,5 @@ const subscription = graphql`
  * the next request to be refused).
  */
 export function useReviewPeriodChanged(onChanged: () => void): void {
-  const latest = useRef(onChanged);
-  latest.current = onChanged;
-  const config = useMemo<GraphQLSubscriptionConfig<useReviewPeriodChangedSubscription>>(
-    () => ({
-      subscription,
-      variables: {},
-      onNext: () => latest.current(),
-      onError: (error) => console.warn('The review-period subscription stopped', error),
-    }),
-    [],
-  );
-  useSubscription<useReviewPeriodChangedSubscription>(config);
+  useReloadOn<useReviewPeriodChangedSubscription>(subscription, 'review-period', onChanged);
 }

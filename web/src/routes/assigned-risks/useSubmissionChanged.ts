@@ -1,6 +1,5 @@
-import { useMemo, useRef } from 'react';
-import { graphql, useSubscription } from 'react-relay';
-import type { GraphQLSubscriptionConfig } from 'relay-runtime';
+import { graphql } from 'react-relay';
+import { useReloadOn } from '../../relay/useReloadOn';
 import type { useSubmissionChangedSubscription } from '../../__generated__/useSubmissionChangedSubscription.graphql';
 
 const subscription = graphql`
@@ -24,16 +23,5 @@ const subscription = graphql`
  * instead of offering a Submit the server would refuse.
  */
 export function useSubmissionChanged(onChanged: () => void): void {
-  const latest = useRef(onChanged);
-  latest.current = onChanged;
-  const config = useMemo<GraphQLSubscriptionConfig<useSubmissionChangedSubscription>>(
-    () => ({
-      subscription,
-      variables: {},
-      onNext: () => latest.current(),
-      onError: (error) => console.warn('The submission subscription stopped', error),
-    }),
-    [],
-  );
-  useSubscription<useSubmissionChangedSubscription>(config);
+  useReloadOn<useSubmissionChangedSubscription>(subscription, 'submission', onChanged);
 }
