@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A Prisma generator that writes the full DMMF (database names, native types,
-// defaults, indexes) to JSON. api/test/schema-drift.test.ts compares it with
+// defaults, indexes) to JSON. api/test/platform/schema-drift.test.ts compares it with
 // the database the migrations build, so schema.prisma and prisma/migrations
 // cannot drift apart unnoticed.
 const fs = require('node:fs');

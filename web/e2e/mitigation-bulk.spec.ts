@@ -43,7 +43,7 @@ test('decide all matching risks, then mitigate one (an expiry in the past refuse
   await expect(toast(page, 'Decision Submitted')).toContainText('1 risk marked Retain (mitigated)');
   await expect(queueRows(page).first()).toContainText(`MC-E2E-DUAL · until ${later}`);
 
-  // Not expired: the administrators' list of expired mitigations does not hold it (api/test/mitigation-bulk.test.ts lets one expire).
+  // Not expired: the administrators' list of expired mitigations does not hold it (api/test/review/mitigation-bulk.test.ts lets one expire).
   await page.goto('/admin-settings');
   await expect(page.getByText('MC-E2E-DUAL')).toHaveCount(0);
 });

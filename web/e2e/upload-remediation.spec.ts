@@ -5,7 +5,7 @@ import { createAssignmentRest, openFreshPeriod, removeAllAndApproveRest, uniqueN
 // The remediation list in the browser: an approved removal is on the remediation list (Reports > Remediation
 // List), an administrator marks it done there, and a later upload verifies it or, when the access is still in
 // the data, reopens it (here both are reopened: rows are appended, so the earlier ones stay). The rules behind it (who may set what, the CSV, the notification) are in
-// api/test/remediation.test.ts. Rows are this run's own (a unique user), uploaded in append mode.
+// api/test/reports/remediation.test.ts. Rows are this run's own (a unique user), uploaded in append mode.
 const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`.toUpperCase();
 const USER = `RM${tag}`;
 const NAME = `Remy Remediate ${tag}`;
@@ -58,7 +58,7 @@ test('an approved removal is marked done on the remediation list, and the next u
 
   // The next export (appended: this spec shares its database) holds KEPT again. The check looks at the
   // access present after the upload, which an append leaves in place: both items are still there, so
-  // both are reopened (a 'replace' without GONE verifies it: api/test/remediation.test.ts).
+  // both are reopened (a 'replace' without GONE verifies it: api/test/reports/remediation.test.ts).
   await upload(request, [row(KEPT, 'S701')]);
   await page.reload();
   await page.getByLabel('Review period').selectOption({ label: `${period.name} (Active)` });

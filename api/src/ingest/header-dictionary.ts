@@ -5,7 +5,7 @@
 // these (case, accents, spaces and punctuation are ignored, so 'Rôle/Profil',
 // 'ROLE_PROFIL' and 'role profil' are one entry) and maps a file's headers
 // with them. ARCHITECTURE.md's import table is the floor; add a variant here,
-// with its case in api/test/header-dictionary.test.ts.
+// with its case in api/test/uploads/header-dictionary.test.ts.
 
 export const HEADER_DICTIONARY = {
   userId: ['User ID', 'User Id', 'UserID', 'User', 'User Name ID', 'BNAME', 'ID utilisateur', 'ID util.', 'Utilisateur', "ID d'utilisateur"],

@@ -30,7 +30,7 @@ const mayCreateFirst = async (req: FastifyRequest) => {
   await tokens.assertMayCreateToken(req.ctx.prisma, req.ctx.actor);
 };
 
-/** The JSON of `shape`, as a client receives it (rest/openapi.ts; checked in api/test/openapi-replies.test.ts). */
+/** The JSON of `shape`, as a client receives it (rest/openapi.ts; checked in api/test/graph/openapi-replies.test.ts). */
 const TokenJson = z.strictObject({
   id: z.uuid().describe('The token’s id (for DELETE /api/tokens/{id}); not the secret'),
   name: z.string().describe('What its owner called it'),

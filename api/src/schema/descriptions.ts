@@ -4,7 +4,7 @@
 // DESCRIPTIONS map below (filled in one place so that the domain files other
 // work changes stay as they are). A description written on the definition
 // itself always wins; a key here that names nothing, or something already
-// described, fails api/test/schema-descriptions.test.ts. graphql-schema-linter
+// described, fails api/test/graph/schema-descriptions.test.ts. graphql-schema-linter
 // (npm run lint:graph) fails CI on anything left without one.
 import {
   GraphQLEnumType,

@@ -2,7 +2,7 @@
 // (RETAIN_MITIGATED, RISK_ID, LAST_30_DAYS) while the values the resolvers,
 // the services, REST and the database see stay the SPEC's lower-case strings
 // ('retain_mitigated', 'risk_id'). Pothos maps one to the other both ways, so
-// nothing below the schema changes; api/test/graph-enums.test.ts fails on a
+// nothing below the schema changes; api/test/graph/graph-enums.test.ts fails on a
 // lower-case enum value in the printed schema.
 import { builder } from './builder.js';
 

@@ -3,7 +3,7 @@
 // tests: one confidential client, PKCE required, a minimal login page (one
 // field: the account's login name) that grants the requested scopes at once,
 // accounts whose claims a test sets, and RP-initiated logout. Used by the API
-// tests (api/test/oidc.test.ts) and the browser test (web/e2e/sso.spec.ts).
+// tests (api/test/identity/oidc.test.ts) and the browser test (web/e2e/sso.spec.ts).
 //
 // The issuer URL is known as soon as the provider listens; the client is
 // registered with `attach` once the app servers (whose URLs are the redirect
