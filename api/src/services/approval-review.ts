@@ -101,7 +101,7 @@ const itemCommentSchema = z.object({
   riskDefinitionId: rowIdInput('riskDefinitionId must be the id of a risk row'),
   comment: z.string({ error: 'An item comment must be text' }).trim().min(1, 'An item comment cannot be empty').max(MAX_ITEM_COMMENT, `An item comment is too long (${MAX_ITEM_COMMENT} characters at most)`),
 });
-/** Also the REST edge's body schema (rest/decisions.ts). */
+/** Also the REST edge's body schema (rest/review/decisions.ts). */
 export const reviewBodySchema = z.object({
   comment: z.string({ error: 'Comment must be text' }).max(MAX_ITEM_COMMENT, `The comment is too long (${MAX_ITEM_COMMENT} characters at most)`).nullish(),
   itemComments: z.array(itemCommentSchema).max(MAX_APPROVAL_ITEMS, `At most ${MAX_APPROVAL_ITEMS} item comments`).nullish(),

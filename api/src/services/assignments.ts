@@ -28,7 +28,7 @@ export function defaultCriteriaName(type: CriteriaType, value: string): string {
 }
 
 const REQUIRED = 'Please fill in all required fields';
-/** Also the REST edge's body schema (rest/assignments.ts). */
+/** Also the REST edge's body schema (rest/review/assignments.ts). */
 export const createCriteriaSchema = z.object({
   name: z.string().trim().max(200, 'Assignment name is too long').refine(isSingleLine, singleLineMessage('Assignment name')).nullish(),
   reviewerId: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(MAX_NAME_LENGTH, 'Reviewer id is not valid'),

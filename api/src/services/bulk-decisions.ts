@@ -19,7 +19,7 @@ import { reviewRules } from './settings.js';
 
 export const BULK_SWITCHED_OFF = 'Deciding every matching item at once is switched off by an administrator. Select the items on the page instead.';
 
-/** Also the REST edge's body schema (rest/decisions.ts). */
+/** Also the REST edge's body schema (rest/review/decisions.ts). */
 export const byFilterSchema = z
   .object({
     filter: z

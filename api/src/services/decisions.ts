@@ -48,7 +48,7 @@ export function mitigationIssues(v: { decision: string; comments?: string | null
   if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
 }
 
-/** One decision; also the REST edge's body schema (rest/decisions.ts). */
+/** One decision; also the REST edge's body schema (rest/review/decisions.ts). */
 export const itemSchema = z
   .object({
     riskDefinitionId: rowIdInput('riskDefinitionId must be the id of a risk row').optional(),

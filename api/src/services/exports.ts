@@ -12,7 +12,7 @@ import { FILTER_FIELDS, matchingRowCount, present, validateFilter, type RiskFilt
 export const RISK_EXPORT_KINDS = ['queue', 'risk_report'] as const;
 export type RiskExportKind = (typeof RISK_EXPORT_KINDS)[number];
 
-/** Where each export is streamed (rest/risks.ts). */
+/** Where each export is streamed (rest/review/risks.ts). */
 export const RISK_EXPORT_PATHS: Record<RiskExportKind, string> = {
   queue: '/api/risks/export',
   risk_report: '/api/reports/risk-report',

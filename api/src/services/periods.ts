@@ -84,7 +84,7 @@ export function listPeriods(prisma: PrismaClient): Promise<ReviewPeriod[]> {
 export const DEFAULTS_AT_CLOSE = ['pending', 'retain', 'remove'] as const;
 const REMINDER_DAYS = 'Reminder days must be whole numbers of days from 1 to 365';
 
-/** Also the REST edge's body schema (rest/periods.ts). */
+/** Also the REST edge's body schema (rest/review/periods.ts). */
 export const createPeriodSchema = z.object({
   name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long').refine(isSingleLine, singleLineMessage('Period name')),
   description: z.string().trim().max(2000, 'Description is too long').nullish(),

@@ -39,7 +39,7 @@ export const ONE_HOLDER =
 export const NOT_YOUR_WORK = 'You can only reassign your own work';
 export const REASSIGNED_TITLE = 'Work reassigned to you';
 
-/** Also the REST edge's body schema (rest/reassignments.ts). */
+/** Also the REST edge's body schema (rest/review/reassignments.ts). */
 export const reassignSchema = z.object({
   criteriaId: z.string().trim().max(100, 'criteriaId is not valid').nullish(),
   riskDefinitionIds: z.array(z.union([z.number(), z.string().max(30)]), { error: 'riskDefinitionIds must be a list of risk ids' }).max(10_000, 'At most 10,000 items at once').nullish(),

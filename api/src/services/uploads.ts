@@ -24,7 +24,7 @@ export const TOO_LARGE = 'File Too Large: the limit is 2GB per file.';
 
 const bool = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1' || v === 'on'), z.boolean().optional());
 
-/** The upload's options (multipart fields); rest/uploads.ts documents them from this schema. */
+/** The upload's options (multipart fields); rest/uploads/uploads.ts documents them from this schema. */
 export const optionsSchema = z.object({
   uploadMode: z.enum(['append', 'replace'], { error: 'Upload mode must be append or replace' }).default('append'),
   skipDuplicates: bool.default(true),

@@ -70,7 +70,7 @@ export async function ensureFirstAdmin(
 }
 
 const NAME_TOO_LONG = (label: string) => `${label} is too long (${MAX_NAME_LENGTH} characters at most)`;
-/** Also the REST edge's body schema (rest/users.ts). */
+/** Also the REST edge's body schema (rest/identity/users.ts). */
 export const createUserSchema = z.object({
   email: z
     .string({ error: 'Email is required' })

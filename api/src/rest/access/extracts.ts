@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as extracts from '../../services/access/extracts.js';
 import { ValidationError } from '../../core/errors.js';
-import { receiveMultipart } from '../uploads.js';
+import { receiveMultipart } from '../uploads/uploads.js';
 import { isoDate, routeSchema, text } from '../edge.js';
 
 const STATUS = z.enum(['processing', 'completed', 'failed']);

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as ruleSets from '../../services/access/rule-sets.js';
 import { ValidationError } from '../../core/errors.js';
-import { receiveMultipart } from '../uploads.js';
+import { receiveMultipart } from '../uploads/uploads.js';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 
 export const RuleSetJson = z.strictObject({

@@ -15,7 +15,7 @@ import { AccessExtractNode, AccessLoadStatusEnum, type LoadStatus } from './extr
 import { enumOf } from '../enums.js';
 import * as progress from '../../services/access/progress.js';
 import * as review from '../../services/access/review.js';
-import { UploadModeEnum } from '../uploads.js';
+import { UploadModeEnum } from '../uploads/uploads.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 
 const AccessConflictRowObject = builder.prismaObject('AccessConflictRow', {

@@ -1,0 +1,34 @@
+// REST: dashboard figures (SPEC §7 /api/dashboard/stats).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import * as dashboard from '../../services/dashboard.js';
+import { isoDate, routeSchema, text } from '../edge.js';
+
+const StatsJson = z.strictObject({
+  totalConflicts: z.number().int(),
+  highRiskUsers: z.number().int(),
+  newHighRiskUsers: z.number().int(),
+  pendingReviews: z.number().int(),
+  activeReviewers: z.number().int(),
+});
+const TrendJson = z.strictObject({
+  range: z.enum(['30d', '90d', '6m']),
+  points: z.array(
+    z.strictObject({
+      date: isoDate().describe('The start of the bucket (a day, or a week from Monday), UTC'),
+      loaded: z.number().int(),
+      retained: z.number().int(),
+      removed: z.number().int(),
+      pending: z.number().int(),
+    }),
+  ),
+});
+const TrendQuery = z.object({ range: text('range', 10).optional().describe('30d (default), 90d or 6m') });
+
+export function registerDashboardRoutes(app: FastifyInstance) {
+  app.get('/api/dashboard/stats', { config: { access: 'signedIn' }, schema: routeSchema({ reply: StatsJson }) }, async (req) => dashboard.dashboardStats(req.ctx.prisma, req.ctx.viewer!));
+  app.get<{ Querystring: { range?: string } }>('/api/dashboard/trend', { config: { access: 'signedIn' }, schema: routeSchema({ querystring: TrendQuery, reply: TrendJson }) }, async (req) =>
+    dashboard.dashboardTrend(req.ctx.prisma, req.ctx.viewer!, req.query.range ?? '30d'),
+  );
+  app.get('/api/dashboard/categories', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.strictObject({ category: z.string(), count: z.number().int() })) }) }, async (req) => dashboard.riskCategories(req.ctx.prisma, req.ctx.viewer!));
+}

@@ -1,0 +1,42 @@
+// REST: review periods (SPEC §7 /api/review-periods…).
+import type { FastifyInstance } from 'fastify';
+import * as periods from '../../services/periods.js';
+import * as reminders from '../../services/reminders.js';
+import { z } from 'zod';
+import { idParams, isoDate, routeSchema } from '../edge.js';
+import { PeriodJson, PersonJson } from '../replies.js';
+
+const ReminderJson = z.strictObject({
+  periodId: z.uuid(),
+  kind: z.string().describe('reminder (before the end date) or escalation'),
+  daysBefore: z.number().int(),
+  userId: z.uuid(),
+  pendingCount: z.number().int().describe('Items the recipient still had to decide'),
+  sentAt: isoDate(),
+  recipient: PersonJson,
+});
+
+export function registerPeriodRoutes(app: FastifyInstance) {
+  app.get('/api/review-periods/active', { config: { access: 'signedIn' }, schema: routeSchema({ reply: PeriodJson.nullable().describe('The active period, or null') }) }, async (req) => {
+    return (await periods.getActivePeriod(req.ctx.prisma)) ?? null;
+  });
+
+  app.get('/api/review-periods', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(PeriodJson).describe('Newest first') }) }, async (req) => periods.listPeriods(req.ctx.prisma));
+
+  app.post<{ Body: periods.CreatePeriodInput }>(
+    '/api/review-periods',
+    { config: { access: 'admin' }, schema: routeSchema({ body: periods.createPeriodSchema, reply: PeriodJson, replyStatus: 201 }) },
+    async (req, reply) => reply.status(201).send(await periods.createPeriod(req.ctx.deps, req.ctx.actor, req.body ?? {})),
+  );
+
+  /** The reminders and escalations sent for a period. */
+  app.get<{ Params: { id: string } }>('/api/review-periods/:id/reminders', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.array(ReminderJson) }) }, async (req) => {
+    return (await reminders.listReminders(req.ctx.prisma, req.params.id)).map(({ user, ...r }) => ({ ...r, recipient: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } }));
+  });
+
+  for (const [suffix, status] of [['open', 'active'], ['close', 'closed']] as const) {
+    app.put<{ Params: { id: string } }>(`/api/review-periods/:id/${suffix}`, { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: PeriodJson }) }, async (req) => {
+      return periods.setPeriodStatus(req.ctx.deps, req.ctx.actor, req.params.id, status, req.ctx.deps.config.uploadsDir);
+    });
+  }
+}

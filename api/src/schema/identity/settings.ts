@@ -1,0 +1,68 @@
+// Admin Settings: whether the OpenAI API key is set (never the key), storing and validating it.
+import { builder } from '../builder.js';
+import { ValidationError } from '../../core/errors.js';
+import * as settings from '../../services/settings.js';
+import { validateStoredKey, type KeyValidation } from '../../services/ai-provider.js';
+
+const SettingStatus = builder.objectRef<settings.SettingStatus>('AdminSettingStatus').implement({
+  description: 'Whether a setting has a value and when it last changed; the value itself never leaves the server.',
+  fields: (t) => ({
+    settingKey: t.exposeString('settingKey'),
+    hasValue: t.exposeBoolean('hasValue'),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const KeyValidationRef = builder.objectRef<KeyValidation>('OpenAiKeyValidation').implement({
+  fields: (t) => ({
+    isValid: t.exposeBoolean('isValid'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  openAiKeyStatus: t.field({
+    type: SettingStatus,
+    description: 'Whether an OpenAI API key is configured (Admin Settings).',
+    authScopes: { admin: true },
+    resolve: (_root, _args, ctx) => settings.getSettingStatus(ctx.prisma, settings.OPENAI_API_KEY),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  saveOpenAiKey: t.field({
+    type: SettingStatus,
+    description: "Stores the OpenAI API key, encrypted at rest. It must start with 'sk-'.",
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { apiKey: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.OPENAI_API_KEY, settingValue: args.apiKey, isEncrypted: true }),
+  }),
+  saveAiSpendCap: t.field({
+    type: SettingStatus,
+    description: 'The spend cap of a bulk AI categorisation: a number of US dollars, as text (e.g. "2.50").',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { amountUsd: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
+  }),
+  saveReviewRules: t.field({
+    type: [SettingStatus],
+    description: 'The review rules (review.requireRemovalComment, review.allowBulkApproval); an omitted one is left as it is.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      requireRemovalComment: t.arg.boolean({ description: 'true: a removal needs a justification comment; left out: unchanged.' }),
+      allowBulkApproval: t.arg.boolean({ description: 'true: reviewers and administrators may decide every item matching a filter at once; left out: unchanged.' }),
+    },
+    resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.prisma, ctx.config, ctx.actor, args),
+  }),
+  validateOpenAiKey: t.field({
+    type: KeyValidationRef,
+    description: 'Checks the stored key with a real, free call to the provider.',
+    authScopes: { admin: true },
+    resolve: (_root, _args, ctx) => validateStoredKey(ctx.deps, ctx.actor),
+  }),
+}));

@@ -1,0 +1,91 @@
+// Dashboard figures in GraphQL.
+import { filter, pipe } from 'graphql-yoga';
+import { builder } from '../builder.js';
+import { enumOf } from '../enums.js';
+import { stillSignedIn } from '../../context.js';
+import * as dashboard from '../../services/dashboard.js';
+import { HIGH_RISK_TREND_DAYS } from '../../services/scope-figures.js';
+
+const DashboardStats = builder
+  .objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats')
+  .implement({
+    fields: (t) => ({
+      totalConflicts: t.exposeInt('totalConflicts'),
+      highRiskUsers: t.exposeInt('highRiskUsers'),
+      newHighRiskUsers: t.exposeInt('newHighRiskUsers', {
+        description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
+      }),
+      pendingReviews: t.exposeInt('pendingReviews'),
+      activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  dashboardStats: t.field({
+    type: DashboardStats,
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.viewer!),
+  }),
+}));
+
+const TrendRangeEnum = enumOf('TrendRange', {
+  description: 'Last 30 days (by day), Last 90 days (by day), Last 6 months (by week).',
+  values: ['last30Days', 'last90Days', 'last6Months'] as const,
+});
+
+const RANGE_OF: Record<'last30Days' | 'last90Days' | 'last6Months', dashboard.TrendRange> = { last30Days: '30d', last90Days: '90d', last6Months: '6m' };
+
+const TrendPointRef = builder.objectRef<dashboard.TrendPoint>('TrendPoint').implement({
+  description: 'One day (or week) of the risk trend, cumulative at its end.',
+  fields: (t) => ({
+    date: t.expose('date', { type: 'DateTime', description: 'The start of the day or week (UTC).' }),
+    loaded: t.exposeInt('loaded'),
+    retained: t.exposeInt('retained'),
+    removed: t.exposeInt('removed'),
+    pending: t.exposeInt('pending'),
+  }),
+});
+
+const CategoryCountRef = builder.objectRef<{ category: string; count: number }>('RiskCategoryCount').implement({
+  fields: (t) => ({ category: t.exposeString('category'), count: t.exposeInt('count') }),
+});
+
+const DashboardChangeReasonEnum = enumOf('DashboardChangeReason', {
+  description: 'What moved the dashboard figures.',
+  values: {
+    decisions: { description: 'Decisions were saved.' },
+    upload: { description: 'An upload went live.' },
+  },
+});
+
+type DashboardChange = { reason: 'decisions' | 'upload' };
+
+const DashboardChangeRef = builder.objectRef<DashboardChange>('DashboardChange').implement({
+  fields: (t) => ({ reason: t.expose('reason', { type: DashboardChangeReasonEnum, description: 'What moved them.' }) }),
+});
+
+builder.queryFields((t) => ({
+  dashboardTrend: t.field({
+    type: [TrendPointRef],
+    description: 'The risk trend over the range: conflicts loaded, decided retain / remove, pending (see services/dashboard.ts).',
+    authScopes: { signedIn: true },
+    args: { range: t.arg({ type: TrendRangeEnum, required: true }) },
+    resolve: async (_root, args, ctx) => (await dashboard.dashboardTrend(ctx.prisma, ctx.viewer!, RANGE_OF[args.range])).points,
+  }),
+  riskCategories: t.field({
+    type: [CategoryCountRef],
+    description: "Conflicts per risk category (accepted AI categories; the rest 'Uncategorised').",
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => dashboard.riskCategories(ctx.prisma, ctx.viewer!),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  dashboardChanged: t.field({
+    type: DashboardChangeRef,
+    description: 'The dashboard figures moved (decisions saved, an upload went live): refetch them. Carries no figures.',
+    authScopes: { signedIn: true },
+    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('dashboard:changed'), filter(() => stillSignedIn(ctx))),
+    resolve: (payload: DashboardChange) => payload,
+  }),
+}));

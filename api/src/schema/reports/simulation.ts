@@ -1,0 +1,165 @@
+// Risk simulation in GraphQL (SPEC §2, §5): run a simulation, the pickers'
+// searches over the loaded data, recent runs, and the role-wide what-if.
+// The semantics are services/simulation.ts's and services/role-what-if.ts's.
+import { builder } from '../builder.js';
+import { enumOf } from '../enums.js';
+import { ValidationError } from '../../core/errors.js';
+import * as simulation from '../../services/simulation.js';
+import * as whatIf from '../../services/role-what-if.js';
+
+const ScenarioActionEnum = enumOf('ScenarioAction', { values: simulation.SCENARIO_ACTIONS });
+
+const AccessItem = builder.objectRef<simulation.AccessItem>('SimulationAccessItem').implement({
+  fields: (t) => ({
+    rowId: t.exposeString('id'),
+    roleProfile: t.exposeString('roleProfile'),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
+    function: t.exposeString('function'),
+    functionDescription: t.exposeString('functionDescription'),
+    ruleId: t.exposeString('ruleId'),
+    authObject: t.exposeString('authObject'),
+    field: t.exposeString('field'),
+    valueFrom: t.exposeString('valueFrom'),
+    valueTo: t.exposeString('valueTo'),
+    system: t.exposeString('system'),
+    removed: t.exposeBoolean('removed', { description: 'Gone in the simulation.' }),
+  }),
+});
+
+const TableComparison = builder.objectRef<simulation.SimulationResult['tableComparison']>('SimulationTableComparison').implement({
+  fields: (t) => ({
+    originalData: t.field({ type: [AccessItem], resolve: (r) => r.originalData }),
+    simulationData: t.field({ type: [AccessItem], resolve: (r) => r.simulationData }),
+  }),
+});
+
+const SimulationResult = builder.objectRef<simulation.SimulationResult>('SimulationResult').implement({
+  fields: (t) => ({
+    simulationId: t.exposeString('simulationId'),
+    userId: t.exposeString('userId'),
+    riskId: t.exposeString('riskId'),
+    compositeRolesOnly: t.exposeBoolean('compositeRolesOnly'),
+    match: t.exposeBoolean('match', { description: 'MATCH: the original and simulated item counts are equal.' }),
+    originalCount: t.exposeInt('originalCount'),
+    simulatedCount: t.exposeInt('simulatedCount'),
+    riskResolved: t.exposeBoolean('riskResolved', { description: 'A function the risk needs is granted by no kept role.' }),
+    neededFunctions: t.exposeStringList('neededFunctions'),
+    missingFunctions: t.exposeStringList('missingFunctions'),
+    removedRoles: t.exposeStringList('removedRoles'),
+    tableComparison: t.field({
+      type: TableComparison,
+      description: `At most ${simulation.TABLE_LIMIT} rows per table (the counts are complete).`,
+      resolve: (r) => r.tableComparison,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+/** A stored run is a Node (administrators, as simulationRuns): node(id:) answers null to anyone else. */
+const SimulationRun = builder.node(builder.objectRef<simulation.SimulationRun>('SimulationRun'), {
+  id: { resolve: (r) => r.id },
+  authScopes: { admin: true },
+  isTypeOf: (v) => typeof v === 'object' && v !== null && 'scenarioCount' in v && 'runBy' in v,
+  loadMany: (ids, ctx) => simulation.simulationsById(ctx.prisma, ids),
+  fields: (t) => ({
+    runId: t.exposeString('id'),
+    userId: t.exposeString('userId'),
+    riskId: t.exposeString('riskId'),
+    compositeRolesOnly: t.exposeBoolean('compositeRolesOnly'),
+    match: t.exposeBoolean('match', { nullable: true }),
+    scenarioCount: t.exposeInt('scenarioCount'),
+    runBy: t.exposeString('runBy'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const PickerOption = builder.objectRef<simulation.PickerOption>('SimulationOption').implement({
+  fields: (t) => ({ value: t.exposeString('value'), label: t.exposeString('label') }),
+});
+
+const WhatIfUser = builder.objectRef<whatIf.WhatIfUser>('RoleWhatIfUser').implement({
+  fields: (t) => ({
+    userId: t.exposeString('userId'),
+    userName: t.exposeString('userName'),
+    risksHeld: t.exposeInt('risksHeld'),
+    risksLost: t.exposeInt('risksLost'),
+    redBefore: t.exposeBoolean('redBefore'),
+    redAfter: t.exposeBoolean('redAfter'),
+  }),
+});
+
+const RoleWhatIf = builder.objectRef<whatIf.RoleWhatIf>('RoleWhatIf').implement({
+  description: 'What removing a composite role from everyone would change, from the loaded data.',
+  fields: (t) => ({
+    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
+    usersAffected: t.exposeInt('usersAffected'),
+    risksLost: t.exposeInt('risksLost'),
+    usersLosingRisks: t.exposeInt('usersLosingRisks'),
+    usersTurningGreen: t.exposeInt('usersTurningGreen'),
+    users: t.field({ type: [WhatIfUser], description: `At most ${whatIf.WHAT_IF_USER_LIMIT}.`, resolve: (r) => r.users }),
+  }),
+});
+
+const ScenarioInput = builder.inputType('SimulationScenarioInput', {
+  fields: (t) => ({
+    riskId: t.string(),
+    roleProfile: t.string({ required: true, description: 'The role: a composite role or a role profile of the user.' }),
+    action: t.field({ type: ScenarioActionEnum, required: true }),
+  }),
+});
+
+
+builder.queryFields((t) => ({
+  simulationRisks: t.field({
+    type: [PickerOption],
+    description: `The access risks of a user (id and description), for the simulation's risk picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
+    authScopes: { admin: true },
+    args: { userId: t.arg.string({ required: true }), search: t.arg.string(), limit: t.arg.int() },
+    resolve: (_root, args, ctx) => simulation.userRisks(ctx.prisma, ctx.viewer!, args.userId, args.search, args.limit),
+  }),
+  simulationRoles: t.field({
+    type: [PickerOption],
+    description: `A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
+    authScopes: { admin: true },
+    args: { userId: t.arg.string({ required: true }), compositeRolesOnly: t.arg.boolean(), search: t.arg.string(), limit: t.arg.int() },
+    resolve: (_root, args, ctx) =>
+      simulation.userRoles(ctx.prisma, ctx.viewer!, args.userId, { compositeOnly: args.compositeRolesOnly, search: args.search, limit: args.limit }),
+  }),
+  compositeRoleNames: t.field({
+    type: [PickerOption],
+    description: `Composite role names containing the search, for the what-if picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
+    authScopes: { admin: true },
+    args: { search: t.arg.string(), limit: t.arg.int() },
+    resolve: (_root, args, ctx) => whatIf.searchCompositeRoles(ctx.prisma, ctx.viewer!, args.search, args.limit),
+  }),
+  simulationRuns: t.field({
+    type: [SimulationRun],
+    description: `The latest stored simulation runs, newest first, with who ran them: a list bounded by \`limit\` (at most ${simulation.MAX_RECENT_RUNS}), not a connection.`,
+    authScopes: { admin: true },
+    args: { limit: t.arg.int() },
+    resolve: (_root, args, ctx) => simulation.recentSimulations(ctx.prisma, args.limit ?? 20),
+  }),
+  roleWhatIf: t.field({
+    type: RoleWhatIf,
+    description: 'What if this composite role were removed from everyone: users affected, risks lost, users turning green.',
+    authScopes: { admin: true },
+    args: { compositeBusinessRole: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => whatIf.roleWhatIf(ctx.prisma, ctx.viewer!, args.compositeBusinessRole),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  runSimulation: t.field({
+    type: SimulationResult,
+    description: 'Runs a risk simulation on the loaded data and stores it with who ran it.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      userId: t.arg.string({ required: true }),
+      riskId: t.arg.string({ required: true }),
+      roleScenarios: t.arg({ type: [ScenarioInput], required: true }),
+      compositeRolesOnly: t.arg.boolean(),
+    },
+    resolve: (_root, args, ctx) => simulation.runSimulation(ctx.prisma, ctx.actor, ctx.viewer!, args),
+  }),
+}));

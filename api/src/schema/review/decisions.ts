@@ -1,0 +1,292 @@
+// Decisions in GraphQL: the viewer's decision on a risk row, saving
+// decisions, submission, recall and approval.
+import { builder, runnable } from '../builder.js';
+import { enumOf } from '../enums.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { listOrder } from '../ordering.js';
+import { ValidationError } from '../../core/errors.js';
+import * as decisions from '../../services/decisions.js';
+import * as bulk from '../../services/bulk-decisions.js';
+import * as mitigations from '../../services/mitigations.js';
+import * as approval from '../../services/approval-review.js';
+import { reviewRules, type ReviewRules } from '../../services/settings.js';
+import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../../services/risk-rules.js';
+import { filter, pipe } from 'graphql-yoga';
+import { access, stillSignedIn } from '../../context.js';
+import type { PubSubEvents } from '../../pubsub.js';
+import type { RiskRow } from '../../generated/prisma/client.js';
+import { RiskFilterInput, RiskRowNode } from './risks.js';
+
+export const DecisionValueEnum = enumOf('DecisionValue', { values: DECISION_VALUES });
+export const SubmissionStatusEnum = enumOf('SubmissionStatus', { values: SUBMISSION_STATUSES });
+
+type WithDecision = RiskRow & { decision?: string | null; decisionMitigationControl?: string | null; decisionMitigationExpiresAt?: Date | null };
+
+builder.prismaObjectFields(RiskRowNode, (t) => ({
+  /** The viewer's own decision in the active period, if any. */
+  myDecision: t.field({
+    type: DecisionValueEnum,
+    nullable: true,
+    resolve: async (r, _args, ctx) => {
+      const row = r as WithDecision;
+      if (row.decision !== undefined) return (row.decision as DecisionValue | null) ?? null;
+      // Rows of the lists carry it (joined); others are looked up together, one query per request.
+      return ctx.viewer!.myDecisions.load(r.id);
+    },
+  }),
+  /** The control and expiry of the viewer's mitigation (RETAIN_MITIGATED) in the active period, if any. */
+  myMitigationControl: t.string({
+    nullable: true,
+    description: "The mitigating control named in the viewer's mitigation (RETAIN_MITIGATED) in the active period; null without one.",
+    resolve: async (r, _args, ctx) => {
+      const row = r as WithDecision;
+      if (row.decisionMitigationControl !== undefined) return row.decisionMitigationControl;
+      return (await decisions.myDecisionOn(ctx.prisma, ctx.viewer!, r.id))?.mitigationControl ?? null;
+    },
+  }),
+  myMitigationExpiresAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    description: "Until when the viewer's mitigation in the active period holds; after it the row needs a new decision. Null without a mitigation.",
+    resolve: async (r, _args, ctx) => {
+      const row = r as WithDecision;
+      if (row.decisionMitigationExpiresAt !== undefined) return row.decisionMitigationExpiresAt;
+      return (await decisions.myDecisionOn(ctx.prisma, ctx.viewer!, r.id))?.mitigationExpiresAt ?? null;
+    },
+  }),
+}));
+
+const ByFilterResult = builder.objectRef<{ count: number }>('DecideByFilterResult').implement({
+  description: 'What deciding every matching row at once did.',
+  fields: (t) => ({ count: t.exposeInt('count', { description: 'How many risk rows the decision covered.' }) }),
+});
+
+const ReviewRulesRef = builder.objectRef<ReviewRules>('ReviewRules').implement({
+  description: 'The review rules administrators set (Admin Settings).',
+  fields: (t) => ({
+    requireRemovalComment: t.exposeBoolean('requireRemovalComment', { description: 'A removal needs a justification comment.' }),
+    allowBulkApproval: t.exposeBoolean('allowBulkApproval', { description: 'Deciding every item matching a filter at once is allowed.' }),
+  }),
+});
+
+const ExpiredMitigationRef = builder.objectRef<mitigations.ExpiredMitigation>('ExpiredMitigation').implement({
+  description: "A mitigation (RETAIN_MITIGATED decision) whose expiry date has passed: the risk it kept, under which control, until when.",
+  fields: (t) => ({
+    riskRowId: t.string({ description: "The risk row's numeric id, as text (the REST riskDefinitionId), not a global id.", resolve: (m) => String(m.riskRowId) }),
+    userId: t.exposeString('userId', { description: "The user's id in the source system whose access carries the risk." }),
+    userName: t.exposeString('userName', { description: 'That user’s name, as loaded.' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk (segregation-of-duties conflict) id, e.g. P001.' }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The composite (business) role that grants the role profile (empty: assigned directly).' }),
+    system: t.exposeString('system', { description: 'The system the access is in, e.g. SAP ERP.' }),
+    mitigationControl: t.exposeString('mitigationControl', { nullable: true, description: 'The mitigating control that was to cover the risk; null: none named.' }),
+    mitigationExpiresAt: t.expose('mitigationExpiresAt', { type: 'DateTime', description: 'The date the mitigation stopped holding (before today).' }),
+    comments: t.exposeString('comments', { nullable: true, description: "The reviewer's justification of the mitigation." }),
+    reviewer: t.exposeString('reviewer', { description: "The reviewer's e-mail." }),
+    periodName: t.exposeString('periodName', { description: 'The review period the decision belongs to (the active one, else the one closed last).' }),
+  }),
+});
+
+const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigations.ExpiredMitigation[] }>('ExpiredMitigations').implement({
+  description: 'The expired mitigations of the current period: how many, and the first of them.',
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'How many mitigations have expired, all of them (items lists at most the first 500).' }),
+    items: t.field({ type: [ExpiredMitigationRef], resolve: (e) => e.items, description: `The first ${mitigations.MAX_EXPIRED_LISTED}, soonest expired first.` }),
+  }),
+});
+
+export const SubmissionStateRef = builder
+  .objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState')
+  .implement({
+    fields: (t) => ({
+      periodActive: t.exposeBoolean('periodActive'),
+      isSubmitted: t.exposeBoolean('isSubmitted'),
+      hasDecisions: t.exposeBoolean('hasDecisions'),
+      totalDecisions: t.exposeInt('totalDecisions'),
+      submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true }),
+      status: t.expose('status', { type: SubmissionStatusEnum, nullable: true }),
+      reviewComment: t.exposeString('reviewComment', { nullable: true }),
+    }),
+  });
+
+export const SubmissionNode = builder.prismaNode('Submission', {
+  id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
+  authScopes: (s, ctx) => access.admin(ctx.user) || ctx.user?.id === s.reviewerId,
+  fields: (t) => ({
+    status: t.expose('status', { type: SubmissionStatusEnum }),
+    decisionCount: t.exposeInt('decisionCount'),
+    submittedAt: t.expose('submittedAt', { type: 'DateTime' }),
+    recalledAt: t.expose('recalledAt', { type: 'DateTime', nullable: true }),
+    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true }),
+    reviewComment: t.exposeString('reviewComment', { nullable: true }),
+    reviewer: t.relation('reviewer'),
+    reviewedBy: t.relation('reviewedBy', { nullable: true }),
+    period: t.relation('period'),
+  }),
+});
+
+const submissionOrder = listOrder(
+  'Submission',
+  'submissions',
+  {
+    SUBMITTED_AT: { columns: ['submittedAt'], description: 'When the decisions were submitted.' },
+    DECISION_COUNT: { columns: ['decisionCount'], description: 'How many decisions were submitted.' },
+    STATUS: { columns: ['status'], description: 'The submission’s status.' },
+  },
+  { field: 'SUBMITTED_AT', direction: 'desc' },
+);
+
+builder.queryFields((t) => ({
+  submissionStatus: t.field({
+    type: SubmissionStateRef,
+    authScopes: { reviewer: true },
+    resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
+  }),
+  reviewRules: t.field({
+    type: ReviewRulesRef,
+    description: 'The review rules in force: whether a removal needs a comment, and whether deciding every matching item at once is allowed.',
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => reviewRules(ctx.prisma),
+  }),
+  expiredMitigations: t.field({
+    type: ExpiredMitigationsRef,
+    description: 'Mitigations of the current period (the active one, else the one closed last) whose expiry date has passed (administrators).',
+    authScopes: { admin: true },
+    resolve: async (_root, _args, ctx) => mitigations.expiredMitigations(ctx.prisma, await ctx.viewer!.decisionPeriod()),
+  }),
+  submissions: t.prismaConnection({
+    type: 'Submission',
+    cursor: 'id',
+    description: 'Submitted decision sets, newest first (administrators).',
+    authScopes: { admin: true },
+    args: { status: t.arg({ type: SubmissionStatusEnum }), ...submissionOrder.arg() },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.submission.findMany({ ...runnable(query), where: args.status ? { status: args.status } : {}, orderBy: submissionOrder.orderBy<Prisma.SubmissionOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, args, ctx) => ctx.prisma.submission.count({ where: args.status ? { status: args.status } : {} }),
+  }),
+}));
+
+const DecisionInput = builder.inputType('DecisionInput', {
+  description: 'A decision on one risk row (riskRowId), or on a user and composite role (userId + compositeBusinessRole).',
+  fields: (t) => ({
+    riskRowId: t.globalID({ for: RiskRowNode }),
+    userId: t.string(),
+    compositeBusinessRole: t.string(),
+    decision: t.field({ type: DecisionValueEnum, required: true }),
+    comments: t.string(),
+    mitigationControl: t.string(),
+    mitigationExpiresAt: t.field({ type: 'DateTime' }),
+  }),
+});
+
+const SaveResult = builder.objectRef<{ saved: number }>('SaveDecisionsResult').implement({
+  fields: (t) => ({ saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }) }),
+});
+
+const ItemCommentInput = builder.inputType('ItemCommentInput', {
+  description: "An approver's comment on one item of a submission.",
+  fields: (t) => ({
+    riskDefinitionId: t.string({ required: true, description: "The risk row's numeric id, as text (ApprovalItem.riskRowId)." }),
+    comment: t.string({ required: true, description: 'The comment, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+  }),
+});
+
+/** Approving or returning a submission: the same arguments, one service call (services/approval-review.ts). */
+function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
+  return t.field({
+    type: SubmissionNode,
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: {
+      id: t.arg.globalID({ required: true, for: SubmissionNode }),
+      comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
+      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+    },
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, outcome, body),
+  });
+}
+
+builder.mutationFields((t) => ({
+  saveDecisions: t.field({
+    type: SaveResult,
+    description: 'Saves decisions in the active period, all or nothing.',
+    authScopes: { signedIn: true },
+    errors: { types: [ValidationError] },
+    args: { decisions: t.arg({ type: [DecisionInput], required: true }) },
+    resolve: (_root, args, ctx) =>
+      decisions.saveDecisions(
+        ctx.deps,
+        ctx.actor,
+        args.decisions.map((d) => ({
+          riskDefinitionId: d.riskRowId ? String(d.riskRowId.id) : undefined,
+          userId: d.userId ?? undefined,
+          compositeBusinessRole: d.compositeBusinessRole ?? undefined,
+          decision: d.decision,
+          comments: d.comments,
+          mitigationControl: d.mitigationControl,
+          mitigationExpiresAt: d.mitigationExpiresAt,
+        })),
+      ),
+  }),
+  decideByFilter: t.field({
+    type: ByFilterResult,
+    description: "Decides every row of the viewer's list (assigned risks, or the queue for administrators) matching the filter, in one transaction.",
+    authScopes: { signedIn: true },
+    errors: { types: [ValidationError] },
+    args: {
+      filter: t.arg({ type: RiskFilterInput, description: "Which rows of the viewer's list to decide, as the list is filtered; left out: every row of it." }),
+      decision: t.arg({ type: DecisionValueEnum, required: true, description: 'The decision each matching row gets.' }),
+      comments: t.arg.string({ description: 'The justification saved with each decision; needed for a mitigation (and for a removal when the review rules ask for it).' }),
+      mitigationControl: t.arg.string({ description: "For RETAIN_MITIGATED: the mitigating control; left out, each row's own Control column is used." }),
+      mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For RETAIN_MITIGATED (and needed by it): until when the mitigation holds." }),
+    },
+    resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.deps, ctx.actor, args),
+  }),
+  submitDecisions: t.field({
+    type: SubmissionNode,
+    description: "Submits the viewer's decisions in the active period for approval; they are locked until recalled.",
+    authScopes: { reviewer: true },
+    errors: { types: [ValidationError] },
+    resolve: async (_root, _args, ctx) => (await decisions.submit(ctx.deps, ctx.actor)).submission,
+  }),
+  recallDecisions: t.int({
+    description: 'Recalls the submitted set for editing; returns how many decisions it held.',
+    authScopes: { reviewer: true },
+    errors: {},
+    resolve: async (_root, _args, ctx) => (await decisions.recall(ctx.deps, ctx.actor)).count,
+  }),
+  approveSubmission: reviewField(t, 'approved'),
+  returnSubmission: reviewField(t, 'returned'),
+}));
+
+type SubmissionChangeEvent = PubSubEvents['review:submission-changed'][1];
+const SubmissionChangeRef = builder.objectRef<SubmissionChangeEvent>('SubmissionChange').implement({
+  description: "A change of the viewer's submitted set: what it became, and the submission it concerns.",
+  fields: (t) => ({
+    status: t.field({
+      type: SubmissionStatusEnum,
+      description: 'What the change made of the set: SUBMITTED, RECALLED, APPROVED or RETURNED.',
+      resolve: (e) => e.status,
+    }),
+    submission: t.field({
+      type: SubmissionNode,
+      nullable: true,
+      description: 'The submission as it is now (null once the risk data was purged).',
+      resolve: (e, _args, ctx) => ctx.prisma.submission.findUnique({ where: { id: e.submissionId } }),
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  viewerSubmissionChanged: t.field({
+    type: SubmissionChangeRef,
+    description:
+      "The viewer's own set as it is submitted or recalled (in any of their pages) or approved or returned by an administrator: every open page of the reviewer refetches its submission state. Never another reviewer's.",
+    authScopes: { reviewer: true },
+    // Keyed by the viewer's own id: the topic itself keeps other reviewers' changes out.
+    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('review:submission-changed', ctx.user!.id), filter(() => stillSignedIn(ctx))),
+    resolve: (e) => e,
+  }),
+}));

@@ -1,0 +1,148 @@
+// Review periods: the node, the active one, the list, create / close / reopen.
+import { builder, runnable } from '../builder.js';
+import { enumOf } from '../enums.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { listOrder } from '../ordering.js';
+import type { Context } from '../../context.js';
+import { stillSignedIn } from '../../context.js';
+import { filter, pipe } from 'graphql-yoga';
+import { ValidationError } from '../../core/errors.js';
+import * as periods from '../../services/periods.js';
+import * as reminders from '../../services/reminders.js';
+
+export const PeriodStatusEnum = enumOf('PeriodStatus', { values: ['active', 'closed'] as const });
+export const DefaultAtCloseEnum = enumOf('DefaultAtClose', {
+  description: 'What closing the period does to items without a decision: leave them pending, retain or remove them.',
+  values: periods.DEFAULTS_AT_CLOSE,
+});
+
+const ReminderKindEnum = enumOf('ReminderKind', {
+  description: 'Which deadline message was sent.',
+  values: {
+    reminder: { description: 'A reminder to a reviewer with pending items, some days before the end.' },
+    escalation: { description: 'The message to an administrator naming the late reviewers, after the end.' },
+  },
+});
+
+const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
+  description: 'A deadline message sent once: a reminder to a reviewer with pending items, or the escalation to an administrator after the end.',
+  fields: (t) => ({
+    kind: t.field({ type: ReminderKindEnum, description: 'A reminder or the escalation.', resolve: (r) => r.kind as 'reminder' | 'escalation' }),
+    daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
+    pendingCount: t.exposeInt('pendingCount', { description: 'How many items were still without a decision when it was sent: the reviewer\'s own for a reminder, every late reviewer\'s for the escalation.' }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', description: 'When it was sent.' }),
+    recipient: t.relation('user', { description: 'Who it went to: the reviewer reminded, or the administrator told of the late reviewers.' }),
+  }),
+});
+
+export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
+  id: { field: 'id' },
+  // node(id:) of a record that does not exist answers null (Relay), not an internal error.
+  nullable: true,
+  authScopes: { signedIn: true },
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    startDate: t.expose('startDate', { type: 'DateTime' }),
+    endDate: t.expose('endDate', { type: 'DateTime', nullable: true }),
+    status: t.expose('status', { type: PeriodStatusEnum }),
+    closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    reminderDaysBefore: t.exposeIntList('reminderDaysBefore', { description: 'Days before the end date at which reviewers with pending items are reminded.' }),
+    defaultDecisionAtClose: t.expose('defaultDecisionAtClose', {
+      type: DefaultAtCloseEnum,
+      description: "The decision closing the period gives each reviewer's assigned items they have not decided (marked as applied at close), or none (pending).",
+    }),
+    reminders: t.field({
+      type: [PeriodReminderRef],
+      description: 'The reminders and escalations sent for the period, oldest first (administrators).',
+      authScopes: { admin: true },
+      resolve: (p, _args, ctx) => reminders.listReminders(ctx.prisma, p.id),
+    }),
+  }),
+});
+
+const periodOrder = listOrder(
+  'ReviewPeriod',
+  'the review periods',
+  {
+    CREATED_AT: { columns: ['createdAt'], description: 'When the period was created.' },
+    START_DATE: { columns: ['startDate'], description: 'The period’s start date.' },
+    NAME: { columns: ['name'], description: 'The period’s name.' },
+    STATUS: { columns: ['status'], description: 'Active or closed.' },
+  },
+  { field: 'CREATED_AT', direction: 'desc' },
+);
+
+builder.queryFields((t) => ({
+  activeReviewPeriod: t.prismaField({
+    type: 'ReviewPeriod',
+    nullable: true,
+    authScopes: { signedIn: true },
+    resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findFirst({ ...runnable(query), where: { status: 'active' } }),
+  }),
+  reviewPeriods: t.prismaConnection({
+    type: 'ReviewPeriod',
+    cursor: 'id',
+    description: 'Every review period, newest first unless `orderBy` says otherwise.',
+    authScopes: { admin: true },
+    args: periodOrder.arg(),
+    resolve: (query, _root, args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...runnable(query), orderBy: periodOrder.orderBy<Prisma.ReviewPeriodOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.reviewPeriod.count(),
+  }),
+}));
+
+const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    endDate: t.field({ type: 'DateTime' }),
+    reminderDaysBefore: t.intList({ description: 'Days before the end date to remind reviewers with pending items, e.g. [7, 1]; needs an end date.' }),
+    defaultDecisionAtClose: t.field({ type: DefaultAtCloseEnum, description: 'Default: pending.' }),
+  }),
+});
+
+builder.mutationFields((t) => {
+  /** Close and Reopen: the period's new status, then the period as the client asked for it. */
+  const statusField = (status: 'active' | 'closed') =>
+    t.prismaField({
+      type: 'ReviewPeriod',
+      authScopes: { admin: true },
+      errors: {},
+      args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
+      resolve: async (query, _root, { id }, ctx) => {
+        await periods.setPeriodStatus(ctx.deps, ctx.actor, id.id, status, ctx.deps.config.uploadsDir);
+        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
+      },
+    });
+  return {
+    createReviewPeriod: t.prismaField({
+      type: 'ReviewPeriod',
+      description: 'Creates a review period and activates it at once.',
+      authScopes: { admin: true },
+      errors: { types: [ValidationError] },
+      args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
+      resolve: async (query, _root, { input }, ctx) => {
+        const p = await periods.createPeriod(ctx.deps, ctx.actor, input);
+        return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: p.id } });
+      },
+    }),
+    closeReviewPeriod: statusField('closed'),
+    reopenReviewPeriod: statusField('active'),
+  };
+});
+
+builder.subscriptionFields((t) => ({
+  reviewPeriodChanged: t.prismaField({
+    type: 'ReviewPeriod',
+    description: 'A review period as it is created, closed or reopened: open review screens lock or unlock at once.',
+    authScopes: { signedIn: true },
+    subscribe: (_root, _args, ctx) =>
+      pipe(
+        ctx.pubsub.subscribe('period:changed'),
+        filter(() => stillSignedIn(ctx)),
+      ),
+    resolve: (query, payload: { periodId: string }, _args, ctx) =>
+      ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: payload.periodId } }),
+  }),
+}));

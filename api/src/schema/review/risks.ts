@@ -1,0 +1,248 @@
+// Risk rows in GraphQL: the RiskRow node, the queue and assigned risks as
+// Relay connections (with page numbers for the SPEC's page buttons), the
+// assigned summary, the systems.
+import { decodeCursor, encodeCursor } from '../cursors.js';
+import { builder } from '../builder.js';
+import { enumOf } from '../enums.js';
+import { ValidationError } from '../../core/errors.js';
+import type { Context } from '../../context.js';
+import * as risks from '../../services/risks.js';
+import { DECISION_STATES, RISK_LEVELS, isHighRiskRule } from '../../services/risk-rules.js';
+import type { RiskRow } from '../../generated/prisma/client.js';
+import { RECOMMENDATIONS, RISK_SORTS } from '../../services/recommendations.js';
+
+export const RiskLevelEnum = enumOf('RiskLevel', { values: RISK_LEVELS });
+export const RecommendationValueEnum = enumOf('RecommendationValue', { values: RECOMMENDATIONS });
+const RiskSortEnum = enumOf('RiskSort', { values: RISK_SORTS });
+const DecisionStateEnum = enumOf('DecisionState', {
+  description: 'Where a risk row stands for the caller in the active period: no decision yet, or the decision made.',
+  values: {
+    pending: { description: 'No decision yet.' },
+    retain: { description: 'Retained: the access stays.' },
+    remove: { description: 'To be removed.' },
+    retain_mitigated: { description: 'Retained under a mitigating control.' },
+  } satisfies Record<(typeof DECISION_STATES)[number], { description: string }>,
+});
+
+/**
+ * What a read by id gives for a row the viewer may not see or that does not
+ * exist: the same answer for both (the type's authScopes refuse it), so an id
+ * tells nothing about rows outside the viewer's scope.
+ */
+const NOT_VISIBLE = Symbol('not visible');
+const notVisible = () => ({ [NOT_VISIBLE]: true }) as unknown as RiskRow;
+
+const RiskRowObject = builder.prismaObject('RiskRow', {
+  authScopes: (row) => !(NOT_VISIBLE in row),
+  fields: (t) => ({
+    userId: t.exposeString('userId'),
+    userName: t.exposeString('userName'),
+    userGroup: t.exposeString('userGroup'),
+    accessRiskId: t.exposeString('accessRiskId'),
+    riskDescription: t.exposeString('riskDescription'),
+    riskLevel: t.expose('riskLevel', { type: RiskLevelEnum }),
+    riskLevelLabel: t.exposeString('riskLevelLabel'),
+    ruleId: t.exposeString('ruleId'),
+    /** Rule ids 02NN and 03NN are high-risk rules. */
+    isHighRiskRule: t.boolean({ resolve: (r) => isHighRiskRule(r.ruleId) }),
+    system: t.exposeString('system'),
+    roleProfile: t.exposeString('roleProfile'),
+    roleProfileDescription: t.exposeString('roleProfileDescription'),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
+    compositeRoleDescription: t.exposeString('compositeRoleDescription'),
+    businessProcess: t.exposeString('businessProcess'),
+    businessProcessDescription: t.exposeString('businessProcessDescription'),
+    function: t.exposeString('function'),
+    functionDescription: t.exposeString('functionDescription'),
+    action: t.exposeString('action'),
+    actionDescription: t.exposeString('actionDescription'),
+    resource: t.exposeString('resource'),
+    resourceDescription: t.exposeString('resourceDescription'),
+    resourceExtn: t.exposeString('resourceExtn'),
+    resourceExtnDesc: t.exposeString('resourceExtnDesc'),
+    valueFrom: t.exposeString('valueFrom'),
+    valueTo: t.exposeString('valueTo'),
+    mitigationControl: t.exposeString('mitigationControl'),
+    mitigationControlDescription: t.exposeString('mitigationControlDescription'),
+    executionCount: t.exposeFloat('executionCount', { nullable: true }),
+    lastExecutedOn: t.expose('lastExecutedOn', { type: 'DateTime', nullable: true }),
+    aiSuggestedCategory: t.exposeString('aiSuggestedCategory', { nullable: true }),
+    aiCategoryConfidence: t.exposeFloat('aiCategoryConfidence', { nullable: true }),
+    aiCategoryAccepted: t.exposeBoolean('aiCategoryAccepted', { nullable: true }),
+  }),
+});
+
+/**
+ * RiskRow is a Node read by id through the one visibility rule
+ * (services/risks.ts visibleRows, batched per request by the viewer's loader):
+ * live rows in the viewer's scope only.
+ */
+export const RiskRowNode = builder.nodeRef(RiskRowObject, {
+  id: { resolve: (r: RiskRow) => String(r.id), parse: (id: string) => BigInt(id) },
+  loadMany: async (ids, ctx) => {
+    const rows: (RiskRow | Error | null)[] = await ctx.viewer!.rows.loadMany(ids as readonly unknown[] as bigint[]);
+    return rows.map((r) => (r instanceof Error ? Promise.reject(r) : (r ?? notVisible())));
+  },
+});
+
+export const RiskFilterInput = builder.inputType('RiskFilterInput', {
+  fields: (t) => ({
+    search: t.string(),
+    riskLevel: t.field({ type: RiskLevelEnum }),
+    system: t.string(),
+    userGroup: t.string(),
+    roleProfile: t.string(),
+    compositeRole: t.string(),
+    ruleId: t.string(),
+    accessRiskId: t.string(),
+    userId: t.string(),
+    decision: t.field({ type: DecisionStateEnum, description: 'Only rows in this state (the caller’s own decision in the active period).' }),
+    recommendation: t.field({ type: RecommendationValueEnum }),
+  }),
+});
+
+/**
+ * A cursor of the risk lists: the row's place in the ordered list (for the page
+ * number, pageInfo and the next page's place) and its id (the seek key), opaque
+ * to callers. A row keeps its cursor whichever way its page was read.
+ */
+const CURSOR = /^RiskRowCursor:(\d{1,15}):(\d{1,18})$/;
+const toCursor = (position: number, id: bigint | number) => encodeCursor(`RiskRowCursor:${position}:${id}`);
+function fromCursor(cursor: string, name: 'after' | 'before'): { position: number; id: string } {
+  const m = decodeCursor(cursor, CURSOR, name);
+  return { position: Number(m[1]), id: m[2]! };
+}
+/** Above every row id: `before` it reads the last rows of the list. */
+const END = '999999999999999999';
+
+type RiskConnectionShape = {
+  edges: { cursor: string; node: RiskRow }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+  pageNumber: number;
+  pageCount: number;
+};
+
+export const RiskRowConnection = builder.connectionObject(
+  {
+    type: RiskRowNode,
+    name: 'RiskRowConnection',
+    description:
+      'One page of risk rows (the risk queue or assigned risks) with the number of rows matching the filter. ' +
+      'Next and previous pages: `after: pageInfo.endCursor` or `before: pageInfo.startCursor` (the server seeks, ' +
+      'fast however deep); any page by number: `page` with `first` as the page size.',
+    fields: (t) => ({
+      totalCount: t.int({ description: 'How many rows match the filter in all (cached counts).', resolve: (c) => (c as unknown as RiskConnectionShape).totalCount }),
+      pageNumber: t.int({ description: 'The number of this page, from 1, with the page size asked for.', resolve: (c) => (c as unknown as RiskConnectionShape).pageNumber }),
+      pageCount: t.int({ description: 'How many pages of this size the rows matching the filter fill.', resolve: (c) => (c as unknown as RiskConnectionShape).pageCount }),
+    }),
+  },
+  { name: 'RiskRowEdge', description: 'One risk row of a page, with its cursor.' },
+);
+
+/** The queue and assigned risks are one list: which rows is the viewer's scope. */
+async function riskConnection(
+  ctx: Context,
+  args: {
+    filter?: risks.RiskFilter | null;
+    page?: number | null;
+    first?: number | null;
+    last?: number | null;
+    after?: string | null;
+    before?: string | null;
+    orderBy?: string | null;
+    sort?: string | null;
+  },
+): Promise<RiskConnectionShape> {
+  if (args.orderBy != null && args.sort != null && args.orderBy !== args.sort) {
+    throw new ValidationError("'orderBy' and its older name 'sort' disagree: give one", 'orderBy');
+  }
+  const order = args.orderBy ?? args.sort;
+  for (const name of ['first', 'last'] as const) {
+    const v = args[name];
+    if (v != null && v < 1) throw new ValidationError(`'${name}' must be at least 1`, name);
+  }
+  // Sorted by recommendation, pages go by number: the cursors seek by row id.
+  const byRow = order == null || order === 'row';
+  const after = byRow && args.after ? fromCursor(args.after, 'after') : null;
+  const before = byRow && !after && args.before ? fromCursor(args.before, 'before') : null;
+  // `last` alone: the last rows of the list (read backwards from past the end).
+  const fromEnd = byRow && !after && !before && args.last != null && args.page == null;
+  const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, {
+    page: args.page,
+    limit: args.first ?? args.last,
+    after: after?.id,
+    before: before?.id ?? (fromEnd ? END : null),
+    sort: order,
+  });
+  const n = r.risks.length;
+  const start = after ? after.position + 1 : before ? Math.max(0, before.position - n) : fromEnd ? Math.max(0, r.total - n) : (r.page - 1) * r.limit;
+  const edges = r.risks.map((node, i) => ({ node: node as RiskRow, cursor: toCursor(start + i, node.id) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: start + n < r.total,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[n - 1]?.cursor ?? null,
+    },
+    totalCount: r.total,
+    pageNumber: Math.floor(start / r.limit) + 1,
+    pageCount: Math.ceil(r.total / r.limit),
+  };
+}
+
+const AssignedSummary = builder
+  .objectRef<{ totalAssigned: number; highRisk: number; pendingReview: number; reviewed: number }>('AssignedSummary')
+  .implement({
+    fields: (t) => ({
+      totalAssigned: t.exposeInt('totalAssigned'),
+      highRisk: t.exposeInt('highRisk'),
+      pendingReview: t.exposeInt('pendingReview'),
+      reviewed: t.exposeInt('reviewed'),
+    }),
+  });
+
+builder.queryFields((t) => {
+  const riskListArgs = () => ({
+    filter: t.arg({ type: RiskFilterInput, description: 'Which rows.' }),
+    page: t.arg.int({
+      description: 'A page by number (from 1), with `first` as the page size (25 by default, at most 500); not with `after`/`before`, whose cursor says where the page is.',
+    }),
+    orderBy: t.arg({ type: RiskSortEnum, description: 'The order of the rows: by row (default) or by recommendation (remove, review, retain; then by row). Sorted by recommendation, pages go by `page` number; `after`/`before` are not used.' }),
+    sort: t.arg({ type: RiskSortEnum, deprecationReason: 'Use `orderBy` (the name every connection of the graph uses).', description: 'The older name of `orderBy`.' }),
+  });
+
+  return {
+    riskQueue: t.connection(
+      {
+        type: RiskRowNode,
+        description: 'Every risk row (administrators), filtered, searched and paged, in upload order.',
+        authScopes: { admin: true },
+        args: riskListArgs(),
+        resolve: (_root, args, ctx) => riskConnection(ctx, args),
+      },
+      RiskRowConnection,
+    ),
+    assignedRisks: t.connection(
+      {
+        type: RiskRowNode,
+        description: "The viewer's assigned risk rows (reviewers), filtered, searched and paged, in upload order.",
+        authScopes: { reviewer: true },
+        args: riskListArgs(),
+        resolve: (_root, args, ctx) => riskConnection(ctx, args),
+      },
+      RiskRowConnection,
+    ),
+    assignedSummary: t.field({
+      type: AssignedSummary,
+      authScopes: { reviewer: true },
+      resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.viewer!),
+    }),
+    riskSystems: t.stringList({
+      description: `The systems in the rows the viewer may see, A to Z: a picker list bounded at ${risks.MAX_SYSTEMS.toLocaleString('en-US')}, not a connection.`,
+      authScopes: { signedIn: true },
+      resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.viewer!),
+    }),
+  };
+});
