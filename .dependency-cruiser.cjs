@@ -37,7 +37,7 @@ const forbidden = [
   },
   {
     name: 'auth-below-services',
-    comment: 'auth/ holds identity primitives (sessions, passwords, throttling, API tokens, the OpenID Connect protocol); the sign-in rules that use them are services/auth.ts.',
+    comment: 'auth/ holds identity primitives (sessions, passwords, throttling, API tokens, the OpenID Connect protocol); the sign-in rules that use them are services/identity/auth.ts.',
     severity: 'error',
     from: { path: `${SRC}auth/` },
     to: { path: SRC, pathNot: [`${SRC}auth/`, `${SRC}core/`, `${SRC}db/`, `${SRC}generated/`, `${SRC}config\\.ts$`] },

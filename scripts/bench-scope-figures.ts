@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { Prisma } from '../api/src/generated/prisma/client.js';
 import { createDatabase } from '../api/src/db/client.js';
 import { dashboardScopes, fewValued, keepScopeFigures, scopeFiguresSql, type FigureScope } from '../api/src/services/scope-figures.js';
-import { assignedRowsCondition, type CriteriaSets } from '../api/src/services/assignments.js';
+import { assignedRowsCondition, type CriteriaSets } from '../api/src/services/review/assignments.js';
 import { LIVE_ROWS, scopeKey } from '../api/src/services/visibility.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, synthetic: { type: 'string' }, explain: { type: 'boolean' } } });

@@ -9,7 +9,7 @@ import { arg } from './cli.js';
 import { loadConfig } from '../api/src/config.js';
 import { createDatabase } from '../api/src/db/client.js';
 import { dataDirHolder } from '../api/src/db/data-dir-lock.js';
-import { resetAdministratorPassword } from '../api/src/services/users.js';
+import { resetAdministratorPassword } from '../api/src/services/identity/users.js';
 import { passwordNotice } from '../api/src/notice-box.js';
 import { AppError } from '../api/src/core/errors.js';
 

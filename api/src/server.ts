@@ -14,7 +14,7 @@ import type { AppDeps } from './context.js';
 import { authenticate, bearerOf, createContext } from './context.js';
 import { createGraphQL, prepareOperation, type OperationParams } from './graphql.js';
 import { processRequest } from 'graphql-upload-minimal';
-import { MAX_UPLOAD_BYTES } from './services/uploads.js';
+import { MAX_UPLOAD_BYTES } from './services/uploads/uploads.js';
 import { requestContext } from './request-context.js';
 import { AUTH_CHALLENGE, registerAccessControl, registerErrorHandler, registerInputHygiene } from './rest/http.js';
 import { registerSchemaValidation, routeSchema } from './rest/edge.js';
@@ -47,7 +47,7 @@ import { cspStyleNonce, foreignOriginReason, requestFacts, registerWebSecurity, 
 import { GRAPHIQL_CSP, GRAPHIQL_SIGN_IN_PAGE, registerGraphiQLAssets } from './graphiql.js';
 import { frameNeedsViewer, pageWithBootFrame, readWebPage, registerCompression, REVALIDATE_PAGE, webAssetCaching, type FrameViewer, type WebPage } from './web-delivery.js';
 import { resolveSession, sessionToken } from './auth/sessions.js';
-import { getActivePeriod } from './services/periods.js';
+import { getActivePeriod } from './services/review/periods.js';
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { WEB_FILE_ROUTE, addMetricSource, graphqlDuration, httpDuration, operationLabel } from './core/metrics.js';

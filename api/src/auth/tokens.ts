@@ -1,6 +1,6 @@
 // API tokens for downstream tools: `Authorization: Bearer grc_…`. Only a
 // SHA-256 of the token is stored; the token is shown once, at creation.
-// Who may create, list and revoke tokens is decided in services/tokens.ts;
+// Who may create, list and revoke tokens is decided in services/identity/tokens.ts;
 // this file makes secrets, resolves a presented token (every request, no
 // cache) and revokes a user's tokens (for a password change).
 import crypto from 'node:crypto';

@@ -2,7 +2,7 @@
 // serialization failure (40001) did nothing: it is run again, a bounded
 // number of times after a short random pause, so that no user sees one. The
 // services' writing transactions go through `retryingTransaction`; their
-// locks are taken in one order (services/decision-locks.ts) so that a
+// locks are taken in one order (services/review/decision-locks.ts) so that a
 // deadlock is not expected at all, and this is the backstop. Only what runs
 // inside the transaction is repeated: the callback must not have effects
 // outside it (publishing, mail) before it returns.

@@ -1,8 +1,8 @@
-// The bulk AI categorisation worker (services/ai-bulk.ts): one run at a time per
+// The bulk AI categorisation worker (services/ai/ai-bulk.ts): one run at a time per
 // instance; runs left 'running' by a stopped instance are queued again at start.
 import type { AppDeps } from '../context.js';
 import { JOBS } from '../db/queue.js';
-import { resumeBulkRuns, runBulk } from '../services/ai-bulk.js';
+import { resumeBulkRuns, runBulk } from '../services/ai/ai-bulk.js';
 
 export async function startAiBulkWorker(deps: AppDeps, opts: { pollingIntervalSeconds: number }) {
   const { boss } = deps.jobs;

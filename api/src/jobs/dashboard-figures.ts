@@ -2,7 +2,7 @@
 // works out every scope's figures not kept yet, so that nobody's first
 // dashboard counts over every row it sees (~1 s at 1M rows), and refreshes the
 // shared items a change of sight made stale in the active period (its 'pending', All Reviews). Sent by a change
-// of what reviewers see, in its transaction (services/assignments.ts
+// of what reviewers see, in its transaction (services/review/assignments.ts
 // changingWhatTheySee: the touched reviewers' scopes have new keys), and run
 // daily just before midnight UTC ('new high-risk users' are kept per day: the
 // run keeps the coming day's). The
@@ -10,7 +10,7 @@
 // changes makes one or two runs, not one each.
 import type { AppDeps } from '../context.js';
 import { JOBS } from '../db/queue.js';
-import { sightChangesSettled } from '../services/assignments.js';
+import { sightChangesSettled } from '../services/review/assignments.js';
 import { warmDashboardFigures } from '../services/scope-figures.js';
 import { freshSharedItems, periodsWithDecisions } from '../services/shared-items.js';
 import { timedJob } from '../core/metrics.js';

@@ -1,9 +1,9 @@
 // The upload worker: loads queued uploads one at a time per instance, and
-// runs the reaper (services/upload-load.ts) so no load whose worker died stays
+// runs the reaper (services/uploads/upload-load.ts) so no load whose worker died stays
 // 'processing'.
 import type { AppDeps } from '../context.js';
 import { JOBS } from '../db/queue.js';
-import { loadUpload, reapInterrupted } from '../services/upload-load.js';
+import { loadUpload, reapInterrupted } from '../services/uploads/upload-load.js';
 import { timedJob } from '../core/metrics.js';
 
 export async function startIngestWorker(deps: AppDeps, opts: { pollingIntervalSeconds: number; staleSeconds: number }) {

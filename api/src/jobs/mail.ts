@@ -1,4 +1,4 @@
-// The mail worker: delivers queued messages (services/mail.ts enqueues them)
+// The mail worker: delivers queued messages (services/identity/mail.ts enqueues them)
 // through SMTP when SMTP_URL is set, otherwise as .eml files in
 // DATA_DIR/outbox, logged. A failed delivery is retried with backoff.
 import fs from 'node:fs/promises';
@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { JobQueue } from '../db/queue.js';
 import { JOBS } from '../db/queue.js';
-import type { MailMessage } from '../services/mail.js';
+import type { MailMessage } from '../services/identity/mail.js';
 import { timedJob } from '../core/metrics.js';
 
 /** Delivers a message now (used by the job worker). */

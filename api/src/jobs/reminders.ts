@@ -1,10 +1,10 @@
-// The deadline job (services/reminders.ts): pg-boss keeps its schedule in the
+// The deadline job (services/review/reminders.ts): pg-boss keeps its schedule in the
 // database, so it survives restarts and runs on one instance at a time; each
 // run sends the reminders and escalations due at the time it runs, and what
 // was sent is recorded, so a run after a restart sends nothing twice.
 import type { AppDeps } from '../context.js';
 import { JOBS } from '../db/queue.js';
-import { tickReminders } from '../services/reminders.js';
+import { tickReminders } from '../services/review/reminders.js';
 import { timedJob } from '../core/metrics.js';
 
 /** Every 15 minutes: reminders are per day, escalations come within a quarter of an hour of the end. */

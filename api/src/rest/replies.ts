@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { isoDate } from './edge.js';
-import { TOTAL_ROWS_HEADER } from '../services/exports.js';
+import { TOTAL_ROWS_HEADER } from '../services/reports/exports.js';
 
 export const str = (description: string) => z.string().describe(description);
 export const int = (description: string) => z.number().int().describe(description);

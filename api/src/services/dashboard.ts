@@ -4,11 +4,11 @@ import { ValidationError } from '../core/errors.js';
 import type { PubSub } from '../pubsub.js';
 import type { DbClient } from '../core/types.js';
 import type { Viewer } from './viewer.js';
-import { decidedRowCount, visibleTotals } from './risks.js';
-import { getDecisionPeriod } from './periods.js';
+import { decidedRowCount, visibleTotals } from './review/risks.js';
+import { getDecisionPeriod } from './review/periods.js';
 import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
 import { UNCATEGORISED, categoryCounts, loadsPerBucket, newHighRiskUsers } from './scope-figures.js';
-import { HOLDS_WORK, sightsOf } from './assignments.js';
+import { HOLDS_WORK, sightsOf } from './review/assignments.js';
 import { rewriteReviewerDays } from './reviewer-days.js';
 import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
 

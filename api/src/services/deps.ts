@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { JobQueue } from '../db/queue.js';
 import type { PubSub } from '../pubsub.js';
-import type { Mailer } from './mail.js';
+import type { Mailer } from './identity/mail.js';
 
 export interface AppDeps {
   config: Config;

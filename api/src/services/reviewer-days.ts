@@ -7,7 +7,7 @@
 // so the places that change what reviewers see (an upload going live, a
 // criteria change, an item handed over) bring their days up to date in their
 // own transaction instead of leaving the first read to count live. It takes
-// the reviewers' conditions as SQL (services/assignments.ts sightsOf builds
+// the reviewers' conditions as SQL (services/review/assignments.ts sightsOf builds
 // them): it knows nothing of criteria itself.
 import { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';

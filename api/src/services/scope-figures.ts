@@ -19,7 +19,7 @@ import { figuresNotKept, keepFigures, kept } from './risk-counts.js';
 import { HIGH_LEVEL_SQL } from './risk-rules.js';
 import { ADMIN_SCOPE, LIVE_ROWS, scopeKey, type RowScope } from './visibility.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
-import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './assignments.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './review/assignments.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
 export const HIGH_RISK_TREND_DAYS = 30;

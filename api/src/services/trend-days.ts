@@ -11,7 +11,7 @@
 import { Prisma, type PrismaClient, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { LIVE_ROWS } from './live-rows.js';
-import { sightsOf } from './assignments.js';
+import { sightsOf } from './review/assignments.js';
 import { lockTrendPeriod, rewriteReviewerDays } from './reviewer-days.js';
 
 export type DecidedBucket = { b: Date; retained: bigint; removed: bigint };

@@ -1,12 +1,12 @@
 // Who is asking, read once per request: the user and role, the rows they may
-// see (services/risks.ts viewerScope: liveness and assignment scope), the
+// see (services/review/risks.ts viewerScope: liveness and assignment scope), the
 // active period, and the per-row lookups that a list would otherwise repeat
 // (batched with dataloader: one query for every row a response asks about).
 // context.ts builds one for each request, HTTP and WebSocket alike; each part
 // is read the first time it is needed, then shared by every resolver.
 import DataLoader from 'dataloader';
 import type { PrismaClient, ReviewPeriod, RiskRow, User } from '../generated/prisma/client.js';
-import { getActivePeriod, getDecisionPeriod } from './periods.js';
+import { getActivePeriod, getDecisionPeriod } from './review/periods.js';
 import { viewerScope, visibleRows, type RowScope } from './visibility.js';
 import type { DecisionValue } from './risk-rules.js';
 

@@ -6,9 +6,9 @@
 // viewer (viewer.ts) reads the scope once.
 import { Prisma, type RiskRow, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
-import { assignedRowsCondition, criteriaSetsFor, type CriteriaSets } from './assignments.js';
+import { assignedRowsCondition, criteriaSetsFor, type CriteriaSets } from './review/assignments.js';
 import { LIVE_ROWS } from './live-rows.js';
-import type { HelpDecidingFacts } from './recommendations.js';
+import type { HelpDecidingFacts } from './review/recommendations.js';
 
 export { LIVE_ROWS };
 
@@ -16,10 +16,10 @@ export type RiskRowWithDecision = RiskRow & {
   decision: string | null;
   decisionComments: string | null;
   decidedAt: Date | null;
-  /** The viewer's mitigation, on the lists' rows (services/risks.ts listRisks). */
+  /** The viewer's mitigation, on the lists' rows (services/review/risks.ts listRisks). */
   decisionMitigationControl?: string | null;
   decisionMitigationExpiresAt?: Date | null;
-} & HelpDecidingFacts; // the facts of help deciding, on the lists' rows (services/recommendations.ts)
+} & HelpDecidingFacts; // the facts of help deciding, on the lists' rows (services/review/recommendations.ts)
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */
 export interface RowScope {

@@ -7,7 +7,7 @@ import { Client, adminClient, startServer, type TestServer } from '../helpers/se
 import { STANDIN_KEY, STANDIN_USAGE, startOpenAiStandin, type OpenAiStandin } from '../helpers/openai-standin.js';
 import { seedRows } from '../helpers/seed.js';
 import { collect, listening, until, wsClient } from '../helpers/ws.js';
-import { resumeBulkRuns } from '../../src/services/ai-bulk.js';
+import { resumeBulkRuns } from '../../src/services/ai/ai-bulk.js';
 
 let standin: OpenAiStandin;
 let server: TestServer;

@@ -9,7 +9,7 @@ import { Client, adminClient, startServer, userClient, type TestServer } from '.
 import { STANDIN_KEY, STANDIN_USAGE, startOpenAiStandin, type OpenAiStandin } from '../helpers/openai-standin.js';
 import { seedRows, type SeedRow } from '../helpers/seed.js';
 import { open } from '../../src/core/secret-box.js';
-import { secretKey } from '../../src/services/settings.js';
+import { secretKey } from '../../src/services/identity/settings.js';
 
 let standin: OpenAiStandin;
 let server: TestServer;

@@ -1,7 +1,7 @@
 // A reviewer's first dashboard right after what they see
 // changed, and the first one of a new day. A change of what reviewers see
 // (an assignment created over REST or GraphQL, deleted, items moved) sends
-// the dashboard figures' job in its own transaction (services/assignments.ts
+// the dashboard figures' job in its own transaction (services/review/assignments.ts
 // changingWhatTheySee, jobs/dashboard-figures.ts): the reviewer's new scope
 // has its figures kept before anyone reads them; a change that fails sends
 // nothing. The job also runs daily just before midnight UTC and keeps the new
@@ -15,7 +15,7 @@ import { loadExport } from '../helpers/upload.js';
 import { decide } from '../helpers/items.js';
 import { figuresNotKept, forgetCachedFigures } from '../../src/services/risk-counts.js';
 import { NEXT_DAY_AHEAD_MS, keysOf } from '../../src/services/scope-figures.js';
-import { changingWhatTheySee, criteriaSetsFor } from '../../src/services/assignments.js';
+import { changingWhatTheySee, criteriaSetsFor } from '../../src/services/review/assignments.js';
 import { scopeKey } from '../../src/services/visibility.js';
 import { JOBS } from '../../src/db/queue.js';
 import { DASHBOARD_FIGURES_CRON, runDashboardFigures } from '../../src/jobs/dashboard-figures.js';

@@ -15,7 +15,7 @@ import { loadExport } from '../helpers/upload.js';
 import { rowId } from '../helpers/items.js';
 import { forgetCachedFigures, keptFigure } from '../../src/services/risk-counts.js';
 import { keysOf } from '../../src/services/scope-figures.js';
-import { criteriaSetsFor } from '../../src/services/assignments.js';
+import { criteriaSetsFor } from '../../src/services/review/assignments.js';
 import { scopeKey } from '../../src/services/visibility.js';
 import { HEADER, dataVersions, readerCounts, row } from '../helpers/figures.js';
 

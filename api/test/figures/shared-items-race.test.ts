@@ -14,7 +14,7 @@ import { migratedDatabase } from '../helpers/database.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { seedRows, seedUsers } from '../helpers/seed.js';
 import { freshSharedItems } from '../../src/services/shared-items.js';
-import { changingWhatTheySee } from '../../src/services/assignments.js';
+import { changingWhatTheySee } from '../../src/services/review/assignments.js';
 import { startJobQueue } from '../../src/db/queue.js';
 
 /**

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
 import { PAIR_FREE_FAILURES } from '../../src/auth/throttle.js';
-import { PASSWORD_NEEDS_SESSION } from '../../src/services/auth.js';
+import { PASSWORD_NEEDS_SESSION } from '../../src/services/identity/auth.js';
 import { parseCsv } from '../helpers/csv.js';
 
 const PUBLIC = 'https://grc.example.com';

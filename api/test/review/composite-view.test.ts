@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
 import { seedRows, type SeedRow } from '../helpers/seed.js';
-import { NO_ACTIVE_PERIOD } from '../../src/services/periods.js';
+import { NO_ACTIVE_PERIOD } from '../../src/services/review/periods.js';
 
 let server: TestServer;
 let admin: Client;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Client, adminClient, startServer, userClient, userClients, type TestServer, type UserClient } from '../helpers/server.js';
 import { seedRows } from '../helpers/seed.js';
-import { NOT_YOUR_WORK, ONE_HOLDER, REASSIGNED_TITLE } from '../../src/services/reassignments.js';
+import { NOT_YOUR_WORK, ONE_HOLDER, REASSIGNED_TITLE } from '../../src/services/review/reassignments.js';
 
 let server: TestServer;
 let admin: Client;

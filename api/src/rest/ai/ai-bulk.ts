@@ -1,7 +1,7 @@
 // REST: bulk AI categorisation (beyond SPEC §7): the estimate and latest run, and starting one.
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
-import * as bulk from '../../services/ai-bulk.js';
+import * as bulk from '../../services/ai/ai-bulk.js';
 
 const doc = (summary: string, reply: z.ZodType, replyStatus?: number) => ({ summary, reply, replyStatus }) as FastifySchema;
 const ProgressJson = z.strictObject({

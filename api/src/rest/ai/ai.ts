@@ -1,7 +1,7 @@
 // REST: the AI assist (SPEC §7 /api/ai/*).
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
-import * as ai from '../../services/ai.js';
+import * as ai from '../../services/ai/ai.js';
 import { isoDate, type RouteSchema } from '../edge.js';
 
 /** The route's summary in the document, with its inputs (the services' own schemas: one rule, one home). */

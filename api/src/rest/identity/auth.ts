@@ -1,6 +1,6 @@
 // REST: sign-in, password change, sign-out, external sign-in status (SPEC §7).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as internalAuth from '../../services/auth.js';
+import * as internalAuth from '../../services/identity/auth.js';
 import * as sso from '../../auth/oidc.js';
 import { publicUser } from '../../core/types.js';
 import { AuthenticationError } from '../../core/errors.js';

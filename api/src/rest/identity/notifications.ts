@@ -1,8 +1,8 @@
 // REST: notifications (SPEC §7 /api/notifications…).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as notifications from '../../services/notifications.js';
-import { displayName } from '../../services/users.js';
+import * as notifications from '../../services/identity/notifications.js';
+import { displayName } from '../../services/identity/users.js';
 import { flag, idParams, isoDate, routeSchema } from '../edge.js';
 import { Success } from '../replies.js';
 

@@ -1,9 +1,9 @@
 // REST: Admin Settings (SPEC §7 /api/admin/settings*, /api/admin/validate-openai-key).
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { z } from 'zod';
-import * as settings from '../../services/settings.js';
+import * as settings from '../../services/identity/settings.js';
 import { isoDate, text, type RouteSchema } from '../edge.js';
-import { validateStoredKey } from '../../services/ai-provider.js';
+import { validateStoredKey } from '../../services/ai/ai-provider.js';
 
 const doc = (summary: string, inputs: RouteSchema = {}) => ({ summary, ...inputs }) as FastifySchema;
 const StatusJson = z.strictObject({ hasValue: z.boolean(), updatedAt: isoDate().nullable() });

@@ -1,7 +1,7 @@
 // REST: API tokens (list, create, revoke) and the administrators' switch.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import * as tokens from '../../services/tokens.js';
+import * as tokens from '../../services/identity/tokens.js';
 import { isLive } from '../../auth/tokens.js';
 import { flag, idParams, isoDate, routeSchema } from '../edge.js';
 

@@ -1,7 +1,7 @@
 // REST: user administration (SPEC §7 /api/users…).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as users from '../../services/users.js';
+import * as users from '../../services/identity/users.js';
 import { publicUser } from '../../core/types.js';
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../../core/validation.js';
 import { idParams, routeSchema, text } from '../edge.js';

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { ValidationError } from '../../core/errors.js';
 import { routeSchema, text } from '../edge.js';
 import { csvFile, totalRowsHeader } from '../replies.js';
-import { TOTAL_ROWS_HEADER } from '../../services/exports.js';
-import { periodEvidence } from '../../services/evidence.js';
-import { EVIDENCE_FORMATS, evidenceCsv, evidenceFileName, writeEvidenceXlsx, type EvidenceFormat } from '../../services/evidence-export.js';
+import { TOTAL_ROWS_HEADER } from '../../services/reports/exports.js';
+import { periodEvidence } from '../../services/reports/evidence.js';
+import { EVIDENCE_FORMATS, evidenceCsv, evidenceFileName, writeEvidenceXlsx, type EvidenceFormat } from '../../services/reports/evidence-export.js';
 
 const CONTENT_TYPE: Record<EvidenceFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

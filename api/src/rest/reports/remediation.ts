@@ -1,7 +1,7 @@
 // REST: the remediation list (GET /api/remediation[?format=csv], PUT /api/remediation/{id}).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as remediation from '../../services/remediation.js';
+import * as remediation from '../../services/review/remediation.js';
 import { idParams, isoDate, routeSchema, text, wholeNumber } from '../edge.js';
 import { csvFile, sendCsvExport, totalRowsHeader } from '../replies.js';
 

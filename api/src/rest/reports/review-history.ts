@@ -1,7 +1,7 @@
 // REST: the review history (SPEC §7 GET /api/reviews/all, GET /api/dashboard/recent-reviews).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as history from '../../services/review-history.js';
+import * as history from '../../services/reports/review-history.js';
 import { isoDate, routeSchema } from '../edge.js';
 
 const ReviewJson = z.strictObject({

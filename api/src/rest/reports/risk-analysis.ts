@@ -1,6 +1,6 @@
 // REST: risk analysis (SPEC §7 /api/risk-analysis/*).
 import type { FastifyInstance } from 'fastify';
-import * as analysis from '../../services/risk-analysis.js';
+import * as analysis from '../../services/reports/risk-analysis.js';
 import { z } from 'zod';
 import { isoDate, routeSchema } from '../edge.js';
 

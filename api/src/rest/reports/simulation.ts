@@ -1,8 +1,8 @@
 // REST: risk simulation (SPEC §7 /api/simulation/run) and the role-wide what-if.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as simulation from '../../services/simulation.js';
-import { roleWhatIf } from '../../services/role-what-if.js';
+import * as simulation from '../../services/reports/simulation.js';
+import { roleWhatIf } from '../../services/reports/role-what-if.js';
 import { isoDate, routeSchema, text, wholeNumber } from '../edge.js';
 
 const AccessItemJson = z.strictObject({

@@ -1,7 +1,7 @@
 // REST: assignment criteria (SPEC §7 /api/assignment-criteria, /api/assignment-values).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as assignments from '../../services/assignments.js';
+import * as assignments from '../../services/review/assignments.js';
 import { CRITERIA_TYPES } from '../../services/criteria-columns.js';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 import { Success } from '../replies.js';

@@ -1,15 +1,15 @@
 // REST: decisions, submission and approval (SPEC §7 /api/reviews/…, /api/submissions).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import * as decisions from '../../services/decisions.js';
-import * as bulk from '../../services/bulk-decisions.js';
-import * as mitigations from '../../services/mitigations.js';
-import * as approval from '../../services/approval-review.js';
-import { reviewRules } from '../../services/settings.js';
+import * as decisions from '../../services/review/decisions.js';
+import * as bulk from '../../services/review/bulk-decisions.js';
+import * as mitigations from '../../services/review/mitigations.js';
+import * as approval from '../../services/review/approval-review.js';
+import { reviewRules } from '../../services/identity/settings.js';
 import { idParams, isoDate, listOf, routeSchema, text } from '../edge.js';
 import { Success, SubmissionJson } from '../replies.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES } from '../../services/risk-rules.js';
-import { RECOMMENDATIONS } from '../../services/recommendations.js';
+import { RECOMMENDATIONS } from '../../services/review/recommendations.js';
 
 const Saved = Success.extend({ saved: z.number().int().describe('Decisions stored') });
 const Count = z.strictObject({ count: z.number().int() });

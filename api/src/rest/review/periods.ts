@@ -1,7 +1,7 @@
 // REST: review periods (SPEC §7 /api/review-periods…).
 import type { FastifyInstance } from 'fastify';
-import * as periods from '../../services/periods.js';
-import * as reminders from '../../services/reminders.js';
+import * as periods from '../../services/review/periods.js';
+import * as reminders from '../../services/review/reminders.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema } from '../edge.js';
 import { PeriodJson, PersonJson } from '../replies.js';

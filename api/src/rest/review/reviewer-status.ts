@@ -1,7 +1,7 @@
 // REST: Reviewer Status (administrators).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { reviewerStatus } from '../../services/reviewer-status.js';
+import { reviewerStatus } from '../../services/review/reviewer-status.js';
 import { isoDate, routeSchema } from '../edge.js';
 import { PersonJson } from '../replies.js';
 

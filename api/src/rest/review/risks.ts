@@ -3,12 +3,12 @@
 // /api/reports/risk-report).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import * as risks from '../../services/risks.js';
-import { exportRisksCsv } from '../../services/risk-export.js';
+import * as risks from '../../services/review/risks.js';
+import { exportRisksCsv } from '../../services/reports/risk-export.js';
 import { csvFile, sendCsvExport, totalRowsHeader } from '../replies.js';
 import { isoDate, routeSchema, text, wholeNumber } from '../edge.js';
-import { consumeRate } from '../../services/rate-limits.js';
-import { RECOMMENDATIONS, RISK_SORTS } from '../../services/recommendations.js';
+import { consumeRate } from '../../services/identity/rate-limits.js';
+import { RECOMMENDATIONS, RISK_SORTS } from '../../services/review/recommendations.js';
 import { DECISION_STATES, RISK_LEVELS, orList } from '../../services/risk-rules.js';
 
 /**
@@ -22,7 +22,7 @@ const oneOf = <const T extends readonly string[]>(field: string, what: string, v
     .optional()
     .describe(`${field}: ${orList(values)} (empty or All: no filter)`);
 
-/** The queue's filter (services/risks.ts checks the same bounds for GraphQL). */
+/** The queue's filter (services/review/risks.ts checks the same bounds for GraphQL). */
 const FilterQuery = z.object({
   ...(Object.fromEntries(risks.FILTER_FIELDS.map((f) => [f, text(f, risks.MAX_FILTER_VALUE_LENGTH).optional()])) as Record<
     keyof risks.RiskFilter,

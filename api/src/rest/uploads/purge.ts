@@ -1,7 +1,7 @@
 // REST: 'Purge All Risk Data' (SPEC §7 DELETE /api/admin/purge-risk-data).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { purgeRiskData } from '../../services/purge.js';
+import { purgeRiskData } from '../../services/uploads/purge.js';
 import { isoDate, routeSchema } from '../edge.js';
 
 const count = z.number().int();

@@ -7,14 +7,14 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import * as uploads from '../../services/uploads.js';
+import * as uploads from '../../services/uploads/uploads.js';
 import { AppError, errorBody, PayloadTooLargeError, ValidationError } from '../../core/errors.js';
 import { assertCleanStrings } from '../../core/validation.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 import { PersonJson, UploadAccepted } from '../replies.js';
-import * as preview from '../../services/upload-preview.js';
-import * as profiles from '../../services/mapping-profiles.js';
+import * as preview from '../../services/uploads/upload-preview.js';
+import * as profiles from '../../services/uploads/mapping-profiles.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The most a multipart form adds to its file: 20 fields of 1 KB, each part's headers, the boundaries. */
@@ -145,7 +145,7 @@ const UploadJson = z.strictObject({
   uploadedBy: PersonJson.nullable(),
 });
 
-/** multipart/form-data: the file and the options the service checks (services/uploads.ts). */
+/** multipart/form-data: the file and the options the service checks (services/uploads/uploads.ts). */
 const UploadForm = uploads.optionsSchema.extend({
   file: z.string().meta({ format: 'binary', description: 'The .csv, .xlsx or .xls file (2 GB at most); only the first file is read' }),
 });

@@ -2,7 +2,7 @@
 import { filter, pipe } from 'graphql-yoga';
 import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
-import * as bulk from '../../services/ai-bulk.js';
+import * as bulk from '../../services/ai/ai-bulk.js';
 import { stillSignedIn } from '../../context.js';
 
 const Estimate = builder.objectRef<bulk.BulkEstimate>('AiBulkEstimate').implement({

@@ -2,7 +2,7 @@
 // groups), accepting or rejecting it, the risk profile, and usage statistics.
 import { builder } from '../builder.js';
 import { ValidationError } from '../../core/errors.js';
-import * as ai from '../../services/ai.js';
+import * as ai from '../../services/ai/ai.js';
 import { CompositeRiskGroupRef } from '../review/composite-view.js';
 
 const AiSuggestion = builder.objectRef<ai.StoredSuggestion>('AiSuggestion').implement({

@@ -8,7 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../../core/errors.js';
-import * as notifications from '../../services/notifications.js';
+import * as notifications from '../../services/identity/notifications.js';
 import { access, stillSignedIn } from '../../context.js';
 
 export const NotificationTypeEnum = enumOf('NotificationType', { values: ['general', 'info', 'warning', 'urgent'] as const });

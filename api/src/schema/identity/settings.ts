@@ -1,8 +1,8 @@
 // Admin Settings: whether the OpenAI API key is set (never the key), storing and validating it.
 import { builder } from '../builder.js';
 import { ValidationError } from '../../core/errors.js';
-import * as settings from '../../services/settings.js';
-import { validateStoredKey, type KeyValidation } from '../../services/ai-provider.js';
+import * as settings from '../../services/identity/settings.js';
+import { validateStoredKey, type KeyValidation } from '../../services/ai/ai-provider.js';
 
 const SettingStatus = builder.objectRef<settings.SettingStatus>('AdminSettingStatus').implement({
   description: 'Whether a setting has a value and when it last changed; the value itself never leaves the server.',

@@ -6,7 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
 import { ValidationError } from '../../core/errors.js';
 import { isLive } from '../../auth/tokens.js';
-import * as tokens from '../../services/tokens.js';
+import * as tokens from '../../services/identity/tokens.js';
 import { access } from '../../context.js';
 
 export const ApiTokenScopeEnum = enumOf('ApiTokenScope', {

@@ -3,8 +3,8 @@ import { builder, runnable } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { listOrder, type OrderField } from '../ordering.js';
 import { ValidationError } from '../../core/errors.js';
-import * as internalAuth from '../../services/auth.js';
-import * as users from '../../services/users.js';
+import * as internalAuth from '../../services/identity/auth.js';
+import * as users from '../../services/identity/users.js';
 import { access, setContextUser, type Context } from '../../context.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 

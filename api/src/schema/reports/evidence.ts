@@ -4,10 +4,10 @@ import { builder } from '../builder.js';
 import { ReviewPeriodNode } from '../review/periods.js';
 import { DecisionValueEnum } from '../review/decisions.js';
 import { RecommendationValueEnum } from '../review/risks.js';
-import type { RecommendationValue } from '../../services/recommendations.js';
+import type { RecommendationValue } from '../../services/review/recommendations.js';
 import { UploadStatusEnum } from '../uploads/uploads.js';
 import type { DecisionValue } from '../../services/risk-rules.js';
-import { periodEvidence, type EvidenceScope, type EvidenceUpload } from '../../services/evidence.js';
+import { periodEvidence, type EvidenceScope, type EvidenceUpload } from '../../services/reports/evidence.js';
 
 const EvidenceUploadRef = builder.objectRef<EvidenceUpload>('EvidenceUpload').implement({
   fields: (t) => ({

@@ -5,7 +5,7 @@
 import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { RiskFilterInput } from '../review/risks.js';
-import { RISK_EXPORT_KINDS, riskExportLink, type RiskExportKind, type RiskExportLink } from '../../services/exports.js';
+import { RISK_EXPORT_KINDS, riskExportLink, type RiskExportKind, type RiskExportLink } from '../../services/reports/exports.js';
 
 const RiskExportKindEnum = enumOf('RiskExportKind', {
   description: 'Which CSV export of the risk rows.',

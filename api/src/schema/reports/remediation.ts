@@ -8,7 +8,7 @@ import { enumOf } from '../enums.js';
 import { ValidationError } from '../../core/errors.js';
 import { ReviewPeriodNode } from '../review/periods.js';
 import { RiskLevelEnum } from '../review/risks.js';
-import * as remediation from '../../services/remediation.js';
+import * as remediation from '../../services/review/remediation.js';
 
 const RemediationStatusEnum = enumOf('RemediationStatus', {
   description: "Where a removal stands: open (to do), done, failed (could not be revoked), verified (the next upload no longer holds the access).",

@@ -7,7 +7,7 @@ import { builder, MAX_CONNECTION_SIZE } from '../builder.js';
 import type { Context } from '../../context.js';
 import { DecisionValueEnum } from '../review/decisions.js';
 import { RiskLevelEnum } from '../review/risks.js';
-import * as history from '../../services/review-history.js';
+import * as history from '../../services/reports/review-history.js';
 import type { DecisionValue, RiskLevel } from '../../services/risk-rules.js';
 
 const ReviewDecisionFilterEnum = enumOf('ReviewDecisionFilter', { values: history.REVIEW_DECISION_FILTERS });
@@ -21,7 +21,7 @@ const SharedWithRef = builder.objectRef<history.SharedWith>('ReviewSharedWith').
   }),
 });
 
-/** A decision is a Node, read back by id through the listing's own rules (services/review-history.ts getReviews). */
+/** A decision is a Node, read back by id through the listing's own rules (services/reports/review-history.ts getReviews). */
 const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDecision'), {
   description: "One reviewer's decision on one risk row in one period.",
   id: { resolve: (r) => r.id },
@@ -47,7 +47,7 @@ type ConnectionArgs = { first?: number | null; last?: number | null; after?: str
 
 /**
  * A decision's cursor: its place in the newest-first order (its last change in
- * epoch microseconds and its id, services/review-history.ts ReviewKey), opaque
+ * epoch microseconds and its id, services/reports/review-history.ts ReviewKey), opaque
  * to callers. It stays put whatever is decided meanwhile, however its page was
  * read (by number or by cursor).
  */
@@ -60,7 +60,7 @@ function fromCursor(cursor: string | null | undefined, name: 'after' | 'before')
 }
 
 /**
- * A page of the decisions the viewer may list (services/review-history.ts
+ * A page of the decisions the viewer may list (services/reports/review-history.ts
  * listReviews), newest first, with how many match: `page` (from 1) with
  * `first` as the page size reads that page; otherwise `first` / `after` read
  * on, `last` / `before` read back.

@@ -1,10 +1,10 @@
 // Risk analysis in GraphQL (SPEC §4 'User analysis status'): run one user's
 // analysis with role decisions over the saved ones, and read the viewer's
-// latest stored result per user. The rule is services/risk-analysis.ts's.
+// latest stored result per user. The rule is services/reports/risk-analysis.ts's.
 import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { ValidationError } from '../../core/errors.js';
-import * as analysis from '../../services/risk-analysis.js';
+import * as analysis from '../../services/reports/risk-analysis.js';
 import { ANALYSIS_STATUSES } from '../../services/risk-rules.js';
 import { DecisionValueEnum } from '../review/decisions.js';
 import { CompositeUserRef } from '../review/composite-view.js';

@@ -1,11 +1,11 @@
 // Risk simulation in GraphQL (SPEC §2, §5): run a simulation, the pickers'
 // searches over the loaded data, recent runs, and the role-wide what-if.
-// The semantics are services/simulation.ts's and services/role-what-if.ts's.
+// The semantics are services/reports/simulation.ts's and services/reports/role-what-if.ts's.
 import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { ValidationError } from '../../core/errors.js';
-import * as simulation from '../../services/simulation.js';
-import * as whatIf from '../../services/role-what-if.js';
+import * as simulation from '../../services/reports/simulation.js';
+import * as whatIf from '../../services/reports/role-what-if.js';
 
 const ScenarioActionEnum = enumOf('ScenarioAction', { values: simulation.SCENARIO_ACTIONS });
 

@@ -3,8 +3,8 @@
 // item comments on the submission (which its reviewer may read too).
 import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
-import * as approval from '../../services/approval-review.js';
-import { itemCommentJson, itemCommentsOf } from '../../services/decisions.js';
+import * as approval from '../../services/review/approval-review.js';
+import { itemCommentJson, itemCommentsOf } from '../../services/review/decisions.js';
 import type { DecisionValue, RiskLevel } from '../../services/risk-rules.js';
 import { RiskLevelEnum } from './risks.js';
 import { DecisionValueEnum, SubmissionNode, SubmissionStateRef } from './decisions.js';

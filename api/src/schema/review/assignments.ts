@@ -6,7 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
 import { UserNode } from '../identity/users.js';
 import { ValidationError } from '../../core/errors.js';
-import * as assignments from '../../services/assignments.js';
+import * as assignments from '../../services/review/assignments.js';
 import { CRITERIA_TYPES } from '../../services/criteria-columns.js';
 
 export const CriteriaTypeEnum = enumOf('CriteriaType', { values: CRITERIA_TYPES });

@@ -5,11 +5,11 @@ import { enumOf } from '../enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
 import { ValidationError } from '../../core/errors.js';
-import * as decisions from '../../services/decisions.js';
-import * as bulk from '../../services/bulk-decisions.js';
-import * as mitigations from '../../services/mitigations.js';
-import * as approval from '../../services/approval-review.js';
-import { reviewRules, type ReviewRules } from '../../services/settings.js';
+import * as decisions from '../../services/review/decisions.js';
+import * as bulk from '../../services/review/bulk-decisions.js';
+import * as mitigations from '../../services/review/mitigations.js';
+import * as approval from '../../services/review/approval-review.js';
+import { reviewRules, type ReviewRules } from '../../services/identity/settings.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../../services/risk-rules.js';
 import { filter, pipe } from 'graphql-yoga';
 import { access, stillSignedIn } from '../../context.js';
@@ -193,7 +193,7 @@ const ItemCommentInput = builder.inputType('ItemCommentInput', {
   }),
 });
 
-/** Approving or returning a submission: the same arguments, one service call (services/approval-review.ts). */
+/** Approving or returning a submission: the same arguments, one service call (services/review/approval-review.ts). */
 function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
   return t.field({
     type: SubmissionNode,

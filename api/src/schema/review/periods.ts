@@ -7,8 +7,8 @@ import type { Context } from '../../context.js';
 import { stillSignedIn } from '../../context.js';
 import { filter, pipe } from 'graphql-yoga';
 import { ValidationError } from '../../core/errors.js';
-import * as periods from '../../services/periods.js';
-import * as reminders from '../../services/reminders.js';
+import * as periods from '../../services/review/periods.js';
+import * as reminders from '../../services/review/reminders.js';
 
 export const PeriodStatusEnum = enumOf('PeriodStatus', { values: ['active', 'closed'] as const });
 export const DefaultAtCloseEnum = enumOf('DefaultAtClose', {

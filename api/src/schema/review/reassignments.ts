@@ -10,7 +10,7 @@ import { AssignmentCriteriaNode, CriteriaTypeEnum } from './assignments.js';
 import { ValidationError } from '../../core/errors.js';
 import { actorLabel } from '../../core/audit.js';
 import { RiskRowNode } from './risks.js';
-import * as reassignments from '../../services/reassignments.js';
+import * as reassignments from '../../services/review/reassignments.js';
 
 const ReassignmentRef = builder.prismaNode('Reassignment', {
   description: 'An assignment criterion, or single items, moved from one reviewer to another, with the note; who held the items when.',

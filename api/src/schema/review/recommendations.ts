@@ -1,10 +1,10 @@
 // Help deciding in GraphQL: beside each risk row, its
-// facts and the recommendation with its reason (services/recommendations.ts).
+// facts and the recommendation with its reason (services/review/recommendations.ts).
 // The lists' rows carry the facts (read with the page); rows read by id are
 // looked up together, one query per request.
 import { builder } from '../builder.js';
 import type { Context } from '../../context.js';
-import * as rec from '../../services/recommendations.js';
+import * as rec from '../../services/review/recommendations.js';
 import type { RiskRow } from '../../generated/prisma/client.js';
 import { RecommendationValueEnum, RiskRowNode } from './risks.js';
 import { DecisionValueEnum } from './decisions.js';

@@ -5,7 +5,7 @@
 import { builder, runnable } from '../builder.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Context } from '../../context.js';
-import { reviewerProgress, REVIEWERS, type ReviewerKey } from '../../services/reviewer-status.js';
+import { reviewerProgress, REVIEWERS, type ReviewerKey } from '../../services/review/reviewer-status.js';
 import { listOrder } from '../ordering.js';
 import { PERSON_ORDER_FIELDS, UserNode } from '../identity/users.js';
 import { SubmissionNode, SubmissionStatusEnum } from './decisions.js';

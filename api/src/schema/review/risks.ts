@@ -6,10 +6,10 @@ import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Context } from '../../context.js';
-import * as risks from '../../services/risks.js';
+import * as risks from '../../services/review/risks.js';
 import { DECISION_STATES, RISK_LEVELS, isHighRiskRule } from '../../services/risk-rules.js';
 import type { RiskRow } from '../../generated/prisma/client.js';
-import { RECOMMENDATIONS, RISK_SORTS } from '../../services/recommendations.js';
+import { RECOMMENDATIONS, RISK_SORTS } from '../../services/review/recommendations.js';
 
 export const RiskLevelEnum = enumOf('RiskLevel', { values: RISK_LEVELS });
 export const RecommendationValueEnum = enumOf('RecommendationValue', { values: RECOMMENDATIONS });
@@ -74,7 +74,7 @@ const RiskRowObject = builder.prismaObject('RiskRow', {
 
 /**
  * RiskRow is a Node read by id through the one visibility rule
- * (services/risks.ts visibleRows, batched per request by the viewer's loader):
+ * (services/review/risks.ts visibleRows, batched per request by the viewer's loader):
  * live rows in the viewer's scope only.
  */
 export const RiskRowNode = builder.nodeRef(RiskRowObject, {

@@ -1,7 +1,7 @@
 // 'Purge All Risk Data' and the event that tells open pages to refetch.
 import { filter, pipe } from 'graphql-yoga';
 import { builder } from '../builder.js';
-import { purgeRiskData, type PurgeResult } from '../../services/purge.js';
+import { purgeRiskData, type PurgeResult } from '../../services/uploads/purge.js';
 import { stillSignedIn } from '../../context.js';
 
 const PurgeCounts = builder.objectRef<PurgeResult['deleted']>('PurgeCounts').implement({

@@ -7,9 +7,9 @@ import { builder, runnable } from '../builder.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
 import { ValidationError } from '../../core/errors.js';
-import * as uploads from '../../services/uploads.js';
-import * as preview from '../../services/upload-preview.js';
-import * as profiles from '../../services/mapping-profiles.js';
+import * as uploads from '../../services/uploads/uploads.js';
+import * as preview from '../../services/uploads/upload-preview.js';
+import * as profiles from '../../services/uploads/mapping-profiles.js';
 import { SourceLayout, UploadOptionsInput, uploadOptionsOf } from './uploads.js';
 
 const PreviewColumn = builder.objectRef<{ header: string; field: string | null; suggestion: string | null }>('PreviewColumn').implement({

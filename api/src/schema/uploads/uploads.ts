@@ -8,7 +8,7 @@ import { enumOf } from '../enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
 import { ValidationError } from '../../core/errors.js';
-import * as uploads from '../../services/uploads.js';
+import * as uploads from '../../services/uploads/uploads.js';
 
 builder.scalarType('Upload', {
   description: 'A file sent as a GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec).',

@@ -15,7 +15,7 @@ import { JOBS, onTransaction } from '../../db/queue.js';
 import { IngestError } from '../../ingest/csv.js';
 import { openZipTables } from '../../ingest/access/zip-tables.js';
 import { EXTRACT_TABLES, REQUIRED_TABLES, loadExtractTable } from '../../ingest/access/extract-tables.js';
-import type { ReceivedFile } from '../uploads.js';
+import type { ReceivedFile } from '../uploads/uploads.js';
 import { UUID } from './rule-sets.js';
 
 export type ExtractLoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'config'>;

@@ -10,7 +10,7 @@ import type { Upload } from '../../generated/prisma/client.js';
 import type { Actor } from '../../core/types.js';
 import type { Database } from '../../db/client.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { acceptUpload, receiveFile, type UploadDeps } from '../uploads.js';
+import { acceptUpload, receiveFile, type UploadDeps } from '../uploads/uploads.js';
 import { completedAnalysis, conflictsCsv } from './conflicts.js';
 import { getRuleSet } from './rule-sets.js';
 

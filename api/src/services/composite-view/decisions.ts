@@ -1,8 +1,8 @@
 // Decisions from the composite-role view: per user and composite role,
-// through the one decision path (services/decisions.ts), then the levels they
+// through the one decision path (services/review/decisions.ts), then the levels they
 // touched read back as the viewer now sees them.
 import { Prisma } from '../../generated/prisma/client.js';
-import { saveDecisions, type DecisionDeps } from '../decisions.js';
+import { saveDecisions, type DecisionDeps } from '../review/decisions.js';
 import type { Actor } from '../../core/types.js';
 import type { Viewer } from '../viewer.js';
 import { decisionJoin, viewScope } from './scope.js';

@@ -4,9 +4,9 @@
 // every row under it in the active period. Everything is grouped and paged in
 // SQL (keyset on the grouping key), so a level costs the rows under the keys
 // of one page, never the whole table. Visibility is the rule of
-// services/risks.ts: administrators see every live row, reviewers only their
+// services/review/risks.ts: administrators see every live row, reviewers only their
 // assigned rows, whichever way they ask. Decisions from this view go through
-// the one decision path (services/decisions.ts, per user and composite role).
+// the one decision path (services/review/decisions.ts, per user and composite role).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Viewer } from '../viewer.js';
 

@@ -24,7 +24,7 @@ const saveDecisionsMutation = graphql`
   }
 `;
 
-/** The server refused a removal for want of a comment (services/decisions.ts REMOVAL_COMMENT_REQUIRED). */
+/** The server refused a removal for want of a comment (services/review/decisions.ts REMOVAL_COMMENT_REQUIRED). */
 export const needsRemovalComment = (message: string) => /removal needs a justification comment/.test(message);
 
 export type Decision = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED';

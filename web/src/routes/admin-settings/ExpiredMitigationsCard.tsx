@@ -15,7 +15,7 @@ const useStyles = makeStyles({
 /**
  * Mitigations of the current period whose expiry date has passed.
  * When the next period is created they are not carried into it: their rows
- * are pending again (services/mitigations.ts).
+ * are pending again (services/review/mitigations.ts).
  */
 export function ExpiredMitigationsCard({ list }: { list: ExpiredMitigationsCard_list$key }) {
   const styles = useStyles();

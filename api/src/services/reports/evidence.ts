@@ -1,0 +1,371 @@
+// Auditor evidence of a review period (ARCHITECTURE.md 'Evidence'): the final
+// decisions with who decided, who approved and when; the period's audit trail
+// (every decision change, submission, recall, approval, return, period change,
+// upload, purge, refused sign-in and lockout); its scope (the uploads with their row counts and file
+// checksums); and a summary.
+//
+// Evidence of a closed period never changes: when a period closes, its scope,
+// summary and final decisions are frozen (period_evidence), in the same
+// transaction as the close, and its audit trail ends at the close (the trail
+// is append-only). A later upload that replaces the rows, a purge, or a change
+// of names changes nothing in it. Reopening the period removes the frozen
+// evidence; closing it again freezes it anew. A period closed before this
+// existed is frozen at its first download. An active period's evidence is
+// built live, as of the download.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Prisma, type PrismaClient, type ReviewPeriod } from '../../generated/prisma/client.js';
+import { NotFoundError } from '../../core/errors.js';
+import { personLabel } from '../../core/people.js';
+import type { DbClient } from '../../core/types.js';
+import { isUuid } from '../../core/types.js';
+import { rowHoldersSql } from '../review/assignments.js';
+import { recommendationValueSql } from '../review/recommendations.js';
+
+export interface EvidenceUpload {
+  id: string;
+  originalName: string;
+  status: string;
+  mode: string;
+  recordCount: number;
+  duplicatesSkipped: number;
+  uploadedBy: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  liveAtClose: boolean;
+  /** SHA-256 of the stored file (hex); null when the file is no longer stored. */
+  sha256: string | null;
+}
+
+export interface EvidenceScope {
+  period: { id: string; name: string; description: string | null; startDate: string; endDate: string | null; closedAt: string | null; status: string };
+  /** When the evidence was taken: the close (frozen), or the download (an active period). */
+  asOf: string;
+  frozen: boolean;
+  /** The last audit event the evidence holds (the close's own, for a frozen period); null: up to the download. */
+  lastAuditId: string | null;
+  uploads: EvidenceUpload[];
+  summary: {
+    decisions: number;
+    retained: number;
+    retainedMitigated: number;
+    removed: number;
+    reviewers: number;
+    approvedDecisions: number;
+    submissions: { reviewer: string; status: string; decisionCount: number; submittedAt: string; reviewedBy: string | null; reviewedAt: string | null; comment: string | null }[];
+    /** Work moved between reviewers during the period (absent in evidence frozen before reassignments were recorded). */
+    reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
+  };
+}
+
+/** The columns of the Decisions sheet: [header, key of the frozen record]. */
+export const DECISION_COLUMNS: [string, string][] = [
+  ['User ID', 'userId'],
+  ['User Name', 'userName'],
+  ['User Group', 'userGroup'],
+  ['Access Risk ID', 'accessRiskId'],
+  ['Risk Description', 'riskDescription'],
+  ['Risk Level', 'riskLevel'],
+  ['Rule ID', 'ruleId'],
+  ['System', 'system'],
+  ['Role/Profile', 'roleProfile'],
+  ['Composite Role', 'compositeBusinessRole'],
+  ['Decision', 'decision'],
+  ['Comments', 'comments'],
+  ['Mitigating Control', 'mitigationControl'],
+  ['Mitigation Expires', 'mitigationExpiresAt'],
+  ['Decided By', 'reviewer'],
+  ['Decided At', 'decidedAt'],
+  ['Assigned To', 'assignedTo'],
+  ['Recommendation', 'recommendation'],
+  ['Submission', 'submissionStatus'],
+  ['Submitted At', 'submittedAt'],
+  ['Approved By', 'approvedBy'],
+  ['Approved At', 'approvedAt'],
+  ['Approver Comment', 'approverComment'],
+];
+
+export const AUDIT_COLUMNS: [string, string][] = [
+  ['Event', 'id'],
+  ['Occurred At', 'occurredAt'],
+  ['Actor', 'actor'],
+  ['Action', 'action'],
+  ['Entity', 'entityType'],
+  ['Entity ID', 'entityId'],
+  ['Before', 'before'],
+  ['After', 'after'],
+  ['Address', 'ip'],
+];
+
+const person = (alias: string) => Prisma.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '') || ' <' || coalesce(${alias}.email, '') || '>'), '<>')`);
+const iso = (expr: string) => Prisma.raw(`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** Each final decision of the period as one JSON record, in a stable order (user, risk, role, decision id). */
+function decisionRecordsSql(periodId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT row_number() OVER (ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id)::int AS seq,
+           jsonb_build_object(
+             'userId', r.user_id, 'userName', r.user_name, 'userGroup', r.user_group, 'accessRiskId', r.access_risk_id,
+             'riskDescription', r.risk_description, 'riskLevel', r.risk_level::text, 'ruleId', r.rule_id, 'system', r.system,
+             'roleProfile', r.role_profile, 'compositeBusinessRole', r.composite_business_role,
+             'decision', d.decision::text, 'comments', d.comments, 'mitigationControl', d.mitigation_control,
+             'mitigationExpiresAt', to_char(d.mitigation_expires_at, 'YYYY-MM-DD'),
+             'reviewer', ${person('u')}, 'decidedAt', ${iso('d.updated_at')},
+             'assignedTo', (SELECT string_agg(${person('hu')}, '; ' ORDER BY hu.email) FROM ${rowHoldersSql} holder JOIN users hu ON hu.id = holder.reviewer_id),
+             'recommendation', ${recommendationValueSql({ periodId, viewerId: Prisma.sql`d.reviewer_id` })},
+             'submissionStatus', s.status::text, 'submittedAt', ${iso('s.submitted_at')},
+             'approvedBy', CASE WHEN s.status = 'approved' THEN ${person('a')} END,
+             'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END,
+             'approverComment', c.comment
+           ) AS record
+      FROM decisions d
+      JOIN risk_rows r ON r.id = d.risk_row_id
+      JOIN users u ON u.id = d.reviewer_id
+      LEFT JOIN LATERAL (
+        SELECT * FROM submissions s WHERE s.period_id = d.period_id AND s.reviewer_id = d.reviewer_id
+         ORDER BY s.submitted_at DESC, s.id DESC LIMIT 1
+      ) s ON TRUE
+      LEFT JOIN users a ON a.id = s.reviewed_by_id
+      LEFT JOIN submission_item_comments c ON c.submission_id = s.id AND c.risk_row_id = d.risk_row_id
+     WHERE d.period_id = ${periodId}::uuid`;
+}
+
+async function sha256Of(file: string): Promise<string | null> {
+  try {
+    const hash = crypto.createHash('sha256');
+    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/** The uploads in a period's scope: loaded while it ran, or live at its end. */
+async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, uploadsDir: string | undefined): Promise<EvidenceUpload[]> {
+  const ups = await db.upload.findMany({
+    where: { OR: [{ createdAt: { gte: period.startDate, lte: until } }, { live: true, createdAt: { lte: until } }] },
+    include: { uploadedBy: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const out: EvidenceUpload[] = [];
+  for (const u of ups) {
+    out.push({
+      id: u.id,
+      originalName: u.originalName,
+      status: u.status,
+      mode: u.mode,
+      recordCount: u.recordCount,
+      duplicatesSkipped: u.duplicatesSkipped,
+      uploadedBy: u.uploadedBy ? personLabel(u.uploadedBy) : null,
+      createdAt: u.createdAt.toISOString(),
+      completedAt: u.completedAt?.toISOString() ?? null,
+      liveAtClose: u.live,
+      sha256: uploadsDir ? await sha256Of(path.join(uploadsDir, u.fileName)) : null,
+    });
+  }
+  return out;
+}
+
+async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen: boolean, uploads: EvidenceUpload[]): Promise<EvidenceScope> {
+  const [counts] = await db.$queryRaw<{ n: bigint; retained: bigint; mitigated: bigint; removed: bigint; reviewers: bigint; approved: bigint }[]>`
+    SELECT count(*) AS n, count(*) FILTER (WHERE d.decision = 'retain') AS retained,
+           count(*) FILTER (WHERE d.decision = 'retain_mitigated') AS mitigated, count(*) FILTER (WHERE d.decision = 'remove') AS removed,
+           count(DISTINCT d.reviewer_id) AS reviewers, count(*) FILTER (WHERE s.status = 'approved') AS approved
+      FROM decisions d LEFT JOIN submissions s ON s.id = d.submission_id
+     WHERE d.period_id = ${period.id}::uuid`;
+  const subs = await db.submission.findMany({
+    where: { periodId: period.id },
+    include: { reviewer: true, reviewedBy: true },
+    orderBy: [{ submittedAt: 'asc' }, { id: 'asc' }],
+  });
+  const moves = await db.reassignment.findMany({
+    where: { createdAt: { gte: period.startDate, lte: asOf } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? personLabel(u) : null);
+  return {
+    period: {
+      id: period.id,
+      name: period.name,
+      description: period.description,
+      startDate: period.startDate.toISOString(),
+      endDate: period.endDate?.toISOString() ?? null,
+      closedAt: period.closedAt?.toISOString() ?? null,
+      status: period.status,
+    },
+    asOf: asOf.toISOString(),
+    frozen,
+    lastAuditId: frozen ? String((await db.auditEvent.aggregate({ _max: { id: true } }))._max.id ?? 0) : null,
+    uploads,
+    summary: {
+      decisions: Number(counts?.n ?? 0),
+      retained: Number(counts?.retained ?? 0),
+      retainedMitigated: Number(counts?.mitigated ?? 0),
+      removed: Number(counts?.removed ?? 0),
+      reviewers: Number(counts?.reviewers ?? 0),
+      approvedDecisions: Number(counts?.approved ?? 0),
+      submissions: subs.map((s) => ({
+        reviewer: who(s.reviewer)!,
+        status: s.status,
+        decisionCount: s.decisionCount,
+        submittedAt: s.submittedAt.toISOString(),
+        reviewedBy: who(s.reviewedBy),
+        reviewedAt: s.reviewedAt?.toISOString() ?? null,
+        comment: s.reviewComment,
+      })),
+      reassignments: moves.map((m) => ({
+        at: m.createdAt.toISOString(),
+        what: m.criteriaName ? `assignment '${m.criteriaName}'` : `items ${m.riskRowIds.join(', ')}`,
+        from: m.fromLabel,
+        to: m.toLabel,
+        by: m.byLabel,
+        note: m.note,
+      })),
+    },
+  };
+}
+
+/**
+ * Freezes a closed period's evidence (called in the transaction that closes
+ * it; `uploads` with their checksums read just before). Replaces any earlier
+ * frozen evidence of the period.
+ */
+export async function freezeEvidence(tx: DbClient, period: ReviewPeriod, uploads: EvidenceUpload[]): Promise<void> {
+  await tx.periodEvidence.deleteMany({ where: { periodId: period.id } });
+  const scope = await buildScope(tx, period, period.closedAt ?? new Date(), true, uploads);
+  await tx.periodEvidence.create({ data: { periodId: period.id, scope: scope as unknown as Prisma.InputJsonValue, frozenAt: period.closedAt ?? new Date() } });
+  await tx.$executeRaw`INSERT INTO period_evidence_decisions (period_id, seq, record) SELECT ${period.id}::uuid, x.seq, x.record FROM (${decisionRecordsSql(period.id)}) x`;
+}
+
+/** Reopening a period: its evidence is live again until it closes. */
+export async function thawEvidence(tx: DbClient, periodId: string): Promise<void> {
+  await tx.periodEvidence.deleteMany({ where: { periodId } });
+}
+
+/** The uploads (with checksums) a period's evidence would hold if it closed at `until`: read before the close's transaction. */
+export function evidenceUploads(db: DbClient, period: ReviewPeriod, until: Date, uploadsDir: string | undefined): Promise<EvidenceUpload[]> {
+  return scopeUploads(db, period, until, uploadsDir);
+}
+
+export interface Evidence {
+  scope: EvidenceScope;
+  /** The final decisions, in order, in batches (flat memory). */
+  decisions(): AsyncGenerator<Record<string, unknown>[]>;
+  /** The period's audit trail, up to the close for a closed period, in batches. */
+  audit(): AsyncGenerator<Record<string, unknown>[]>;
+}
+
+const BATCH = 5000;
+
+/** A period's evidence: frozen for a closed period (frozen now if it never was), built live for an active one. */
+export async function periodEvidence(prisma: PrismaClient, periodId: string, uploadsDir: string): Promise<Evidence> {
+  if (!isUuid(periodId)) throw new NotFoundError('Review period not found');
+  const period = await prisma.reviewPeriod.findUnique({ where: { id: periodId } });
+  if (!period) throw new NotFoundError('Review period not found');
+  let scope: EvidenceScope;
+  let decisions: () => AsyncGenerator<Record<string, unknown>[]>;
+  if (period.status === 'closed') {
+    let frozen = await prisma.periodEvidence.findUnique({ where: { periodId } });
+    if (!frozen) {
+      const ups = await scopeUploads(prisma, period, period.closedAt ?? new Date(), uploadsDir);
+      await prisma.$transaction(async (tx) => {
+        if (!(await tx.periodEvidence.findUnique({ where: { periodId } }))) await freezeEvidence(tx, period, ups);
+      });
+      frozen = await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } });
+    }
+    scope = frozen.scope as unknown as EvidenceScope;
+    decisions = async function* () {
+      for (let after = 0; ; ) {
+        const rows = await prisma.periodEvidenceDecision.findMany({ where: { periodId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
+        if (!rows.length) return;
+        yield rows.map((r) => r.record as Record<string, unknown>);
+        after = rows[rows.length - 1]!.seq;
+      }
+    };
+  } else {
+    const now = new Date();
+    scope = await buildScope(prisma, period, now, false, await scopeUploads(prisma, period, now, uploadsDir));
+    decisions = async function* () {
+      for (let after = 0; ; ) {
+        const rows = await prisma.$queryRaw<{ seq: number; record: Record<string, unknown> }[]>`
+          SELECT x.seq, x.record FROM (${decisionRecordsSql(periodId)}) x WHERE x.seq > ${after} ORDER BY x.seq LIMIT ${BATCH}`;
+        if (!rows.length) return;
+        yield rows.map((r) => r.record);
+        after = rows[rows.length - 1]!.seq;
+      }
+    };
+  }
+  const until = scope.lastAuditId === null ? Prisma.sql`TRUE` : Prisma.sql`e.id <= ${BigInt(scope.lastAuditId)}`;
+  const audit = async function* () {
+    for (let after = 0n; ; ) {
+      const rows = await prisma.$queryRaw<{ id: bigint; occurred_at: Date; actor_label: string; action: string; entity_type: string; entity_id: string | null; before: unknown; after: unknown; ip: string | null }[]>`
+        SELECT e.id, e.occurred_at, e.actor_label, e.action, e.entity_type, e.entity_id, e.before, e.after, e.ip FROM audit_events e
+         WHERE e.id > ${after} AND ${until}
+           AND (e.period_id = ${periodId}::uuid
+                OR (e.occurred_at >= ${period.startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%' OR e.action LIKE 'auth.%')))
+         ORDER BY e.id LIMIT ${BATCH}`;
+      if (!rows.length) return;
+      yield rows.map((e) => ({
+        id: String(e.id),
+        occurredAt: new Date(e.occurred_at).toISOString(),
+        actor: e.actor_label,
+        action: e.action,
+        entityType: e.entity_type,
+        entityId: e.entity_id,
+        before: e.before == null ? null : JSON.stringify(e.before),
+        after: e.after == null ? null : JSON.stringify(e.after),
+        ip: e.ip,
+      }));
+      after = BigInt(rows[rows.length - 1]!.id);
+    }
+  };
+  return { scope, decisions, audit };
+}
+
+/** The Summary sheet as label / value pairs. */
+export function summaryRows(s: EvidenceScope): [string, string | number][] {
+  const rows: [string, string | number][] = [
+    ['Review period', s.period.name],
+    ['Description', s.period.description ?? ''],
+    ['Status', s.period.status],
+    ['Started', s.period.startDate],
+    ['Ends', s.period.endDate ?? ''],
+    ['Closed', s.period.closedAt ?? ''],
+    ['Evidence as of', s.asOf],
+    ['Frozen at close', s.frozen ? 'yes' : 'no (the period is open: this is the state at the time of download)'],
+    ['Final decisions', s.summary.decisions],
+    ['Retained', s.summary.retained],
+    ['Retained with a mitigating control', s.summary.retainedMitigated],
+    ['Removed', s.summary.removed],
+    ['Reviewers who decided', s.summary.reviewers],
+    ['Decisions approved', s.summary.approvedDecisions],
+    ['Uploads in scope', s.uploads.length],
+  ];
+  for (const sub of s.summary.submissions) {
+    rows.push([
+      `Submission by ${sub.reviewer}`,
+      `${sub.status}, ${sub.decisionCount} decisions, submitted ${sub.submittedAt}` +
+        (sub.reviewedBy ? `, ${sub.status} by ${sub.reviewedBy} at ${sub.reviewedAt}` : '') +
+        (sub.comment ? ` (${sub.comment})` : ''),
+    ]);
+  }
+  for (const m of s.summary.reassignments ?? []) {
+    rows.push([`Reassignment at ${m.at}`, `${m.what} from ${m.from} to ${m.to} by ${m.by}` + (m.note ? ` (${m.note})` : '')]);
+  }
+  return rows;
+}
+
+export const UPLOAD_COLUMNS: [string, keyof EvidenceUpload][] = [
+  ['Upload ID', 'id'],
+  ['File', 'originalName'],
+  ['Status', 'status'],
+  ['Mode', 'mode'],
+  ['Rows Loaded', 'recordCount'],
+  ['Duplicates Skipped', 'duplicatesSkipped'],
+  ['Uploaded By', 'uploadedBy'],
+  ['Uploaded At', 'createdAt'],
+  ['Completed At', 'completedAt'],
+  ['Live at Close', 'liveAtClose'],
+  ['File SHA-256', 'sha256'],
+];

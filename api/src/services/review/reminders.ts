@@ -1,0 +1,185 @@
+// Deadlines of a review period. A period with an end date
+// reminds each reviewer who still has pending items at each of its points
+// before the end (reminderDaysBefore, e.g. 7 and 1 days): an in-app
+// notification and an e-mail, never to a reviewer who is done. After the end,
+// while the period is still open, every administrator gets one escalation
+// listing who is late with their pending counts. Each message is recorded
+// (period_reminders) in the transaction that writes its notification, so none
+// is sent twice, by a later tick or by another instance ticking at the same
+// moment. The job (jobs/reminders.ts) calls tickReminders on a schedule kept
+// by pg-boss in the database; the time is a parameter, so tests choose it.
+import { Prisma, type Notification, type PrismaClient, type ReviewPeriod, type User } from '../../generated/prisma/client.js';
+import type { Config } from '../../config.js';
+import { recordAudit } from '../../core/audit.js';
+import { displayName } from '../../core/people.js';
+import type { DbClient } from '../../core/types.js';
+import { DAY_MS, isUuid } from '../../core/types.js';
+import { NotFoundError } from '../../core/errors.js';
+import type { PubSub } from '../../pubsub.js';
+import type { Mailer } from '../identity/mail.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
+import { LIVE_ROWS } from '../live-rows.js';
+import { getActivePeriod } from './periods.js';
+import { createSystemNotification, publishNotification } from '../identity/notifications.js';
+import { signInLink } from '../identity/users.js';
+
+export interface ReminderDeps {
+  prisma: PrismaClient;
+  pubsub: PubSub;
+  mailer: Mailer;
+  config: Pick<Config, 'publicUrl'>;
+}
+
+export const REMINDER_TITLE = 'Review deadline approaching';
+export const ESCALATION_TITLE = 'Review period overdue';
+
+/** A reviewer and how many of their assigned items have no decision of theirs in the period. */
+export interface PendingWork {
+  reviewer: User;
+  pending: number;
+}
+
+/**
+ * Every reviewer with assignments (or those named) and their pending items in
+ * the period (live rows their criteria match without their decision); one
+ * count per reviewer.
+ */
+export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: string[]): Promise<PendingWork[]> {
+  const reviewers = await db.user.findMany({
+    where: { role: 'reviewer', ...HOLDS_WORK, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
+    orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
+  });
+  const sets = await criteriaSetsOf(db, reviewers.map((r) => r.id));
+  const out: PendingWork[] = [];
+  for (const reviewer of reviewers) {
+    const [row] = await db.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM risk_rows r
+       WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(sets.get(reviewer.id)!)}
+         AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.period_id = ${periodId}::uuid AND d.reviewer_id = ${reviewer.id}::uuid AND d.risk_row_id = r.id)`;
+    out.push({ reviewer, pending: Number(row?.n ?? 0) });
+  }
+  return out;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const nameOf = (u: User) => displayName(u) || u.email;
+
+/** The reminder points of the period that have come by `now` (the end not yet reached). */
+export function duePoints(period: Pick<ReviewPeriod, 'endDate' | 'reminderDaysBefore'>, now: Date): number[] {
+  const end = period.endDate;
+  if (!end || now >= end) return [];
+  return period.reminderDaysBefore.filter((d) => now.getTime() >= end.getTime() - d * DAY_MS);
+}
+
+export interface TickResult {
+  /** Reviewers reminded by this tick. */
+  reminded: number;
+  /** Administrators who received the escalation in this tick. */
+  escalated: number;
+}
+
+/**
+ * One pass of the deadline job at the time `now`: reminders due before the end
+ * of the active period, or the escalation after it. Sends only what was not
+ * sent before. A reviewer who slept through several points (the job did not
+ * run) gets one reminder for all of them.
+ */
+export async function tickReminders(deps: ReminderDeps, now: Date): Promise<TickResult> {
+  const result: TickResult = { reminded: 0, escalated: 0 };
+  const period = await getActivePeriod(deps.prisma);
+  if (!period?.endDate) return result;
+  if (now < period.endDate) {
+    const due = duePoints(period, now);
+    if (!due.length) return result;
+    for (const { reviewer, pending } of await pendingWork(deps.prisma, period.id)) {
+      if (!pending || !reviewer.isActive) continue;
+      if (await remind(deps, period, reviewer, pending, due, now)) result.reminded++;
+    }
+    return result;
+  }
+  const late = (await pendingWork(deps.prisma, period.id)).filter((w) => w.pending > 0);
+  if (!late.length) return result;
+  const admins = await deps.prisma.user.findMany({ where: { role: 'admin', isActive: true }, orderBy: { email: 'asc' } });
+  for (const admin of admins) if (await escalate(deps, period, admin, late)) result.escalated++;
+  return result;
+}
+
+/**
+ * Records the message and writes its notification in one transaction; false
+ * when it was recorded before (this point, this person), so nothing is sent.
+ */
+async function recordOnce(
+  deps: ReminderDeps,
+  rows: Prisma.PeriodReminderCreateManyInput[],
+  write: (tx: Prisma.TransactionClient) => Promise<Notification>,
+): Promise<Notification | null> {
+  const n = await deps.prisma.$transaction(async (tx) => {
+    const { count } = await tx.periodReminder.createMany({ data: rows, skipDuplicates: true });
+    return count ? write(tx) : null;
+  });
+  if (n) publishNotification(deps.pubsub, n);
+  return n;
+}
+
+async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, pending: number, due: number[], now: Date): Promise<boolean> {
+  const end = period.endDate!;
+  const daysLeft = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
+  const message =
+    `You have ${plural(pending, 'pending item')} in the review period '${period.name}', ` +
+    `which ends on ${day(end)} (in ${plural(daysLeft, 'day')}).`;
+  const n = await recordOnce(
+    deps,
+    due.map((daysBefore) => ({ periodId: period.id, kind: 'reminder', daysBefore, userId: reviewer.id, pendingCount: pending })),
+    async (tx) => {
+      await recordAudit(tx, null, {
+        action: 'period.reminder_sent',
+        entityType: 'ReviewPeriod',
+        entityId: period.id,
+        periodId: period.id,
+        after: { reviewerId: reviewer.id, reviewer: reviewer.email, pending, daysBefore: due },
+      });
+      return createSystemNotification(tx, { type: 'warning', title: REMINDER_TITLE, message, targetUserId: reviewer.id });
+    },
+  );
+  if (!n) return false;
+  await deps.mailer.send({
+    to: reviewer.email,
+    subject: `Reminder: '${period.name}' ends on ${day(end)}`,
+    text: `Hello ${reviewer.firstName},\n\n${message}\n\nPlease review them at ${signInLink(deps.config)}\n`,
+  });
+  return true;
+}
+
+async function escalate(deps: ReminderDeps, period: ReviewPeriod, admin: User, late: PendingWork[]): Promise<boolean> {
+  const total = late.reduce((s, w) => s + w.pending, 0);
+  const lines = late.map((w) => `- ${nameOf(w.reviewer)} <${w.reviewer.email}>${w.reviewer.isActive ? '' : ' (deactivated)'}: ${plural(w.pending, 'pending item')}`);
+  const message =
+    `The review period '${period.name}' ended on ${day(period.endDate!)}; ` +
+    `${plural(late.length, 'reviewer is', 'reviewers are')} late with ${plural(total, 'pending item')}:\n${lines.join('\n')}`;
+  const n = await recordOnce(deps, [{ periodId: period.id, kind: 'escalation', daysBefore: 0, userId: admin.id, pendingCount: total }], async (tx) => {
+    await recordAudit(tx, null, {
+      action: 'period.escalation_sent',
+      entityType: 'ReviewPeriod',
+      entityId: period.id,
+      periodId: period.id,
+      after: { administratorId: admin.id, administrator: admin.email, late: late.map((w) => ({ reviewerId: w.reviewer.id, reviewer: w.reviewer.email, pending: w.pending })) },
+    });
+    return createSystemNotification(tx, { type: 'urgent', title: ESCALATION_TITLE, message, targetUserId: admin.id });
+  });
+  if (!n) return false;
+  await deps.mailer.send({ to: admin.email, subject: `Overdue: '${period.name}' ended with pending items`, text: `Hello ${admin.firstName},\n\n${message}\n` });
+  return true;
+}
+
+/** The deadline messages sent for a period, oldest first (administrators). */
+export async function listReminders(prisma: PrismaClient, periodId: string) {
+  if (!isUuid(periodId) || !(await prisma.reviewPeriod.findUnique({ where: { id: periodId }, select: { id: true } }))) {
+    throw new NotFoundError('Review period not found');
+  }
+  return prisma.periodReminder.findMany({
+    where: { periodId },
+    include: { user: true },
+    orderBy: [{ sentAt: 'asc' }, { kind: 'asc' }, { daysBefore: 'desc' }],
+  });
+}

@@ -1,0 +1,73 @@
+// 'Purge All Risk Data' (SPEC §2 Data Management): in one transaction, the risk
+// definitions (rows, search terms, uploads and their files), simulations and
+// analysis data (analysis results, simulations, AI profiles and cached
+// answers), review decisions and submissions, and the assignments. Users,
+// settings, review periods, notifications, AI usage, the remediation list
+// (approved removals with their statuses, who set them and when: evidence of
+// the review, which names each access and needs no row or decision) and the
+// audit trail stay; the purge itself is an audit event, and open pages hear
+// of it. Only the link of a listed submission (remediation_sources) goes with
+// its submission.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Config } from '../../config.js';
+import type { PubSub } from '../../pubsub.js';
+import { ConflictError } from '../../core/errors.js';
+import { requireAdminSession } from '../identity/settings.js';
+import { recordAudit } from '../../core/audit.js';
+import type { Actor } from '../../core/types.js';
+
+export interface PurgeDeps {
+  prisma: PrismaClient;
+  config: Config;
+  pubsub: PubSub;
+}
+
+/** What a purge removes, table by table, in the order counted. */
+const PURGED = {
+  riskRows: 'risk_rows',
+  uploads: 'uploads',
+  decisions: 'decisions',
+  submissions: 'submissions',
+  assignments: 'assignment_criteria',
+  analysisResults: 'analysis_results',
+  simulations: 'simulations',
+  aiRiskProfiles: 'ai_risk_profiles',
+} as const;
+
+export type PurgeCounts = Record<keyof typeof PURGED, number>;
+
+export interface PurgeResult {
+  purgedAt: Date;
+  deleted: PurgeCounts;
+}
+
+export async function purgeRiskData(deps: PurgeDeps, actor: Actor): Promise<PurgeResult> {
+  requireAdminSession(actor, 'Data can be purged');
+  const purgedAt = new Date();
+  const { deleted, files } = await deps.prisma.$transaction(
+    async (tx) => {
+      // No load may add rows while (or after) the tables are emptied: a running upload is refused.
+      const loading = await tx.upload.count({ where: { status: 'processing' } });
+      if (loading) throw new ConflictError('A file is being uploaded and processed. Wait until it finishes, then purge.');
+      const deleted = {} as PurgeCounts;
+      for (const [name, table] of Object.entries(PURGED) as [keyof PurgeCounts, string][]) {
+        const [r] = await tx.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM ${table}`);
+        deleted[name] = Number(r!.n);
+      }
+      const files = (await tx.upload.findMany({ select: { fileName: true } })).map((u) => u.fileName);
+      await tx.$executeRawUnsafe(
+        `TRUNCATE decisions, submission_item_comments, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, shared_items, shared_item_periods, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
+      );
+      // Cached counts key on this version (TRUNCATE fires no row triggers).
+      await tx.$executeRaw`UPDATE risk_data_version SET version = version + 1 WHERE id = 1`;
+      await recordAudit(tx, actor, { action: 'risk_data.purged', entityType: 'RiskData', after: { deleted } });
+      return { deleted, files };
+    },
+    { timeout: 300_000, maxWait: 30_000 },
+  );
+  for (const f of files) fs.rmSync(path.join(deps.config.uploadsDir, path.basename(f)), { force: true });
+  deps.pubsub.publish('risk-data:purged', { purgedAt: purgedAt.toISOString() });
+  return { purgedAt, deleted };
+}

@@ -1,0 +1,344 @@
+// Uploads: accepting a stored file, its status and history, retrying a failed
+// one from its stored file, and failing loads whose worker died.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { PrismaClient, Upload, User } from '../../generated/prisma/client.js';
+import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../core/errors.js';
+import crypto from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { recordAudit } from '../../core/audit.js';
+import { neutralizeText, parseOrThrow } from '../../core/validation.js';
+import type { Actor } from '../../core/types.js';
+import { isUuid } from '../../core/types.js';
+import type { AppDeps } from '../deps.js';
+import type { PubSub, PubSubEvents } from '../../pubsub.js';
+import { JOBS } from '../../db/queue.js';
+import type { LayoutChoice } from '../../ingest/csv.js';
+
+export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'];
+export const BATCH_SIZES = [5000, 10000, 25000, 50000, 100000];
+export const TOO_LARGE = 'File Too Large: the limit is 2GB per file.';
+
+const bool = z.preprocess((v) => (v === undefined || v === '' ? undefined : v === true || v === 'true' || v === '1' || v === 'on'), z.boolean().optional());
+
+/** The upload's options (multipart fields); rest/uploads/uploads.ts documents them from this schema. */
+export const optionsSchema = z.object({
+  uploadMode: z.enum(['append', 'replace'], { error: 'Upload mode must be append or replace' }).default('append'),
+  skipDuplicates: bool.default(true),
+  batchSize: z.coerce
+    .number({ error: 'Batch size must be a number' })
+    .refine((n) => BATCH_SIZES.includes(n), { message: `Batch size must be one of ${BATCH_SIZES.join(', ')}` })
+    .default(50000),
+  emailNotification: bool.default(true),
+});
+export type UploadOptions = z.input<typeof optionsSchema>;
+
+export type UploadDeps = Pick<AppDeps, 'prisma' | 'jobs' | 'config'>;
+
+export interface ReceivedFile {
+  originalName: string;
+  tempPath: string;
+  sizeBytes: number;
+}
+
+/**
+ * Streams an incoming file to a temporary path under the uploads folder
+ * (config.uploadsDir; never whole in memory), refusing it the moment it
+ * passes 2 GB (the multipart parser's file limit). On any failure nothing is
+ * left.
+ */
+export async function receiveFile(uploadsDir: string, stream: Readable, originalName: string): Promise<ReceivedFile> {
+  const incoming = path.join(uploadsDir, '.incoming');
+  await fs.promises.mkdir(incoming, { recursive: true });
+  const tempPath = path.join(incoming, crypto.randomUUID());
+  let size = 0;
+  stream.on('data', (c: Buffer) => (size += c.length));
+  // Past the limit the parser would read and drop the rest of the file: stop here.
+  stream.once('limit', () => stream.destroy(new PayloadTooLargeError(TOO_LARGE)));
+  try {
+    await pipeline(stream, fs.createWriteStream(tempPath));
+    if ((stream as Readable & { truncated?: boolean }).truncated || size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeError(TOO_LARGE);
+  } catch (err) {
+    await fs.promises.rm(tempPath, { force: true });
+    if ((err as { status?: number }).status === 413 || /exceeds the \d+ byte size limit/.test(String((err as Error).message))) {
+      throw new PayloadTooLargeError(TOO_LARGE);
+    }
+    throw err;
+  }
+  // A file name is the browser's, not typed here: unsafe controls (an RTLO hiding the real
+  // extension) are removed and line breaks become spaces (core/validation.ts neutralizeText).
+  const name = neutralizeText(path.basename(originalName || 'upload')).replace(/[\t\r\n\u2028\u2029]/g, ' ').trim();
+  return { originalName: name || 'upload', tempPath, sizeBytes: size };
+}
+
+/** A column mapping as clients send and services keep it: each source header and its field (null: left out). */
+export type ColumnChoice = { header: string; field: string | null };
+
+/** What a confirmed preview adds to an upload: its mapping, and a profile to save it as (in the same transaction). */
+export interface AcceptExtras {
+  columnOverrides?: ColumnChoice[];
+  /** The sheet and header row chosen in the preview. */
+  layoutChoice?: LayoutChoice;
+  saveProfile?: { name: string; columns: ColumnChoice[] };
+}
+
+/**
+ * Records a received file (already streamed to a temporary path) and queues
+ * its load. A file of a type we do not read is recorded as failed.
+ */
+export async function acceptUpload(
+  deps: UploadDeps,
+  actor: Actor,
+  file: { originalName: string; tempPath: string; sizeBytes: number },
+  rawOptions: UploadOptions,
+  extras: AcceptExtras = {},
+): Promise<Upload> {
+  const options = parseOrThrow(optionsSchema, rawOptions);
+  const ext = path.extname(file.originalName).toLowerCase();
+  const dir = deps.config.uploadsDir;
+  await fs.promises.mkdir(dir, { recursive: true });
+  const accepted = ACCEPTED_EXTENSIONS.includes(ext);
+  const upload = await deps.prisma.$transaction(async (tx) => {
+    const u = await tx.upload.create({
+      data: {
+        originalName: file.originalName.slice(0, 255),
+        fileName: '',
+        sizeBytes: BigInt(file.sizeBytes),
+        status: accepted ? 'processing' : 'failed',
+        errorMessage: accepted ? null : `Files of type '${ext || 'none'}' cannot be loaded: upload a .csv, .xlsx or .xls file.`,
+        mode: options.uploadMode,
+        skipDuplicates: options.skipDuplicates,
+        batchSize: options.batchSize,
+        emailNotification: options.emailNotification,
+        uploadedById: actor.user?.id ?? null,
+        completedAt: accepted ? null : new Date(),
+        ...(extras.columnOverrides ? { columnOverrides: extras.columnOverrides } : {}),
+        ...(extras.layoutChoice ? { layoutChoice: { ...extras.layoutChoice } } : {}),
+      },
+    });
+    if (extras.saveProfile) {
+      const { name, columns } = extras.saveProfile;
+      const profile = await tx.mappingProfile.upsert({ where: { name }, create: { name, columns }, update: { columns } });
+      await recordAudit(tx, actor, { action: 'mapping-profile.saved', entityType: 'MappingProfile', entityId: profile.id, after: { name, columns } });
+    }
+    const stored = await tx.upload.update({ where: { id: u.id }, data: { fileName: `${u.id}${ext}` } });
+    await recordAudit(tx, actor, {
+      action: 'upload.received',
+      entityType: 'Upload',
+      entityId: u.id,
+      after: {
+        originalName: stored.originalName,
+        sizeBytes: file.sizeBytes,
+        mode: options.uploadMode,
+        skipDuplicates: options.skipDuplicates,
+        ...(extras.columnOverrides ? { columnMapping: extras.columnOverrides } : {}),
+        ...(extras.layoutChoice ? { layoutChoice: { ...extras.layoutChoice } } : {}),
+      },
+    });
+    return stored;
+  });
+  if (!accepted) {
+    await fs.promises.rm(file.tempPath, { force: true });
+    return upload;
+  }
+  await fs.promises.rename(file.tempPath, path.join(dir, upload.fileName));
+  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: upload.id }, { retryLimit: 0, expireInHours: INGEST_JOB_EXPIRY_HOURS });
+  return upload;
+}
+
+export async function getUpload(prisma: PrismaClient, id: string): Promise<Upload & { uploadedBy: User | null }> {
+  const u = isUuid(id) ? await prisma.upload.findUnique({ where: { id }, include: { uploadedBy: true } }) : null;
+  if (!u) throw new NotFoundError('Upload not found');
+  return u;
+}
+
+export function listUploads(prisma: PrismaClient, limit = 200) {
+  return prisma.upload.findMany({ include: { uploadedBy: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
+}
+
+/** Re-runs a failed upload from its stored file. */
+export async function retryUpload(deps: UploadDeps, actor: Actor, id: string): Promise<Upload> {
+  const u = await getUpload(deps.prisma, id);
+  if (u.status !== 'failed') throw new ConflictError('Only a failed upload can be retried');
+  if (!ACCEPTED_EXTENSIONS.includes(path.extname(u.originalName).toLowerCase())) {
+    throw new ValidationError('This file type cannot be loaded; upload a .csv, .xlsx or .xls file');
+  }
+  if (!fs.existsSync(path.join(deps.config.uploadsDir, u.fileName))) {
+    throw new ConflictError('The stored file is gone; upload it again');
+  }
+  const updated = await deps.prisma.$transaction(async (tx) => {
+    const r = await tx.upload.update({
+      where: { id },
+      // Queued again (not started) until a worker has an ingestion slot for it.
+      data: { status: 'processing', errorMessage: null, warnings: [], completedAt: null, startedAt: null, rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, heartbeatAt: null },
+    });
+    await recordAudit(tx, actor, { action: 'upload.retried', entityType: 'Upload', entityId: id });
+    return r;
+  });
+  await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: id }, { retryLimit: 0, expireInHours: INGEST_JOB_EXPIRY_HOURS });
+  return updated;
+}
+
+export const INTERRUPTED =
+  'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
+
+/** The load lost its database connection (a failover, a restart, a session ended by the server): nothing is wrong with the file. */
+export const CONNECTION_LOST =
+  'The upload was interrupted: the connection to the database was lost while loading it, and none of its rows were kept. Use Retry to load it again.';
+
+/** The disk holding the data filled up during the load. */
+export const DISK_FULL = 'The upload was interrupted: the data folder is full, and none of its rows were kept. Free some space, then use Retry to load it again.';
+
+/** Fails uploads whose worker stopped sending heartbeats (the server died mid-load). */
+/** An ingestion job not taken by a worker within this long is given up (pg-boss expires it). */
+export const INGEST_JOB_EXPIRY_HOURS = 6;
+
+export async function failInterrupted(prisma: PrismaClient, staleSeconds: number, exclude: Set<string> = new Set()): Promise<string[]> {
+  const cutoff = new Date(Date.now() - staleSeconds * 1000);
+  // An upload no worker has taken yet (no heartbeat) waits in the job queue, however long the
+  // uploads before it take; only once its job would have expired is it given up.
+  const jobExpired = new Date(Date.now() - INGEST_JOB_EXPIRY_HOURS * 3600_000);
+  const stale = await prisma.upload.findMany({
+    where: {
+      status: 'processing',
+      id: { notIn: [...exclude] },
+      OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, createdAt: { lt: jobExpired } }],
+    },
+    select: { id: true },
+  });
+  for (const { id } of stale) {
+    await prisma.upload.updateMany({ where: { id, status: 'processing' }, data: { status: 'failed', live: false, errorMessage: INTERRUPTED, completedAt: new Date() } });
+  }
+  return stale.map((s) => s.id);
+}
+
+/** How a completed upload that has warnings is named (status card, history, e-mail, REST, GraphQL). */
+export const COMPLETED_WITH_WARNINGS = 'Completed with warnings';
+
+/**
+ * The status as people read it: 'Processing', 'Completed', 'Completed with
+ * warnings' (completed, and something was not loaded or not read: see
+ * warnings) or 'Failed'. The status itself stays processing, completed or
+ * failed, so clients waiting for completed or failed keep working.
+ */
+export function statusLabel(u: Pick<Upload, 'status' | 'warnings'>): string {
+  if (u.status === 'completed') return u.warnings.length ? COMPLETED_WITH_WARNINGS : 'Completed';
+  return u.status === 'failed' ? 'Failed' : 'Processing';
+}
+
+/** GET /api/upload-status/{id}: SPEC §7's status, recordCount, errorMessage, and the rest of the progress. */
+export function uploadStatusJson(u: Upload) {
+  return {
+    status: u.status,
+    statusLabel: statusLabel(u),
+    recordCount: u.recordCount,
+    errorMessage: u.errorMessage,
+    warnings: u.warnings,
+    rowsProcessed: u.rowsProcessed,
+    bytesProcessed: Number(u.bytesProcessed),
+    sizeBytes: Number(u.sizeBytes),
+    duplicatesSkipped: u.duplicatesSkipped,
+  };
+}
+
+export function uploadJson(u: Upload & { uploadedBy?: User | null }) {
+  return {
+    id: u.id,
+    originalName: u.originalName,
+    fileName: u.fileName,
+    sizeBytes: Number(u.sizeBytes),
+    recordCount: u.recordCount,
+    status: u.status,
+    statusLabel: statusLabel(u),
+    warnings: u.warnings,
+    sourceLayout: u.sourceLayout,
+    errorMessage: u.errorMessage,
+    mode: u.mode,
+    skipDuplicates: u.skipDuplicates,
+    batchSize: u.batchSize,
+    emailNotification: u.emailNotification,
+    rowsProcessed: u.rowsProcessed,
+    bytesProcessed: Number(u.bytesProcessed),
+    duplicatesSkipped: u.duplicatesSkipped,
+    columnMapping: u.columnMapping,
+    unknownColumns: u.unknownColumns,
+    live: u.live,
+    createdAt: u.createdAt,
+    startedAt: u.startedAt,
+    completedAt: u.completedAt,
+    uploadedBy: u.uploadedBy ? { id: u.uploadedBy.id, firstName: u.uploadedBy.firstName, lastName: u.uploadedBy.lastName, email: u.uploadedBy.email } : null,
+  };
+}
+
+export type UploadProgress = PubSubEvents['upload:progress'][1];
+
+/**
+ * The one shape of an upload's progress event, for the subscription's first
+ * event (from the stored upload) and for every event a load publishes (from
+ * its own counts): the bytes of a completed upload are its whole size.
+ */
+export function progressEvent(
+  u: Pick<Upload, 'id' | 'sizeBytes'>,
+  at: {
+    status: UploadProgress['status'];
+    rowsProcessed: number;
+    bytesProcessed: number | bigint;
+    duplicatesSkipped: number;
+    errorMessage: string | null;
+    warnings?: string[];
+  },
+): UploadProgress {
+  return {
+    uploadId: u.id,
+    status: at.status,
+    rowsProcessed: at.rowsProcessed,
+    bytesProcessed: Number(at.status === 'completed' ? u.sizeBytes : at.bytesProcessed),
+    sizeBytes: Number(u.sizeBytes),
+    duplicatesSkipped: at.duplicatesSkipped,
+    errorMessage: at.errorMessage,
+    warnings: at.status === 'completed' ? (at.warnings ?? []) : [],
+  };
+}
+
+/** Publishes a progress event (after the write it reports has committed). */
+export function publishProgress(pubsub: PubSub, event: UploadProgress): void {
+  pubsub.publish('upload:progress', event.uploadId, event);
+  // A completed upload is live: the dashboard's figures moved.
+  if (event.status === 'completed') pubsub.publish('dashboard:changed', { reason: 'upload' });
+}
+
+/**
+ * An upload's progress as it stands, then as it happens, ending after
+ * 'completed' or 'failed': a client that subscribes late (a page opened or
+ * reloaded during the load, or after it) is told where the load is at once,
+ * instead of waiting for the next batch or for nothing.
+ */
+export async function* progressStream(prisma: PrismaClient, pubsub: PubSub, uploadId: string): AsyncGenerator<UploadProgress> {
+  const events = pubsub.subscribe('upload:progress', uploadId)[Symbol.asyncIterator]();
+  // Listening starts with the first next(), before the upload is read: an
+  // event published after the read cannot be missed. One published before it
+  // is older than what the read gave, and is skipped.
+  const first = events.next();
+  first.catch(() => {});
+  try {
+    const row = await prisma.upload.findUnique({ where: { id: uploadId } });
+    if (!row) return;
+    let last = progressEvent(row, row);
+    yield last;
+    let next = first;
+    while (last.status === 'processing') {
+      const n = await next;
+      if (n.done) return;
+      if (n.value.status !== 'processing' || n.value.rowsProcessed >= last.rowsProcessed) {
+        last = n.value;
+        yield last;
+      }
+      if (last.status === 'processing') next = events.next();
+    }
+  } finally {
+    await events.return?.(undefined);
+  }
+}
