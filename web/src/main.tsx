@@ -9,7 +9,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createAppRouter } from './App';
-import { ToastProvider } from './components/toast';
+import { ToastProvider } from './components/forms/toast';
 
 const useGlobalStyles = makeStaticStyles({
   'html, body, #root': { margin: 0, padding: 0, minHeight: '100%' },

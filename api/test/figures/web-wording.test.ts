@@ -3,7 +3,7 @@
 // they copy, as an oracle; the Approve dialog's count of listed items.
 import { formatDistance } from 'date-fns';
 import { describe, expect, it } from 'vitest';
-import { relativeTime } from '../../../web/src/components/relativeTime.js';
+import { relativeTime } from '../../../web/src/components/format/relativeTime.js';
 import { listedItemsHeading, unlistedItemsNote } from '../../../web/src/routes/risk-review/approvalWording.js';
 
 const MINUTE = 60_000;

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ChangePasswordDialogChangePasswordMutation } from '../__generated__/ChangePasswordDialogChangePasswordMutation.graphql';
 import type { ChangePasswordDialog_viewer$key } from '../__generated__/ChangePasswordDialog_viewer.graphql';
-import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../components/FormDialog';
-import { useNotify } from '../components/toast';
+import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../components/forms/FormDialog';
+import { useNotify } from '../components/forms/toast';
 
 /** SPEC §9: minimum password length. */
 export const MIN_PASSWORD_LENGTH = 6;

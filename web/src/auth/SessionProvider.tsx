@@ -32,7 +32,7 @@ import type {
   SessionProviderQuery,
   SessionProviderQuery$data,
 } from '../__generated__/SessionProviderQuery.graphql';
-import { useNotify } from '../components/toast';
+import { useNotify } from '../components/forms/toast';
 import { createEnvironment } from '../relay/environment';
 import { onUnauthenticated } from '../relay/errors';
 import { SIGN_IN_PATH, signInPathFor } from './nextPath';

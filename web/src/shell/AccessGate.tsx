@@ -3,9 +3,9 @@ import { LockClosed24Regular } from '@fluentui/react-icons';
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuth } from '../auth/SessionProvider';
-import { IconTile } from '../components/IconTile';
-import { RouteLoading } from '../components/RouteLoading';
-import { useNotify } from '../components/toast';
+import { IconTile } from '../components/layout/IconTile';
+import { RouteLoading } from '../components/layout/RouteLoading';
+import { useNotify } from '../components/forms/toast';
 
 /** SPEC §9: access-denied redirect delay. */
 export const ACCESS_DENIED_REDIRECT_MS = 1000;

@@ -15,8 +15,8 @@ import { useSessionEnded } from '../auth/useSessionEnded';
 import type { NotificationBellPrepared } from '../domain/notifications/notificationBellLoader';
 import { ConnectionStatus } from './ConnectionStatus';
 import { RiskDataPurgedListener } from './RiskDataPurgedListener';
-import { MOBILE_QUERY, useIsMobile } from '../components/useMediaQuery';
-import { OnDemand } from '../components/OnDemand';
+import { MOBILE_QUERY, useIsMobile } from '../components/layout/useMediaQuery';
+import { OnDemand } from '../components/layout/OnDemand';
 import { useFocusKeeper } from './useFocusKeeper';
 import { COLLAPSED_COOKIE } from '../boot/bootFrame';
 

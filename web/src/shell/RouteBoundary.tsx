@@ -11,7 +11,7 @@ import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { isForbidden, isUnauthenticated } from '../relay/errors';
 import { AccessDeniedRedirect } from './AccessGate';
-import { RouteLoading } from '../components/RouteLoading';
+import { RouteLoading } from '../components/layout/RouteLoading';
 
 const useStyles = makeStyles({
   error: {

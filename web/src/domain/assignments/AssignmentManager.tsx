@@ -3,7 +3,7 @@ import { Add20Regular } from '@fluentui/react-icons';
 import { Suspense, useState } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { AssignmentManagerQuery } from '../../__generated__/AssignmentManagerQuery.graphql';
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/layout/PageHeader';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AssignmentOverview } from './AssignmentOverview';
 import { ReassignmentPanel } from './ReassignmentPanel';

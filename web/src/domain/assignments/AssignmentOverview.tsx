@@ -11,9 +11,9 @@ import { useEffect, useMemo } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { AssignmentOverview_assignments$key } from '../../__generated__/AssignmentOverview_assignments.graphql';
 import type { AssignmentOverview_reviewers$key } from '../../__generated__/AssignmentOverview_reviewers.graphql';
-import { EmptyState } from '../../components/EmptyState';
-import { ListTable } from '../../components/ListTable';
-import { StatTile } from '../../components/StatTile';
+import { EmptyState } from '../../components/layout/EmptyState';
+import { ListTable } from '../../components/lists/ListTable';
+import { StatTile } from '../../components/layout/StatTile';
 import { AssignmentRow } from './AssignmentRow';
 import { CreateAssignmentDialog, type ReviewerOption } from './CreateAssignmentDialog';
 

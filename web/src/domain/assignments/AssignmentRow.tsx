@@ -21,13 +21,13 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { AssignmentRowDeleteMutation } from '../../__generated__/AssignmentRowDeleteMutation.graphql';
 import type { AssignmentRow_assignment$key } from '../../__generated__/AssignmentRow_assignment.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { criteriaTypeLabel, formatDate } from '../risks/riskDisplay';
 import { shownName } from '../users/userNames';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { ReassignDialog } from './ReassignDialog';
-import { formatCount } from '../../components/StatTile';
-import { dangerButton } from '../../components/pageStyles';
+import { formatCount } from '../../components/layout/StatTile';
+import { dangerButton } from '../../components/layout/pageStyles';
 
 const useStyles = makeStyles({
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },

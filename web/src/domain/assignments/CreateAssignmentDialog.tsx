@@ -4,12 +4,12 @@ import { graphql, useMutation, useRelayEnvironment } from 'react-relay';
 import { fetchQuery } from 'relay-runtime';
 import type { CreateAssignmentDialogMutation } from '../../__generated__/CreateAssignmentDialogMutation.graphql';
 import type { CreateAssignmentDialogValuesQuery } from '../../__generated__/CreateAssignmentDialogValuesQuery.graphql';
-import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../../components/FormDialog';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { SearchCombobox, type OptionLookup } from '../../components/SearchCombobox';
+import { FormDialog, SelectOptions, useFailureToast, useFormStyles } from '../../components/forms/FormDialog';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { SearchCombobox, type OptionLookup } from '../../components/lists/SearchCombobox';
 import { CRITERIA_TYPE_OPTIONS, defaultAssignmentName, type CriteriaTypeValue } from '../risks/riskDisplay';
 import { shownName } from '../users/userNames';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 
 // The values of a type matching the text typed (for a reviewer: those they do not have yet).
 const valuesQuery = graphql`

@@ -4,9 +4,9 @@ import { graphql, useMutation, useRelayEnvironment } from 'react-relay';
 import { fetchQuery } from 'relay-runtime';
 import type { ReassignDialogMutation } from '../../__generated__/ReassignDialogMutation.graphql';
 import type { ReassignDialogReviewersQuery, ReassignDialogReviewersQuery$data } from '../../__generated__/ReassignDialogReviewersQuery.graphql';
-import { FormDialog, useFailureToast, useFormStyles } from '../../components/FormDialog';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { FormDialog, useFailureToast, useFormStyles } from '../../components/forms/FormDialog';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 
 // Who the work can go to: a lookup the dialog makes when it opens.
 const reviewersQuery = graphql`

@@ -3,11 +3,11 @@ import { History24Regular, PersonSwap20Regular } from '@fluentui/react-icons';
 import { useEffect, useState } from 'react';
 import { graphql, useRefetchableFragment } from 'react-relay';
 import type { ReassignmentPanel_query$key } from '../../__generated__/ReassignmentPanel_query.graphql';
-import { ListEmpty, ListTable } from '../../components/ListTable';
+import { ListEmpty, ListTable } from '../../components/lists/ListTable';
 import { formatDate } from '../risks/riskDisplay';
 import { shownName } from '../users/userNames';
 import { ReassignDialog, type ReassignTarget } from './ReassignDialog';
-import { formatCount } from '../../components/StatTile';
+import { formatCount } from '../../components/layout/StatTile';
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0, marginTop: tokens.spacingVerticalL },

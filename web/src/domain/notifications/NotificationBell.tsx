@@ -26,7 +26,7 @@ import {
   connectionNodes,
   setUnread,
 } from './notificationStore';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { BELL_SIZE } from './notificationBellLoader';
 

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { NotificationBellItem_notification$key } from '../../__generated__/NotificationBellItem_notification.graphql';
 import { typeIcon } from './notificationKinds';
-import { relativeTime } from '../../components/relativeTime';
-import { fullDateTime } from '../../components/dates';
+import { relativeTime } from '../../components/format/relativeTime';
+import { fullDateTime } from '../../components/format/dates';
 
 /** SPEC §9: messages over 100 characters are clamped. */
 export const MESSAGE_CLAMP = 100;

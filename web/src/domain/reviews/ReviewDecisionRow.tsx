@@ -2,7 +2,7 @@ import { Avatar, Caption1, makeStyles, TableCell, TableCellLayout, TableRow, Tex
 import type { ReactNode } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { ReviewDecisionRow_review$key } from '../../__generated__/ReviewDecisionRow_review.graphql';
-import { fullDateTime, shortDate } from '../../components/dates';
+import { fullDateTime, shortDate } from '../../components/format/dates';
 import { DecisionBadge, RiskLevelIndicator, TechName } from '../risks/riskDisplay';
 
 const useStyles = makeStyles({

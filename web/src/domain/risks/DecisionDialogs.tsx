@@ -8,9 +8,9 @@ import { Field, Input, makeStyles, Select, Text, Textarea, tokens } from '@fluen
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { DecisionDialogsByFilterMutation, RiskFilterInput } from '../../__generated__/DecisionDialogsByFilterMutation.graphql';
-import { FormDialog, useFormStyles } from '../../components/FormDialog';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { FormDialog, useFormStyles } from '../../components/forms/FormDialog';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { decisionLabel } from './riskDisplay';
 import type { Decision, DecisionDetails } from './useSaveDecisions';
 

@@ -105,7 +105,7 @@ export function defaultAssignmentName(type: string, value: string): string {
 }
 
 // Dates follow the app's one rule (components/dates.ts).
-export { formatDate, formatDateTime } from '../../components/dates';
+export { formatDate, formatDateTime } from '../../components/format/dates';
 
 /**
  * A technical name (a role such as WD_HR_PARTNER, a composite role) that a

@@ -5,8 +5,8 @@
 import { graphql, useMutation } from 'react-relay';
 import type { RecordSourceSelectorProxy } from 'relay-runtime';
 import type { useSaveDecisionsMutation } from '../../__generated__/useSaveDecisionsMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 
 const saveDecisionsMutation = graphql`
   mutation useSaveDecisionsMutation($decisions: [DecisionInput!]!) {

@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData, useSearchParams } from 'react-router';
 import type { AccessAnalysisRouteQuery } from '../../__generated__/AccessAnalysisRouteQuery.graphql';
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/layout/PageHeader';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AdminOnly } from '../../shell/AccessGate';
 import type { AccessAnalysisPrepared } from './accessAnalysisLoader';

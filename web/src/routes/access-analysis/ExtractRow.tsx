@@ -1,9 +1,9 @@
 import { Badge, Caption1, ProgressBar, TableCell, TableRow, Text } from '@fluentui/react-components';
 import { graphql, useFragment } from 'react-relay';
 import type { ExtractRow_extract$key } from '../../__generated__/ExtractRow_extract.graphql';
-import { formatDateTime } from '../../components/dates';
-import { relativeTime } from '../../components/relativeTime';
-import { formatCount } from '../../components/StatTile';
+import { formatDateTime } from '../../components/format/dates';
+import { relativeTime } from '../../components/format/relativeTime';
+import { formatCount } from '../../components/layout/StatTile';
 import { AccessProgressLive } from './AccessProgressLive';
 import { usePanelStyles } from './panelStyles';
 

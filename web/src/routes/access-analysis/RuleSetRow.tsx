@@ -2,10 +2,10 @@ import { Badge, Button, Caption1, Spinner, TableCell, TableRow, Text } from '@fl
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { RuleSetRow_ruleSet$key } from '../../__generated__/RuleSetRow_ruleSet.graphql';
 import type { RuleSetRowActivateMutation } from '../../__generated__/RuleSetRowActivateMutation.graphql';
-import { formatDateTime } from '../../components/dates';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { formatCount } from '../../components/StatTile';
-import { useNotify } from '../../components/toast';
+import { formatDateTime } from '../../components/format/dates';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { formatCount } from '../../components/layout/StatTile';
+import { useNotify } from '../../components/forms/toast';
 import { usePanelStyles } from './panelStyles';
 
 export const RULE_SET_COLUMNS = [

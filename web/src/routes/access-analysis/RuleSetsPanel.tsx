@@ -3,10 +3,10 @@ import { ArrowUpload20Regular, BookDatabase24Regular } from '@fluentui/react-ico
 import { useRef, useState, type FormEvent } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RuleSetsPanel_query$key } from '../../__generated__/RuleSetsPanel_query.graphql';
-import { ListEmpty, ListTable } from '../../components/ListTable';
-import { formatCount } from '../../components/StatTile';
-import { useNotify } from '../../components/toast';
-import { useIsMobile } from '../../components/useMediaQuery';
+import { ListEmpty, ListTable } from '../../components/lists/ListTable';
+import { formatCount } from '../../components/layout/StatTile';
+import { useNotify } from '../../components/forms/toast';
+import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { isZip, postFile } from './accessClient';
 import { usePanelStyles } from './panelStyles';
 import { RuleSetRow, RULE_SET_COLUMNS } from './RuleSetRow';

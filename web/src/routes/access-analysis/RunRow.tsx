@@ -3,9 +3,9 @@ import { graphql, useFragment } from 'react-relay';
 import { useNavigate, type NavigateFunction } from 'react-router';
 import type { MouseEvent } from 'react';
 import type { RunRow_run$key } from '../../__generated__/RunRow_run.graphql';
-import { formatDateTime } from '../../components/dates';
-import { databaseIdOf } from '../../components/globalIds';
-import { formatCount } from '../../components/StatTile';
+import { formatDateTime } from '../../components/format/dates';
+import { databaseIdOf } from '../../components/format/globalIds';
+import { formatCount } from '../../components/layout/StatTile';
 import { AccessProgressLive } from './AccessProgressLive';
 import { usePanelStyles } from './panelStyles';
 

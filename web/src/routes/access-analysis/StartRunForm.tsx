@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { StartRunForm_query$key } from '../../__generated__/StartRunForm_query.graphql';
 import type { StartRunFormMutation } from '../../__generated__/StartRunFormMutation.graphql';
-import { failureOf, useFieldErrors } from '../../components/FormDialog';
-import { thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { failureOf, useFieldErrors } from '../../components/forms/FormDialog';
+import { thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { usePanelStyles } from './panelStyles';
 
 const startMutation = graphql`

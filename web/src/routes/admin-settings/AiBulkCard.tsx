@@ -7,9 +7,9 @@ import type { AiBulkCard_state$key } from '../../__generated__/AiBulkCard_state.
 import type { AiBulkCardCapMutation } from '../../__generated__/AiBulkCardCapMutation.graphql';
 import type { AiBulkCardStartMutation } from '../../__generated__/AiBulkCardStartMutation.graphql';
 import type { AiBulkCardSubscription, AiBulkCardSubscription$data } from '../../__generated__/AiBulkCardSubscription.graphql';
-import { errorMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
-import { formatCount } from '../../components/StatTile';
+import { errorMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
+import { formatCount } from '../../components/layout/StatTile';
 
 const startMutation = graphql`
   mutation AiBulkCardStartMutation {

@@ -3,7 +3,7 @@ import { DataUsage24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { AiUsageCard_stats$key } from '../../__generated__/AiUsageCard_stats.graphql';
 import { UsageChart } from './UsageChart';
-import { formatCount } from '../../components/StatTile';
+import { formatCount } from '../../components/layout/StatTile';
 
 const useStyles = makeStyles({
   card: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalM },

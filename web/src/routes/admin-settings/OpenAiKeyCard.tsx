@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { OpenAiKeyCardSaveMutation } from '../../__generated__/OpenAiKeyCardSaveMutation.graphql';
 import type { OpenAiKeyCardValidateMutation } from '../../__generated__/OpenAiKeyCardValidateMutation.graphql';
-import { errorMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
-import { formatDateTime } from '../../components/dates';
+import { errorMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
+import { formatDateTime } from '../../components/format/dates';
 
 /** SPEC §5, §9: every OpenAI API key starts with this. */
 export const OPENAI_KEY_PREFIX = 'sk-';

@@ -3,9 +3,9 @@ import { Delete24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { PurgeDataCardMutation } from '../../__generated__/PurgeDataCardMutation.graphql';
-import { errorMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
-import { dangerButton } from '../../components/pageStyles';
+import { errorMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
+import { dangerButton } from '../../components/layout/pageStyles';
 
 const mutation = graphql`
   mutation PurgeDataCardMutation {

@@ -3,8 +3,8 @@ import { TaskListSquareLtr24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ReviewRulesCard_rules$key } from '../../__generated__/ReviewRulesCard_rules.graphql';
 import type { ReviewRulesCardMutation } from '../../__generated__/ReviewRulesCardMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 
 const saveMutation = graphql`
   mutation ReviewRulesCardMutation($requireRemovalComment: Boolean, $allowBulkApproval: Boolean) {

@@ -1,7 +1,7 @@
 import { Badge, makeStyles, mergeClasses, Spinner, TableCell, TableRow, Text, tokens } from '@fluentui/react-components';
 import { DocumentSearch24Regular } from '@fluentui/react-icons';
 import type { AllReviewsRouteQuery$data } from '../../__generated__/AllReviewsRouteQuery.graphql';
-import { ListEmpty, ListTable } from '../../components/ListTable';
+import { ListEmpty, ListTable } from '../../components/lists/ListTable';
 import { ReviewDecisionRow } from '../../domain/reviews/ReviewDecisionRow';
 import { decisionLabel } from '../../domain/risks/riskDisplay';
 

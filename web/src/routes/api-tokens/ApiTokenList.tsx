@@ -4,8 +4,8 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import { ConnectionHandler, ROOT_ID } from 'relay-runtime';
 import type { ApiTokenListPaginationQuery } from '../../__generated__/ApiTokenListPaginationQuery.graphql';
 import type { ApiTokenList_query$key } from '../../__generated__/ApiTokenList_query.graphql';
-import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
-import { useIsMobile } from '../../components/useMediaQuery';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/lists/ListTable';
+import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { ApiTokenRow } from './ApiTokenRow';
 
 const PAGE = 100;

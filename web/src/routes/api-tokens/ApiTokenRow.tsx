@@ -22,12 +22,12 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ApiTokenRow_token$data, ApiTokenRow_token$key } from '../../__generated__/ApiTokenRow_token.graphql';
 import type { ApiTokenRowRevokeMutation } from '../../__generated__/ApiTokenRowRevokeMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { relativeTime } from '../../components/relativeTime';
-import { fullDateTime, shortDate } from '../../components/dates';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { relativeTime } from '../../components/format/relativeTime';
+import { fullDateTime, shortDate } from '../../components/format/dates';
 import { shownName } from '../../domain/users/userNames';
-import { useNotify } from '../../components/toast';
-import { dangerButton } from '../../components/pageStyles';
+import { useNotify } from '../../components/forms/toast';
+import { dangerButton } from '../../components/layout/pageStyles';
 
 const useStyles = makeStyles({
   name: {

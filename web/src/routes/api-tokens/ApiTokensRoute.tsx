@@ -5,7 +5,7 @@ import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
 import type { ApiTokensRouteQuery } from '../../__generated__/ApiTokensRouteQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/layout/PageHeader';
 import { ApiTokenList, apiTokensConnectionId } from './ApiTokenList';
 import { CreateApiTokenDialog } from './CreateApiTokenDialog';
 import { TokenSettingsSwitch } from './TokenSettingsSwitch';

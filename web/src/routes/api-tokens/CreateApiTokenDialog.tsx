@@ -20,8 +20,8 @@ import { Copy20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CreateApiTokenDialogMutation, ApiTokenScope } from '../../__generated__/CreateApiTokenDialogMutation.graphql';
-import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles } from '../../components/FormDialog';
-import { useNotify } from '../../components/toast';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles } from '../../components/forms/FormDialog';
+import { useNotify } from '../../components/forms/toast';
 
 const mutation = graphql`
   mutation CreateApiTokenDialogMutation($name: String!, $expiresInDays: Int!, $scope: ApiTokenScope!, $connections: [ID!]!) {

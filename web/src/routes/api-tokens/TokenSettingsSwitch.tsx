@@ -2,8 +2,8 @@ import { Caption1, Card, makeStyles, mergeClasses, Switch, tokens } from '@fluen
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { TokenSettingsSwitch_settings$key } from '../../__generated__/TokenSettingsSwitch_settings.graphql';
 import type { TokenSettingsSwitchMutation } from '../../__generated__/TokenSettingsSwitchMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 
 const useStyles = makeStyles({
   card: {

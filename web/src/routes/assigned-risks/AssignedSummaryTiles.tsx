@@ -2,7 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { CheckmarkCircle24Regular, ClipboardTaskListLtr24Regular, Clock24Regular, Warning24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { AssignedSummaryTiles_summary$key } from '../../__generated__/AssignedSummaryTiles_summary.graphql';
-import { StatTile } from '../../components/StatTile';
+import { StatTile } from '../../components/layout/StatTile';
 
 const useStyles = makeStyles({
   grid: {

@@ -4,10 +4,10 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { SubmissionPanelRecallMutation } from '../../__generated__/SubmissionPanelRecallMutation.graphql';
 import type { SubmissionPanelSubmitMutation } from '../../__generated__/SubmissionPanelSubmitMutation.graphql';
 import type { SubmissionPanel_status$key } from '../../__generated__/SubmissionPanel_status.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { formatDateTime } from '../../domain/risks/riskDisplay';
-import { formatCount } from '../../components/StatTile';
-import { useNotify } from '../../components/toast';
+import { formatCount } from '../../components/layout/StatTile';
+import { useNotify } from '../../components/forms/toast';
 
 const submitMutation = graphql`
   mutation SubmissionPanelSubmitMutation {

@@ -22,8 +22,8 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { AiRiskProfileDialogMutation, AiRiskProfileDialogMutation$data } from '../../__generated__/AiRiskProfileDialogMutation.graphql';
-import { errorMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 
 const mutation = graphql`
   mutation AiRiskProfileDialogMutation($accessRiskId: String!, $userId: String!) {

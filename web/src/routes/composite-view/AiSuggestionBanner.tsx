@@ -7,10 +7,10 @@ import type { AiSuggestionBannerAcceptMutation } from '../../__generated__/AiSug
 import type { AiSuggestionBannerCategorizeMutation } from '../../__generated__/AiSuggestionBannerCategorizeMutation.graphql';
 import type { AiSuggestionBannerRefetchQuery } from '../../__generated__/AiSuggestionBannerRefetchQuery.graphql';
 import { useAuth } from '../../auth/SessionProvider';
-import { errorMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { AiRiskProfileDialog } from './AiRiskProfileDialog';
-import { formatDateTime } from '../../components/dates';
+import { formatDateTime } from '../../components/format/dates';
 
 const categorizeMutation = graphql`
   mutation AiSuggestionBannerCategorizeMutation($riskId: String!) {

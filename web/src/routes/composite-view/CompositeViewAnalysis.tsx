@@ -7,8 +7,8 @@ import { DataPie20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CompositeViewAnalysisMutation } from '../../__generated__/CompositeViewAnalysisMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { ColorDot } from '../../domain/risks/riskDisplay';
 import { useRoleDecisions } from './CompositeViewDecisions';
 

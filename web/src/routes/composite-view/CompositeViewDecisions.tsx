@@ -6,8 +6,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CompositeViewDecisionsSaveMutation } from '../../__generated__/CompositeViewDecisionsSaveMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import type { DecisionDetails } from '../../domain/risks/useSaveDecisions';
 
 /** SPEC §9: decision save debounce. */

@@ -4,7 +4,7 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { CompositeViewGroups_user$key } from '../../__generated__/CompositeViewGroups_user.graphql';
 import type { CompositeViewGroupsPaginationQuery } from '../../__generated__/CompositeViewGroupsPaginationQuery.graphql';
 import { CompositeViewGroup } from './CompositeViewGroup';
-import { LoadMoreButton } from '../../components/ListTable';
+import { LoadMoreButton } from '../../components/lists/ListTable';
 
 const GROUPS_PAGE = 50;
 

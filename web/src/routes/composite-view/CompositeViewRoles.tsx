@@ -3,7 +3,7 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { CompositeViewRoles_group$key } from '../../__generated__/CompositeViewRoles_group.graphql';
 import type { CompositeViewRolesPaginationQuery } from '../../__generated__/CompositeViewRolesPaginationQuery.graphql';
 import { CompositeViewRole } from './CompositeViewRole';
-import { LoadMoreButton } from '../../components/ListTable';
+import { LoadMoreButton } from '../../components/lists/ListTable';
 
 const ROLES_PAGE = 20;
 

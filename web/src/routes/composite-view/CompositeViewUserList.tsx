@@ -5,8 +5,8 @@ import { graphql, usePaginationFragment } from 'react-relay';
 import type { CompositeViewUserList_query$key } from '../../__generated__/CompositeViewUserList_query.graphql';
 import type { CompositeViewUserListPaginationQuery } from '../../__generated__/CompositeViewUserListPaginationQuery.graphql';
 import { CompositeViewUser } from './CompositeViewUser';
-import { EmptyState } from '../../components/EmptyState';
-import { LoadMoreButton } from '../../components/ListTable';
+import { EmptyState } from '../../components/layout/EmptyState';
+import { LoadMoreButton } from '../../components/lists/ListTable';
 
 const USERS_PAGE = 50;
 

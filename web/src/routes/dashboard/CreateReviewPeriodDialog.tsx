@@ -2,9 +2,9 @@ import { Field, Input, Select, Textarea } from '@fluentui/react-components';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CreateReviewPeriodDialogMutation } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
-import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors } from '../../components/FormDialog';
-import { thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors } from '../../components/forms/FormDialog';
+import { thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 
 const mutation = graphql`
   mutation CreateReviewPeriodDialogMutation($input: CreateReviewPeriodInput!, $connections: [ID!]!) {

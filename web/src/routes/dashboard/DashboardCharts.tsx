@@ -3,7 +3,7 @@
 // the first page's bundle.
 import { DonutChart, LineChart, type ChartProps } from '@fluentui/react-charts';
 import { tokens } from '@fluentui/react-components';
-import { formatCount } from '../../components/StatTile';
+import { formatCount } from '../../components/layout/StatTile';
 
 export type TrendSeriesPoint = { date: string; loaded: number; retained: number; removed: number; pending: number };
 

@@ -2,7 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { AlertUrgent24Regular, Clock24Regular, People24Regular, Warning24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { DashboardStatCards_stats$key } from '../../__generated__/DashboardStatCards_stats.graphql';
-import { formatCount, StatTile } from '../../components/StatTile';
+import { formatCount, StatTile } from '../../components/layout/StatTile';
 
 const useStyles = makeStyles({
   grid: {

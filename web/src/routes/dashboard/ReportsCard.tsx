@@ -1,11 +1,11 @@
 import { Body1, Button, Caption1, Card, CardHeader, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, DocumentTable24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
-import { downloadCsv, fileStamp } from '../../components/download';
+import { downloadCsv, fileStamp } from '../../components/format/download';
 
 /** SPEC §7: the risk report (every row, all 31 columns plus review metadata). */
 export const RISK_REPORT_URL = '/api/reports/risk-report';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 
 const useStyles = makeStyles({
   cardTitle: { margin: 0 },

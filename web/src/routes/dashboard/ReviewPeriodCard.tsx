@@ -16,10 +16,10 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ReviewPeriodCardCloseMutation } from '../../__generated__/ReviewPeriodCardCloseMutation.graphql';
 import type { ReviewPeriodCardReopenMutation } from '../../__generated__/ReviewPeriodCardReopenMutation.graphql';
 import type { ReviewPeriodCard_query$key } from '../../__generated__/ReviewPeriodCard_query.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { formatDate } from '../../domain/risks/riskDisplay';
-import { useNotify } from '../../components/toast';
-import { OnDemand } from '../../components/OnDemand';
+import { useNotify } from '../../components/forms/toast';
+import { OnDemand } from '../../components/layout/OnDemand';
 
 // Dialogs opened on demand are chunks of their own, not on the dashboard's first load.
 const CreateReviewPeriodDialog = lazy(() => import('./CreateReviewPeriodDialog').then((m) => ({ default: m.CreateReviewPeriodDialog })));

@@ -3,7 +3,7 @@ import { PeopleTeam24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { ReviewerProgressCard_query$key } from '../../__generated__/ReviewerProgressCard_query.graphql';
 import { shownName } from '../../domain/users/userNames';
-import { formatCount } from '../../components/StatTile';
+import { formatCount } from '../../components/layout/StatTile';
 
 const useStyles = makeStyles({
   card: { padding: tokens.spacingHorizontalL, minWidth: 0 },

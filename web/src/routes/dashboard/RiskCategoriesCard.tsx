@@ -3,8 +3,8 @@ import { DataPie24Regular } from '@fluentui/react-icons';
 import { lazy, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RiskCategoriesCard_query$key } from '../../__generated__/RiskCategoriesCard_query.graphql';
-import { useNearViewport } from '../../components/useNearViewport';
-import { formatCount } from '../../components/StatTile';
+import { useNearViewport } from '../../components/lists/useNearViewport';
+import { formatCount } from '../../components/layout/StatTile';
 
 const CategoryChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.CategoryChart })));
 

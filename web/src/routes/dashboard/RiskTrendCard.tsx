@@ -4,9 +4,9 @@ import { lazy, Suspense, useEffect, useRef, useState, useTransition } from 'reac
 import { graphql, useRefetchableFragment } from 'react-relay';
 import type { RiskTrendCard_query$key } from '../../__generated__/RiskTrendCard_query.graphql';
 import type { RiskTrendCardRefetchQuery, TrendRange } from '../../__generated__/RiskTrendCardRefetchQuery.graphql';
-import { NativeSelect } from '../../components/NativeSelect';
-import { useNearViewport } from '../../components/useNearViewport';
-import { formatCount } from '../../components/StatTile';
+import { NativeSelect } from '../../components/forms/NativeSelect';
+import { useNearViewport } from '../../components/lists/useNearViewport';
+import { formatCount } from '../../components/layout/StatTile';
 
 const TrendChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.TrendChart })));
 

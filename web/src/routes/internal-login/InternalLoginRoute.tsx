@@ -14,14 +14,14 @@ import { ArrowLeft16Regular, Mail20Regular, Password20Regular, PersonLock24Regul
 import { useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { signedOutPage } from '../../components/pageStyles';
+import { signedOutPage } from '../../components/layout/pageStyles';
 import type { InternalLoginRouteLoginMutation } from '../../__generated__/InternalLoginRouteLoginMutation.graphql';
 import { isServerPage, safeNextPath } from '../../auth/nextPath';
 import { useAuth, useSession } from '../../auth/SessionProvider';
 import { SsoSignIn } from '../../auth/SsoSignIn';
 import { writeStoredUser } from '../../auth/storage';
-import { IconTile } from '../../components/IconTile';
-import { useNotify } from '../../components/toast';
+import { IconTile } from '../../components/layout/IconTile';
+import { useNotify } from '../../components/forms/toast';
 
 const mutation = graphql`
   mutation InternalLoginRouteLoginMutation($input: LoginInput!) {

@@ -1,10 +1,10 @@
 import { Body1, Button, Caption1, Card, makeStyles, Title1, tokens } from '@fluentui/react-components';
 import { ArrowRight20Regular, LockClosed16Regular, ShieldCheckmark48Filled } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
-import { signedOutPage } from '../../components/pageStyles';
+import { signedOutPage } from '../../components/layout/pageStyles';
 import { useAuth, useSession } from '../../auth/SessionProvider';
 import { lazy } from 'react';
-import { OnDemand } from '../../components/OnDemand';
+import { OnDemand } from '../../components/layout/OnDemand';
 
 // Shown only while a password reset is pending: its own chunk, since every first load of /
 // shows this page while the session loads.

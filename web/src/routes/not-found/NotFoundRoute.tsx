@@ -1,6 +1,6 @@
 import { Body1, makeStyles, tokens } from '@fluentui/react-components';
 import { ErrorCircle24Regular } from '@fluentui/react-icons';
-import { MessagePage } from '../../components/MessagePage';
+import { MessagePage } from '../../components/layout/MessagePage';
 
 const useStyles = makeStyles({
   hint: {

@@ -31,10 +31,10 @@ import {
   adjustCounts,
   connectionId,
 } from '../../domain/notifications/notificationStore';
-import { relativeTime } from '../../components/relativeTime';
-import { fullDateTime } from '../../components/dates';
-import { useNotify } from '../../components/toast';
-import { dangerButton } from '../../components/pageStyles';
+import { relativeTime } from '../../components/format/relativeTime';
+import { fullDateTime } from '../../components/format/dates';
+import { useNotify } from '../../components/forms/toast';
+import { dangerButton } from '../../components/layout/pageStyles';
 
 const useStyles = makeStyles({
   card: {

@@ -3,7 +3,7 @@ import { AlertOff24Regular } from '@fluentui/react-icons';
 import { useCallback } from 'react';
 import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
 import { useMarkNotificationRead } from '../../domain/notifications/NotificationBellItemMarkRead';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { NotificationCard } from './NotificationCard';
 
 /** SPEC §2: the tabs filter by type (GraphQL's NotificationType); General holds general and info. */

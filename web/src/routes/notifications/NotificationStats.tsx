@@ -3,7 +3,7 @@ import { AlertBadge24Regular, Mail24Regular, MailRead24Regular } from '@fluentui
 import type { ReactElement } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { NotificationStats_counts$key } from '../../__generated__/NotificationStats_counts.graphql';
-import { IconTile } from '../../components/IconTile';
+import { IconTile } from '../../components/layout/IconTile';
 
 /** SPEC §2: rounded percentage of (total - unread) / total; 0 when total is 0. */
 export function readRate(total: number, unread: number): number {

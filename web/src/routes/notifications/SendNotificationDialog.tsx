@@ -3,11 +3,11 @@ import { useMemo, useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { SendNotificationDialog_query$key } from '../../__generated__/SendNotificationDialog_query.graphql';
 import type { SendNotificationDialogMutation } from '../../__generated__/SendNotificationDialogMutation.graphql';
-import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/forms/FormDialog';
 import { shownName } from '../../domain/users/userNames';
 import { NOTIFICATION_TYPE_OPTIONS, type NotificationKind } from '../../domain/notifications/notificationKinds';
 import { addNotification } from '../../domain/notifications/notificationStore';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 
 const useStyles = makeStyles({
   option: {

@@ -3,10 +3,10 @@ import { TaskListSquareLtr24Regular } from '@fluentui/react-icons';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { RemediationList_query$key } from '../../__generated__/RemediationList_query.graphql';
 import type { RemediationListPaginationQuery } from '../../__generated__/RemediationListPaginationQuery.graphql';
-import { ListHeading } from '../../components/FilterBar';
-import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
-import { formatCount } from '../../components/StatTile';
-import { useIsMobile } from '../../components/useMediaQuery';
+import { ListHeading } from '../../components/lists/FilterBar';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/lists/ListTable';
+import { formatCount } from '../../components/layout/StatTile';
+import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { REMEDIATION_PAGE } from './remediationLoader';
 import { RemediationRow } from './RemediationRow';
 

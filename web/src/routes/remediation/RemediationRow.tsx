@@ -4,10 +4,10 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import { ConnectionHandler } from 'relay-runtime';
 import type { RemediationRow_item$key } from '../../__generated__/RemediationRow_item.graphql';
 import type { RemediationRowSetStatusMutation } from '../../__generated__/RemediationRowSetStatusMutation.graphql';
-import { relativeTime } from '../../components/relativeTime';
-import { fullDateTime, shortDate } from '../../components/dates';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { relativeTime } from '../../components/format/relativeTime';
+import { fullDateTime, shortDate } from '../../components/format/dates';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 
 const useStyles = makeStyles({

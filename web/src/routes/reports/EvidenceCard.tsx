@@ -15,10 +15,10 @@ import { ArrowDownload20Regular, ArrowRight16Regular, ShieldCheckmark24Regular }
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { EvidenceCard_query$key } from '../../__generated__/EvidenceCard_query.graphql';
-import { downloadFile, fileStamp } from '../../components/download';
-import { databaseIdOf } from '../../components/globalIds';
-import { LinkButton } from '../../components/LinkButton';
-import { useNotify } from '../../components/toast';
+import { downloadFile, fileStamp } from '../../components/format/download';
+import { databaseIdOf } from '../../components/format/globalIds';
+import { LinkButton } from '../../components/forms/LinkButton';
+import { useNotify } from '../../components/forms/toast';
 
 const useStyles = makeStyles({
   card: { padding: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalM },

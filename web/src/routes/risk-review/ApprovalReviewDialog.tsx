@@ -8,10 +8,10 @@ import { graphql, useMutation, usePreloadedQuery, useQueryLoader, type Preloaded
 import type { ApprovalReviewDialogQuery } from '../../__generated__/ApprovalReviewDialogQuery.graphql';
 import type { ApprovalReviewDialogApproveMutation } from '../../__generated__/ApprovalReviewDialogApproveMutation.graphql';
 import type { ApprovalReviewDialogReturnMutation } from '../../__generated__/ApprovalReviewDialogReturnMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { formatCount } from '../../components/StatTile';
-import { FormDialog, useFailureToast } from '../../components/FormDialog';
-import { useNotify } from '../../components/toast';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { formatCount } from '../../components/layout/StatTile';
+import { FormDialog, useFailureToast } from '../../components/forms/FormDialog';
+import { useNotify } from '../../components/forms/toast';
 import { decisionLabel } from '../../domain/risks/riskDisplay';
 import { listedItemsHeading, unlistedItemsNote } from './approvalWording';
 

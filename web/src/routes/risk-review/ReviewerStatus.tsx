@@ -11,10 +11,10 @@ import { People24Regular } from '@fluentui/react-icons';
 import { Suspense } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import type { ReviewerStatusQuery } from '../../__generated__/ReviewerStatusQuery.graphql';
-import { EmptyState } from '../../components/EmptyState';
-import { ListTable } from '../../components/ListTable';
-import { useIsMobile } from '../../components/useMediaQuery';
-import { LoadingBar } from '../../components/SearchToolbar';
+import { EmptyState } from '../../components/layout/EmptyState';
+import { ListTable } from '../../components/lists/ListTable';
+import { useIsMobile } from '../../components/layout/useMediaQuery';
+import { LoadingBar } from '../../components/lists/SearchToolbar';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
 

@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { ReviewerStatusRow_status$key } from '../../__generated__/ReviewerStatusRow_status.graphql';
 import { formatDateTime } from '../../domain/risks/riskDisplay';
-import { formatCount } from '../../components/StatTile';
+import { formatCount } from '../../components/layout/StatTile';
 import { ApprovalReviewDialog, type ApprovalMode } from './ApprovalReviewDialog';
 
 const useStyles = makeStyles({

@@ -1,15 +1,15 @@
 import { makeStyles, mergeClasses, Table, TableBody, TableHeader, TableHeaderCell, TableRow, Text, tokens } from '@fluentui/react-components';
 import { SearchInfo24Regular } from '@fluentui/react-icons';
 import type { RiskFilterInput, RiskQueueQuery$data } from '../../__generated__/RiskQueueQuery.graphql';
-import { EmptyState } from '../../components/EmptyState';
-import { Pagination } from '../../components/Pagination';
+import { EmptyState } from '../../components/layout/EmptyState';
+import { Pagination } from '../../components/lists/Pagination';
 import { RISK_PAGE_SIZE } from '../../domain/risks/riskPaging';
 import { BatchDecisionButtons, SelectAllRisksCell, usePageSelection } from '../../domain/risks/riskSelection';
 import { RiskQueueRow } from './RiskQueueRow';
 import { useRef } from 'react';
-import { useCardLabels, useCardTableStyles } from '../../components/cardTable';
-import { useIsMobile } from '../../components/useMediaQuery';
-import { useRowsInSteps } from '../../components/useRowsInSteps';
+import { useCardLabels, useCardTableStyles } from '../../components/lists/cardTable';
+import { useIsMobile } from '../../components/layout/useMediaQuery';
+import { useRowsInSteps } from '../../components/lists/useRowsInSteps';
 
 const useStyles = makeStyles({
   batch: {

@@ -1,9 +1,9 @@
 import { makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLoaderData, useSearchParams } from 'react-router';
-import { PageHeader } from '../../components/PageHeader';
+import { PageHeader } from '../../components/layout/PageHeader';
 import { RISK_REVIEW_HEADING } from '../../boot/bootFrame';
-import { RouteLoading } from '../../components/RouteLoading';
+import { RouteLoading } from '../../components/layout/RouteLoading';
 import { RiskQueue } from './RiskQueue';
 import { RISK_REVIEW_TAB_CODE, RISK_REVIEW_TABS, riskReviewTab, type RiskReviewPrepared } from './riskReviewLoader';
 

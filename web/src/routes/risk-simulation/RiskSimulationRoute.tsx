@@ -8,15 +8,15 @@ import { useLoaderData } from 'react-router';
 import type { RiskSimulationRouteQuery } from '../../__generated__/RiskSimulationRouteQuery.graphql';
 import type { RiskSimulationRouteRunMutation } from '../../__generated__/RiskSimulationRouteRunMutation.graphql';
 import { AdminOnly } from '../../shell/AccessGate';
-import { PageHeader } from '../../components/PageHeader';
-import { errorMessage, thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { PageHeader } from '../../components/layout/PageHeader';
+import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { EMPTY_SETUP, INCOMPLETE, RiskSimulationSetup, type SetupState } from './RiskSimulationSetup';
 import { RiskSimulationResult, type SimulationOutcome } from './RiskSimulationResult';
 import { RoleWhatIf } from './RoleWhatIf';
 import type { RiskSimulationPrepared } from './riskSimulationLoader';
-import { formatDateTime } from '../../components/dates';
+import { formatDateTime } from '../../components/format/dates';
 
 const query = graphql`
   query RiskSimulationRouteQuery($runs: Int!) {

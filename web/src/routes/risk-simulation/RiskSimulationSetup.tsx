@@ -7,7 +7,7 @@ import { Button, Card, Checkbox, Field, makeStyles, MessageBar, MessageBarBody, 
 import { Add20Regular, Delete20Regular, Play20Regular } from '@fluentui/react-icons';
 import { useMemo } from 'react';
 import { useRelayEnvironment } from 'react-relay';
-import { SearchCombobox, type PickerOption } from '../../components/SearchCombobox';
+import { SearchCombobox, type PickerOption } from '../../components/lists/SearchCombobox';
 import { riskLookup, roleLookup, userLookup } from './lookups';
 
 /** SPEC §3: an auto-named scenario role is this prefix and a running number. */

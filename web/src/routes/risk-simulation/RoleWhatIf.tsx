@@ -20,9 +20,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { graphql, useRelayEnvironment } from 'react-relay';
 import { fetchQuery, type Subscription } from 'relay-runtime';
 import type { RoleWhatIfQuery, RoleWhatIfQuery$data } from '../../__generated__/RoleWhatIfQuery.graphql';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { ColorDot } from '../../domain/risks/riskDisplay';
-import { SearchCombobox } from '../../components/SearchCombobox';
+import { SearchCombobox } from '../../components/lists/SearchCombobox';
 import { compositeRoleLookup } from './lookups';
 
 const query = graphql`

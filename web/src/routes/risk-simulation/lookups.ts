@@ -5,7 +5,7 @@ import type { lookupsUsersQuery } from '../../__generated__/lookupsUsersQuery.gr
 import type { lookupsRisksQuery } from '../../__generated__/lookupsRisksQuery.graphql';
 import type { lookupsRolesQuery } from '../../__generated__/lookupsRolesQuery.graphql';
 import type { lookupsCompositeRolesQuery } from '../../__generated__/lookupsCompositeRolesQuery.graphql';
-import type { OptionLookup, PickerOption } from '../../components/SearchCombobox';
+import type { OptionLookup, PickerOption } from '../../components/lists/SearchCombobox';
 
 /** Options per lookup. */
 export const LOOKUP_SIZE = 20;

@@ -2,7 +2,7 @@ import { Body1, Link, makeStyles, tokens } from '@fluentui/react-components';
 import { PersonProhibited24Regular } from '@fluentui/react-icons';
 import { useSearchParams } from 'react-router';
 import { SSO_LOGIN_URL } from '../../auth/sso';
-import { MessagePage } from '../../components/MessagePage';
+import { MessagePage } from '../../components/layout/MessagePage';
 
 const useStyles = makeStyles({
   links: {

@@ -29,7 +29,7 @@ import type {
   UploadDetailsDialog_upload$data,
   UploadDetailsDialog_upload$key,
 } from '../../__generated__/UploadDetailsDialog_upload.graphql';
-import { fullDateTime } from '../../components/dates';
+import { fullDateTime } from '../../components/format/dates';
 import { formatBytes, formatDuration, formatNumber, modeLabel, type UploadMode } from './uploadClient';
 import { isQueued, StatusBadge, uploaderName, useRetryUpload, type RetriedUpload } from './UploadHistoryRow';
 import { UploadWarnings } from './UploadWarnings';

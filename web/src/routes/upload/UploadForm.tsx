@@ -31,7 +31,7 @@ import {
   FolderOpen20Regular,
 } from '@fluentui/react-icons';
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
 import {
   ACCEPT_ATTRIBUTE,

@@ -4,8 +4,8 @@ import { startTransition, useCallback, useEffect, useRef, useState } from 'react
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { UploadHistory_query$key } from '../../__generated__/UploadHistory_query.graphql';
 import type { UploadHistoryPaginationQuery } from '../../__generated__/UploadHistoryPaginationQuery.graphql';
-import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/ListTable';
-import { useIsMobile } from '../../components/useMediaQuery';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/lists/ListTable';
+import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { HISTORY_REFRESH_MS, type UploadMode } from './uploadClient';
 import { UploadCardHeader } from './UploadCardHeader';
 import { UploadDetailsDialog } from './UploadDetailsDialog';

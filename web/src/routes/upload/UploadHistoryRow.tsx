@@ -24,10 +24,10 @@ import { useCallback } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { UploadHistoryRow_upload$key } from '../../__generated__/UploadHistoryRow_upload.graphql';
 import type { UploadHistoryRowRetryMutation } from '../../__generated__/UploadHistoryRowRetryMutation.graphql';
-import { relativeTime } from '../../components/relativeTime';
-import { fullDateTime } from '../../components/dates';
-import { thrownMessage } from '../../components/mutationResult';
-import { useNotify } from '../../components/toast';
+import { relativeTime } from '../../components/format/relativeTime';
+import { fullDateTime } from '../../components/format/dates';
+import { thrownMessage } from '../../components/forms/mutationResult';
+import { useNotify } from '../../components/forms/toast';
 import { formatBytes, formatNumber, type UploadMode } from './uploadClient';
 import { UploadProgressLive } from './UploadProgressLive';
 

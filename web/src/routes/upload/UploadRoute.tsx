@@ -4,8 +4,8 @@ import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
 import type { UploadRouteQuery } from '../../__generated__/UploadRouteQuery.graphql';
 import { AdminOnly } from '../../shell/AccessGate';
-import { PageHeader } from '../../components/PageHeader';
-import { useNotify } from '../../components/toast';
+import { PageHeader } from '../../components/layout/PageHeader';
+import { useNotify } from '../../components/forms/toast';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { followExisting, startSending, uploadIdOf, type TrackedUpload } from './trackedUpload';
 import {

@@ -2,7 +2,7 @@
 // file checks, the multipart POST /api/upload (XMLHttpRequest, for its sending
 // progress), the GET /api/upload-status fallback poll, and formatting.
 import { notifyUnauthenticated } from '../../relay/errors';
-import { formatCount } from '../../components/StatTile';
+import { formatCount } from '../../components/layout/StatTile';
 
 /** SPEC §9. */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;

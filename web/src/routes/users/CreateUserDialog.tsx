@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import { ConnectionHandler, ROOT_ID } from 'relay-runtime';
 import type { CreateUserDialogMutation } from '../../__generated__/CreateUserDialogMutation.graphql';
-import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/forms/FormDialog';
 import { shownName } from '../../domain/users/userNames';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { EMAIL_PATTERN, ROLE_OPTIONS, type RoleValue } from './userFormat';
 
 const mutation = graphql`

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { EditUserDialog_user$key } from '../../__generated__/EditUserDialog_user.graphql';
 import type { EditUserDialogMutation } from '../../__generated__/EditUserDialogMutation.graphql';
-import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles } from '../../components/FormDialog';
+import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors, useFormStyles } from '../../components/forms/FormDialog';
 import { shownName } from '../../domain/users/userNames';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { ROLE_OPTIONS, type RoleValue } from './userFormat';
 
 const mutation = graphql`

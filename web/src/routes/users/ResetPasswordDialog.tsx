@@ -5,9 +5,9 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ResetPasswordDialog_user$key } from '../../__generated__/ResetPasswordDialog_user.graphql';
 import type { ResetPasswordDialogMutation } from '../../__generated__/ResetPasswordDialogMutation.graphql';
 import { MIN_PASSWORD_LENGTH } from '../../auth/ChangePasswordDialog';
-import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/FormDialog';
+import { failureOf, FormDialog, useFailureToast, useFieldErrors, useFormStyles, type FieldErrors } from '../../components/forms/FormDialog';
 import { shownName } from '../../domain/users/userNames';
-import { useNotify } from '../../components/toast';
+import { useNotify } from '../../components/forms/toast';
 import { generatePassword } from './userFormat';
 
 const useStyles = makeStyles({

@@ -17,9 +17,9 @@ import { graphql, useFragment, useMutation } from 'react-relay';
 import type { UserRow_user$data, UserRow_user$key } from '../../__generated__/UserRow_user.graphql';
 import type { UserRowSetActiveMutation } from '../../__generated__/UserRowSetActiveMutation.graphql';
 import { shownName, initials, roleLabel } from '../../domain/users/userNames';
-import { relativeTime } from '../../components/relativeTime';
-import { fullDateTime, shortDate } from '../../components/dates';
-import { useNotify } from '../../components/toast';
+import { relativeTime } from '../../components/format/relativeTime';
+import { fullDateTime, shortDate } from '../../components/format/dates';
+import { useNotify } from '../../components/forms/toast';
 
 const useStyles = makeStyles({
   // A name or address longer than the User column (one long word, say) breaks inside its cell

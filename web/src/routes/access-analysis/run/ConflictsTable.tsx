@@ -4,11 +4,11 @@ import { useState, useTransition } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { ConflictsTable_run$key } from '../../../__generated__/ConflictsTable_run.graphql';
 import type { ConflictsTablePaginationQuery } from '../../../__generated__/ConflictsTablePaginationQuery.graphql';
-import { databaseIdOf } from '../../../components/globalIds';
-import { ListEmpty, ListTable, LoadMoreFooter } from '../../../components/ListTable';
-import { formatCount } from '../../../components/StatTile';
-import { useDebouncedCallback } from '../../../components/useDebouncedCallback';
-import { useIsMobile } from '../../../components/useMediaQuery';
+import { databaseIdOf } from '../../../components/format/globalIds';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../../components/lists/ListTable';
+import { formatCount } from '../../../components/layout/StatTile';
+import { useDebouncedCallback } from '../../../components/forms/useDebouncedCallback';
+import { useIsMobile } from '../../../components/layout/useMediaQuery';
 import { CONFLICTS_PAGE } from './accessRunLoader';
 import { ConflictRow, CONFLICT_COLUMNS } from './ConflictRow';
 

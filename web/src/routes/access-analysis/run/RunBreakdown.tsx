@@ -2,8 +2,8 @@ import { Caption1, Card, CardHeader, makeStyles, Spinner, Subtitle2, Text, token
 import { lazy, Suspense } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RunBreakdown_run$data, RunBreakdown_run$key } from '../../../__generated__/RunBreakdown_run.graphql';
-import { formatCount } from '../../../components/StatTile';
-import { useNearViewport } from '../../../components/useNearViewport';
+import { formatCount } from '../../../components/layout/StatTile';
+import { useNearViewport } from '../../../components/lists/useNearViewport';
 import type { BreakdownGroup } from './BreakdownChart';
 import { BREAKDOWN_GROUPS } from './accessRunLoader';
 

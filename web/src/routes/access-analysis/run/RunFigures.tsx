@@ -1,7 +1,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { graphql, useFragment } from 'react-relay';
 import type { RunFigures_run$key } from '../../../__generated__/RunFigures_run.graphql';
-import { StatTile } from '../../../components/StatTile';
+import { StatTile } from '../../../components/layout/StatTile';
 
 const useStyles = makeStyles({
   grid: {

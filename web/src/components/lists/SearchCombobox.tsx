@@ -5,7 +5,7 @@
 import { Caption1, Combobox, makeStyles, Option, tokens } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
 import type { Subscription } from 'relay-runtime';
-import { useDebouncedCallback } from './useDebouncedCallback';
+import { useDebouncedCallback } from '../forms/useDebouncedCallback';
 
 export type PickerOption = { readonly value: string; readonly label: string };
 

@@ -1,7 +1,7 @@
 import { Button, Caption1, Input, makeStyles, mergeClasses, tokens, useId } from '@fluentui/react-components';
 import { useState, type FormEvent } from 'react';
 import { ChevronLeft16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
-import { formatCount } from './StatTile';
+import { formatCount } from '../layout/StatTile';
 
 const useStyles = makeStyles({
   root: {

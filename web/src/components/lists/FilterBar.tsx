@@ -1,6 +1,6 @@
 import { Badge, Field, makeStyles, mergeClasses, Select, Subtitle2, tokens } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { formatCount } from './StatTile';
+import { formatCount } from '../layout/StatTile';
 
 // The filter bar of the list screens (All Reviews, Remediation): labelled
 // drop-downs of choices, and the heading of the results with their total.
