@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useLoaderData, useLocation, type RouteObject } from 'react-router';
 import { SessionProvider, useAuth } from './auth/SessionProvider';
 import { signInPathFor } from './auth/nextPath';
@@ -35,34 +35,9 @@ const AppShell = lazy(() => appShellCode().then((m) => ({ default: m.AppShell })
 const dashboardCode = () => import('./routes/dashboard/DashboardRoute');
 const DashboardRoute = lazy(dashboardCode);
 const assignedRisksCode = () => import('./routes/assigned-risks/AssignedRisksRoute');
-const assignmentsCode = () => import('./routes/assignments/AssignmentsRoute');
-const notificationsCode = () => import('./routes/notifications/NotificationsRoute');
 const riskReviewCode = () => import('./routes/risk-review/RiskReviewRoute');
-const uploadCode = () => import('./routes/upload/UploadRoute');
-const usersCode = () => import('./routes/users/UsersRoute');
-const reportsCode = () => import('./routes/reports/ReportsRoute');
-const allReviewsCode = () => import('./routes/all-reviews/AllReviewsRoute');
-const remediationCode = () => import('./routes/remediation/RemediationRoute');
-const RemediationRoute = lazy(remediationCode);
-
-const adminSettingsCode = () => import('./routes/admin-settings/AdminSettingsRoute');
-const AdminSettingsRoute = lazy(adminSettingsCode);
-const apiTokensCode = () => import('./routes/api-tokens/ApiTokensRoute');
-const ApiTokensRoute = lazy(apiTokensCode);
-const AllReviewsRoute = lazy(allReviewsCode);
 const AssignedRisksRoute = lazy(assignedRisksCode);
-const AssignmentsRoute = lazy(assignmentsCode);
-const NotificationsRoute = lazy(notificationsCode);
-const ReportsRoute = lazy(reportsCode);
 const RiskReviewRoute = lazy(riskReviewCode);
-const riskSimulationCode = () => import('./routes/risk-simulation/RiskSimulationRoute');
-const RiskSimulationRoute = lazy(riskSimulationCode);
-const UploadRoute = lazy(uploadCode);
-const accessAnalysisCode = () => import('./routes/access-analysis/AccessAnalysisRoute');
-const AccessAnalysisRoute = lazy(accessAnalysisCode);
-const accessRunCode = () => import('./routes/access-analysis/run/AccessRunRoute');
-const AccessRunRoute = lazy(accessRunCode);
-const UsersRoute = lazy(usersCode);
 
 /** Starts loading a screen's code without waiting for it (React.lazy reuses the module once it is in). */
 function startLoading(code: () => Promise<unknown>): void {
@@ -119,122 +94,91 @@ function RiskReviewForRole() {
 }
 
 /**
- * The routes of SPEC §2 available when signed in with no password reset
- * pending, with the loaders that prepare their queries (a loader asks for
- * nothing a viewer may not see: an administrator's screen prepares nothing
- * for a reviewer, who gets the 'Access Denied' redirect).
+ * A signed-in screen as data: its address, its code (a chunk of its own, the
+ * route module's default export) and the loader that prepares its queries; the
+ * lazy component, and a prepare that starts the screen's code beside its
+ * queries, derive from it. `sameScreen`: a change of the address the screen
+ * follows itself (a tab, a list's page), keeping its state and queries.
  */
-const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown>; sameScreen?: (current: URL, next: URL) => boolean }> = [
-  {
-    path: '/upload',
-    element: <UploadRoute />,
-    prepare: async (s) => {
-      startLoading(uploadCode);
-      return (await import('./routes/upload/uploadLoader')).prepareUpload(s);
-    },
-  },
-  { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
-  { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
+type ScreenDef = {
+  path: string;
+  code: () => Promise<{ default: ComponentType }>;
+  prepare: RoutePrepare<unknown>;
+  sameScreen?: (current: URL, next: URL) => boolean;
+};
+
+/**
+ * The routes of SPEC §2 available when signed in with no password reset
+ * pending (a loader asks for nothing a viewer may not see: an administrator's
+ * screen prepares nothing for a reviewer, who gets the 'Access Denied' redirect).
+ */
+const SCREENS: ReadonlyArray<ScreenDef> = [
+  { path: '/upload', code: () => import('./routes/upload/UploadRoute'), prepare: async (s) => (await import('./routes/upload/uploadLoader')).prepareUpload(s) },
   {
     path: '/assigned-risks',
-    element: <AssignedRisksRoute />,
-    prepare: async (s, url) => {
-      startLoading(assignedRisksCode);
-      return (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s, url);
-    },
+    code: assignedRisksCode,
+    prepare: async (s, url) => (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s, url),
     sameScreen: () => true,
   },
-  {
-    path: '/assignments',
-    element: <AssignmentsRoute />,
-    prepare: async (s) => {
-      startLoading(assignmentsCode);
-      return (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s);
-    },
-  },
-  {
-    path: '/reports',
-    element: <ReportsRoute />,
-    prepare: async (s) => {
-      startLoading(reportsCode);
-      return (await import('./routes/reports/reportsLoader')).prepareReports(s);
-    },
-  },
+  { path: '/assignments', code: () => import('./routes/assignments/AssignmentsRoute'), prepare: async (s) => (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s) },
+  { path: '/reports', code: () => import('./routes/reports/ReportsRoute'), prepare: async (s) => (await import('./routes/reports/reportsLoader')).prepareReports(s) },
   {
     path: '/reports/remediation',
-    element: <RemediationRoute />,
-    prepare: async (s) => {
-      startLoading(remediationCode);
-      return (await import('./routes/remediation/remediationLoader')).prepareRemediation(s);
-    },
+    code: () => import('./routes/remediation/RemediationRoute'),
+    prepare: async (s) => (await import('./routes/remediation/remediationLoader')).prepareRemediation(s),
   },
-  {
-    path: '/users',
-    element: <UsersRoute />,
-    prepare: async (s) => {
-      startLoading(usersCode);
-      return (await import('./routes/users/usersLoader')).prepareUsers(s);
-    },
-  },
+  { path: '/users', code: () => import('./routes/users/UsersRoute'), prepare: async (s) => (await import('./routes/users/usersLoader')).prepareUsers(s) },
   {
     path: '/notifications',
-    element: <NotificationsRoute />,
-    prepare: async (s) => {
-      startLoading(notificationsCode);
-      return (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s);
-    },
+    code: () => import('./routes/notifications/NotificationsRoute'),
+    prepare: async (s) => (await import('./routes/notifications/notificationsLoader')).prepareNotifications(s),
   },
   {
     path: '/risk-simulation',
-    element: <RiskSimulationRoute />,
-    prepare: async (s) => {
-      startLoading(riskSimulationCode);
-      return (await import('./routes/risk-simulation/riskSimulationLoader')).prepareRiskSimulation(s);
-    },
+    code: () => import('./routes/risk-simulation/RiskSimulationRoute'),
+    prepare: async (s) => (await import('./routes/risk-simulation/riskSimulationLoader')).prepareRiskSimulation(s),
   },
   {
     path: '/all-reviews',
-    element: <AllReviewsRoute />,
-    prepare: async (s, url) => {
-      startLoading(allReviewsCode);
-      return (await import('./routes/all-reviews/allReviewsLoader')).prepareAllReviews(s, url);
-    },
+    code: () => import('./routes/all-reviews/AllReviewsRoute'),
+    prepare: async (s, url) => (await import('./routes/all-reviews/allReviewsLoader')).prepareAllReviews(s, url),
     sameScreen: () => true,
   },
   {
     path: '/admin-settings',
-    element: <AdminSettingsRoute />,
-    prepare: async (s) => {
-      startLoading(adminSettingsCode);
-      return (await import('./routes/admin-settings/adminSettingsLoader')).prepareAdminSettings(s);
-    },
+    code: () => import('./routes/admin-settings/AdminSettingsRoute'),
+    prepare: async (s) => (await import('./routes/admin-settings/adminSettingsLoader')).prepareAdminSettings(s),
   },
   {
     path: '/access-analysis',
-    element: <AccessAnalysisRoute />,
-    prepare: async (s) => {
-      startLoading(accessAnalysisCode);
-      return (await import('./routes/access-analysis/accessAnalysisLoader')).prepareAccessAnalysis(s);
-    },
+    code: () => import('./routes/access-analysis/AccessAnalysisRoute'),
+    prepare: async (s) => (await import('./routes/access-analysis/accessAnalysisLoader')).prepareAccessAnalysis(s),
     // The tab is in the address; every tab's data is already on the page.
     sameScreen: () => true,
   },
   {
     path: '/access-analysis/runs/:runId',
-    element: <AccessRunRoute />,
-    prepare: async (s, url) => {
-      startLoading(accessRunCode);
-      return (await import('./routes/access-analysis/run/accessRunLoader')).prepareAccessRun(s, url);
-    },
+    code: () => import('./routes/access-analysis/run/AccessRunRoute'),
+    prepare: async (s, url) => (await import('./routes/access-analysis/run/accessRunLoader')).prepareAccessRun(s, url),
   },
-  {
-    path: '/api-tokens',
-    element: <ApiTokensRoute />,
-    prepare: async (s) => {
-      startLoading(apiTokensCode);
-      return (await import('./routes/api-tokens/apiTokensLoader')).prepareApiTokens(s);
-    },
-  },
+  { path: '/api-tokens', code: () => import('./routes/api-tokens/ApiTokensRoute'), prepare: async (s) => (await import('./routes/api-tokens/apiTokensLoader')).prepareApiTokens(s) },
+];
+
+/** A screen's route: its lazy component, and its loader starting the screen's code beside its queries. */
+function screenRoute({ path, code, prepare, sameScreen }: ScreenDef) {
+  const Component = lazy(code);
+  const prepareWithCode: RoutePrepare<unknown> = (session, url) => {
+    startLoading(code);
+    return prepare(session, url);
+  };
+  return { path, element: <Component />, prepare: prepareWithCode, sameScreen };
+}
+
+/** Every signed-in route: Risk Review by role, then the screens of the table. */
+const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown>; sameScreen?: (current: URL, next: URL) => boolean }> = [
+  { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
+  { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
+  ...SCREENS.map(screenRoute),
 ];
 
 /** The session around every route (it navigates, so it lives inside the router). */
