@@ -6,9 +6,10 @@ import {
   Warning20Regular,
 } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
+import type { NotificationType } from '../../__generated__/NotificationBellItem_notification.graphql';
 
 /** SPEC §9: notification types. */
-export type NotificationKind = 'GENERAL' | 'INFO' | 'WARNING' | 'URGENT';
+export type NotificationKind = Exclude<NotificationType, '%future added value'>;
 
 export const NOTIFICATION_TYPE_OPTIONS: ReadonlyArray<{ value: NotificationKind; label: string }> = [
   { value: 'GENERAL', label: 'General' },

@@ -27,8 +27,8 @@ export function ColorDot({ color, label, title, className }: { color: 'red' | 'o
   return <span className={mergeClasses(styles.dot, styles[color], className)} role="img" aria-label={label} title={title} />;
 }
 
-export type RiskLevelValue = 'HIGH' | 'MEDIUM' | 'LOW' | '%future added value';
-export type DecisionValueType = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED' | '%future added value';
+/** The schema's RiskLevel and DecisionValue enums, as Relay generates them. */
+export type { RiskLevel as RiskLevelValue, DecisionValue as DecisionValueType } from '../../__generated__/DecisionDialogsByFilterMutation.graphql';
 
 const LEVEL_LABEL: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
 

@@ -94,9 +94,9 @@ export function BatchDecisionButtons({
       decision,
       details,
       describe: (n) => `${n} ${n === 1 ? 'risk' : 'risks'} marked ${decisionLabel(decision)}.`,
-      onRefused: (message) => {
-        if (decision !== 'REMOVE' || details || !needsRemovalComment(message)) return false;
-        setDialog({ decision, rowIds, intro: `${message}.` });
+      onRefused: (refusal) => {
+        if (decision !== 'REMOVE' || details || !needsRemovalComment(refusal)) return false;
+        setDialog({ decision, rowIds, intro: `${refusal.message}.` });
         return true;
       },
       onSaved: () => {

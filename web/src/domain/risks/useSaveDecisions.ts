@@ -4,8 +4,8 @@
 // decision from the result, and the toasts.
 import { graphql, useMutation } from 'react-relay';
 import type { RecordSourceSelectorProxy } from 'relay-runtime';
-import type { useSaveDecisionsMutation } from '../../__generated__/useSaveDecisionsMutation.graphql';
-import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
+import type { DecisionValue, useSaveDecisionsMutation } from '../../__generated__/useSaveDecisionsMutation.graphql';
+import { refusalOf, thrownMessage, type Refusal } from '../../components/forms/mutationResult';
 import { useNotify } from '../../components/forms/toast';
 
 const saveDecisionsMutation = graphql`
@@ -20,14 +20,22 @@ const saveDecisionsMutation = graphql`
       ... on Error {
         message
       }
+      ... on BaseError {
+        code
+      }
+      ... on ValidationError {
+        code
+        field
+      }
     }
   }
 `;
 
-/** The server refused a removal for want of a comment (services/review/decisions.ts REMOVAL_COMMENT_REQUIRED). */
-export const needsRemovalComment = (message: string) => /removal needs a justification comment/.test(message);
+/** The server refused a removal for want of a comment: the rule's refusal names the `comments` field (services/review/decisions.ts checkDecisionRule). */
+export const needsRemovalComment = (refusal: Refusal) => refusal.code === 'BAD_USER_INPUT' && refusal.field === 'comments';
 
-export type Decision = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED';
+/** A decision to save: the schema's DecisionValue enum, as Relay generates it. */
+export type Decision = Exclude<DecisionValue, '%future added value'>;
 
 /** A decision's comment, and for a mitigation its control and expiry (an ISO date-time). */
 export type DecisionDetails = { comments?: string | null; mitigationControl?: string | null; mitigationExpiresAt?: string | null };
@@ -37,7 +45,7 @@ export type SaveDecisionsRequest = {
   decision: Decision;
   details?: DecisionDetails;
   /** A refusal the caller handles itself (e.g. asks for a required comment): return true and no toast shows. */
-  onRefused?: (message: string) => boolean;
+  onRefused?: (refusal: Refusal) => boolean;
   /** The 'Decision Submitted' toast's text, given how many rows the server saved. */
   describe: (saved: number) => string;
   /**
@@ -78,9 +86,9 @@ export function useSaveDecisions(): [save: (request: SaveDecisionsRequest) => vo
       },
       onCompleted: ({ saveDecisions: r }) => {
         if (r.__typename !== 'MutationSaveDecisionsSuccess') {
-          const message = errorMessage(r);
-          if (message && onRefused?.(message)) return;
-          return fail(message);
+          const refusal = refusalOf(r);
+          if (refusal.message && onRefused?.(refusal)) return;
+          return fail(refusal.message);
         }
         notify({ title: 'Decision Submitted', description: describe(r.data?.saved ?? rowIds.length), intent: 'success' });
         onSaved?.();

@@ -84,9 +84,9 @@ export function AssignedRiskRow({
       rowIds: [r.id],
       decision,
       details,
-      onRefused: (message) => {
-        if (decision !== 'REMOVE' || details || !needsRemovalComment(message)) return false;
-        setAskComment(`${message}.`);
+      onRefused: (refusal) => {
+        if (decision !== 'REMOVE' || details || !needsRemovalComment(refusal)) return false;
+        setAskComment(`${refusal.message}.`);
         return true;
       },
       onSaved: () => setAskComment(null),

@@ -8,12 +8,12 @@ import { graphql, useMutation } from 'react-relay';
 import type { CompositeViewDecisionsSaveMutation } from '../../__generated__/CompositeViewDecisionsSaveMutation.graphql';
 import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { useNotify } from '../../components/forms/toast';
-import type { DecisionDetails } from '../../domain/risks/useSaveDecisions';
+import type { Decision, DecisionDetails } from '../../domain/risks/useSaveDecisions';
 
 /** SPEC §9: decision save debounce. */
 export const DECISION_SAVE_DEBOUNCE_MS = 2000;
 
-export type RoleDecision = 'RETAIN' | 'REMOVE' | 'RETAIN_MITIGATED';
+export type RoleDecision = Decision;
 
 type Change = { userId: string; compositeBusinessRole: string; decision: RoleDecision; details?: DecisionDetails; state: 'queued' | 'saving' };
 

@@ -22,6 +22,7 @@ import { SsoSignIn } from '../../auth/SsoSignIn';
 import { writeStoredUser } from '../../auth/storage';
 import { IconTile } from '../../components/layout/IconTile';
 import { useNotify } from '../../components/forms/toast';
+import { refusalOf, type Refusal } from '../../components/forms/mutationResult';
 
 const mutation = graphql`
   mutation InternalLoginRouteLoginMutation($input: LoginInput!) {
@@ -41,22 +42,22 @@ const mutation = graphql`
       ... on Error {
         message
       }
+      ... on BaseError {
+        code
+      }
     }
   }
 `;
 
 const DEFAULT_LOGIN_ERROR = 'Please check your email and password and try again.';
 
-/** SPEC §8, 'Login errors'. */
-export function loginErrorMessage(message: string | null | undefined): string {
-  if (!message) return DEFAULT_LOGIN_ERROR;
-  if (message === 'Invalid credentials') {
+/** SPEC §8, 'Login errors': told apart by the refusal's code (UNAUTHENTICATED: wrong e-mail or password; FORBIDDEN: deactivated). */
+export function loginErrorMessage({ code, message }: Refusal): string {
+  if (code === 'UNAUTHENTICATED') {
     return "The email or password you entered is incorrect. If you recently reset your password, make sure you're using the latest one.";
   }
-  if (message === 'Account is deactivated') {
-    return 'Your account has been deactivated. Please contact your administrator for assistance.';
-  }
-  return message;
+  if (code === 'FORBIDDEN') return 'Your account has been deactivated. Please contact your administrator for assistance.';
+  return message || DEFAULT_LOGIN_ERROR;
 }
 
 const useStyles = makeStyles({
@@ -123,8 +124,7 @@ export default function InternalLoginRoute() {
   const [commit, inFlight] = useMutation<InternalLoginRouteLoginMutation>(mutation);
   const busy = inFlight || finishing;
 
-  const fail = (message: string | null | undefined) =>
-    notify({ title: 'Login Failed', description: loginErrorMessage(message), intent: 'error' });
+  const fail = (refusal: Refusal) => notify({ title: 'Login Failed', description: loginErrorMessage(refusal), intent: 'error' });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -138,7 +138,7 @@ export default function InternalLoginRoute() {
       variables: { input: { email: email.trim(), password } },
       onCompleted: ({ login }) => {
         if (login.__typename !== 'MutationLoginSuccess') {
-          fail('message' in login ? login.message : undefined);
+          fail(refusalOf(login));
           return;
         }
         const user = login.data;
@@ -159,10 +159,10 @@ export default function InternalLoginRoute() {
             if (!user.passwordResetRequired && isServerPage(next)) window.location.assign(next);
             else navigate(user.passwordResetRequired ? '/' : next, { replace: true });
           })
-          .catch((error: unknown) => fail(error instanceof Error ? error.message : undefined))
+          .catch((error: unknown) => fail({ message: error instanceof Error ? error.message : undefined }))
           .finally(() => setFinishing(false));
       },
-      onError: (error) => fail(error.message),
+      onError: (error) => fail({ message: error.message }),
     });
   };
 
