@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import * as risks from '../../services/review/risks.js';
+import { riskRowJson } from './risk-row.js';
 import { exportRisksCsv } from '../../services/reports/risk-export.js';
 import { csvFile, sendCsvExport, totalRowsHeader } from '../replies.js';
 import { isoDate, routeSchema, text, wholeNumber } from '../edge.js';
@@ -43,7 +44,7 @@ const PageQuery = FilterQuery.extend({
 type RiskQuery = z.infer<typeof PageQuery>;
 
 const str = (description: string) => z.string().describe(description);
-/** risks.riskRowJson as a client receives it (SPEC §3; documented in /api/openapi.json, checked against real answers). */
+/** riskRowJson as a client receives it (SPEC §3; documented in /api/openapi.json, checked against real answers). */
 const RiskRowJson = z.strictObject({
   id: z.number().int().describe('The row id (risk definition id of the decision calls)'),
   userId: str('The user id in the source system'),
@@ -107,7 +108,7 @@ const pageFields = {
 export function registerRiskRoutes(app: FastifyInstance) {
   app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' }, schema: routeSchema({ querystring: PageQuery, reply: z.strictObject(pageFields) }) }, async (req) => {
     const r = await risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, req.query);
-    return { risks: r.risks.map(risks.riskRowJson), total: r.total, page: r.page, limit: r.limit };
+    return { risks: r.risks.map(riskRowJson), total: r.total, page: r.page, limit: r.limit };
   });
 
   const assignedReply = z.strictObject({
@@ -122,7 +123,7 @@ export function registerRiskRoutes(app: FastifyInstance) {
       risks.assignedSummary(req.ctx.prisma, req.ctx.viewer!),
       risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, { page: req.query.page, limit: req.query.limit ?? 100, sort: req.query.sort }),
     ]);
-    return { ...summary, risks: page.risks.map(risks.riskRowJson), total: page.total, page: page.page, limit: page.limit };
+    return { ...summary, risks: page.risks.map(riskRowJson), total: page.total, page: page.page, limit: page.limit };
   });
 
   app.get('/api/risks/systems', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.string()).describe('The systems of the rows the caller may see') }) }, async (req) =>

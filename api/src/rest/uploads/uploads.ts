@@ -16,6 +16,7 @@ import { PersonJson, UploadAccepted } from '../replies.js';
 import * as preview from '../../services/uploads/upload-preview.js';
 import * as profiles from '../../services/uploads/mapping-profiles.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { uploadJson, uploadStatusJson } from './upload-json.js';
 
 /** The most a multipart form adds to its file: 20 fields of 1 KB, each part's headers, the boundaries. */
 const MAX_FORM_OVERHEAD = 64 * 1024;
@@ -224,13 +225,13 @@ export async function registerUploadRoutes(app: FastifyInstance) {
   );
 
   app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.strictObject(statusFields) }) }, async (req) => {
-    return uploads.uploadStatusJson(await uploads.getUpload(req.ctx.prisma, req.params.id));
+    return uploadStatusJson(await uploads.getUpload(req.ctx.prisma, req.params.id));
   });
 
-  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploads.uploadJson));
+  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploadJson));
 
   app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadJson }) }, async (req) =>
-    uploads.uploadJson(await uploads.getUpload(req.ctx.prisma, req.params.id)),
+    uploadJson(await uploads.getUpload(req.ctx.prisma, req.params.id)),
   );
 
   app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {

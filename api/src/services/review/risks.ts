@@ -19,9 +19,7 @@ import {
   checkRecommendation,
   checkSort,
   recommendationJoins,
-  recommendationOf,
   recommendationValueSql,
-  sharedOf,
   type RecommendationContext,
 } from './recommendations.js';
 import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, orList } from '../risk-rules.js';
@@ -367,48 +365,3 @@ export async function listSystems(prisma: PrismaClient, viewer: Viewer): Promise
   return rows.map((r) => r.system);
 }
 
-/** The SPEC §3 risk row shape for REST. */
-export function riskRowJson(r: RiskRowWithDecision) {
-  return {
-    id: Number(r.id),
-    userId: r.userId,
-    userName: r.userName,
-    userGroup: r.userGroup,
-    riskLevel: r.riskLevel,
-    roleProfile: r.roleProfile,
-    roleProfileDescription: r.roleProfileDescription,
-    riskDescription: r.riskDescription,
-    accessRiskId: r.accessRiskId,
-    system: r.system,
-    decision: r.decision ?? '',
-    decisionComments: r.decisionComments ?? null,
-    decisionMitigationControl: r.decisionMitigationControl ?? null,
-    decisionMitigationExpiresAt: r.decisionMitigationExpiresAt ?? null,
-    recommendation: recommendationOf(r),
-    lastPeriodDecision: r.lastPeriodDecision ?? null,
-    sharedWith: sharedOf(r),
-    compositeBusinessRole: r.compositeBusinessRole,
-    compositeRoleDescription: r.compositeRoleDescription,
-    ruleId: r.ruleId,
-    function: r.function,
-    functionDescription: r.functionDescription,
-    resource: r.resource,
-    resourceDescription: r.resourceDescription,
-    resourceExtn: r.resourceExtn,
-    resourceExtnDesc: r.resourceExtnDesc,
-    valueFrom: r.valueFrom,
-    valueTo: r.valueTo,
-    action: r.action,
-    actionDescription: r.actionDescription,
-    businessProcess: r.businessProcess,
-    businessProcessDescription: r.businessProcessDescription,
-    mitigationControl: r.mitigationControl,
-    mitigationControlDescription: r.mitigationControlDescription,
-    executionCount: r.executionCount,
-    lastExecutedOn: r.lastExecutedOn,
-    aiSuggestedCategory: r.aiSuggestedCategory,
-    aiCategoryConfidence: r.aiCategoryConfidence,
-    aiProcessedAt: r.aiProcessedAt,
-    aiCategoryAccepted: r.aiCategoryAccepted,
-  };
-}
