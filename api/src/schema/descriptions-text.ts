@@ -6,30 +6,7 @@
 // names nothing or something already described fails a test: when you touch a
 // definition, prefer moving its text there.
 export const DESCRIPTIONS: Record<string, string> = {
-  // Roots
-  Query: 'What a signed-in user (or API token) can read: each field says who may ask it.',
-  Mutation: 'What a signed-in user can change. Each answer is a result union: the success with its data, or an error with a code and a message.',
-  Subscription: 'Live events over graphql-ws (or server-sent events): each field says what it delivers and to whom.',
-  Node: 'Anything with a global id: read it again with `node(id:)`.',
   'Node.id': 'The global id: opaque, stable, and accepted by `node(id:)` and the arguments that take an id.',
-  'Query.node': 'The object with this global id, or null when it does not exist or the caller may not see it (the answer does not tell which).',
-  'Query.node(id)': 'A global id, as an `id` field gave it.',
-  'Query.nodes': 'The objects with these global ids, in the same order; null for each that does not exist or the caller may not see.',
-  'Query.nodes(ids)': 'Global ids, as `id` fields gave them.',
-  PageInfo: 'Where a page of a connection is in the whole list.',
-  'PageInfo.endCursor': 'The cursor of the last item of the page: pass it as `after` for the next page (null when the page is empty).',
-  'PageInfo.startCursor': 'The cursor of the first item of the page: pass it as `before` for the previous page (null when the page is empty).',
-  'PageInfo.hasNextPage': 'More items follow this page.',
-  'PageInfo.hasPreviousPage': 'Items come before this page.',
-  Error: 'A refusal or failure a caller can act on: its message is meant for people.',
-  'Error.message': 'What went wrong, in words to show the user.',
-  BaseError: 'A refusal of the domain (not allowed, not found, a conflict with the current state).',
-  'BaseError.code': 'The machine-readable reason, e.g. FORBIDDEN, NOT_FOUND, CONFLICT.',
-  'BaseError.message': 'What went wrong, in words to show the user.',
-  ValidationError: 'The input broke a rule: `field` names the input field at fault.',
-  'ValidationError.code': 'Always BAD_USER_INPUT.',
-  'ValidationError.field': 'The input field at fault (null when the input as a whole is).',
-  'ValidationError.message': 'The rule broken, in words to show next to the field.',
 
   // Users and sign-in
   User: 'A person who signs in: an administrator or a reviewer.',
@@ -496,7 +473,6 @@ export const DESCRIPTIONS: Record<string, string> = {
   'ColumnMapping.header': 'The column’s header in the file.',
   'ColumnMapping.field': 'The risk row field it fills.',
   'SourceLayout.decimalSeparator': 'The decimal separator numbers were read with: . or ,.',
-  'QueryRemediationItemsConnection.totalCount': 'How many remediation items match the filter.',
   EvidenceUpload: 'An upload whose rows the period’s decisions were made on.',
   'EvidenceUpload.uploadId': 'The upload’s stored id, as the evidence files give it (the DataUpload node’s global id encodes it).',
   'EvidenceUpload.originalName': 'The file’s name.',

@@ -46,7 +46,9 @@ function describeGeneratedOf(parent: string, field: GraphQLField<unknown, unknow
     type.description ??= `One page of ${what}: its items (edges) and where the page is in the whole list (pageInfo).`;
     const f = type.getFields();
     f.edges!.description ??= 'The items of this page, in order, each with its cursor.';
-    f.totalCount && (f.totalCount.description ??= 'How many items the whole list has, over every page.');
+    // A field may word its list's count itself (extensions.totalCountDescription), as the plugin generates that field.
+    const count = field.extensions?.totalCountDescription;
+    f.totalCount && (f.totalCount.description ??= typeof count === 'string' ? count : 'How many items the whole list has, over every page.');
     f.pageInfo && (f.pageInfo.description ??= 'Where this page is in the whole list: its first and last cursors, and whether more items come before or after it.');
     const edge = getNamedType(f.edges!.type) as GraphQLObjectType;
     const node = getNamedType(edge.getFields().node!.type);

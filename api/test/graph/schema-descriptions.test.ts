@@ -64,8 +64,8 @@ describe('schema descriptions', () => {
 
   it('a description on the definition wins over the map', () => {
     const s = builder.toSchema({ sortSchema: true });
-    describeSchema(s, { Query: 'from the map', 'Query.viewer': 'from the map' });
-    expect(s.getQueryType()!.description).toBe('from the map');
+    describeSchema(s, { User: 'from the map', 'Query.viewer': 'from the map' });
+    expect(s.getType('User')!.description).toBe('from the map');
     expect(s.getQueryType()!.getFields().viewer!.description).toBe('The signed-in user, or null when not signed in.');
   });
 
