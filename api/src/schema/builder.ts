@@ -95,6 +95,7 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
     nodeTypeOptions: { description: 'Anything with a global id: read it again with `node(id:)`.' },
+    idFieldOptions: { description: 'The global id: opaque, stable, and accepted by `node(id:)` and the arguments that take an id.' },
     pageInfoTypeOptions: { description: 'Where a page of a connection is in the whole list.' },
     hasNextPageFieldOptions: { description: 'More items follow this page.' },
     hasPreviousPageFieldOptions: { description: 'Items come before this page.' },
