@@ -90,15 +90,27 @@ export const builder = new SchemaBuilder<{
     defaultConnectionSize: 50,
     onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
   },
+  // The parts the relay plugin generates (Node, node(id:), nodes(ids:), PageInfo) are described here, where Pothos takes their options.
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    nodeTypeOptions: { description: 'Anything with a global id: read it again with `node(id:)`.' },
+    idFieldOptions: { description: 'The global id: opaque, stable, and accepted by `node(id:)` and the arguments that take an id.' },
+    pageInfoTypeOptions: { description: 'Where a page of a connection is in the whole list.' },
+    hasNextPageFieldOptions: { description: 'More items follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'Items come before this page.' },
+    startCursorFieldOptions: { description: 'The cursor of the first item of the page: pass it as `before` for the previous page (null when the page is empty).' },
+    endCursorFieldOptions: { description: 'The cursor of the last item of the page: pass it as `after` for the next page (null when the page is empty).' },
     // A record the caller may not see answers null, as one that does not exist: no error, no __typename.
     nodeQueryOptions: {
+      description: 'The object with this global id, or null when it does not exist or the caller may not see it (the answer does not tell which).',
+      args: { id: { description: 'A global id, as an `id` field gave it.' } },
       authScopes: { signedIn: true },
       resolve: async (_root, args, ctx, _info, resolveNode) => onlyVisible(args.id.typename, await resolveNode(args.id), ctx),
     },
     nodesQueryOptions: {
+      description: 'The objects with these global ids, in the same order; null for each that does not exist or the caller may not see.',
+      args: { ids: { description: 'Global ids, as `id` fields gave them.' } },
       authScopes: { signedIn: true },
       resolve: async (_root, args, ctx, _info, resolveNodes) =>
         Promise.all((await resolveNodes(args.ids)).map((node, i) => onlyVisible(args.ids[i]!.typename, node, ctx))),
@@ -113,9 +125,11 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({ description: 'What a signed-in user (or API token) can read: each field says who may ask it.' });
+builder.mutationType({
+  description: 'What a signed-in user can change. Each answer is a result union: the success with its data, or an error with a code and a message.',
+});
+builder.subscriptionType({ description: 'Live events over graphql-ws (or server-sent events): each field says what it delivers and to whom.' });
 
 builder.scalarType('DateTime', {
   description: 'An ISO-8601 date and time in UTC.',
@@ -129,7 +143,8 @@ builder.scalarType('DateTime', {
 });
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
-  fields: (t) => ({ message: t.exposeString('message') }),
+  description: 'A refusal or failure a caller can act on: its message is meant for people.',
+  fields: (t) => ({ message: t.exposeString('message', { description: 'What went wrong, in words to show the user.' }) }),
 });
 
 /** The code of a typed error: one closed set, so a tool can switch on it. */
@@ -140,16 +155,19 @@ const ErrorCodeEnum = builder.enumType('ErrorCode', {
 
 builder.objectType(AppError, {
   name: 'BaseError',
+  description: 'A refusal of the domain (not allowed, not found, a conflict with the current state).',
   interfaces: [ErrorInterface],
-  fields: (t) => ({ code: t.expose('code', { type: ErrorCodeEnum }) }),
+  fields: (t) => ({ code: t.expose('code', { type: ErrorCodeEnum, description: 'The machine-readable reason, e.g. FORBIDDEN, NOT_FOUND, CONFLICT.' }) }),
 });
 
 builder.objectType(ValidationError, {
   name: 'ValidationError',
+  description: 'The input broke a rule: `field` names the input field at fault.',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    code: t.expose('code', { type: ErrorCodeEnum }),
-    field: t.exposeString('field', { nullable: true }),
+    code: t.expose('code', { type: ErrorCodeEnum, description: 'Always BAD_USER_INPUT.' }),
+    field: t.exposeString('field', { nullable: true, description: 'The input field at fault (null when the input as a whole is).' }),
+    message: t.exposeString('message', { description: 'The rule broken, in words to show next to the field.' }),
   }),
 });
 

@@ -1,23 +1,12 @@
-// Descriptions of the schema that its definitions do not carry themselves:
-// the structures Pothos generates (connections, edges, mutation results) by
-// rule, and the domain fields, types, arguments and enum values from the
-// DESCRIPTIONS map below (filled in one place so that the domain files other
-// work changes stay as they are). A description written on the definition
-// itself always wins; a key here that names nothing, or something already
-// described, fails api/test/graph/schema-descriptions.test.ts. graphql-schema-linter
-// (npm run lint:graph) fails CI on anything left without one.
-import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
-  GraphQLInterfaceType,
-  GraphQLObjectType,
-  GraphQLUnionType,
-  getNamedType,
-  isObjectType,
-  type GraphQLField,
-  type GraphQLSchema,
-} from 'graphql';
-import { DESCRIPTIONS } from './descriptions-text.js';
+// Descriptions of the structures Pothos generates from a field (connections,
+// their edges and arguments, mutation result unions), written by rule from the
+// field that returns them. Everything else is described where it is defined:
+// types, fields, arguments, input fields and enum values in their domain files,
+// and the parts the relay plugin generates (Node, node(id:), nodes(ids:),
+// PageInfo) in builder.ts's relay options. A description on a definition always
+// wins over the rule. api/test/graph/schema-descriptions.test.ts and
+// graphql-schema-linter (npm run lint:graph) fail on anything left undescribed.
+import { GraphQLObjectType, GraphQLUnionType, getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 
 const CONNECTION_ARGS: Record<string, string> = {
   first: 'How many items to return from the start (or after `after`); at most 500.',
@@ -46,7 +35,9 @@ function describeGeneratedOf(parent: string, field: GraphQLField<unknown, unknow
     type.description ??= `One page of ${what}: its items (edges) and where the page is in the whole list (pageInfo).`;
     const f = type.getFields();
     f.edges!.description ??= 'The items of this page, in order, each with its cursor.';
-    f.totalCount && (f.totalCount.description ??= 'How many items the whole list has, over every page.');
+    // A field may word its list's count itself (extensions.totalCountDescription), as the plugin generates that field.
+    const count = field.extensions?.totalCountDescription;
+    f.totalCount && (f.totalCount.description ??= typeof count === 'string' ? count : 'How many items the whole list has, over every page.');
     f.pageInfo && (f.pageInfo.description ??= 'Where this page is in the whole list: its first and last cursors, and whether more items come before or after it.');
     const edge = getNamedType(f.edges!.type) as GraphQLObjectType;
     const node = getNamedType(edge.getFields().node!.type);
@@ -66,32 +57,8 @@ function describeGeneratedOf(parent: string, field: GraphQLField<unknown, unknow
   }
 }
 
-type Described = { description?: string | null };
-
-/** The schema element a DESCRIPTIONS key names: `Type`, `Type.field`, `Type.field(arg)`, `Input.field`, `Enum.VALUE`. */
-export function describedByKey(schema: GraphQLSchema, key: string): Described | undefined {
-  const m = /^(\w+)(?:\.(\w+)(?:\((\w+)\))?)?$/.exec(key);
-  if (!m) return undefined;
-  const [, typeName, member, arg] = m;
-  const type = schema.getType(typeName!);
-  if (!type) return undefined;
-  if (!member) return type;
-  if (type instanceof GraphQLEnumType) return arg ? undefined : type.getValue(member) ?? undefined;
-  if (type instanceof GraphQLObjectType || type instanceof GraphQLInterfaceType) {
-    const field = type.getFields()[member];
-    if (!field) return undefined;
-    return arg ? field.args.find((a) => a.name === arg) : field;
-  }
-  if (type instanceof GraphQLInputObjectType) return arg ? undefined : type.getFields()[member];
-  return undefined;
-}
-
-/** Fills in the missing descriptions of a built schema (in place) and returns it. */
-export function describeSchema(schema: GraphQLSchema, descriptions: Record<string, string> = DESCRIPTIONS): GraphQLSchema {
-  for (const [key, text] of Object.entries(descriptions)) {
-    const target = describedByKey(schema, key);
-    if (target && !target.description) target.description = text;
-  }
+/** Fills in the descriptions of the generated structures of a built schema (in place) and returns it. */
+export function describeSchema(schema: GraphQLSchema): GraphQLSchema {
   describeGenerated(schema);
   return schema;
 }

@@ -18,13 +18,17 @@ type ValueDescriptions<V extends string> = { readonly [K in V]: { readonly descr
 
 /**
  * An enum whose GraphQL names are the UPPER_CASE forms of `values` and whose
- * internal values are `values` themselves. Descriptions come from the map form
- * of `values`, or else from descriptions-text.ts (keys `Enum.GRAPH_NAME`).
+ * internal values are `values` themselves. Each value is described either in
+ * the map form of `values`, or, when `values` is a list (often a constant of
+ * the services), in `descriptions`, which must name every value of the list.
  */
-export function enumOf<const V extends string>(name: string, options: { description?: string; values: readonly V[] | ValueDescriptions<V> }) {
+export function enumOf<const V extends string>(
+  name: string,
+  options: { description?: string; values: readonly V[] | ValueDescriptions<V>; descriptions?: { readonly [K in NoInfer<V>]: string } },
+) {
   const given = options.values;
   const list: readonly V[] = Array.isArray(given) ? given : (Object.keys(given) as V[]);
   const described = Array.isArray(given) ? undefined : (given as ValueDescriptions<V>);
-  const values = Object.fromEntries(list.map((v) => [graphName(v), { value: v, description: described?.[v].description }]));
+  const values = Object.fromEntries(list.map((v) => [graphName(v), { value: v, description: described?.[v].description ?? options.descriptions?.[v] }]));
   return builder.enumType(name, { description: options.description, values: values as Record<string, { value: V; description?: string }> });
 }

@@ -29,5 +29,5 @@ import './uploads/purge.js';
 import './ai/ai-bulk.js';
 import './access/index.js';
 
-// Descriptions the definitions leave out (descriptions.ts), filled in before anyone reads the schema.
+// The generated structures' descriptions (descriptions.ts), filled in before anyone reads the schema.
 export const schema = describeSchema(builder.toSchema({ sortSchema: true }));

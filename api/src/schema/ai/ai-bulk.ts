@@ -6,11 +6,12 @@ import * as bulk from '../../services/ai/ai-bulk.js';
 import { stillSignedIn } from '../../context.js';
 
 const Estimate = builder.objectRef<bulk.BulkEstimate>('AiBulkEstimate').implement({
+  description: 'What a bulk categorisation would cost.',
   fields: (t) => ({
     uncategorized: t.exposeInt('uncategorized', { description: 'Risk ids of the current data with no AI category yet.' }),
-    estimatedCostUsd: t.exposeFloat('estimatedCostUsd'),
-    perCallUsd: t.exposeFloat('perCallUsd'),
-    spendCapUsd: t.exposeFloat('spendCapUsd', { nullable: true }),
+    estimatedCostUsd: t.exposeFloat('estimatedCostUsd', { description: 'The estimated cost of categorising every uncategorised risk id, in US dollars.' }),
+    perCallUsd: t.exposeFloat('perCallUsd', { description: 'The estimated cost of one call, in US dollars.' }),
+    spendCapUsd: t.exposeFloat('spendCapUsd', { nullable: true, description: 'The monthly spend cap, in US dollars (null: none).' }),
   }),
 });
 
@@ -30,32 +31,35 @@ const AiBulkStatusEnum = enumOf('AiBulkStatus', {
  * only, as the rest of bulk categorisation: node(id:) answers null to anyone else.
  */
 const Progress = builder.node(builder.objectRef<bulk.BulkProgress>('AiBulkProgress'), {
-  id: { resolve: (p) => p.runId },
+  description: 'A bulk categorisation run and how far it is (kept after it ends; node(id:) reads it back, for administrators).',
+  id: { description: 'The run’s global id, as node(id:) reads it back (null there for anyone but an administrator).', resolve: (p) => p.runId },
   authScopes: { admin: true },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'runId' in v && 'costUsd' in v && 'spendCapUsd' in v,
   loadMany: (ids, ctx) => bulk.bulkRunsById(ctx.prisma, ids),
   fields: (t) => ({
-    runId: t.exposeString('runId'),
+    runId: t.exposeString('runId', { description: 'The run’s id as stored (the audit log’s entity id, `GET /api/ai/bulk-categorize`’s `run.runId`); `id` is the global one.' }),
     status: t.expose('status', { type: AiBulkStatusEnum, description: 'Where the run stands.' }),
-    total: t.exposeInt('total'),
-    done: t.exposeInt('done'),
-    failed: t.exposeInt('failed'),
-    costUsd: t.exposeFloat('costUsd'),
-    spendCapUsd: t.exposeFloat('spendCapUsd', { nullable: true }),
-    error: t.exposeString('error', { nullable: true }),
+    total: t.exposeInt('total', { description: 'Risk ids the run will categorise.' }),
+    done: t.exposeInt('done', { description: 'Risk ids categorised so far.' }),
+    failed: t.exposeInt('failed', { description: 'Risk ids whose call failed.' }),
+    costUsd: t.exposeFloat('costUsd', { description: 'What the run has cost so far, in US dollars.' }),
+    spendCapUsd: t.exposeFloat('spendCapUsd', { nullable: true, description: 'The spend cap the run stops at, in US dollars (null: none).' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why the run failed (null unless failed).' }),
   }),
 });
 
 const BulkState = builder.objectRef<{ estimate: bulk.BulkEstimate; run: bulk.BulkProgress | null }>('AiBulkCategorization').implement({
+  description: 'Categorising every uncategorised access risk id with the AI at once: its cost estimate and the run in progress.',
   fields: (t) => ({
-    estimate: t.field({ type: Estimate, resolve: (s) => s.estimate }),
-    run: t.field({ type: Progress, nullable: true, resolve: (s) => s.run }),
+    estimate: t.field({ type: Estimate, description: 'What categorising the rest would cost.', resolve: (s) => s.estimate }),
+    run: t.field({ type: Progress, nullable: true, description: 'The latest run (null: none yet).', resolve: (s) => s.run }),
   }),
 });
 
 builder.queryFields((t) => ({
   aiBulkCategorization: t.field({
     type: BulkState,
+    description: 'The bulk categorisation’s estimate and latest run (administrators).',
     authScopes: { admin: true },
     resolve: async (_root, _args, ctx) => {
       const run = await bulk.latestBulkRun(ctx.prisma);
@@ -77,6 +81,7 @@ builder.mutationFields((t) => ({
 builder.subscriptionFields((t) => ({
   aiBulkProgress: t.field({
     type: Progress,
+    description: 'The bulk categorisation’s progress as it moves (administrators).',
     authScopes: { admin: true },
     subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('ai-bulk:progress'), filter(() => stillSignedIn(ctx))),
     resolve: (p) => p,

@@ -11,43 +11,63 @@ import { ValidationError } from '../../core/errors.js';
 import * as notifications from '../../services/identity/notifications.js';
 import { access, stillSignedIn } from '../../context.js';
 
-export const NotificationTypeEnum = enumOf('NotificationType', { values: ['general', 'info', 'warning', 'urgent'] as const });
-export const NotificationTargetEnum = enumOf('NotificationTarget', { values: ['all', 'specific'] as const });
+export const NotificationTypeEnum = enumOf('NotificationType', {
+  description: 'How urgent a notification is.',
+  values: ['general', 'info', 'warning', 'urgent'] as const,
+  descriptions: {
+    general: 'General news from an administrator, not tied to a review task.',
+    info: 'For information: nothing to do (shown in blue).',
+    warning: 'Something needs attention soon, e.g. a deadline nearing (shown in amber).',
+    urgent: 'Urgent: act now.',
+  },
+});
+export const NotificationTargetEnum = enumOf('NotificationTarget', {
+  description: 'Whom a notification is sent to.',
+  values: ['all', 'specific'] as const,
+  descriptions: {
+    all: 'Every user.',
+    specific: 'One user (targetUserId).',
+  },
+});
 
 export const NotificationNode = builder.prismaNode('Notification', {
-  id: { field: 'id' },
+  description: 'A message an administrator sent to everyone or to one user.',
+  id: { field: 'id', description: 'The notification’s global id.' },
   // node(id:) of a record that does not exist answers null (Relay), not an internal error.
   nullable: true,
   // Administrators see every notification; others only those sent to them.
   authScopes: (n, ctx) => access.admin(ctx.user) || (access.signedIn(ctx.user) && notifications.isVisibleTo(n, ctx.user!.id)),
   fields: (t) => ({
-    type: t.expose('type', { type: NotificationTypeEnum }),
-    title: t.exposeString('title'),
-    message: t.exposeString('message'),
-    senderName: t.exposeString('senderName', { nullable: true }),
-    targetType: t.expose('targetType', { type: NotificationTargetEnum }),
-    targetUser: t.relation('targetUser', { nullable: true, authScopes: { admin: true } }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    type: t.expose('type', { type: NotificationTypeEnum, description: 'How urgent it is (sets its icon).' }),
+    title: t.exposeString('title', { description: 'The one-line heading shown in the bell menu and the list.' }),
+    message: t.exposeString('message', { description: 'The body of the notification, as the sender wrote it (plain text).' }),
+    senderName: t.exposeString('senderName', { nullable: true, description: 'Who sent it.' }),
+    targetType: t.expose('targetType', { type: NotificationTargetEnum, description: 'Sent to everyone or to one user.' }),
+    targetUser: t.relation('targetUser', { nullable: true, authScopes: { admin: true }, description: 'The one user it was sent to (null when sent to everyone).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was sent.' }),
     /** Read state of the viewer. */
     readAt: t.field({
       type: 'DateTime',
       nullable: true,
+      description: 'When the viewer read it.',
       select: (_args, ctx) => ({ reads: { where: { userId: ctx.user?.id ?? '00000000-0000-0000-0000-000000000000' }, select: { readAt: true } } }),
       resolve: (n) => n.reads[0]?.readAt ?? null,
     }),
     isRead: t.boolean({
+      description: 'The viewer has read it.',
       select: (_args, ctx) => ({ reads: { where: { userId: ctx.user?.id ?? '00000000-0000-0000-0000-000000000000' }, select: { readAt: true } } }),
       resolve: (n) => n.reads.length > 0,
     }),
     /** How many users have read it (administrators). */
-    readCount: t.relationCount('reads', { authScopes: { admin: true } }),
+    readCount: t.relationCount('reads', { authScopes: { admin: true }, description: 'How many users have read it.' }),
   }),
 });
 
 const NotificationCounts = builder.objectRef<{ total: number; unreadCount: number }>('NotificationCounts').implement({
+  description: 'Notifications counted.',
   fields: (t) => ({
-    total: t.exposeInt('total'),
-    unreadCount: t.exposeInt('unreadCount'),
+    total: t.exposeInt('total', { description: 'How many.' }),
+    unreadCount: t.exposeInt('unreadCount', { description: 'Of those, how many the viewer has not read.' }),
   }),
 });
 
@@ -110,21 +130,23 @@ builder.queryFields((t) => ({
 }));
 
 const SendNotificationInput = builder.inputType('SendNotificationInput', {
+  description: 'A notification to send.',
   fields: (t) => ({
-    title: t.string({ required: true }),
-    message: t.string({ required: true }),
-    type: t.field({ type: NotificationTypeEnum, required: true }),
-    targetType: t.field({ type: NotificationTargetEnum, required: true }),
-    targetUserId: t.globalID({ for: UserNode }),
+    title: t.string({ required: true, description: 'Its title (required).' }),
+    message: t.string({ required: true, description: 'Its text (required).' }),
+    type: t.field({ type: NotificationTypeEnum, required: true, description: 'How urgent it is.' }),
+    targetType: t.field({ type: NotificationTargetEnum, required: true, description: 'Everyone or one user.' }),
+    targetUserId: t.globalID({ for: UserNode, description: 'With `specific`: the user’s global id.' }),
   }),
 });
 
 builder.mutationFields((t) => ({
   sendNotification: t.prismaField({
     type: 'Notification',
+    description: 'Sends a notification (administrators); it arrives at once over notificationAdded.',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: SendNotificationInput, required: true }) },
+    args: { input: t.arg({ type: SendNotificationInput, required: true, description: 'The title, message, type and recipients (every user or one) of the notification.' }) },
     resolve: async (query, _root, { input }, ctx) => {
       const n = await notifications.sendNotification(ctx.deps, ctx.actor, { ...input, targetUserId: input.targetUserId?.id ?? null });
       return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: n.id } });
@@ -132,9 +154,10 @@ builder.mutationFields((t) => ({
   }),
   markNotificationRead: t.prismaField({
     type: 'Notification',
+    description: 'Marks one of the viewer’s notifications read.',
     authScopes: { signedIn: true },
     errors: {},
-    args: { id: t.arg.globalID({ required: true, for: NotificationNode }) },
+    args: { id: t.arg.globalID({ required: true, for: NotificationNode, description: 'The notification’s global id.' }) },
     resolve: async (query, _root, { id }, ctx) => {
       await notifications.markRead(ctx.prisma, ctx.user!, id.id);
       return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
@@ -150,7 +173,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes a notification; returns its id.',
     authScopes: { admin: true },
     errors: {},
-    args: { id: t.arg.globalID({ required: true, for: NotificationNode }) },
+    args: { id: t.arg.globalID({ required: true, for: NotificationNode, description: 'The notification’s global id.' }) },
     resolve: async (_root, { id }, ctx) => {
       await notifications.deleteNotification(ctx.deps, ctx.actor, id.id);
       return encodeGlobalID('Notification', id.id);

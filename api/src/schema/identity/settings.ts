@@ -7,16 +7,17 @@ import { validateStoredKey, type KeyValidation } from '../../services/ai/ai-prov
 const SettingStatus = builder.objectRef<settings.SettingStatus>('AdminSettingStatus').implement({
   description: 'Whether a setting has a value and when it last changed; the value itself never leaves the server.',
   fields: (t) => ({
-    settingKey: t.exposeString('settingKey'),
-    hasValue: t.exposeBoolean('hasValue'),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
+    settingKey: t.exposeString('settingKey', { description: 'Which setting, e.g. openai_api_key.' }),
+    hasValue: t.exposeBoolean('hasValue', { description: 'The setting has a stored value (the value itself never leaves the server).' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true, description: 'When the value last changed (null: never set).' }),
   }),
 });
 
 const KeyValidationRef = builder.objectRef<KeyValidation>('OpenAiKeyValidation').implement({
+  description: 'Whether OpenAI accepted a key.',
   fields: (t) => ({
-    isValid: t.exposeBoolean('isValid'),
-    error: t.exposeString('error', { nullable: true }),
+    isValid: t.exposeBoolean('isValid', { description: 'OpenAI accepted the key.' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why it was refused (null when valid).' }),
   }),
 });
 
@@ -35,7 +36,7 @@ builder.mutationFields((t) => ({
     description: "Stores the OpenAI API key, encrypted at rest. It must start with 'sk-'.",
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { apiKey: t.arg.string({ required: true }) },
+    args: { apiKey: t.arg.string({ required: true, description: 'The OpenAI API key; stored encrypted, never returned.' }) },
     resolve: (_root, args, ctx) =>
       settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.OPENAI_API_KEY, settingValue: args.apiKey, isEncrypted: true }),
   }),
@@ -44,7 +45,7 @@ builder.mutationFields((t) => ({
     description: 'The spend cap of a bulk AI categorisation: a number of US dollars, as text (e.g. "2.50").',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { amountUsd: t.arg.string({ required: true }) },
+    args: { amountUsd: t.arg.string({ required: true, description: 'The most the AI features may spend in a month, in US dollars (empty: no cap).' }) },
     resolve: (_root, args, ctx) =>
       settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
   }),

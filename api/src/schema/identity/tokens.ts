@@ -12,29 +12,35 @@ import { access } from '../../context.js';
 export const ApiTokenScopeEnum = enumOf('ApiTokenScope', {
   description: 'read: queries only (GraphQL queries and subscriptions, REST GET); full: all of the owner’s rights.',
   values: ['read', 'full'] as const,
+  descriptions: {
+    full: 'Every right of the owner: queries, mutations, REST writes.',
+    read: 'Reading only: queries, subscriptions and REST GETs.',
+  },
 });
 
 export const ApiTokenNode = builder.prismaNode('ApiToken', {
-  id: { field: 'id' },
+  description: 'A token a tool presents as `Authorization: Bearer …` (or in graphql-ws connectionParams) to act as its owner.',
+  id: { field: 'id', description: 'The token’s global id (not the secret).' },
   // node(id:) of a record that does not exist answers null (Relay), not an internal error.
   nullable: true,
   // Administrators see every token; others only their own.
   authScopes: (token, ctx) => access.admin(ctx.user) || (access.signedIn(ctx.user) && ctx.user!.id === token.userId),
   fields: (t) => ({
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'What the owner called it, to tell tokens apart.' }),
     prefix: t.exposeString('prefix', { description: 'The first characters of the token, to recognise it.' }),
-    scope: t.expose('scope', { type: ApiTokenScopeEnum }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
-    lastUsedIp: t.exposeString('lastUsedIp', { nullable: true }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    scope: t.expose('scope', { type: ApiTokenScopeEnum, description: 'What the token may do.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the token was created.' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'When a request last presented the token (written at most once a minute).' }),
+    lastUsedIp: t.exposeString('lastUsedIp', { nullable: true, description: 'The address of that last request.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the token stops working.' }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When the token was revoked (null: not revoked).' }),
     active: t.boolean({ description: 'Neither revoked nor expired.', resolve: (token) => isLive(token) }),
-    owner: t.relation('user'),
+    owner: t.relation('user', { description: 'The user the token acts as.' }),
   }),
 });
 
 const ApiTokenSettings = builder.objectRef<tokens.TokenSettings>('ApiTokenSettings').implement({
+  description: 'Who may create API tokens.',
   fields: (t) => ({
     usersMayCreateTokens: t.exposeBoolean('usersMayCreateTokens', {
       description: 'Users other than administrators may create their own API tokens.',
@@ -45,11 +51,12 @@ const ApiTokenSettings = builder.objectRef<tokens.TokenSettings>('ApiTokenSettin
 const ApiTokenCreated = builder
   .objectRef<{ token: string; record: tokens.ApiTokenWithOwner }>('ApiTokenCreated')
   .implement({
+    description: 'A new token: the secret itself is only in the REST answer or shown once on the API Tokens page.',
     fields: (t) => ({
       token: t.exposeString('token', { description: 'Shown once; only its hash is stored.' }),
-      name: t.string({ resolve: (p) => p.record.name }),
-      expiresAt: t.field({ type: 'DateTime', resolve: (p) => p.record.expiresAt }),
-      apiToken: t.field({ type: ApiTokenNode, resolve: (p) => p.record }),
+      name: t.string({ description: 'What the owner called it.', resolve: (p) => p.record.name }),
+      expiresAt: t.field({ type: 'DateTime', description: 'When it stops working.', resolve: (p) => p.record.expiresAt }),
+      apiToken: t.field({ type: ApiTokenNode, description: 'The token as it is listed from now on.', resolve: (p) => p.record }),
     }),
   });
 
@@ -81,7 +88,7 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: "The viewer's API tokens, newest first; with `all`, administrators get every user's.",
     authScopes: { signedIn: true },
-    args: { all: t.arg.boolean(), ...tokenOrder.arg() },
+    args: { all: t.arg.boolean({ description: 'Administrators: every user’s tokens, not only their own.' }), ...tokenOrder.arg() },
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.apiToken.findMany({
         ...runnable(query),
@@ -92,6 +99,7 @@ builder.queryFields((t) => ({
   }),
   apiTokenSettings: t.field({
     type: ApiTokenSettings,
+    description: 'Whether users who are not administrators may create their own API tokens.',
     authScopes: { admin: true },
     resolve: (_root, _args, ctx) => tokens.getTokenSettings(ctx.prisma),
   }),
@@ -104,7 +112,7 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: {
-      name: t.arg.string({ required: true }),
+      name: t.arg.string({ required: true, description: 'What to call the token (1 to 100 characters).' }),
       expiresInDays: t.arg.int({ description: '1 to 365; default 90.' }),
       scope: t.arg({ type: ApiTokenScopeEnum, description: 'Default read.' }),
     },
@@ -112,16 +120,18 @@ builder.mutationFields((t) => ({
   }),
   revokeApiToken: t.field({
     type: ApiTokenNode,
+    description: 'Revokes a token at once: the next request that presents it is refused.',
     authScopes: { signedIn: true },
     errors: {},
-    args: { id: t.arg.globalID({ required: true, for: ApiTokenNode }) },
+    args: { id: t.arg.globalID({ required: true, for: ApiTokenNode, description: 'The token’s global id.' }) },
     resolve: (_root, { id }, ctx) => tokens.revokeToken(ctx.deps, ctx.actor, id.id),
   }),
   setApiTokenSettings: t.field({
     type: ApiTokenSettings,
+    description: 'Allows or forbids users who are not administrators to create their own tokens (administrators).',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { usersMayCreateTokens: t.arg.boolean({ required: true }) },
+    args: { usersMayCreateTokens: t.arg.boolean({ required: true, description: 'true: every user may create tokens for themselves.' }) },
     resolve: (_root, args, ctx) => tokens.setTokenSettings(ctx.prisma, ctx.actor, args),
   }),
 }));

@@ -9,13 +9,14 @@ import { HIGH_RISK_TREND_DAYS } from '../../services/scope-figures.js';
 const DashboardStats = builder
   .objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats')
   .implement({
+    description: 'The dashboard’s four figures.',
     fields: (t) => ({
-      totalConflicts: t.exposeInt('totalConflicts'),
-      highRiskUsers: t.exposeInt('highRiskUsers'),
+      totalConflicts: t.exposeInt('totalConflicts', { description: 'Risk rows loaded (active records).' }),
+      highRiskUsers: t.exposeInt('highRiskUsers', { description: 'Users with at least one high-risk row.' }),
       newHighRiskUsers: t.exposeInt('newHighRiskUsers', {
         description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
       }),
-      pendingReviews: t.exposeInt('pendingReviews'),
+      pendingReviews: t.exposeInt('pendingReviews', { description: 'Risk rows not yet decided in the period whose decisions are shown (the active one, else the one closed last; every row when there is none): the same figure as the trend’s last pending.' }),
       activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
     }),
   });
@@ -23,6 +24,7 @@ const DashboardStats = builder
 builder.queryFields((t) => ({
   dashboardStats: t.field({
     type: DashboardStats,
+    description: 'The dashboard’s figures.',
     authScopes: { signedIn: true },
     resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.viewer!),
   }),
@@ -31,6 +33,11 @@ builder.queryFields((t) => ({
 const TrendRangeEnum = enumOf('TrendRange', {
   description: 'Last 30 days (by day), Last 90 days (by day), Last 6 months (by week).',
   values: ['last30Days', 'last90Days', 'last6Months'] as const,
+  descriptions: {
+    last30Days: 'The last 30 days, by day.',
+    last90Days: 'The last 90 days, by day.',
+    last6Months: 'The last 6 months, by week.',
+  },
 });
 
 const RANGE_OF: Record<'last30Days' | 'last90Days' | 'last6Months', dashboard.TrendRange> = { last30Days: '30d', last90Days: '90d', last6Months: '6m' };
@@ -39,15 +46,16 @@ const TrendPointRef = builder.objectRef<dashboard.TrendPoint>('TrendPoint').impl
   description: 'One day (or week) of the risk trend, cumulative at its end.',
   fields: (t) => ({
     date: t.expose('date', { type: 'DateTime', description: 'The start of the day or week (UTC).' }),
-    loaded: t.exposeInt('loaded'),
-    retained: t.exposeInt('retained'),
-    removed: t.exposeInt('removed'),
-    pending: t.exposeInt('pending'),
+    loaded: t.exposeInt('loaded', { description: 'Risk rows loaded by then.' }),
+    retained: t.exposeInt('retained', { description: 'Rows decided retain by then.' }),
+    removed: t.exposeInt('removed', { description: 'Rows decided remove by then.' }),
+    pending: t.exposeInt('pending', { description: 'Rows still undecided then.' }),
   }),
 });
 
 const CategoryCountRef = builder.objectRef<{ category: string; count: number }>('RiskCategoryCount').implement({
-  fields: (t) => ({ category: t.exposeString('category'), count: t.exposeInt('count') }),
+  description: 'Conflicts of one risk category.',
+  fields: (t) => ({ category: t.exposeString('category', { description: 'The category (accepted AI category, or Uncategorised).' }), count: t.exposeInt('count', { description: 'Risk rows in it.' }) }),
 });
 
 const DashboardChangeReasonEnum = enumOf('DashboardChangeReason', {
@@ -61,6 +69,7 @@ const DashboardChangeReasonEnum = enumOf('DashboardChangeReason', {
 type DashboardChange = { reason: 'decisions' | 'upload' };
 
 const DashboardChangeRef = builder.objectRef<DashboardChange>('DashboardChange').implement({
+  description: 'The dashboard’s figures changed.',
   fields: (t) => ({ reason: t.expose('reason', { type: DashboardChangeReasonEnum, description: 'What moved them.' }) }),
 });
 
@@ -69,7 +78,7 @@ builder.queryFields((t) => ({
     type: [TrendPointRef],
     description: 'The risk trend over the range: conflicts loaded, decided retain / remove, pending (see services/dashboard.ts).',
     authScopes: { signedIn: true },
-    args: { range: t.arg({ type: TrendRangeEnum, required: true }) },
+    args: { range: t.arg({ type: TrendRangeEnum, required: true, description: 'Which range, and by day or by week.' }) },
     resolve: async (_root, args, ctx) => (await dashboard.dashboardTrend(ctx.prisma, ctx.viewer!, RANGE_OF[args.range])).points,
   }),
   riskCategories: t.field({

@@ -10,34 +10,48 @@ import { RiskLevelEnum } from '../review/risks.js';
 import * as history from '../../services/reports/review-history.js';
 import type { DecisionValue, RiskLevel } from '../../services/risk-rules.js';
 
-const ReviewDecisionFilterEnum = enumOf('ReviewDecisionFilter', { values: history.REVIEW_DECISION_FILTERS });
-const ReviewSharedFilterEnum = enumOf('ReviewSharedFilter', { values: history.REVIEW_SHARED_FILTERS });
+const ReviewDecisionFilterEnum = enumOf('ReviewDecisionFilter', {
+  description: 'Which decisions to list.',
+  values: history.REVIEW_DECISION_FILTERS,
+  descriptions: {
+    retain: 'Retained rows only (with or without mitigation).',
+    remove: 'Removed rows only.',
+  },
+});
+const ReviewSharedFilterEnum = enumOf('ReviewSharedFilter', {
+  description: 'Decisions on roles reviewed by one reviewer or several.',
+  values: history.REVIEW_SHARED_FILTERS,
+  descriptions: {
+    shared: 'Only roles that more than one reviewer reviews.',
+    unique: 'Only roles that one reviewer reviews.',
+  },
+});
 
 const SharedWithRef = builder.objectRef<history.SharedWith>('ReviewSharedWith').implement({
   description: 'Another reviewer of the same user and role in the period, with their decision (null: pending).',
   fields: (t) => ({
-    reviewerName: t.exposeString('reviewerName'),
-    decision: t.field({ type: DecisionValueEnum, nullable: true, resolve: (s) => s.decision as DecisionValue | null }),
+    reviewerName: t.exposeString('reviewerName', { description: 'The other reviewer.' }),
+    decision: t.field({ type: DecisionValueEnum, nullable: true, description: 'Their decision (null: pending).', resolve: (s) => s.decision as DecisionValue | null }),
   }),
 });
 
 /** A decision is a Node, read back by id through the listing's own rules (services/reports/review-history.ts getReviews). */
 const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDecision'), {
   description: "One reviewer's decision on one risk row in one period.",
-  id: { resolve: (r) => r.id },
+  id: { description: 'The decision’s global id.', resolve: (r) => r.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'sharedWith' in v && 'periodName' in v,
   loadMany: (ids, ctx) => history.getReviews(ctx.prisma, ctx.viewer!, ids),
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    userName: t.exposeString('userName'),
-    riskLevel: t.field({ type: RiskLevelEnum, resolve: (r) => r.riskLevel as RiskLevel }),
-    roleProfile: t.exposeString('roleProfile'),
-    decision: t.field({ type: DecisionValueEnum, resolve: (r) => r.decision as DecisionValue }),
-    comments: t.exposeString('comments', { nullable: true }),
-    reviewerName: t.exposeString('reviewerName'),
-    periodName: t.exposeString('periodName'),
+    userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
+    userName: t.exposeString('userName', { description: 'The user’s name.' }),
+    riskLevel: t.field({ type: RiskLevelEnum, description: 'The risk level of the row.', resolve: (r) => r.riskLevel as RiskLevel }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile decided on.' }),
+    decision: t.field({ type: DecisionValueEnum, description: 'What the reviewer decided for the access: retain, retain with a mitigating control, or remove.', resolve: (r) => r.decision as DecisionValue }),
+    comments: t.exposeString('comments', { nullable: true, description: 'The reviewer’s comment.' }),
+    reviewerName: t.exposeString('reviewerName', { description: 'Who decided.' }),
+    periodName: t.exposeString('periodName', { description: 'The review period it was made in.' }),
     isSharedRole: t.exposeBoolean('isSharedRole', { description: 'More than one reviewer reviews this user and role in the period (README).' }),
-    sharedWith: t.field({ type: [SharedWithRef], resolve: (r) => r.sharedWith }),
+    sharedWith: t.field({ type: [SharedWithRef], description: 'The other reviewers of the same user and role, with their decisions.', resolve: (r) => r.sharedWith }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the decision was made (its last change).' }),
   }),
 });
@@ -123,8 +137,8 @@ builder.queryFields((t) => ({
       authScopes: { signedIn: true },
       args: {
         search: t.arg.string({ description: 'Part of the user id or name, the role, or the reviewer.' }),
-        decision: t.arg({ type: ReviewDecisionFilterEnum }),
-        shared: t.arg({ type: ReviewSharedFilterEnum }),
+        decision: t.arg({ type: ReviewDecisionFilterEnum, description: 'Only retained or only removed rows.' }),
+        shared: t.arg({ type: ReviewSharedFilterEnum, description: 'Only shared or only unique roles.' }),
         page: t.arg.int({ description: 'The page to read, from 1, with `first` as the page size (not with cursors or `last`).' }),
       },
       resolve: (_root, args, ctx) => reviewPage(ctx, args, args, history.DEFAULT_REVIEW_PAGE_SIZE),

@@ -9,12 +9,20 @@ import { ANALYSIS_STATUSES } from '../../services/risk-rules.js';
 import { DecisionValueEnum } from '../review/decisions.js';
 import { CompositeUserRef } from '../review/composite-view.js';
 
-export const AnalysisStatusEnum = enumOf('AnalysisStatus', { values: ANALYSIS_STATUSES });
+export const AnalysisStatusEnum = enumOf('AnalysisStatus', {
+  description: 'Whether a user (or one of their risks) still carries a high-risk rule in a kept role.',
+  values: ANALYSIS_STATUSES,
+  descriptions: {
+    red: 'Yes: a kept role carries a high-risk rule (02NN, 03NN).',
+    green: 'No: every high-risk rule is in a removed role.',
+  },
+});
 
 const RiskBreakdown = builder.objectRef<analysis.RiskBreakdownEntry>('RiskBreakdownEntry').implement({
+  description: 'One risk id of an analysis.',
   fields: (t) => ({
-    riskId: t.exposeString('riskId'),
-    status: t.expose('status', { type: AnalysisStatusEnum }),
+    riskId: t.exposeString('riskId', { description: 'The access risk id.' }),
+    status: t.expose('status', { type: AnalysisStatusEnum, description: 'Red or green.' }),
     mitigated: t.boolean({
       description: 'Red but mitigated: every red row under this risk is kept under a mitigating control (RETAIN_MITIGATED).',
       resolve: (e) => e.mitigated ?? false,
@@ -26,18 +34,18 @@ const RiskBreakdown = builder.objectRef<analysis.RiskBreakdownEntry>('RiskBreakd
 const RiskAnalysis = builder.node(builder.objectRef<analysis.AnalysisResult>('RiskAnalysis'), {
   description:
     "A user's analysis: red when a kept role under any of their risks carries a high-risk rule (02NN, 03NN). Stored per analyst: each caller reads back only their own.",
-  id: { resolve: (r) => r.id },
+  id: { description: 'The stored analysis’ global id, as node(id:) reads it back.', resolve: (r) => r.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'riskBreakdown' in v && 'userStatus' in v,
   loadMany: (ids, ctx) => analysis.resultsById(ctx.prisma, ctx.viewer!, ids),
   fields: (t) => ({
-    analysisId: t.exposeString('id'),
-    userId: t.exposeString('userId'),
-    userStatus: t.expose('userStatus', { type: AnalysisStatusEnum }),
-    riskBreakdown: t.field({ type: [RiskBreakdown], resolve: (r) => r.riskBreakdown }),
+    analysisId: t.exposeString('id', { description: 'The stored analysis’ id (the REST id; `id` is the global one).' }),
+    userId: t.exposeString('userId', { description: 'The user id analysed.' }),
+    userStatus: t.expose('userStatus', { type: AnalysisStatusEnum, description: 'The user’s status: red if any risk is red.' }),
+    riskBreakdown: t.field({ type: [RiskBreakdown], description: 'Each risk id with its status.', resolve: (r) => r.riskBreakdown }),
     redCount: t.exposeInt('redCount', { description: 'How many of the risk ids are red.' }),
     mitigatedCount: t.exposeInt('mitigatedCount', { description: 'Of the red risk ids, how many are red but mitigated.' }),
-    totalRisks: t.exposeInt('totalRisks'),
-    timestamp: t.expose('timestamp', { type: 'DateTime' }),
+    totalRisks: t.exposeInt('totalRisks', { description: 'The user’s access risk ids.' }),
+    timestamp: t.expose('timestamp', { type: 'DateTime', description: 'When it was run.' }),
   }),
 });
 
@@ -64,9 +72,9 @@ builder.objectFields(CompositeUserRef, (t) => ({
 const AnalysisRoleDecisionInput = builder.inputType('AnalysisRoleDecisionInput', {
   description: "A decision on one of the analysed user's composite roles ('' for the directly assigned roles), applied over the saved ones.",
   fields: (t) => ({
-    userId: t.string(),
-    compositeBusinessRole: t.string({ required: true }),
-    decision: t.field({ type: DecisionValueEnum, required: true }),
+    userId: t.string({ description: 'The user id (defaults to the analysed user).' }),
+    compositeBusinessRole: t.string({ required: true, description: 'The composite role (empty for directly assigned roles).' }),
+    decision: t.field({ type: DecisionValueEnum, required: true, description: 'The decision to assume for it.' }),
   }),
 });
 
@@ -87,8 +95,8 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: {
-      userId: t.arg.string({ required: true }),
-      roleDecisions: t.arg({ type: [AnalysisRoleDecisionInput] }),
+      userId: t.arg.string({ required: true, description: 'The user id in the source system.' }),
+      roleDecisions: t.arg({ type: [AnalysisRoleDecisionInput], description: 'Decisions to assume instead of the saved ones.' }),
     },
     resolve: (_root, args, ctx) => analysis.analyseUser(ctx.prisma, ctx.actor, ctx.viewer!, args),
   }),

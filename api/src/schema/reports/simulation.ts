@@ -7,104 +7,118 @@ import { ValidationError } from '../../core/errors.js';
 import * as simulation from '../../services/reports/simulation.js';
 import * as whatIf from '../../services/reports/role-what-if.js';
 
-const ScenarioActionEnum = enumOf('ScenarioAction', { values: simulation.SCENARIO_ACTIONS });
+const ScenarioActionEnum = enumOf('ScenarioAction', {
+  description: 'What a simulation scenario does with a role.',
+  values: simulation.SCENARIO_ACTIONS,
+  descriptions: {
+    retain: 'Keep the role.',
+    remove: 'Remove the role.',
+  },
+});
 
 const AccessItem = builder.objectRef<simulation.AccessItem>('SimulationAccessItem').implement({
+  description: 'One access item (authorisation) of a user in a simulation.',
   fields: (t) => ({
-    rowId: t.exposeString('id'),
-    roleProfile: t.exposeString('roleProfile'),
-    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
-    function: t.exposeString('function'),
-    functionDescription: t.exposeString('functionDescription'),
-    ruleId: t.exposeString('ruleId'),
-    authObject: t.exposeString('authObject'),
-    field: t.exposeString('field'),
-    valueFrom: t.exposeString('valueFrom'),
-    valueTo: t.exposeString('valueTo'),
-    system: t.exposeString('system'),
+    rowId: t.exposeString('id', { description: 'The stored id of the risk row it comes from (the number RiskRow’s global id encodes, as REST gives it).' }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants it.' }),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The composite role that grants it.' }),
+    function: t.exposeString('function', { description: 'The business function (e.g. AP01) the row grants within the risk.' }),
+    functionDescription: t.exposeString('functionDescription', { description: 'What that function is.' }),
+    ruleId: t.exposeString('ruleId', { description: 'The rule it matches.' }),
+    authObject: t.exposeString('authObject', { description: 'The authorisation object.' }),
+    field: t.exposeString('field', { description: 'The authorisation field.' }),
+    valueFrom: t.exposeString('valueFrom', { description: 'The lowest value granted.' }),
+    valueTo: t.exposeString('valueTo', { description: 'The highest value granted.' }),
+    system: t.exposeString('system', { description: 'The source system of the access row (e.g. SAP ERP), as exported.' }),
     removed: t.exposeBoolean('removed', { description: 'Gone in the simulation.' }),
   }),
 });
 
 const TableComparison = builder.objectRef<simulation.SimulationResult['tableComparison']>('SimulationTableComparison').implement({
+  description: 'The user’s access items before and after a simulation.',
   fields: (t) => ({
-    originalData: t.field({ type: [AccessItem], resolve: (r) => r.originalData }),
-    simulationData: t.field({ type: [AccessItem], resolve: (r) => r.simulationData }),
+    originalData: t.field({ type: [AccessItem], description: 'The user’s access rows for the risk as loaded, before the simulated role changes.', resolve: (r) => r.originalData }),
+    simulationData: t.field({ type: [AccessItem], description: 'The same rows after the simulated role changes: what would remain of the risk.', resolve: (r) => r.simulationData }),
   }),
 });
 
 const SimulationResult = builder.objectRef<simulation.SimulationResult>('SimulationResult').implement({
+  description: 'What removing roles would do to one risk of one user.',
   fields: (t) => ({
-    simulationId: t.exposeString('simulationId'),
-    userId: t.exposeString('userId'),
-    riskId: t.exposeString('riskId'),
-    compositeRolesOnly: t.exposeBoolean('compositeRolesOnly'),
+    simulationId: t.exposeString('simulationId', { description: 'The stored run’s id (`SimulationRun.runId`; node(id:) reads the run back by `SimulationRun.id`).' }),
+    userId: t.exposeString('userId', { description: 'The user id.' }),
+    riskId: t.exposeString('riskId', { description: 'The access risk id.' }),
+    compositeRolesOnly: t.exposeBoolean('compositeRolesOnly', { description: 'Run on composite roles only.' }),
     match: t.exposeBoolean('match', { description: 'MATCH: the original and simulated item counts are equal.' }),
-    originalCount: t.exposeInt('originalCount'),
-    simulatedCount: t.exposeInt('simulatedCount'),
+    originalCount: t.exposeInt('originalCount', { description: 'Access items the user has now.' }),
+    simulatedCount: t.exposeInt('simulatedCount', { description: 'Access items left after the removal.' }),
     riskResolved: t.exposeBoolean('riskResolved', { description: 'A function the risk needs is granted by no kept role.' }),
-    neededFunctions: t.exposeStringList('neededFunctions'),
-    missingFunctions: t.exposeStringList('missingFunctions'),
-    removedRoles: t.exposeStringList('removedRoles'),
+    neededFunctions: t.exposeStringList('neededFunctions', { description: 'The functions the risk needs.' }),
+    missingFunctions: t.exposeStringList('missingFunctions', { description: 'Of those, functions no kept role grants.' }),
+    removedRoles: t.exposeStringList('removedRoles', { description: 'The roles the scenario took away from the user.' }),
     tableComparison: t.field({
       type: TableComparison,
       description: `At most ${simulation.TABLE_LIMIT} rows per table (the counts are complete).`,
       resolve: (r) => r.tableComparison,
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it ran.' }),
   }),
 });
 
 /** A stored run is a Node (administrators, as simulationRuns): node(id:) answers null to anyone else. */
 const SimulationRun = builder.node(builder.objectRef<simulation.SimulationRun>('SimulationRun'), {
-  id: { resolve: (r) => r.id },
+  description: 'A stored simulation run.',
+  id: { description: 'The run’s global id, as node(id:) reads it back.', resolve: (r) => r.id },
   authScopes: { admin: true },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'scenarioCount' in v && 'runBy' in v,
   loadMany: (ids, ctx) => simulation.simulationsById(ctx.prisma, ids),
   fields: (t) => ({
-    runId: t.exposeString('id'),
-    userId: t.exposeString('userId'),
-    riskId: t.exposeString('riskId'),
-    compositeRolesOnly: t.exposeBoolean('compositeRolesOnly'),
-    match: t.exposeBoolean('match', { nullable: true }),
-    scenarioCount: t.exposeInt('scenarioCount'),
-    runBy: t.exposeString('runBy'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    runId: t.exposeString('id', { description: 'Its id (the REST id; `id` is the global one).' }),
+    userId: t.exposeString('userId', { description: 'The user id simulated.' }),
+    riskId: t.exposeString('riskId', { description: 'The access risk id simulated.' }),
+    compositeRolesOnly: t.exposeBoolean('compositeRolesOnly', { description: 'Run on composite roles only.' }),
+    match: t.exposeBoolean('match', { nullable: true, description: 'The original and simulated item counts were equal (null: not recorded).' }),
+    scenarioCount: t.exposeInt('scenarioCount', { description: 'How many roles it changed.' }),
+    runBy: t.exposeString('runBy', { description: 'Who ran it.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the simulation was run.' }),
   }),
 });
 
 const PickerOption = builder.objectRef<simulation.PickerOption>('SimulationOption').implement({
-  fields: (t) => ({ value: t.exposeString('value'), label: t.exposeString('label') }),
+  description: 'A value to pick in the simulation’s pickers.',
+  fields: (t) => ({ value: t.exposeString('value', { description: 'The value to send.' }), label: t.exposeString('label', { description: 'How to show it.' }) }),
 });
 
 const WhatIfUser = builder.objectRef<whatIf.WhatIfUser>('RoleWhatIfUser').implement({
+  description: 'One user who holds the role.',
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    userName: t.exposeString('userName'),
-    risksHeld: t.exposeInt('risksHeld'),
-    risksLost: t.exposeInt('risksLost'),
-    redBefore: t.exposeBoolean('redBefore'),
-    redAfter: t.exposeBoolean('redAfter'),
+    userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
+    userName: t.exposeString('userName', { description: 'The user’s name.' }),
+    risksHeld: t.exposeInt('risksHeld', { description: 'Risk ids they hold now.' }),
+    risksLost: t.exposeInt('risksLost', { description: 'Of those, risk ids they would lose.' }),
+    redBefore: t.exposeBoolean('redBefore', { description: 'They are red now.' }),
+    redAfter: t.exposeBoolean('redAfter', { description: 'They would still be red.' }),
   }),
 });
 
 const RoleWhatIf = builder.objectRef<whatIf.RoleWhatIf>('RoleWhatIf').implement({
   description: 'What removing a composite role from everyone would change, from the loaded data.',
   fields: (t) => ({
-    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
-    usersAffected: t.exposeInt('usersAffected'),
-    risksLost: t.exposeInt('risksLost'),
-    usersLosingRisks: t.exposeInt('usersLosingRisks'),
-    usersTurningGreen: t.exposeInt('usersTurningGreen'),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The role removed.' }),
+    usersAffected: t.exposeInt('usersAffected', { description: 'Users who hold it.' }),
+    risksLost: t.exposeInt('risksLost', { description: 'Risks (user and risk id) that would go.' }),
+    usersLosingRisks: t.exposeInt('usersLosingRisks', { description: 'Of those, users who would lose at least one risk.' }),
+    usersTurningGreen: t.exposeInt('usersTurningGreen', { description: 'Of those, users who would turn from red to green.' }),
     users: t.field({ type: [WhatIfUser], description: `At most ${whatIf.WHAT_IF_USER_LIMIT}.`, resolve: (r) => r.users }),
   }),
 });
 
 const ScenarioInput = builder.inputType('SimulationScenarioInput', {
+  description: 'One role of a simulation and what to do with it.',
   fields: (t) => ({
-    riskId: t.string(),
+    riskId: t.string({ description: 'The risk id it applies to (defaults to the simulated one).' }),
     roleProfile: t.string({ required: true, description: 'The role: a composite role or a role profile of the user.' }),
-    action: t.field({ type: ScenarioActionEnum, required: true }),
+    action: t.field({ type: ScenarioActionEnum, required: true, description: 'Keep or remove it.' }),
   }),
 });
 
@@ -114,14 +128,14 @@ builder.queryFields((t) => ({
     type: [PickerOption],
     description: `The access risks of a user (id and description), for the simulation's risk picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
-    args: { userId: t.arg.string({ required: true }), search: t.arg.string(), limit: t.arg.int() },
+    args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), search: t.arg.string({ description: 'Part of the risk id or description.' }), limit: t.arg.int({ description: 'At most this many.' }) },
     resolve: (_root, args, ctx) => simulation.userRisks(ctx.prisma, ctx.viewer!, args.userId, args.search, args.limit),
   }),
   simulationRoles: t.field({
     type: [PickerOption],
     description: `A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
-    args: { userId: t.arg.string({ required: true }), compositeRolesOnly: t.arg.boolean(), search: t.arg.string(), limit: t.arg.int() },
+    args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), compositeRolesOnly: t.arg.boolean({ description: 'List only composite roles, not the role profiles under them.' }), search: t.arg.string({ description: 'Part of the role’s name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
     resolve: (_root, args, ctx) =>
       simulation.userRoles(ctx.prisma, ctx.viewer!, args.userId, { compositeOnly: args.compositeRolesOnly, search: args.search, limit: args.limit }),
   }),
@@ -129,21 +143,21 @@ builder.queryFields((t) => ({
     type: [PickerOption],
     description: `Composite role names containing the search, for the what-if picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
-    args: { search: t.arg.string(), limit: t.arg.int() },
+    args: { search: t.arg.string({ description: 'Part of the role’s name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
     resolve: (_root, args, ctx) => whatIf.searchCompositeRoles(ctx.prisma, ctx.viewer!, args.search, args.limit),
   }),
   simulationRuns: t.field({
     type: [SimulationRun],
     description: `The latest stored simulation runs, newest first, with who ran them: a list bounded by \`limit\` (at most ${simulation.MAX_RECENT_RUNS}), not a connection.`,
     authScopes: { admin: true },
-    args: { limit: t.arg.int() },
+    args: { limit: t.arg.int({ description: 'At most this many, up to 100 (default 20).' }) },
     resolve: (_root, args, ctx) => simulation.recentSimulations(ctx.prisma, args.limit ?? 20),
   }),
   roleWhatIf: t.field({
     type: RoleWhatIf,
     description: 'What if this composite role were removed from everyone: users affected, risks lost, users turning green.',
     authScopes: { admin: true },
-    args: { compositeBusinessRole: t.arg.string({ required: true }) },
+    args: { compositeBusinessRole: t.arg.string({ required: true, description: 'The composite role to remove.' }) },
     resolve: (_root, args, ctx) => whatIf.roleWhatIf(ctx.prisma, ctx.viewer!, args.compositeBusinessRole),
   }),
 }));
@@ -155,10 +169,10 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {
-      userId: t.arg.string({ required: true }),
-      riskId: t.arg.string({ required: true }),
-      roleScenarios: t.arg({ type: [ScenarioInput], required: true }),
-      compositeRolesOnly: t.arg.boolean(),
+      userId: t.arg.string({ required: true, description: 'The user id in the source system.' }),
+      riskId: t.arg.string({ required: true, description: 'The access risk id simulated.' }),
+      roleScenarios: t.arg({ type: [ScenarioInput], required: true, description: 'The roles and what to do with each.' }),
+      compositeRolesOnly: t.arg.boolean({ description: 'Work on composite roles only, not role profiles.' }),
     },
     resolve: (_root, args, ctx) => simulation.runSimulation(ctx.prisma, ctx.actor, ctx.viewer!, args),
   }),

@@ -10,7 +10,16 @@ import { RiskLevelEnum } from './risks.js';
 import { DecisionValueEnum, SubmissionNode, SubmissionStateRef } from './decisions.js';
 import { RecommendationRef } from './recommendations.js';
 
-const ApprovalGroupEnum = enumOf('ApprovalGroup', { values: approval.APPROVAL_GROUPS });
+const ApprovalGroupEnum = enumOf('ApprovalGroup', {
+  description: 'Why an item is where it is in the approval list.',
+  values: approval.APPROVAL_GROUPS,
+  descriptions: {
+    removal: 'The reviewer decided to remove the access: approving it puts the row on the remediation list.',
+    mitigation: 'A retain with a mitigating control.',
+    retained_against_recommendation: "Retained although the recommendation was REMOVE.",
+    other: 'Any other item (retained as recommended, or to review).',
+  },
+});
 
 const ApprovalItemRef = builder.objectRef<approval.ApprovalItem>('ApprovalItem').implement({
   description: 'One decision of a submission as the approver sees it, with the recommendation the reviewer was shown.',

@@ -91,13 +91,13 @@ export const CompositeRoleRef = builder.objectRef<view.CompositeRoleSummary>('Co
 
 builder.node(CompositeUserRef, {
   description: "A user in the composite-role view: the viewer's rows of that user, totalled.",
-  id: { resolve: (u) => u.userId },
+  id: { description: 'The global id of this user in the view.', resolve: (u) => u.userId },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeUser',
   loadMany: async (ids, ctx) => view.getUsers(ctx.prisma, await scopeOf(ctx), ids),
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    userName: t.exposeString('userName'),
-    userGroup: t.exposeString('userGroup'),
+    userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
+    userName: t.exposeString('userName', { description: 'The user’s name.' }),
+    userGroup: t.exposeString('userGroup', { description: 'The user’s group.' }),
     totalRisks: t.exposeInt('totalRisks', { description: 'Risk rows (conflicts) of the user the viewer may see.' }),
     highRisks: t.exposeInt('highRisks', { description: 'Of those, rows of level high or medium (medium counts as high).' }),
     decidedRisks: t.exposeInt('decidedRisks', { description: 'Rows the viewer has decided in the active period.' }),
@@ -118,19 +118,19 @@ builder.node(CompositeUserRef, {
 
 builder.node(CompositeRiskGroupRef, {
   description: "One access risk of a user in the composite-role view, with the composite roles that carry it.",
-  id: { resolve: (g) => JSON.stringify([g.userId, g.accessRiskId]), parse: (id) => parseKey(id, 2) },
+  id: { description: 'The global id of this risk group.', resolve: (g) => JSON.stringify([g.userId, g.accessRiskId]), parse: (id) => parseKey(id, 2) },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeRiskGroup',
   loadMany: async (ids, ctx) =>
     view.getRiskGroups(ctx.prisma, await scopeOf(ctx), ids.map(([userId, accessRiskId]) => ({ userId: userId!, accessRiskId: accessRiskId! }))),
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    accessRiskId: t.exposeString('accessRiskId'),
-    riskDescription: t.exposeString('riskDescription'),
+    userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
+    riskDescription: t.exposeString('riskDescription', { description: 'What the risk is.' }),
     riskLevel: t.expose('riskLevel', { type: RiskLevelEnum, description: 'The highest level among the rows.' }),
     isRisk: t.exposeBoolean('isRisk', { description: 'High or medium: RISK; low: NO RISK.' }),
-    totalRisks: t.exposeInt('totalRisks'),
-    decidedRisks: t.exposeInt('decidedRisks'),
-    allDecided: t.exposeBoolean('allDecided'),
+    totalRisks: t.exposeInt('totalRisks', { description: 'The viewer’s rows of the user under this risk.' }),
+    decidedRisks: t.exposeInt('decidedRisks', { description: 'Of those, rows the viewer has decided.' }),
+    allDecided: t.exposeBoolean('allDecided', { description: 'Every one of them is decided.' }),
     roles: t.connection({
       type: CompositeRoleRef,
       description: 'The composite roles (or the directly assigned roles, under an empty composite role) carrying this risk.',
@@ -146,16 +146,18 @@ builder.node(CompositeRiskGroupRef, {
 });
 
 const HighRiskRule = builder.objectRef<string>('CompositeRoleRule').implement({
+  description: 'A rule a composite role matches.',
   fields: (t) => ({
-    ruleId: t.string({ resolve: (r) => r }),
+    ruleId: t.string({ description: 'The rule id; 02NN and 03NN are high-risk.', resolve: (r) => r }),
     isHighRisk: t.boolean({ description: 'A rule id 02NN or 03NN.', resolve: (r) => isHighRiskRule(r) }),
   }),
 });
 
 const RoleFunction = builder.objectRef<view.RoleFunction>('CompositeRoleFunction').implement({
+  description: 'A business function a composite role grants.',
   fields: (t) => ({
-    function: t.exposeString('function'),
-    description: t.exposeString('description'),
+    function: t.exposeString('function', { description: 'The function’s id.' }),
+    description: t.exposeString('description', { description: 'What the business function allows, as the export describes it (e.g. AP Payments).' }),
   }),
 });
 
@@ -164,18 +166,18 @@ const AuthorizationDetail = builder.objectRef<view.AuthorizationDetail>('Authori
     'One permission of a role: Auth Object is the export\u2019s Resource; Field its Resource Extn, or the Action when that is empty.',
   fields: (t) => ({
     riskRowId: t.field({ type: 'ID', description: 'The RiskRow node this line comes from.', resolve: (d) => encodeGlobalID('RiskRow', String(d.id)) }),
-    authObject: t.exposeString('authObject'),
-    authObjectDescription: t.exposeString('authObjectDescription'),
-    field: t.exposeString('field'),
-    fieldDescription: t.exposeString('fieldDescription'),
-    valueFrom: t.exposeString('valueFrom'),
-    valueTo: t.exposeString('valueTo'),
-    system: t.exposeString('system'),
-    businessProcess: t.exposeString('businessProcess'),
-    businessProcessDescription: t.exposeString('businessProcessDescription'),
-    roleProfile: t.exposeString('roleProfile'),
-    ruleId: t.exposeString('ruleId'),
-    function: t.exposeString('function'),
+    authObject: t.exposeString('authObject', { description: 'The authorisation object (the export’s Resource).' }),
+    authObjectDescription: t.exposeString('authObjectDescription', { description: 'What that object is.' }),
+    field: t.exposeString('field', { description: 'The authorisation field (Resource Extn, or the Action).' }),
+    fieldDescription: t.exposeString('fieldDescription', { description: 'What that field is.' }),
+    valueFrom: t.exposeString('valueFrom', { description: 'The lowest value granted.' }),
+    valueTo: t.exposeString('valueTo', { description: 'The highest value granted.' }),
+    system: t.exposeString('system', { description: 'The source system that grants this permission (e.g. SAP ERP), as exported.' }),
+    businessProcess: t.exposeString('businessProcess', { description: 'The business process.' }),
+    businessProcessDescription: t.exposeString('businessProcessDescription', { description: 'What that business process is.' }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants it.' }),
+    ruleId: t.exposeString('ruleId', { description: 'The rule it matches.' }),
+    function: t.exposeString('function', { description: 'The business function (e.g. AP01) this permission belongs to within the risk.' }),
   }),
 });
 
@@ -184,6 +186,7 @@ builder.node(CompositeRoleRef, {
   id: {
     resolve: (r) => JSON.stringify([r.userId, r.accessRiskId, r.compositeBusinessRole]),
     parse: (id) => parseKey(id, 3),
+    description: 'The global id of this role in its risk group.',
   },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeRole',
   loadMany: async (ids, ctx) =>
@@ -193,24 +196,24 @@ builder.node(CompositeRoleRef, {
       ids.map(([userId, accessRiskId, compositeBusinessRole]) => ({ userId: userId!, accessRiskId: accessRiskId!, compositeBusinessRole: compositeBusinessRole! })),
     ),
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    accessRiskId: t.exposeString('accessRiskId'),
+    userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id of its group.' }),
     compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'Empty when the role was assigned directly.' }),
-    isDirect: t.exposeBoolean('isDirect'),
+    isDirect: t.exposeBoolean('isDirect', { description: 'Stands for the role profiles assigned directly, outside any composite role.' }),
     name: t.exposeString('name', { description: 'The composite role, or the role profile(s) of a direct assignment.' }),
-    description: t.exposeString('description'),
-    roleProfiles: t.exposeStringList('roleProfiles'),
+    description: t.exposeString('description', { description: 'What the composite role is.' }),
+    roleProfiles: t.exposeStringList('roleProfiles', { description: 'The role profiles it grants under this risk.' }),
     isHigh: t.exposeBoolean('isHigh', { description: 'A high-risk rule (02NN, 03NN) or a high risk level under the role: the HIGH badge.' }),
-    conflictCount: t.exposeInt('conflictCount'),
-    decidedCount: t.exposeInt('decidedCount'),
-    allDecided: t.exposeBoolean('allDecided'),
+    conflictCount: t.exposeInt('conflictCount', { description: 'Its rows under this risk.' }),
+    decidedCount: t.exposeInt('decidedCount', { description: 'Of those, rows the viewer has decided.' }),
+    allDecided: t.exposeBoolean('allDecided', { description: 'Every one of them is decided.' }),
     decision: t.expose('decision', {
       type: DecisionValueEnum,
       nullable: true,
       description: "The viewer's decision when every row under the role carries the same one (null: undecided or mixed; the view shows retain).",
     }),
-    ruleIds: t.field({ type: [HighRiskRule], resolve: (r) => r.ruleIds }),
-    functions: t.field({ type: [RoleFunction], resolve: (r) => r.functions }),
+    ruleIds: t.field({ type: [HighRiskRule], description: 'The rules it matches under this risk.', resolve: (r) => r.ruleIds }),
+    functions: t.field({ type: [RoleFunction], description: 'The conflicting functions it grants under this risk.', resolve: (r) => r.functions }),
     authorizationDetails: t.field({
       type: [AuthorizationDetail],
       description: 'The first permission rows of the role (see authorizationDetailCount for all of them).',
@@ -247,7 +250,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One user of the composite-role view by user id; null when the viewer may see none of their rows.',
     authScopes: { signedIn: true },
-    args: { userId: t.arg.string({ required: true }) },
+    args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }) },
     resolve: async (_root, args, ctx) => (await view.getUsers(ctx.prisma, await scopeOf(ctx), [args.userId]))[0] ?? null,
   }),
 }));
@@ -255,16 +258,17 @@ builder.queryFields((t) => ({
 const CompositeRoleDecisionInput = builder.inputType('CompositeRoleDecisionInput', {
   description: "A decision on a user's composite role: applies to every row of that user under the role (an empty role: the directly assigned roles).",
   fields: (t) => ({
-    userId: t.string({ required: true }),
-    compositeBusinessRole: t.string({ required: true }),
-    decision: t.field({ type: DecisionValueEnum, required: true }),
-    comments: t.string(),
+    userId: t.string({ required: true, description: 'The user id in the source system.' }),
+    compositeBusinessRole: t.string({ required: true, description: 'The composite role (empty for directly assigned roles).' }),
+    decision: t.field({ type: DecisionValueEnum, required: true, description: 'The decision for every row of the user under the role.' }),
+    comments: t.string({ description: 'Why (optional).' }),
     mitigationControl: t.string({ description: 'RETAIN_MITIGATED: the mitigating control (else each row\'s Control column from the export).' }),
     mitigationExpiresAt: t.field({ type: 'DateTime', description: 'RETAIN_MITIGATED: when the control expires (not in the past).' }),
   }),
 });
 
 const CompositeRoleDecisionResult = builder.objectRef<view.RoleDecisionResult>('CompositeRoleDecisionResult').implement({
+  description: 'What saving composite-role decisions did, with the view’s objects as they are now.',
   fields: (t) => ({
     saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }),
     users: t.field({ type: [CompositeUserRef], description: 'The users touched, as the viewer now sees them: one per user named in `decisions`, so bounded by the input (at most 100,000 decisions a call), not a connection.', resolve: (r) => r.users }),
@@ -279,7 +283,7 @@ builder.mutationFields((t) => ({
     description: 'Saves decisions per user and composite role in the active period, all or nothing (the same rules as saveDecisions).',
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
-    args: { decisions: t.arg({ type: [CompositeRoleDecisionInput], required: true }) },
+    args: { decisions: t.arg({ type: [CompositeRoleDecisionInput], required: true, description: 'The decisions, all saved in one transaction or none.' }) },
     resolve: (_root, args, ctx) => view.decideRoles(ctx.deps, ctx.actor, ctx.viewer!, args.decisions),
   }),
 }));

@@ -17,8 +17,25 @@ import type { PubSubEvents } from '../../pubsub.js';
 import type { RiskRow } from '../../generated/prisma/client.js';
 import { RiskFilterInput, RiskRowNode } from './risks.js';
 
-export const DecisionValueEnum = enumOf('DecisionValue', { values: DECISION_VALUES });
-export const SubmissionStatusEnum = enumOf('SubmissionStatus', { values: SUBMISSION_STATUSES });
+export const DecisionValueEnum = enumOf('DecisionValue', {
+  description: 'A reviewer’s decision on a risk row.',
+  values: DECISION_VALUES,
+  descriptions: {
+    retain: 'Keep the access: the conflict is accepted.',
+    retain_mitigated: 'Keep the access under a mitigating control (named in the decision).',
+    remove: 'Remove the access.',
+  },
+});
+export const SubmissionStatusEnum = enumOf('SubmissionStatus', {
+  description: 'Where a submission is in approval.',
+  values: SUBMISSION_STATUSES,
+  descriptions: {
+    submitted: 'Waiting for an administrator; the decisions are locked.',
+    approved: 'Approved: the decisions are final.',
+    returned: 'Sent back with a comment: the reviewer may change and submit again.',
+    recalled: 'Taken back by the reviewer before approval.',
+  },
+});
 
 type WithDecision = RiskRow & { decision?: string | null; decisionMitigationControl?: string | null; decisionMitigationExpiresAt?: Date | null };
 
@@ -27,6 +44,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
   myDecision: t.field({
     type: DecisionValueEnum,
     nullable: true,
+    description: 'The viewer’s decision on this row in the active period (null: pending).',
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
       if (row.decision !== undefined) return (row.decision as DecisionValue | null) ?? null;
@@ -98,32 +116,34 @@ const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigati
 export const SubmissionStateRef = builder
   .objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState')
   .implement({
+    description: 'The viewer’s own submission in the active period.',
     fields: (t) => ({
-      periodActive: t.exposeBoolean('periodActive'),
-      isSubmitted: t.exposeBoolean('isSubmitted'),
-      hasDecisions: t.exposeBoolean('hasDecisions'),
-      totalDecisions: t.exposeInt('totalDecisions'),
-      submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true }),
-      status: t.expose('status', { type: SubmissionStatusEnum, nullable: true }),
-      reviewComment: t.exposeString('reviewComment', { nullable: true }),
+      periodActive: t.exposeBoolean('periodActive', { description: 'A review period is active.' }),
+      isSubmitted: t.exposeBoolean('isSubmitted', { description: 'They are submitted and waiting for approval.' }),
+      hasDecisions: t.exposeBoolean('hasDecisions', { description: 'The viewer has made decisions in it.' }),
+      totalDecisions: t.exposeInt('totalDecisions', { description: 'How many.' }),
+      submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true, description: 'When it was submitted.' }),
+      status: t.expose('status', { type: SubmissionStatusEnum, nullable: true, description: 'The latest submission’s status (null: never submitted).' }),
+      reviewComment: t.exposeString('reviewComment', { nullable: true, description: 'The administrator’s comment on it.' }),
     }),
   });
 
 export const SubmissionNode = builder.prismaNode('Submission', {
-  id: { field: 'id' },
+  description: 'A reviewer’s decisions of a period, handed in for an administrator’s approval.',
+  id: { field: 'id', description: 'The submission’s global id.' },
   // node(id:) of a record that does not exist answers null (Relay), not an internal error.
   nullable: true,
   authScopes: (s, ctx) => access.admin(ctx.user) || ctx.user?.id === s.reviewerId,
   fields: (t) => ({
-    status: t.expose('status', { type: SubmissionStatusEnum }),
-    decisionCount: t.exposeInt('decisionCount'),
-    submittedAt: t.expose('submittedAt', { type: 'DateTime' }),
-    recalledAt: t.expose('recalledAt', { type: 'DateTime', nullable: true }),
-    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true }),
-    reviewComment: t.exposeString('reviewComment', { nullable: true }),
-    reviewer: t.relation('reviewer'),
-    reviewedBy: t.relation('reviewedBy', { nullable: true }),
-    period: t.relation('period'),
+    status: t.expose('status', { type: SubmissionStatusEnum, description: 'Where it is in approval.' }),
+    decisionCount: t.exposeInt('decisionCount', { description: 'How many decisions it holds.' }),
+    submittedAt: t.expose('submittedAt', { type: 'DateTime', description: 'When it was submitted.' }),
+    recalledAt: t.expose('recalledAt', { type: 'DateTime', nullable: true, description: 'When the reviewer recalled it (null: not recalled).' }),
+    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true, description: 'When an administrator approved or returned it.' }),
+    reviewComment: t.exposeString('reviewComment', { nullable: true, description: 'The administrator’s comment (why it was returned).' }),
+    reviewer: t.relation('reviewer', { description: 'Who submitted.' }),
+    reviewedBy: t.relation('reviewedBy', { nullable: true, description: 'The administrator who approved or returned it.' }),
+    period: t.relation('period', { description: 'The review period the submitted decisions belong to.' }),
   }),
 });
 
@@ -141,6 +161,7 @@ const submissionOrder = listOrder(
 builder.queryFields((t) => ({
   submissionStatus: t.field({
     type: SubmissionStateRef,
+    description: 'The viewer’s own submission in the active period (reviewers).',
     authScopes: { reviewer: true },
     resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
   }),
@@ -161,7 +182,7 @@ builder.queryFields((t) => ({
     cursor: 'id',
     description: 'Submitted decision sets, newest first (administrators).',
     authScopes: { admin: true },
-    args: { status: t.arg({ type: SubmissionStatusEnum }), ...submissionOrder.arg() },
+    args: { status: t.arg({ type: SubmissionStatusEnum, description: 'Only submissions in this status.' }), ...submissionOrder.arg() },
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.submission.findMany({ ...runnable(query), where: args.status ? { status: args.status } : {}, orderBy: submissionOrder.orderBy<Prisma.SubmissionOrderByWithRelationInput>(args.orderBy) }),
     totalCount: (_root, args, ctx) => ctx.prisma.submission.count({ where: args.status ? { status: args.status } : {} }),
@@ -171,17 +192,18 @@ builder.queryFields((t) => ({
 const DecisionInput = builder.inputType('DecisionInput', {
   description: 'A decision on one risk row (riskRowId), or on a user and composite role (userId + compositeBusinessRole).',
   fields: (t) => ({
-    riskRowId: t.globalID({ for: RiskRowNode }),
-    userId: t.string(),
-    compositeBusinessRole: t.string(),
-    decision: t.field({ type: DecisionValueEnum, required: true }),
-    comments: t.string(),
-    mitigationControl: t.string(),
-    mitigationExpiresAt: t.field({ type: 'DateTime' }),
+    riskRowId: t.globalID({ for: RiskRowNode, description: 'The risk row’s global id (or give userId and compositeBusinessRole).' }),
+    userId: t.string({ description: 'With compositeBusinessRole: the user id whose rows under that role are decided.' }),
+    compositeBusinessRole: t.string({ description: 'With userId: the composite role (empty for directly assigned roles).' }),
+    decision: t.field({ type: DecisionValueEnum, required: true, description: 'Keep the access (RETAIN), keep it under a mitigating control (RETAIN_MITIGATED) or take it away (REMOVE).' }),
+    comments: t.string({ description: 'Why (optional; shown to approvers and auditors).' }),
+    mitigationControl: t.string({ description: 'With RETAIN_MITIGATED: the control that mitigates the risk.' }),
+    mitigationExpiresAt: t.field({ type: 'DateTime', description: 'With RETAIN_MITIGATED: when the mitigation must be reviewed again.' }),
   }),
 });
 
 const SaveResult = builder.objectRef<{ saved: number }>('SaveDecisionsResult').implement({
+  description: 'What saving decisions did.',
   fields: (t) => ({ saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }) }),
 });
 
@@ -197,10 +219,14 @@ const ItemCommentInput = builder.inputType('ItemCommentInput', {
 function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
   return t.field({
     type: SubmissionNode,
+    description:
+      outcome === 'approved'
+        ? 'Approves a submission: its decisions become final (administrators).'
+        : 'Sends a submission back to its reviewer with a comment (administrators).',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {
-      id: t.arg.globalID({ required: true, for: SubmissionNode }),
+      id: t.arg.globalID({ required: true, for: SubmissionNode, description: 'The submission’s global id.' }),
       comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
       itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
     },
@@ -214,7 +240,7 @@ builder.mutationFields((t) => ({
     description: 'Saves decisions in the active period, all or nothing.',
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
-    args: { decisions: t.arg({ type: [DecisionInput], required: true }) },
+    args: { decisions: t.arg({ type: [DecisionInput], required: true, description: 'The decisions, all saved in one transaction or none.' }) },
     resolve: (_root, args, ctx) =>
       decisions.saveDecisions(
         ctx.deps,

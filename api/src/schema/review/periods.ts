@@ -10,10 +10,22 @@ import { ValidationError } from '../../core/errors.js';
 import * as periods from '../../services/review/periods.js';
 import * as reminders from '../../services/review/reminders.js';
 
-export const PeriodStatusEnum = enumOf('PeriodStatus', { values: ['active', 'closed'] as const });
+export const PeriodStatusEnum = enumOf('PeriodStatus', {
+  description: 'Whether a review period takes decisions.',
+  values: ['active', 'closed'] as const,
+  descriptions: {
+    active: 'Open: reviewers decide and submit in it (at most one period at a time).',
+    closed: 'Closed: decisions are locked and its evidence is frozen.',
+  },
+});
 export const DefaultAtCloseEnum = enumOf('DefaultAtClose', {
   description: 'What closing the period does to items without a decision: leave them pending, retain or remove them.',
   values: periods.DEFAULTS_AT_CLOSE,
+  descriptions: {
+    pending: 'Closing leaves undecided items without a decision (the default).',
+    retain: 'Closing keeps each undecided assigned item: the reviewer gets a retain decision on it, marked as applied at close.',
+    remove: 'Closing removes each undecided assigned item: the reviewer gets a remove decision on it, marked as applied at close.',
+  },
 });
 
 const ReminderKindEnum = enumOf('ReminderKind', {
@@ -36,18 +48,19 @@ const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
 });
 
 export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
-  id: { field: 'id' },
+  description: 'A review campaign: decisions are made in the one active period; a closed one is frozen for auditors.',
+  id: { field: 'id', description: 'The period’s global id.' },
   // node(id:) of a record that does not exist answers null (Relay), not an internal error.
   nullable: true,
   authScopes: { signedIn: true },
   fields: (t) => ({
-    name: t.exposeString('name'),
-    description: t.exposeString('description', { nullable: true }),
-    startDate: t.expose('startDate', { type: 'DateTime' }),
-    endDate: t.expose('endDate', { type: 'DateTime', nullable: true }),
-    status: t.expose('status', { type: PeriodStatusEnum }),
-    closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    name: t.exposeString('name', { description: 'Its name, e.g. Q4 2026 SoD review.' }),
+    description: t.exposeString('description', { nullable: true, description: 'What the period is for (optional).' }),
+    startDate: t.expose('startDate', { type: 'DateTime', description: 'When it starts (its creation unless given).' }),
+    endDate: t.expose('endDate', { type: 'DateTime', nullable: true, description: 'The planned end (optional; nothing closes it automatically).' }),
+    status: t.expose('status', { type: PeriodStatusEnum, description: 'Whether decisions can be made in it.' }),
+    closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true, description: 'When it was closed (null while active).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     reminderDaysBefore: t.exposeIntList('reminderDaysBefore', { description: 'Days before the end date at which reviewers with pending items are reminded.' }),
     defaultDecisionAtClose: t.expose('defaultDecisionAtClose', {
       type: DefaultAtCloseEnum,
@@ -78,6 +91,7 @@ builder.queryFields((t) => ({
   activeReviewPeriod: t.prismaField({
     type: 'ReviewPeriod',
     nullable: true,
+    description: 'The period decisions are made in now (null: none is active, decisions are locked).',
     authScopes: { signedIn: true },
     resolve: (query, _root, _args, ctx) => ctx.prisma.reviewPeriod.findFirst({ ...runnable(query), where: { status: 'active' } }),
   }),
@@ -93,10 +107,11 @@ builder.queryFields((t) => ({
 }));
 
 const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
+  description: 'A new review period, active from its creation.',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    description: t.string(),
-    endDate: t.field({ type: 'DateTime' }),
+    name: t.string({ required: true, description: 'Its name (required).' }),
+    description: t.string({ description: 'What it is for.' }),
+    endDate: t.field({ type: 'DateTime', description: 'The planned end.' }),
     reminderDaysBefore: t.intList({ description: 'Days before the end date to remind reviewers with pending items, e.g. [7, 1]; needs an end date.' }),
     defaultDecisionAtClose: t.field({ type: DefaultAtCloseEnum, description: 'Default: pending.' }),
   }),
@@ -104,12 +119,13 @@ const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
 
 builder.mutationFields((t) => {
   /** Close and Reopen: the period's new status, then the period as the client asked for it. */
-  const statusField = (status: 'active' | 'closed') =>
+  const statusField = (status: 'active' | 'closed', description: string) =>
     t.prismaField({
       type: 'ReviewPeriod',
+      description,
       authScopes: { admin: true },
       errors: {},
-      args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode }) },
+      args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode, description: 'The period’s global id.' }) },
       resolve: async (query, _root, { id }, ctx) => {
         await periods.setPeriodStatus(ctx.deps, ctx.actor, id.id, status, ctx.deps.config.uploadsDir);
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
@@ -121,14 +137,14 @@ builder.mutationFields((t) => {
       description: 'Creates a review period and activates it at once.',
       authScopes: { admin: true },
       errors: { types: [ValidationError] },
-      args: { input: t.arg({ type: CreateReviewPeriodInput, required: true }) },
+      args: { input: t.arg({ type: CreateReviewPeriodInput, required: true, description: 'The new period.' }) },
       resolve: async (query, _root, { input }, ctx) => {
         const p = await periods.createPeriod(ctx.deps, ctx.actor, input);
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: p.id } });
       },
     }),
-    closeReviewPeriod: statusField('closed'),
-    reopenReviewPeriod: statusField('active'),
+    closeReviewPeriod: statusField('closed', 'Closes the active period (administrators): decisions lock and its evidence freezes.'),
+    reopenReviewPeriod: statusField('active', 'Makes a closed period active again, when no other is (administrators).'),
   };
 });
 

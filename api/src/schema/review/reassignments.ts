@@ -14,7 +14,7 @@ import * as reassignments from '../../services/review/reassignments.js';
 
 const ReassignmentRef = builder.prismaNode('Reassignment', {
   description: 'An assignment criterion, or single items, moved from one reviewer to another, with the note; who held the items when.',
-  id: { field: 'id' },
+  id: { field: 'id', description: 'The move’s global id.' },
   // node(id:) of a move that does not exist answers null (Relay), not an internal error.
   nullable: true,
   authScopes: (r, ctx) => reassignments.isReassignmentVisibleTo(r, ctx.user),

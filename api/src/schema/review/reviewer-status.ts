@@ -15,22 +15,23 @@ const progressOf = (ctx: Context, reviewer: ReviewerKey) =>
   ctx.viewer!.loader('reviewerProgress', (rs: readonly ReviewerKey[]) => reviewerProgress(ctx.prisma, rs), (r) => r.id).load(reviewer);
 
 export const ReviewerStatusRef = builder.prismaObject('User', {
+  description: 'One reviewer’s progress in the active period.',
   variant: 'ReviewerStatus',
   select: { id: true, lastSeenAt: true },
   fields: (t) => ({
-    reviewer: t.variant(UserNode),
-    assigned: t.int({ resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).assigned }),
-    decided: t.int({ resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).decided }),
-    submissionStatus: t.field({ type: SubmissionStatusEnum, nullable: true, resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submissionStatus as never }),
+    reviewer: t.variant(UserNode, { description: 'The reviewer whose progress this is (a User).' }),
+    assigned: t.int({ description: 'Rows assigned to them.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).assigned }),
+    decided: t.int({ description: 'Rows they have decided.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).decided }),
+    submissionStatus: t.field({ type: SubmissionStatusEnum, nullable: true, description: 'Their latest submission’s status (null: none).', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submissionStatus as never }),
     submission: t.field({
       type: SubmissionNode,
       nullable: true,
       description: 'The latest submission in the active period.',
       resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submission,
     }),
-    submitted: t.int({ resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submittedCount }),
-    approved: t.int({ resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).approvedCount }),
-    lastActivity: t.field({ type: 'DateTime', nullable: true, resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).lastActivity }),
+    submitted: t.int({ description: 'Decisions they have submitted.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submittedCount }),
+    approved: t.int({ description: 'Decisions an administrator has approved.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).approvedCount }),
+    lastActivity: t.field({ type: 'DateTime', nullable: true, description: 'When they last decided or submitted.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).lastActivity }),
   }),
 });
 

@@ -11,9 +11,32 @@ import { DECISION_STATES, RISK_LEVELS, isHighRiskRule } from '../../services/ris
 import type { RiskRow } from '../../generated/prisma/client.js';
 import { RECOMMENDATIONS, RISK_SORTS } from '../../services/review/recommendations.js';
 
-export const RiskLevelEnum = enumOf('RiskLevel', { values: RISK_LEVELS });
-export const RecommendationValueEnum = enumOf('RecommendationValue', { values: RECOMMENDATIONS });
-const RiskSortEnum = enumOf('RiskSort', { values: RISK_SORTS });
+export const RiskLevelEnum = enumOf('RiskLevel', {
+  description: 'How severe an access risk is.',
+  values: RISK_LEVELS,
+  descriptions: {
+    high: 'High risk: a conflict the rule set rates most severe (shown as RISK, counted in high-risk figures).',
+    medium: 'Medium risk (counted as high where the SPEC says high risk).',
+    low: 'Low risk (NO RISK in the composite-role view).',
+  },
+});
+export const RecommendationValueEnum = enumOf('RecommendationValue', {
+  description: 'What the facts beside a risk row suggest.',
+  values: RECOMMENDATIONS,
+  descriptions: {
+    retain: 'Retain: the access is used (or was retained last period) and nothing argues against it.',
+    remove: 'Remove: the export shows it unused (0 executions, or none for over 180 days).',
+    review: 'Review: the facts disagree or are missing (another reviewer removed it, removed last period, a high-risk rule without usage).',
+  },
+});
+const RiskSortEnum = enumOf('RiskSort', {
+  description: 'The order of a risk list.',
+  values: RISK_SORTS,
+  descriptions: {
+    row: 'By row (the order of the export); pages may be read by cursor.',
+    recommendation: 'By recommendation: remove, review, retain, then by row; pages go by number.',
+  },
+});
 const DecisionStateEnum = enumOf('DecisionState', {
   description: 'Where a risk row stands for the caller in the active period: no decision yet, or the decision made.',
   values: {
@@ -33,42 +56,43 @@ const NOT_VISIBLE = Symbol('not visible');
 const notVisible = () => ({ [NOT_VISIBLE]: true }) as unknown as RiskRow;
 
 const RiskRowObject = builder.prismaObject('RiskRow', {
+  description: 'One line of the loaded risk data: a user holds a role profile that grants a function in conflict with another, under an access risk.',
   authScopes: (row) => !(NOT_VISIBLE in row),
   fields: (t) => ({
-    userId: t.exposeString('userId'),
-    userName: t.exposeString('userName'),
-    userGroup: t.exposeString('userGroup'),
-    accessRiskId: t.exposeString('accessRiskId'),
-    riskDescription: t.exposeString('riskDescription'),
-    riskLevel: t.expose('riskLevel', { type: RiskLevelEnum }),
-    riskLevelLabel: t.exposeString('riskLevelLabel'),
-    ruleId: t.exposeString('ruleId'),
+    userId: t.exposeString('userId', { description: 'The user’s id in the source system (not an app user).' }),
+    userName: t.exposeString('userName', { description: 'The user’s name in the source system.' }),
+    userGroup: t.exposeString('userGroup', { description: 'The user’s group or department (may be empty).' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk (segregation-of-duties conflict) id, e.g. P001.' }),
+    riskDescription: t.exposeString('riskDescription', { description: 'What the access risk is.' }),
+    riskLevel: t.expose('riskLevel', { type: RiskLevelEnum, description: 'How severe the risk is.' }),
+    riskLevelLabel: t.exposeString('riskLevelLabel', { description: 'The level as the source file wrote it, for display.' }),
+    ruleId: t.exposeString('ruleId', { description: 'The rule of the risk that this row matched; rules 02NN and 03NN are high-risk.' }),
     /** Rule ids 02NN and 03NN are high-risk rules. */
-    isHighRiskRule: t.boolean({ resolve: (r) => isHighRiskRule(r.ruleId) }),
-    system: t.exposeString('system'),
-    roleProfile: t.exposeString('roleProfile'),
-    roleProfileDescription: t.exposeString('roleProfileDescription'),
-    compositeBusinessRole: t.exposeString('compositeBusinessRole'),
-    compositeRoleDescription: t.exposeString('compositeRoleDescription'),
-    businessProcess: t.exposeString('businessProcess'),
-    businessProcessDescription: t.exposeString('businessProcessDescription'),
-    function: t.exposeString('function'),
-    functionDescription: t.exposeString('functionDescription'),
-    action: t.exposeString('action'),
-    actionDescription: t.exposeString('actionDescription'),
-    resource: t.exposeString('resource'),
-    resourceDescription: t.exposeString('resourceDescription'),
-    resourceExtn: t.exposeString('resourceExtn'),
-    resourceExtnDesc: t.exposeString('resourceExtnDesc'),
-    valueFrom: t.exposeString('valueFrom'),
-    valueTo: t.exposeString('valueTo'),
-    mitigationControl: t.exposeString('mitigationControl'),
-    mitigationControlDescription: t.exposeString('mitigationControlDescription'),
-    executionCount: t.exposeFloat('executionCount', { nullable: true }),
-    lastExecutedOn: t.expose('lastExecutedOn', { type: 'DateTime', nullable: true }),
-    aiSuggestedCategory: t.exposeString('aiSuggestedCategory', { nullable: true }),
-    aiCategoryConfidence: t.exposeFloat('aiCategoryConfidence', { nullable: true }),
-    aiCategoryAccepted: t.exposeBoolean('aiCategoryAccepted', { nullable: true }),
+    isHighRiskRule: t.boolean({ description: 'The rule is a high-risk one (02NN or 03NN).', resolve: (r) => isHighRiskRule(r.ruleId) }),
+    system: t.exposeString('system', { description: 'The system the access is in, e.g. SAP ERP.' }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
+    roleProfileDescription: t.exposeString('roleProfileDescription', { description: 'What that role profile is.' }),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The composite (business) role that grants the role profile (empty: assigned directly).' }),
+    compositeRoleDescription: t.exposeString('compositeRoleDescription', { description: 'What that composite role is.' }),
+    businessProcess: t.exposeString('businessProcess', { description: 'The business process of the function.' }),
+    businessProcessDescription: t.exposeString('businessProcessDescription', { description: 'What that business process is.' }),
+    function: t.exposeString('function', { description: 'The business function of the rule the role grants.' }),
+    functionDescription: t.exposeString('functionDescription', { description: 'What that function is.' }),
+    action: t.exposeString('action', { description: 'The action (e.g. transaction code) granted.' }),
+    actionDescription: t.exposeString('actionDescription', { description: 'What that action is.' }),
+    resource: t.exposeString('resource', { description: 'The resource (authorisation object) granted.' }),
+    resourceDescription: t.exposeString('resourceDescription', { description: 'What that resource is.' }),
+    resourceExtn: t.exposeString('resourceExtn', { description: 'The resource extension (authorisation field).' }),
+    resourceExtnDesc: t.exposeString('resourceExtnDesc', { description: 'What that resource extension is.' }),
+    valueFrom: t.exposeString('valueFrom', { description: 'The lowest value of the authorisation field granted.' }),
+    valueTo: t.exposeString('valueTo', { description: 'The highest value of the authorisation field granted.' }),
+    mitigationControl: t.exposeString('mitigationControl', { description: 'The control that mitigates the risk, if the source names one.' }),
+    mitigationControlDescription: t.exposeString('mitigationControlDescription', { description: 'What that control is.' }),
+    executionCount: t.exposeFloat('executionCount', { nullable: true, description: 'How many times the user executed the action (null: unknown).' }),
+    lastExecutedOn: t.expose('lastExecutedOn', { type: 'DateTime', nullable: true, description: 'When the user last executed the action (null: never or unknown).' }),
+    aiSuggestedCategory: t.exposeString('aiSuggestedCategory', { nullable: true, description: 'The category the AI suggests for the access risk (null: none yet).' }),
+    aiCategoryConfidence: t.exposeFloat('aiCategoryConfidence', { nullable: true, description: 'How sure the AI is of it, from 0 to 1.' }),
+    aiCategoryAccepted: t.exposeBoolean('aiCategoryAccepted', { nullable: true, description: 'An administrator accepted (true) or rejected (false) it; null: not decided.' }),
   }),
 });
 
@@ -78,7 +102,7 @@ const RiskRowObject = builder.prismaObject('RiskRow', {
  * live rows in the viewer's scope only.
  */
 export const RiskRowNode = builder.nodeRef(RiskRowObject, {
-  id: { resolve: (r: RiskRow) => String(r.id), parse: (id: string) => BigInt(id) },
+  id: { description: 'The row’s global id.', resolve: (r: RiskRow) => String(r.id), parse: (id: string) => BigInt(id) },
   loadMany: async (ids, ctx) => {
     const rows: (RiskRow | Error | null)[] = await ctx.viewer!.rows.loadMany(ids as readonly unknown[] as bigint[]);
     return rows.map((r) => (r instanceof Error ? Promise.reject(r) : (r ?? notVisible())));
@@ -86,18 +110,19 @@ export const RiskRowNode = builder.nodeRef(RiskRowObject, {
 });
 
 export const RiskFilterInput = builder.inputType('RiskFilterInput', {
+  description: 'Narrows a risk list; every field given must match (exact values, or `search` for any part).',
   fields: (t) => ({
-    search: t.string(),
-    riskLevel: t.field({ type: RiskLevelEnum }),
-    system: t.string(),
-    userGroup: t.string(),
-    roleProfile: t.string(),
-    compositeRole: t.string(),
-    ruleId: t.string(),
-    accessRiskId: t.string(),
-    userId: t.string(),
+    search: t.string({ description: 'Part of the user id or name, the role or the risk id (case-insensitive).' }),
+    riskLevel: t.field({ type: RiskLevelEnum, description: 'Only rows of this risk level.' }),
+    system: t.string({ description: 'The system, as `riskSystems` lists it.' }),
+    userGroup: t.string({ description: 'Only rows of users in this user group (department, exact).' }),
+    roleProfile: t.string({ description: 'Only rows granted by this role profile (single role, exact).' }),
+    compositeRole: t.string({ description: 'Only rows granted through this composite business role (exact).' }),
+    ruleId: t.string({ description: 'The rule id of the rule set that flagged the row (exact, e.g. 0301).' }),
+    accessRiskId: t.string({ description: 'Only rows of this access risk (the segregation-of-duties risk id, exact).' }),
+    userId: t.string({ description: 'The user id in the source system.' }),
     decision: t.field({ type: DecisionStateEnum, description: 'Only rows in this state (the caller’s own decision in the active period).' }),
-    recommendation: t.field({ type: RecommendationValueEnum }),
+    recommendation: t.field({ type: RecommendationValueEnum, description: 'The recommendation of help deciding: retain, remove or review.' }),
   }),
 });
 
@@ -195,11 +220,12 @@ async function riskConnection(
 const AssignedSummary = builder
   .objectRef<{ totalAssigned: number; highRisk: number; pendingReview: number; reviewed: number }>('AssignedSummary')
   .implement({
+    description: 'The viewer’s assigned rows, counted (reviewers).',
     fields: (t) => ({
-      totalAssigned: t.exposeInt('totalAssigned'),
-      highRisk: t.exposeInt('highRisk'),
-      pendingReview: t.exposeInt('pendingReview'),
-      reviewed: t.exposeInt('reviewed'),
+      totalAssigned: t.exposeInt('totalAssigned', { description: 'Rows assigned to the viewer.' }),
+      highRisk: t.exposeInt('highRisk', { description: 'Of those, rows of level high or medium.' }),
+      pendingReview: t.exposeInt('pendingReview', { description: 'Of those, rows still without the viewer’s decision.' }),
+      reviewed: t.exposeInt('reviewed', { description: 'Of those, rows the viewer has decided in the active period.' }),
     }),
   });
 
@@ -236,6 +262,7 @@ builder.queryFields((t) => {
     ),
     assignedSummary: t.field({
       type: AssignedSummary,
+      description: 'The viewer’s assigned rows, counted (reviewers).',
       authScopes: { reviewer: true },
       resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.viewer!),
     }),

@@ -72,7 +72,7 @@ const PreviewColumnChoice = builder.objectRef<uploads.ColumnChoice>('ColumnChoic
 
 const MappingProfileNode = builder.prismaNode('MappingProfile', {
   description: 'A saved column mapping, applied to every later file that has all of its columns.',
-  id: { field: 'id' },
+  id: { field: 'id', description: 'The profile’s global id, as deleteMappingProfile and node(id:) take it.' },
   // node(id:) of a profile that does not exist answers null (Relay), not an internal error.
   nullable: true,
   authScopes: { admin: true },

@@ -18,35 +18,51 @@ builder.scalarType('Upload', {
   parseValue: (v) => v as { promise: Promise<FileUpload> },
 });
 
-export const UploadStatusEnum = enumOf('UploadStatus', { values: ['processing', 'completed', 'failed'] as const });
-export const UploadModeEnum = enumOf('UploadMode', { values: ['append', 'replace'] as const });
+export const UploadStatusEnum = enumOf('UploadStatus', {
+  description: 'Where loading a file is.',
+  values: ['processing', 'completed', 'failed'] as const,
+  descriptions: {
+    processing: 'Being read and loaded.',
+    completed: 'Loaded (possibly with warnings).',
+    failed: 'Not loaded: see its error message.',
+  },
+});
+export const UploadModeEnum = enumOf('UploadMode', {
+  description: 'What loading a file does to the data already loaded.',
+  values: ['append', 'replace'] as const,
+  descriptions: {
+    replace: 'Its rows replace every loaded row.',
+    append: 'Its rows are added to the loaded rows.',
+  },
+});
 
 // 'Upload' is the multipart spec's scalar, so the model is exposed as DataUpload.
 export const UploadNode = builder.prismaNode('Upload', {
   name: 'DataUpload',
-  id: { field: 'id' },
+  description: 'A file of risk data an administrator loaded.',
+  id: { field: 'id', description: 'The upload’s global id.' },
   // node(id:) of a record that does not exist answers null (Relay), not an internal error.
   nullable: true,
   authScopes: { admin: true },
   fields: (t) => ({
-    originalName: t.exposeString('originalName'),
-    sizeBytes: t.float({ resolve: (u) => Number(u.sizeBytes) }),
-    status: t.expose('status', { type: UploadStatusEnum }),
-    mode: t.expose('mode', { type: UploadModeEnum }),
-    skipDuplicates: t.exposeBoolean('skipDuplicates'),
-    batchSize: t.exposeInt('batchSize'),
-    emailNotification: t.exposeBoolean('emailNotification'),
-    recordCount: t.exposeInt('recordCount'),
-    rowsProcessed: t.exposeInt('rowsProcessed'),
-    bytesProcessed: t.float({ resolve: (u) => Number(u.bytesProcessed) }),
-    duplicatesSkipped: t.exposeInt('duplicatesSkipped'),
-    errorMessage: t.exposeString('errorMessage', { nullable: true }),
+    originalName: t.exposeString('originalName', { description: 'The file’s name.' }),
+    sizeBytes: t.float({ description: 'The file’s size in bytes.', resolve: (u) => Number(u.sizeBytes) }),
+    status: t.expose('status', { type: UploadStatusEnum, description: 'Where loading it is.' }),
+    mode: t.expose('mode', { type: UploadModeEnum, description: 'Whether its rows replace or are added to the loaded data.' }),
+    skipDuplicates: t.exposeBoolean('skipDuplicates', { description: 'Duplicates were to be left out.' }),
+    batchSize: t.exposeInt('batchSize', { description: 'Rows written per batch.' }),
+    emailNotification: t.exposeBoolean('emailNotification', { description: 'The uploader asked for an e-mail when it finishes.' }),
+    recordCount: t.exposeInt('recordCount', { description: 'Rows loaded from it.' }),
+    rowsProcessed: t.exposeInt('rowsProcessed', { description: 'Rows read so far.' }),
+    bytesProcessed: t.float({ description: 'Bytes read so far.', resolve: (u) => Number(u.bytesProcessed) }),
+    duplicatesSkipped: t.exposeInt('duplicatesSkipped', { description: 'Rows left out as duplicates of rows already there.' }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed (null unless failed).' }),
     columnMapping: t.field({
       type: [ColumnMapping],
       description: 'Source header and the field it was mapped to.',
       resolve: (u) => Object.entries((u.columnMapping ?? {}) as Record<string, string>).map(([header, field]) => ({ header, field })),
     }),
-    unknownColumns: t.exposeStringList('unknownColumns'),
+    unknownColumns: t.exposeStringList('unknownColumns', { description: 'Columns of the file the app does not know, left out.' }),
     statusLabel: t.string({
       description: "The status as shown: Processing, Completed, 'Completed with warnings' (see warnings) or Failed.",
       select: { status: true, warnings: true },
@@ -63,10 +79,10 @@ export const UploadNode = builder.prismaNode('Upload', {
       resolve: (u) => (u.sourceLayout ?? null) as SourceLayoutShape | null,
     }),
     live: t.exposeBoolean('live', { description: 'Whether its rows are part of the current data.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
-    uploadedBy: t.relation('uploadedBy', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was uploaded.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true, description: 'When loading started.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When loading finished or failed.' }),
+    uploadedBy: t.relation('uploadedBy', { nullable: true, description: 'Who uploaded it (null when that user was deleted).' }),
   }),
 });
 
@@ -91,6 +107,7 @@ type SourceLayoutShape = {
 };
 
 export const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout').implement({
+  description: 'How the file of an upload was read: format, encoding, separators, sheet and header row.',
   fields: (t) => ({
     format: t.expose('format', { type: SourceFormatEnum, description: 'The kind of file.' }),
     encoding: t.string({ nullable: true, description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.', resolve: (l) => l.encoding ?? null }),
@@ -98,26 +115,28 @@ export const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout')
     sheet: t.string({ nullable: true, description: 'Workbooks: the sheet read.', resolve: (l) => l.sheet ?? null }),
     sheets: t.stringList({ description: "Workbooks: every sheet's name.", resolve: (l) => l.sheets ?? [] }),
     headerRow: t.exposeInt('headerRow', { description: 'The row holding the header (rows above it were skipped).' }),
-    decimalSeparator: t.exposeString('decimalSeparator'),
+    decimalSeparator: t.exposeString('decimalSeparator', { description: 'The decimal separator numbers were read with: . or ,.' }),
     profile: t.string({ nullable: true, description: 'The saved column-mapping profile applied (a file of another tool), if any.', resolve: (l) => l.profile ?? null }),
   }),
 });
 
 const ColumnMapping = builder.objectRef<{ header: string; field: string }>('ColumnMapping').implement({
-  fields: (t) => ({ header: t.exposeString('header'), field: t.exposeString('field') }),
+  description: 'Which field of a risk row a column of the file was read into.',
+  fields: (t) => ({ header: t.exposeString('header', { description: 'The column’s header in the file.' }), field: t.exposeString('field', { description: 'The risk row field it fills.' }) }),
 });
 
 const UploadProgress = builder
   .objectRef<uploads.UploadProgress>('UploadProgress')
   .implement({
+    description: 'How far loading a file is.',
     fields: (t) => ({
-      uploadId: t.field({ type: 'ID', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
-      status: t.expose('status', { type: UploadStatusEnum }),
-      rowsProcessed: t.exposeInt('rowsProcessed'),
-      bytesProcessed: t.exposeFloat('bytesProcessed'),
-      sizeBytes: t.exposeFloat('sizeBytes'),
-      duplicatesSkipped: t.exposeInt('duplicatesSkipped'),
-      errorMessage: t.exposeString('errorMessage', { nullable: true }),
+      uploadId: t.field({ type: 'ID', description: 'The upload’s global id.', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
+      status: t.expose('status', { type: UploadStatusEnum, description: 'Where loading it is.' }),
+      rowsProcessed: t.exposeInt('rowsProcessed', { description: 'Rows read so far.' }),
+      bytesProcessed: t.exposeFloat('bytesProcessed', { description: 'Bytes read so far.' }),
+      sizeBytes: t.exposeFloat('sizeBytes', { description: 'The file’s size in bytes.' }),
+      duplicatesSkipped: t.exposeInt('duplicatesSkipped', { description: 'Rows left out as duplicates so far.' }),
+      errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed (null unless failed).' }),
       warnings: t.exposeStringList('warnings', { description: "A completed upload's warnings; any makes it 'Completed with warnings'." }),
     }),
   });
@@ -147,11 +166,12 @@ builder.queryFields((t) => ({
 }));
 
 export const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
+  description: 'How to load a file.',
   fields: (t) => ({
-    uploadMode: t.field({ type: UploadModeEnum }),
-    skipDuplicates: t.boolean(),
-    batchSize: t.int(),
-    emailNotification: t.boolean(),
+    uploadMode: t.field({ type: UploadModeEnum, description: 'Replace the loaded data or add to it (default replace).' }),
+    skipDuplicates: t.boolean({ description: 'Leave out rows that are already there.' }),
+    batchSize: t.int({ description: 'Rows written per batch.' }),
+    emailNotification: t.boolean({ description: 'E-mail the uploader when it finishes.' }),
   }),
 });
 
@@ -174,8 +194,8 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {
-      file: t.arg({ type: 'Upload', required: true }),
-      options: t.arg({ type: UploadOptionsInput }),
+      file: t.arg({ type: 'Upload', required: true, description: 'The CSV, XLSX or XLS file (GraphQL multipart request).' }),
+      options: t.arg({ type: UploadOptionsInput, description: 'How to load it.' }),
     },
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
@@ -189,7 +209,7 @@ builder.mutationFields((t) => ({
     description: 'Re-runs a failed upload from its stored file.',
     authScopes: { admin: true },
     errors: {},
-    args: { id: t.arg.globalID({ required: true, for: UploadNode }) },
+    args: { id: t.arg.globalID({ required: true, for: UploadNode, description: 'The failed upload’s global id.' }) },
     resolve: async (query, _root, { id }, ctx) => {
       await uploads.retryUpload(ctx.deps, ctx.actor, id.id);
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
@@ -202,7 +222,7 @@ builder.subscriptionFields((t) => ({
     type: UploadProgress,
     description: 'Rows and bytes processed, status and errors of one upload: where it stands first, then as they happen, ending after completed or failed.',
     authScopes: { admin: true },
-    args: { id: t.arg.globalID({ required: true, for: UploadNode }) },
+    args: { id: t.arg.globalID({ required: true, for: UploadNode, description: 'The upload’s global id.' }) },
     subscribe: (_root, { id }, ctx) => uploads.progressStream(ctx.prisma, ctx.pubsub, id.id),
     resolve: (p) => p,
   }),
