@@ -14,7 +14,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
 import { IngestError } from '../../ingest/csv.js';
 import { openZipTables } from '../../ingest/access/zip-tables.js';
-import { EXTRACT_TABLES, REQUIRED_TABLES, loadExtractTable } from '../../ingest/access/extract-tables.js';
+import { EXTRACT_TABLES, REQUIRED_TABLES, checkExtractColumns, loadExtractTable } from '../../ingest/access/extract-tables.js';
 import type { ReceivedFile } from '../uploads.js';
 import { UUID } from './rule-sets.js';
 
@@ -42,10 +42,14 @@ export async function startExtract(deps: Pick<AppDeps, 'prisma' | 'config'> & { 
     checkSystem(system);
     try {
       const zip = await openZipTables(file.tempPath, 'An access extract');
-      await zip.close();
-      const missing = REQUIRED_TABLES.filter((t) => !zip.tables.has(t));
-      if (missing.length) {
-        throw new IngestError(`The extract has no ${missing.map((m) => m.toUpperCase()).join(', ')} (it needs ${REQUIRED_TABLES.map((m) => m.toUpperCase()).join(', ')}; USER_ADDR, AGR_TEXTS and USAGE are optional).`);
+      try {
+        const missing = REQUIRED_TABLES.filter((t) => !zip.tables.has(t));
+        if (missing.length) {
+          throw new IngestError(`The extract has no ${missing.map((m) => m.toUpperCase()).join(', ')} (it needs ${REQUIRED_TABLES.map((m) => m.toUpperCase()).join(', ')}; USER_ADDR, AGR_TEXTS and USAGE are optional).`);
+        }
+        await checkExtractColumns(zip);
+      } finally {
+        await zip.close();
       }
     } catch (e) {
       if (e instanceof IngestError) throw new ValidationError(e.message, 'file');
