@@ -34,7 +34,7 @@ export const STOPPED_QUEUE = { extract: `${JOBS.accessExtract}.stopped`, analysi
 /** How long a job a live instance has just taken may go without its lock (it takes it right after fetching). */
 const TAKING_SECONDS = 30;
 /** The class of the advisory locks that keep one worker on a piece of work. */
-const WORK_LOCK = 0x41435357;
+export const WORK_LOCK = 0x41435357;
 
 const workingHere = new Set<string>();
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { JOBS } from '../../src/db/queue.js';
-import { endOrphanedWork } from '../../src/jobs/access.js';
+import { WORK_LOCK, endOrphanedWork } from '../../src/jobs/access.js';
 import { PAY_ROLE, assign, estate, pairRules, user } from './fixtures.js';
 import { postZip, settle } from './edge.js';
 
@@ -87,5 +87,24 @@ describe('work left by an instance that died', () => {
     } finally {
       if (again !== server) await again.close();
     }
+  });
+
+  it.skipIf(!onPostgres)('at start, a load another live instance is running is left to it', async () => {
+    const x = await postZip(server, admin, '/api/systems/BUSY/extracts', PRD);
+    const url = `/api/systems/BUSY/extracts/${x.body.id}`;
+    await takenByADeadInstance(x.body.id, '2 minutes');
+    // The instance that took it is alive: it holds the work's lock while it loads.
+    await server.app.deps.db.sql.session(async (conn) => {
+      await conn.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [WORK_LOCK, x.body.id]);
+      try {
+        expect(await endOrphanedWork(server.app.deps)).toBe(0);
+      } finally {
+        await conn.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', [WORK_LOCK, x.body.id]);
+      }
+    });
+    expect((await admin.get(url)).body.status).toBe('processing');
+    // That instance has died since: the next start ends its load.
+    expect(await endOrphanedWork(server.app.deps)).toBe(1);
+    expect((await admin.get(url)).body).toMatchObject({ status: 'failed', errorMessage: LOAD_STOPPED });
   });
 });
