@@ -74,6 +74,15 @@ describe('an extract loads', () => {
     expect(await analysed('SE16')).toEqual(baseline);
   });
 
+  it('an SE16 list saved as UTF-16 (SAP GUI\'s Unicode download) with names beyond Latin-1', async () => {
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const files = Object.fromEntries(Object.entries(TABLES).map(([t, rows]) => [`${t}.txt`, utf16(se16List(t, t === 'USER_ADDR' ? [{ BNAME: 'ALICE', NAME_FIRST: 'Zoë', NAME_LAST: 'Łukasiewicz' }] : rows))]));
+    const x = await load('UTF16', await filesZip(files));
+    expect(x).toMatchObject({ status: 'completed', errorMessage: null, users: 3, assignments: 7 });
+    expect(await e.db.sql.query('SELECT name_first, name_last FROM access_x_user_addr WHERE extract_id = $1', [x.id])).toEqual([{ name_first: 'Zoë', name_last: 'Łukasiewicz' }]);
+    expect(await analysed('UTF16')).toEqual(baseline);
+  });
+
   it('spreadsheet downloads: dates as date cells, initial dates empty or as lists print them, numbers as numbers, with or without .xlsx', async () => {
     const files: Record<string, Buffer> = {};
     for (const [t, rows] of Object.entries(TABLES)) {

@@ -143,10 +143,23 @@ async function sniff(file: string): Promise<'xlsx' | 'se16' | 'csv'> {
   const { bytesRead } = await fd.read(head, 0, head.length, 0);
   await fd.close();
   if (bytesRead >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'xlsx';
-  const lines = head.subarray(0, bytesRead).toString('latin1').split(/\r?\n/);
+  const lines = decodeHead(head.subarray(0, bytesRead)).split(/\r?\n/);
   const dashed = lines.some((l) => RULE.test(l) && l.includes('-----'));
   const piped = lines.some((l) => /^\s*\|.*\|\s*$/.test(l) && !RULE.test(l));
   return dashed && piped ? 'se16' : 'csv';
+}
+
+/** The first bytes of a file as text, in the encoding they are in (SAP GUI may save a list as UTF-16). */
+function decodeHead(head: Buffer): string {
+  const { label, bom } = detectEncoding(head);
+  return label === 'windows-1252' ? head.toString('latin1') : new TextDecoder(label).decode(head.subarray(bom));
+}
+
+/** A file's text as it streams, decoded from `label` (a character split between chunks is kept for the next). */
+async function* decoded(file: string, label: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder(label);
+  for await (const chunk of fs.createReadStream(file)) yield decoder.decode(chunk as Buffer, { stream: true });
+  yield decoder.decode();
 }
 
 const tsvCell = (s: string) => (/["\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -156,16 +169,19 @@ const tsvCell = (s: string) => (/["\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}
  * header on line 1: the title (and date or other) lines and the ruled
  * lines (dashes, with '|' or '+' where columns meet) are dropped, the first '|'
  * line is the header (a header repeated at a page break is dropped), cells
- * are trimmed. The text stays in its own encoding (the CSV reader detects it).
+ * are trimmed. Windows-1252 text stays so (the CSV reader detects it); UTF-8
+ * and UTF-16 (SAP GUI's Unicode download) are written as UTF-8.
  */
 async function se16ToTsv(from: string, to: string): Promise<void> {
   const head = Buffer.alloc(1024 * 1024);
   const fd = await fs.promises.open(from, 'r');
   const { bytesRead } = await fd.read(head, 0, head.length, 0);
   await fd.close();
-  // Windows-1252 read as latin1 and written back as latin1 keeps its bytes.
-  const encoding: BufferEncoding = detectEncoding(head.subarray(0, bytesRead)).label === 'windows-1252' ? 'latin1' : 'utf8';
-  const lines = readline.createInterface({ input: fs.createReadStream(from, { encoding }), crlfDelay: Infinity });
+  // Windows-1252 read as latin1 and written back as latin1 keeps its bytes; UTF-8 and UTF-16 are written as UTF-8.
+  const { label } = detectEncoding(head.subarray(0, bytesRead));
+  const encoding: BufferEncoding = label === 'windows-1252' ? 'latin1' : 'utf8';
+  const input = label === 'windows-1252' ? fs.createReadStream(from, { encoding }) : Readable.from(decoded(from, label));
+  const lines = readline.createInterface({ input, crlfDelay: Infinity });
   const out = fs.createWriteStream(to, { encoding });
   let header: string | undefined;
   async function* converted() {
