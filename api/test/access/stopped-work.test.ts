@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { JOBS } from '../../src/db/queue.js';
-import { WORK_LOCK, endOrphanedWork } from '../../src/jobs/access.js';
+import { STOPPED_QUEUE, WORK_LOCK, endOrphanedWork } from '../../src/jobs/access.js';
 import { PAY_ROLE, assign, estate, pairRules, user } from './fixtures.js';
 import { postZip, settle } from './edge.js';
 
@@ -105,6 +105,31 @@ describe('work left by an instance that died', () => {
     expect((await admin.get(url)).body.status).toBe('processing');
     // That instance has died since: the next start ends its load.
     expect(await endOrphanedWork(server.app.deps)).toBe(1);
+    expect((await admin.get(url)).body).toMatchObject({ status: 'failed', errorMessage: LOAD_STOPPED });
+  });
+
+  it.skipIf(!onPostgres)('a job given up on while a live instance still loads leaves the load to it', async () => {
+    const x = await postZip(server, admin, '/api/systems/SLOW/extracts', PRD);
+    const url = `/api/systems/SLOW/extracts/${x.body.id}`;
+    await takenByADeadInstance(x.body.id, '1 minute');
+    /** The extract's job fails for good (it reaches the dead-letter queue); resolves once that is handled. */
+    const failedForGood = async () => {
+      const id = (await boss().send(STOPPED_QUEUE.extract, { extractId: x.body.id }))!;
+      for (const deadline = Date.now() + 30_000; (await boss().getJobById(STOPPED_QUEUE.extract, id))?.state !== 'completed'; await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() > deadline) throw new Error('the dead-letter job was not handled');
+      }
+    };
+    await server.app.deps.db.sql.session(async (conn) => {
+      // Another instance is still loading it: it holds the work's lock.
+      await conn.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [WORK_LOCK, x.body.id]);
+      try {
+        await failedForGood();
+      } finally {
+        await conn.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', [WORK_LOCK, x.body.id]);
+      }
+    });
+    expect((await admin.get(url)).body.status).toBe('processing');
+    await failedForGood();
     expect((await admin.get(url)).body).toMatchObject({ status: 'failed', errorMessage: LOAD_STOPPED });
   });
 });
