@@ -35,7 +35,8 @@ const BATCH_ROWS = 5000;
 
 /** A date as ISO text, '' for unlimited, undefined when it is not a date. */
 export function sapDate(v: string): string | undefined {
-  if (v === '' || /^0+$/.test(v)) return '';
+  // SAP's initial date, as tables hold it (00000000) or as lists print it (00.00.0000).
+  if (v === '' || /^0+([.\-/]0+)*$/.test(v)) return '';
   let m = /^(\d{4})(\d{2})(\d{2})$/.exec(v) ?? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   let y: number, mo: number, d: number;
   if (m) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -47,6 +48,30 @@ export function sapDate(v: string): string | undefined {
   const t = new Date(Date.UTC(y, mo - 1, d));
   if (y < 1 || t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) return undefined;
   return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * A whole number as digits, undefined when it is not one. Lists print counts
+ * with thousands separators ('1.234', '1,234', '1 234'): a whole-number
+ * column has no decimals, so groups of three digits are read as thousands.
+ */
+export function wholeNumber(v: string): string | undefined {
+  const digits = /^\d{1,3}([.,\u00a0\u202f ]\d{3})+$/.test(v) ? v.replace(/\D/g, '') : v;
+  return /^\d{1,15}$/.test(digits) ? String(Number(digits)) : undefined;
+}
+
+/**
+ * Checks that every table of the zip an extract loads has the columns it
+ * needs, reading only each file's first lines (the header): a table or
+ * column missing is refused before the extract is kept.
+ */
+export async function checkExtractColumns(zip: ZipTables): Promise<void> {
+  for (const t of EXTRACT_TABLES) {
+    const entry = zip.tables.get(t.name);
+    if (!entry) continue;
+    const header = await zip.header(t.name);
+    columnPositions(entry.fileName, { header }, t.columns.map((c) => ({ name: c.sap, required: c.required })));
+  }
 }
 
 export interface TableProgress {
@@ -84,8 +109,9 @@ export async function loadExtractTable(sql: Sql, zip: ZipTables, t: ExtractTable
           buf.byte(44);
           if (c.kind === 'text') buf.quoted(v);
           else if (c.kind === 'int') {
-            if (!/^\d{1,15}$/.test(v)) throw cellError(fileName, rec.row, c.sap, `'${v}' is not a whole number.`);
-            buf.ascii(String(Number(v)));
+            const n = wholeNumber(v);
+            if (n === undefined) throw cellError(fileName, rec.row, c.sap, `'${v}' is not a whole number.`);
+            buf.ascii(n);
           } else {
             const d = sapDate(v);
             if (d === undefined) throw cellError(fileName, rec.row, c.sap, `'${v}' is not a date (YYYYMMDD; 00000000 for unlimited).`);

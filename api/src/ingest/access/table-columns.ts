@@ -13,7 +13,7 @@ export interface ColumnSpec {
 const key = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** Where each asked column is in the header (-1: absent, optional). */
-export function columnPositions(fileName: string, reader: CsvReader, specs: readonly ColumnSpec[]): number[] {
+export function columnPositions(fileName: string, reader: Pick<CsvReader, 'header'>, specs: readonly ColumnSpec[]): number[] {
   const header = reader.header.map((h) => key(h.replace(/^\uFEFF/, '')));
   return specs.map((s) => {
     const at = header.indexOf(key(s.name));

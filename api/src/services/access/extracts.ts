@@ -14,7 +14,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
 import { IngestError } from '../../ingest/csv.js';
 import { openZipTables } from '../../ingest/access/zip-tables.js';
-import { EXTRACT_TABLES, REQUIRED_TABLES, loadExtractTable } from '../../ingest/access/extract-tables.js';
+import { EXTRACT_TABLES, REQUIRED_TABLES, checkExtractColumns, loadExtractTable } from '../../ingest/access/extract-tables.js';
 import type { ReceivedFile } from '../uploads/uploads.js';
 import { UUID } from './rule-sets.js';
 
@@ -30,7 +30,8 @@ export function checkSystem(system: string): string {
 
 const SUMMARY = { id: true, system: true, status: true, errorMessage: true, progress: true, users: true, roles: true, assignments: true, authorizations: true, fileName: true, loadedBy: true, loadedAt: true, completedAt: true, supersededAt: true } as const;
 
-const fileOf = (deps: ExtractLoadDeps, id: string) => path.join(deps.config.uploadsDir, 'access-extracts', `${id}.zip`);
+/** Where an extract's file is kept from its upload until its load ends. */
+export const fileOf = (deps: Pick<AppDeps, 'config'>, id: string) => path.join(deps.config.uploadsDir, 'access-extracts', `${id}.zip`);
 
 /**
  * Checks what can be told at once, keeps the file and queues its load:
@@ -42,10 +43,14 @@ export async function startExtract(deps: Pick<AppDeps, 'prisma' | 'config'> & { 
     checkSystem(system);
     try {
       const zip = await openZipTables(file.tempPath, 'An access extract');
-      await zip.close();
-      const missing = REQUIRED_TABLES.filter((t) => !zip.tables.has(t));
-      if (missing.length) {
-        throw new IngestError(`The extract has no ${missing.map((m) => m.toUpperCase()).join(', ')} (it needs ${REQUIRED_TABLES.map((m) => m.toUpperCase()).join(', ')}; USER_ADDR, AGR_TEXTS and USAGE are optional).`);
+      try {
+        const missing = REQUIRED_TABLES.filter((t) => !zip.tables.has(t));
+        if (missing.length) {
+          throw new IngestError(`The extract has no ${missing.map((m) => m.toUpperCase()).join(', ')} (it needs ${REQUIRED_TABLES.map((m) => m.toUpperCase()).join(', ')}; USER_ADDR, AGR_TEXTS and USAGE are optional).`);
+        }
+        await checkExtractColumns(zip);
+      } finally {
+        await zip.close();
       }
     } catch (e) {
       if (e instanceof IngestError) throw new ValidationError(e.message, 'file');
@@ -57,7 +62,8 @@ export async function startExtract(deps: Pick<AppDeps, 'prisma' | 'config'> & { 
       await fs.promises.mkdir(path.dirname(dest), { recursive: true });
       await fs.promises.rename(file.tempPath, dest);
       // The load job exists once the extract does (a rollback sends none).
-      if (deps.jobs) await deps.jobs.boss.send(JOBS.accessExtract, { extractId: x.id }, { db: onTransaction(tx), retryLimit: 1 });
+      // Retries and expiry are the queue's (jobs/access.ts).
+      if (deps.jobs) await deps.jobs.boss.send(JOBS.accessExtract, { extractId: x.id }, { db: onTransaction(tx) });
       await recordAudit(tx, actor, { action: 'access.extract.started', entityType: 'access_extract', entityId: x.id, after: { system, file: file.originalName } });
       return x;
     });
@@ -67,7 +73,7 @@ export async function startExtract(deps: Pick<AppDeps, 'prisma' | 'config'> & { 
 }
 
 /** Removes every row an extract loaded. */
-async function removeRows(deps: ExtractLoadDeps, id: string): Promise<void> {
+export async function removeRows(deps: ExtractLoadDeps, id: string): Promise<void> {
   for (const t of EXTRACT_TABLES) await deps.db.sql.query(`DELETE FROM ${t.table} WHERE extract_id = $1`, [id]);
 }
 
