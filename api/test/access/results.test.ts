@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { postUpload, settleUpload } from '../helpers/upload.js';
-import { PAY_ROLE, POST_ROLE, act, assign, estate, pairRules, perm, user } from './fixtures.js';
+import { PAY_ROLE, POST_ROLE, act, assign, estate, pairRules, perm, rf, risk, user } from './fixtures.js';
 import { postZip, settle } from './edge.js';
 
 let server: TestServer;
@@ -118,8 +118,8 @@ const BROWSE = `query($id: ID!, $after: String) { node(id: $id) { ... on AccessR
 describe('a rule set version browsed and downloaded', () => {
   it('lists risks a page at a time with their functions, actions and permissions, disabled rows marked', async () => {
     const files = pairRules({
-      risks: [...pairRules().risks, { 'Access Risk ID': 'R0', 'Risk Description': 'Pay', 'Risk Level': 'Low', 'Risk Type': 'A', 'Business Process': 'FI', Status: 'Disabled' }],
-      risk_functions: [...pairRules().risk_functions, { 'Access Risk ID': 'R0', 'Function ID': 'F2' }],
+      risks: [risk('R1'), { 'Access Risk ID': 'R0', 'Risk Description': 'Pay', 'Risk Level': 'Low', 'Risk Type': 'A', 'Business Process': 'FI', Status: 'Disabled' }],
+      risk_functions: [rf('R1', 'F1'), rf('R1', 'F2'), rf('R0', 'F2')],
       function_actions: [act('F1', 'FB01'), act('F2', 'F-53'), act('F2', 'F-58', 'PRD', 'Disabled')],
       function_permissions: [perm('F1', 'FB01', 'F_BKPF_BUK', 'BUKRS', '1000', '1999'), perm('F1', 'FB01', 'F_BKPF_BUK', 'ACTVT', '01', '', 'Disabled')],
     });
