@@ -180,6 +180,8 @@ describe('the shape of the schema', () => {
       AccessConflict: 'a (user, risk) pair inside an AccessAnalysis Node; userId and riskId name the SAP user and the rule set’s risk',
       AccessConflictCount: 'one group of AccessAnalysis.breakdown: key names the risk, business process, system or user counted',
       AccessConflictRow: 'a row of an AccessConflict; userId and riskId name the SAP user and the rule set’s risk',
+      AccessRuleFunction: 'a function inside an AccessRuleRisk of an AccessRuleSet Node; functionId names it in the rule set',
+      AccessRuleRisk: 'a risk of an AccessRuleSet Node (AccessRuleSet.riskList); riskId names it in the rule set',
       AccessProgress: 'an event of the accessProgress subscription; id is the AccessExtract or AccessAnalysis Node’s global id',
       OpenWorkCriterion: 'its id is the AssignmentCriteria Node’s',
       ReassignableReviewer: 'its id is the User Node’s',

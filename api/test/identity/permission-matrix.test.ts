@@ -161,11 +161,13 @@ const REST: Record<string, Entry> = {
   'POST /api/rule-sets': { access: 'admin' },
   'GET /api/rule-sets': { access: 'admin' },
   'PUT /api/rule-sets/:id/activate': { access: 'admin' },
+  'GET /api/rule-sets/:id/file': { access: 'admin' },
   'POST /api/systems/:system/extracts': { access: 'admin' },
   'GET /api/systems/:system/extracts/:id': { access: 'admin' },
   'POST /api/analyses': { access: 'admin' },
   'GET /api/analyses/:id': { access: 'admin' },
   'GET /api/analyses/:id/conflicts.csv': { access: 'admin' },
+  'GET /api/analyses/:id/conflicts.xlsx': { access: 'admin' },
   'POST /api/analyses/:id/review': { access: 'admin' },
 };
 

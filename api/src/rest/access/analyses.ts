@@ -1,13 +1,19 @@
 // REST: access analysis runs (administrators): start one (202, run in the
 // background), read its status and counts, download its conflicts as CSV in
-// the risk report's columns (services/access/analysis.ts, conflicts.ts).
+// the risk report's columns, as CSV or XLSX (services/access/analysis.ts,
+// conflicts.ts, conflicts-xlsx.ts).
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as analysis from '../../services/access/analysis.js';
 import { completedAnalysis, conflictsCsv } from '../../services/access/conflicts.js';
+import { writeConflictsXlsx } from '../../services/access/conflicts-xlsx.js';
 import * as review from '../../services/access/review.js';
+import { TOTAL_ROWS_HEADER } from '../../services/reports/exports.js';
 import { csvFile, sendCsvExport, totalRowsHeader } from '../replies.js';
 import { idParams, isoDate, routeSchema } from '../edge.js';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const AnalysisJson = z.strictObject({
   id: z.uuid(),
@@ -67,6 +73,28 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const run = await completedAnalysis(req.ctx, req.params.id);
       return sendCsvExport(reply, { name: `conflicts-${run.id}.csv`, totalRows: run.rows, lines: conflictsCsv(req.ctx.deps, run.id) });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/analyses/:id/conflicts.xlsx',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: "A completed run's conflict rows as a workbook, in the same columns as conflicts.csv (it loads back through Data Upload); 409 while it runs",
+        params: idParams,
+        replyDescription: 'The workbook, streamed (one sheet; Content-Disposition names the file).',
+        replyFiles: { [XLSX]: { schema: { type: 'string', format: 'binary', description: 'A header row (User ID, User Name, …, Last Executed On), then a row per conflict row' } } },
+        replyHeaders: totalRowsHeader('The rows the workbook carries, known before the first byte.'),
+      }),
+    },
+    async (req, reply) => {
+      // Everything that can fail with a message fails before the first byte.
+      const run = await completedAnalysis(req.ctx, req.params.id);
+      reply.header(TOTAL_ROWS_HEADER, String(run.rows)).header('content-type', XLSX).header('content-disposition', `attachment; filename="conflicts-${run.id}.xlsx"`);
+      const out = new PassThrough();
+      writeConflictsXlsx(req.ctx.deps, run.id, out).catch((err: Error) => out.destroy(err));
+      return reply.send(out);
     },
   );
 

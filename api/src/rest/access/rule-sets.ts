@@ -1,10 +1,13 @@
 // REST: access rule sets (administrators). Uploading a .zip makes the next
 // version of its name; the first version of a name is active, a later one
-// waits until it is activated (services/access/rule-sets.ts).
+// waits until it is activated (services/access/rule-sets.ts). A version
+// downloads back as a .zip in the layout it was uploaded in
+// (services/access/rule-set-file.ts).
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as ruleSets from '../../services/access/rule-sets.js';
+import { ruleSetFiles, zipArchive } from '../../services/access/rule-set-file.js';
 import { ValidationError } from '../../core/errors.js';
 import { receiveMultipart } from '../uploads/uploads.js';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
@@ -54,5 +57,23 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
     '/api/rule-sets/:id/activate',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Make this version the active one of its name', params: idParams, reply: RuleSetJson }) },
     async (req) => ruleSets.activateRuleSet(req.ctx.prisma, req.ctx.actor, req.params.id),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/rule-sets/:id/file',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'Download a version as a .zip of CSV files in the layout of an upload (it uploads again as a new version with the same counts)',
+        params: idParams,
+        replyDescription: 'The .zip (Content-Disposition names it after the rule set and version).',
+        replyFiles: { 'application/zip': { schema: { type: 'string', format: 'binary', description: 'risks, risk_functions, functions, function_actions, function_permissions and business_processes (when the version has any), as CSV' } } },
+      }),
+    },
+    async (req, reply) => {
+      const { name, version, files } = await ruleSetFiles(req.ctx.prisma, req.params.id);
+      const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'rule-set';
+      return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${safe}-v${version}.zip"`).send(zipArchive(files));
+    },
   );
 }

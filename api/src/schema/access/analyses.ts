@@ -10,6 +10,7 @@ import { ValidationError } from '../../core/errors.js';
 import { parseOrThrow } from '../../core/validation.js';
 import * as analysis from '../../services/access/analysis.js';
 import * as conflicts from '../../services/access/conflicts.js';
+import * as changes from '../../services/access/changes.js';
 import { AccessRuleSetNode } from './rule-sets.js';
 import { AccessExtractNode, AccessLoadStatusEnum, type LoadStatus } from './extracts.js';
 import { enumOf } from '../enums.js';
@@ -79,6 +80,24 @@ const AccessConflictCountObject = builder.objectRef<conflicts.BreakdownEntry>('A
 
 const MAX_BREAKDOWN = 100;
 
+const AccessConflictChangeEnum = enumOf('AccessConflictChange', {
+  description: 'How a conflict of a run stands against the previous completed run of the same rule set version.',
+  values: {
+    new: { description: 'In this run, not in the previous one (a first run: every conflict).' },
+    resolved: { description: 'In the previous run, no longer in this one; read from the previous run, with its rows.' },
+    unchanged: { description: 'In both runs.' },
+  },
+});
+
+const AccessConflictChangesObject = builder.objectRef<changes.ChangeCounts>('AccessConflictChanges').implement({
+  description: 'What changed in a run against the previous completed run of the same rule set version: its conflicts counted as new, resolved and unchanged.',
+  fields: (t) => ({
+    newCount: t.exposeInt('new', { description: 'Conflicts not in the previous run.' }),
+    resolvedCount: t.exposeInt('resolved', { description: 'Conflicts of the previous run no longer found.' }),
+    unchangedCount: t.exposeInt('unchanged', { description: 'Conflicts in both runs.' }),
+  }),
+});
+
 // A conflict's cursor carries its key, (user, risk).
 const CURSOR_PREFIX = 'AccessConflict:';
 const cursorOf = (c: conflicts.ConflictSummary) => encodeBase64(CURSOR_PREFIX + JSON.stringify([c.userId, c.riskId]));
@@ -119,6 +138,20 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When it was started.' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it completed or failed.' }),
     errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed.' }),
+    changes: t.field({
+      type: AccessConflictChangesObject,
+      description: 'Its conflicts counted as new, resolved and unchanged against the previous completed run of the same rule set version (list them with conflicts(change:)).',
+      resolve: (run, _args, ctx) => changes.changeCounts(ctx.prisma, run),
+    }),
+    previousRun: t.prismaField({
+      type: 'AccessAnalysisRun',
+      nullable: true,
+      description: 'The previous completed run of the same rule set version, which changes and conflicts(change:) compare against; null for a first run.',
+      resolve: async (query, run, _args, ctx) => {
+        const id = await changes.previousRunId(ctx.prisma, run);
+        return id ? ctx.prisma.accessAnalysisRun.findUnique({ ...query, where: { id } }) : null;
+      },
+    }),
     breakdown: t.field({
       type: [AccessConflictCountObject],
       description: `Its conflicts counted by risk, business process, system or user, most first (at most ${MAX_BREAKDOWN} groups).`,
@@ -141,13 +174,18 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
           system: t.arg.string({ description: 'Only conflicts with rows on this system.' }),
           userId: t.arg.string({ description: 'Only conflicts of this user.' }),
           exercised: t.arg.boolean({ description: 'true: only exercised conflicts; false: only latent ones; left out: both.' }),
+          change: t.arg({ type: AccessConflictChangeEnum, description: 'Only the conflicts new, resolved or unchanged against the previous completed run of the same rule set version; left out: this run’s conflicts.' }),
         },
         resolve: async (run, args, ctx) => {
-          const filter: conflicts.ConflictFilter = { riskId: args.riskId, system: args.system, userId: args.userId, exercised: args.exercised };
+          const asked: conflicts.ConflictFilter = { riskId: args.riskId, system: args.system, userId: args.userId, exercised: args.exercised };
+          // A change reads the run's conflicts, or for resolved ones the previous run's, against the other run.
+          const scope = args.change ? changes.changeScope(run.id, await changes.previousRunId(ctx.prisma, run), args.change, asked) : { runId: run.id, filter: asked };
+          const { runId, filter } = scope;
+          if (!runId) return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: () => Promise.resolve(0) };
           const page = await resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 50, maxSize: MAX_ROWS }, (p: ResolveCursorConnectionArgs) =>
-            conflicts.listConflicts(ctx.prisma, run.id, filter, { after: keyOf(p.after, 'after'), before: keyOf(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
+            conflicts.listConflicts(ctx.prisma, runId, filter, { after: keyOf(p.after, 'after'), before: keyOf(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
           );
-          return { ...page, totalCount: () => conflicts.countConflicts(ctx.prisma, run.id, filter) };
+          return { ...page, totalCount: () => conflicts.countConflicts(ctx.prisma, runId, filter) };
         },
       },
       lazyTotalCount,

@@ -2,3 +2,4 @@
 import './rule-sets.js';
 import './extracts.js';
 import './analyses.js';
+import './rule-set-browse.js';

@@ -19,6 +19,10 @@ export interface ConflictFilter {
   userId?: string | null;
   /** true: exercised only; false: latent only; unset: both. */
   exercised?: boolean | null;
+  /** Only (user, risk) pairs that this run does not have (services/access/changes.ts). */
+  absentFrom?: string | null;
+  /** Only (user, risk) pairs that this run has too. */
+  presentIn?: string | null;
 }
 
 export interface ConflictSummary {
@@ -51,6 +55,8 @@ function filterSql(runId: string, f: ConflictFilter): Prisma.Sql {
   if (f.riskId) parts.push(Prisma.sql`c.risk_id = ${f.riskId}`);
   if (f.userId) parts.push(Prisma.sql`c.user_id = ${f.userId}`);
   if (f.exercised != null) parts.push(Prisma.sql`c.exercised = ${f.exercised}`);
+  if (f.absentFrom) parts.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.absentFrom}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`);
+  if (f.presentIn) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.presentIn}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`);
   if (f.system) {
     parts.push(Prisma.sql`EXISTS (SELECT 1 FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id AND w.system = ${f.system})`);
   }
@@ -174,20 +180,22 @@ const CELLS: Record<string, string> = {
 export const CONFLICT_CSV_HEADERS = EXPORT_FIELDS.map((f) => f.header);
 
 const CSV_SELECT = EXPORT_FIELDS.map((f, i) => `${sqlCsvText(CELLS[f.column] ?? 'NULL')} AS c${i}`).join(', ');
+/** The same cells as text without the CSV formula guard: a workbook holds them as text cells, which a spreadsheet never runs. */
+const TEXT_SELECT = EXPORT_FIELDS.map((f, i) => `coalesce((${CELLS[f.column] ?? 'NULL'})::text, '') AS c${i}`).join(', ');
 
 /**
  * The run's rows with what the extracts and the rule set say of them. The
  * lookups are read once per extract (DISTINCT ON, the first line of a key)
  * and joined by hash, not looked up row by row.
  */
-const csvQuery = (page: string) => `
+const csvQuery = (page: string, select = CSV_SELECT) => `
 WITH run AS (SELECT id, rule_set_id, extract_ids FROM access_analysis_runs WHERE id = $1::uuid),
 ext AS (SELECT x.id, x.system FROM access_extracts x JOIN run ON x.id = ANY(run.extract_ids)),
 usr AS (SELECT DISTINCT ON (u.extract_id, u.bname) u.extract_id, u.bname, u.class FROM access_x_usr02 u JOIN ext ON ext.id = u.extract_id ORDER BY u.extract_id, u.bname, u.line),
 addr AS (SELECT DISTINCT ON (a.extract_id, a.bname) a.extract_id, a.bname, a.name_first, a.name_last FROM access_x_user_addr a JOIN ext ON ext.id = a.extract_id ORDER BY a.extract_id, a.bname, a.line),
 texts AS (SELECT DISTINCT ON (t.extract_id, t.agr_name) t.extract_id, t.agr_name, t.text FROM access_x_agr_texts t JOIN ext ON ext.id = t.extract_id ORDER BY t.extract_id, t.agr_name, t.line),
 acts AS (SELECT a.function_id, a.system, a.action, a.description FROM access_function_actions a JOIN run ON a.rule_set_id = run.rule_set_id)
-SELECT ${page === '' ? '' : 'r.row_no, '}${CSV_SELECT}
+SELECT ${page === '' ? '' : 'r.row_no, '}${select}
   FROM access_conflict_rows r
   JOIN run ON run.id = r.run_id
   LEFT JOIN ext ON ext.system = r.system
@@ -222,6 +230,21 @@ export async function* conflictsCsv(deps: { prisma: PrismaClient; db: Database }
     let chunk = '';
     for (const row of batch) chunk += csvLine(EXPORT_FIELDS.map((_f, i) => row[`c${i}`]));
     yield chunk;
+    after = Number(batch[batch.length - 1]!.row_no);
+  }
+}
+
+/**
+ * A completed run's rows in batches of 10,000 (row order), each row its
+ * export cells as text (`c0`…, EXPORT_FIELDS' order), for files the server
+ * writes itself (conflicts.xlsx).
+ */
+export async function* conflictTextRows(deps: { db: Database }, runId: string): AsyncGenerator<string[][]> {
+  let after = 0;
+  for (;;) {
+    const batch = await deps.db.sql.query<Record<string, string | number>>(`${csvQuery('AND r.row_no > $2', TEXT_SELECT)} LIMIT 10000`, [runId, after]);
+    if (!batch.length) return;
+    yield batch.map((row) => EXPORT_FIELDS.map((_f, i) => String(row[`c${i}`] ?? '')));
     after = Number(batch[batch.length - 1]!.row_no);
   }
 }

@@ -1,4 +1,5 @@
 import { Badge, Button, Caption1, Spinner, TableCell, TableRow, Text } from '@fluentui/react-components';
+import { ArrowDownload20Regular } from '@fluentui/react-icons';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { RuleSetRow_ruleSet$key } from '../../__generated__/RuleSetRow_ruleSet.graphql';
 import type { RuleSetRowActivateMutation } from '../../__generated__/RuleSetRowActivateMutation.graphql';
@@ -6,7 +7,9 @@ import { formatDateTime } from '../../components/format/dates';
 import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { formatCount } from '../../components/layout/StatTile';
 import { useNotify } from '../../components/forms/toast';
+import { databaseIdOf } from '../../components/format/globalIds';
 import { usePanelStyles } from './panelStyles';
+import { RuleSetBrowser } from './rule-set/RuleSetBrowser';
 
 export const RULE_SET_COLUMNS = [
   { label: 'Rule Set' },
@@ -17,6 +20,7 @@ export const RULE_SET_COLUMNS = [
   { label: 'Permissions' },
   { label: 'Uploaded' },
   { label: 'Status' },
+  { label: 'Contents' },
 ] as const;
 
 const activateMutation = graphql`
@@ -43,7 +47,7 @@ const activateMutation = graphql`
   }
 `;
 
-/** One version of a rule set: its counts, who uploaded it and when, and Active or an Activate button. */
+/** One version of a rule set: its counts, who uploaded it and when, Active or an Activate button, and browsing or downloading it. */
 export function RuleSetRow({ ruleSet }: { ruleSet: RuleSetRow_ruleSet$key }) {
   const styles = usePanelStyles();
   const notify = useNotify();
@@ -103,6 +107,21 @@ export function RuleSetRow({ ruleSet }: { ruleSet: RuleSetRow_ruleSet$key }) {
             Activate
           </Button>
         )}
+      </TableCell>
+      <TableCell>
+        <div className={styles.actions}>
+          <RuleSetBrowser id={s.id} label={label} />
+          <Button
+            as="a"
+            size="small"
+            href={`/api/rule-sets/${databaseIdOf(s.id, 'AccessRuleSet') ?? ''}/file`}
+            download
+            icon={<ArrowDownload20Regular />}
+            aria-label={`Download ${label}`}
+          >
+            Download
+          </Button>
+        </div>
       </TableCell>
     </TableRow>
   );

@@ -1,9 +1,10 @@
-import { Button, Card, Field, Input, makeStyles, Select, Subtitle2, tokens } from '@fluentui/react-components';
+import { Button, Caption1, Card, Field, Input, makeStyles, Select, Subtitle2, Tab, TabList, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, ShieldCheckmark24Regular } from '@fluentui/react-icons';
 import { useState, useTransition } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
 import type { ConflictsTable_run$key } from '../../../__generated__/ConflictsTable_run.graphql';
-import type { ConflictsTablePaginationQuery } from '../../../__generated__/ConflictsTablePaginationQuery.graphql';
+import type { AccessConflictChange, ConflictsTablePaginationQuery } from '../../../__generated__/ConflictsTablePaginationQuery.graphql';
+import { formatDateTime } from '../../../components/format/dates';
 import { databaseIdOf } from '../../../components/format/globalIds';
 import { ListEmpty, ListTable, LoadMoreFooter } from '../../../components/lists/ListTable';
 import { formatCount } from '../../../components/layout/StatTile';
@@ -11,6 +12,7 @@ import { useDebouncedCallback } from '../../../components/forms/useDebouncedCall
 import { useIsMobile } from '../../../components/layout/useMediaQuery';
 import { CONFLICTS_PAGE } from './accessRunLoader';
 import { ConflictRow, CONFLICT_COLUMNS } from './ConflictRow';
+import { changeEmpty, type Change } from './changeWording';
 
 const useStyles = makeStyles({
   card: { padding: 0, rowGap: 0, minWidth: 0 },
@@ -24,6 +26,9 @@ const useStyles = makeStyles({
     paddingBottom: 0,
   },
   title: { margin: 0 },
+  downloads: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
+  tabs: { paddingLeft: tokens.spacingHorizontalS, paddingRight: tokens.spacingHorizontalS, paddingTop: tokens.spacingVerticalS, overflowX: 'auto' },
+  note: { color: tokens.colorNeutralForeground3, paddingLeft: tokens.spacingHorizontalL, paddingRight: tokens.spacingHorizontalL, paddingTop: tokens.spacingVerticalS },
   filters: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 160px), 1fr))',
@@ -33,7 +38,7 @@ const useStyles = makeStyles({
 });
 
 type Shown = '' | 'exercised' | 'latent';
-type Filters = { shown: Shown; riskId: string; system: string; userId: string };
+type Filters = { change: Change; shown: Shown; riskId: string; system: string; userId: string };
 
 const SHOWN: ReadonlyArray<readonly [Shown, string]> = [
   ['', 'All conflicts'],
@@ -41,7 +46,13 @@ const SHOWN: ReadonlyArray<readonly [Shown, string]> = [
   ['latent', 'Latent only'],
 ];
 
-/** A run's conflicts by user then risk, a page at a time, filtered by exercised or latent, risk, system and user; the whole run as CSV. */
+/**
+ * A run's conflicts by user then risk, a page at a time: all of them, or those
+ * new, resolved or unchanged against the previous run of the same rule set
+ * version (tabs with their counts; resolved ones as the previous run found
+ * them), filtered by exercised or latent, risk, system and user; the whole
+ * run as CSV or XLSX.
+ */
 export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
   const styles = useStyles();
   const isMobile = useIsMobile();
@@ -56,11 +67,21 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
         riskId: { type: "String" }
         system: { type: "String" }
         userId: { type: "String" }
+        change: { type: "AccessConflictChange" }
       ) {
         id
         systems
-        conflicts(first: $count, after: $cursor, exercised: $exercised, riskId: $riskId, system: $system, userId: $userId)
-          @connection(key: "ConflictsTable_conflicts", filters: ["exercised", "riskId", "system", "userId"]) {
+        changes {
+          newCount
+          resolvedCount
+          unchangedCount
+        }
+        conflictCount
+        previousRun {
+          startedAt
+        }
+        conflicts(first: $count, after: $cursor, exercised: $exercised, riskId: $riskId, system: $system, userId: $userId, change: $change)
+          @connection(key: "ConflictsTable_conflicts", filters: ["exercised", "riskId", "system", "userId", "change"]) {
           totalCount
           edges {
             node {
@@ -74,7 +95,7 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
     `,
     run,
   );
-  const [filters, setFilters] = useState<Filters>({ shown: '', riskId: '', system: '', userId: '' });
+  const [filters, setFilters] = useState<Filters>({ change: '', shown: '', riskId: '', system: '', userId: '' });
   const [isPending, startTransition] = useTransition();
   const apply = (f: Filters) =>
     startTransition(() => {
@@ -85,6 +106,7 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
           riskId: f.riskId.trim() || null,
           system: f.system || null,
           userId: f.userId.trim() || null,
+          change: f.change === '' ? null : (f.change.toUpperCase() as AccessConflictChange),
         },
         { fetchPolicy: 'store-and-network' },
       );
@@ -98,17 +120,45 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
   };
 
   const edges = data.conflicts.edges;
-  const csv = `/api/analyses/${databaseIdOf(data.id, 'AccessAnalysis') ?? ''}/conflicts.csv`;
+  const files = `/api/analyses/${databaseIdOf(data.id, 'AccessAnalysis') ?? ''}/conflicts`;
+  const tabs: ReadonlyArray<readonly [Change, string, number]> = [
+    ['', 'All', data.conflictCount],
+    ['new', 'New', data.changes.newCount],
+    ['resolved', 'Resolved', data.changes.resolvedCount],
+    ['unchanged', 'Unchanged', data.changes.unchangedCount],
+  ];
+  const filtered = filters.shown !== '' || filters.riskId.trim() !== '' || filters.system !== '' || filters.userId.trim() !== '';
+  const empty = filtered ? { title: 'No conflicts match', description: 'No conflict of this run matches these filters.' } : changeEmpty(filters.change, data.previousRun != null);
   return (
     <Card className={styles.card}>
       <div className={styles.head}>
         <Subtitle2 as="h2" className={styles.title}>
           Conflicts
         </Subtitle2>
-        <Button as="a" href={csv} download icon={<ArrowDownload20Regular />}>
-          Download CSV
-        </Button>
+        <div className={styles.downloads}>
+          <Button as="a" href={`${files}.csv`} download icon={<ArrowDownload20Regular />}>
+            Download CSV
+          </Button>
+          <Button as="a" href={`${files}.xlsx`} download icon={<ArrowDownload20Regular />}>
+            Download XLSX
+          </Button>
+        </div>
       </div>
+      <TabList
+        className={styles.tabs}
+        aria-label="Change against the previous run"
+        selectedValue={filters.change}
+        onTabSelect={(_, d) => change({ change: d.value as Change })}
+      >
+        {tabs.map(([value, label, n]) => (
+          <Tab key={value} value={value}>{`${label} (${formatCount(n)})`}</Tab>
+        ))}
+      </TabList>
+      {filters.change === 'resolved' && data.previousRun ? (
+        <Caption1 as="p" className={styles.note}>
+          {`Conflicts of the previous run (started ${formatDateTime(data.previousRun.startedAt)}) that this run no longer finds, as that run found them.`}
+        </Caption1>
+      ) : null}
       <div className={styles.filters} role="search" aria-label="Filter conflicts">
         <Field label="Show">
           <Select value={filters.shown} onChange={(_, d) => change({ shown: d.value as Shown })}>
@@ -141,7 +191,7 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
         columns={CONFLICT_COLUMNS}
         asCards={isMobile}
         rows={edges.map((e) => <ConflictRow key={`${e.node.userId}\u0000${e.node.riskId}`} conflict={e.node} />)}
-        empty={<ListEmpty icon={<ShieldCheckmark24Regular />} title="No conflicts match" description="No conflict of this run matches these filters." />}
+        empty={<ListEmpty icon={<ShieldCheckmark24Regular />} title={empty.title} description={empty.description} />}
       />
       <LoadMoreFooter
         summary={isPending ? 'Loading...' : `Showing ${formatCount(edges.length)} of ${formatCount(data.conflicts.totalCount)} conflicts`}
