@@ -1,11 +1,11 @@
 // The risk queue: risk rows with filters, search and paging, each with the
 // viewer's decision in the active period. Administrators see every row;
 // reviewers only the rows assigned to them, whichever way they ask.
-import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../generated/prisma/client.js';
+import { Prisma, type CriteriaType, type PrismaClient, type User } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { MAX_CRITERIA_VALUE_LENGTH } from '../core/validation.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
-import { assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
+import { assignedRowsCondition, criteriaSetsOf, hasItemHolds } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from './visibility.js';
 import type { DbClient } from '../core/types.js';
 import { cached, cachedMany, liveRowCount } from './risk-counts.js';
@@ -24,7 +24,7 @@ import {
   sharedOf,
   type RecommendationContext,
 } from './recommendations.js';
-import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, orList } from './risk-rules.js';
+import { DECISION_STATES, PENDING, RISK_LEVELS, likeContains, orList } from './risk-rules.js';
 
 export const MAX_PAGE_SIZE = 500;
 /** The highest page number asked for by number (500 rows a page: far beyond any queue). */
