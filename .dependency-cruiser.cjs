@@ -4,6 +4,7 @@
 //   db/, ingest/, auth/                                    <- import core/ (and db/) only
 //   services/                                              <- import core/, db/, ingest/, auth/, each other (no cycles)
 //   schema/, rest/, jobs/                                  <- import services/ and below; never each other
+//   server/ (the Fastify plugins), server.ts               <- compose the adapters; only server.ts and app.ts import them
 // The generated Prisma client and config.ts are leaves everyone may read.
 const SRC = '^api/src/';
 const forbidden = [
@@ -47,7 +48,7 @@ const forbidden = [
     comment: 'Services own the rules; they never reach up into the GraphQL schema, REST routes, jobs workers or the request context.',
     severity: 'error',
     from: { path: `${SRC}services/` },
-    to: { path: [`${SRC}schema/`, `${SRC}rest/`, `${SRC}jobs/`, `${SRC}context\\.ts$`, `${SRC}graphql\\.ts$`, `${SRC}server\\.ts$`, `${SRC}app\\.ts$`] },
+    to: { path: [`${SRC}schema/`, `${SRC}rest/`, `${SRC}jobs/`, `${SRC}context\\.ts$`, `${SRC}graphql\\.ts$`, `${SRC}server\\.ts$`, `${SRC}server/`, `${SRC}app\\.ts$`] },
   },
   {
     name: 'schema-not-rest',
@@ -67,6 +68,13 @@ const forbidden = [
     severity: 'error',
     from: { path: `${SRC}jobs/` },
     to: { path: [`${SRC}schema/`, `${SRC}rest/`] },
+  },
+  {
+    name: 'server-plugins-on-top',
+    comment: 'server/ holds the Fastify plugins buildServer (server.ts) composes; nothing below the composition imports them.',
+    severity: 'error',
+    from: { path: SRC, pathNot: [`${SRC}server/`, `${SRC}server\\.ts$`, `${SRC}app\\.ts$`] },
+    to: { path: [`${SRC}server/`, `${SRC}server\\.ts$`] },
   },
   {
     name: 'web-routes-apart',

@@ -144,6 +144,7 @@ describe('exports of uploaded data', () => {
       expect(res.status, path).toBe(200);
       return res.text();
     };
+    // eslint-disable-next-line no-control-regex -- finds the control characters an export must not hold
     const unsafe = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufeff]/;
     for (const path of ['/api/reports/risk-report', '/api/risks/export']) {
       const text = await fetchText(path);

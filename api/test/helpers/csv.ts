@@ -7,8 +7,10 @@ export function parseCsv(text: string): Record<string, string>[] {
     let quoted = false;
     for (let i = 0; i < line.length; i++) {
       const ch = line[i]!;
-      if (ch === '"' && quoted && line[i + 1] === '"') (out[out.length - 1] += '"'), i++;
-      else if (ch === '"') quoted = !quoted;
+      if (ch === '"' && quoted && line[i + 1] === '"') {
+        out[out.length - 1] += '"';
+        i++;
+      } else if (ch === '"') quoted = !quoted;
       else if (ch === ',' && !quoted) out.push('');
       else out[out.length - 1] += ch;
     }

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- oidc-provider ships no types; this file declares them
 /// <reference path="./oidc-provider.d.ts" />
 // A real OpenID provider, in-process (oidc-provider), for the single sign-on
 // tests: one confidential client, PKCE required, a minimal login page (one

@@ -6,7 +6,6 @@ import {
   ADMIN_INITIAL_PASSWORD,
   ADMIN_PASSWORD,
   Client,
-  adminClient,
   startServer,
   userClient,
   type TestServer,

@@ -384,7 +384,7 @@ afterAll(async () => {
 
 // ------------------------------------------------------------------------ REST
 describe('REST', () => {
-  let discovered: { method: string; path: string }[] = [];
+  const discovered: { method: string; path: string }[] = [];
 
   beforeAll(async () => {
     const doc = await clients.anonymous.get('/api/openapi.json');

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, type TestServer } from '../helpers/server.js';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { Client, adminClient, startServer } from '../helpers/server.js';
+import { startSmtp } from '../helpers/smtp.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -74,9 +74,8 @@ describe('mail', () => {
     expect((await admin.post('/api/users', { email, firstName: 'Retry', role: 'reviewer' })).status).toBe(201);
     // The first attempt fails (nothing listens); then the relay comes up.
     await new Promise((r) => setTimeout(r, 1500));
-    let smtp: TestSmtp | undefined;
-    smtp = await startSmtp(port);
-    cleanups.push(() => smtp!.close());
+    const smtp = await startSmtp(port);
+    cleanups.push(() => smtp.close());
     const mail = await smtp.waitFor(email, 25_000);
     expect(mail.subject).toBe('Your GRC Platform account');
   }, 40_000);

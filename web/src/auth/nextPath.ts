@@ -23,6 +23,7 @@ export function signInPathFor(path: string): string {
 export function safeNextPath(next: string | null | undefined, origin: string = window.location.origin): string {
   if (!next || next.length > 2048 || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   // Control characters and backslashes are read as slashes by some browsers.
+  // eslint-disable-next-line no-control-regex -- a control character in the path is refused
   if (/[\u0000-\u001f\\]/.test(next)) return '/';
   let url: URL;
   try {

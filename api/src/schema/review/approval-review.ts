@@ -5,7 +5,7 @@ import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import * as approval from '../../services/review/approval-review.js';
 import { itemCommentJson, itemCommentsOf } from '../../services/review/decisions.js';
-import type { DecisionValue, RiskLevel } from '../../services/risk-rules.js';
+import type { DecisionValue } from '../../services/risk-rules.js';
 import { RiskLevelEnum } from './risks.js';
 import { DecisionValueEnum, SubmissionNode, SubmissionStateRef } from './decisions.js';
 import { RecommendationRef } from './recommendations.js';

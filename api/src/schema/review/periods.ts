@@ -3,7 +3,6 @@ import { builder, runnable } from '../builder.js';
 import { enumOf } from '../enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
-import type { Context } from '../../context.js';
 import { stillSignedIn } from '../../context.js';
 import { filter, pipe } from 'graphql-yoga';
 import { ValidationError } from '../../core/errors.js';

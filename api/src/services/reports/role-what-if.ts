@@ -8,7 +8,7 @@
 //   rows carries a high-risk rule, and after when such a row is kept (not under
 //   the role) in a risk that persists; green after and red before: turns green.
 // Saved decisions are not applied: this is about access as loaded.
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { PrismaClient } from '../../generated/prisma/client.js';
 import { ValidationError } from '../../core/errors.js';
 import { HIGH_RISK_RULE_SQL, likeContains } from '../risk-rules.js';
 import type { Viewer } from '../viewer.js';

@@ -7,7 +7,7 @@
 // Selected) are not bulk: they name their rows.
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
-import { ForbiddenError, ValidationError } from '../../core/errors.js';
+import { ForbiddenError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
 import type { Actor } from '../../core/types.js';

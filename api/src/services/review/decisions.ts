@@ -14,9 +14,7 @@ import { lockDecisionWrites, lockReviewer, waitAtPeriodGate } from './decision-l
 import { writeDecisions } from './decision-writer.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { visibleRowsCondition } from '../visibility.js';
-import { sendNotification } from '../identity/notifications.js';
 import type { Actor, DbClient } from '../../core/types.js';
-import { isUuid } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
 import type { Viewer } from '../viewer.js';
 import { DECISION_VALUES, MITIGATED, REMOVE, SUBMISSION_STATUSES, orList } from '../risk-rules.js';

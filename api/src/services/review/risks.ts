@@ -1,11 +1,11 @@
 // The risk queue: risk rows with filters, search and paging, each with the
 // viewer's decision in the active period. Administrators see every row;
 // reviewers only the rows assigned to them, whichever way they ask.
-import { Prisma, type CriteriaType, type PrismaClient, type RiskRow, type User } from '../../generated/prisma/client.js';
+import { Prisma, type CriteriaType, type PrismaClient, type User } from '../../generated/prisma/client.js';
 import { ValidationError } from '../../core/errors.js';
 import { MAX_CRITERIA_VALUE_LENGTH } from '../../core/validation.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES } from '../criteria-columns.js';
-import { assignedRowsCondition, criteriaSetsOf, hasItemHolds, type CriteriaSets } from './assignments.js';
+import { assignedRowsCondition, criteriaSetsOf, hasItemHolds } from './assignments.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from '../visibility.js';
 import type { DbClient } from '../../core/types.js';
 import { cached, cachedMany, liveRowCount } from '../risk-counts.js';
@@ -22,7 +22,7 @@ import {
   recommendationValueSql,
   type RecommendationContext,
 } from './recommendations.js';
-import { DECISION_STATES, HIGH_LEVEL_SQL, PENDING, RISK_LEVELS, likeContains, orList } from '../risk-rules.js';
+import { DECISION_STATES, PENDING, RISK_LEVELS, likeContains, orList } from '../risk-rules.js';
 
 export const MAX_PAGE_SIZE = 500;
 /** The highest page number asked for by number (500 rows a page: far beyond any queue). */
@@ -59,7 +59,6 @@ export interface RiskPage {
 }
 
 export type { RiskRowWithDecision } from '../visibility.js';
-import type { RiskRowWithDecision } from '../visibility.js';
 
 /** The values of a filter that mean 'no filter' (the screens' 'All' choices). */
 export const NO_FILTER_VALUES = ['', 'all', 'All', 'All Systems'] as const;

@@ -9,6 +9,8 @@ import {
 } from '@fluentui/react-icons';
 import { useEffect, useMemo } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
+import type { AssignmentOverviewAssignmentsPaginationQuery } from '../../__generated__/AssignmentOverviewAssignmentsPaginationQuery.graphql';
+import type { AssignmentOverviewReviewersPaginationQuery } from '../../__generated__/AssignmentOverviewReviewersPaginationQuery.graphql';
 import type { AssignmentOverview_assignments$key } from '../../__generated__/AssignmentOverview_assignments.graphql';
 import type { AssignmentOverview_reviewers$key } from '../../__generated__/AssignmentOverview_reviewers.graphql';
 import { EmptyState } from '../../components/layout/EmptyState';
@@ -61,7 +63,7 @@ export function AssignmentOverview({
 }) {
   const styles = useStyles();
   const { data: reviewerData, hasNext: moreReviewers, isLoadingNext: loadingReviewers, loadNext: loadMoreReviewers } =
-    usePaginationFragment(
+    usePaginationFragment<AssignmentOverviewReviewersPaginationQuery, AssignmentOverview_reviewers$key>(
       graphql`
         fragment AssignmentOverview_reviewers on Query
         @refetchable(queryName: "AssignmentOverviewReviewersPaginationQuery")
@@ -83,7 +85,7 @@ export function AssignmentOverview({
       `,
       reviewersRef,
     );
-  const { data, hasNext: moreAssignments, isLoadingNext: loadingAssignments, loadNext: loadMoreAssignments } = usePaginationFragment(
+  const { data, hasNext: moreAssignments, isLoadingNext: loadingAssignments, loadNext: loadMoreAssignments } = usePaginationFragment<AssignmentOverviewAssignmentsPaginationQuery, AssignmentOverview_assignments$key>(
     graphql`
       fragment AssignmentOverview_assignments on Query
       @refetchable(queryName: "AssignmentOverviewAssignmentsPaginationQuery")

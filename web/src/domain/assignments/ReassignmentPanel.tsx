@@ -2,6 +2,7 @@ import { Body1, Button, Caption1, Card, makeStyles, Subtitle2, TableCell, TableC
 import { History24Regular, PersonSwap20Regular } from '@fluentui/react-icons';
 import { useEffect, useState } from 'react';
 import { graphql, useRefetchableFragment } from 'react-relay';
+import type { ReassignmentPanelRefetchQuery } from '../../__generated__/ReassignmentPanelRefetchQuery.graphql';
 import type { ReassignmentPanel_query$key } from '../../__generated__/ReassignmentPanel_query.graphql';
 import { ListEmpty, ListTable } from '../../components/lists/ListTable';
 import { formatDate } from '../risks/riskDisplay';
@@ -26,7 +27,7 @@ const useStyles = makeStyles({
  */
 export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel_query$key; version: number }) {
   const styles = useStyles();
-  const [data, refetch] = useRefetchableFragment(
+  const [data, refetch] = useRefetchableFragment<ReassignmentPanelRefetchQuery, ReassignmentPanel_query$key>(
     graphql`
       fragment ReassignmentPanel_query on Query @refetchable(queryName: "ReassignmentPanelRefetchQuery") {
         reassignmentOpenWork(first: 500) {

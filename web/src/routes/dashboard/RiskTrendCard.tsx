@@ -57,6 +57,7 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
       refetch({ range }, { fetchPolicy: 'network-only' });
     });
     // The range is applied by choose(); only a new version refetches here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- range and refetch are read as they are when the version changes
   }, [version]);
   const choose = (next: TrendRange) => {
     setRange(next);
