@@ -178,6 +178,7 @@ describe('the shape of the schema', () => {
     // Each non-Node object with an id-like field, and why a tool never reads it back by that key.
     const notEntities: Record<string, string> = {
       AccessConflict: 'a (user, risk) pair inside an AccessAnalysis Node; userId and riskId name the SAP user and the rule set’s risk',
+      AccessConflictChange: 'a (user, risk) pair a test AccessAnalysis would add or remove; userId and riskId name the SAP user and the rule set’s risk',
       AccessConflictCount: 'one group of AccessAnalysis.breakdown: key names the risk, business process, system or user counted',
       AccessConflictRow: 'a row of an AccessConflict; userId and riskId name the SAP user and the rule set’s risk',
       AccessProgress: 'an event of the accessProgress subscription; id is the AccessExtract or AccessAnalysis Node’s global id',

@@ -165,6 +165,7 @@ const REST: Record<string, Entry> = {
   'GET /api/systems/:system/extracts/:id': { access: 'admin' },
   'POST /api/analyses': { access: 'admin' },
   'GET /api/analyses/:id': { access: 'admin' },
+  'GET /api/analyses/:id/changes': { access: 'admin' },
   'GET /api/analyses/:id/conflicts.csv': { access: 'admin' },
   'POST /api/analyses/:id/review': { access: 'admin' },
 };
