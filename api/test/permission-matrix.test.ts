@@ -219,6 +219,7 @@ const QUERY: Record<string, Entry> = {
   mappingProfiles: { access: 'admin' },
   users: { access: 'admin' },
   latestRiskAnalyses: { access: 'signedIn' },
+  simulationExtractUsers: { access: 'admin' },
   simulationRisks: { access: 'admin' },
   simulationRoles: { access: 'admin' },
   compositeRoleNames: { access: 'admin' },
