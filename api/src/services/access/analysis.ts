@@ -75,13 +75,17 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
         await tx.accessConflict.deleteMany({ where: { runId } });
         for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf })) await tx.$executeRawUnsafe(statement);
         await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
-        const previous = run.test
-          ? run.compareToId && { id: run.compareToId }
-          : await tx.accessAnalysisRun.findFirst({
-              where: { ruleSetId: run.ruleSetId, status: 'completed', test: false, startedAt: { lte: run.startedAt }, NOT: { id: runId } },
-              orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
-              select: { id: true },
-            });
+        // A test run counts against the active version's run it was started beside; a real run against the
+        // previous real run of its own version (never a test run).
+        const previousId = run.test
+          ? run.compareToId
+          : ((
+              await tx.accessAnalysisRun.findFirst({
+                where: { ruleSetId: run.ruleSetId, status: 'completed', test: false, startedAt: { lte: run.startedAt }, NOT: { id: runId } },
+                orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
+                select: { id: true },
+              })
+            )?.id ?? null);
         const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
           `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
                   (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
@@ -92,7 +96,7 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
                   (SELECT count(*) FROM access_conflicts o WHERE o.run_id = $2::uuid
                       AND NOT EXISTS (SELECT 1 FROM access_conflicts n WHERE n.run_id = $1::uuid AND n.user_id = o.user_id AND n.risk_id = o.risk_id))::int AS removed`,
           runId,
-          (previous && previous.id) || null,
+          previousId,
         );
         await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, status: 'completed', progress: 100, finishedAt: new Date() } });
       },

@@ -75,7 +75,7 @@ type Scope = { ruleSet: { id: string; name: string; version: number }; extracts:
 
 /** The current extracts holding the user in USR02, and the active rule set version to run (null: the engine cannot answer). */
 async function scopeOf(prisma: PrismaClient, userId: string, riskId: string): Promise<Scope | null> {
-  const extracts = (await currentExtracts({ prisma })).filter((x) => x.status === 'completed');
+  const extracts = await currentExtracts({ prisma });
   if (!extracts.length) return null;
   const holding = await prisma.$queryRawUnsafe<{ extract_id: string }[]>(
     'SELECT DISTINCT extract_id::text FROM access_x_usr02 WHERE extract_id = ANY($1::uuid[]) AND bname = $2',
