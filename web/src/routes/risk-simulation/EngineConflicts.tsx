@@ -42,7 +42,8 @@ function Conflicts({ title, conflicts, empty, tone }: { title: string; conflicts
             <Body1>{c.riskDescription}</Body1>
             {c.riskLevel ? <Body1 className={styles.muted}>{c.riskLevel}</Body1> : null}
           </div>
-          <div className={styles.scroll}>
+          {/* A table wider than its column scrolls here; focusable, so the keyboard can scroll it too. */}
+          <div className={styles.scroll} tabIndex={0} role="group" aria-label={`Paths of ${c.riskId}, scrollable`}>
             <Table size="small" aria-label={`Paths of ${c.riskId}`} className={styles.table}>
               <TableHeader>
                 <TableRow>

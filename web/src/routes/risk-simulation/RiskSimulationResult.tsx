@@ -77,7 +77,8 @@ function AccessTable({ title, items, total }: { title: string; items: readonly A
       {items.length === 0 ? (
         <Body1 className={styles.muted}>No access items</Body1>
       ) : (
-        <div className={styles.scroll}>
+        // Focusable, so the keyboard can scroll a table wider than its column.
+        <div className={styles.scroll} tabIndex={0} role="group" aria-label={`${title}, scrollable`}>
           <Table size="small" aria-label={title} className={styles.table}>
             <TableHeader>
               <TableRow>
