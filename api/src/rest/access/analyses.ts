@@ -12,12 +12,15 @@ import * as review from '../../services/access/review.js';
 import { TOTAL_ROWS_HEADER } from '../../services/reports/exports.js';
 import { csvFile, sendCsvExport, totalRowsHeader } from '../replies.js';
 import { idParams, isoDate, routeSchema } from '../edge.js';
+import { ConflictError } from '../../core/errors.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const AnalysisJson = z.strictObject({
   id: z.uuid(),
   ruleSetId: z.uuid(),
+  test: z.boolean().describe('A test run: its rule set version is not the active one; compared with compareTo, never sent to the review'),
+  compareTo: z.uuid().nullable().describe('A test run: the latest completed run of the active version it is compared with (null: none yet, all its conflicts are added)'),
   systems: z.array(z.string()).describe('The systems analysed'),
   asOf: z.iso.date().describe('The analysis date (YYYY-MM-DD)'),
   status: z.enum(['processing', 'completed', 'failed']),
@@ -26,8 +29,8 @@ const AnalysisJson = z.strictObject({
   rows: z.number().int().describe('Rows of those conflicts (conflicts.csv)'),
   users: z.number().int().describe('Users with at least one conflict'),
   exercised: z.number().int().describe('Conflicts whose every function the user ran (USAGE)'),
-  added: z.number().int().describe('(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all)'),
-  removed: z.number().int().describe('(user, risk) pairs of the previous completed run of the same rule set version no longer found'),
+  added: z.number().int().describe('(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all); of a test run, not in compareTo (it would add them)'),
+  removed: z.number().int().describe('(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove'),
   startedBy: z.string().nullable(),
   startedAt: isoDate(),
   finishedAt: isoDate().nullable(),
@@ -36,8 +39,16 @@ const AnalysisJson = z.strictObject({
 
 /** A run as its JSON shows it: the analysis date as YYYY-MM-DD. */
 function analysisJson(run: Awaited<ReturnType<typeof analysis.getAnalysis>>) {
-  return { ...run, asOf: run.asOf.toISOString().slice(0, 10) };
+  const { compareToId, ...rest } = run;
+  return { ...rest, compareTo: compareToId, asOf: run.asOf.toISOString().slice(0, 10) };
 }
+
+const ChangeJson = z.strictObject({ userId: z.string(), riskId: z.string(), riskDescription: z.string() });
+const ChangesJson = z.strictObject({
+  compareTo: z.uuid().nullable().describe('The run of the active version compared with (null: none, every conflict would be added)'),
+  wouldAdd: z.array(ChangeJson).describe(`Conflicts the test run found that compareTo did not, by user then risk (at most ${analysis.MAX_CHANGES}; added counts them all)`),
+  wouldRemove: z.array(ChangeJson).describe(`Conflicts of compareTo the test run did not find (at most ${analysis.MAX_CHANGES}; removed counts them all)`),
+});
 
 export function registerAnalysisRoutes(app: FastifyInstance) {
   app.post<{ Body: analysis.AnalysisInput }>(
@@ -56,6 +67,24 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: string } }>('/api/analyses/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: AnalysisJson }) }, async (req) =>
     analysisJson(await analysis.getAnalysis(req.ctx, req.params.id)),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/analyses/:id/changes',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'What a completed test run would change against the latest completed run of the active version: the conflicts it would add and remove; 409 for a run that is not a test or has not completed',
+        params: idParams,
+        reply: ChangesJson,
+      }),
+    },
+    async (req) => {
+      const run = await completedAnalysis(req.ctx, req.params.id);
+      if (!run.test) throw new ConflictError('This run is not a test run: its added and removed count against the previous run of its own version');
+      const [wouldAdd, wouldRemove] = await Promise.all([analysis.testChanges(req.ctx, run, 'add'), analysis.testChanges(req.ctx, run, 'remove')]);
+      return { compareTo: run.compareToId, wouldAdd, wouldRemove };
+    },
   );
 
   app.get<{ Params: { id: string } }>(

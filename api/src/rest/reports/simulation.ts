@@ -19,6 +19,33 @@ const AccessItemJson = z.strictObject({
   system: z.string(),
   removed: z.boolean().describe('Gone in the simulation'),
 });
+const PathJson = z.strictObject({
+  riskId: z.string(),
+  ruleId: z.string(),
+  functionId: z.string(),
+  system: z.string(),
+  action: z.string(),
+  role: z.string().describe('The single role granting the action'),
+  composite: z.string().describe('The composite role it is held through; empty when held directly'),
+  resource: z.string(),
+  resourceExtn: z.string(),
+  valueFrom: z.string(),
+  valueTo: z.string(),
+});
+const ConflictJson = z.strictObject({ riskId: z.string(), riskDescription: z.string(), riskLevel: z.string(), paths: z.array(PathJson) });
+const EngineJson = z
+  .strictObject({
+    ruleSetId: z.uuid(),
+    ruleSetName: z.string(),
+    ruleSetVersion: z.number().int(),
+    asOf: z.iso.date(),
+    systems: z.array(z.string()).describe('The systems whose current extract holds the user'),
+    appear: z.array(ConflictJson).describe('Conflicts that would appear, with their paths after the changes'),
+    go: z.array(ConflictJson).describe('Conflicts that would go, with their paths as the roles are now'),
+    remain: z.array(ConflictJson).describe('Conflicts held either way, with their paths after the changes'),
+  })
+  .nullable()
+  .describe("The access-analysis engine's answer when a loaded system extract holds the user (the items are then its rows of the risk); null on imported rows");
 const ResultJson = z.strictObject({
   simulationId: z.uuid(),
   userId: z.string(),
@@ -33,6 +60,7 @@ const ResultJson = z.strictObject({
   removedRoles: z.array(z.string()),
   tableComparison: z.strictObject({ originalData: z.array(AccessItemJson), simulationData: z.array(AccessItemJson) }),
   createdAt: isoDate(),
+  engine: EngineJson,
 });
 const RunJson = z.strictObject({
   id: z.uuid(),

@@ -59,6 +59,15 @@ const AccessConflictObject = builder.objectRef<conflicts.ConflictSummary>('Acces
   }),
 });
 
+const AccessTestConflictObject = builder.objectRef<analysis.ConflictChange>('AccessTestConflict').implement({
+  description: 'A (user, risk) conflict a test run would add or remove against the latest completed run of the active version.',
+  fields: (t) => ({
+    userId: t.exposeString('userId', { description: 'The user (BNAME).' }),
+    riskId: t.exposeString('riskId', { description: 'The access risk.' }),
+    riskDescription: t.exposeString('riskDescription', { description: 'The risk’s description in the rule set of the run that has the conflict.' }),
+  }),
+});
+
 const AccessBreakdownByEnum = enumOf('AccessBreakdownBy', {
   description: 'What a run’s conflicts are counted by.',
   values: {
@@ -124,6 +133,23 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
   description: 'An analysis run: a rule set version against the systems’ extracts on a date.',
   fields: (t) => ({
     ruleSet: t.relation('ruleSet', { description: 'The rule set version analysed.' }),
+    test: t.exposeBoolean('test', { description: 'A test run: its rule set version is not the active one of its name. It is compared with compareTo and cannot be sent to the review.' }),
+    compareTo: t.relation('compareTo', {
+      nullable: true,
+      description: 'Of a test run: the latest completed run of the active version it is compared with when it started (null: none yet, every conflict would be added).',
+    }),
+    wouldAdd: t.field({
+      type: [AccessTestConflictObject],
+      description: `Of a completed test run: the conflicts it found that compareTo did not, by user then risk (at most ${analysis.MAX_CHANGES}; addedCount counts them all). Empty for any other run.`,
+      select: { id: true, test: true, status: true, compareToId: true },
+      resolve: (run, _args, ctx) => analysis.testChanges(ctx, run, 'add'),
+    }),
+    wouldRemove: t.field({
+      type: [AccessTestConflictObject],
+      description: `Of a completed test run: the conflicts of compareTo it did not find, by user then risk (at most ${analysis.MAX_CHANGES}; removedCount counts them all). Empty for any other run.`,
+      select: { id: true, test: true, status: true, compareToId: true },
+      resolve: (run, _args, ctx) => analysis.testChanges(ctx, run, 'remove'),
+    }),
     systems: t.exposeStringList('systems', { description: 'The systems analysed.' }),
     asOf: t.string({ description: 'The analysis date (YYYY-MM-DD).', select: { asOf: true }, resolve: (r) => r.asOf.toISOString().slice(0, 10) }),
     status: t.field({ type: AccessLoadStatusEnum, description: 'Where the run stands.', resolve: (x) => x.status as LoadStatus }),
@@ -132,8 +158,8 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     rowCount: t.exposeInt('rows', { description: 'Rows of those conflicts (the lines of conflicts.csv).' }),
     userCount: t.exposeInt('users', { description: 'Users with at least one conflict.' }),
     exercisedCount: t.exposeInt('exercised', { description: 'Conflicts the user exercised (USAGE shows an action of every function run).' }),
-    addedCount: t.exposeInt('added', { description: '(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all of them).' }),
-    removedCount: t.exposeInt('removed', { description: '(user, risk) pairs of the previous completed run of the same rule set version no longer found.' }),
+    addedCount: t.exposeInt('added', { description: '(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all of them); of a test run, those not in compareTo (it would add them).' }),
+    removedCount: t.exposeInt('removed', { description: '(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove.' }),
     startedBy: t.exposeString('startedBy', { nullable: true, description: 'Who started it, as shown at the time.' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When it was started.' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it completed or failed.' }),
@@ -209,7 +235,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   startAccessAnalysis: t.prismaField({
     type: 'AccessAnalysisRun',
-    description: 'Starts an analysis of a rule set version against the current extracts, run in the background; follow its status and progress by its id. One run at a time per rule set version.',
+    description:
+      'Starts an analysis of a rule set version against the current extracts, run in the background; follow its status and progress by its id. One run at a time per rule set version. A version that is not the active one of its name makes a test run (compared with the active version’s latest run, never sent to the review).',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {
@@ -226,7 +253,7 @@ builder.mutationFields((t) => ({
   sendAccessAnalysisToReview: t.prismaField({
     type: 'Upload',
     description:
-      "Sends a completed run's conflicts to the review as a data upload (APPEND or REPLACE, decisions carried over on replace as for a replaced file); follow the upload by its id. The upload history names the run.",
+      "Sends a completed run's conflicts to the review as a data upload (APPEND or REPLACE, decisions carried over on replace as for a replaced file); follow the upload by its id. The upload history names the run. A test run is refused (CONFLICT).",
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {

@@ -6,6 +6,7 @@ import { enumOf } from '../enums.js';
 import { ValidationError } from '../../core/errors.js';
 import * as simulation from '../../services/reports/simulation.js';
 import * as whatIf from '../../services/reports/role-what-if.js';
+import type { EngineConflict as EngineConflictT, EnginePath as EnginePathT, EngineSimulation as EngineSimulationT } from '../../services/access/simulate.js';
 
 const ScenarioActionEnum = enumOf('ScenarioAction', {
   description: 'What a simulation scenario does with a role.',
@@ -13,6 +14,7 @@ const ScenarioActionEnum = enumOf('ScenarioAction', {
   descriptions: {
     retain: 'Keep the role.',
     remove: 'Remove the role.',
+    add: 'Give the user the role (answered by the engine when the user’s system data is loaded).',
   },
 });
 
@@ -42,6 +44,47 @@ const TableComparison = builder.objectRef<simulation.SimulationResult['tableComp
   }),
 });
 
+const EnginePath = builder.objectRef<EnginePathT>('SimulationConflictPath').implement({
+  description: 'One path of a conflict the engine found: the function held on a system through an action and a role.',
+  fields: (t) => ({
+    riskId: t.exposeString('riskId', { description: 'The access risk.' }),
+    ruleId: t.exposeString('ruleId', { description: 'Rule ID as a run writes it (risk id and combination number).' }),
+    functionId: t.exposeString('functionId', { description: 'The function of the risk this path holds.' }),
+    system: t.exposeString('system', { description: 'Where it is held.' }),
+    action: t.exposeString('action', { description: 'The transaction giving the function.' }),
+    role: t.exposeString('role', { description: 'The single role with that transaction.' }),
+    composite: t.exposeString('composite', { description: 'The composite role the single role comes through (empty when assigned directly).' }),
+    resource: t.exposeString('resource', { description: 'Auth object of the permission met (empty: the action needs none).' }),
+    resourceExtn: t.exposeString('resourceExtn', { description: 'Its field.' }),
+    valueFrom: t.exposeString('valueFrom', { description: 'Granted value, or where the granted range starts.' }),
+    valueTo: t.exposeString('valueTo', { description: 'Where the granted range ends (empty: one value).' }),
+  }),
+});
+
+const EngineConflict = builder.objectRef<EngineConflictT>('SimulationConflict').implement({
+  description: 'A conflict (the user holding every function of an enabled risk) as the engine finds it, with its paths.',
+  fields: (t) => ({
+    riskId: t.exposeString('riskId', { description: 'The access risk.' }),
+    riskDescription: t.exposeString('riskDescription', { description: 'The risk’s description in the rule set.' }),
+    riskLevel: t.exposeString('riskLevel', { description: 'Critical, High, Medium or Low.' }),
+    paths: t.field({ type: [EnginePath], description: 'Its paths (risk, function, system, action, role), in the order of a run’s rows.', resolve: (c) => c.paths }),
+  }),
+});
+
+const EngineAnswer = builder.objectRef<EngineSimulationT>('SimulationEngineAnswer').implement({
+  description: 'The access-analysis engine’s answer: the user’s roles in the loaded system extracts, changed as the scenarios say, analysed with the active rule set version as of today.',
+  fields: (t) => ({
+    ruleSetId: t.exposeString('ruleSetId', { description: 'The rule set version analysed (its database id).' }),
+    ruleSetName: t.exposeString('ruleSetName', { description: 'Its name.' }),
+    ruleSetVersion: t.exposeInt('ruleSetVersion', { description: 'Its version.' }),
+    asOf: t.exposeString('asOf', { description: 'The analysis date (YYYY-MM-DD), today.' }),
+    systems: t.exposeStringList('systems', { description: 'The systems whose current extract holds the user.' }),
+    appear: t.field({ type: [EngineConflict], description: 'Conflicts that would appear, with their paths after the changes.', resolve: (e) => e.appear }),
+    go: t.field({ type: [EngineConflict], description: 'Conflicts that would go, with their paths as the roles are now.', resolve: (e) => e.go }),
+    remain: t.field({ type: [EngineConflict], description: 'Conflicts the user holds either way, with their paths after the changes.', resolve: (e) => e.remain }),
+  }),
+});
+
 const SimulationResult = builder.objectRef<simulation.SimulationResult>('SimulationResult').implement({
   description: 'What removing roles would do to one risk of one user.',
   fields: (t) => ({
@@ -60,6 +103,12 @@ const SimulationResult = builder.objectRef<simulation.SimulationResult>('Simulat
       type: TableComparison,
       description: `At most ${simulation.TABLE_LIMIT} rows per table (the counts are complete).`,
       resolve: (r) => r.tableComparison,
+    }),
+    engine: t.field({
+      type: EngineAnswer,
+      nullable: true,
+      description: 'When a loaded system extract holds the user: the engine’s answer (the items above are then its rows of the risk). Null when the simulation answered from the imported rows.',
+      resolve: (r) => r.engine,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it ran.' }),
   }),
@@ -118,7 +167,8 @@ const ScenarioInput = builder.inputType('SimulationScenarioInput', {
   fields: (t) => ({
     riskId: t.string({ description: 'The risk id it applies to (defaults to the simulated one).' }),
     roleProfile: t.string({ required: true, description: 'The role: a composite role or a role profile of the user.' }),
-    action: t.field({ type: ScenarioActionEnum, required: true, description: 'Keep or remove it.' }),
+    action: t.field({ type: ScenarioActionEnum, required: true, description: 'RETAIN keeps the role; REMOVE takes it away; ADD gives it (needs the user’s system data loaded).' }),
+    system: t.string({ description: 'The system the change applies to (the engine’s answer only); left out, every system of the user where the role exists.' }),
   }),
 });
 
@@ -126,18 +176,25 @@ const ScenarioInput = builder.inputType('SimulationScenarioInput', {
 builder.queryFields((t) => ({
   simulationRisks: t.field({
     type: [PickerOption],
-    description: `The access risks of a user (id and description), for the simulation's risk picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
+    description: `The access risks of a user (id and description), for the simulation's risk picker; for a user of a loaded extract, also the enabled risks of the active rule sets. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), search: t.arg.string({ description: 'Part of the risk id or description.' }), limit: t.arg.int({ description: 'At most this many.' }) },
     resolve: (_root, args, ctx) => simulation.userRisks(ctx.prisma, ctx.viewer!, args.userId, args.search, args.limit),
   }),
   simulationRoles: t.field({
     type: [PickerOption],
-    description: `A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
+    description: `A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker; for a user of a loaded extract, also the roles of their systems. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), compositeRolesOnly: t.arg.boolean({ description: 'List only composite roles, not the role profiles under them.' }), search: t.arg.string({ description: 'Part of the role’s name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
     resolve: (_root, args, ctx) =>
       simulation.userRoles(ctx.prisma, ctx.viewer!, args.userId, { compositeOnly: args.compositeRolesOnly, search: args.search, limit: args.limit }),
+  }),
+  simulationExtractUsers: t.field({
+    type: [PickerOption],
+    description: `Users of the systems' loaded extracts (id and name) whose id or name contains the search, for the simulation's user picker: the engine answers their simulations. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
+    authScopes: { admin: true },
+    args: { search: t.arg.string({ description: 'Part of the user id or name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
+    resolve: (_root, args, ctx) => simulation.extractUsers(ctx.prisma, args.search, args.limit),
   }),
   compositeRoleNames: t.field({
     type: [PickerOption],
@@ -165,7 +222,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   runSimulation: t.field({
     type: SimulationResult,
-    description: 'Runs a risk simulation on the loaded data and stores it with who ran it.',
+    description:
+      'Runs a risk simulation and stores it with who ran it: from the access-analysis engine when a loaded system extract holds the user (engine is then filled), otherwise on the imported rows.',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {

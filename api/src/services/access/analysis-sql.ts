@@ -50,12 +50,16 @@ const meets = (g: string, r: string) => `(CASE WHEN ${r}.value_from = '*' THEN t
  * then the INSERT of the run's rows. The values are written into the text
  * (checked first: uuids and a date), as CREATE TABLE AS takes no parameters.
  */
-export function analysisStatements(p: { runId: string; ruleSetId: string; extractIds: string[]; asOf: string }): string[] {
+export function analysisStatements(p: { runId: string; ruleSetId: string; extractIds: string[]; asOf: string; assignments?: string }): string[] {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   for (const id of [p.runId, p.ruleSetId, ...p.extractIds]) if (!uuid.test(id)) throw new Error(`Not an id: ${id}`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(p.asOf)) throw new Error(`Not a date: ${p.asOf}`);
   const values: Record<string, string> = { '1': `'${p.runId}'`, '2': `'${p.ruleSetId}'`, '3': `'{${p.extractIds.join(',')}}'`, '4': `'${p.asOf}'` };
-  const bind = (text: string) => text.replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!);
+  // `assignments`: a temporary table shaped as AGR_USERS (extract_id, agr_name, uname, from_dat, to_dat,
+  // col_flag) read in its place, so the same rules answer for a hypothetical set of role assignments.
+  if (p.assignments !== undefined && !/^access_t_\w+$/.test(p.assignments)) throw new Error(`Not a temporary table: ${p.assignments}`);
+  const agrUsers = (text: string) => (p.assignments ? text.replace(/\baccess_x_agr_users\b/g, p.assignments) : text);
+  const bind = (text: string) => agrUsers(text.replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!));
   const out: string[] = [];
   for (const stage of STAGES) {
     out.push(bind(stage));

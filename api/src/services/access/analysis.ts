@@ -4,6 +4,11 @@
 // not at all. One run at a time per rule set (409). Added / removed count
 // (user, risk) pairs against the previous completed run of the same rule set
 // version (a first run: all added).
+// A run of a version that is not the active one of its name is a test run:
+// it is compared with the latest completed run of the active version (its
+// added / removed are what the version would add or remove), it is never a
+// previous run of anything, and it cannot be sent to the review, so trying a
+// rule change touches nothing reviewers see.
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { Actor } from '../../core/types.js';
@@ -27,12 +32,12 @@ export const analysisInputSchema = z.object({
 });
 export type AnalysisInput = z.infer<typeof analysisInputSchema>;
 
-const RUN = { id: true, ruleSetId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
+const RUN = { id: true, ruleSetId: true, test: true, compareToId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
 
 /** Creates a run (status 'processing') with the extracts it will use, and queues it when a job queue is given. */
 export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'] }, actor: Actor, input: AnalysisInput): Promise<{ id: string }> {
   // The rule set is named by a field of the request, not by its path: one that does not exist is a 400 naming it.
-  await getRuleSet(deps.prisma, input.ruleSetId).catch((e: unknown) => {
+  const ruleSet = await getRuleSet(deps.prisma, input.ruleSetId).catch((e: unknown) => {
     throw e instanceof NotFoundError ? new ValidationError(`ruleSetId: no rule set has the id ${input.ruleSetId}`, 'ruleSetId') : e;
   });
   const systems = input.systems ? [...new Set(input.systems)] : undefined;
@@ -46,12 +51,14 @@ export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'
     if (await tx.accessAnalysisRun.count({ where: { ruleSetId: input.ruleSetId, status: 'processing' } })) {
       throw new ConflictError('An analysis of this rule set is already running; wait for it to finish');
     }
+    // Read under the lock, so the comparison is the active version's latest run at this moment.
+    const compareTo = ruleSet.active ? null : await activeVersionRun(tx, ruleSet.name);
     const run = await tx.accessAnalysisRun.create({
-      data: { ruleSetId: input.ruleSetId, systems: extracts.map((x) => x.system), extractIds: extracts.map((x) => x.id), asOf: new Date(`${asOf}T00:00:00Z`), startedBy: actorLabel(actor) },
+      data: { ruleSetId: input.ruleSetId, test: !ruleSet.active, compareToId: compareTo?.id ?? null, systems: extracts.map((x) => x.system), extractIds: extracts.map((x) => x.id), asOf: new Date(`${asOf}T00:00:00Z`), startedBy: actorLabel(actor) },
       select: { id: true },
     });
     if (deps.jobs) await deps.jobs.boss.send(JOBS.accessAnalysis, { runId: run.id }, { db: onTransaction(tx) });
-    await recordAudit(tx, actor, { action: 'access.analysis.started', entityType: 'access_analysis_run', entityId: run.id, after: { ruleSetId: input.ruleSetId, systems: extracts.map((x) => x.system), asOf } });
+    await recordAudit(tx, actor, { action: 'access.analysis.started', entityType: 'access_analysis_run', entityId: run.id, after: { ruleSetId: input.ruleSetId, test: !ruleSet.active, systems: extracts.map((x) => x.system), asOf } });
     return run;
   });
 }
@@ -68,11 +75,17 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
         await tx.accessConflict.deleteMany({ where: { runId } });
         for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf })) await tx.$executeRawUnsafe(statement);
         await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
-        const previous = await tx.accessAnalysisRun.findFirst({
-          where: { ruleSetId: run.ruleSetId, status: 'completed', startedAt: { lte: run.startedAt }, NOT: { id: runId } },
-          orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
-          select: { id: true },
-        });
+        // A test run counts against the active version's run it was started beside; a real run against the
+        // previous real run of its own version (never a test run).
+        const previousId = run.test
+          ? run.compareToId
+          : ((
+              await tx.accessAnalysisRun.findFirst({
+                where: { ruleSetId: run.ruleSetId, status: 'completed', test: false, startedAt: { lte: run.startedAt }, NOT: { id: runId } },
+                orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
+                select: { id: true },
+              })
+            )?.id ?? null);
         const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
           `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
                   (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
@@ -83,7 +96,7 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
                   (SELECT count(*) FROM access_conflicts o WHERE o.run_id = $2::uuid
                       AND NOT EXISTS (SELECT 1 FROM access_conflicts n WHERE n.run_id = $1::uuid AND n.user_id = o.user_id AND n.risk_id = o.risk_id))::int AS removed`,
           runId,
-          previous?.id ?? null,
+          previousId,
         );
         await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, status: 'completed', progress: 100, finishedAt: new Date() } });
       },
@@ -98,4 +111,48 @@ export async function getAnalysis(deps: Pick<AppDeps, 'prisma'>, id: string) {
   const run = UUID.test(id) ? await deps.prisma.accessAnalysisRun.findUnique({ where: { id }, select: RUN }) : null;
   if (!run) throw new NotFoundError(`No analysis ${id}`);
   return run;
+}
+
+type Tx = Parameters<Parameters<AnalysisDeps['prisma']['$transaction']>[0]>[0];
+
+/** The latest completed run (not a test) of the active version of the rule set name, if any. */
+async function activeVersionRun(tx: Tx, name: string) {
+  return tx.accessAnalysisRun.findFirst({
+    where: { status: 'completed', test: false, ruleSet: { name, active: true } },
+    orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
+    select: { id: true },
+  });
+}
+
+/** A (user, risk) a test run would add or remove against the run it is compared with. */
+export interface ConflictChange {
+  userId: string;
+  riskId: string;
+  riskDescription: string;
+}
+
+/** Changes listed per side at most (the run's added / removed count them all). */
+export const MAX_CHANGES = 500;
+
+/**
+ * What a test run would change: the (user, risk) conflicts it found that the
+ * run it is compared with did not (add) and the reverse (remove), by user then
+ * risk; empty lists for a run that is not a test or has not completed.
+ */
+export async function testChanges(deps: Pick<AppDeps, 'prisma'>, run: { id: string; test: boolean; status: string; compareToId: string | null }, side: 'add' | 'remove', limit = MAX_CHANGES): Promise<ConflictChange[]> {
+  if (!run.test || run.status !== 'completed') return [];
+  const [from, against] = side === 'add' ? [run.id, run.compareToId] : [run.compareToId, run.id];
+  if (!from) return [];
+  return deps.prisma.$queryRawUnsafe<ConflictChange[]>(
+    `SELECT c.user_id AS "userId", c.risk_id AS "riskId", coalesce(k.description, '') AS "riskDescription"
+       FROM access_conflicts c
+       JOIN access_analysis_runs r ON r.id = c.run_id
+       LEFT JOIN access_risks k ON k.rule_set_id = r.rule_set_id AND k.risk_id = c.risk_id
+      WHERE c.run_id = $1::uuid
+        AND NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = $2::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)
+      ORDER BY c.user_id, c.risk_id LIMIT $3`,
+    from,
+    against,
+    Math.max(1, Math.min(Math.trunc(limit), MAX_CHANGES)),
+  );
 }

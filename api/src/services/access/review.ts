@@ -2,7 +2,8 @@
 // conflicts.csv file, in the risk report's columns) are handed to the upload
 // path, append or replace, so assignments, the queue, decisions (carried over
 // on replace exactly as for a replaced file), evidence and remediation work on
-// them unchanged. The upload's name says which run it came from.
+// them unchanged. The upload's name says which run it came from. A test run
+// (a version that is not active) never reaches the review: 409.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -13,6 +14,9 @@ import { parseOrThrow } from '../../core/validation.js';
 import { acceptUpload, receiveFile, type UploadDeps } from '../uploads/uploads.js';
 import { completedAnalysis, conflictsCsv } from './conflicts.js';
 import { getRuleSet } from './rule-sets.js';
+import { ConflictError } from '../../core/errors.js';
+
+export const TEST_RUN_REFUSED = 'This is a test run of a rule set version that is not active: it cannot be sent to the review. Activate the version and run it again to review its conflicts';
 
 export const sendToReviewSchema = z.object({
   mode: z.enum(['append', 'replace'], { error: 'mode must be append or replace' }),
@@ -24,10 +28,11 @@ export function runUploadName(run: { id: string; asOf: Date }, ruleSet: { name: 
   return `Access analysis ${ruleSet.name} v${ruleSet.version} on ${run.asOf.toISOString().slice(0, 10)} (run ${run.id.slice(0, 8)}).csv`;
 }
 
-/** Queues the load of a completed run's conflicts into the review; 409 while it runs or when it failed. */
+/** Queues the load of a completed run's conflicts into the review; 409 while it runs, when it failed, or for a test run. */
 export async function sendToReview(deps: UploadDeps & { db: Database }, actor: Actor, runId: string, input: SendToReviewInput): Promise<Upload> {
   const { mode } = parseOrThrow(sendToReviewSchema, input);
   const run = await completedAnalysis(deps, runId);
+  if (run.test) throw new ConflictError(TEST_RUN_REFUSED);
   const ruleSet = await getRuleSet(deps.prisma, run.ruleSetId);
   const file = await receiveFile(deps.config.uploadsDir, Readable.from(conflictsCsv(deps, run.id)), runUploadName(run, ruleSet));
   try {

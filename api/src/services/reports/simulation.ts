@@ -10,6 +10,12 @@
 //   row of a kept role; the simulated access is then the kept rows, otherwise
 //   nothing (the risk is resolved);
 // - MATCH when the original and simulated counts are equal.
+// When a loaded system extract holds the user, the engine answers instead
+// (access/simulate.ts): the user's roles there, less the removed and plus the
+// added ones, analysed with the active rule set version as of today; the
+// items are then the engine's rows of the risk before and after, and
+// `engine` lists the conflicts that would appear or go with their paths.
+// Adding a role needs that system data: on imported rows only it is refused.
 // Original access is the user's rows of the risk the viewer may see (with
 // 'composite roles only', those granted through a composite role; the
 // function check still counts every row). Runs are stored with who ran them.
@@ -21,6 +27,7 @@ import { likeContains } from '../risk-rules.js';
 import { isUuid, type Actor } from '../../core/types.js';
 import type { Viewer } from '../viewer.js';
 import { MAX_ID_LENGTH } from './risk-analysis.js';
+import { engineRisks, engineRoles, engineUsers, mergeOptions, engineSimulation, type EngineAnswer, type EnginePath, type EngineSimulation } from '../access/simulate.js';
 
 export const SIMULATION_INCOMPLETE = 'Please select user, risk, and configure scenarios';
 export const MAX_SCENARIOS = 500;
@@ -28,7 +35,8 @@ export const MAX_SCENARIOS = 500;
 export const TABLE_LIMIT = 500;
 /** Options returned by a picker search at most. */
 export const MAX_OPTIONS = 50;
-export const SCENARIO_ACTIONS = ['retain', 'remove'] as const;
+export const SCENARIO_ACTIONS = ['retain', 'remove', 'add'] as const;
+export const ADD_NEEDS_EXTRACT = 'Adding a role needs the user’s system data: load an extract of their system on the Access Analysis screen';
 
 const id = (label: string) =>
   z
@@ -45,7 +53,8 @@ export const simulationInputSchema = z.object({
       z.object({
         riskId: z.string().max(MAX_ID_LENGTH).nullish(),
         roleProfile: id('roleProfile'),
-        action: z.enum(SCENARIO_ACTIONS, { error: 'A scenario action must be retain or remove' }),
+        action: z.enum(SCENARIO_ACTIONS, { error: 'A scenario action must be retain, remove or add' }),
+        system: z.string().trim().min(1).max(40, 'system is too long (40 characters at most)').nullish(),
       }),
       { error: SIMULATION_INCOMPLETE },
     )
@@ -86,6 +95,8 @@ export interface SimulationResult {
   removedRoles: string[];
   tableComparison: { originalData: AccessItem[]; simulationData: AccessItem[] };
   createdAt: Date;
+  /** The engine's answer when a loaded extract holds the user; null on imported rows. */
+  engine: EngineSimulation | null;
 }
 
 type RowRaw = {
@@ -107,6 +118,9 @@ type RowRaw = {
 export async function runSimulation(prisma: PrismaClient, actor: Actor, viewer: Viewer, raw: unknown): Promise<SimulationResult> {
   const input = parseOrThrow(simulationInputSchema, raw);
   const compositeOnly = input.compositeRolesOnly ?? false;
+  const engine = await engineSimulation(prisma, input.userId, input.riskId, input.roleScenarios);
+  if (engine) return store(prisma, actor, input, compositeOnly, fromEngine(engine, compositeOnly, removedRolesOf(input)), engine);
+  if (input.roleScenarios.some((s) => s.action === 'add')) throw new ValidationError(ADD_NEEDS_EXTRACT, 'roleScenarios');
   const { visible } = await viewer.scope();
   const rows = await prisma.$queryRaw<RowRaw[]>`
     SELECT r.id, r.role_profile, r.composite_business_role, r.function, r.function_description, r.rule_id,
@@ -116,7 +130,7 @@ export async function runSimulation(prisma: PrismaClient, actor: Actor, viewer: 
      ORDER BY r.id`;
   if (!rows.length) throw new NotFoundError('This user has no access producing this risk');
 
-  const removedRoles = [...new Set(input.roleScenarios.filter((s) => s.action === 'remove').map((s) => s.roleProfile))];
+  const removedRoles = removedRolesOf(input);
   const removed = new Set(removedRoles);
   const isRemoved = (r: RowRaw) =>
     (r.composite_business_role !== '' && removed.has(r.composite_business_role)) || (!compositeOnly && removed.has(r.role_profile));
@@ -144,14 +158,63 @@ export async function runSimulation(prisma: PrismaClient, actor: Actor, viewer: 
   });
   const match = original.length === simulated.length;
   const summary = { match, originalCount: original.length, simulatedCount: simulated.length, riskResolved, neededFunctions: needed, missingFunctions, removedRoles };
+  return store(prisma, actor, input, compositeOnly, { summary, originalData: original.map(item), simulationData: simulated.map(item) }, null);
+}
+
+function removedRolesOf(input: z.output<typeof simulationInputSchema>): string[] {
+  return [...new Set(input.roleScenarios.filter((s) => s.action === 'remove').map((s) => s.roleProfile))];
+}
+
+type Answer = { summary: Omit<SimulationResult, 'simulationId' | 'userId' | 'riskId' | 'compositeRolesOnly' | 'tableComparison' | 'createdAt' | 'engine'>; originalData: AccessItem[]; simulationData: AccessItem[] };
+
+/** The engine's rows of the risk as the simulation's items (with 'composite roles only', those held through a composite). */
+function fromEngine(e: EngineAnswer, compositeOnly: boolean, removedRoles: string[]): Answer {
+  const key = (p: EnginePath) => [p.system, p.functionId, p.action, p.role, p.composite, p.resource, p.resourceExtn].join('\u0000');
+  const kept = new Set(e.after.map(key));
+  const shown = (paths: EnginePath[]) => (compositeOnly ? paths.filter((p) => p.composite !== '') : paths);
+  const item = (p: EnginePath, removed: boolean): AccessItem => ({
+    id: key(p).replaceAll('\u0000', '/'),
+    roleProfile: p.role,
+    compositeBusinessRole: p.composite,
+    function: p.functionId,
+    functionDescription: '',
+    ruleId: p.ruleId,
+    authObject: p.resource,
+    field: p.resourceExtn || p.action,
+    valueFrom: p.valueFrom,
+    valueTo: p.valueTo,
+    system: p.system,
+    removed,
+  });
+  const original = shown(e.before);
+  const simulated = shown(e.after);
+  const missingFunctions = e.neededFunctions.filter((f) => !e.heldAfter.includes(f));
+  return {
+    summary: {
+      match: original.length === simulated.length,
+      originalCount: original.length,
+      simulatedCount: simulated.length,
+      riskResolved: e.before.length > 0 && e.after.length === 0,
+      neededFunctions: e.neededFunctions,
+      missingFunctions,
+      removedRoles,
+    },
+    originalData: original.map((p) => item(p, !kept.has(key(p)))),
+    simulationData: simulated.map((p) => item(p, false)),
+  };
+}
+
+/** Stores the run with who ran it and returns the answer (tables cut at TABLE_LIMIT rows; the counts are complete). */
+async function store(prisma: PrismaClient, actor: Actor, input: z.output<typeof simulationInputSchema>, compositeOnly: boolean, answer: Answer, engine: EngineAnswer | null): Promise<SimulationResult> {
+  const summary = answer.summary;
   const stored = await prisma.simulation.create({
     data: {
       subjectUserId: input.userId,
       accessRiskId: input.riskId,
-      scenarios: input.roleScenarios.map((s) => ({ roleProfile: s.roleProfile, action: s.action })),
+      scenarios: input.roleScenarios.map((s) => ({ roleProfile: s.roleProfile, action: s.action, ...(s.system ? { system: s.system } : {}) })),
       result: summary,
       compositeRolesOnly: compositeOnly,
-      matched: match,
+      matched: summary.match,
       createdById: actor.user?.id ?? null,
     },
   });
@@ -161,8 +224,18 @@ export async function runSimulation(prisma: PrismaClient, actor: Actor, viewer: 
     riskId: input.riskId,
     compositeRolesOnly: compositeOnly,
     ...summary,
-    tableComparison: { originalData: original.slice(0, TABLE_LIMIT).map(item), simulationData: simulated.slice(0, TABLE_LIMIT).map(item) },
+    tableComparison: { originalData: answer.originalData.slice(0, TABLE_LIMIT), simulationData: answer.simulationData.slice(0, TABLE_LIMIT) },
     createdAt: stored.createdAt,
+    engine: engine && {
+      ruleSetId: engine.ruleSetId,
+      ruleSetName: engine.ruleSetName,
+      ruleSetVersion: engine.ruleSetVersion,
+      asOf: engine.asOf,
+      systems: engine.systems,
+      appear: engine.appear,
+      go: engine.go,
+      remain: engine.remain,
+    },
   };
 }
 
@@ -236,7 +309,8 @@ export async function userRisks(prisma: PrismaClient, viewer: Viewer, userId: st
       FROM risk_rows r
      WHERE r.user_id = ${bounded(userId)} AND ${visible} ${s ? like : Prisma.empty}
      GROUP BY r.access_risk_id ORDER BY r.access_risk_id LIMIT ${optionLimit(limit)}`;
-  return rows;
+  // A user of a loaded extract may also be simulated on any risk of the active rule sets.
+  return mergeOptions(rows, await engineRisks(prisma, bounded(userId), s, optionLimit(limit)), optionLimit(limit));
 }
 
 /**
@@ -255,11 +329,18 @@ export async function userRoles(
   const profiles = opts.compositeOnly
     ? Prisma.empty
     : Prisma.sql`UNION SELECT r.role_profile, r.role_profile_description FROM risk_rows r WHERE r.user_id = ${userId} AND r.role_profile <> '' AND ${visible}`;
-  return prisma.$queryRaw<PickerOption[]>`
+  const rows = await prisma.$queryRaw<PickerOption[]>`
     SELECT x.value, max(x.label) AS label FROM (
       SELECT r.composite_business_role AS value, r.composite_role_description AS label
         FROM risk_rows r WHERE r.user_id = ${bounded(userId)} AND r.composite_business_role <> '' AND ${visible}
       ${profiles}
     ) x ${like}
      GROUP BY x.value ORDER BY x.value LIMIT ${optionLimit(opts.limit)}`;
+  // A user of a loaded extract: also the roles of their systems (one to add, or one they hold to remove).
+  return mergeOptions(rows, await engineRoles(prisma, bounded(userId), Boolean(opts.compositeOnly), s, optionLimit(opts.limit)), optionLimit(opts.limit));
+}
+
+/** Users of the systems' loaded extracts whose id or name contains `search`, by id: the engine answers simulations of them. */
+export function extractUsers(prisma: PrismaClient, search?: string | null, limit?: number | null): Promise<PickerOption[]> {
+  return engineUsers(prisma, bounded(search), optionLimit(limit));
 }

@@ -53,6 +53,7 @@ export function RunRow({ run, onSettled }: { run: RunRow_run$key; onSettled: () 
         removedCount
         startedAt
         startedBy
+        test
         ruleSet {
           name
           version
@@ -71,6 +72,11 @@ export function RunRow({ run, onSettled }: { run: RunRow_run$key; onSettled: () 
           <Link href={runPath(r.id)} onClick={(e) => followLink(e, navigate, runPath(r.id))}>
             {title}
           </Link>
+          {r.test ? (
+            <Badge appearance="outline" color="informative" className={styles.badge}>
+              Test run
+            </Badge>
+          ) : null}
           <Caption1 as="p" className={styles.muted}>
             {`${r.systems.join(', ')} · as of ${r.asOf} · ${formatDateTime(r.startedAt)}${r.startedBy ? ` by ${r.startedBy}` : ''}`}
           </Caption1>

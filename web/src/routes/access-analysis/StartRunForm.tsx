@@ -75,6 +75,8 @@ export function StartRunForm({ query, onStarted }: { query: StartRunForm_query$k
   const systemsLabel = useId('systems-');
   const [commit, inFlight] = useMutation<StartRunFormMutation>(startMutation);
   const chosen = ruleSetId || versions[0]?.id || '';
+  // A version that is not the active one of its name runs as a test: what it would change, never reviewed.
+  const isTest = versions.some((v) => v.id === chosen && !v.active);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -86,7 +88,11 @@ export function StartRunForm({ query, onStarted }: { query: StartRunForm_query$k
       variables: { ruleSetId: chosen, systems: all ? null : [...picked], asOf: asOf || null },
       onCompleted: ({ startAccessAnalysis: r }) => {
         if (r.__typename === 'MutationStartAccessAnalysisSuccess') {
-          notify({ title: 'Analysis Started', description: 'The run’s progress shows in the list below.', intent: 'success' });
+          notify({
+            title: isTest ? 'Test Run Started' : 'Analysis Started',
+            description: isTest ? 'The test run’s progress shows in the list below; it is not sent to the review.' : 'The run’s progress shows in the list below.',
+            intent: 'success',
+          });
           onStarted();
           return;
         }
@@ -127,12 +133,17 @@ export function StartRunForm({ query, onStarted }: { query: StartRunForm_query$k
         description={<Caption1 className={styles.muted}>Finds every user holding all the functions of an enabled risk in the systems’ current extracts.</Caption1>}
       />
       <form className={styles.form} onSubmit={submit} noValidate>
-        <Field label="Rule set version" required {...validation('ruleSetId')}>
+        <Field
+          label="Rule set version"
+          required
+          hint={isTest ? 'A test run: it shows the conflicts this version would add or remove against the active version’s latest run, and cannot be sent to the review.' : undefined}
+          {...validation('ruleSetId')}
+        >
           <Select value={chosen} onChange={(_, d) => pickRuleSet(d.value)} disabled={versions.length === 0}>
             {versions.length === 0 ? <option value="">No rule sets yet</option> : null}
             {versions.map((v) => (
               <option key={v.id} value={v.id}>
-                {`${v.name} v${v.version}${v.active ? ' (active)' : ''}`}
+                {`${v.name} v${v.version}${v.active ? ' (active)' : ' (test)'}`}
               </option>
             ))}
           </Select>

@@ -18,6 +18,8 @@ export const usePanelStyles = makeStyles({
   file: { maxWidth: '100%', minWidth: 0 },
   error: { color: tokens.colorPaletteRedForeground1, overflowWrap: 'anywhere', margin: 0 },
   cell: { overflowWrap: 'anywhere' },
+  /** A badge under a cell's first line (a test run). */
+  badge: { alignSelf: 'flex-start' },
   /** A cell's two lines (a value, a caption under it), wrapping within the cell. */
   stack: { display: 'flex', flexDirection: 'column', minWidth: 0, overflowWrap: 'anywhere' },
   /** A failed load or run: the badge, its reason under it. */

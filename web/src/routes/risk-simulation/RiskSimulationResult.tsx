@@ -19,6 +19,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowLeft20Regular } from '@fluentui/react-icons';
+import { EngineConflicts, type EngineAnswer } from './EngineConflicts';
 
 export type AccessItem = {
   readonly rowId: string;
@@ -43,6 +44,7 @@ export type SimulationOutcome = {
   readonly missingFunctions: readonly string[];
   readonly removedRoles: readonly string[];
   readonly tableComparison: { readonly originalData: readonly AccessItem[]; readonly simulationData: readonly AccessItem[] };
+  readonly engine?: EngineAnswer | null;
 };
 
 const useStyles = makeStyles({
@@ -75,7 +77,8 @@ function AccessTable({ title, items, total }: { title: string; items: readonly A
       {items.length === 0 ? (
         <Body1 className={styles.muted}>No access items</Body1>
       ) : (
-        <div className={styles.scroll}>
+        // Focusable, so the keyboard can scroll a table wider than its column.
+        <div className={styles.scroll} tabIndex={0} role="group" aria-label={`${title}, scrollable`}>
           <Table size="small" aria-label={title} className={styles.table}>
             <TableHeader>
               <TableRow>
@@ -151,6 +154,7 @@ export function RiskSimulationResult({ outcome, onBack }: { outcome: SimulationO
         <AccessTable title="Original Access" items={outcome.tableComparison.originalData} total={outcome.originalCount} />
         <AccessTable title="Simulated Access" items={outcome.tableComparison.simulationData} total={outcome.simulatedCount} />
       </div>
+      {outcome.engine ? <EngineConflicts engine={outcome.engine} /> : null}
       <Button className={styles.back} icon={<ArrowLeft20Regular />} onClick={onBack}>
         Back to Setup
       </Button>

@@ -46,6 +46,36 @@ const mutation = graphql`
           riskResolved
           missingFunctions
           removedRoles
+          engine {
+            ruleSetName
+            ruleSetVersion
+            asOf
+            systems
+            appear {
+              riskId
+              riskDescription
+              riskLevel
+              paths {
+                functionId
+                system
+                action
+                role
+                composite
+              }
+            }
+            go {
+              riskId
+              riskDescription
+              riskLevel
+              paths {
+                functionId
+                system
+                action
+                role
+                composite
+              }
+            }
+          }
           tableComparison {
             originalData {
               rowId

@@ -2,7 +2,8 @@
 // chosen by type-ahead from the loaded data, 'Filter by Composite Roles
 // Only', and scenarios: each names a role (one of the user's, or auto-named
 // with a fixed prefix and a running number), starts as retain, toggles and
-// can be deleted.
+// can be deleted. For a user of a loaded system extract a scenario may also
+// add a role (the engine answers).
 import { Button, Card, Checkbox, Field, makeStyles, MessageBar, MessageBarBody, Subtitle2, Switch, tokens } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular, Play20Regular } from '@fluentui/react-icons';
 import { useMemo } from 'react';
@@ -14,7 +15,7 @@ import { riskLookup, roleLookup, userLookup } from './lookups';
 export const SCENARIO_PREFIX = 'SCENARIO_ROLE_';
 export const INCOMPLETE = 'Please select user, risk, and configure scenarios';
 
-export type Scenario = { key: number; roleProfile: string; action: 'RETAIN' | 'REMOVE' };
+export type Scenario = { key: number; roleProfile: string; action: 'RETAIN' | 'REMOVE' | 'ADD' };
 export type SetupState = {
   user: PickerOption | null;
   risk: PickerOption | null;
@@ -124,8 +125,15 @@ export function RiskSimulationSetup({
               <Switch
                 label={s.action === 'REMOVE' ? 'Remove' : 'Retain'}
                 checked={s.action === 'REMOVE'}
+                disabled={s.action === 'ADD'}
                 aria-label={`Scenario ${i + 1}: remove the role`}
                 onChange={(_, d) => setScenario(s.key, { action: d.checked ? 'REMOVE' : 'RETAIN' })}
+              />
+              <Checkbox
+                label="Add"
+                checked={s.action === 'ADD'}
+                aria-label={`Scenario ${i + 1}: add the role to the user`}
+                onChange={(_, d) => setScenario(s.key, { action: d.checked ? 'ADD' : 'RETAIN' })}
               />
               <Button
                 appearance="subtle"

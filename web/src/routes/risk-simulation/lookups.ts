@@ -20,6 +20,10 @@ const usersQuery = graphql`
         }
       }
     }
+    simulationExtractUsers(search: $search, limit: $first) {
+      value
+      label
+    }
   }
 `;
 const risksQuery = graphql`
@@ -52,7 +56,12 @@ const failed = (what: string) => (e: unknown) => console.error(`Failed to look u
 export function userLookup(environment: Environment): OptionLookup {
   return (search, done) =>
     fetchQuery<lookupsUsersQuery>(environment, usersQuery, { search: search || null, first: LOOKUP_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
-      next: (d) => done(d.compositeUsers.edges.map((e): PickerOption => ({ value: e.node.userId, label: e.node.userName }))),
+      // Users of the loaded data, then those only a loaded system extract holds (the engine answers for them).
+      next: (d) => {
+        const loaded = d.compositeUsers.edges.map((e): PickerOption => ({ value: e.node.userId, label: e.node.userName }));
+        const known = new Set(loaded.map((o) => o.value));
+        done([...loaded, ...d.simulationExtractUsers.filter((o) => !known.has(o.value))].slice(0, LOOKUP_SIZE));
+      },
       error: (e: unknown) => {
         failed('users')(e);
         done([]);

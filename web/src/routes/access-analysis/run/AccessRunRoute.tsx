@@ -14,6 +14,7 @@ import type { AccessRunPrepared } from './accessRunLoader';
 import { ConflictsTable } from './ConflictsTable';
 import { RunBreakdown } from './RunBreakdown';
 import { RunFigures } from './RunFigures';
+import { TestChanges } from './TestChanges';
 
 const query = graphql`
   query AccessRunRouteQuery($id: ID!, $count: Int!, $groups: Int!) {
@@ -26,6 +27,7 @@ const query = graphql`
         errorMessage
         asOf
         systems
+        test
         ruleSet {
           name
           version
@@ -34,6 +36,7 @@ const query = graphql`
       ...RunFigures_run @alias(as: "figures")
       ...RunBreakdown_run @alias(as: "breakdown") @arguments(groups: $groups)
       ...ConflictsTable_run @alias(as: "table") @arguments(count: $count)
+      ...TestChanges_run @alias(as: "changes")
     }
   }
 `;
@@ -79,7 +82,7 @@ function LoadedRun({ queryRef, refetch }: { queryRef: PreloadedQuery<AccessRunRo
   const node = data.node;
   // The fragments are aliased (they apply to a run only): each is there exactly when the node is a run.
   const run = node?.__typename === 'AccessAnalysis' ? node : null;
-  if (run?.id == null || run.ruleSet == null || run.systems == null || run.figures == null || run.breakdown == null || run.table == null) {
+  if (run?.id == null || run.ruleSet == null || run.systems == null || run.figures == null || run.breakdown == null || run.table == null || run.changes == null) {
     return (
       <>
         <PageHeader title="Analysis Run" actions={BACK} />
@@ -90,7 +93,7 @@ function LoadedRun({ queryRef, refetch }: { queryRef: PreloadedQuery<AccessRunRo
   const title = `${run.ruleSet.name} v${run.ruleSet.version}`;
   return (
     <div className={styles.page}>
-      <PageHeader title="Analysis Run" subtitle={`${title} · ${run.systems.join(', ')} · as of ${run.asOf}`} actions={BACK} />
+      <PageHeader title="Analysis Run" subtitle={`${title}${run.test ? ' · test run' : ''} · ${run.systems.join(', ')} · as of ${run.asOf}`} actions={BACK} />
       {run.status === 'PROCESSING' ? (
         <div className={styles.progress}>
           <AccessProgressLive id={run.id} onSettled={refetch} />
@@ -100,6 +103,7 @@ function LoadedRun({ queryRef, refetch }: { queryRef: PreloadedQuery<AccessRunRo
       ) : null}
       {run.status === 'FAILED' ? <Caption1 className={styles.error}>{`The run failed: ${run.errorMessage ?? 'no reason was given'}`}</Caption1> : null}
       <RunFigures run={run.figures} />
+      <TestChanges run={run.changes} />
       {run.status === 'COMPLETED' ? (
         <>
           <RunBreakdown run={run.breakdown} />

@@ -11,13 +11,14 @@ const useStyles = makeStyles({
   },
 });
 
-/** A run's counts: conflicts, rows, users, exercised and latent, and what changed against the previous run of its rule set version. */
+/** A run's counts: conflicts, rows, users, exercised and latent, and what changed against the previous run of its rule set version (of a test run: what it would add and remove against the active version). */
 export function RunFigures({ run }: { run: RunFigures_run$key }) {
   const styles = useStyles();
   const r = useFragment(
     graphql`
       fragment RunFigures_run on AccessAnalysis {
         status
+        test
         conflictCount
         rowCount
         userCount
@@ -36,8 +37,17 @@ export function RunFigures({ run }: { run: RunFigures_run$key }) {
       <StatTile label="Exercised" value={r.exercisedCount} caption="used, per USAGE" tone="danger" />
       <StatTile label="Latent" value={r.conflictCount - r.exercisedCount} caption="held, never run" tone="neutral" />
       <StatTile label="Rows" value={r.rowCount} caption="lines of the CSV" tone="neutral" />
-      <StatTile label="Added" value={r.addedCount} caption="since the previous run" tone="warning" />
-      <StatTile label="Removed" value={r.removedCount} caption="since the previous run" tone="success" />
+      {r.test ? (
+        <>
+          <StatTile label="Would Add" value={r.addedCount} caption="against the active version" tone="warning" />
+          <StatTile label="Would Remove" value={r.removedCount} caption="against the active version" tone="success" />
+        </>
+      ) : (
+        <>
+          <StatTile label="Added" value={r.addedCount} caption="since the previous run" tone="warning" />
+          <StatTile label="Removed" value={r.removedCount} caption="since the previous run" tone="success" />
+        </>
+      )}
     </div>
   );
 }

@@ -1,0 +1,112 @@
+// Risk Simulation answered by the engine: when a system's current extract
+// holds the user, adding or removing roles shows the conflicts that would
+// appear or go, with their paths, exactly as a real run finds them once the
+// extract is changed the same way. A user no extract holds is simulated on
+// the imported rows, as before (adding a role there is refused).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
+import { seedRows } from '../helpers/seed.js';
+import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './fixtures.js';
+import { postZip, settle } from './edge.js';
+
+let server: TestServer;
+let admin: Client;
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminClient(server);
+}, 60_000);
+afterAll(async () => server?.close());
+
+const SYSTEM = 'SIM-ECC';
+/** ALICE can post (Z_POST); BOB can post and pay (R1); C_FIN is a composite holding Z_PAY. */
+const tables = (extra: ReturnType<typeof assign>[] = [], without: string[] = []) =>
+  estate({
+    USR02: [user('ALICE'), user('BOB')],
+    AGR_USERS: [assign('ALICE', 'Z_POST'), assign('BOB', 'Z_POST'), assign('BOB', 'Z_PAY'), ...extra].filter((a) => !without.includes(`${a.UNAME}/${a.AGR_NAME}`)),
+    AGR_AGRS: [{ AGR_NAME: 'C_FIN', CHILD_AGR: 'Z_PAY' }],
+    AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+  });
+
+async function load(t: ReturnType<typeof tables>) {
+  const x = await postZip(server, admin, `/api/systems/${SYSTEM}/extracts`, t);
+  expect((await settle(admin, `/api/systems/${SYSTEM}/extracts/${x.body.id}`)).status).toBe('completed');
+}
+
+const simulate = (userId: string, roleScenarios: { roleProfile: string; action: string; system?: string }[]) => admin.post('/api/simulation/run', { userId, riskId: 'R1', roleScenarios });
+
+type Path = Record<string, string>;
+const pathText = (p: Path) => [p.riskId, p.ruleId, p.functionId, p.system, p.action, p.role, p.composite || '-', p.resource, p.resourceExtn, p.valueFrom, p.valueTo].join(' ');
+
+describe('Risk Simulation from the engine', () => {
+  it('adding and removing roles shows the conflicts that would appear or go, with the paths a real run finds after the same change', async () => {
+    expect((await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Simulation SoD' })).status).toBe(201);
+    await load(tables());
+
+    // ALICE given the composite C_FIN (Z_PAY inside) would post and pay: R1 appears, through the composite.
+    const add = await simulate('ALICE', [{ roleProfile: 'C_FIN', action: 'add' }]);
+    expect(add.status, JSON.stringify(add.body)).toBe(200);
+    expect(add.body).toMatchObject({ userId: 'ALICE', riskId: 'R1', match: false, originalCount: 0, simulatedCount: 3, riskResolved: false, neededFunctions: ['F1', 'F2'], missingFunctions: [] });
+    expect(add.body.engine).toMatchObject({ ruleSetName: 'Simulation SoD', ruleSetVersion: 1, systems: [SYSTEM], go: [], remain: [] });
+    expect(add.body.engine.appear.map((c: { riskId: string }) => c.riskId)).toEqual(['R1']);
+    const simulated = add.body.engine.appear[0].paths.map(pathText);
+    expect(simulated).toEqual([
+      `R1 R10001 F1 ${SYSTEM} FB01 Z_POST - F_BKPF_BUK ACTVT 01 `,
+      `R1 R10001 F1 ${SYSTEM} FB01 Z_POST - F_BKPF_BUK BUKRS 1000 `,
+      `R1 R10001 F2 ${SYSTEM} F-53 Z_PAY C_FIN    `,
+    ]);
+    expect(add.body.tableComparison.simulationData.map((i: { roleProfile: string; compositeBusinessRole: string }) => `${i.roleProfile}/${i.compositeBusinessRole}`)).toEqual(['Z_POST/', 'Z_POST/', 'Z_PAY/C_FIN']);
+
+    // BOB without Z_PAY loses R1: it goes, shown with the paths he holds today; nothing appears.
+    const remove = await simulate('BOB', [{ roleProfile: 'Z_PAY', action: 'remove' }, { roleProfile: 'Z_POST', action: 'retain' }]);
+    expect(remove.status, JSON.stringify(remove.body)).toBe(200);
+    expect(remove.body).toMatchObject({ match: false, originalCount: 3, simulatedCount: 0, riskResolved: true, missingFunctions: ['F2'], removedRoles: ['Z_PAY'] });
+    expect(remove.body.engine.appear).toEqual([]);
+    expect(remove.body.engine.go[0].paths.map((p: Path) => `${p.functionId} ${p.action} ${p.role}`)).toEqual(['F1 FB01 Z_POST', 'F1 FB01 Z_POST', 'F2 F-53 Z_PAY']);
+    expect(remove.body.tableComparison.originalData.every((i: { removed: boolean }) => i.removed)).toBe(true);
+
+    // Refusals name what is wrong: a role the user is not assigned, a role no extract has, a system not loaded.
+    for (const [scenario, message] of [
+      [{ roleProfile: 'Z_PAY', action: 'remove' }, 'ALICE is assigned no role Z_PAY'],
+      [{ roleProfile: 'Z_NOPE', action: 'add' }, `no role Z_NOPE on ${SYSTEM}`],
+      [{ roleProfile: 'Z_PAY', action: 'add', system: 'QAS' }, 'ALICE is not in the loaded extract of QAS'],
+    ] as const) {
+      const r = await simulate('ALICE', [scenario]);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ field: 'roleScenarios' });
+      expect(r.body.message).toContain(message);
+    }
+
+    // GraphQL gives the same answer.
+    const g = await admin.gql(
+      `mutation { runSimulation(userId: "ALICE", riskId: "R1", roleScenarios: [{ roleProfile: "C_FIN", action: ADD }]) {
+         __typename ... on MutationRunSimulationSuccess { data { simulatedCount engine { appear { riskId paths { functionId role composite } } go { riskId } } } } } }`,
+    );
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.runSimulation.data).toEqual({
+      simulatedCount: 3,
+      engine: { appear: [{ riskId: 'R1', paths: [{ functionId: 'F1', role: 'Z_POST', composite: '' }, { functionId: 'F1', role: 'Z_POST', composite: '' }, { functionId: 'F2', role: 'Z_PAY', composite: 'C_FIN' }] }], go: [] },
+    });
+    // Nothing of the simulations is kept as an analysis run.
+    expect(await server.app.deps.prisma.accessAnalysisRun.count()).toBe(0);
+
+    // The extract changed the same way (ALICE given C_FIN, BOB without Z_PAY): a real run finds what was simulated.
+    await load(tables([assign('ALICE', 'C_FIN')], ['BOB/Z_PAY']));
+    const rules = await admin.get('/api/rule-sets');
+    const started = await admin.post('/api/analyses', { ruleSetId: rules.body[0].id });
+    const run = await settle(admin, `/api/analyses/${started.body.id}`);
+    expect(run).toMatchObject({ status: 'completed', conflicts: 1 });
+    const rows = await server.app.deps.prisma.accessConflictRow.findMany({ where: { runId: run.id }, orderBy: { rowNo: 'asc' } });
+    expect(rows.map((r) => ({ ...r, riskId: r.riskId }) as unknown as Path).filter((r) => r.userId === 'ALICE').map(pathText)).toEqual(simulated);
+    expect(rows.some((r) => r.userId === 'BOB')).toBe(false);
+  });
+
+  it('a user no extract holds is simulated on the imported rows, as before; adding a role there is refused', async () => {
+    await seedRows(server.app.deps.prisma, [{ userId: 'IMPORTED', accessRiskId: 'R9', function: 'AP01', roleProfile: 'Z_AP', compositeBusinessRole: 'C_AP', riskLevel: 'high' }]);
+    const r = await admin.post('/api/simulation/run', { userId: 'IMPORTED', riskId: 'R9', roleScenarios: [{ roleProfile: 'C_AP', action: 'remove' }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ engine: null, originalCount: 1, simulatedCount: 0, riskResolved: true });
+    const add = await admin.post('/api/simulation/run', { userId: 'IMPORTED', riskId: 'R9', roleScenarios: [{ roleProfile: 'Z_PAY', action: 'add' }] });
+    expect(add.status).toBe(400);
+    expect(add.body).toMatchObject({ field: 'roleScenarios', message: expect.stringContaining('Adding a role needs the user’s system data') });
+  });
+});
