@@ -1,4 +1,4 @@
-// npm run bench:analysis -- --rows 1000000 [--user-rows 20000] [--user-roles 300] [--runs 20] [--keep-db]
+// npm run bench:simulation -- --rows 1000000 [--user-rows 20000] [--user-roles 300] [--runs 20] [--keep-db]
 // Fills a fresh PostgreSQL database with `rows` risk rows
 // generated in SQL (the upload path is bench:ingest's subject, not this one's):
 // one user BIG with `user-rows` rows across `user-roles` composite roles, the
@@ -24,13 +24,13 @@ const runs = Number(arg('runs', '20'));
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const keep = process.argv.includes('--keep-db');
 
-const dbName = `grc_bench_analysis_${Date.now()}`;
+const dbName = `grc_bench_simulation_${Date.now()}`;
 const server = new pg.Client({ connectionString: pgUrl });
 await server.connect();
 await server.query(`CREATE DATABASE ${dbName}`);
 const u = new URL(pgUrl);
 u.pathname = `/${dbName}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-analysis-'));
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-simulation-'));
 const config = loadConfig({ DATABASE_URL: u.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Bench#Pass1', JOB_POLL_SECONDS: '0.5', PORT: '0' });
 const app = await createApp(config);
 await app.server.app.listen({ port: 0, host: '127.0.0.1' });
