@@ -3,7 +3,9 @@
 // in one transaction (analysis-sql.ts), so a run's conflicts appear whole or
 // not at all. One run at a time per rule set (409). Added / removed count
 // (user, risk) pairs against the previous completed run of the same rule set
-// version (a first run: all added).
+// version (a first run: all added). A run that only a new extract of one
+// system separates from that previous run recomputes only the users the new
+// extract touches (incremental.ts) and says how many it recomputed.
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { Actor } from '../../core/types.js';
@@ -12,6 +14,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/errors
 import { JOBS, onTransaction } from '../../db/queue.js';
 import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from './analysis-sql.js';
 import { currentExtracts } from './extracts.js';
+import { INCREMENTAL_MERGE_SQL, RECOMPUTED_ALL_SQL, RECOMPUTED_TOUCHED_SQL, incrementalBase, touchedUsersSql } from './incremental.js';
 import { UUID, getRuleSet } from './rule-sets.js';
 
 export type AnalysisDeps = Pick<AppDeps, 'prisma' | 'db'>;
@@ -27,7 +30,7 @@ export const analysisInputSchema = z.object({
 });
 export type AnalysisInput = z.infer<typeof analysisInputSchema>;
 
-const RUN = { id: true, ruleSetId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
+const RUN = { id: true, ruleSetId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, recomputedUsers: true, baseRunId: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
 
 /** Creates a run (status 'processing') with the extracts it will use, and queues it when a job queue is given. */
 export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'] }, actor: Actor, input: AnalysisInput): Promise<{ id: string }> {
@@ -66,13 +69,22 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
       async (tx) => {
         await tx.accessConflictRow.deleteMany({ where: { runId } });
         await tx.accessConflict.deleteMany({ where: { runId } });
-        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf })) await tx.$executeRawUnsafe(statement);
-        await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
         const previous = await tx.accessAnalysisRun.findFirst({
           where: { ruleSetId: run.ruleSetId, status: 'completed', startedAt: { lte: run.startedAt }, NOT: { id: runId } },
           orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
-          select: { id: true },
+          select: { id: true, systems: true, extractIds: true, asOf: true },
         });
+        const base = incrementalBase(run, previous);
+        if (base) {
+          await tx.$executeRawUnsafe(touchedUsersSql(base.oldExtract, base.newExtract));
+          await tx.$executeRawUnsafe('ANALYZE access_t_touched');
+        }
+        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf, touchedOnly: Boolean(base) })) await tx.$executeRawUnsafe(statement);
+        await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
+        const [recomputed] = base
+          ? await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_TOUCHED_SQL, base.baseRunId)
+          : await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_ALL_SQL);
+        if (base) for (const statement of INCREMENTAL_MERGE_SQL) await tx.$executeRawUnsafe(statement, ...[runId, base.baseRunId].slice(0, statement.includes('$2') ? 2 : 1));
         const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
           `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
                   (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
@@ -85,7 +97,7 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
           runId,
           previous?.id ?? null,
         );
-        await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, status: 'completed', progress: 100, finishedAt: new Date() } });
+        await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, recomputedUsers: recomputed!.n, baseRunId: base?.baseRunId ?? null, status: 'completed', progress: 100, finishedAt: new Date() } });
       },
       { timeout: 30 * 60_000, maxWait: 60_000 },
     );
