@@ -125,44 +125,56 @@ WITH wanted AS (
   UNION
   SELECT a.xid, g.role, a.function_id, a.action
     FROM access_t_acts a JOIN access_t_grants g ON g.xid = a.xid AND g.object = 'S_TCODE' AND g.field = 'TCD' AND (g.high <> '' OR right(g.low, 1) = '*') AND ${covers('g', 'a.action')}`,
+  // An object's requirement of a (function, action) is a set of (field,
+  // From, To) rows; many actions share one set, so authorizations are checked
+  // once per distinct set (its signature) instead of once per action.
+  `CREATE TEMP TABLE access_t_req_sig ON COMMIT DROP AS
+  SELECT xid, function_id, action, object, md5(string_agg(field || chr(1) || value_from || chr(1) || value_to, chr(2) ORDER BY field, value_from, value_to)) AS sig
+    FROM (SELECT DISTINCT xid, function_id, action, object, field, value_from, value_to FROM access_t_reqs) r
+   GROUP BY xid, function_id, action, object`,
+  // access_t_auth_ok: the authorizations (role, auth) meeting every field of a signature.
   `CREATE TEMP TABLE access_t_auth_ok ON COMMIT DROP AS
-WITH req_values AS (
-  SELECT DISTINCT xid, object, field, value_from, value_to FROM access_t_reqs
+WITH sig_rows AS (
+  SELECT DISTINCT q.xid, q.object, q.sig, r.field, r.value_from, r.value_to
+    FROM access_t_req_sig q JOIN access_t_reqs r ON r.xid = q.xid AND r.function_id = q.function_id AND r.action = q.action AND r.object = q.object
+), sig_fields AS (
+  SELECT xid, object, sig, count(DISTINCT field) AS n FROM sig_rows GROUP BY xid, object, sig
+), req_values AS (
+  SELECT DISTINCT xid, object, field, value_from, value_to FROM sig_rows
 ), grant_values AS (
   SELECT DISTINCT xid, object, field, low, high FROM access_t_grants
 ), value_met AS (
   SELECT g.xid, g.object, g.field, g.low, g.high, r.value_from, r.value_to
     FROM req_values r JOIN grant_values g ON g.xid = r.xid AND g.object = r.object AND g.field = r.field AND ${meets('g', 'r')}
 ), auth_fields AS (
-  SELECT DISTINCT r.xid, r.function_id, r.action, r.object, r.field, g.role, g.auth
+  SELECT DISTINCT s.xid, s.object, s.sig, s.field, g.role, g.auth
     FROM value_met m
-    JOIN access_t_reqs r ON r.xid = m.xid AND r.object = m.object AND r.field = m.field AND r.value_from = m.value_from AND r.value_to = m.value_to
+    JOIN sig_rows s ON s.xid = m.xid AND s.object = m.object AND s.field = m.field AND s.value_from = m.value_from AND s.value_to = m.value_to
     JOIN access_t_grants g ON g.xid = m.xid AND g.object = m.object AND g.field = m.field AND g.low = m.low AND g.high = m.high
-),
-req_fields AS (
-  SELECT xid, function_id, action, object, count(DISTINCT field) AS n FROM access_t_reqs GROUP BY xid, function_id, action, object
-),
-req_objects AS (
-  SELECT xid, function_id, action, count(DISTINCT object) AS n FROM access_t_reqs GROUP BY xid, function_id, action
 )
-  SELECT f.xid, f.function_id, f.action, f.object, f.role, f.auth
-    FROM auth_fields f JOIN req_fields q ON q.xid = f.xid AND q.function_id = f.function_id AND q.action = f.action AND q.object = f.object
-   GROUP BY f.xid, f.function_id, f.action, f.object, f.role, f.auth, q.n
+  SELECT f.xid, f.object, f.sig, f.role, f.auth
+    FROM auth_fields f JOIN sig_fields q ON q.xid = f.xid AND q.object = f.object AND q.sig = f.sig
+   GROUP BY f.xid, f.object, f.sig, f.role, f.auth, q.n
   HAVING count(DISTINCT f.field) = q.n`,
+  // The signatures each user meets through any of their roles there.
+  `CREATE TEMP TABLE access_t_user_sig ON COMMIT DROP AS
+  SELECT DISTINCT ur.xid, ur.bname, o.object, o.sig
+    FROM access_t_user_roles ur JOIN (SELECT DISTINCT xid, role, object, sig FROM access_t_auth_ok) o ON o.xid = ur.xid AND o.role = ur.role`,
   `CREATE TEMP TABLE access_t_user_tcode ON COMMIT DROP AS
   SELECT p.xid, p.system, p.bname, p.role, p.composite, t.function_id, t.action
     FROM access_t_paths p JOIN access_t_role_tcodes t ON t.xid = p.xid AND t.role = p.role`,
   // The objects met are counted only for the (user, action) pairs whose
-  // transaction the user has, through the roles of that user.
+  // transaction the user has: one row of access_t_req_sig per object.
   `CREATE TEMP TABLE access_t_held ON COMMIT DROP AS
 WITH req_objects AS (
-  SELECT xid, function_id, action, count(DISTINCT object) AS n FROM access_t_reqs GROUP BY xid, function_id, action
+  SELECT xid, function_id, action, count(*) AS n FROM access_t_req_sig GROUP BY xid, function_id, action
 ), cand AS (
   SELECT DISTINCT xid, system, bname, function_id, action FROM access_t_user_tcode
 ), met AS (
-  SELECT c.xid, c.bname, c.function_id, c.action, count(DISTINCT o.object) AS n
-    FROM cand c JOIN access_t_user_roles ur ON ur.xid = c.xid AND ur.bname = c.bname
-    JOIN access_t_auth_ok o ON o.xid = c.xid AND o.role = ur.role AND o.function_id = c.function_id AND o.action = c.action
+  SELECT c.xid, c.bname, c.function_id, c.action, count(*) AS n
+    FROM (SELECT DISTINCT xid, bname, function_id, action FROM cand) c
+    JOIN access_t_req_sig q ON q.xid = c.xid AND q.function_id = c.function_id AND q.action = c.action
+    JOIN access_t_user_sig us ON us.xid = c.xid AND us.bname = c.bname AND us.object = q.object AND us.sig = q.sig
    GROUP BY c.xid, c.bname, c.function_id, c.action
 )
   SELECT c.xid, c.system, c.bname, c.function_id, c.action
@@ -204,13 +216,14 @@ SELECT s.bname, s.risk_id, s.xid, s.system, h.function_id, h.action
     JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = rf.function_id`,
   `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
 WITH picked AS (
-  SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, o.object)
-         t.xid, t.bname, t.function_id, t.action, t.role AS path_role, o.object, o.role AS auth_role, o.auth
+  SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, q.object)
+         t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object, o.role AS auth_role, o.auth
     FROM (SELECT DISTINCT u.xid, u.bname, u.function_id, u.action, u.role FROM access_t_user_tcode u
            WHERE EXISTS (SELECT 1 FROM access_t_shown_held sh WHERE sh.xid = u.xid AND sh.bname = u.bname AND sh.function_id = u.function_id AND sh.action = u.action)) t
     JOIN access_t_user_roles ur ON ur.xid = t.xid AND ur.bname = t.bname
-    JOIN access_t_auth_ok o ON o.xid = t.xid AND o.role = ur.role AND o.function_id = t.function_id AND o.action = t.action
-   ORDER BY t.xid, t.bname, t.function_id, t.action, t.role, o.object, (o.role <> t.role), o.role, o.auth
+    JOIN access_t_req_sig q ON q.xid = t.xid AND q.function_id = t.function_id AND q.action = t.action
+    JOIN access_t_auth_ok o ON o.xid = t.xid AND o.role = ur.role AND o.object = q.object AND o.sig = q.sig
+   ORDER BY t.xid, t.bname, t.function_id, t.action, t.role, q.object, (o.role <> t.role), o.role, o.auth
 )
 SELECT DISTINCT ON (p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field)
          p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high
