@@ -210,10 +210,14 @@ shown AS (
   SELECT s.bname, s.risk_id, s.xid, s.system FROM sys_fn s JOIN risk_n r ON r.risk_id = s.risk_id AND NOT r.crossing WHERE s.n = r.n
   UNION ALL
   SELECT s.bname, s.risk_id, s.xid, s.system FROM sys_fn s JOIN cross_users c ON c.bname = s.bname AND c.risk_id = s.risk_id
+),
+-- The shown (user, risk, system) with each function of the risk first, so
+-- the held actions join on user and function at once.
+shown_fn AS MATERIALIZED (
+  SELECT s.bname, s.risk_id, s.xid, s.system, rf.function_id FROM shown s JOIN access_t_rf rf ON rf.risk_id = s.risk_id
 )
 SELECT s.bname, s.risk_id, s.xid, s.system, h.function_id, h.action
-    FROM shown s JOIN access_t_rf rf ON rf.risk_id = s.risk_id
-    JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = rf.function_id`,
+    FROM shown_fn s JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = s.function_id`,
   `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
 WITH picked AS (
   SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, q.object)
