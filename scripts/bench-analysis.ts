@@ -40,6 +40,10 @@ const dir = arg('dir', fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-access-'
 const ACTOR = { user: null };
 const AS_OF = '2026-06-30';
 const figures: [string, string, string][] = [];
+const figure = (f: [string, string, string]) => {
+  figures.push(f);
+  console.log(f.join(' · '));
+};
 const secs = (t0: number) => (performance.now() - t0) / 1000;
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 const mb = (kb: number) => `${n(kb / 1024)} MB`;
@@ -164,14 +168,14 @@ await withDatabase('postgres', async (deps) => {
   const rules = await uploadRuleSet(deps.prisma, ACTOR, files.rulesZip, 'rules.zip', 'Bench rules');
   resetPeak();
   const loaded = await load(deps, files.zip);
-  figures.push([`extract load, PostgreSQL (${size})`, '≥ 0.5× psql \\copy', `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`]);
+  figure([`extract load, PostgreSQL (${size})`, '≥ 0.5× psql \\copy', `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`]);
   const full = await analyse(deps, rules.id, flag('--explain'));
-  figures.push([`full analysis (${rules.risks} risks, ${rules.functions} functions)`, '≤ 60 s', `**${full.secs.toFixed(1)} s**: ${n(full.run.conflicts)} conflicts, ${n(full.run.rows)} rows, ${n(full.run.users)} users with conflicts`]);
-  figures.push(['process peak RSS over load and analysis', '≤ 1 GB', mb(status('VmHWM'))]);
+  figure([`full analysis (${rules.risks} risks, ${rules.functions} functions)`, '≤ 60 s', `**${full.secs.toFixed(1)} s**: ${n(full.run.conflicts)} conflicts, ${n(full.run.rows)} rows, ${n(full.run.users)} users with conflicts`]);
+  figure(['process peak RSS over load and analysis', '≤ 1 GB', mb(status('VmHWM'))]);
   const reloaded = await load(deps, files.changedZip);
-  figures.push(['new extract, one role changed: load', '', `${reloaded.secs.toFixed(1)} s`]);
+  figure(['new extract, one role changed: load', '', `${reloaded.secs.toFixed(1)} s`]);
   const again = await analyse(deps, rules.id);
-  figures.push(['re-analysis after one role change', '≤ 5 s', `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`]);
+  figure(['re-analysis after one role change', '≤ 5 s', `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`]);
 });
 if (!flag('--skip-pglite')) {
   const small = await estateFiles(pgliteUsers, pgliteUsers * 20, pgliteUsers * 80);
@@ -181,7 +185,7 @@ if (!flag('--skip-pglite')) {
     const full = await analyse(deps, rules.id);
     const reloaded = await load(deps, small.changedZip);
     const again = await analyse(deps, rules.id);
-    figures.push([`PGlite, ${n(pgliteUsers)} users: load · full analysis · reload · re-analysis`, 'completes', `${loaded.secs.toFixed(1)} s · ${full.secs.toFixed(1)} s (${n(full.run.conflicts)} conflicts) · ${reloaded.secs.toFixed(1)} s · ${again.secs.toFixed(1)} s (${n(again.run.recomputedUsers ?? 0)} users)`]);
+    figure([`PGlite, ${n(pgliteUsers)} users: load · full analysis · reload · re-analysis`, 'completes', `${loaded.secs.toFixed(1)} s · ${full.secs.toFixed(1)} s (${n(full.run.conflicts)} conflicts) · ${reloaded.secs.toFixed(1)} s · ${again.secs.toFixed(1)} s (${n(again.run.recomputedUsers ?? 0)} users)`]);
   });
 }
 console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
