@@ -3,6 +3,9 @@
 // estate) for the oracle test and the analysis benchmark. Tables are lists of
 // rows by SAP column name (rule set files by their CSV column names), and
 // are written as a .zip of CSV files the way the product reads them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import JSZip from 'jszip';
 import { rng } from './gen-data.js';
 
@@ -66,6 +69,8 @@ const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
 export interface GeneratedOptions {
   users: number;
+  /** Transactions the rule set's actions are drawn from (default: T000..T199 and a few real ones). */
+  codes?: string[];
   seed?: number;
   /** Single roles per system. */
   singles?: number;
@@ -86,7 +91,7 @@ function tcodes(): string[] {
 export function generateRuleSet(o: GeneratedOptions): RuleSetFiles {
   const rnd = prng((o.seed ?? 1) * 7919);
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
-  const codes = tcodes();
+  const codes = o.codes ?? tcodes();
   const systems = o.systems ?? ['PRD', 'QAS'];
   const nf = o.functions ?? 60;
   const nr = o.risks ?? 40;
@@ -208,4 +213,162 @@ export function generateEstate(system: string, o: GeneratedOptions): Estate {
     for (let k = 0; k < used; k++) e.USAGE!.push({ BNAME: user, TCODE: pick(codes), COUNT: String(rnd() < 0.2 ? 0 : 1 + Math.floor(rnd() * 50)), LAST_USED: day(-100, 180) });
   }
   return e;
+}
+
+/** The large estates' transactions: the small set and 3,800 more, in 40 areas of about 100. */
+export function largeCodes(): string[] {
+  return [...tcodes(), ...Array.from({ length: 3800 }, (_, i) => `Y${pad(i, 4)}`)];
+}
+
+/** A CSV file written as it is generated, in 1 MB chunks (bounded memory at any size). */
+class CsvFile {
+  private chunk: string[] = [];
+  private size = 0;
+  rows = 0;
+  private readonly out: fs.WriteStream;
+  constructor(
+    readonly file: string,
+    private readonly cols: string[],
+  ) {
+    this.out = fs.createWriteStream(file);
+    this.out.write(cols.join(',') + '\r\n');
+  }
+  async add(r: Row): Promise<void> {
+    const line = this.cols.map((c) => cell(r[c] ?? '', ',')).join(',') + '\r\n';
+    this.chunk.push(line);
+    this.size += line.length;
+    this.rows++;
+    if (this.size > 1 << 20) await this.flush();
+  }
+  private async flush(): Promise<void> {
+    const text = this.chunk.join('');
+    this.chunk = [];
+    this.size = 0;
+    if (!this.out.write(text)) await new Promise<void>((r) => this.out.once('drain', () => r()));
+  }
+  async close(): Promise<void> {
+    await this.flush();
+    await new Promise<void>((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  }
+}
+
+export interface LargeOptions {
+  users: number;
+  seed?: number;
+  /** Role assignments (AGR_USERS rows); default 20 a user. */
+  assignments?: number;
+  /** AGR_1251 rows; default 80 a user. */
+  authRows?: number;
+}
+
+/**
+ * A large estate of one system written to `dir` as one CSV per table, row by
+ * row: single roles of one of 40 areas of transactions (S_TCODE exact values,
+ * now and then a prefix, a range or '*'), org levels of the rule set's
+ * objects (values, prefixes, ranges, '*'), and many rows of objects no rule
+ * reads, as real roles carry; composites of 3-8 single roles of one or two
+ * areas; users of two job areas with validity dates, locks, names and usage.
+ * Returns each table's file and row count.
+ */
+export async function writeLargeEstate(system: string, dir: string, o: LargeOptions): Promise<Record<string, { file: string; rows: number }>> {
+  fs.mkdirSync(dir, { recursive: true });
+  const rnd = prng((o.seed ?? 1) * 104729 + system.length * 31 + system.charCodeAt(0));
+  const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)]!;
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const codes = largeCodes();
+  const areas = 40;
+  const areaCodes = (a: number) => codes.slice(Math.floor((a * codes.length) / areas), Math.floor(((a + 1) * codes.length) / areas));
+  const nAssign = o.assignments ?? o.users * 20;
+  const nAuth = o.authRows ?? o.users * 80;
+  const ns = Math.max(areas * 2, Math.round(o.users * 0.06));
+  const nc = Math.max(10, Math.round(ns / 6));
+  const files: Record<string, CsvFile> = {};
+  for (const t of ['USR02', 'USER_ADDR', 'AGR_USERS', 'AGR_AGRS', 'AGR_1251', 'AGR_TEXTS', 'USAGE']) files[t] = new CsvFile(path.join(dir, `${t}.csv`), ESTATE_COLUMNS[t]!);
+  const day = (lo: number, hi: number) => sapDay(int(lo, hi));
+  const filler = [
+    ['S_TABU_DIS', ['ACTVT', 'DICBERCLS']],
+    ['S_RFC', ['ACTVT', 'RFC_NAME', 'RFC_TYPE']],
+    ['S_GUI', ['ACTVT']],
+    ['S_BTCH_JOB', ['JOBACTION', 'JOBGROUP']],
+    ['S_PROGRAM', ['P_ACTION', 'P_GROUP']],
+    ['F_LFA1_BUK', ['ACTVT', 'BUKRS']],
+    ['F_KNA1_BUK', ['ACTVT', 'BUKRS']],
+    ['M_MATE_WRK', ['ACTVT', 'WERKS']],
+    ['C_AFKO_AWK', ['ACTVT', 'WERKS', 'AUFART']],
+    ['S_USER_GRP', ['ACTVT', 'CLASS']],
+  ] as const;
+  // Rows a single role gets on average beyond its transactions and org levels.
+  const fillPerRole = Math.max(0, nAuth / ns - 22);
+  for (let s = 0; s < ns; s++) {
+    const role = `Z_S${pad(s, 4)}`;
+    const own = areaCodes(s % areas);
+    const g = (object: string, auth: string, field: string, low: string, high = '') => files.AGR_1251!.add({ AGR_NAME: role, OBJECT: object, AUTH: auth, FIELD: field, LOW: low, HIGH: high, DELETED: rnd() < 0.01 ? 'X' : '' });
+    await files.AGR_TEXTS!.add({ AGR_NAME: role, TEXT: `Single role ${s}` });
+    for (let k = int(6, 14); k > 0; k--) {
+      const r = rnd();
+      if (r < 0.85) await g('S_TCODE', 'T-1', 'TCD', pick(own));
+      else if (r < 0.93) await g('S_TCODE', 'T-1', 'TCD', `${pick(own).slice(0, 4)}*`);
+      else if (r < 0.999) {
+        const i = Math.floor(rnd() * (own.length - 5));
+        await g('S_TCODE', 'T-1', 'TCD', own[i]!, own[i + int(1, 4)]!);
+      } else await g('S_TCODE', 'T-1', 'TCD', '*');
+    }
+    for (let a = int(0, 3); a > 0; a--) {
+      const obj = rnd() < 0.7 ? 'F_BKPF_BUK' : 'M_BEST_EKO';
+      const auth = `${obj.slice(0, 6)}${pad(a, 2)}`;
+      const k = rnd();
+      const [low, high] = k < 0.5 ? [pick(['1000', '1500', '2000', '2600', '3000']), ''] : k < 0.7 ? [`${pick(['1', '2', '25'])}*`, ''] : k < 0.9 ? [pick(['1000', '2000']), pick(['1999', '2999', '3500'])] : ['*', ''];
+      await g(obj, auth, obj === 'F_BKPF_BUK' ? 'BUKRS' : 'EKORG', low, high);
+      if (rnd() < 0.85) await g(obj, auth, 'ACTVT', pick(['01', '02', '03', '*', '0*']));
+    }
+    for (let n = Math.round(fillPerRole * (0.5 + rnd())), a = 0; n > 0; a++) {
+      const [obj, fields] = pick(filler as unknown as [string, string[]][]);
+      for (const f of fields) {
+        if (n-- <= 0) break;
+        await g(obj, `${obj.slice(0, 6)}${pad(a, 3)}`, f, pick(['01', '02', '03', '*', 'Z*', 'SAP', '&NC&']));
+      }
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (let c = 0; c < nc; c++) {
+    const comp = `Z_C${pad(c, 3)}`;
+    await files.AGR_TEXTS!.add({ AGR_NAME: comp, TEXT: `Composite ${c}` });
+    const kids = new Set<number>();
+    const area = c % areas;
+    for (let n = int(3, 8); kids.size < n; ) kids.add(((rnd() < 0.7 ? area : int(0, areas - 1)) + areas * int(0, Math.floor(ns / areas) - 1)) % ns);
+    children.set(c, [...kids]);
+    for (const k of kids) await files.AGR_AGRS!.add({ AGR_NAME: comp, CHILD_AGR: `Z_S${pad(k, 4)}` });
+    if (rnd() < 0.2) await files.AGR_1251!.add({ AGR_NAME: comp, OBJECT: 'S_TCODE', AUTH: 'T-9', FIELD: 'TCD', LOW: '*', HIGH: '', DELETED: '' });
+  }
+  const perUser = nAssign / o.users;
+  const date = () => (rnd() < 0.7 ? '00000000' : rnd() < 0.5 ? '' : day(-400, 500));
+  for (let u = 0; u < o.users; u++) {
+    const user = `U${pad(u, 6)}`;
+    await files.USR02!.add({ MANDT: '100', BNAME: user, CLASS: pick(['FIN', 'MM', 'IT', 'HR', '']), USTYP: pick(['A', 'A', 'A', 'B', 'S']), UFLAG: rnd() < 0.05 ? pick(['32', '64', '128']) : '0', GLTGV: rnd() < 0.9 ? '00000000' : day(-300, 300), GLTGB: rnd() < 0.9 ? '99991231' : day(-200, 500) });
+    if (rnd() < 0.9) await files.USER_ADDR!.add({ BNAME: user, NAME_FIRST: `First${u}`, NAME_LAST: `Last${u}` });
+    const jobAreas = [int(0, areas - 1), int(0, areas - 1)];
+    for (let n = Math.round(perUser * (0.5 + rnd())); n > 0; n--) {
+      const composite = rnd() < 0.3;
+      const area = pick(jobAreas);
+      const c = (area + areas * int(0, Math.floor(nc / areas))) % nc;
+      const role = composite ? `Z_C${pad(c, 3)}` : `Z_S${pad((area + areas * int(0, Math.floor(ns / areas) - 1)) % ns, 4)}`;
+      await files.AGR_USERS!.add({ AGR_NAME: role, UNAME: user, FROM_DAT: date(), TO_DAT: rnd() < 0.9 ? '99991231' : day(-300, 400), COL_FLAG: '' });
+      if (composite && rnd() < 0.3) await files.AGR_USERS!.add({ AGR_NAME: `Z_S${pad(children.get(c)![0]!, 4)}`, UNAME: user, FROM_DAT: '00000000', TO_DAT: '99991231', COL_FLAG: 'X' });
+    }
+    if (u % 997 === 0) await files.AGR_USERS!.add({ AGR_NAME: 'Z_S0000', UNAME: `GHOST${u}`, FROM_DAT: '', TO_DAT: '', COL_FLAG: '' });
+    for (let k = int(0, 6); k > 0; k--) await files.USAGE!.add({ BNAME: user, TCODE: pick(areaCodes(pick(jobAreas))), COUNT: String(rnd() < 0.2 ? 0 : int(1, 500)), LAST_USED: day(-100, 180) });
+  }
+  const out: Record<string, { file: string; rows: number }> = {};
+  for (const [t, f] of Object.entries(files)) {
+    await f.close();
+    out[t] = { file: f.file, rows: f.rows };
+  }
+  return out;
+}
+
+/** CSV files on disk zipped into `zipFile`, each streamed in (the archive is never held in memory). */
+export async function zipFiles(files: string[], zipFile: string): Promise<void> {
+  const zip = new JSZip();
+  for (const f of files) zip.file(path.basename(f), fs.createReadStream(f));
+  await pipeline(zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE', compressionOptions: { level: 1 } }), fs.createWriteStream(zipFile));
 }

@@ -1,106 +1,194 @@
-// npm run bench:analysis -- --rows 1000000 [--user-rows 20000] [--user-roles 300] [--runs 20] [--keep-db]
-// Fills a fresh PostgreSQL database with `rows` risk rows
-// generated in SQL (the upload path is bench:ingest's subject, not this one's):
-// one user BIG with `user-rows` rows across `user-roles` composite roles, the
-// rest spread over 5,000 users and 300 shared composite roles, each risk of two
-// functions (an SoD pair), about one row in eight with a 02NN/03NN rule. Then
-// times over HTTP, as the administrator, p50 / p95 of:
-// - POST /api/risk-analysis/baseline-vs-simulation for BIG (with 10 role decisions);
-// - POST /api/simulation/run for BIG on one risk (one role removed);
-// - GET /api/simulation/role-what-if for a shared composite role (every holder).
-// --keep-db keeps the database (its name is printed).
+// npm run bench:analysis -- [--users 50000] [--assignments N] [--auth-rows N] [--pglite-users 5000]
+//   [--skip-pglite] [--explain] [--keep-db] [--dir /tmp/folder]
+// The access engine at an estate's size: a generated SAP estate of one
+// system (scripts/access-estate.ts: `users`, 20 role assignments and 80
+// AGR_1251 rows a user unless given) and a rule set of 200 risks / 500
+// functions, written to disk as CSV files and zipped as streams. On a fresh
+// PostgreSQL database it times:
+// - the extract's load through the product's path (the load job's service:
+//   zip, parse, COPY, counts, ANALYZE) beside `psql \copy` of the same CSV
+//   files into plain tables of a second fresh database: the ratio;
+// - a full analysis (the run job's service) and the process's peak RSS
+//   (VmHWM, reset before the load);
+// - a new extract in which one role's authorizations changed, then the
+//   re-analysis, which recomputes only the role's holders;
+// then the same full analysis on PGlite at `pglite-users`. --explain prints
+// each statement's time of the full run (EXPLAIN ANALYZE) instead of timing
+// the run whole.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import pg from 'pg';
-import { loadConfig } from '../api/src/config.js';
-import { createApp } from '../api/src/app.js';
-import { arg, percentile as pct } from './cli.js';
+import type { Config } from '../api/src/config.js';
+import { createDatabase, type Database } from '../api/src/db/client.js';
+import { migrate } from '../api/src/db/migrate.js';
+import { uploadRuleSet } from '../api/src/services/access/rule-sets.js';
+import { loadExtract, startExtract } from '../api/src/services/access/extracts.js';
+import { runAnalysis, startAnalysis } from '../api/src/services/access/analysis.js';
+import { analysisStatements } from '../api/src/services/access/analysis-sql.js';
+import { ESTATE_COLUMNS, generateRuleSet, largeCodes, tablesZip, writeLargeEstate, zipFiles } from './access-estate.js';
+import { arg } from './cli.js';
 
-const rows = Number(arg('rows', '1000000'));
-const userRows = Number(arg('user-rows', '20000'));
-const userRoles = Number(arg('user-roles', '300'));
-const runs = Number(arg('runs', '20'));
+const users = Number(arg('users', '50000'));
+const assignments = Number(arg('assignments', String(users * 20)));
+const authRows = Number(arg('auth-rows', String(users * 80)));
+const pgliteUsers = Number(arg('pglite-users', '5000'));
+const flag = (f: string) => process.argv.includes(f);
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const keep = process.argv.includes('--keep-db');
+const dir = flag('--dir') ? arg('dir', '') : fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-access-'));
+const ACTOR = { user: null };
+const AS_OF = '2026-06-30';
+const figures: [string, string, string][] = [];
+const figure = (f: [string, string, string]) => {
+  figures.push(f);
+  console.log(f.join(' · '));
+};
+const secs = (t0: number) => (performance.now() - t0) / 1000;
+const n = (v: number) => Math.round(v).toLocaleString('en-US');
+const mb = (kb: number) => `${n(kb / 1024)} MB`;
+const status = (field: 'VmHWM' | 'VmRSS') => Number(/\d+/.exec(fs.readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field))!)![0]);
+const resetPeak = () => fs.writeFileSync('/proc/self/clear_refs', '5');
 
-const dbName = `grc_bench_analysis_${Date.now()}`;
-const server = new pg.Client({ connectionString: pgUrl });
-await server.connect();
-await server.query(`CREATE DATABASE ${dbName}`);
-const u = new URL(pgUrl);
-u.pathname = `/${dbName}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-analysis-'));
-const config = loadConfig({ DATABASE_URL: u.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Bench#Pass1', JOB_POLL_SECONDS: '0.5', PORT: '0' });
-const app = await createApp(config);
-await app.server.app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.app.server.address() as { port: number }).port}`;
-await app.deps.prisma.user.updateMany({ data: { passwordResetRequired: false } });
-const sql = (q: string) => app.deps.db.sql.query(q);
-
-console.log(`generating ${rows} rows (${userRows} of user BIG across ${userRoles} roles)…`);
-const t0 = performance.now();
-const columns = `user_id, user_name, access_risk_id, risk_description, risk_level, rule_id, function, system, role_profile, composite_business_role`;
-// Each (user, risk) holds both functions of its pair: row i of a user grants function i % 2.
-await sql(`INSERT INTO risk_rows (${columns})
-  SELECT 'BIG', 'Big User', 'R' || lpad(((i / 2) % 200)::text, 3, '0'), 'Risk ' || ((i / 2) % 200),
-         (CASE WHEN i % 3 = 0 THEN 'high' WHEN i % 3 = 1 THEN 'medium' ELSE 'low' END)::"RiskLevel",
-         CASE WHEN i % 8 = 0 THEN '03' || lpad((i % 100)::text, 2, '0') ELSE '01' || lpad((i % 100)::text, 2, '0') END,
-         'F' || (i % 2), 'SAP ERP', 'Z_P' || (i % ${userRoles * 2}), 'ZC_' || lpad((i % ${userRoles})::text, 3, '0')
-    FROM generate_series(0, ${userRows - 1}) i`);
-const rest = Math.max(rows - userRows, 0);
-await sql(`INSERT INTO risk_rows (${columns})
-  SELECT 'U' || lpad((i % 5000)::text, 5, '0'), 'User ' || (i % 5000), 'R' || lpad(((i / 10000) % 200)::text, 3, '0'), 'Risk ' || ((i / 10000) % 200),
-         (CASE WHEN i % 3 = 0 THEN 'high' WHEN i % 3 = 1 THEN 'medium' ELSE 'low' END)::"RiskLevel",
-         CASE WHEN i % 8 = 0 THEN '02' || lpad((i % 100)::text, 2, '0') ELSE '01' || lpad((i % 100)::text, 2, '0') END,
-         'F' || ((i / 5000) % 2), 'SAP ERP', 'Z_P' || (i % 600), 'ZC_' || lpad(((i * 7) % 300)::text, 3, '0')
-    FROM generate_series(0, ${rest - 1}) i`);
-await sql('VACUUM ANALYZE');
-console.log(`generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-const login = await fetch(base + '/api/internal-login', {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'admin@example.com', password: 'Bench#Pass1' }),
-});
-const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-
-async function time(label: string, call: () => Promise<Response>, check: (body: any) => string) {
-  const ms: number[] = [];
-  let note = '';
-  for (let i = 0; i < runs + 1; i++) {
-    const start = performance.now();
-    const r = await call();
-    const body = await r.json();
-    const took = performance.now() - start;
-    if (!r.ok) throw new Error(`${label}: ${r.status} ${JSON.stringify(body)}`);
-    if (i > 0) ms.push(took); // the first run warms the caches
-    note = check(body);
-  }
-  console.log(`${label.padEnd(58)} p50 ${pct(ms, 50).toFixed(0).padStart(5)} ms   p95 ${pct(ms, 95).toFixed(0).padStart(5)} ms   (${note})`);
+/** The estate's files (CSV and zip) for a number of users, generated once into `dir`. */
+async function estateFiles(u: number, a: number, r: number) {
+  const at = path.join(dir, `u${u}`);
+  const t0 = performance.now();
+  const tables = await writeLargeEstate('PRD', at, { users: u, assignments: a, authRows: r, seed: 11 });
+  await zipFiles(Object.values(tables).map((t) => t.file), path.join(at, 'PRD.zip'));
+  // The new extract: one single role gains a transaction and an org level.
+  const changed = path.join(at, 'changed');
+  fs.mkdirSync(changed, { recursive: true });
+  for (const t of Object.values(tables)) fs.copyFileSync(t.file, path.join(changed, path.basename(t.file)));
+  fs.appendFileSync(path.join(changed, 'AGR_1251.csv'), 'Z_S0007,S_TCODE,T-1,TCD,Y0150,,\r\nZ_S0007,F_BKPF_BUK,F_BKPF99,BUKRS,*,,\r\nZ_S0007,F_BKPF_BUK,F_BKPF99,ACTVT,*,,\r\n');
+  await zipFiles(Object.values(tables).map((t) => path.join(changed, path.basename(t.file))), path.join(at, 'PRD-changed.zip'));
+  const rulesZip = path.join(at, 'rules.zip');
+  fs.writeFileSync(rulesZip, await tablesZip(generateRuleSet({ users: u, seed: 11, functions: 500, risks: 200, codes: largeCodes(), systems: ['PRD'] })));
+  console.log(`generated ${u} users in ${secs(t0).toFixed(1)} s: ${Object.entries(tables).map(([t, x]) => `${t} ${n(x.rows)}`).join(', ')}`);
+  return { tables, zip: path.join(at, 'PRD.zip'), changedZip: path.join(at, 'PRD-changed.zip'), rulesZip };
 }
-const post = (url: string, body: unknown) =>
-  fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
 
-const roleDecisions = Array.from({ length: 10 }, (_, i) => ({ compositeBusinessRole: `ZC_${String(i * 3).padStart(3, '0')}`, decision: 'remove' }));
-await time(
-  `analysis: BIG (${userRows} rows, ${userRoles} roles)`,
-  () => post('/api/risk-analysis/baseline-vs-simulation', { userId: 'BIG', roleDecisions }),
-  (b) => `${b.analysis.userStatus}, ${b.analysis.redCount}/${b.analysis.totalRisks} risk ids red`,
-);
-await time(
-  'simulation: BIG, risk R000, one role removed',
-  () => post('/api/simulation/run', { userId: 'BIG', riskId: 'R000', roleScenarios: [{ roleProfile: 'ZC_000', action: 'remove' }] }),
-  (b) => `${b.match ? 'MATCH' : 'NO MATCH'} ${b.simulatedCount}/${b.originalCount}`,
-);
-await time(
-  `role what-if: ZC_007 over ${rows} rows`,
-  () => fetch(base + '/api/simulation/role-what-if?compositeBusinessRole=ZC_007', { headers: { cookie } }),
-  (b) => `${b.usersAffected} users, ${b.risksLost} risks lost, ${b.usersTurningGreen} turning green`,
-);
+/** The product's path for an extract: the start (checks, keeps the file) and the load job's service. */
+async function load(deps: { prisma: Database['prisma']; db: Database; config: Config }, zip: string) {
+  const copy = path.join(dir, `upload-${Date.now()}.zip`);
+  fs.copyFileSync(zip, copy);
+  const t0 = performance.now();
+  const { id } = await startExtract(deps, ACTOR, 'PRD', { originalName: 'PRD.zip', tempPath: copy, sizeBytes: fs.statSync(copy).size });
+  await loadExtract(deps, id);
+  const x = await deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
+  if (x.status !== 'completed') throw new Error(`The extract failed: ${x.errorMessage}`);
+  return { secs: secs(t0), x };
+}
 
-await app.close();
-if (keep) console.log(`kept database ${dbName}`);
-else await server.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-await server.end();
-fs.rmSync(dataDir, { recursive: true, force: true });
+async function analyse(deps: { prisma: Database['prisma']; db: Database }, ruleSetId: string, explain = false) {
+  const t0 = performance.now();
+  const { id } = await startAnalysis(deps, ACTOR, { ruleSetId, asOf: AS_OF });
+  if (explain) await explainRun(deps.db, id);
+  await runAnalysis(deps, id);
+  const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id } });
+  if (run.status !== 'completed') throw new Error(`The analysis failed: ${run.errorMessage}`);
+  return { secs: secs(t0), run };
+}
+
+/** Each statement of a full run under EXPLAIN ANALYZE, in one rolled-back transaction: the slowest first. */
+async function explainRun(db: Database, runId: string) {
+  const run = await db.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id: runId } });
+  const client = new pg.Client({ connectionString: process.env.BENCH_DB_URL });
+  await client.connect();
+  await client.query('BEGIN');
+  const times: [number, string][] = [];
+  for (const s of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf: AS_OF })) {
+    const t0 = performance.now();
+    if (s.startsWith('ANALYZE') || s.startsWith('SET')) await client.query(s);
+    else {
+      const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${s}`);
+      const text = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      fs.writeFileSync(path.join(dir, `plan-${times.length}.txt`), `${s}\n\n${text}\n`);
+    }
+    times.push([secs(t0), s.slice(0, 60).replace(/\s+/g, ' ')]);
+  }
+  await client.query('ROLLBACK');
+  await client.end();
+  for (const [t, s] of times) console.log(`${t.toFixed(2).padStart(7)} s  ${s}`);
+  console.log(`plans in ${dir}/plan-N.txt`);
+}
+
+/** `psql \copy` of the same CSV files into plain tables of their columns (all text) in a fresh database. */
+async function psqlCopy(tables: Record<string, { file: string }>) {
+  const name = `grc_bench_access_copy_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const u = new URL(pgUrl);
+  u.pathname = `/${name}`;
+  try {
+    const cols = (t: string) => ESTATE_COLUMNS[t]!.map((c) => `"${c.toLowerCase()}"`);
+    execFileSync('psql', [u.toString(), '-q', '-c', Object.keys(tables).map((t) => `CREATE TABLE x_${t.toLowerCase()} (${cols(t).map((c) => `${c} text COLLATE "C"`).join(', ')});`).join('')]);
+    const t0 = performance.now();
+    for (const [t, x] of Object.entries(tables)) execFileSync('psql', [u.toString(), '-q', '-c', `\\copy x_${t.toLowerCase()}(${cols(t).join(',')}) FROM '${x.file}' WITH (FORMAT csv, HEADER true)`]);
+    return secs(t0);
+  } finally {
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function withDatabase<T>(kind: 'postgres' | 'pglite', work: (deps: { prisma: Database['prisma']; db: Database; config: Config }) => Promise<T>): Promise<T> {
+  const name = `grc_bench_access_${Date.now()}`;
+  const admin = kind === 'postgres' ? new pg.Client({ connectionString: pgUrl }) : null;
+  let url: string | undefined;
+  if (admin) {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const u = new URL(pgUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    process.env.BENCH_DB_URL = url;
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-access-db-'));
+  const db = await createDatabase({ databaseUrl: url, dataDir });
+  try {
+    await migrate(db.sql);
+    return await work({ prisma: db.prisma, db, config: { uploadsDir: path.join(dataDir, 'uploads') } as Config });
+  } finally {
+    await db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (admin) {
+      if (flag('--keep-db')) console.log(`kept database ${name}`);
+      else await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+}
+
+const size = `${n(users)} users, ${n(assignments)} assignments, ${n(authRows)} AGR_1251 rows`;
+const files = await estateFiles(users, assignments, authRows);
+const copySecs = await psqlCopy(files.tables);
+await withDatabase('postgres', async (deps) => {
+  const rules = await uploadRuleSet(deps.prisma, ACTOR, files.rulesZip, 'rules.zip', 'Bench rules');
+  resetPeak();
+  const loaded = await load(deps, files.zip);
+  figure([`extract load, PostgreSQL (${size})`, '≥ 0.5× psql \\copy', `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`]);
+  const full = await analyse(deps, rules.id, flag('--explain'));
+  figure([`full analysis (${rules.risks} risks, ${rules.functions} functions)`, '≤ 60 s', `**${full.secs.toFixed(1)} s**: ${n(full.run.conflicts)} conflicts, ${n(full.run.rows)} rows, ${n(full.run.users)} users with conflicts`]);
+  figure(['process peak RSS over load and analysis', '≤ 1 GB', mb(status('VmHWM'))]);
+  const reloaded = await load(deps, files.changedZip);
+  figure(['new extract, one role changed: load', '', `${reloaded.secs.toFixed(1)} s`]);
+  const again = await analyse(deps, rules.id);
+  figure(['re-analysis after one role change', '≤ 5 s', `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`]);
+});
+if (!flag('--skip-pglite')) {
+  const small = await estateFiles(pgliteUsers, pgliteUsers * 20, pgliteUsers * 80);
+  await withDatabase('pglite', async (deps) => {
+    const rules = await uploadRuleSet(deps.prisma, ACTOR, small.rulesZip, 'rules.zip', 'Bench rules');
+    const loaded = await load(deps, small.zip);
+    const full = await analyse(deps, rules.id);
+    const reloaded = await load(deps, small.changedZip);
+    const again = await analyse(deps, rules.id);
+    figure([`PGlite, ${n(pgliteUsers)} users: load · full analysis · reload · re-analysis`, 'completes', `${loaded.secs.toFixed(1)} s · ${full.secs.toFixed(1)} s (${n(full.run.conflicts)} conflicts) · ${reloaded.secs.toFixed(1)} s · ${again.secs.toFixed(1)} s (${n(again.run.recomputedUsers ?? 0)} users)`]);
+  });
+}
+console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+console.log('| what is measured | target | figure |\n|---|---|---|');
+for (const [what, target, figure] of figures) console.log(`| ${what} | ${target} | ${figure} |`);
+if (!flag('--dir')) fs.rmSync(dir, { recursive: true, force: true });

@@ -31,6 +31,8 @@ const AnalysisJson = z.strictObject({
   exercised: z.number().int().describe('Conflicts whose every function the user ran (USAGE)'),
   added: z.number().int().describe('(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all); of a test run, not in compareTo (it would add them)'),
   removed: z.number().int().describe('(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove'),
+  recomputedUsers: z.number().int().nullable().describe('Users whose conflicts this run computed: every analysed user in a full run, only the users a new extract touched in an incremental run (null before it completes)'),
+  baseRunId: z.uuid().nullable().describe('The run an incremental run copied every other user from; null for a full run'),
   startedBy: z.string().nullable(),
   startedAt: isoDate(),
   finishedAt: isoDate().nullable(),

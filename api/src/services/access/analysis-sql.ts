@@ -50,7 +50,7 @@ const meets = (g: string, r: string) => `(CASE WHEN ${r}.value_from = '*' THEN t
  * then the INSERT of the run's rows. The values are written into the text
  * (checked first: uuids and a date), as CREATE TABLE AS takes no parameters.
  */
-export function analysisStatements(p: { runId: string; ruleSetId: string; extractIds: string[]; asOf: string; assignments?: string }): string[] {
+export function analysisStatements(p: { runId: string; ruleSetId: string; extractIds: string[]; asOf: string; touchedOnly?: boolean; assignments?: string }): string[] {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   for (const id of [p.runId, p.ruleSetId, ...p.extractIds]) if (!uuid.test(id)) throw new Error(`Not an id: ${id}`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(p.asOf)) throw new Error(`Not a date: ${p.asOf}`);
@@ -59,8 +59,22 @@ export function analysisStatements(p: { runId: string; ruleSetId: string; extrac
   // col_flag) read in its place, so the same rules answer for a hypothetical set of role assignments.
   if (p.assignments !== undefined && !/^access_t_\w+$/.test(p.assignments)) throw new Error(`Not a temporary table: ${p.assignments}`);
   const agrUsers = (text: string) => (p.assignments ? text.replace(/\baccess_x_agr_users\b/g, p.assignments) : text);
-  const bind = (text: string) => agrUsers(text.replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!));
-  const out: string[] = [];
+  // An incremental run (incremental.ts) analyses only the users of
+  // access_t_touched, on every system, and numbers their rows below zero
+  // until they are placed among the rows it copies.
+  const bind = (text: string) =>
+    agrUsers(
+      text
+        .replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!)
+        .replace('/*touched*/', p.touchedOnly ? ' AND u.bname IN (SELECT bname FROM access_t_touched)' : '')
+        .replace('/*roles*/', p.touchedOnly ? ' AND EXISTS (SELECT 1 FROM access_t_user_roles ur WHERE ur.xid = g.extract_id AND ur.role = g.agr_name)' : '')
+        .replace('/*sign*/', p.touchedOnly ? '-' : ''),
+    );
+  // Every join here is a hash or merge join over whole stages; a nested loop
+  // chosen on an estimate of one row costs minutes, so none is taken. No JIT
+  // (compiling costs more than it saves on these statements); sorts and
+  // hashes of a stage get 64 MB before spilling.
+  const out: string[] = ['SET LOCAL enable_nestloop = off', 'SET LOCAL jit = off', "SET LOCAL work_mem = '64MB'"];
   for (const stage of STAGES) {
     out.push(bind(stage));
     const table = /^CREATE TEMP TABLE (\w+)/.exec(stage)?.[1];
@@ -75,7 +89,7 @@ const STAGES = [
   `CREATE TEMP TABLE access_t_usr ON COMMIT DROP AS
   SELECT DISTINCT e.xid, e.system, u.bname
     FROM access_t_ext e JOIN access_x_usr02 u ON u.extract_id = e.xid
-   WHERE u.uflag = 0 AND (u.gltgv IS NULL OR u.gltgv <= $4::date) AND (u.gltgb IS NULL OR u.gltgb >= $4::date)`,
+   WHERE u.uflag = 0 AND (u.gltgv IS NULL OR u.gltgv <= $4::date) AND (u.gltgb IS NULL OR u.gltgb >= $4::date)/*touched*/`,
   `CREATE TEMP TABLE access_t_comp ON COMMIT DROP AS
   SELECT DISTINCT k.extract_id AS xid, k.agr_name FROM access_x_agr_agrs k JOIN access_t_ext e ON e.xid = k.extract_id`,
   `CREATE TEMP TABLE access_t_paths ON COMMIT DROP AS
@@ -91,10 +105,6 @@ WITH asg AS (
    WHERE NOT EXISTS (SELECT 1 FROM access_t_comp c WHERE c.xid = a.xid AND c.agr_name = k.child_agr)`,
   `CREATE TEMP TABLE access_t_user_roles ON COMMIT DROP AS
   SELECT DISTINCT xid, bname, role FROM access_t_paths`,
-  `CREATE TEMP TABLE access_t_grants ON COMMIT DROP AS
-  SELECT g.extract_id AS xid, g.agr_name AS role, g.object, g.auth, g.field, g.low, g.high
-    FROM access_x_agr_1251 g JOIN access_t_ext e ON e.xid = g.extract_id
-   WHERE g.deleted <> 'X' AND NOT EXISTS (SELECT 1 FROM access_t_comp c WHERE c.xid = g.extract_id AND c.agr_name = g.agr_name)`,
   `CREATE TEMP TABLE access_t_acts ON COMMIT DROP AS
   SELECT DISTINCT e.xid, e.system, a.function_id, a.action
     FROM access_t_ext e JOIN access_function_actions a ON a.rule_set_id = $2::uuid AND a.enabled AND (a.system = '' OR a.system = e.system)`,
@@ -102,40 +112,82 @@ WITH asg AS (
   SELECT DISTINCT e.xid, p.function_id, p.action, p.object, p.field, p.value_from, p.value_to
     FROM access_t_ext e JOIN access_function_permissions p ON p.rule_set_id = $2::uuid AND p.enabled AND (p.system = '' OR p.system = e.system)
     JOIN access_t_acts a ON a.xid = e.xid AND a.function_id = p.function_id AND a.action = p.action`,
-  `CREATE TEMP TABLE access_t_role_tcodes ON COMMIT DROP AS
-  SELECT DISTINCT a.xid, g.role, a.function_id, a.action
-    FROM access_t_acts a JOIN access_t_grants g ON g.xid = a.xid AND g.object = 'S_TCODE' AND g.field = 'TCD' AND ${covers('g', 'a.action')}`,
-  `CREATE TEMP TABLE access_t_auth_ok ON COMMIT DROP AS
-WITH auth_fields AS (
-  SELECT DISTINCT r.xid, r.function_id, r.action, r.object, r.field, g.role, g.auth
-    FROM access_t_reqs r JOIN access_t_grants g ON g.xid = r.xid AND g.object = r.object AND g.field = r.field AND ${meets('g', 'r')}
-),
-req_fields AS (
-  SELECT xid, function_id, action, object, count(DISTINCT field) AS n FROM access_t_reqs GROUP BY xid, function_id, action, object
-),
-req_objects AS (
-  SELECT xid, function_id, action, count(DISTINCT object) AS n FROM access_t_reqs GROUP BY xid, function_id, action
+  // Only the grants a rule can read: S_TCODE / TCD and the (object, field)
+  // pairs of the requirements; the other objects of a role are never compared.
+  `CREATE TEMP TABLE access_t_grants ON COMMIT DROP AS
+WITH wanted AS (
+  SELECT DISTINCT xid, object, field FROM access_t_reqs
+  UNION SELECT xid, 'S_TCODE', 'TCD' FROM access_t_ext
 )
-  SELECT f.xid, f.function_id, f.action, f.object, f.role, f.auth
-    FROM auth_fields f JOIN req_fields q ON q.xid = f.xid AND q.function_id = f.function_id AND q.action = f.action AND q.object = f.object
-   GROUP BY f.xid, f.function_id, f.action, f.object, f.role, f.auth, q.n
+  SELECT g.extract_id AS xid, g.agr_name AS role, g.object, g.auth, g.field, g.low, g.high
+    FROM access_x_agr_1251 g JOIN wanted w ON w.xid = g.extract_id AND w.object = g.object AND w.field = g.field
+   WHERE g.deleted <> 'X' AND NOT EXISTS (SELECT 1 FROM access_t_comp c WHERE c.xid = g.extract_id AND c.agr_name = g.agr_name)/*roles*/`,
+  // Exact transaction values (most of S_TCODE) join by equality; only
+  // prefixes, ranges and '*' are compared with every action.
+  `CREATE TEMP TABLE access_t_role_tcodes ON COMMIT DROP AS
+  SELECT a.xid, g.role, a.function_id, a.action
+    FROM access_t_acts a JOIN access_t_grants g ON g.xid = a.xid AND g.object = 'S_TCODE' AND g.field = 'TCD' AND g.low = a.action
+   WHERE g.high = '' AND right(g.low, 1) <> '*'
+  UNION
+  SELECT a.xid, g.role, a.function_id, a.action
+    FROM access_t_acts a JOIN access_t_grants g ON g.xid = a.xid AND g.object = 'S_TCODE' AND g.field = 'TCD' AND (g.high <> '' OR right(g.low, 1) = '*') AND ${covers('g', 'a.action')}`,
+  // An object's requirement of a (function, action) is a set of (field,
+  // From, To) rows; many actions share one set, so authorizations are checked
+  // once per distinct set (its signature) instead of once per action.
+  `CREATE TEMP TABLE access_t_req_sig ON COMMIT DROP AS
+  SELECT xid, function_id, action, object, md5(string_agg(field || chr(1) || value_from || chr(1) || value_to, chr(2) ORDER BY field, value_from, value_to)) AS sig
+    FROM (SELECT DISTINCT xid, function_id, action, object, field, value_from, value_to FROM access_t_reqs) r
+   GROUP BY xid, function_id, action, object`,
+  // access_t_auth_ok: the authorizations (role, auth) meeting every field of a signature.
+  `CREATE TEMP TABLE access_t_auth_ok ON COMMIT DROP AS
+WITH sig_rows AS (
+  SELECT DISTINCT q.xid, q.object, q.sig, r.field, r.value_from, r.value_to
+    FROM access_t_req_sig q JOIN access_t_reqs r ON r.xid = q.xid AND r.function_id = q.function_id AND r.action = q.action AND r.object = q.object
+), sig_fields AS (
+  SELECT xid, object, sig, count(DISTINCT field) AS n FROM sig_rows GROUP BY xid, object, sig
+), req_values AS (
+  SELECT DISTINCT xid, object, field, value_from, value_to FROM sig_rows
+), grant_values AS (
+  SELECT DISTINCT xid, object, field, low, high FROM access_t_grants
+), value_met AS (
+  SELECT g.xid, g.object, g.field, g.low, g.high, r.value_from, r.value_to
+    FROM req_values r JOIN grant_values g ON g.xid = r.xid AND g.object = r.object AND g.field = r.field AND ${meets('g', 'r')}
+), auth_fields AS (
+  SELECT DISTINCT s.xid, s.object, s.sig, s.field, g.role, g.auth
+    FROM value_met m
+    JOIN sig_rows s ON s.xid = m.xid AND s.object = m.object AND s.field = m.field AND s.value_from = m.value_from AND s.value_to = m.value_to
+    JOIN access_t_grants g ON g.xid = m.xid AND g.object = m.object AND g.field = m.field AND g.low = m.low AND g.high = m.high
+)
+  SELECT f.xid, f.object, f.sig, f.role, f.auth
+    FROM auth_fields f JOIN sig_fields q ON q.xid = f.xid AND q.object = f.object AND q.sig = f.sig
+   GROUP BY f.xid, f.object, f.sig, f.role, f.auth, q.n
   HAVING count(DISTINCT f.field) = q.n`,
+  // The signatures each user meets through any of their roles there.
+  `CREATE TEMP TABLE access_t_user_sig ON COMMIT DROP AS
+  SELECT DISTINCT ur.xid, ur.bname, o.object, o.sig
+    FROM access_t_user_roles ur JOIN (SELECT DISTINCT xid, role, object, sig FROM access_t_auth_ok) o ON o.xid = ur.xid AND o.role = ur.role`,
   `CREATE TEMP TABLE access_t_user_tcode ON COMMIT DROP AS
   SELECT p.xid, p.system, p.bname, p.role, p.composite, t.function_id, t.action
     FROM access_t_paths p JOIN access_t_role_tcodes t ON t.xid = p.xid AND t.role = p.role`,
+  // The objects met are counted only for the (user, action) pairs whose
+  // transaction the user has: one row of access_t_req_sig per object.
   `CREATE TEMP TABLE access_t_held ON COMMIT DROP AS
 WITH req_objects AS (
-  SELECT xid, function_id, action, count(DISTINCT object) AS n FROM access_t_reqs GROUP BY xid, function_id, action
-), user_objects AS (
-  SELECT ur.xid, ur.bname, o.function_id, o.action, count(DISTINCT o.object) AS n
-    FROM access_t_user_roles ur JOIN access_t_auth_ok o ON o.xid = ur.xid AND o.role = ur.role
-   GROUP BY ur.xid, ur.bname, o.function_id, o.action
+  SELECT xid, function_id, action, count(*) AS n FROM access_t_req_sig GROUP BY xid, function_id, action
+), cand AS (
+  SELECT DISTINCT xid, system, bname, function_id, action FROM access_t_user_tcode
+), met AS (
+  SELECT c.xid, c.bname, c.function_id, c.action, count(*) AS n
+    FROM (SELECT DISTINCT xid, bname, function_id, action FROM cand) c
+    JOIN access_t_req_sig q ON q.xid = c.xid AND q.function_id = c.function_id AND q.action = c.action
+    JOIN access_t_user_sig us ON us.xid = c.xid AND us.bname = c.bname AND us.object = q.object AND us.sig = q.sig
+   GROUP BY c.xid, c.bname, c.function_id, c.action
 )
-  SELECT DISTINCT t.xid, t.system, t.bname, t.function_id, t.action
-    FROM access_t_user_tcode t
-    LEFT JOIN req_objects q ON q.xid = t.xid AND q.function_id = t.function_id AND q.action = t.action
-    LEFT JOIN user_objects uo ON uo.xid = t.xid AND uo.bname = t.bname AND uo.function_id = t.function_id AND uo.action = t.action
-   WHERE q.n IS NULL OR uo.n = q.n`,
+  SELECT c.xid, c.system, c.bname, c.function_id, c.action
+    FROM cand c
+    LEFT JOIN req_objects q ON q.xid = c.xid AND q.function_id = c.function_id AND q.action = c.action
+    LEFT JOIN met m ON m.xid = c.xid AND m.bname = c.bname AND m.function_id = c.function_id AND m.action = c.action
+   WHERE q.n IS NULL OR m.n = q.n`,
   `CREATE TEMP TABLE access_t_rf ON COMMIT DROP AS
 SELECT r.risk_id, x.function_id, f.scope
     FROM access_risks r
@@ -164,18 +216,24 @@ shown AS (
   SELECT s.bname, s.risk_id, s.xid, s.system FROM sys_fn s JOIN risk_n r ON r.risk_id = s.risk_id AND NOT r.crossing WHERE s.n = r.n
   UNION ALL
   SELECT s.bname, s.risk_id, s.xid, s.system FROM sys_fn s JOIN cross_users c ON c.bname = s.bname AND c.risk_id = s.risk_id
+),
+-- The shown (user, risk, system) with each function of the risk first, so
+-- the held actions join on user and function at once.
+shown_fn AS MATERIALIZED (
+  SELECT s.bname, s.risk_id, s.xid, s.system, rf.function_id FROM shown s JOIN access_t_rf rf ON rf.risk_id = s.risk_id
 )
 SELECT s.bname, s.risk_id, s.xid, s.system, h.function_id, h.action
-    FROM shown s JOIN access_t_rf rf ON rf.risk_id = s.risk_id
-    JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = rf.function_id`,
+    FROM shown_fn s JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = s.function_id`,
   `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
 WITH picked AS (
-  SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, o.object)
-         t.xid, t.bname, t.function_id, t.action, t.role AS path_role, o.object, o.role AS auth_role, o.auth
-    FROM (SELECT DISTINCT xid, bname, function_id, action, role FROM access_t_user_tcode) t
+  SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, q.object)
+         t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object, o.role AS auth_role, o.auth
+    FROM (SELECT DISTINCT u.xid, u.bname, u.function_id, u.action, u.role FROM access_t_user_tcode u
+           WHERE EXISTS (SELECT 1 FROM access_t_shown_held sh WHERE sh.xid = u.xid AND sh.bname = u.bname AND sh.function_id = u.function_id AND sh.action = u.action)) t
     JOIN access_t_user_roles ur ON ur.xid = t.xid AND ur.bname = t.bname
-    JOIN access_t_auth_ok o ON o.xid = t.xid AND o.role = ur.role AND o.function_id = t.function_id AND o.action = t.action
-   ORDER BY t.xid, t.bname, t.function_id, t.action, t.role, o.object, (o.role <> t.role), o.role, o.auth
+    JOIN access_t_req_sig q ON q.xid = t.xid AND q.function_id = t.function_id AND q.action = t.action
+    JOIN access_t_auth_ok o ON o.xid = t.xid AND o.role = ur.role AND o.object = q.object AND o.sig = q.sig
+   ORDER BY t.xid, t.bname, t.function_id, t.action, t.role, q.object, (o.role <> t.role), o.role, o.auth
 )
 SELECT DISTINCT ON (p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field)
          p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high
@@ -222,7 +280,7 @@ out AS (
     LEFT JOIN usage us ON us.xid = sh.xid AND us.bname = sh.bname AND us.tcode = sh.action
 )
 INSERT INTO access_conflict_rows (run_id, row_no, user_id, risk_id, rule_id, function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_executed_on)
-SELECT $1::uuid, row_number() OVER (ORDER BY bname, risk_id, function_id, system, action, role, composite, resource, resource_extn),
+SELECT $1::uuid, /*sign*/row_number() OVER (ORDER BY bname, risk_id, function_id, system, action, role, composite, resource, resource_extn),
        bname, risk_id, risk_id || CASE WHEN combination < 10000 THEN lpad(combination::text, 4, '0') ELSE combination::text END,
        function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_used
   FROM out`

@@ -9,6 +9,9 @@
 // added / removed are what the version would add or remove), it is never a
 // previous run of anything, and it cannot be sent to the review, so trying a
 // rule change touches nothing reviewers see.
+// A run that only a new extract of one system separates from the previous
+// real run of its version recomputes only the users the new extract touches
+// (incremental.ts) and says how many it recomputed.
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { Actor } from '../../core/types.js';
@@ -17,6 +20,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/errors
 import { JOBS, onTransaction } from '../../db/queue.js';
 import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from './analysis-sql.js';
 import { currentExtracts } from './extracts.js';
+import { INCREMENTAL_MERGE_SQL, RECOMPUTED_ALL_SQL, RECOMPUTED_TOUCHED_SQL, incrementalBase, touchedUsersSql } from './incremental.js';
 import { UUID, getRuleSet } from './rule-sets.js';
 
 export type AnalysisDeps = Pick<AppDeps, 'prisma' | 'db'>;
@@ -32,7 +36,7 @@ export const analysisInputSchema = z.object({
 });
 export type AnalysisInput = z.infer<typeof analysisInputSchema>;
 
-const RUN = { id: true, ruleSetId: true, test: true, compareToId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
+const RUN = { id: true, ruleSetId: true, test: true, compareToId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, recomputedUsers: true, baseRunId: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
 
 /** Creates a run (status 'processing') with the extracts it will use, and queues it when a job queue is given. */
 export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'] }, actor: Actor, input: AnalysisInput): Promise<{ id: string }> {
@@ -73,19 +77,26 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
       async (tx) => {
         await tx.accessConflictRow.deleteMany({ where: { runId } });
         await tx.accessConflict.deleteMany({ where: { runId } });
-        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf })) await tx.$executeRawUnsafe(statement);
+        // The previous real run of the same version (never a test run): the base an incremental run copies
+        // its untouched users from, and what a real run's added / removed count against. A test run counts
+        // against the active version's run it was started beside.
+        const previous = await tx.accessAnalysisRun.findFirst({
+          where: { ruleSetId: run.ruleSetId, status: 'completed', test: false, startedAt: { lte: run.startedAt }, NOT: { id: runId } },
+          orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
+          select: { id: true, systems: true, extractIds: true, asOf: true },
+        });
+        const previousId = run.test ? run.compareToId : (previous?.id ?? null);
+        const base = incrementalBase(run, previous);
+        if (base) {
+          await tx.$executeRawUnsafe(touchedUsersSql(base.oldExtract, base.newExtract));
+          await tx.$executeRawUnsafe('ANALYZE access_t_touched');
+        }
+        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf, touchedOnly: Boolean(base) })) await tx.$executeRawUnsafe(statement);
         await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
-        // A test run counts against the active version's run it was started beside; a real run against the
-        // previous real run of its own version (never a test run).
-        const previousId = run.test
-          ? run.compareToId
-          : ((
-              await tx.accessAnalysisRun.findFirst({
-                where: { ruleSetId: run.ruleSetId, status: 'completed', test: false, startedAt: { lte: run.startedAt }, NOT: { id: runId } },
-                orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
-                select: { id: true },
-              })
-            )?.id ?? null);
+        const [recomputed] = base
+          ? await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_TOUCHED_SQL, base.baseRunId)
+          : await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_ALL_SQL);
+        if (base) for (const statement of INCREMENTAL_MERGE_SQL) await tx.$executeRawUnsafe(statement, ...[runId, base.baseRunId].slice(0, statement.includes('$2') ? 2 : 1));
         const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
           `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
                   (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
@@ -98,7 +109,7 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
           runId,
           previousId,
         );
-        await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, status: 'completed', progress: 100, finishedAt: new Date() } });
+        await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, recomputedUsers: recomputed!.n, baseRunId: base?.baseRunId ?? null, status: 'completed', progress: 100, finishedAt: new Date() } });
       },
       { timeout: 30 * 60_000, maxWait: 60_000 },
     );
