@@ -20,7 +20,7 @@ export const KNOWN_DEBT = {
   'api/src/schema/descriptions.ts': { complexity: 29, functions: ['describeGeneratedOf'] },
   'api/src/schema/review/risks.ts': { complexity: 31, functions: ['riskConnection'] },
   'api/src/services/review/reassignments.ts': { complexity: 22, functions: ['reassignItems'] },
-  'scripts/access-estate.ts': { complexity: 36, functions: ['generateRuleSet', 'generateEstate'] },
+  'scripts/access-estate.ts': { complexity: 39, functions: ['generateRuleSet', 'generateEstate', 'writeLargeEstate'] },
   'web/src/routes/assigned-risks/AssignedRiskRow.tsx': { lines: 153, functions: ['AssignedRiskRow'] },
   'web/src/routes/assigned-risks/AssignedRisks.tsx': { lines: 163, functions: ['Loaded'] },
   'web/src/routes/composite-view/CompositeViewRole.tsx': { lines: 205, complexity: 22, functions: ['CompositeViewRole'] },
