@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from './helpers/server.js';
 import { loadExport } from './helpers/upload.js';
 import { rowId } from './helpers/items.js';
-import { forgetCachedFigures, keptFigure } from '../src/services/risk-counts.js';
-import { keysOf } from '../src/services/scope-figures.js';
-import { criteriaSetsFor } from '../src/services/assignments.js';
+import { forgetCachedFigures, keptFigure, keysOf } from '../src/services/kept/index.js';
+import { criteriaSetsFor } from '../src/services/holds.js';
 import { scopeKey } from '../src/services/visibility.js';
 import { HEADER, dataVersions, readerCounts, row } from './helpers/figures.js';
 

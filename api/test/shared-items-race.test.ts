@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDatabase } from './helpers/database.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import { seedRows, seedUsers } from './helpers/seed.js';
-import { freshSharedItems } from '../src/services/shared-items.js';
+import { freshSharedItems } from '../src/services/kept/index.js';
 import { changingWhatTheySee } from '../src/services/assignments.js';
 import { startJobQueue } from '../src/db/queue.js';
 

@@ -7,7 +7,7 @@ import { listOrder } from './ordering.js';
 import { UserNode } from './users.js';
 import { ValidationError } from '../core/errors.js';
 import * as assignments from '../services/assignments.js';
-import { CRITERIA_TYPES } from '../services/criteria-columns.js';
+import { CRITERIA_TYPES } from '../services/holds.js';
 
 export const CriteriaTypeEnum = enumOf('CriteriaType', { values: CRITERIA_TYPES });
 
