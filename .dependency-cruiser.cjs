@@ -2,7 +2,8 @@
 // Who may import whom:
 //   core/ (errors, validation, audit writer, CSV, types)  <- everything
 //   db/, ingest/, auth/                                    <- import core/ (and db/) only
-//   services/                                              <- import core/, db/, ingest/, auth/, each other (no cycles)
+//   services/                                              <- import core/, db/, ingest/, auth/, each other (no cycles);
+//                                                             services/kept/ only through its index.ts and dispatcher.ts
 //   schema/, rest/, jobs/                                  <- import services/ and below; never each other
 //   server/ (the Fastify plugins), server.ts               <- compose the adapters; only server.ts and app.ts import them
 // The generated Prisma client and config.ts are leaves everyone may read.
@@ -49,6 +50,14 @@ const forbidden = [
     severity: 'error',
     from: { path: `${SRC}services/` },
     to: { path: [`${SRC}schema/`, `${SRC}rest/`, `${SRC}jobs/`, `${SRC}context\\.ts$`, `${SRC}graphql\\.ts$`, `${SRC}server\\.ts$`, `${SRC}server/`, `${SRC}app\\.ts$`] },
+  },
+  {
+    name: 'kept-wing-closed',
+    comment:
+      'The kept aggregates (services/kept/) are read through its index.ts and kept up to date through its dispatcher.ts: no other module imports an aggregate, so no writer knows which aggregates follow its change.',
+    severity: 'error',
+    from: { path: SRC, pathNot: `${SRC}services/kept/` },
+    to: { path: `${SRC}services/kept/`, pathNot: [`${SRC}services/kept/index\\.ts$`, `${SRC}services/kept/dispatcher\\.ts$`] },
   },
   {
     name: 'schema-not-rest',

@@ -28,10 +28,8 @@ import { createApp } from '../api/src/app.js';
 import { Prisma } from '../api/src/generated/prisma/client.js';
 import { EXPORT_COLUMNS, RISK_REPORT_CELLS, riskReportMetadata } from '../api/src/services/reports/risk-export.js';
 import { LIVE_ROWS } from '../api/src/services/live-rows.js';
-import { freshSharedItems, periodsWithDecisions } from '../api/src/services/shared-items.js';
-import { criteriaSetsFor, holdersOf } from '../api/src/services/review/assignments.js';
-import { figuresNotKept, forgetCachedFigures } from '../api/src/services/risk-counts.js';
-import { keysOf } from '../api/src/services/scope-figures.js';
+import { figuresNotKept, forgetCachedFigures, freshSharedItems, keysOf, periodsWithDecisions } from '../api/src/services/kept/index.js';
+import { criteriaSetsFor, holdersOf } from '../api/src/services/holds.js';
 import { scopeKey } from '../api/src/services/visibility.js';
 import { JOBS } from '../api/src/db/queue.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
@@ -243,7 +241,7 @@ console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const rev3Dashboard = [['dashboard stats', '/api/dashboard/stats'], ['dashboard trend, 30 days', '/api/dashboard/trend?range=30d'], ['dashboard categories', '/api/dashboard/categories']] as const;
   const timeRev3 = (label: string) => firstTwo(`rev3 after the criteria change, ${label}`, rev3Dashboard, reviewerCookie);
   await timeRev3('figures kept by the job');
-  // The change itself kept the shared items up to date (services/shared-items.ts keepSharedItemsAfter:
+  // The change itself kept the shared items up to date (services/kept/shared-items.ts keepSharedItemsAfter:
   // only rev3's places in the items; the full refresh timed above is what it saves); the job finds them
   // fresh. Timed until their stamp is fresh and the job done, then the administrator's first dashboard
   // stats and All Reviews page.

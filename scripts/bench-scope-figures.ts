@@ -1,5 +1,5 @@
 // How long the set-based work-out of every scope's dashboard figures takes
-// (services/scope-figures.ts keepScopeFigures: what an upload adds before it
+// (services/kept/scope-figures.ts keepScopeFigures: what an upload adds before it
 // is announced), against the figures counted per scope and a per-row CASE per
 // scope. On a copy of a bench database (it writes kept_figures rows):
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/<copy> npx tsx scripts/bench-scope-figures.ts [--runs 3] [--synthetic 50]
@@ -9,8 +9,8 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Prisma } from '../api/src/generated/prisma/client.js';
 import { createDatabase } from '../api/src/db/client.js';
-import { dashboardScopes, fewValued, keepScopeFigures, scopeFiguresSql, type FigureScope } from '../api/src/services/scope-figures.js';
-import { assignedRowsCondition, type CriteriaSets } from '../api/src/services/review/assignments.js';
+import { dashboardScopes, fewValued, keepScopeFigures, scopeFiguresSql, type FigureScope } from '../api/src/services/kept/scope-figures.js';
+import { assignedRowsCondition, type CriteriaSets } from '../api/src/services/holds.js';
 import { LIVE_ROWS, scopeKey } from '../api/src/services/visibility.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, synthetic: { type: 'string' }, explain: { type: 'boolean' } } });

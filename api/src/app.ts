@@ -18,7 +18,7 @@ import { startDeadlineWorker } from './jobs/reminders.js';
 import { startDashboardFiguresWorker } from './jobs/dashboard-figures.js';
 import { startAccessWorkers } from './jobs/access.js';
 import { ensureFirstAdmin } from './services/identity/users.js';
-import { warmDashboardFigures } from './services/scope-figures.js';
+import { warmDashboardFigures } from './services/kept/index.js';
 import { buildServer, type BuiltServer } from './server.js';
 import type { AppDeps } from './context.js';
 import { createLogger } from './logger.js';

@@ -1,5 +1,5 @@
 -- Decisions deleted: their periods lose their stamp in shared_item_periods, so
--- the next reader works their shared_items out again (services/shared-items.ts).
+-- the next reader works their shared_items out again (services/kept/shared-items.ts).
 CREATE OR REPLACE FUNCTION "decisions_after_delete"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM "shared_item_periods" WHERE "period_id" IN (SELECT DISTINCT "period_id" FROM old_rows);

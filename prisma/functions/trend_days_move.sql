@@ -1,7 +1,7 @@
 -- The dashboard trend: trend_days holds, for each period whose days have been
 -- worked out (trend_periods), per UTC day, how many live rows have their latest
 -- decision of the period (newest updated_at, then id) made that day, retained
--- (any decision but 'remove') or removed; services/trend-days.ts is the one home
+-- (any decision but 'remove') or removed; services/kept/trend-days.ts is the one home
 -- of the rule and refreshes a period whose stamp is stale. A decision inserted,
 -- updated or deleted moves its row's latest decision between days in the same
 -- statement: the latest before the statement is taken off its day, the latest

@@ -1,16 +1,18 @@
-// Dashboard figures (those counted over every row a scope sees: services/scope-figures.ts).
+// Dashboard figures (those counted over every row a scope sees: services/kept/scope-figures.ts).
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
-import type { PubSub } from '../pubsub.js';
-import type { DbClient } from '../core/types.js';
 import type { Viewer } from './viewer.js';
 import { decidedRowCount, visibleTotals } from './review/risks.js';
-import { getDecisionPeriod } from './review/periods.js';
-import { freshSharedItems, periodsWithDecisions } from './shared-items.js';
-import { UNCATEGORISED, categoryCounts, loadsPerBucket, newHighRiskUsers } from './scope-figures.js';
-import { HOLDS_WORK, sightsOf } from './review/assignments.js';
-import { rewriteReviewerDays } from './reviewer-days.js';
-import { keptDecidedBuckets, keptReviewerBuckets, latestDecisionsByBucket, ownDecisions, refreshTrendDays } from './trend-days.js';
+import {
+  UNCATEGORISED,
+  categoryCounts,
+  keptDecidedBuckets,
+  keptReviewerBuckets,
+  latestDecisionsByBucket,
+  loadsPerBucket,
+  newHighRiskUsers,
+  ownDecisions,
+} from './kept/index.js';
 
 /** A reviewer counts as online when seen within this window. */
 export const ONLINE_WINDOW_MS = 15 * 60_000;
@@ -69,7 +71,7 @@ export interface TrendPoint {
  * with its latest decision; for a reviewer their own. A decision counts from
  * its last change (an earlier value is in the audit trail, not here). The
  * loads per bucket are cached per data version; everyone's decisions are
- * read from the days kept per period (services/trend-days.ts), a reviewer's
+ * read from the days kept per period (services/kept/trend-days.ts), a reviewer's
  * own from the days kept per period and reviewer.
  */
 export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
@@ -107,37 +109,4 @@ export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Prom
   return rows
     .map((x) => ({ category: x.category, count: Number(x.n) }))
     .sort((a, b) => (a.category === UNCATEGORISED ? 1 : b.category === UNCATEGORISED ? -1 : b.count - a.count || a.category.localeCompare(b.category)));
-}
-
-/**
- * In the transaction that makes an upload live: brings the figures kept in
- * the database for an administrator's dashboard up to date with the new live
- * rows, so that the upload is reported done with them (the first dashboard
- * after an upload then reads kept figures, as the later ones do). For the
- * periods with decisions: the shared items (the decided rows of 'pending',
- * All Reviews), and the trend's days of the period the chart shows,
- * everyone's and each reviewer's own, each one set-based statement; nothing when no period has decisions. Returns whether
- * it refreshed shared items (then vacuumSharedItems after the commit).
- */
-export async function bringKeptFiguresUpToDate(tx: DbClient): Promise<boolean> {
-  const periods = await periodsWithDecisions(tx);
-  if (!periods.length) return false;
-  await freshSharedItems(tx, periods, { inTransaction: true });
-  const shown = (await getDecisionPeriod(tx))?.id ?? null;
-  if (shown && periods.includes(shown)) {
-    await refreshTrendDays(tx, shown, { inTransaction: true });
-    // The reviewers' own days too (those who hold work or whose days are kept), one statement for all.
-    const reviewers = await tx.user.findMany({
-      where: { OR: [{ role: 'reviewer', ...HOLDS_WORK }, { reviewerTrendPeriods: { some: { periodId: shown } } }] },
-      select: { id: true },
-      orderBy: { id: 'asc' },
-    });
-    await rewriteReviewerDays(tx, shown, await sightsOf(tx, reviewers.map((u) => u.id)));
-  }
-  return true;
-}
-
-/** Tells open dashboards that their figures moved (after the change committed); carries nothing else. */
-export function publishDashboardChanged(pubsub: PubSub, reason: 'decisions' | 'upload'): void {
-  pubsub.publish('dashboard:changed', { reason });
 }

@@ -6,7 +6,7 @@
 // viewer (viewer.ts) reads the scope once.
 import { Prisma, type RiskRow, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
-import { assignedRowsCondition, criteriaSetsFor, type CriteriaSets } from './review/assignments.js';
+import { assignedRowsCondition, criteriaSetsFor, type CriteriaSets } from './holds.js';
 import { LIVE_ROWS } from './live-rows.js';
 import type { HelpDecidingFacts } from './review/recommendations.js';
 

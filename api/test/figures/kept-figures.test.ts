@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
 import { decide, line, load } from '../helpers/items.js';
-import { forgetCachedFigures } from '../../src/services/risk-counts.js';
+import { forgetCachedFigures } from '../../src/services/kept/index.js';
 
 let server: TestServer;
 let admin: Client;

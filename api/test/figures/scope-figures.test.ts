@@ -1,6 +1,6 @@
 // A reviewer's first dashboard after an upload. The figures
 // counted over the rows a scope sees (totals, new high-risk users, loads per
-// day and per week, categories: services/scope-figures.ts) are worked out for
+// day and per week, categories: services/kept/scope-figures.ts) are worked out for
 // every reviewer's scope, set-based, after an upload went live and before it
 // is announced, and kept in kept_figures at the new data version: nobody reads
 // in between. They must be what each reader would count itself: the dashboards
@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from '../helpers/server.js';
 import { loadExport } from '../helpers/upload.js';
 import { rowId } from '../helpers/items.js';
-import { forgetCachedFigures, keptFigure } from '../../src/services/risk-counts.js';
-import { keysOf } from '../../src/services/scope-figures.js';
-import { criteriaSetsFor } from '../../src/services/review/assignments.js';
+import { forgetCachedFigures, keptFigure, keysOf } from '../../src/services/kept/index.js';
+import { criteriaSetsFor } from '../../src/services/holds.js';
 import { scopeKey } from '../../src/services/visibility.js';
 import { HEADER, dataVersions, readerCounts, row } from '../helpers/figures.js';
 

@@ -1,4 +1,4 @@
-// A period's first shared items' refresh (services/shared-items.ts) while a
+// A period's first shared items' refresh (services/kept/shared-items.ts) while a
 // decision is being made in another transaction (PostgreSQL only: PGlite has
 // one connection). The decision's trigger moves the kept counts only of
 // periods already worked out (shared_item_periods), and the refresh counts the
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDatabase } from '../helpers/database.js';
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { seedRows, seedUsers } from '../helpers/seed.js';
-import { freshSharedItems } from '../../src/services/shared-items.js';
+import { freshSharedItems } from '../../src/services/kept/index.js';
 import { changingWhatTheySee } from '../../src/services/review/assignments.js';
 import { startJobQueue } from '../../src/db/queue.js';
 

@@ -1,4 +1,4 @@
-// 'Shared' kept per period (services/shared-items.ts): after
+// 'Shared' kept per period (services/kept/shared-items.ts): after
 // every kind of change that moves it (upload, append, purge, assignment added
 // or removed, items reassigned, decisions, period close and reopen), the kept
 // items and their reviewers equal the README's definition worked out here

@@ -1,5 +1,5 @@
 // The dashboard trend's series: everyone's decided series
-// and each reviewer's own are read from counts kept per day (services/trend-days.ts),
+// and each reviewer's own are read from counts kept per day (services/kept/trend-days.ts),
 // moved by the decisions' own statements. After decisions on different days, a decision
 // changed, an upload, and a period closed with a default and reopened (its
 // decisions deleted), the trend over REST and GraphQL equals the series worked

@@ -7,7 +7,7 @@ export const HEADER = 'User ID,User Name,User Group,Access Risk ID,Risk Descript
 export const row = (user: string, group: string, risk: string, level: string, system: string, role: string) =>
   `${user},Name ${user},${group},${risk},Risk ${risk},${level},0101,${system},${role}\r\n`;
 
-/** The readers' own counts over the live rows (services/scope-figures.ts). */
+/** The readers' own counts over the live rows (services/kept/scope-figures.ts). */
 const COUNTS = [/count\(DISTINCT r\.user_id\) FILTER/, /HAVING min\(r\.created_at\)/, /r\.created_at AT TIME ZONE 'UTC'\) AS b, count\(\*\)/, /AS category, count\(\*\)/];
 
 /** How many of the readers' own counts these statements ran. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
 import { seedRows, type SeedRow } from '../helpers/seed.js';
 import { riskRowData } from '../../src/db/seed-rows.js';
-import { dataVersion } from '../../src/services/risk-counts.js';
+import { dataVersion } from '../../src/services/kept/index.js';
 
 let server: TestServer;
 let admin: Client;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as assignments from '../../services/review/assignments.js';
-import { CRITERIA_TYPES } from '../../services/criteria-columns.js';
+import { CRITERIA_TYPES } from '../../services/holds.js';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 import { Success } from '../replies.js';
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { publicUser } from '../../core/types.js';
 import type { Reassignment } from '../../generated/prisma/client.js';
 import * as reassignments from '../../services/review/reassignments.js';
-import { CRITERIA_TYPES } from '../../services/criteria-columns.js';
+import { CRITERIA_TYPES } from '../../services/holds.js';
 import { isoDate, routeSchema, text } from '../edge.js';
 import { UserJson } from '../replies.js';
 

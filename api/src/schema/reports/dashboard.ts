@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { stillSignedIn } from '../../context.js';
 import * as dashboard from '../../services/dashboard.js';
-import { HIGH_RISK_TREND_DAYS } from '../../services/scope-figures.js';
+import { HIGH_RISK_TREND_DAYS } from '../../services/kept/index.js';
 
 const DashboardStats = builder
   .objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats')

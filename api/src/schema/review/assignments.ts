@@ -7,7 +7,7 @@ import { listOrder } from '../ordering.js';
 import { UserNode } from '../identity/users.js';
 import { ValidationError } from '../../core/errors.js';
 import * as assignments from '../../services/review/assignments.js';
-import { CRITERIA_TYPES } from '../../services/criteria-columns.js';
+import { CRITERIA_TYPES } from '../../services/holds.js';
 
 export const CriteriaTypeEnum = enumOf('CriteriaType', {
   description: 'The field of a risk row an assignment matches on.',

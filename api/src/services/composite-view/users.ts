@@ -4,7 +4,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import type { DbClient } from '../../core/types.js';
 import { HIGH_LEVEL_SQL, likeContains } from '../risk-rules.js';
-import { cached } from '../risk-counts.js';
+import { cached } from '../kept/index.js';
 import { allDecided, decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
 
 export interface CompositeUserSummary {

@@ -16,7 +16,8 @@ import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../../auth/
 import { endUserSessions } from '../../auth/sessions.js';
 import { normalizeEmail } from '../../core/validation.js';
 import type { JobQueue } from '../../db/queue.js';
-import { HOLDS_WORK, askForDashboardFigures } from '../review/assignments.js';
+import { HOLDS_WORK } from '../holds.js';
+import { dispatch } from '../kept/dispatcher.js';
 import { assertSignedInSession } from './auth.js';
 
 import { personLabel } from '../../core/people.js';
@@ -170,7 +171,7 @@ export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor:
     }
     const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
     // A reviewer's scope may now be on the dashboard's list with no figures kept.
-    if (user.role === 'reviewer' && before.role !== 'reviewer' && user.isActive) await askForDashboardFigures(tx, deps.jobs);
+    if (user.role === 'reviewer' && before.role !== 'reviewer' && user.isActive) await dispatch(tx, { kind: 'reviewer-activated', jobs: deps.jobs });
     await recordAudit(tx, actor, {
       action: 'user.updated',
       entityType: 'User',
@@ -282,7 +283,7 @@ export async function setUserActive(
     // A deactivated user is signed out everywhere at once.
     if (!active) await endUserSessions(tx, userId);
     // A reviewer made active again: their scope may have no dashboard figures kept.
-    else if (!before.isActive && user.role === 'reviewer') await askForDashboardFigures(tx, deps.jobs);
+    else if (!before.isActive && user.role === 'reviewer') await dispatch(tx, { kind: 'reviewer-activated', jobs: deps.jobs });
     await recordAudit(tx, actor, {
       action: active ? 'user.activated' : 'user.deactivated',
       entityType: 'User',

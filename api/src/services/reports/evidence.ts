@@ -20,7 +20,7 @@ import { NotFoundError } from '../../core/errors.js';
 import { personLabel } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
-import { rowHoldersSql } from '../review/assignments.js';
+import { rowHoldersSql } from '../holds.js';
 import { recommendationValueSql } from '../review/recommendations.js';
 
 export interface EvidenceUpload {

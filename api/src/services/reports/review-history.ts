@@ -10,16 +10,15 @@
 // decided on them. 'Shared With' names the other reviewers, each with their
 // decision on the same risk row in the period, else their latest decision on
 // that user and role, else none (pending). 'Shared' is kept per period by the
-// database (services/shared-items.ts, the rule's one home) and read here for
+// database (services/kept/shared-items.ts, the rule's one home) and read here for
 // the whole filtered set (the Shared Roles filter and the total need it),
 // never worked out row by row in JavaScript.
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import { ValidationError } from '../../core/errors.js';
 import { withPlanSettings } from '../../db/plan-settings.js';
 import { isUuid } from '../../core/types.js';
-import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, periodsWithDecisions, sharedFilterSql } from '../shared-items.js';
+import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, keptReviewerDecisions, periodsWithDecisions, sharedFilterSql } from '../kept/index.js';
 import { MITIGATED, likeContains } from '../risk-rules.js';
-import { keptReviewerDecisions } from '../trend-days.js';
 import type { Viewer } from '../viewer.js';
 
 /** SPEC §9: All Reviews page sizes, default 100; Recent Risk Reviews shows this many. */
@@ -265,7 +264,7 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
   const backward = Boolean(paging.fromEnd);
   const { visible } = await viewer.scope();
   const matching = matchingSql(viewer, visible, f);
-  // 'Shared' is read from the items kept per period (services/shared-items.ts), brought up to date first.
+  // 'Shared' is read from the items kept per period (services/kept/shared-items.ts), brought up to date first.
   const periods = await periodsWithDecisions(prisma);
   await freshSharedItems(prisma, periods);
   const seek = Prisma.join(
@@ -347,7 +346,7 @@ export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: 
 
 /**
  * How many decisions match. A reviewer's: counted, driven by their own
- * decisions. An administrator's: sums kept per item (services/shared-items.ts)
+ * decisions. An administrator's: sums kept per item (services/kept/shared-items.ts)
  * without a search; with one, the search's rule split by what it matches
  * (searchSplit): the kept sums of the items whose every row matches (by user
  * id, by a user's only names, by role), plus the decisions counted on rows
@@ -369,7 +368,7 @@ async function countReviews(
     Number((await withPlanSettings(prisma, { jit: 'off' }, prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n ${matching}`))[0]?.n ?? 0);
   if (viewer.role !== 'admin' || f.ids) {
     // A reviewer's decisions on the rows they see, with or without the Decision filter: the sums of
-    // their days kept per period (services/trend-days.ts), plus those counted in periods not kept.
+    // their days kept per period (services/kept/trend-days.ts), plus those counted in periods not kept.
     const kept = viewer.role !== 'admin' && !f.ids && !f.search && !f.shared ? await keptReviewerDecisions(prisma, viewer.user, periods, f.decision) : null;
     if (kept && !kept.notKept.length) return kept.n;
     const extra = kept ? Prisma.sql`d.period_id = ANY(${kept.notKept}::uuid[])` : undefined;

@@ -8,7 +8,7 @@ import { personLabelSql } from '../../core/people.js';
 import { EXPORT_FIELDS } from '../../ingest/columns.js';
 import type { Database } from '../../db/client.js';
 import type { Viewer } from '../viewer.js';
-import { holdersOf, holdersTextSql, type Holder } from '../review/assignments.js';
+import { holdersOf, holdersTextSql, type Holder } from '../holds.js';
 import { PENDING } from '../risk-rules.js';
 import { recommendationValueJoins } from '../review/recommendations.js';
 import { filterCondition, present, type RiskFilter } from '../review/risks.js';

@@ -12,10 +12,9 @@
 //      recalls and the approval of their set in turn;
 //   3. the period's decision writers (`lockDecisionWrites`): the decisions
 //      table (ROW EXCLUSIVE, as a write would take it, so that readers holding
-//      SHARE against writers, services/shared-items.ts holdDecisionWriters,
-//      come before it and not in between), then the period's trend lock
-//      (services/reviewer-days.ts TREND_LOCK) that the triggers on decisions
-//      take too;
+//      SHARE against writers, holdDecisionWriters below, come before it and
+//      not in between), then the period's trend lock (TREND_LOCK below) that
+//      the triggers on decisions take too;
 //   4. rows: the decisions, then the kept aggregates the triggers move
 //      (shared_items, shared_item_decisions, trend days, reviewer days).
 //
@@ -23,7 +22,28 @@
 // shared items (kept per user and role, shared by reviewers) in different
 // orders in their triggers and PostgreSQL aborted one as a deadlock.
 import type { DbClient } from '../../core/types.js';
-import { lockTrendPeriod } from '../reviewer-days.js';
+
+/**
+ * The advisory lock (with the period) that the triggers on decisions and the
+ * refreshes of the kept trend days take (services/kept/): writers of one
+ * period in turn. The triggers name the same number (prisma/functions/trend_days_move.sql).
+ */
+export const TREND_LOCK = 913_014;
+
+export const lockTrendPeriod = (tx: DbClient, periodId: string) =>
+  tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
+
+/**
+ * Decisions being written wait (and those under way are waited for) until
+ * the transaction ends: a reader of decisions that writes kept aggregates from
+ * them (a refresh of shared items, a change of what reviewers see) then counts
+ * every decision committed, and a later decision's trigger moves what it
+ * wrote. Taken before anything else that decision writers wait for (the
+ * trend's lock), so the two never wait for each other.
+ */
+export async function holdDecisionWriters(tx: DbClient): Promise<void> {
+  await tx.$executeRaw`LOCK TABLE decisions IN SHARE MODE`;
+}
 
 const gateKey = (periodId: string) => `period:${periodId}`;
 

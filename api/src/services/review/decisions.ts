@@ -12,6 +12,7 @@ import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow, rowIdInput } from '
 import { getActivePeriod, requireActivePeriodForChange } from './periods.js';
 import { lockDecisionWrites, lockReviewer, waitAtPeriodGate } from './decision-locks.js';
 import { writeDecisions } from './decision-writer.js';
+import { dispatch, type AfterCommit } from '../kept/dispatcher.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { visibleRowsCondition } from '../visibility.js';
 import type { Actor, DbClient } from '../../core/types.js';
@@ -115,6 +116,7 @@ export async function asReviewer<T>(
   purpose: 'decide' | 'submit',
   fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
 ): Promise<T> {
+  let afterCommit: AfterCommit | undefined;
   const result = await retryingTransaction(
     deps.prisma,
     async (tx) => {
@@ -122,12 +124,14 @@ export async function asReviewer<T>(
       await lockReviewer(tx, period.id, user.id);
       const latest = await latestSubmission(tx, period.id, user.id);
       if (purpose === 'decide') assertEditable(latest);
-      return fn(tx, period, latest);
+      const out = await fn(tx, period, latest);
+      if (purpose === 'decide') afterCommit = await dispatch(tx, { kind: 'decisions-written' });
+      return out;
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
-  // Open dashboards refetch their figures (services/dashboard.ts publishDashboardChanged; not imported: no cycle).
-  if (purpose === 'decide') deps.pubsub.publish('dashboard:changed', { reason: 'decisions' });
+  // After the commit: open dashboards refetch their figures.
+  await afterCommit?.(deps);
   return result;
 }
 

@@ -20,7 +20,7 @@ function published(deps: PeriodDeps, p: ReviewPeriod): ReviewPeriod {
   return p;
 }
 import { evidenceUploads, freezeEvidence, thawEvidence } from '../reports/evidence.js';
-import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { carryMitigations } from './mitigations.js';
 import { writeDecisions } from './decision-writer.js';

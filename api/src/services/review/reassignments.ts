@@ -4,7 +4,7 @@
 // (notification and e-mail). Decisions already made stay with their author
 // (they are the author's, per period). Single items move by item holds
 // (item_holds: given to the new reviewer, given away by the old one), which
-// the one visibility rule honours (assignments.ts assignedRowsCondition).
+// the one visibility rule honours (holds.ts assignedRowsCondition).
 // Each move is kept (reassignments), so an item's history shows who held it
 // when; a deactivated reviewer's open work is listed for administrators to move.
 import { z } from 'zod';
@@ -18,8 +18,8 @@ import { isUuid } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
 import type { Mailer } from '../identity/mail.js';
 import type { JobQueue } from '../../db/queue.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from '../criteria-columns.js';
-import { HOLDS_WORK, changingWhatTheySee, criteriaSetsOf, rowAssigned } from './assignments.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, criteriaSetsOf, rowAssigned } from '../holds.js';
+import { changingWhatTheySee } from './assignments.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
 import { getActivePeriod } from './periods.js';
 import { pendingWork } from './reminders.js';

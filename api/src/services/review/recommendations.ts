@@ -13,7 +13,7 @@
 // facts, which the lists read with their rows (no query per row).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DbClient } from '../../core/types.js';
-import { rowHoldersSql } from './assignments.js';
+import { rowHoldersSql } from '../holds.js';
 import { HIGH_RISK_RULE_SQL, MITIGATED, REMOVE, isHighRiskRule, orList } from '../risk-rules.js';
 import { ValidationError } from '../../core/errors.js';
 

@@ -17,7 +17,7 @@ import { DAY_MS, isUuid } from '../../core/types.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { PubSub } from '../../pubsub.js';
 import type { Mailer } from '../identity/mail.js';
-import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from './assignments.js';
+import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { getActivePeriod } from './periods.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';

@@ -4,14 +4,11 @@
 import { Prisma, type CriteriaType, type PrismaClient, type User } from '../../generated/prisma/client.js';
 import { ValidationError } from '../../core/errors.js';
 import { MAX_CRITERIA_VALUE_LENGTH } from '../../core/validation.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from '../criteria-columns.js';
-import { assignedRowsCondition, criteriaSetsOf, hasItemHolds } from './assignments.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, assignedRowsCondition, criteriaSetsOf, hasItemHolds } from '../holds.js';
+import { liveRowCount } from '../live-rows.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from '../visibility.js';
 import type { DbClient } from '../../core/types.js';
-import { cached, cachedMany, liveRowCount } from '../risk-counts.js';
-import { scopeTotals } from '../scope-figures.js';
-import { keptDecidedRows } from '../shared-items.js';
-import { keptReviewerDecidedRows } from '../trend-days.js';
+import { cached, cachedMany, decidedRowsLive, keptDecidedRows, keptReviewerDecidedRows, scopeTotals } from '../kept/index.js';
 import type { Viewer } from '../viewer.js';
 import {
   RECOMMENDATION_COLUMNS,
@@ -202,7 +199,7 @@ function cursorId(v: string | number | null | undefined, name: string): bigint |
  * `before`) and seek by id; a page in the second half of the result is read
  * backwards from the end (so the last page is as quick as the first); only a
  * page in the middle asked for by number alone is an OFFSET. The total comes
- * from the count cache (risk-counts.ts).
+ * from the count cache (services/kept/risk-counts.ts).
  */
 export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter, paging: RiskPage) {
   const user = viewer.user;
@@ -332,18 +329,14 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
  */
 export async function decidedRowCount(db: DbClient, user: User, periodId: string | null, visible: Prisma.Sql): Promise<number> {
   if (!periodId) return 0;
-  // Kept when up to date: an administrator's (every live row) per item (services/shared-items.ts),
-  // a reviewer's (the live rows they see) per day of their own trend (services/trend-days.ts).
+  // Kept when up to date: an administrator's (every live row) per item (services/kept/shared-items.ts),
+  // a reviewer's (the live rows they see) per day of their own trend (services/kept/trend-days.ts).
   if ('$transaction' in db) {
     const prisma = db as PrismaClient;
     const kept = user.role === 'admin' ? await keptDecidedRows(prisma, periodId) : await keptReviewerDecidedRows(prisma, periodId, user);
     if (kept !== null) return kept;
   }
-  const byReviewer = user.role === 'admin' ? Prisma.empty : Prisma.sql`AND d.reviewer_id = ${user.id}::uuid`;
-  const r = await db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(DISTINCT d.risk_row_id) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
-     WHERE d.period_id = ${periodId}::uuid ${byReviewer} AND ${visible}`;
-  return Number(r[0]?.n ?? 0);
+  return decidedRowsLive(db, periodId, visible, user.role === 'admin' ? null : user.id);
 }
 
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */

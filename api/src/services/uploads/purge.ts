@@ -17,6 +17,7 @@ import { ConflictError } from '../../core/errors.js';
 import { requireAdminSession } from '../identity/settings.js';
 import { recordAudit } from '../../core/audit.js';
 import type { Actor } from '../../core/types.js';
+import { dispatch } from '../kept/dispatcher.js';
 
 export interface PurgeDeps {
   prisma: PrismaClient;
@@ -58,10 +59,10 @@ export async function purgeRiskData(deps: PurgeDeps, actor: Actor): Promise<Purg
       }
       const files = (await tx.upload.findMany({ select: { fileName: true } })).map((u) => u.fileName);
       await tx.$executeRawUnsafe(
-        `TRUNCATE decisions, submission_item_comments, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, shared_items, shared_item_periods, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
+        `TRUNCATE decisions, submission_item_comments, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
       );
-      // Cached counts key on this version (TRUNCATE fires no row triggers).
-      await tx.$executeRaw`UPDATE risk_data_version SET version = version + 1 WHERE id = 1`;
+      // The kept aggregates follow (TRUNCATE fires no row triggers).
+      await dispatch(tx, { kind: 'data-purged' });
       await recordAudit(tx, actor, { action: 'risk_data.purged', entityType: 'RiskData', after: { deleted } });
       return { deleted, files };
     },

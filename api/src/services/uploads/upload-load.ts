@@ -17,13 +17,10 @@ import { emptyColumnWarnings, expectedRows, listedUnknownColumns, openUploadFile
 import { duplicateSet } from '../../ingest/duplicates.js';
 import { CopyLoader } from '../../ingest/copy-loader.js';
 import { RowProblems, USED_FIELDS, rowNormalizer } from '../../ingest/rows.js';
-import { liveRowCount } from '../risk-counts.js';
-import { LIVE_ROWS } from '../live-rows.js';
+import { LIVE_ROWS, liveRowCount } from '../live-rows.js';
 import { carryOverDecisions } from '../review/decisions.js';
 import { checkRemediation, notifyReopened } from '../review/remediation.js';
-import { bringKeptFiguresUpToDate } from '../dashboard.js';
-import { warmDashboardFigures } from '../scope-figures.js';
-import { NO_UPLOAD, dropKeptUploadCounts, vacuumSharedItems } from '../shared-items.js';
+import { dispatch } from '../kept/dispatcher.js';
 import { COMPLETED_WITH_WARNINGS, CONNECTION_LOST, DISK_FULL, failInterrupted, progressEvent, publishProgress } from './uploads.js';
 import { isConnectionLost, isDiskFull } from '../../core/errors.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
@@ -128,9 +125,9 @@ async function loadNow(deps: LoadDeps, uploadId: string, slotLost: AbortSignal):
 /**
  * Makes a fully loaded upload live, in one transaction: for 'replace', the
  * decisions on equal rows move to its rows and the earlier data stops being
- * live (rows loaded without an upload are deleted); the dashboard's kept
- * figures follow (bringKeptFiguresUpToDate: whether it refreshed, returned);
- * the remediation list's 'done' items are checked against its rows (returned).
+ * live (rows loaded without an upload are deleted); the kept aggregates follow
+ * (what they do after the commit, returned); the remediation list's 'done'
+ * items are checked against its rows (returned).
  */
 type Outcome = { rows: number; duplicates: number; warnings: string[] };
 
@@ -143,7 +140,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
         await tx.upload.updateMany({ where: { live: true, id: { not: uploadId } }, data: { live: false, supersededAt: new Date() } });
         // Rows loaded without an upload are part of the data being replaced.
         await tx.$executeRaw`DELETE FROM risk_rows WHERE upload_id IS NULL`;
-        await dropKeptUploadCounts(tx, NO_UPLOAD);
+        await dispatch(tx, { kind: 'upload-rows-deleted', uploadId: null });
       }
       // Readers bound their scans by this (see LIVE_ROWS).
       await tx.$executeRaw`UPDATE uploads SET max_row_id = (SELECT max(id) FROM risk_rows WHERE upload_id = ${uploadId}::uuid) WHERE id = ${uploadId}::uuid`;
@@ -165,10 +162,10 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
         entityId: uploadId,
         after: { originalName: up.originalName, mode: up.mode, records: counts.rows, duplicatesSkipped: counts.duplicates, warnings: counts.warnings.length },
       });
-      // The dashboard's kept figures follow the new live rows before the upload is done (nothing to do without decisions).
-      const refreshed = await bringKeptFiguresUpToDate(tx);
+      // The kept aggregates follow the new live rows before the upload is done.
+      const kept = await dispatch(tx, { kind: 'upload-live' });
       // The remediation list's 'done' items are checked against the new data (verified, or reopened).
-      return { checked: await checkRemediation(tx, actor, uploadId), refreshed };
+      return { checked: await checkRemediation(tx, actor, uploadId), kept };
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
@@ -177,15 +174,12 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
 /** The load has written every row: live, announced, mailed; a 'replace' then purges what it replaced. */
 async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, counts: Outcome, started: number) {
   const { rows, duplicates: dups } = counts;
-  const { checked, refreshed } = await goLive(deps.prisma, up, actor, counts);
+  const { checked, kept } = await goLive(deps.prisma, up, actor, counts);
   await notifyReopened(deps, actor, checked).catch((err: Error) => deps.log(`upload ${up.id}: remediation notification failed: ${err.stack ?? err}`));
   deps.log(`upload ${up.originalName}: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s (${dups} duplicates skipped)`);
-  // The dashboard's cached figures are worked out before the completion is announced (open
-  // dashboards refetch on it): the first read after an upload is not a cold one.
-  await warmDashboardFigures(deps.prisma).catch((err: Error) => deps.log(`upload ${up.id}: dashboard figures not worked out: ${err.message}`));
-  // After the warm-up, not at once: right after the commit, a VACUUM found the replaced items not yet
-  // removable (at 1M rows, 166k dead items left and the totals read by a sequential scan).
-  if (refreshed) await vacuumSharedItems(deps.prisma);
+  // What the kept aggregates do after the commit (the dashboard's figures worked out), before the
+  // completion is announced (open dashboards refetch on it): the first read after an upload is not a cold one.
+  await kept({ ...deps, log: (message) => deps.log(`upload ${up.id}: ${message}`) });
   publishProgress(
     deps.pubsub,
     progressEvent(up, { status: 'completed', rowsProcessed: rows, bytesProcessed: up.sizeBytes, duplicatesSkipped: dups, errorMessage: null, warnings: counts.warnings }),

@@ -2,7 +2,7 @@
 // a 'replace' took out of use, an interrupted attempt's before a retry; and
 // then the search terms that only those rows carried.
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import { dropKeptUploadCounts } from '../shared-items.js';
+import { dispatch } from '../kept/dispatcher.js';
 
 /** Deletes an upload's rows; returns how many. */
 export async function deleteUploadRows(prisma: PrismaClient, uploadId: string): Promise<number> {
@@ -12,7 +12,7 @@ export async function deleteUploadRows(prisma: PrismaClient, uploadId: string): 
     const n = await prisma.$executeRaw`
       DELETE FROM risk_rows WHERE id IN (SELECT id FROM risk_rows WHERE upload_id = ${uploadId}::uuid LIMIT 20000)`;
     if (n === 0) {
-      await dropKeptUploadCounts(prisma, uploadId);
+      await dispatch(prisma, { kind: 'upload-rows-deleted', uploadId });
       return total;
     }
     total += n;

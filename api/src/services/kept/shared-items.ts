@@ -1,7 +1,7 @@
 // 'Shared' (README 'Shared reviews'), the one home of the rule: an item, the
 // same user and role (user id and role/profile), is shared in a period when it
 // is reviewed by more than one reviewer there: reviewers a live row of it is
-// assigned to (the rule of assignments.ts assignedRowsCondition: their
+// assigned to (the rule of holds.ts assignedRowsCondition: their
 // criteria match it and it was not moved away from them, or it was moved to
 // them by a reassignment), and reviewers who decided a row of it in the
 // period.
@@ -13,17 +13,18 @@
 // stamp of the period (shared_item_periods) tells against risk_data_version; a
 // change of what some reviewers see (criteria added or removed, single items
 // moved) moves only their places in the items, in its own transaction
-// (keepSharedItemsAfter), and stamps the period anew; a decision adds its
+// (keepSharedItemsAfter, on the dispatcher's 'sight-changed'), and stamps the period anew; a decision adds its
 // reviewer to its item in the same statement (a trigger, see the migration
 // 20261124150000_shared_items); a deleted decision drops the stamp. Readers
 // call freshSharedItems first, then join shared_items (sharedOf below).
 // Writers write the reviewers only: the column `shared` is generated from them
 // (more than one; migration 20261125040000_shared_generated).
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
-import type { DbClient } from '../core/types.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
-import { LIVE_ROWS } from './live-rows.js';
-import type { ReviewerSight } from './reviewer-days.js';
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { DbClient } from '../../core/types.js';
+import { holdDecisionWriters } from '../review/decision-locks.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, type ReviewerSight } from '../holds.js';
+import { LIVE_ROWS } from '../live-rows.js';
+import type { KeptAggregate } from './aggregate.js';
 
 /** Serialises refreshes of shared items (pg_advisory_xact_lock key). */
 const REFRESH_LOCK = 913_013;
@@ -116,21 +117,9 @@ async function refreshPeriod(db: DbClient, periodId: string, inTransaction: bool
 }
 
 /**
- * Decisions being written wait (and those under way are waited for) until
- * the transaction ends: a reader of decisions that writes shared items from
- * them (a refresh, keepSharedItemsAfter) then counts every decision committed,
- * and a later decision's trigger moves what it wrote. Taken before anything
- * else that decision writers wait for (the trend's lock), so the two never
- * wait for each other.
- */
-export async function holdDecisionWriters(tx: DbClient): Promise<void> {
-  await tx.$executeRaw`LOCK TABLE decisions IN SHARE MODE`;
-}
-
-/**
  * After a change of what `touched` see (criteria added or removed, items
- * moved), in its transaction (assignments.ts changingWhatTheySee, which holds
- * the decision writers from its start): the periods whose items were up to
+ * moved), in its transaction ('sight-changed' in dispatcher.ts, whose
+ * beginSightChange held the decision writers from its start): the periods whose items were up to
  * date before it (stamped with the criteria version `before`) stay up to date
  * without a refresh of the whole period (~25 s at 1M rows), since only the
  * touched reviewers' places in the items moved: everyone else's criteria and
@@ -248,64 +237,12 @@ export async function countKeptDecisions(
   return Number(r?.n ?? 0);
 }
 
-/** shared_item_decisions' upload of rows loaded without an upload (always live). */
-export const NO_UPLOAD = '00000000-0000-0000-0000-000000000000';
-
-/**
- * When an upload's rows are deleted (a purge, or a replace deleting the rows
- * loaded without an upload: NO_UPLOAD), their decisions go with them: the
- * decision counts kept for that upload (shared_item_decisions and
- * reviewer_decision_totals) go too.
- */
-export async function dropKeptUploadCounts(db: DbClient, uploadId: string): Promise<void> {
-  await db.$executeRaw`DELETE FROM shared_item_decisions WHERE upload_id = ${uploadId}::uuid`;
-  await db.$executeRaw`DELETE FROM reviewer_decision_totals WHERE upload_id = ${uploadId}::uuid`;
-}
-
 /** The Shared Roles filter (shared, unique, null: all) on a kept item si (alias), as an AND clause. */
 export const sharedFilterSql = (shared: string | null) =>
   shared === 'shared' ? Prisma.sql`AND ${isSharedSql('si')}` : shared === 'unique' ? Prisma.sql`AND NOT ${isSharedSql('si')}` : Prisma.empty;
 /** The kept count of a decision kind (null: all) on a kept row with decisions and removals (alias). */
-const keptCountSql = (alias: string, decision: string | null) =>
+export const keptCountSql = (alias: string, decision: string | null) =>
   Prisma.raw(decision === 'remove' ? `${alias}.removals` : decision === 'retain' ? `${alias}.decisions - ${alias}.removals` : `${alias}.decisions`);
-
-/**
- * How many decisions on live rows these reviewers made in the periods, all,
- * on shared or unique items only, and of a decision kind, leaving out the
- * items of the user ids and roles of `notOf`: sums over the counts kept per
- * reviewer, upload and item (shared_item_decisions, moved by a trigger on
- * decisions) of the live uploads (and rows loaded without one), instead of a
- * count over their decisions. For the shared filter, the periods must be
- * fresh (freshSharedItems).
- */
-export async function countKeptReviewerDecisions(
-  db: DbClient,
-  periodIds: readonly string[],
-  shared: string | null,
-  decision: string | null,
-  reviewerIds: readonly string[],
-  notOf: { userIds: readonly string[]; roles: readonly string[] },
-): Promise<number> {
-  if (!periodIds.length || !reviewerIds.length) return 0;
-  const n = keptCountSql('sd', decision);
-  const where = Prisma.sql`sd.period_id = ANY(${[...periodIds]}::uuid[]) AND sd.reviewer_id = ANY(${[...reviewerIds]}::uuid[])
-       AND (sd.upload_id = ${NO_UPLOAD}::uuid OR sd.upload_id IN (SELECT u.id FROM uploads u WHERE u.live))`;
-  const users = Prisma.sql`${[...notOf.userIds]}::text[]`;
-  const roles = Prisma.sql`${[...notOf.roles]}::text[]`;
-  if (shared) {
-    const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
-      SELECT sum(${n})::bigint AS n FROM shared_item_decisions sd
-        LEFT JOIN shared_items si ON si.period_id = sd.period_id AND si.user_id = sd.user_id AND si.role_profile = sd.role_profile
-       WHERE ${where} AND NOT sd.user_id = ANY(${users}) AND NOT sd.role_profile = ANY(${roles}) ${sharedFilterSql(shared)}`;
-    return Number(r?.n ?? 0);
-  }
-  // Without the Shared Roles filter: their totals (a few rows), less the items matched whole (by user, by role).
-  const [r] = await db.$queryRaw<{ n: bigint | null }[]>`
-    SELECT (SELECT coalesce(sum(${n}), 0) FROM reviewer_decision_totals sd WHERE ${where})
-         - (SELECT coalesce(sum(${n}), 0) FROM shared_item_decisions sd WHERE ${where}
-             AND (sd.user_id = ANY(${users}) OR sd.role_profile = ANY(${roles}))) AS n`;
-  return Number(r?.n ?? 0);
-}
 
 /**
  * Of the live rows, how many somebody decided in the period (an
@@ -326,3 +263,24 @@ export async function keptDecidedRows(prisma: PrismaClient, periodId: string): P
 
 /** Whether a kept item (alias given, or none: a decision without a kept item) is shared: more than one reviewer. */
 export const isSharedSql = (alias: string) => Prisma.raw(`coalesce(${alias}.shared, false)`);
+
+/**
+ * Of the live rows `visible` selects, how many are decided in the period, by
+ * this reviewer or (null) by anyone: counted from the decisions (exact, as
+ * cheap as their number), while what is kept is refreshed.
+ */
+export async function decidedRowsLive(db: DbClient, periodId: string, visible: Prisma.Sql, reviewerId: string | null): Promise<number> {
+  const byReviewer = reviewerId ? Prisma.sql`AND d.reviewer_id = ${reviewerId}::uuid` : Prisma.empty;
+  const r = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(DISTINCT d.risk_row_id) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+     WHERE d.period_id = ${periodId}::uuid ${byReviewer} AND ${visible}`;
+  return Number(r[0]?.n ?? 0);
+}
+
+export const SHARED_ITEMS = {
+  name: 'shared items',
+  tables: ['shared_items', 'shared_item_periods'],
+  freshWhen: "the period's stamp equals risk_data_version's version and criteria_version",
+  refresh: freshSharedItems,
+  countLive: decidedRowsLive,
+} as const satisfies KeptAggregate;

@@ -8,7 +8,8 @@
 // (on every instance: the version lives in the database). Counts that depend
 // on decisions are not cached.
 import { createHash } from 'node:crypto';
-import type { DbClient } from '../core/types.js';
+import type { DbClient } from '../../core/types.js';
+import type { KeptAggregate } from './aggregate.js';
 
 const MAX_ENTRIES = 2000;
 const cache = new Map<string, { version: bigint; value: Promise<unknown> }>();
@@ -81,7 +82,7 @@ const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
  * Writes figures worked out at `version` into kept_figures, each under its key
  * as `kept` reads it (an existing row is left: it holds the same figure), and
  * deletes the rows of older versions. For `kept` itself, and for figures
- * worked out for many scopes at once (services/scope-figures.ts).
+ * worked out for many scopes at once (scope-figures.ts).
  */
 export async function keepFigures(db: DbClient, version: bigint, figures: Map<string, unknown>): Promise<void> {
   if (figures.size) {
@@ -150,10 +151,10 @@ export async function cachedMany<T>(db: DbClient, keys: string[], computeMissing
   return out;
 }
 
-/** Every live row: the record counts of the live uploads plus rows loaded without an upload. */
-export async function liveRowCount(db: DbClient): Promise<number> {
-  const r = await db.$queryRaw<{ n: bigint }[]>`
-    SELECT (SELECT coalesce(sum(record_count), 0) FROM uploads WHERE live)::bigint
-         + (SELECT count(*) FROM risk_rows WHERE upload_id IS NULL) AS n`;
-  return Number(r[0]?.n ?? 0);
-}
+export const RISK_COUNTS = {
+  name: 'risk counts',
+  tables: ['kept_figures'],
+  freshWhen: "cached (in the process, and in kept_figures for kept()) at risk_data_version's version under its key",
+  refresh: null,
+  countLive: cached,
+} as const satisfies KeptAggregate;

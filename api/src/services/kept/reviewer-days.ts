@@ -1,29 +1,19 @@
 // A reviewer's own dashboard trend is read from days kept per (period,
 // reviewer) (reviewer_trend_days, stamped in reviewer_trend_periods with the
-// data and criteria versions they were worked out at; services/trend-days.ts
-// reads them). This module works them out, set-based: one statement for
+// data and criteria versions they were worked out at; trend-days.ts reads
+// them). This module works them out, set-based: one statement for
 // every reviewer asked, each with their own visibility written into it as a
 // CASE on the decision's reviewer (as the risk report's 'Assigned To' does),
-// so the places that change what reviewers see (an upload going live, a
-// criteria change, an item handed over) bring their days up to date in their
-// own transaction instead of leaving the first read to count live. It takes
-// the reviewers' conditions as SQL (services/review/assignments.ts sightsOf builds
+// so the events that change what reviewers see (an upload going live, a
+// criteria change, an item handed over: dispatcher.ts) bring their days up to
+// date in their own transaction instead of leaving the first read to count live. It takes
+// the reviewers' conditions as SQL (services/holds.ts sightsOf builds
 // them): it knows nothing of criteria itself.
-import { Prisma } from '../generated/prisma/client.js';
-import type { DbClient } from '../core/types.js';
-import { LIVE_ROWS } from './live-rows.js';
-
-/** The advisory lock (with the period) that the trend's triggers and refreshes take: writers of one period in turn. */
-export const TREND_LOCK = 913_014;
-
-export const lockTrendPeriod = (tx: DbClient, periodId: string) =>
-  tx.$executeRaw`SELECT pg_advisory_xact_lock(${TREND_LOCK}, hashtext(${periodId}::uuid::text))`;
-
-/** A reviewer and the rows they hold (alias r, without LIVE_ROWS: assignedRowsCondition of their sets). */
-export interface ReviewerSight {
-  id: string;
-  sees: Prisma.Sql;
-}
+import { Prisma } from '../../generated/prisma/client.js';
+import type { DbClient } from '../../core/types.js';
+import { LIVE_ROWS } from '../live-rows.js';
+import { lockTrendPeriod } from '../review/decision-locks.js';
+import type { ReviewerSight } from '../holds.js';
 
 /**
  * Works the days of these reviewers in the period out again in one statement,
@@ -65,7 +55,7 @@ export async function rewriteReviewerDays(tx: DbClient, periodId: string, sights
  * At the start of a transaction that changes what some reviewers see
  * (criteria, item holds): the criteria version before the change, with the
  * version row locked until the commit (another such change, or an upload,
- * waits), for keepReviewerDaysAfter.
+ * waits), for keepReviewerDaysAfter (dispatcher.ts beginSightChange).
  */
 export async function criteriaVersionBefore(tx: DbClient): Promise<bigint> {
   const [v] = await tx.$queryRaw<{ c: bigint }[]>`SELECT criteria_version AS c FROM risk_data_version WHERE id = 1 FOR UPDATE`;

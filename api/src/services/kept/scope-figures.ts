@@ -4,7 +4,7 @@
 // with a high row), the users whose first high-risk row is new, the rows
 // loaded per day and per week (the trend's 'loaded') and the rows per
 // category. Each is a count over up to every live row (~370 ms for a reviewer
-// who sees 30% of 1M rows), kept per data version and key (services/risk-counts.ts
+// who sees 30% of 1M rows), kept per data version and key (risk-counts.ts
 // kept: in the process and in kept_figures). Read one by one by the dashboard
 // (the readers below); worked out for every scope at once after an upload went
 // live, before it is announced, and by the dashboard figures' job after a
@@ -12,14 +12,15 @@
 // day too (warmDashboardFigures: one scan of the live rows for all of them), so
 // nobody's first dashboard after an upload, a criteria change or midnight counts.
 // The keys the figures are kept under live here only (KEYS), for both.
-import { Prisma, type CriteriaType, type PrismaClient } from '../generated/prisma/client.js';
-import { DAY_MS, type DbClient } from '../core/types.js';
-import { withPlanSettings } from '../db/plan-settings.js';
+import { Prisma, type CriteriaType, type PrismaClient } from '../../generated/prisma/client.js';
+import { DAY_MS, type DbClient } from '../../core/types.js';
+import { withPlanSettings } from '../../db/plan-settings.js';
+import { JOBS, onTransaction, type JobQueue } from '../../db/queue.js';
 import { figuresNotKept, keepFigures, kept } from './risk-counts.js';
-import { HIGH_LEVEL_SQL } from './risk-rules.js';
-import { ADMIN_SCOPE, LIVE_ROWS, scopeKey, type RowScope } from './visibility.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from './criteria-columns.js';
-import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from './review/assignments.js';
+import { HIGH_LEVEL_SQL } from '../risk-rules.js';
+import { ADMIN_SCOPE, LIVE_ROWS, scopeKey, type RowScope } from '../visibility.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, assignedRowsCondition, criteriaSetsOf, type CriteriaSets } from '../holds.js';
+import type { KeptAggregate } from './aggregate.js';
 
 /** The window of the 'High Risk Users' trend text (SPEC §2), in days. */
 export const HIGH_RISK_TREND_DAYS = 30;
@@ -163,6 +164,30 @@ export async function warmDashboardFigures(prisma: PrismaClient, now = new Date(
   }
 }
 
+/**
+ * Sends the dashboard figures' job (jobs/dashboard-figures.ts) in the
+ * transaction `tx` of a change after which a scope may have no figures kept:
+ * what a reviewer sees changed, or a reviewer holding work became active (made
+ * active again, or given the reviewer's role). A change that fails sends
+ * nothing; the job cannot run before the change is committed (see
+ * sightChangesSettled for a job already waiting).
+ */
+export async function askForDashboardFigures(tx: DbClient, jobs: JobQueue): Promise<void> {
+  await jobs.boss.send(JOBS.dashboardFigures, {}, { db: onTransaction(tx) });
+}
+
+/**
+ * Waits for the changes of what reviewers see that are under way to commit
+ * (each holds the criteria version's row from its start: dispatcher.ts
+ * beginSightChange). The dashboard figures' queue keeps one job waiting
+ * (pg-boss 'stately'): a change that finds one waiting sends none, and that
+ * job may be fetched before the change commits; it waits here before reading
+ * the scopes, so it sees it.
+ */
+export async function sightChangesSettled(db: DbClient): Promise<void> {
+  await db.$queryRaw`SELECT 1 FROM risk_data_version WHERE id = 1 FOR SHARE`;
+}
+
 /** The criteria column a scope's condition reads, as keepScopeFigures' groups name it (a user id apart: the user is kept whole too). */
 const groupColumn = (t: CriteriaType) => (t === 'user_id' ? 'ru' : CRITERIA_COLUMN[t]);
 
@@ -286,3 +311,11 @@ export function scopeFiguresSql(scopes: FigureScope[], since: string, few: Reado
       UNION ALL SELECT 'category', k, NULL, category, sum(n)::bigint, NULL FROM a GROUP BY k, category
     ) o ON TRUE WHERE v.id = 1`;
 }
+
+export const SCOPE_FIGURES = {
+  name: 'scope figures',
+  tables: ['kept_figures'],
+  freshWhen: "kept at risk_data_version's version under the scope's key (its criteria; the day for new high-risk users, category_version for categories)",
+  refresh: warmDashboardFigures,
+  countLive: kept,
+} as const satisfies KeptAggregate;

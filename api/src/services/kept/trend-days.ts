@@ -8,11 +8,13 @@
 // upload, append or purge) make the period stale against risk_data_version,
 // and the next reader refreshes it by one set-based statement in the
 // background, counting live meanwhile (latestDecisionsByBucket).
-import { Prisma, type PrismaClient, type User } from '../generated/prisma/client.js';
-import type { DbClient } from '../core/types.js';
-import { LIVE_ROWS } from './live-rows.js';
-import { sightsOf } from './review/assignments.js';
-import { lockTrendPeriod, rewriteReviewerDays } from './reviewer-days.js';
+import { Prisma, type PrismaClient, type User } from '../../generated/prisma/client.js';
+import type { DbClient } from '../../core/types.js';
+import { LIVE_ROWS } from '../live-rows.js';
+import { sightsOf } from '../holds.js';
+import { lockTrendPeriod } from '../review/decision-locks.js';
+import { rewriteReviewerDays } from './reviewer-days.js';
+import type { KeptAggregate } from './aggregate.js';
 
 export type DecidedBucket = { b: Date; retained: bigint; removed: bigint };
 
@@ -160,3 +162,19 @@ export async function refreshReviewerTrendDays(prisma: PrismaClient, periodId: s
     { timeout: 600_000, maxWait: 120_000 },
   );
 }
+
+export const TREND_DAYS = {
+  name: 'trend days',
+  tables: ['trend_days', 'trend_periods'],
+  freshWhen: "the period's stamp equals risk_data_version's version",
+  refresh: refreshTrendDays,
+  countLive: latestDecisionsByBucket,
+} as const satisfies KeptAggregate;
+
+export const REVIEWER_DAYS = {
+  name: 'reviewer days',
+  tables: ['reviewer_trend_days', 'reviewer_trend_periods'],
+  freshWhen: "the (period, reviewer) stamp equals risk_data_version's version and criteria_version, and is exact",
+  refresh: refreshReviewerTrendDays,
+  countLive: latestDecisionsByBucket,
+} as const satisfies KeptAggregate;
