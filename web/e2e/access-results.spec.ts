@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { tablesZip, type Row } from '../../scripts/access-estate';
-import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from '../../api/test/access/fixtures';
+import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from '../../api/test/access/support/fixtures';
 import { ensureAdminSession, signInAsAdmin, toast } from './helpers';
 import { seriousViolations } from './axe';
 

@@ -1,8 +1,8 @@
 // The analysis contract, rule by rule, each on a small hand-made estate with
 // the case that breaks a naive reading.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, rowText, type Engine } from './helpers.js';
-import { PAY_ROLE, POST_ROLE, act, assign, auth, estate, fn, pairRules, perm, risk, rf, rules, tcode, user } from './fixtures.js';
+import { engine, rowText, type Engine } from './support/helpers.js';
+import { PAY_ROLE, POST_ROLE, act, assign, auth, estate, fn, pairRules, perm, risk, rf, rules, tcode, user } from './support/fixtures.js';
 
 let e: Engine;
 beforeAll(async () => {

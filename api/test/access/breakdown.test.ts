@@ -4,8 +4,8 @@
 // exercised ones apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
-import { PAY_ROLE, POST_ROLE, act, assign, estate, fn, pairRules, risk, rf, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, POST_ROLE, act, assign, estate, fn, pairRules, risk, rf, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 
 let server: TestServer;
 let admin: Client;

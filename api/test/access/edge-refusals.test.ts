@@ -4,8 +4,8 @@
 // one is going with 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, userClient, type Client, type TestServer } from '../helpers/server.js';
-import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 
 let server: TestServer;
 let admin: Client;

@@ -5,9 +5,9 @@
 // any of them names the table, line (the header is line 1) and column.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTOR, engine, rowText, type Engine } from './helpers.js';
-import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './fixtures.js';
-import { filesZip, se16List, xlsxTable } from './formats.js';
+import { ACTOR, engine, rowText, type Engine } from './support/helpers.js';
+import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
+import { filesZip, se16List, xlsxTable } from './support/formats.js';
 import { loadExtract, startExtract } from '../../src/services/access/extracts.js';
 import type { Estate } from '../../../scripts/access-estate.js';
 

@@ -3,8 +3,8 @@
 // and still equals a full run (the same rows, numbered alike) and the plain
 // implementation (oracle.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, rowText, type Engine } from './helpers.js';
-import { oracle } from './oracle.js';
+import { engine, rowText, type Engine } from './support/helpers.js';
+import { oracle } from './support/oracle.js';
 import { generateEstate, generateRuleSet, type Estate } from '../../../scripts/access-estate.js';
 
 const USERS = 40;

@@ -4,8 +4,8 @@
 // the table, line (the header is line 1) and column, and no run uses it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
-import { PAY_ROLE, POST_ROLE, act, assign, estate, fn, pairRules, perm, risk, rf, tcode, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, POST_ROLE, act, assign, estate, fn, pairRules, perm, risk, rf, tcode, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 import type { Row } from '../../../scripts/access-estate.js';
 
 let server: TestServer;

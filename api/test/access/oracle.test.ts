@@ -1,8 +1,8 @@
 // The engine's rows equal, row for row, those of a plain second
 // implementation (oracle.ts) on generated estates of two systems.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, rowText, type Engine } from './helpers.js';
-import { oracle } from './oracle.js';
+import { engine, rowText, type Engine } from './support/helpers.js';
+import { oracle } from './support/oracle.js';
 import { generateEstate, generateRuleSet } from '../../../scripts/access-estate.js';
 
 let e: Engine;

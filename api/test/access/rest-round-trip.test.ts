@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { loadExport } from '../helpers/upload.js';
 import { until, wsClient } from '../helpers/ws.js';
-import { PAY_ROLE, POST_ROLE, assign, pairRules, user } from './fixtures.js';
-import { postZip, readCsv, settle } from './edge.js';
-import { estate } from './fixtures.js';
+import { PAY_ROLE, POST_ROLE, assign, pairRules, user } from './support/fixtures.js';
+import { postZip, readCsv, settle } from './support/edge.js';
+import { estate } from './support/fixtures.js';
 
 let server: TestServer;
 let admin: Client;

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { postUpload, settleUpload } from '../helpers/upload.js';
-import { PAY_ROLE, POST_ROLE, act, assign, estate, pairRules, perm, rf, risk, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, POST_ROLE, act, assign, estate, pairRules, perm, rf, risk, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 
 let server: TestServer;
 let admin: Client;

@@ -1,8 +1,8 @@
 // A rule set upload: versions by name, counts of enabled rows, and refusals
 // naming file, line and column before anything is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, type Engine } from './helpers.js';
-import { act, fn, pairRules, perm, risk, rf } from './fixtures.js';
+import { engine, type Engine } from './support/helpers.js';
+import { act, fn, pairRules, perm, risk, rf } from './support/fixtures.js';
 
 let e: Engine;
 beforeAll(async () => {

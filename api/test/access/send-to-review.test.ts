@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, userClients, type Client, type TestServer, type UserClient } from '../helpers/server.js';
 import { decide } from '../helpers/items.js';
-import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 
 let server: TestServer;
 let admin: Client;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { JOBS } from '../../src/db/queue.js';
 import { STOPPED_QUEUE, WORK_LOCK, endOrphanedWork } from '../../src/jobs/access.js';
-import { PAY_ROLE, assign, estate, pairRules, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const LOAD_STOPPED = 'The load stopped before it finished; load the extract again.';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { adminClient, startServer, type Client, type TestServer } from '../helpers/server.js';
-import { PAY_ROLE, POST_ROLE, assign, estate, fn, pairRules, rf, risk, rules, act, perm, user } from './fixtures.js';
-import { postZip, settle } from './edge.js';
+import { PAY_ROLE, POST_ROLE, assign, estate, fn, pairRules, rf, risk, rules, act, perm, user } from './support/fixtures.js';
+import { postZip, settle } from './support/edge.js';
 
 let server: TestServer;
 let admin: Client;

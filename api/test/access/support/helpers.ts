@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Config } from '../../src/config.js';
-import { migratedDatabase } from '../helpers/database.js';
-import { uploadRuleSet } from '../../src/services/access/rule-sets.js';
-import { loadExtract, startExtract } from '../../src/services/access/extracts.js';
-import { runAnalysis, startAnalysis } from '../../src/services/access/analysis.js';
-import { tablesZip, type Estate, type Row, type RuleSetFiles, type ZipOptions } from '../../../scripts/access-estate.js';
+import type { Config } from '../../../src/config.js';
+import { migratedDatabase } from '../../helpers/database.js';
+import { uploadRuleSet } from '../../../src/services/access/rule-sets.js';
+import { loadExtract, startExtract } from '../../../src/services/access/extracts.js';
+import { runAnalysis, startAnalysis } from '../../../src/services/access/analysis.js';
+import { tablesZip, type Estate, type Row, type RuleSetFiles, type ZipOptions } from '../../../../scripts/access-estate.js';
 
 export const ACTOR = { user: null };
 

@@ -4,7 +4,7 @@
 // as numbers; and a .zip of such files under any name.
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { ESTATE_COLUMNS, type Row } from '../../../scripts/access-estate.js';
+import { ESTATE_COLUMNS, type Row } from '../../../../scripts/access-estate.js';
 
 const NUMBERS = new Set(['UFLAG', 'COUNT']);
 const DATES = new Set(['GLTGV', 'GLTGB', 'FROM_DAT', 'TO_DAT', 'LAST_USED']);

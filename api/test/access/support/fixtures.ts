@@ -1,5 +1,5 @@
 // Small hand-made rule sets and estates for the engine's rule-by-rule tests.
-import { emptyEstate, type Estate, type Row, type RuleSetFiles } from '../../../scripts/access-estate.js';
+import { emptyEstate, type Estate, type Row, type RuleSetFiles } from '../../../../scripts/access-estate.js';
 
 export const risk = (id: string, type = 'S', status = 'Enabled'): Row => ({ 'Access Risk ID': id, 'Risk Description': `Risk ${id}`, 'Risk Level': 'High', 'Risk Type': type, 'Business Process': 'FI', Status: status });
 export const fn = (id: string, scope = 'Single'): Row => ({ 'Function ID': id, 'Function Description': `Function ${id}`, 'Business Process': 'FI', 'Analysis Scope': scope });

@@ -1,8 +1,8 @@
 // The engine through its edge: a running server, files posted to the access
 // routes as an administrator's tool would, and waiting on what runs in the
 // background.
-import type { Client, TestServer } from '../helpers/server.js';
-import { tablesZip, type Row } from '../../../scripts/access-estate.js';
+import type { Client, TestServer } from '../../helpers/server.js';
+import { tablesZip, type Row } from '../../../../scripts/access-estate.js';
 
 /** POSTs `tables` as a .zip in the multipart field `file` (and `fields` before it) to `url`, as `c`. */
 export async function postZip(server: TestServer, c: Client, url: string, tables: Record<string, Row[] | string>, fields: Record<string, string> = {}) {

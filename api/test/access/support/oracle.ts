@@ -1,7 +1,7 @@
 // A second, deliberately plain implementation of the analysis contract (loops
 // over the tables as the contract reads, no SQL), to check the engine's
 // output row for row on generated estates.
-import type { Estate, Row, RuleSetFiles } from '../../../scripts/access-estate.js';
+import type { Estate, Row, RuleSetFiles } from '../../../../scripts/access-estate.js';
 
 export interface OracleRow {
   userId: string; riskId: string; ruleId: string; functionId: string; system: string; action: string; role: string; composite: string;
