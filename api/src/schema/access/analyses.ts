@@ -134,6 +134,15 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
   fields: (t) => ({
     ruleSet: t.relation('ruleSet', { description: 'The rule set version analysed.' }),
     test: t.exposeBoolean('test', { description: 'A test run: its rule set version is not the active one of its name. It is compared with compareTo and cannot be sent to the review.' }),
+    recomputedUsers: t.exposeInt('recomputedUsers', {
+      nullable: true,
+      description: 'Users whose conflicts this run computed: every analysed user in a full run; in an incremental run (baseRunId set) only the users its new extract touched, the others copied from that run. Null until it completes.',
+    }),
+    baseRunId: t.string({
+      nullable: true,
+      description: 'Of an incremental run: the database id of the previous run of the same version whose untouched users it copied (the run of that id is `node`-readable as AccessAnalysis). Null for a full run.',
+      resolve: (r) => r.baseRunId,
+    }),
     compareTo: t.relation('compareTo', {
       nullable: true,
       description: 'Of a test run: the latest completed run of the active version it is compared with when it started (null: none yet, every conflict would be added).',

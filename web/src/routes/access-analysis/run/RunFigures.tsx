@@ -25,6 +25,8 @@ export function RunFigures({ run }: { run: RunFigures_run$key }) {
         exercisedCount
         addedCount
         removedCount
+        recomputedUsers
+        baseRunId
       }
     `,
     run,
@@ -37,6 +39,14 @@ export function RunFigures({ run }: { run: RunFigures_run$key }) {
       <StatTile label="Exercised" value={r.exercisedCount} caption="used, per USAGE" tone="danger" />
       <StatTile label="Latent" value={r.conflictCount - r.exercisedCount} caption="held, never run" tone="neutral" />
       <StatTile label="Rows" value={r.rowCount} caption="lines of the CSV" tone="neutral" />
+      {r.recomputedUsers != null && (
+        <StatTile
+          label="Recomputed"
+          value={r.recomputedUsers}
+          caption={r.baseRunId ? 'users a new extract touched; the rest copied' : 'users: a full analysis'}
+          tone="neutral"
+        />
+      )}
       {r.test ? (
         <>
           <StatTile label="Would Add" value={r.addedCount} caption="against the active version" tone="warning" />
