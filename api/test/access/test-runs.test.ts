@@ -85,12 +85,23 @@ describe('a test run of a version that is not active', () => {
       wouldAdd: [{ userId: 'ALICE', riskId: 'R2' }, { userId: 'BOB', riskId: 'R2' }],
       wouldRemove: [{ userId: 'ALICE', riskId: 'R1', riskDescription: 'Risk R1' }],
     });
+    // Its change lists are those of the comparison with compareTo.
+    const testLists = await admin.gql('query($id: ID!) { node(id: $id) { ... on AccessAnalysis { previousRun { id } changes { newCount resolvedCount unchangedCount } } } }', {
+      id: encodeGlobalID('AccessAnalysis', test.id),
+    });
+    expect(testLists.body.data.node).toEqual({ previousRun: { id: encodeGlobalID('AccessAnalysis', real.id) }, changes: { newCount: 2, resolvedCount: 1, unchangedCount: 0 } });
 
     // The active version's next run counts against its own last run, as before.
     expect(await run(v1.body.id)).toMatchObject({ test: false, conflicts: 1, added: 0, removed: 0 });
     // Activated, the draft's first real run is a first run: the test run is no previous run of it.
     expect((await admin.put(`/api/rule-sets/${v2.body.id}/activate`)).status).toBe(200);
-    expect(await run(v2.body.id)).toMatchObject({ test: false, compareTo: null, conflicts: 2, added: 2, removed: 0 });
+    const activated = await run(v2.body.id);
+    expect(activated).toMatchObject({ test: false, compareTo: null, conflicts: 2, added: 2, removed: 0 });
+    // Its change lists agree with its counts: nothing to compare with, every conflict new.
+    const lists = await admin.gql('query($id: ID!) { node(id: $id) { ... on AccessAnalysis { previousRun { id } changes { newCount resolvedCount unchangedCount } } } }', {
+      id: encodeGlobalID('AccessAnalysis', activated.id),
+    });
+    expect(lists.body.data.node).toEqual({ previousRun: null, changes: { newCount: 2, resolvedCount: 0, unchangedCount: 0 } });
     // Now v1 is the draft: its test run compares with v2's real run.
     expect(await run(v1.body.id)).toMatchObject({ test: true, conflicts: 1, added: 1, removed: 2 });
   });

@@ -11,6 +11,7 @@ import { parseOrThrow } from '../../core/validation.js';
 import * as analysis from '../../services/access/analysis.js';
 import * as conflicts from '../../services/access/conflicts.js';
 import * as changes from '../../services/access/changes.js';
+import { comparedRunOf } from '../../services/access/compared-run.js';
 import { AccessRuleSetNode } from './rule-sets.js';
 import { AccessExtractNode, AccessLoadStatusEnum, type LoadStatus } from './extracts.js';
 import { enumOf } from '../enums.js';
@@ -99,7 +100,7 @@ const AccessConflictChangeEnum = enumOf('AccessConflictChange', {
 });
 
 const AccessConflictChangesObject = builder.objectRef<changes.ChangeCounts>('AccessConflictChanges').implement({
-  description: 'What changed in a run against the previous completed run of the same rule set version: its conflicts counted as new, resolved and unchanged.',
+  description: 'What changed in a run against the run it is compared with (previousRun): its conflicts counted as new, resolved and unchanged.',
   fields: (t) => ({
     newCount: t.exposeInt('new', { description: 'Conflicts not in the previous run.' }),
     resolvedCount: t.exposeInt('resolved', { description: 'Conflicts of the previous run no longer found.' }),
@@ -175,15 +176,15 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed.' }),
     changes: t.field({
       type: AccessConflictChangesObject,
-      description: 'Its conflicts counted as new, resolved and unchanged against the previous completed run of the same rule set version (list them with conflicts(change:)).',
+      description: 'Its conflicts counted as new, resolved and unchanged against the run it is compared with (previousRun; list them with conflicts(change:)).',
       resolve: (run, _args, ctx) => changes.changeCounts(ctx.prisma, run),
     }),
     previousRun: t.prismaField({
       type: 'AccessAnalysisRun',
       nullable: true,
-      description: 'The previous completed run of the same rule set version, which changes and conflicts(change:) compare against; null for a first run.',
+      description: 'The run that changes, conflicts(change:) and the added / removed counts compare against: of a test run compareTo, of any other the previous completed run (not a test) of the same rule set version; null when there is none.',
       resolve: async (query, run, _args, ctx) => {
-        const id = await changes.previousRunId(ctx.prisma, run);
+        const id = await comparedRunOf(ctx.prisma, run);
         return id ? ctx.prisma.accessAnalysisRun.findUnique({ ...query, where: { id } }) : null;
       },
     }),
@@ -209,12 +210,12 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
           system: t.arg.string({ description: 'Only conflicts with rows on this system.' }),
           userId: t.arg.string({ description: 'Only conflicts of this user.' }),
           exercised: t.arg.boolean({ description: 'true: only exercised conflicts; false: only latent ones; left out: both.' }),
-          change: t.arg({ type: AccessConflictChangeEnum, description: 'Only the conflicts new, resolved or unchanged against the previous completed run of the same rule set version; left out: this run’s conflicts.' }),
+          change: t.arg({ type: AccessConflictChangeEnum, description: 'Only the conflicts new, resolved or unchanged against the run it is compared with (previousRun); left out: this run’s conflicts.' }),
         },
         resolve: async (run, args, ctx) => {
           const asked: conflicts.ConflictFilter = { riskId: args.riskId, system: args.system, userId: args.userId, exercised: args.exercised };
           // A change reads the run's conflicts, or for resolved ones the previous run's, against the other run.
-          const scope = args.change ? changes.changeScope(run.id, await changes.previousRunId(ctx.prisma, run), args.change, asked) : { runId: run.id, filter: asked };
+          const scope = args.change ? changes.changeScope(run.id, await comparedRunOf(ctx.prisma, run), args.change, asked) : { runId: run.id, filter: asked };
           const { runId, filter } = scope;
           if (!runId) return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: () => Promise.resolve(0) };
           const page = await resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 50, maxSize: MAX_ROWS }, (p: ResolveCursorConnectionArgs) =>

@@ -19,6 +19,7 @@ import { actorLabel, recordAudit } from '../../core/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
 import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from './analysis-sql.js';
+import { comparedRunId, previousRealRun } from './compared-run.js';
 import { currentExtracts } from './extracts.js';
 import { INCREMENTAL_MERGE_SQL, RECOMPUTED_ALL_SQL, RECOMPUTED_TOUCHED_SQL, incrementalBase, touchedUsersSql } from './incremental.js';
 import { UUID, getRuleSet } from './rule-sets.js';
@@ -77,15 +78,10 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
       async (tx) => {
         await tx.accessConflictRow.deleteMany({ where: { runId } });
         await tx.accessConflict.deleteMany({ where: { runId } });
-        // The previous real run of the same version (never a test run): the base an incremental run copies
-        // its untouched users from, and what a real run's added / removed count against. A test run counts
-        // against the active version's run it was started beside.
-        const previous = await tx.accessAnalysisRun.findFirst({
-          where: { ruleSetId: run.ruleSetId, status: 'completed', test: false, startedAt: { lte: run.startedAt }, NOT: { id: runId } },
-          orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
-          select: { id: true, systems: true, extractIds: true, asOf: true },
-        });
-        const previousId = run.test ? run.compareToId : (previous?.id ?? null);
+        // The previous real run of the version is the base an incremental run copies its untouched users
+        // from; added / removed count against the compared run, as the change lists do.
+        const previous = await previousRealRun(tx, run);
+        const previousId = comparedRunId(run, previous);
         const base = incrementalBase(run, previous);
         if (base) {
           await tx.$executeRawUnsafe(touchedUsersSql(base.oldExtract, base.newExtract));

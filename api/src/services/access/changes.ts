@@ -1,28 +1,16 @@
-// What changed in a run against the previous completed run of the same rule
-// set version: its (user, risk) conflicts that are new (not in the previous
-// run), unchanged (in both) and resolved (in the previous run, not in this
-// one). A resolved conflict is read from the previous run, with that run's
-// rows: this run no longer has them. The previous run is found as the run's
-// added / removed counts found it (services/access/analysis.ts): the newest
-// other completed run of the version started no later than this one. A first
-// run has every conflict new and none resolved or unchanged.
+// What changed in a run against the run it is compared with: its (user,
+// risk) conflicts that are new (not in that run), unchanged (in both) and
+// resolved (in that run, not in this one). A resolved conflict is read from
+// the compared run, with that run's rows: this run no longer has them. Which
+// run that is has one rule (compared-run.ts), shared with the run's added /
+// removed counts. A run with none has every conflict new and none resolved
+// or unchanged.
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import { comparedRunOf, type RunRef } from './compared-run.js';
 import { countConflicts, type ConflictFilter } from './conflicts.js';
 
 export const CONFLICT_CHANGES = ['new', 'resolved', 'unchanged'] as const;
 export type ConflictChange = (typeof CONFLICT_CHANGES)[number];
-
-type RunRef = { id: string; ruleSetId: string; startedAt: Date };
-
-/** The previous completed run of the same rule set version, or null for a first run. */
-export async function previousRunId(prisma: PrismaClient, run: RunRef): Promise<string | null> {
-  const previous = await prisma.accessAnalysisRun.findFirst({
-    where: { ruleSetId: run.ruleSetId, status: 'completed', startedAt: { lte: run.startedAt }, NOT: { id: run.id } },
-    orderBy: [{ startedAt: 'desc' }, { finishedAt: 'desc' }],
-    select: { id: true },
-  });
-  return previous?.id ?? null;
-}
 
 /**
  * Where the conflicts of one kind of change are read: the run whose
@@ -44,7 +32,7 @@ export interface ChangeCounts {
 
 /** How many conflicts of each kind of change a run has (counted by the same filters its lists use). */
 export async function changeCounts(prisma: PrismaClient, run: RunRef): Promise<ChangeCounts> {
-  const previousId = await previousRunId(prisma, run);
+  const previousId = await comparedRunOf(prisma, run);
   const count = async (change: ConflictChange) => {
     const scope = changeScope(run.id, previousId, change, {});
     return scope.runId ? countConflicts(prisma, scope.runId, scope.filter) : 0;
