@@ -1,6 +1,6 @@
 import { Button, Card, CardHeader, Field, Input, MessageBar, MessageBarBody, Spinner, Subtitle2, Caption1 } from '@fluentui/react-components';
 import { ArrowUpload20Regular, BookDatabase24Regular } from '@fluentui/react-icons';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { RuleSetsPanel_query$key } from '../../__generated__/RuleSetsPanel_query.graphql';
 import { ListEmpty, ListTable } from '../../components/lists/ListTable';
@@ -9,6 +9,7 @@ import { useNotify } from '../../components/forms/toast';
 import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { isZip, postFile } from './accessClient';
 import { usePanelStyles } from './panelStyles';
+import { useZipFile } from './useZipFile';
 import { RuleSetRow, RULE_SET_COLUMNS } from './RuleSetRow';
 
 /** '1 risk', '2 risks'. */
@@ -33,10 +34,10 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
     query,
   );
   const [name, setName] = useState('');
-  const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
+  const zip = useZipFile(() => setError(null));
+  const { file } = zip;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -54,8 +55,7 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
     const s = result.body;
     notify({ title: 'Rule Set Uploaded', description: `${s.name} version ${s.version}: ${counted(s.risks, 'risk')}, ${counted(s.functions, 'function')}.`, intent: 'success' });
     setName('');
-    setFile(null);
-    if (fileInput.current) fileInput.current.value = '';
+    zip.clear();
     refetch();
   };
 
@@ -82,14 +82,8 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
             {(props) => (
               <input
                 {...props}
-                ref={fileInput}
+                {...zip.inputProps}
                 className={styles.file}
-                type="file"
-                accept=".zip,application/zip"
-                onChange={(e) => {
-                  setFile(e.target.files?.[0] ?? null);
-                  setError(null);
-                }}
               />
             )}
           </Field>

@@ -1,6 +1,6 @@
 import { Button, Card, CardHeader, Caption1, Field, Input, MessageBar, MessageBarBody, Spinner, Subtitle2 } from '@fluentui/react-components';
 import { ArrowUpload20Regular, Server24Regular } from '@fluentui/react-icons';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { SystemsPanel_query$key } from '../../__generated__/SystemsPanel_query.graphql';
 import { ListEmpty, ListTable } from '../../components/lists/ListTable';
@@ -9,6 +9,7 @@ import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { isZip, postFile, SYSTEM_NAME } from './accessClient';
 import { ExtractRow, EXTRACT_COLUMNS } from './ExtractRow';
 import { usePanelStyles } from './panelStyles';
+import { useZipFile } from './useZipFile';
 
 /**
  * System data: load a system's access extract (.zip of SAP tables; its progress shows in its row),
@@ -35,10 +36,10 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
     query,
   );
   const [system, setSystem] = useState('');
-  const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ system?: string; file?: string; form?: string }>({});
-  const fileInput = useRef<HTMLInputElement>(null);
+  const zip = useZipFile();
+  const { file } = zip;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -59,8 +60,7 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
       return;
     }
     notify({ title: 'Extract Loading', description: `${name}: the extract is loading; its progress shows below.`, intent: 'info' });
-    setFile(null);
-    if (fileInput.current) fileInput.current.value = '';
+    zip.clear();
     refetch();
   };
 
@@ -88,11 +88,8 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
             {(props) => (
               <input
                 {...props}
-                ref={fileInput}
+                {...zip.inputProps}
                 className={styles.file}
-                type="file"
-                accept=".zip,application/zip"
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
               />
             )}
           </Field>

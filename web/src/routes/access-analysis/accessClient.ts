@@ -7,11 +7,6 @@ export type RestFailure = { message: string; code?: string; field?: string };
 
 export type RestResult<T> = { ok: true; body: T } | { ok: false; failure: RestFailure };
 
-/** The global id of a database id of `typename` (Relay node id). */
-export function globalIdOf(typename: string, id: string): string {
-  return window.btoa(`${typename}:${id}`);
-}
-
 /** POSTs `file` (last, as the server streams it) with `fields` before it. */
 export async function postFile<T>(url: string, file: File, fields: Record<string, string> = {}): Promise<RestResult<T>> {
   const form = new FormData();
