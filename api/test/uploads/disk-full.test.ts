@@ -110,8 +110,11 @@ describe.runIf(mounted)('the data folder of the embedded database fills up', () 
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
 
     fillDisk();
-    // A file that cannot even be stored.
-    const unstored = await upload(admin, csv);
+    // A file that cannot even be stored, refused while most of it is still on its way:
+    // the client reads the answer (the rest of the body is read and dropped), not a reset.
+    const large = path.join(outside, 'large.csv');
+    writeCsv(large, 150_000, { seed: 74 });
+    const unstored = await upload(admin, large);
     expect(unstored.status).toBe(503);
     expect(unstored.body.message).toMatch(/^The data folder is full/);
     // Each notification takes room in its table: soon one needs space the disk no longer has.

@@ -51,12 +51,34 @@ export async function receiveMultipart(req: FastifyRequest, reply: FastifyReply)
   } catch (err) {
     if (file) await fs.promises.rm(file.tempPath, { force: true });
     if (err instanceof PayloadTooLargeError) tooLarge(reply);
-    // The rest of the body may be unread (the file could not be stored): the
-    // connection is closed with the answer, so the client does not reuse it.
+    // The rest of the body may be unread (the file could not be stored): it is
+    // read and dropped first, since a client still sending takes a close as a
+    // reset and never sees the answer; the connection is closed with the answer.
+    await dropRestOfBody(req);
     reply.header('connection', 'close');
     throw unreadableForm(err);
   }
   return { file, fields };
+}
+
+/** How long a refused body is read and dropped before the answer goes anyway. */
+const DROP_BODY_MS = 30_000;
+
+/** Reads the rest of a request's body into nothing (never stored), for at most DROP_BODY_MS. */
+async function dropRestOfBody(req: FastifyRequest): Promise<void> {
+  const raw = req.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('end', done).off('close', done).off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, DROP_BODY_MS);
+    raw.on('end', done).on('close', done).on('error', done);
+    raw.unpipe();
+    raw.resume();
+  });
 }
 
 /**
