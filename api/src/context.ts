@@ -8,7 +8,8 @@ import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
 import { resolveSession, sessionToken, type NewSession } from './auth/sessions.js';
 import { apiTokenStillValid, resolveApiToken, type ResolvedToken } from './auth/tokens.js';
-import { createViewer, type Viewer } from './services/viewer.js';
+import type { Viewer } from './services/viewer.js';
+import { createCaller, type Caller } from './services/caller.js';
 
 export type { AppDeps };
 
@@ -52,6 +53,8 @@ export interface Context {
    * nobody is signed in.
    */
   viewer: Viewer | null;
+  /** What every service a signed-in user reaches takes first (services/caller.ts); null when nobody is signed in. */
+  caller: Caller | null;
   cookies?: RequestInfo['cookies'];
 }
 
@@ -118,6 +121,8 @@ export function authenticate(
 export async function createContext(deps: AppDeps, key: object, info: RequestInfo): Promise<Context> {
   const auth = await authenticate(deps, key, info.headers, { ip: info.ip ?? null, connectionParams: info.connectionParams });
   const userAgent = typeof info.headers['user-agent'] === 'string' ? info.headers['user-agent'] : null;
+  const actor: Actor = { user: auth.user, ip: info.ip ?? null, userAgent, sessionId: auth.sessionId };
+  const caller = callerOf(deps, actor);
   return {
     deps,
     prisma: deps.prisma,
@@ -127,8 +132,9 @@ export async function createContext(deps: AppDeps, key: object, info: RequestInf
     sessionId: auth.sessionId,
     authKind: auth.kind,
     apiToken: auth.token ?? null,
-    actor: { user: auth.user, ip: info.ip ?? null, userAgent, sessionId: auth.sessionId },
-    viewer: auth.user ? createViewer(deps.prisma, auth.user) : null,
+    actor,
+    viewer: caller?.viewer ?? null,
+    caller,
     cookies: info.cookies,
   };
 }
@@ -152,7 +158,12 @@ export function setContextUser(ctx: Context, user: User | null, sessionId: strin
   ctx.authKind = user ? 'session' : null;
   ctx.apiToken = null;
   ctx.actor = { ...ctx.actor, user, sessionId };
-  ctx.viewer = user ? createViewer(ctx.prisma, user) : null;
+  ctx.caller = callerOf(ctx.deps, ctx.actor);
+  ctx.viewer = ctx.caller?.viewer ?? null;
+}
+
+function callerOf(deps: AppDeps, actor: Actor): Caller | null {
+  return actor.user ? createCaller(deps, { ...actor, user: actor.user }) : null;
 }
 
 /** The role checks, in one place, for Pothos scopes and REST routes alike. */
