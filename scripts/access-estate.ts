@@ -304,14 +304,16 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
     const own = areaCodes(s % areas);
     const g = (object: string, auth: string, field: string, low: string, high = '') => files.AGR_1251!.add({ AGR_NAME: role, OBJECT: object, AUTH: auth, FIELD: field, LOW: low, HIGH: high, DELETED: rnd() < 0.01 ? 'X' : '' });
     await files.AGR_TEXTS!.add({ AGR_NAME: role, TEXT: `Single role ${s}` });
+    // Every transaction ('*') is a support role's, about one role in 500, as in real estates.
+    if (rnd() < 0.002) await g('S_TCODE', 'T-1', 'TCD', '*');
     for (let k = int(6, 14); k > 0; k--) {
       const r = rnd();
       if (r < 0.85) await g('S_TCODE', 'T-1', 'TCD', pick(own));
       else if (r < 0.93) await g('S_TCODE', 'T-1', 'TCD', `${pick(own).slice(0, 4)}*`);
-      else if (r < 0.999) {
+      else {
         const i = Math.floor(rnd() * (own.length - 5));
         await g('S_TCODE', 'T-1', 'TCD', own[i]!, own[i + int(1, 4)]!);
-      } else await g('S_TCODE', 'T-1', 'TCD', '*');
+      }
     }
     for (let a = int(0, 3); a > 0; a--) {
       const obj = rnd() < 0.7 ? 'F_BKPF_BUK' : 'M_BEST_EKO';

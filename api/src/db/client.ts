@@ -166,7 +166,11 @@ async function createPostgres(url: string, onQuery?: (sql: string) => void, warn
       return {
         async write(chunk) {
           if (failure) throw failure;
-          if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+          if (!stream.write(chunk)) {
+            // Whichever of drain or close comes first; the other's listeners are removed (not left to pile up per chunk).
+            const settled = new AbortController();
+            await Promise.race([once(stream, 'drain', { signal: settled.signal }), once(stream, 'close', { signal: settled.signal })]).finally(() => settled.abort());
+          }
           if (failure) throw failure;
         },
         async end() {
