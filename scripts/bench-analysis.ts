@@ -23,6 +23,9 @@ import pg from 'pg';
 import type { Config } from '../api/src/config.js';
 import { createDatabase, type Database } from '../api/src/db/client.js';
 import { migrate } from '../api/src/db/migrate.js';
+import type { JobQueue } from '../api/src/db/queue.js';
+import type { AppDeps } from '../api/src/services/deps.js';
+import { createCaller, type Caller } from '../api/src/services/caller.js';
 import { uploadRuleSet } from '../api/src/services/access/rule-sets.js';
 import { loadExtract, startExtract } from '../api/src/services/access/extracts.js';
 import { runAnalysis, startAnalysis } from '../api/src/services/access/analysis.js';
@@ -37,7 +40,6 @@ const pgliteUsers = Number(arg('pglite-users', '5000'));
 const flag = (f: string) => process.argv.includes(f);
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const dir = flag('--dir') ? arg('dir', '') : fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-access-'));
-const ACTOR = { user: null };
 const AS_OF = '2026-06-30';
 const figures: [string, string, string][] = [];
 const figure = (f: [string, string, string]) => {
@@ -69,20 +71,23 @@ async function estateFiles(u: number, a: number, r: number) {
 }
 
 /** The product's path for an extract: the start (checks, keeps the file) and the load job's service. */
-async function load(deps: { prisma: Database['prisma']; db: Database; config: Config }, zip: string) {
+/** What the product's services are given here: the database, the uploads folder, and an administrator as the caller. */
+type BenchDeps = { prisma: Database['prisma']; db: Database; config: Config; caller: Caller };
+
+async function load(deps: BenchDeps, zip: string) {
   const copy = path.join(dir, `upload-${Date.now()}.zip`);
   fs.copyFileSync(zip, copy);
   const t0 = performance.now();
-  const { id } = await startExtract(deps, ACTOR, 'PRD', { originalName: 'PRD.zip', tempPath: copy, sizeBytes: fs.statSync(copy).size });
+  const { id } = await startExtract(deps.caller, 'PRD', { originalName: 'PRD.zip', tempPath: copy, sizeBytes: fs.statSync(copy).size });
   await loadExtract(deps, id);
   const x = await deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
   if (x.status !== 'completed') throw new Error(`The extract failed: ${x.errorMessage}`);
   return { secs: secs(t0), x };
 }
 
-async function analyse(deps: { prisma: Database['prisma']; db: Database }, ruleSetId: string, explain = false) {
+async function analyse(deps: BenchDeps, ruleSetId: string, explain = false) {
   const t0 = performance.now();
-  const { id } = await startAnalysis(deps, ACTOR, { ruleSetId, asOf: AS_OF });
+  const { id } = await startAnalysis(deps.caller, { ruleSetId, asOf: AS_OF });
   if (explain) await explainRun(deps.db, id);
   await runAnalysis(deps, id);
   const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id } });
@@ -133,7 +138,10 @@ async function psqlCopy(tables: Record<string, { file: string }>) {
   }
 }
 
-async function withDatabase<T>(kind: 'postgres' | 'pglite', work: (deps: { prisma: Database['prisma']; db: Database; config: Config }) => Promise<T>): Promise<T> {
+/** The bench runs each job itself (loadExtract, runAnalysis): the queue takes what is sent and runs nothing. */
+const NO_JOBS = { boss: { send: () => Promise.resolve(null) } } as unknown as JobQueue;
+
+async function withDatabase<T>(kind: 'postgres' | 'pglite', work: (deps: BenchDeps) => Promise<T>): Promise<T> {
   const name = `grc_bench_access_${Date.now()}`;
   const admin = kind === 'postgres' ? new pg.Client({ connectionString: pgUrl }) : null;
   let url: string | undefined;
@@ -149,7 +157,9 @@ async function withDatabase<T>(kind: 'postgres' | 'pglite', work: (deps: { prism
   const db = await createDatabase({ databaseUrl: url, dataDir });
   try {
     await migrate(db.sql);
-    return await work({ prisma: db.prisma, db, config: { uploadsDir: path.join(dataDir, 'uploads') } as Config });
+    const deps = { prisma: db.prisma, db, config: { uploadsDir: path.join(dataDir, 'uploads') } as Config, jobs: NO_JOBS };
+    const admin = await db.prisma.user.create({ data: { email: 'bench.admin@example.com', firstName: 'Bench', lastName: 'Admin', role: 'admin' } });
+    return await work({ ...deps, caller: createCaller(deps as AppDeps, { user: admin }) });
   } finally {
     await db.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -165,7 +175,7 @@ const size = `${n(users)} users, ${n(assignments)} assignments, ${n(authRows)} A
 const files = await estateFiles(users, assignments, authRows);
 const copySecs = await psqlCopy(files.tables);
 await withDatabase('postgres', async (deps) => {
-  const rules = await uploadRuleSet(deps.prisma, ACTOR, files.rulesZip, 'rules.zip', 'Bench rules');
+  const rules = await uploadRuleSet(deps.caller, files.rulesZip, 'rules.zip', 'Bench rules');
   resetPeak();
   const loaded = await load(deps, files.zip);
   figure([`extract load, PostgreSQL (${size})`, '≥ 0.5× psql \\copy', `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`]);
@@ -180,7 +190,7 @@ await withDatabase('postgres', async (deps) => {
 if (!flag('--skip-pglite')) {
   const small = await estateFiles(pgliteUsers, pgliteUsers * 20, pgliteUsers * 80);
   await withDatabase('pglite', async (deps) => {
-    const rules = await uploadRuleSet(deps.prisma, ACTOR, small.rulesZip, 'rules.zip', 'Bench rules');
+    const rules = await uploadRuleSet(deps.caller, small.rulesZip, 'rules.zip', 'Bench rules');
     const loaded = await load(deps, small.zip);
     const full = await analyse(deps, rules.id);
     const reloaded = await load(deps, small.changedZip);

@@ -5,7 +5,7 @@
 // any of them names the table, line (the header is line 1) and column.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTOR, engine, rowText, type Engine } from './support/helpers.js';
+import { engine, rowText, type Engine } from './support/helpers.js';
 import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
 import { filesZip, se16List, xlsxTable } from './support/formats.js';
 import { loadExtract, startExtract } from '../../src/services/access/extracts.js';
@@ -36,7 +36,7 @@ const TABLES: Estate = estate({
 /** Loads a .zip as an extract of `system`: the extract's row after its load. */
 async function load(system: string, zip: Buffer) {
   const file = await e.write(zip);
-  const { id } = await startExtract(e.deps, ACTOR, system, { originalName: `${system}.zip`, tempPath: file, sizeBytes: fs.statSync(file).size });
+  const { id } = await startExtract(e.caller, system, { originalName: `${system}.zip`, tempPath: file, sizeBytes: fs.statSync(file).size });
   await loadExtract(e.deps, id);
   return e.deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
 }

@@ -64,11 +64,11 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
         replyStatus: 202,
       }),
     },
-    async (req, reply) => reply.status(202).send(await analysis.startAnalysis(req.ctx.deps, req.ctx.actor, req.body)),
+    async (req, reply) => reply.status(202).send(await analysis.startAnalysis(req.ctx.caller!, req.body)),
   );
 
   app.get<{ Params: { id: string } }>('/api/analyses/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: AnalysisJson }) }, async (req) =>
-    analysisJson(await analysis.getAnalysis(req.ctx, req.params.id)),
+    analysisJson(await analysis.getAnalysis(req.ctx.caller!, req.params.id)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -82,9 +82,10 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
       }),
     },
     async (req) => {
-      const run = await completedAnalysis(req.ctx, req.params.id);
+      const caller = req.ctx.caller!;
+      const run = await completedAnalysis(caller, req.params.id);
       if (!run.test) throw new ConflictError('This run is not a test run: its added and removed count against the previous run of its own version');
-      const [wouldAdd, wouldRemove] = await Promise.all([analysis.testChanges(req.ctx, run, 'add'), analysis.testChanges(req.ctx, run, 'remove')]);
+      const [wouldAdd, wouldRemove] = await Promise.all([analysis.testChanges(caller, run, 'add'), analysis.testChanges(caller, run, 'remove')]);
       return { compareTo: run.compareToId, wouldAdd, wouldRemove };
     },
   );
@@ -102,8 +103,9 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
       }),
     },
     async (req, reply) => {
-      const run = await completedAnalysis(req.ctx, req.params.id);
-      return sendCsvExport(reply, { name: `conflicts-${run.id}.csv`, totalRows: run.rows, lines: conflictsCsv(req.ctx.deps, run.id) });
+      const caller = req.ctx.caller!;
+      const run = await completedAnalysis(caller, req.params.id);
+      return sendCsvExport(reply, { name: `conflicts-${run.id}.csv`, totalRows: run.rows, lines: conflictsCsv(caller, run.id) });
     },
   );
 
@@ -121,10 +123,11 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       // Everything that can fail with a message fails before the first byte.
-      const run = await completedAnalysis(req.ctx, req.params.id);
+      const caller = req.ctx.caller!;
+      const run = await completedAnalysis(caller, req.params.id);
       reply.header(TOTAL_ROWS_HEADER, String(run.rows)).header('content-type', XLSX).header('content-disposition', `attachment; filename="conflicts-${run.id}.xlsx"`);
       const out = new PassThrough();
-      writeConflictsXlsx(req.ctx.deps, run.id, out).catch((err: Error) => out.destroy(err));
+      writeConflictsXlsx(caller, run.id, out).catch((err: Error) => out.destroy(err));
       return reply.send(out);
     },
   );
@@ -142,7 +145,7 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
       }),
     },
     async (req, reply) => {
-      const upload = await review.sendToReview(req.ctx.deps, req.ctx.actor, req.params.id, req.body);
+      const upload = await review.sendToReview(req.ctx.caller!, req.params.id, req.body);
       return reply.status(202).send({ uploadId: upload.id });
     },
   );

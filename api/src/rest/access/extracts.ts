@@ -52,13 +52,13 @@ export function registerExtractRoutes(app: FastifyInstance) {
       const { file } = await receiveMultipart(req, reply);
       if (!file) throw new ValidationError('file: no file was sent; add the .zip in a field named file', 'file');
       // The service keeps the file or removes it, whatever happens.
-      return reply.status(202).send(await extracts.startExtract(req.ctx.deps, req.ctx.actor, req.params.system, file));
+      return reply.status(202).send(await extracts.startExtract(req.ctx.caller!, req.params.system, file));
     },
   );
 
   app.get<{ Params: { system: string; id: string } }>(
     '/api/systems/:system/extracts/:id',
     { config: { access: 'admin' }, schema: routeSchema({ params: z.object({ system, id: text('id', 100).min(1, 'id is required') }), reply: ExtractJson }) },
-    async (req) => extracts.getExtract(req.ctx, req.params.system, req.params.id),
+    async (req) => extracts.getExtract(req.ctx.caller!, req.params.system, req.params.id),
   );
 }

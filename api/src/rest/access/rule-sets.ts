@@ -41,7 +41,7 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
       const { file, fields } = await receiveMultipart(req, reply);
       try {
         if (!file) throw new ValidationError('file: no file was sent; add the .zip in a field named file', 'file');
-        const set = await ruleSets.uploadRuleSet(req.ctx.prisma, req.ctx.actor, file.tempPath, file.originalName, fields.name);
+        const set = await ruleSets.uploadRuleSet(req.ctx.caller!, file.tempPath, file.originalName, fields.name);
         return reply.status(201).send(set);
       } finally {
         if (file) await fs.promises.rm(file.tempPath, { force: true });
@@ -50,13 +50,13 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
   );
 
   app.get('/api/rule-sets', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(RuleSetJson).describe('By name, newest version first') }) }, async (req) =>
-    ruleSets.listRuleSets(req.ctx.prisma),
+    ruleSets.listRuleSets(req.ctx.caller!),
   );
 
   app.put<{ Params: { id: string } }>(
     '/api/rule-sets/:id/activate',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Make this version the active one of its name', params: idParams, reply: RuleSetJson }) },
-    async (req) => ruleSets.activateRuleSet(req.ctx.prisma, req.ctx.actor, req.params.id),
+    async (req) => ruleSets.activateRuleSet(req.ctx.caller!, req.params.id),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -71,7 +71,7 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
       }),
     },
     async (req, reply) => {
-      const { name, version, files } = await ruleSetFiles(req.ctx.prisma, req.params.id);
+      const { name, version, files } = await ruleSetFiles(req.ctx.caller!, req.params.id);
       const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'rule-set';
       return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${safe}-v${version}.zip"`).send(zipArchive(files));
     },

@@ -26,14 +26,14 @@ export function registerAiBulkRoutes(app: FastifyInstance) {
     '/api/ai/bulk-categorize',
     { config: { access: 'admin' }, schema: doc('Uncategorised risk ids with the estimated cost and spend cap, and the latest bulk run: { estimate, run }', z.strictObject({ estimate: EstimateJson, run: ProgressJson.nullable() })) },
     async (req) => {
-      const run = await bulk.latestBulkRun(req.ctx.prisma);
-      return { estimate: await bulk.estimateBulk(req.ctx.deps), run: run ? bulk.progressOf(run) : null };
+      const run = await bulk.latestBulkRun(req.ctx.caller!);
+      return { estimate: await bulk.estimateBulk(req.ctx.caller!), run: run ? bulk.progressOf(run) : null };
     },
   );
 
   app.post(
     '/api/ai/bulk-categorize',
     { config: { access: 'admin' }, schema: doc('Start categorising every uncategorised risk id in the background (one run at a time)', z.strictObject({ run: ProgressJson }), 202) },
-    async (req, reply) => reply.status(202).send({ run: bulk.progressOf(await bulk.startBulk(req.ctx.deps, req.ctx.actor)) }),
+    async (req, reply) => reply.status(202).send({ run: bulk.progressOf(await bulk.startBulk(req.ctx.caller!)) }),
   );
 }

@@ -35,6 +35,6 @@ export function registerSettingsRoutes(app: FastifyInstance) {
   app.post(
     '/api/admin/validate-openai-key',
     { config: { access: 'admin' }, schema: doc('Check the stored OpenAI API key with a real, free call to the provider: { isValid, error }', { reply: z.strictObject({ isValid: z.boolean(), error: z.string().nullable() }) }) },
-    async (req) => validateStoredKey(req.ctx.deps, req.ctx.actor),
+    async (req) => validateStoredKey(req.ctx.caller!),
   );
 }

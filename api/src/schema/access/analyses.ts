@@ -55,7 +55,7 @@ const AccessConflictObject = builder.objectRef<conflicts.ConflictSummary>('Acces
       description: `Its rows, in the order of conflicts.csv (at most ${MAX_ROWS}).`,
       // Read for every conflict of the page at once.
       resolve: (c, _args, ctx) =>
-        ctx.viewer!.loader('access.conflictRows', (keys: readonly conflicts.ConflictKey[]) => conflicts.rowsOfConflicts(ctx.prisma, keys, MAX_ROWS), (k) => JSON.stringify([k.runId, k.userId, k.riskId])).load(c),
+        ctx.caller!.viewer.loader('access.conflictRows', (keys: readonly conflicts.ConflictKey[]) => conflicts.rowsOfConflicts(ctx.caller!, keys, MAX_ROWS), (k) => JSON.stringify([k.runId, k.userId, k.riskId])).load(c),
     }),
   }),
 });
@@ -152,13 +152,13 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
       type: [AccessTestConflictObject],
       description: `Of a completed test run: the conflicts it found that compareTo did not, by user then risk (at most ${analysis.MAX_CHANGES}; addedCount counts them all). Empty for any other run.`,
       select: { id: true, test: true, status: true, compareToId: true },
-      resolve: (run, _args, ctx) => analysis.testChanges(ctx, run, 'add'),
+      resolve: (run, _args, ctx) => analysis.testChanges(ctx.caller!, run, 'add'),
     }),
     wouldRemove: t.field({
       type: [AccessTestConflictObject],
       description: `Of a completed test run: the conflicts of compareTo it did not find, by user then risk (at most ${analysis.MAX_CHANGES}; removedCount counts them all). Empty for any other run.`,
       select: { id: true, test: true, status: true, compareToId: true },
-      resolve: (run, _args, ctx) => analysis.testChanges(ctx, run, 'remove'),
+      resolve: (run, _args, ctx) => analysis.testChanges(ctx.caller!, run, 'remove'),
     }),
     systems: t.exposeStringList('systems', { description: 'The systems analysed.' }),
     asOf: t.string({ description: 'The analysis date (YYYY-MM-DD).', select: { asOf: true }, resolve: (r) => r.asOf.toISOString().slice(0, 10) }),
@@ -177,14 +177,14 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     changes: t.field({
       type: AccessConflictChangesObject,
       description: 'Its conflicts counted as new, resolved and unchanged against the run it is compared with (previousRun; list them with conflicts(change:)).',
-      resolve: (run, _args, ctx) => changes.changeCounts(ctx.prisma, run),
+      resolve: (run, _args, ctx) => changes.changeCounts(ctx.caller!, run),
     }),
     previousRun: t.prismaField({
       type: 'AccessAnalysisRun',
       nullable: true,
       description: 'The run that changes, conflicts(change:) and the added / removed counts compare against: of a test run compareTo, of any other the previous completed run (not a test) of the same rule set version; null when there is none.',
       resolve: async (query, run, _args, ctx) => {
-        const id = await comparedRunOf(ctx.prisma, run);
+        const id = await comparedRunOf(ctx.caller!, run);
         return id ? ctx.prisma.accessAnalysisRun.findUnique({ ...query, where: { id } }) : null;
       },
     }),
@@ -198,7 +198,7 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
       resolve: (run, args, ctx) => {
         const first = args.first ?? 10;
         if (first < 1 || first > MAX_BREAKDOWN) throw new ValidationError(`first: between 1 and ${MAX_BREAKDOWN}`, 'first');
-        return conflicts.conflictBreakdown(ctx.prisma, run.id, args.by, first);
+        return conflicts.conflictBreakdown(ctx.caller!, run.id, args.by, first);
       },
     }),
     conflicts: t.connection(
@@ -213,15 +213,16 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
           change: t.arg({ type: AccessConflictChangeEnum, description: 'Only the conflicts new, resolved or unchanged against the run it is compared with (previousRun); left out: this run’s conflicts.' }),
         },
         resolve: async (run, args, ctx) => {
+          const caller = ctx.caller!;
           const asked: conflicts.ConflictFilter = { riskId: args.riskId, system: args.system, userId: args.userId, exercised: args.exercised };
           // A change reads the run's conflicts, or for resolved ones the previous run's, against the other run.
-          const scope = args.change ? changes.changeScope(run.id, await comparedRunOf(ctx.prisma, run), args.change, asked) : { runId: run.id, filter: asked };
+          const scope = args.change ? changes.changeScope(run.id, await comparedRunOf(caller, run), args.change, asked) : { runId: run.id, filter: asked };
           const { runId, filter } = scope;
           if (!runId) return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: () => Promise.resolve(0) };
           const page = await resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 50, maxSize: MAX_ROWS }, (p: ResolveCursorConnectionArgs) =>
-            conflicts.listConflicts(ctx.prisma, runId, filter, { after: keyOf(p.after, 'after'), before: keyOf(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
+            conflicts.listConflicts(caller, runId, filter, { after: keyOf(p.after, 'after'), before: keyOf(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
           );
-          return { ...page, totalCount: () => conflicts.countConflicts(ctx.prisma, runId, filter) };
+          return { ...page, totalCount: () => conflicts.countConflicts(caller, runId, filter) };
         },
       },
       lazyTotalCount,
@@ -256,7 +257,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const input = parseOrThrow(analysis.analysisInputSchema, { ruleSetId: args.ruleSetId.id, systems: args.systems ?? undefined, asOf: args.asOf ?? undefined });
-      const { id } = await analysis.startAnalysis(ctx.deps, ctx.actor, input);
+      const { id } = await analysis.startAnalysis(ctx.caller!, input);
       return ctx.prisma.accessAnalysisRun.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -271,7 +272,7 @@ builder.mutationFields((t) => ({
       mode: t.arg({ type: UploadModeEnum, required: true, description: 'APPEND adds the rows to the loaded data; REPLACE puts them in its place.' }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const upload = await review.sendToReview(ctx.deps, ctx.actor, args.id.id, { mode: args.mode });
+      const upload = await review.sendToReview(ctx.caller!, args.id.id, { mode: args.mode });
       return ctx.prisma.upload.findUniqueOrThrow({ ...query, where: { id: upload.id } });
     },
   }),
@@ -293,7 +294,7 @@ builder.subscriptionFields((t) => ({
     description: 'An extract’s load or an analysis run: where it stands first, then as it moves, ending after completed or failed.',
     authScopes: { admin: true },
     args: { id: t.arg.globalID({ required: true, for: [AccessExtractNode, AccessAnalysisNode], description: 'The extract’s or run’s global id.' }) },
-    subscribe: (_root, { id }, ctx) => progress.progressStream(ctx.prisma, ctx.pubsub, id.typename === 'AccessExtract' ? 'extract' : 'analysis', id.id),
+    subscribe: (_root, { id }, ctx) => progress.progressStream(ctx.caller!, id.typename === 'AccessExtract' ? 'extract' : 'analysis', id.id),
     resolve: (p) => p,
   }),
 }));

@@ -59,7 +59,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: AccessRuleSetNode, description: 'The version to activate.' }) },
     resolve: async (query, _root, { id }, ctx) => {
-      await ruleSets.activateRuleSet(ctx.prisma, ctx.actor, id.id);
+      await ruleSets.activateRuleSet(ctx.caller!, id.id);
       return ctx.prisma.accessRuleSet.findUniqueOrThrow({ ...query, where: { id: id.id } });
     },
   }),

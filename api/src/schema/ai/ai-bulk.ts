@@ -35,7 +35,7 @@ const Progress = builder.node(builder.objectRef<bulk.BulkProgress>('AiBulkProgre
   id: { description: 'The run’s global id, as node(id:) reads it back (null there for anyone but an administrator).', resolve: (p) => p.runId },
   authScopes: { admin: true },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'runId' in v && 'costUsd' in v && 'spendCapUsd' in v,
-  loadMany: (ids, ctx) => bulk.bulkRunsById(ctx.prisma, ids),
+  loadMany: (ids, ctx) => bulk.bulkRunsById(ctx.caller!, ids),
   fields: (t) => ({
     runId: t.exposeString('runId', { description: 'The run’s id as stored (the audit log’s entity id, `GET /api/ai/bulk-categorize`’s `run.runId`); `id` is the global one.' }),
     status: t.expose('status', { type: AiBulkStatusEnum, description: 'Where the run stands.' }),
@@ -62,8 +62,8 @@ builder.queryFields((t) => ({
     description: 'The bulk categorisation’s estimate and latest run (administrators).',
     authScopes: { admin: true },
     resolve: async (_root, _args, ctx) => {
-      const run = await bulk.latestBulkRun(ctx.prisma);
-      return { estimate: await bulk.estimateBulk(ctx.deps), run: run ? bulk.progressOf(run) : null };
+      const run = await bulk.latestBulkRun(ctx.caller!);
+      return { estimate: await bulk.estimateBulk(ctx.caller!), run: run ? bulk.progressOf(run) : null };
     },
   }),
 }));
@@ -74,7 +74,7 @@ builder.mutationFields((t) => ({
     description: 'Categorises every uncategorised risk id in the background, within the spend cap.',
     authScopes: { admin: true },
     errors: {},
-    resolve: async (_root, _args, ctx) => bulk.progressOf(await bulk.startBulk(ctx.deps, ctx.actor)),
+    resolve: async (_root, _args, ctx) => bulk.progressOf(await bulk.startBulk(ctx.caller!)),
   }),
 }));
 

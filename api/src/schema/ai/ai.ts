@@ -21,7 +21,7 @@ builder.objectFields(CompositeRiskGroupRef, (t) => ({
     nullable: true,
     description: 'The AI’s suggested category for the risk (null: none).',
     resolve: (g, _args, ctx) =>
-      ctx.viewer!.loader('aiSuggestion', (ids: readonly string[]) => ai.suggestionsFor(ctx.prisma, ids), (id) => id).load(g.accessRiskId),
+      ctx.caller!.viewer.loader('aiSuggestion', (ids: readonly string[]) => ai.suggestionsFor(ctx.caller!, ids), (id) => id).load(g.accessRiskId),
   }),
 }));
 
@@ -101,7 +101,7 @@ builder.queryFields((t) => ({
     type: UsageStats,
     description: 'The AI calls of the last 30 days and what they cost (administrators).',
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => ai.usageStats(ctx.deps),
+    resolve: (_root, _args, ctx) => ai.usageStats(ctx.caller!),
   }),
 }));
 
@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { riskId: t.arg.string({ required: true, description: 'The access risk id to categorise.' }) },
-    resolve: (_root, args, ctx) => ai.categorizeRisk(ctx.deps, ctx.viewer!, ctx.actor, args),
+    resolve: (_root, args, ctx) => ai.categorizeRisk(ctx.caller!, args),
   }),
   decideAiSuggestion: t.field({
     type: SuggestionDecision,
@@ -120,7 +120,7 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { riskId: t.arg.string({ required: true, description: 'The access risk id whose suggested category is decided.' }), accepted: t.arg.boolean({ required: true, description: 'true to accept the suggestion, false to reject it.' }) },
-    resolve: (_root, args, ctx) => ai.acceptSuggestion(ctx.deps, ctx.viewer!, ctx.actor, args.riskId, { accepted: args.accepted }),
+    resolve: (_root, args, ctx) => ai.acceptSuggestion(ctx.caller!, args.riskId, { accepted: args.accepted }),
   }),
   generateRiskProfile: t.field({
     type: RiskProfile,
@@ -128,6 +128,6 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { accessRiskId: t.arg.string({ required: true, description: 'The access risk id to profile for that user.' }), userId: t.arg.string({ required: true, description: 'The user (id in the loaded data) whose risk is profiled.' }) },
-    resolve: (_root, args, ctx) => ai.riskProfile(ctx.deps, ctx.viewer!, ctx.actor, args),
+    resolve: (_root, args, ctx) => ai.riskProfile(ctx.caller!, args),
   }),
 }));

@@ -64,6 +64,6 @@ builder.mutationFields((t) => ({
     type: KeyValidationRef,
     description: 'Checks the stored key with a real, free call to the provider.',
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => validateStoredKey(ctx.deps, ctx.actor),
+    resolve: (_root, _args, ctx) => validateStoredKey(ctx.caller!),
   }),
 }));

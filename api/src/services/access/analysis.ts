@@ -14,7 +14,7 @@
 // (incremental.ts) and says how many it recomputed.
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
@@ -39,10 +39,11 @@ export type AnalysisInput = z.infer<typeof analysisInputSchema>;
 
 const RUN = { id: true, ruleSetId: true, test: true, compareToId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, recomputedUsers: true, baseRunId: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
 
-/** Creates a run (status 'processing') with the extracts it will use, and queues it when a job queue is given. */
-export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'] }, actor: Actor, input: AnalysisInput): Promise<{ id: string }> {
+/** Creates a run (status 'processing') with the extracts it will use, and queues it. */
+export async function startAnalysis(caller: Caller, input: AnalysisInput): Promise<{ id: string }> {
+  const { deps, actor } = caller;
   // The rule set is named by a field of the request, not by its path: one that does not exist is a 400 naming it.
-  const ruleSet = await getRuleSet(deps.prisma, input.ruleSetId).catch((e: unknown) => {
+  const ruleSet = await getRuleSet(caller, input.ruleSetId).catch((e: unknown) => {
     throw e instanceof NotFoundError ? new ValidationError(`ruleSetId: no rule set has the id ${input.ruleSetId}`, 'ruleSetId') : e;
   });
   const systems = input.systems ? [...new Set(input.systems)] : undefined;
@@ -62,7 +63,7 @@ export async function startAnalysis(deps: AnalysisDeps & { jobs?: AppDeps['jobs'
       data: { ruleSetId: input.ruleSetId, test: !ruleSet.active, compareToId: compareTo?.id ?? null, systems: extracts.map((x) => x.system), extractIds: extracts.map((x) => x.id), asOf: new Date(`${asOf}T00:00:00Z`), startedBy: actorLabel(actor) },
       select: { id: true },
     });
-    if (deps.jobs) await deps.jobs.boss.send(JOBS.accessAnalysis, { runId: run.id }, { db: onTransaction(tx) });
+    await deps.jobs.boss.send(JOBS.accessAnalysis, { runId: run.id }, { db: onTransaction(tx) });
     await recordAudit(tx, actor, { action: 'access.analysis.started', entityType: 'access_analysis_run', entityId: run.id, after: { ruleSetId: input.ruleSetId, test: !ruleSet.active, systems: extracts.map((x) => x.system), asOf } });
     return run;
   });
@@ -114,8 +115,8 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
   }
 }
 
-export async function getAnalysis(deps: Pick<AppDeps, 'prisma'>, id: string) {
-  const run = UUID.test(id) ? await deps.prisma.accessAnalysisRun.findUnique({ where: { id }, select: RUN }) : null;
+export async function getAnalysis(caller: Caller, id: string) {
+  const run = UUID.test(id) ? await caller.deps.prisma.accessAnalysisRun.findUnique({ where: { id }, select: RUN }) : null;
   if (!run) throw new NotFoundError(`No analysis ${id}`);
   return run;
 }
@@ -146,11 +147,11 @@ export const MAX_CHANGES = 500;
  * run it is compared with did not (add) and the reverse (remove), by user then
  * risk; empty lists for a run that is not a test or has not completed.
  */
-export async function testChanges(deps: Pick<AppDeps, 'prisma'>, run: { id: string; test: boolean; status: string; compareToId: string | null }, side: 'add' | 'remove', limit = MAX_CHANGES): Promise<ConflictChange[]> {
+export async function testChanges(caller: Caller, run: { id: string; test: boolean; status: string; compareToId: string | null }, side: 'add' | 'remove', limit = MAX_CHANGES): Promise<ConflictChange[]> {
   if (!run.test || run.status !== 'completed') return [];
   const [from, against] = side === 'add' ? [run.id, run.compareToId] : [run.compareToId, run.id];
   if (!from) return [];
-  return deps.prisma.$queryRawUnsafe<ConflictChange[]>(
+  return caller.deps.prisma.$queryRawUnsafe<ConflictChange[]>(
     `SELECT c.user_id AS "userId", c.risk_id AS "riskId", coalesce(k.description, '') AS "riskDescription"
        FROM access_conflicts c
        JOIN access_analysis_runs r ON r.id = c.run_id

@@ -5,7 +5,7 @@
 // run that is has one rule (compared-run.ts), shared with the run's added /
 // removed counts. A run with none has every conflict new and none resolved
 // or unchanged.
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Caller } from '../caller.js';
 import { comparedRunOf, type RunRef } from './compared-run.js';
 import { countConflicts, type ConflictFilter } from './conflicts.js';
 
@@ -31,11 +31,11 @@ export interface ChangeCounts {
 }
 
 /** How many conflicts of each kind of change a run has (counted by the same filters its lists use). */
-export async function changeCounts(prisma: PrismaClient, run: RunRef): Promise<ChangeCounts> {
-  const previousId = await comparedRunOf(prisma, run);
+export async function changeCounts(caller: Caller, run: RunRef): Promise<ChangeCounts> {
+  const previousId = await comparedRunOf(caller, run);
   const count = async (change: ConflictChange) => {
     const scope = changeScope(run.id, previousId, change, {});
-    return scope.runId ? countConflicts(prisma, scope.runId, scope.filter) : 0;
+    return scope.runId ? countConflicts(caller, scope.runId, scope.filter) : 0;
   };
   const [n, resolved, unchanged] = await Promise.all([count('new'), count('resolved'), count('unchanged')]);
   return { previousId, new: n, resolved, unchanged };

@@ -4,6 +4,7 @@
 // of any other run, its previous real run, which is also the base an
 // incremental run copies its untouched users from.
 import type { DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 
 export type RunRef = { id: string; ruleSetId: string; startedAt: Date; test: boolean; compareToId: string | null };
 
@@ -26,7 +27,7 @@ export function comparedRunId(run: Pick<RunRef, 'test' | 'compareToId'>, previou
 }
 
 /** The run a run is compared with (comparedRunId), read. */
-export async function comparedRunOf(db: DbClient, run: RunRef): Promise<string | null> {
-  return comparedRunId(run, run.test ? null : await previousRealRun(db, run));
+export async function comparedRunOf(caller: Caller, run: RunRef): Promise<string | null> {
+  return comparedRunId(run, run.test ? null : await previousRealRun(caller.deps.prisma, run));
 }
 

@@ -7,7 +7,7 @@
 // system, the action's description from its system's row or else the
 // every-system one.
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
-import type { Database } from '../../db/client.js';
+import type { Caller } from '../caller.js';
 import { copyCsvLines, csvLine, sqlCsvText } from '../../core/csv.js';
 import { EXPORT_FIELDS } from '../../ingest/columns.js';
 import { ConflictError, ValidationError } from '../../core/errors.js';
@@ -64,13 +64,13 @@ function filterSql(runId: string, f: ConflictFilter): Prisma.Sql {
 }
 
 /** The conflicts of a run matching the filter, by user then risk (code point order). */
-export async function listConflicts(prisma: PrismaClient, runId: string, filter: ConflictFilter, page: ConflictPage): Promise<ConflictSummary[]> {
+export async function listConflicts(caller: Caller, runId: string, filter: ConflictFilter, page: ConflictPage): Promise<ConflictSummary[]> {
   const keys: Prisma.Sql[] = [];
   if (page.after) keys.push(Prisma.sql`(c.user_id, c.risk_id) > (${page.after[0]}, ${page.after[1]})`);
   if (page.before) keys.push(Prisma.sql`(c.user_id, c.risk_id) < (${page.before[0]}, ${page.before[1]})`);
   const dir = Prisma.raw(page.inverted ? 'DESC' : 'ASC');
   // Read backwards (`inverted`), the rows stay in that order: the connection turns them round.
-  return prisma.$queryRaw<ConflictSummary[]>`
+  return caller.deps.prisma.$queryRaw<ConflictSummary[]>`
     SELECT c.run_id::text AS "runId", c.user_id AS "userId", c.risk_id AS "riskId", c.exercised,
            coalesce(k.description, '') AS "riskDescription", coalesce(k.level, '') AS "riskLevel", coalesce(k.business_process, '') AS "businessProcess",
            ARRAY(SELECT DISTINCT w.system FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id ORDER BY 1)::text[] AS systems
@@ -86,9 +86,9 @@ export type ConflictKey = Pick<ConflictSummary, 'runId' | 'userId' | 'riskId'>;
 export type ConflictRow = Awaited<ReturnType<PrismaClient['accessConflictRow']['findFirstOrThrow']>>;
 
 /** The rows of each conflict (at most `max` each, in row order), for many conflicts in one query. */
-export async function rowsOfConflicts(prisma: PrismaClient, keys: readonly ConflictKey[], max: number): Promise<ConflictRow[][]> {
+export async function rowsOfConflicts(caller: Caller, keys: readonly ConflictKey[], max: number): Promise<ConflictRow[][]> {
   if (!keys.length) return [];
-  const found = await prisma.$queryRaw<(ConflictRow & { n: bigint })[]>`
+  const found = await caller.deps.prisma.$queryRaw<(ConflictRow & { n: bigint })[]>`
     SELECT k.n, r.run_id::text AS "runId", r.row_no AS "rowNo", r.user_id AS "userId", r.risk_id AS "riskId", r.rule_id AS "ruleId", r.function_id AS "functionId",
            r.system, r.action, r.role, r.composite, r.resource, r.resource_extn AS "resourceExtn", r.value_from AS "valueFrom", r.value_to AS "valueTo",
            r.execution_count AS "executionCount", r.last_executed_on AS "lastExecutedOn"
@@ -100,8 +100,8 @@ export async function rowsOfConflicts(prisma: PrismaClient, keys: readonly Confl
   return out;
 }
 
-export async function countConflicts(prisma: PrismaClient, runId: string, filter: ConflictFilter): Promise<number> {
-  const [r] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM access_conflicts c WHERE ${filterSql(runId, filter)}`;
+export async function countConflicts(caller: Caller, runId: string, filter: ConflictFilter): Promise<number> {
+  const [r] = await caller.deps.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM access_conflicts c WHERE ${filterSql(runId, filter)}`;
   return r!.n;
 }
 
@@ -121,7 +121,7 @@ export interface BreakdownEntry {
  * a page of conflicts. By system, a conflict counts once on every system its
  * rows show (a cross-system conflict counts on each).
  */
-export async function conflictBreakdown(prisma: PrismaClient, runId: string, by: BreakdownBy, limit: number): Promise<BreakdownEntry[]> {
+export async function conflictBreakdown(caller: Caller, runId: string, by: BreakdownBy, limit: number): Promise<BreakdownEntry[]> {
   const groups: Record<BreakdownBy, { key: Prisma.Sql; from: Prisma.Sql }> = {
     risk: { key: Prisma.sql`c.risk_id`, from: Prisma.empty },
     user: { key: Prisma.sql`c.user_id`, from: Prisma.empty },
@@ -135,7 +135,7 @@ export async function conflictBreakdown(prisma: PrismaClient, runId: string, by:
     },
   };
   const g = groups[by];
-  return prisma.$queryRaw<BreakdownEntry[]>`
+  return caller.deps.prisma.$queryRaw<BreakdownEntry[]>`
     SELECT ${g.key} AS key, count(*)::int AS conflicts, (count(*) FILTER (WHERE c.exercised))::int AS exercised
       FROM access_conflicts c ${g.from}
      WHERE c.run_id = ${runId}::uuid
@@ -217,7 +217,8 @@ SELECT ${page === '' ? '' : 'r.row_no, '}${select}
  * written by the database (COPY), on PGlite in batches of 10,000 rows, so
  * memory stays flat either way. A run not completed has no file (409).
  */
-export async function* conflictsCsv(deps: { prisma: PrismaClient; db: Database }, runId: string): AsyncGenerator<string | Buffer> {
+export async function* conflictsCsv(caller: Caller, runId: string): AsyncGenerator<string | Buffer> {
+  const { deps } = caller;
   yield csvLine(CONFLICT_CSV_HEADERS);
   if (deps.db.sql.copyOut) {
     yield* copyCsvLines(deps.db.sql.copyOut(csvQuery(''), [runId]));
@@ -239,10 +240,10 @@ export async function* conflictsCsv(deps: { prisma: PrismaClient; db: Database }
  * export cells as text (`c0`…, EXPORT_FIELDS' order), for files the server
  * writes itself (conflicts.xlsx).
  */
-export async function* conflictTextRows(deps: { db: Database }, runId: string): AsyncGenerator<string[][]> {
+export async function* conflictTextRows(caller: Caller, runId: string): AsyncGenerator<string[][]> {
   let after = 0;
   for (;;) {
-    const batch = await deps.db.sql.query<Record<string, string | number>>(`${csvQuery('AND r.row_no > $2', TEXT_SELECT)} LIMIT 10000`, [runId, after]);
+    const batch = await caller.deps.db.sql.query<Record<string, string | number>>(`${csvQuery('AND r.row_no > $2', TEXT_SELECT)} LIMIT 10000`, [runId, after]);
     if (!batch.length) return;
     yield batch.map((row) => EXPORT_FIELDS.map((_f, i) => String(row[`c${i}`] ?? '')));
     after = Number(batch[batch.length - 1]!.row_no);
@@ -250,8 +251,8 @@ export async function* conflictTextRows(deps: { db: Database }, runId: string): 
 }
 
 /** The run whose file is asked for: it must exist (404) and be completed (409 otherwise). */
-export async function completedAnalysis(deps: { prisma: PrismaClient }, runId: string) {
-  const run = await getAnalysis(deps, runId);
+export async function completedAnalysis(caller: Caller, runId: string) {
+  const run = await getAnalysis(caller, runId);
   if (run.status !== 'completed') {
     throw new ConflictError(run.status === 'failed' ? 'The analysis failed: it has no conflicts to download' : 'The analysis is still running: download its conflicts once it has completed');
   }

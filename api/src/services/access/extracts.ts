@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../deps.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
@@ -34,11 +34,11 @@ const SUMMARY = { id: true, system: true, status: true, errorMessage: true, prog
 export const fileOf = (deps: Pick<AppDeps, 'config'>, id: string) => path.join(deps.config.uploadsDir, 'access-extracts', `${id}.zip`);
 
 /**
- * Checks what can be told at once, keeps the file and queues its load:
- * { id, status: 'processing' }. Without a job queue (`jobs` left out) the
- * caller loads it (loadExtract).
+ * Checks what can be told at once, keeps the file and queues its load
+ * (loadExtract, by the job): { id, status: 'processing' }.
  */
-export async function startExtract(deps: Pick<AppDeps, 'prisma' | 'config'> & { jobs?: AppDeps['jobs'] }, actor: Actor, system: string, file: ReceivedFile): Promise<{ id: string; status: string }> {
+export async function startExtract(caller: Caller, system: string, file: ReceivedFile): Promise<{ id: string; status: string }> {
+  const { deps, actor } = caller;
   try {
     checkSystem(system);
     try {
@@ -63,7 +63,7 @@ export async function startExtract(deps: Pick<AppDeps, 'prisma' | 'config'> & { 
       await fs.promises.rename(file.tempPath, dest);
       // The load job exists once the extract does (a rollback sends none).
       // Retries and expiry are the queue's (jobs/access.ts).
-      if (deps.jobs) await deps.jobs.boss.send(JOBS.accessExtract, { extractId: x.id }, { db: onTransaction(tx) });
+      await deps.jobs.boss.send(JOBS.accessExtract, { extractId: x.id }, { db: onTransaction(tx) });
       await recordAudit(tx, actor, { action: 'access.extract.started', entityType: 'access_extract', entityId: x.id, after: { system, file: file.originalName } });
       return x;
     });
@@ -143,8 +143,8 @@ async function refuseDuplicateUsers(deps: ExtractLoadDeps, id: string, fileName:
 }
 
 /** An extract of a system, or 404. */
-export async function getExtract(deps: Pick<AppDeps, 'prisma'>, system: string, id: string) {
-  const x = UUID.test(id) ? await deps.prisma.accessExtract.findUnique({ where: { id }, select: SUMMARY }) : null;
+export async function getExtract(caller: Caller, system: string, id: string) {
+  const x = UUID.test(id) ? await caller.deps.prisma.accessExtract.findUnique({ where: { id }, select: SUMMARY }) : null;
   if (!x || x.system !== system) throw new NotFoundError(`No extract ${id} of system ${system}`);
   return x;
 }

@@ -6,6 +6,7 @@
 // ending after 'completed' or 'failed'.
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { PubSub, PubSubEvents } from '../../pubsub.js';
+import type { Caller } from '../caller.js';
 
 export type AccessProgress = PubSubEvents['access:progress'][1];
 export type AccessKind = AccessProgress['kind'];
@@ -50,7 +51,8 @@ export async function publishingProgress(deps: { prisma: PrismaClient; pubsub: P
 }
 
 /** An extract's or run's progress as it stands, then as it moves, ending after completed or failed. */
-export async function* progressStream(prisma: PrismaClient, pubsub: PubSub, kind: AccessKind, id: string): AsyncGenerator<AccessProgress> {
+export async function* progressStream(caller: Caller, kind: AccessKind, id: string): AsyncGenerator<AccessProgress> {
+  const { prisma, pubsub } = caller.deps;
   const events = pubsub.subscribe('access:progress', id)[Symbol.asyncIterator]();
   // Listening starts before the read, so an event published after it cannot be missed.
   const first = events.next();

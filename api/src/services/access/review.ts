@@ -8,10 +8,9 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Upload } from '../../generated/prisma/client.js';
-import type { Actor } from '../../core/types.js';
-import type { Database } from '../../db/client.js';
+import type { Caller } from '../caller.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { acceptUpload, receiveFile, type UploadDeps } from '../uploads/uploads.js';
+import { acceptUpload, receiveFile } from '../uploads/uploads.js';
 import { completedAnalysis, conflictsCsv } from './conflicts.js';
 import { getRuleSet } from './rule-sets.js';
 import { ConflictError } from '../../core/errors.js';
@@ -29,14 +28,14 @@ export function runUploadName(run: { id: string; asOf: Date }, ruleSet: { name: 
 }
 
 /** Queues the load of a completed run's conflicts into the review; 409 while it runs, when it failed, or for a test run. */
-export async function sendToReview(deps: UploadDeps & { db: Database }, actor: Actor, runId: string, input: SendToReviewInput): Promise<Upload> {
+export async function sendToReview(caller: Caller, runId: string, input: SendToReviewInput): Promise<Upload> {
   const { mode } = parseOrThrow(sendToReviewSchema, input);
-  const run = await completedAnalysis(deps, runId);
+  const run = await completedAnalysis(caller, runId);
   if (run.test) throw new ConflictError(TEST_RUN_REFUSED);
-  const ruleSet = await getRuleSet(deps.prisma, run.ruleSetId);
-  const file = await receiveFile(deps.config.uploadsDir, Readable.from(conflictsCsv(deps, run.id)), runUploadName(run, ruleSet));
+  const ruleSet = await getRuleSet(caller, run.ruleSetId);
+  const file = await receiveFile(caller.deps.config.uploadsDir, Readable.from(conflictsCsv(caller, run.id)), runUploadName(run, ruleSet));
   try {
-    return await acceptUpload(deps, actor, file, { uploadMode: mode, emailNotification: false });
+    return await acceptUpload(caller.deps, caller.actor, file, { uploadMode: mode, emailNotification: false });
   } finally {
     // Handed over (moved) or refused: nothing of it stays in the incoming folder.
     await fs.promises.rm(file.tempPath, { force: true });

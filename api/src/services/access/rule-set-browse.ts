@@ -5,6 +5,7 @@
 // the version is shown as it was uploaded. Every list below the risks is read
 // for many parents in one query (the GraphQL fields batch them).
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import type { Caller } from '../caller.js';
 
 export type RuleRisk = Awaited<ReturnType<PrismaClient['accessRisk']['findFirstOrThrow']>>;
 export type RuleFunction = Awaited<ReturnType<PrismaClient['accessFunction']['findFirstOrThrow']>>;
@@ -12,19 +13,19 @@ export type RuleAction = Awaited<ReturnType<PrismaClient['accessFunctionAction']
 export type RulePermission = Awaited<ReturnType<PrismaClient['accessFunctionPermission']['findFirstOrThrow']>>;
 
 /** A page of a version's risks by risk id: after / before are risk ids; `inverted` reads backwards from `before`. */
-export async function listRisks(prisma: PrismaClient, ruleSetId: string, page: { after?: string | null; before?: string | null; limit: number; inverted?: boolean }): Promise<RuleRisk[]> {
+export async function listRisks(caller: Caller, ruleSetId: string, page: { after?: string | null; before?: string | null; limit: number; inverted?: boolean }): Promise<RuleRisk[]> {
   const keys: Prisma.Sql[] = [Prisma.sql`rule_set_id = ${ruleSetId}::uuid`];
   if (page.after != null) keys.push(Prisma.sql`risk_id COLLATE "C" > ${page.after}`);
   if (page.before != null) keys.push(Prisma.sql`risk_id COLLATE "C" < ${page.before}`);
   const dir = Prisma.raw(page.inverted ? 'DESC' : 'ASC');
-  return prisma.$queryRaw<RuleRisk[]>`
+  return caller.deps.prisma.$queryRaw<RuleRisk[]>`
     SELECT rule_set_id AS "ruleSetId", risk_id AS "riskId", description, level, type, business_process AS "businessProcess", enabled, line
       FROM access_risks WHERE ${Prisma.join(keys, ' AND ')}
      ORDER BY risk_id COLLATE "C" ${dir}
      LIMIT ${Math.max(1, Math.trunc(page.limit))}`;
 }
 
-export const countRisks = (prisma: PrismaClient, ruleSetId: string) => prisma.accessRisk.count({ where: { ruleSetId } });
+export const countRisks = (caller: Caller, ruleSetId: string) => caller.deps.prisma.accessRisk.count({ where: { ruleSetId } });
 
 type Key = { ruleSetId: string };
 /** The keys grouped by version (a page's rows almost always share one). */
@@ -35,7 +36,8 @@ function byVersion<K extends Key>(keys: readonly K[]): Map<string, K[]> {
 }
 
 /** Each risk's functions, in risk_functions' order. */
-export async function functionsOfRisks(prisma: PrismaClient, keys: readonly Pick<RuleRisk, 'ruleSetId' | 'riskId'>[]): Promise<RuleFunction[][]> {
+export async function functionsOfRisks(caller: Caller, keys: readonly Pick<RuleRisk, 'ruleSetId' | 'riskId'>[]): Promise<RuleFunction[][]> {
+  const { prisma } = caller.deps;
   const found = new Map<string, RuleFunction[]>();
   for (const [ruleSetId, ks] of byVersion(keys)) {
     const links = await prisma.accessRiskFunction.findMany({ where: { ruleSetId, riskId: { in: ks.map((k) => k.riskId) } }, orderBy: { line: 'asc' } });
@@ -51,7 +53,8 @@ export async function functionsOfRisks(prisma: PrismaClient, keys: readonly Pick
 }
 
 /** Each function's actions, in file order. */
-export async function actionsOfFunctions(prisma: PrismaClient, keys: readonly Pick<RuleFunction, 'ruleSetId' | 'functionId'>[]): Promise<RuleAction[][]> {
+export async function actionsOfFunctions(caller: Caller, keys: readonly Pick<RuleFunction, 'ruleSetId' | 'functionId'>[]): Promise<RuleAction[][]> {
+  const { prisma } = caller.deps;
   const found = new Map<string, RuleAction[]>();
   for (const [ruleSetId, ks] of byVersion(keys)) {
     for (const a of await prisma.accessFunctionAction.findMany({ where: { ruleSetId, functionId: { in: ks.map((k) => k.functionId) } }, orderBy: { line: 'asc' } })) {
@@ -67,7 +70,8 @@ export async function actionsOfFunctions(prisma: PrismaClient, keys: readonly Pi
  * action whose system is the action's or empty (every system); for an action
  * of every system, the rows of any system.
  */
-export async function permissionsOfActions(prisma: PrismaClient, keys: readonly Pick<RuleAction, 'ruleSetId' | 'functionId' | 'system' | 'action'>[]): Promise<RulePermission[][]> {
+export async function permissionsOfActions(caller: Caller, keys: readonly Pick<RuleAction, 'ruleSetId' | 'functionId' | 'system' | 'action'>[]): Promise<RulePermission[][]> {
+  const { prisma } = caller.deps;
   const rows = new Map<string, RulePermission[]>();
   for (const [ruleSetId, ks] of byVersion(keys)) {
     const found = await prisma.accessFunctionPermission.findMany({

@@ -9,7 +9,7 @@
 // file is read back with. Rule sets are small (thousands of rows), so the
 // archive is built in memory.
 import yazl from 'yazl';
-import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Caller } from '../caller.js';
 import { RULE_SET_FILES } from '../../ingest/access/rule-set.js';
 import { getRuleSet } from './rule-sets.js';
 
@@ -25,8 +25,9 @@ function csv(file: keyof typeof RULE_SET_FILES, rows: Cell[][]): Buffer {
 }
 
 /** The version's files, by name. */
-export async function ruleSetFiles(prisma: PrismaClient, id: string): Promise<{ name: string; version: number; files: { name: string; data: Buffer }[] }> {
-  const set = await getRuleSet(prisma, id);
+export async function ruleSetFiles(caller: Caller, id: string): Promise<{ name: string; version: number; files: { name: string; data: Buffer }[] }> {
+  const set = await getRuleSet(caller, id);
+  const { prisma } = caller.deps;
   const where = { ruleSetId: id };
   const [risks, riskFunctions, functions, actions, permissions, processes] = await Promise.all([
     prisma.accessRisk.findMany({ where, orderBy: { line: 'asc' } }),

@@ -3,8 +3,7 @@
 // of its name (the first version of a name is active; a later one waits to
 // be activated, so a draft can be tried before it counts). One version of a
 // name is active at a time.
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { IngestError } from '../../ingest/csv.js';
@@ -38,7 +37,8 @@ function nameOf(given: string | undefined, originalName: string): string {
 }
 
 /** Reads, checks and stores a rule set's .zip as the next version of its name. */
-export async function uploadRuleSet(prisma: PrismaClient, actor: Actor, file: string, originalName: string, givenName?: string): Promise<RuleSetSummary> {
+export async function uploadRuleSet(caller: Caller, file: string, originalName: string, givenName?: string): Promise<RuleSetSummary> {
+  const { deps: { prisma }, actor } = caller;
   const name = nameOf(givenName, originalName);
   let data;
   try {
@@ -80,12 +80,12 @@ export async function uploadRuleSet(prisma: PrismaClient, actor: Actor, file: st
   return set;
 }
 
-export async function listRuleSets(prisma: PrismaClient): Promise<RuleSetSummary[]> {
-  return prisma.accessRuleSet.findMany({ orderBy: [{ name: 'asc' }, { version: 'desc' }], select: SUMMARY });
+export async function listRuleSets(caller: Caller): Promise<RuleSetSummary[]> {
+  return caller.deps.prisma.accessRuleSet.findMany({ orderBy: [{ name: 'asc' }, { version: 'desc' }], select: SUMMARY });
 }
 
-export async function getRuleSet(prisma: PrismaClient, id: string): Promise<RuleSetSummary> {
-  const set = UUID.test(id) ? await prisma.accessRuleSet.findUnique({ where: { id }, select: SUMMARY }) : null;
+export async function getRuleSet(caller: Caller, id: string): Promise<RuleSetSummary> {
+  const set = UUID.test(id) ? await caller.deps.prisma.accessRuleSet.findUnique({ where: { id }, select: SUMMARY }) : null;
   if (!set) throw new NotFoundError(`No rule set with id ${id}`);
   return set;
 }
@@ -93,13 +93,13 @@ export async function getRuleSet(prisma: PrismaClient, id: string): Promise<Rule
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Makes a version the active one of its name. */
-export async function activateRuleSet(prisma: PrismaClient, actor: Actor, id: string): Promise<RuleSetSummary> {
-  const set = await getRuleSet(prisma, id);
-  return prisma.$transaction(async (tx) => {
+export async function activateRuleSet(caller: Caller, id: string): Promise<RuleSetSummary> {
+  const set = await getRuleSet(caller, id);
+  return caller.deps.prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'access-rule-set:' + set.name}))`;
     await tx.accessRuleSet.updateMany({ where: { name: set.name, active: true, NOT: { id } }, data: { active: false } });
     const after = await tx.accessRuleSet.update({ where: { id }, data: { active: true }, select: SUMMARY });
-    await recordAudit(tx, actor, { action: 'access.rule_set.activated', entityType: 'access_rule_set', entityId: id, after: { name: set.name, version: set.version } });
+    await recordAudit(tx, caller.actor, { action: 'access.rule_set.activated', entityType: 'access_rule_set', entityId: id, after: { name: set.name, version: set.version } });
     return after;
   });
 }

@@ -12,6 +12,7 @@ import type { PubSub } from '../../pubsub.js';
 import { AiNotConfiguredError, AiServiceError, ConflictError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { isUuid, type Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { categorizeRiskId } from './ai.js';
 import { costOf } from './ai-provider.js';
@@ -76,32 +77,34 @@ async function spendCap(deps: BulkDeps): Promise<number | null> {
 
 const UNCATEGORIZED = Prisma.sql`FROM risk_rows r WHERE ${LIVE_ROWS} AND r.ai_suggested_category IS NULL`;
 
-export async function estimateBulk(deps: BulkDeps): Promise<BulkEstimate> {
+export async function estimateBulk(caller: Caller): Promise<BulkEstimate> {
+  const { deps } = caller;
   const [c] = await deps.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT r.access_risk_id) AS n ${UNCATEGORIZED}`;
   const uncategorized = Number(c?.n ?? 0);
   const perCallUsd = await perCallCost(deps);
   return { uncategorized, perCallUsd, estimatedCostUsd: Math.round(uncategorized * perCallUsd * 1e6) / 1e6, spendCapUsd: await spendCap(deps) };
 }
 
-export async function latestBulkRun(prisma: PrismaClient): Promise<AiBulkRun | null> {
-  return prisma.aiBulkRun.findFirst({ orderBy: { createdAt: 'desc' } });
+export async function latestBulkRun(caller: Caller): Promise<AiBulkRun | null> {
+  return caller.deps.prisma.aiBulkRun.findFirst({ orderBy: { createdAt: 'desc' } });
 }
 
 /** Runs by their ids, in the order asked (null for an id of no run, or not a uuid): node(id:) reads a run back. */
-export async function bulkRunsById(prisma: PrismaClient, ids: readonly string[]): Promise<(BulkProgress | null)[]> {
+export async function bulkRunsById(caller: Caller, ids: readonly string[]): Promise<(BulkProgress | null)[]> {
   const wanted = ids.filter(isUuid);
   if (!wanted.length) return ids.map(() => null);
-  const byId = new Map((await prisma.aiBulkRun.findMany({ where: { id: { in: wanted } } })).map((r) => [r.id, progressOf(r)]));
+  const byId = new Map((await caller.deps.prisma.aiBulkRun.findMany({ where: { id: { in: wanted } } })).map((r) => [r.id, progressOf(r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** Starts a run (one at a time) and queues its job. */
-export async function startBulk(deps: BulkDeps, actor: Actor): Promise<AiBulkRun> {
+export async function startBulk(caller: Caller): Promise<AiBulkRun> {
+  const { deps, actor } = caller;
   const me = requireAdminSession(actor, 'Bulk categorisation can be started');
   if (!(await readSetting(deps.prisma, deps.config, 'openai_api_key'))) {
     throw new AiNotConfiguredError('No OpenAI API key is configured. An administrator can add one in Admin Settings.');
   }
-  const estimate = await estimateBulk(deps);
+  const estimate = await estimateBulk(caller);
   const run = await deps.prisma.$transaction(async (tx) => {
     if (await tx.aiBulkRun.count({ where: { status: 'running' } })) throw new ConflictError('A bulk categorisation is already running');
     const created = await tx.aiBulkRun.create({

@@ -11,6 +11,7 @@ import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import type { Config } from '../../config.js';
 import { AiNotConfiguredError, AiServiceError } from '../../core/errors.js';
 import type { Actor, DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { OPENAI_API_KEY, readSetting } from '../identity/settings.js';
 
 export interface AiDeps {
@@ -182,7 +183,8 @@ export interface KeyValidation {
 }
 
 /** A real, free call with the stored key (the model list); recorded like any call. */
-export async function validateStoredKey(deps: AiDeps, actor: Actor): Promise<KeyValidation> {
+export async function validateStoredKey(caller: Caller): Promise<KeyValidation> {
+  const { deps, actor } = caller;
   const model = deps.config.OPENAI_MODEL;
   try {
     const client = await clientFor(deps);

@@ -8,8 +8,8 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { NotFoundError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { DAY_MS, type Actor, type DbClient } from '../../core/types.js';
-import type { Viewer } from '../viewer.js';
+import { DAY_MS, type Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { askModel, type AiDeps } from './ai-provider.js';
 
 export const AI_CATEGORIES = ['Access Control', 'Data Privacy', 'Financial', 'Operational'] as const;
@@ -53,10 +53,10 @@ export interface Categorization {
 
 const clip = (s: string) => (s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}…` : s);
 
-/** Whether the viewer may see any row of this risk id (else it does not exist for them). */
-async function requireVisibleRisk(deps: AiDeps, viewer: Viewer, riskId: string) {
-  const scope = await viewer.scope();
-  const [row] = await deps.prisma.$queryRaw<{ n: bigint }[]>`
+/** Whether the caller may see any row of this risk id (else it does not exist for them). */
+async function requireVisibleRisk(caller: Caller, riskId: string) {
+  const scope = await caller.viewer.scope();
+  const [row] = await caller.deps.prisma.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n FROM (SELECT 1 FROM risk_rows r WHERE r.access_risk_id = ${riskId} AND ${scope.visible} LIMIT 1) x`;
   if (!row || Number(row.n) === 0) throw new NotFoundError(`No risk ${riskId} was found`);
 }
@@ -85,11 +85,11 @@ const CATEGORY_SYSTEM =
   'Access Control, Data Privacy, Financial or Operational, and your confidence between 0 and 1.';
 
 /** Suggests a category for a risk id and stores it on every row of that risk (SPEC §7 POST /api/ai/categorize-risk). */
-export async function categorizeRisk(deps: AiDeps, viewer: Viewer, actor: Actor, input: unknown): Promise<Categorization> {
+export async function categorizeRisk(caller: Caller, input: unknown): Promise<Categorization> {
   const { riskId } = parseOrThrow(categorizeInput, input);
-  if (actor.user) await consumeRate(deps, 'ai', actor.user.id);
-  await requireVisibleRisk(deps, viewer, riskId);
-  return categorizeRiskId(deps, actor, riskId);
+  await consumeRate(caller.deps, 'ai', caller.actor.user.id);
+  await requireVisibleRisk(caller, riskId);
+  return categorizeRiskId(caller.deps, caller.actor, riskId);
 }
 
 /** The suggestion for a risk id the caller may see (or the bulk job, for every one), stored on all its rows with the usage row. */
@@ -134,16 +134,16 @@ export interface SuggestionDecision {
 }
 
 /** Accepts or rejects the suggestion on the rows of a risk id (SPEC §7 POST /api/ai/accept-suggestion/{riskId}). */
-export async function acceptSuggestion(deps: AiDeps, viewer: Viewer, actor: Actor, riskIdRaw: unknown, input: unknown): Promise<SuggestionDecision> {
+export async function acceptSuggestion(caller: Caller, riskIdRaw: unknown, input: unknown): Promise<SuggestionDecision> {
   const riskId = parseOrThrow(riskIdField, riskIdRaw);
   const { accepted } = parseOrThrow(acceptInput, input);
-  await requireVisibleRisk(deps, viewer, riskId);
-  return deps.prisma.$transaction(async (tx) => {
+  await requireVisibleRisk(caller, riskId);
+  return caller.deps.prisma.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ category: string | null }[]>`
       SELECT ai_suggested_category AS category FROM risk_rows WHERE access_risk_id = ${riskId} AND ai_suggested_category IS NOT NULL LIMIT 1`;
     if (!row?.category) throw new NotFoundError(`Risk ${riskId} has no AI suggestion to accept or reject`);
     await tx.$executeRaw`UPDATE risk_rows SET ai_category_accepted = ${accepted} WHERE access_risk_id = ${riskId} AND ai_suggested_category IS NOT NULL`;
-    await recordAudit(tx, actor, {
+    await recordAudit(tx, caller.actor, {
       action: accepted ? 'ai_suggestion.accepted' : 'ai_suggestion.rejected',
       entityType: 'AccessRisk',
       entityId: riskId,
@@ -200,10 +200,11 @@ interface ProfileRow {
 }
 
 /** A risk profile from the real rows of that risk for that user, at most AI_PROFILE_MAX_ROWS of them (SPEC §7 POST /api/ai/risk-profile). */
-export async function riskProfile(deps: AiDeps, viewer: Viewer, actor: Actor, input: unknown): Promise<RiskProfile & { cached: boolean; rowsUsed: number; rowsTotal: number }> {
+export async function riskProfile(caller: Caller, input: unknown): Promise<RiskProfile & { cached: boolean; rowsUsed: number; rowsTotal: number }> {
+  const { deps, actor } = caller;
   const { accessRiskId, userId } = parseOrThrow(profileInput, input);
-  if (actor.user) await consumeRate(deps, 'ai', actor.user.id);
-  const scope = await viewer.scope();
+  await consumeRate(deps, 'ai', actor.user.id);
+  const scope = await caller.viewer.scope();
   const max = deps.config.AI_PROFILE_MAX_ROWS;
   const rows = await deps.prisma.$queryRaw<ProfileRow[]>`
     SELECT r.function, r.function_description, r.action, r.action_description, r.role_profile, r.composite_business_role,
@@ -230,7 +231,7 @@ export async function riskProfile(deps: AiDeps, viewer: Viewer, actor: Actor, in
   const answer = await askModel(deps, actor, { operation: 'risk-profile', formatName: 'risk_profile', format: profileFormat, check: profileCheck, system: PROFILE_SYSTEM, prompt });
   const profile = { ...answer.value, accessRiskId };
   await deps.prisma.$transaction(async (tx) => {
-    await tx.aiRiskProfile.create({ data: { accessRiskId, profile: profile as Prisma.InputJsonValue, model: answer.model, createdById: actor.user?.id ?? null } });
+    await tx.aiRiskProfile.create({ data: { accessRiskId, profile: profile as Prisma.InputJsonValue, model: answer.model, createdById: actor.user.id } });
     await answer.commit(tx);
   });
   return { ...profile, cached: answer.cached, rowsUsed: used.length, rowsTotal: Number(n) };
@@ -254,9 +255,9 @@ export interface UsageStats {
 }
 
 /** Calls of the last 30 days (SPEC §2, §7 GET /api/ai/usage-stats), with the calls and cost per day (UTC). */
-export async function usageStats(deps: AiDeps): Promise<UsageStats> {
+export async function usageStats(caller: Caller): Promise<UsageStats> {
   const since = new Date(Date.now() - USAGE_DAYS * DAY_MS);
-  const rows = await deps.prisma.$queryRaw<{ day: string; calls: bigint; ok: bigint; cost: Prisma.Decimal | null; tokens: bigint | null }[]>`
+  const rows = await caller.deps.prisma.$queryRaw<{ day: string; calls: bigint; ok: bigint; cost: Prisma.Decimal | null; tokens: bigint | null }[]>`
     SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, count(*) AS calls,
            count(*) FILTER (WHERE success) AS ok, sum(cost_usd) AS cost, sum(total_tokens) AS tokens
       FROM ai_usage WHERE created_at >= ${since} GROUP BY 1 ORDER BY 1`;
@@ -284,8 +285,8 @@ export interface StoredSuggestion {
 }
 
 /** The stored suggestion of each risk id (null when none), in the order asked. */
-export async function suggestionsFor(db: DbClient, riskIds: readonly string[]): Promise<(StoredSuggestion | null)[]> {
-  const rows = await db.$queryRaw<{ id: string; category: string; confidence: number | null; processed_at: Date | null; accepted: boolean | null }[]>`
+export async function suggestionsFor(caller: Caller, riskIds: readonly string[]): Promise<(StoredSuggestion | null)[]> {
+  const rows = await caller.deps.prisma.$queryRaw<{ id: string; category: string; confidence: number | null; processed_at: Date | null; accepted: boolean | null }[]>`
     SELECT DISTINCT ON (access_risk_id) access_risk_id AS id, ai_suggested_category AS category, ai_category_confidence AS confidence,
            ai_processed_at AS processed_at, ai_category_accepted AS accepted
       FROM risk_rows WHERE access_risk_id = ANY(${[...riskIds]}::text[]) AND ai_suggested_category IS NOT NULL

@@ -4,18 +4,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../../src/config.js';
+import type { JobQueue } from '../../../src/db/queue.js';
 import { migratedDatabase } from '../../helpers/database.js';
+import { callerFor } from '../../helpers/caller.js';
 import { uploadRuleSet } from '../../../src/services/access/rule-sets.js';
 import { loadExtract, startExtract } from '../../../src/services/access/extracts.js';
 import { runAnalysis, startAnalysis } from '../../../src/services/access/analysis.js';
 import { tablesZip, type Estate, type Row, type RuleSetFiles, type ZipOptions } from '../../../../scripts/access-estate.js';
 
-export const ACTOR = { user: null };
+/** The tests run each job themselves (loadExtract, runAnalysis): the queue takes what is sent and runs nothing. */
+const NO_JOBS = { boss: { send: () => Promise.resolve(null) } } as unknown as JobQueue;
 
 export async function engine() {
   const handle = await migratedDatabase();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'access-test-'));
-  const deps = { prisma: handle.db.prisma, db: handle.db, config: { uploadsDir: dir } as Config };
+  const deps = { prisma: handle.db.prisma, db: handle.db, config: { uploadsDir: dir } as Config, jobs: NO_JOBS };
+  const admin = await deps.prisma.user.create({ data: { email: 'engine.admin@example.com', firstName: 'Engine', lastName: 'Admin', role: 'admin' } });
+  const caller = callerFor(deps, admin);
   let n = 0;
   const write = async (buf: Buffer) => {
     const file = path.join(dir, `in-${n++}.zip`);
@@ -24,20 +29,21 @@ export async function engine() {
   };
   return {
     deps,
+    caller,
     db: handle.db,
     write,
     async ruleSet(files: RuleSetFiles | Record<string, Row[] | string>, name = 'Rules', opts: ZipOptions = {}) {
-      return uploadRuleSet(deps.prisma, ACTOR, await write(await tablesZip(files, opts)), 'rules.zip', name);
+      return uploadRuleSet(caller, await write(await tablesZip(files, opts)), 'rules.zip', name);
     },
     /** Loads an extract; its row (status completed or failed). */
     async extract(system: string, estate: Estate | Record<string, Row[] | string>, opts: ZipOptions = {}) {
       const file = await write(await tablesZip(estate, opts));
-      const { id } = await startExtract(deps, ACTOR, system, { originalName: `${system}.zip`, tempPath: file, sizeBytes: fs.statSync(file).size });
+      const { id } = await startExtract(caller, system, { originalName: `${system}.zip`, tempPath: file, sizeBytes: fs.statSync(file).size });
       await loadExtract(deps, id);
       return deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
     },
     async analyse(ruleSetId: string, asOf = '2026-06-30', systems?: string[]) {
-      const { id } = await startAnalysis(deps, ACTOR, { ruleSetId, asOf, systems });
+      const { id } = await startAnalysis(caller, { ruleSetId, asOf, systems });
       await runAnalysis(deps, id);
       const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id } });
       const rows = await deps.prisma.accessConflictRow.findMany({ where: { runId: id }, orderBy: { rowNo: 'asc' } });
