@@ -8,6 +8,7 @@ import { adminClient, startServer, type Client, type TestServer } from '../helpe
 import { seedRows } from '../helpers/seed.js';
 import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
 import { postZip, settle } from './support/edge.js';
+import { analysisStatements } from '../../src/services/access/analysis-sql.js';
 
 let server: TestServer;
 let admin: Client;
@@ -108,5 +109,37 @@ describe('Risk Simulation from the engine', () => {
     const add = await admin.post('/api/simulation/run', { userId: 'IMPORTED', riskId: 'R9', roleScenarios: [{ roleProfile: 'Z_PAY', action: 'add' }] });
     expect(add.status).toBe(400);
     expect(add.body).toMatchObject({ field: 'roleScenarios', message: expect.stringContaining('Adding a role needs the user’s system data') });
+  });
+
+  it('a run on hypothetical assignments stages only their users and the authorizations of their single roles, composites’ included', async () => {
+    // CAROL holds Z_OTHER, a role that also grants FB01: the whole estate's grants would be read with it.
+    const other = estate({
+      USR02: [user('ALICE'), user('CAROL')],
+      AGR_USERS: [assign('ALICE', 'Z_POST'), assign('CAROL', 'Z_OTHER')],
+      AGR_AGRS: [{ AGR_NAME: 'C_FIN', CHILD_AGR: 'Z_PAY' }],
+      AGR_1251: [...POST_ROLE, ...PAY_ROLE, ...POST_ROLE.map((g) => ({ ...g, AGR_NAME: 'Z_OTHER' }))],
+    });
+    const x = await postZip(server, admin, '/api/systems/SIM-QAS/extracts', other);
+    expect((await settle(admin, `/api/systems/SIM-QAS/extracts/${x.body.id}`)).status).toBe('completed');
+    const ruleSetId = (await admin.get('/api/rule-sets')).body[0].id as string;
+    const prisma = server.app.deps.prisma;
+    // ALICE given C_FIN, as a simulation stages her; the run and its tables are rolled back.
+    const staged = await prisma
+      .$transaction(async (tx) => {
+        const run = await tx.accessAnalysisRun.create({ data: { ruleSetId, systems: ['SIM-QAS'], extractIds: [x.body.id], asOf: new Date('2026-06-30'), test: true, startedBy: 'test' } });
+        await tx.$executeRawUnsafe(
+          `CREATE TEMP TABLE access_t_test_agr_users ON COMMIT DROP AS
+           SELECT extract_id, agr_name, uname, from_dat, to_dat, col_flag FROM access_x_agr_users WHERE extract_id = $1::uuid AND uname = 'ALICE'
+           UNION ALL SELECT $1::uuid, 'C_FIN', 'ALICE', NULL::date, NULL::date, ''`,
+          x.body.id,
+        );
+        for (const s of analysisStatements({ runId: run.id, ruleSetId, extractIds: [x.body.id], asOf: '2026-06-30', assignments: 'access_t_test_agr_users' })) await tx.$executeRawUnsafe(s);
+        const users = await tx.$queryRawUnsafe<{ bname: string }[]>('SELECT DISTINCT bname FROM access_t_usr ORDER BY 1');
+        const roles = await tx.$queryRawUnsafe<{ role: string }[]>('SELECT DISTINCT role FROM access_t_grants ORDER BY 1');
+        const rows = await tx.accessConflictRow.count({ where: { runId: run.id } });
+        throw Object.assign(new Error('rolled back'), { staged: { users: users.map((u) => u.bname), roles: roles.map((r) => r.role), rows } });
+      })
+      .catch((e: { staged?: unknown }) => e.staged);
+    expect(staged).toEqual({ users: ['ALICE'], roles: ['Z_PAY', 'Z_POST'], rows: 3 });
   });
 });

@@ -59,15 +59,21 @@ export function analysisStatements(p: { runId: string; ruleSetId: string; extrac
   // col_flag) read in its place, so the same rules answer for a hypothetical set of role assignments.
   if (p.assignments !== undefined && !/^access_t_\w+$/.test(p.assignments)) throw new Error(`Not a temporary table: ${p.assignments}`);
   const agrUsers = (text: string) => (p.assignments ? text.replace(/\baccess_x_agr_users\b/g, p.assignments) : text);
-  // An incremental run (incremental.ts) analyses only the users of
-  // access_t_touched, on every system, and numbers their rows below zero
-  // until they are placed among the rows it copies.
+  // Only some users analysed: an incremental run (incremental.ts) those of
+  // access_t_touched, on every system, numbering their rows below zero until
+  // they are placed among the rows it copies; a run on hypothetical
+  // assignments (a simulation) those the assignments name. Either stages
+  // only those users' rows of USR02 and USAGE and the authorizations of
+  // their single roles, so its cost follows them, not the estate: no other
+  // user's rows or role's grants can reach their conflicts.
+  const users = p.touchedOnly ? 'SELECT bname FROM access_t_touched' : p.assignments ? `SELECT uname FROM ${p.assignments}` : null;
   const bind = (text: string) =>
     agrUsers(
       text
         .replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!)
-        .replace('/*touched*/', p.touchedOnly ? ' AND u.bname IN (SELECT bname FROM access_t_touched)' : '')
-        .replace('/*roles*/', p.touchedOnly ? ' AND EXISTS (SELECT 1 FROM access_t_user_roles ur WHERE ur.xid = g.extract_id AND ur.role = g.agr_name)' : '')
+        .replace('/*touched*/', users ? ` AND u.bname IN (${users})` : '')
+        .replace('/*roles*/', users ? ' AND EXISTS (SELECT 1 FROM access_t_user_roles ur WHERE ur.xid = g.extract_id AND ur.role = g.agr_name)' : '')
+        .replace('/*usage*/', users ? ' AND u.bname IN (SELECT bname FROM access_t_usr)' : '')
         .replace('/*sign*/', p.touchedOnly ? '-' : ''),
     );
   // Every join here is a hash or merge join over whole stages; a nested loop
@@ -262,7 +268,7 @@ base AS (
 ),
 usage AS (
   SELECT u.extract_id AS xid, u.bname, u.tcode, sum(u.count) AS count, max(u.last_used) AS last_used
-    FROM access_x_usage u JOIN access_t_ext e ON e.xid = u.extract_id
+    FROM access_x_usage u JOIN access_t_ext e ON e.xid = u.extract_id/*usage*/
    GROUP BY u.extract_id, u.bname, u.tcode
 ),
 out AS (

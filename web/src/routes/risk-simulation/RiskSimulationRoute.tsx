@@ -2,18 +2,20 @@
 // on the loaded data, run it, see MATCH or NO MATCH with both tables, go back
 // to the setup; recent runs with who ran them; the role-wide what-if.
 import { Body1, Card, makeStyles, Spinner, Subtitle1, tokens } from '@fluentui/react-components';
-import { Suspense, useState } from 'react';
-import { graphql, useMutation, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
+import { Suspense, useEffect, useState } from 'react';
+import { graphql, useMutation, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
+import { createOperationDescriptor, getRequest, type Disposable } from 'relay-runtime';
 import { useLoaderData } from 'react-router';
 import type { RiskSimulationRouteQuery } from '../../__generated__/RiskSimulationRouteQuery.graphql';
-import type { RiskSimulationRouteRunMutation } from '../../__generated__/RiskSimulationRouteRunMutation.graphql';
+import type { RiskSimulationRouteRunMutation, RiskSimulationRouteRunMutation$variables } from '../../__generated__/RiskSimulationRouteRunMutation.graphql';
+import type { RiskSimulationResult_outcome$key } from '../../__generated__/RiskSimulationResult_outcome.graphql';
 import { AdminOnly } from '../../shell/AccessGate';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { useNotify } from '../../components/forms/toast';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { EMPTY_SETUP, INCOMPLETE, RiskSimulationSetup, type SetupState } from './RiskSimulationSetup';
-import { RiskSimulationResult, type SimulationOutcome } from './RiskSimulationResult';
+import { RiskSimulationResult } from './RiskSimulationResult';
 import { RoleWhatIf } from './RoleWhatIf';
 import type { RiskSimulationPrepared } from './riskSimulationLoader';
 import { formatDateTime } from '../../components/format/dates';
@@ -38,70 +40,10 @@ const mutation = graphql`
       __typename
       ... on MutationRunSimulationSuccess {
         data {
-          userId
-          riskId
           match
           originalCount
           simulatedCount
-          riskResolved
-          missingFunctions
-          removedRoles
-          engine {
-            ruleSetName
-            ruleSetVersion
-            asOf
-            systems
-            appear {
-              riskId
-              riskDescription
-              riskLevel
-              paths {
-                functionId
-                system
-                action
-                role
-                composite
-              }
-            }
-            go {
-              riskId
-              riskDescription
-              riskLevel
-              paths {
-                functionId
-                system
-                action
-                role
-                composite
-              }
-            }
-          }
-          tableComparison {
-            originalData {
-              rowId
-              roleProfile
-              compositeBusinessRole
-              function
-              ruleId
-              authObject
-              field
-              valueFrom
-              valueTo
-              removed
-            }
-            simulationData {
-              rowId
-              roleProfile
-              compositeBusinessRole
-              function
-              ruleId
-              authObject
-              field
-              valueFrom
-              valueTo
-              removed
-            }
-          }
+          ...RiskSimulationResult_outcome
         }
       }
       ... on Error {
@@ -118,6 +60,26 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
+type Shown = { outcome: RiskSimulationResult_outcome$key; variables: RiskSimulationRouteRunMutation$variables; hold: Disposable };
+
+const runOperation = (variables: RiskSimulationRouteRunMutation$variables) => createOperationDescriptor(getRequest(mutation), variables);
+
+/**
+ * Nothing retains a mutation's response once the mutation is done, so
+ * Relay's garbage collection could take the records the shown result reads
+ * through its fragments. A run's response is held from before it is sent;
+ * once shown, it is retained while it is shown and that hold let go.
+ */
+function useRetainedWhileShown(shown: Shown | null) {
+  const environment = useRelayEnvironment();
+  useEffect(() => {
+    if (!shown) return;
+    const kept = environment.retain(runOperation(shown.variables));
+    shown.hold.dispose();
+    return () => kept.dispose();
+  }, [environment, shown]);
+}
+
 export default function RiskSimulationRoute() {
   return (
     <AdminOnly>
@@ -133,23 +95,30 @@ function RiskSimulationScreen() {
   const { queryRef, refetch } = usePreparedQuery<RiskSimulationRouteQuery>(query, prepared?.query);
   const [setup, setSetup] = useState<SetupState>(EMPTY_SETUP);
   const [problem, setProblem] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<SimulationOutcome | null>(null);
+  const environment = useRelayEnvironment();
+  const [shown, setShown] = useState<Shown | null>(null);
   const [commit, running] = useMutation<RiskSimulationRouteRunMutation>(mutation);
+  useRetainedWhileShown(shown);
 
   const fail = (message?: string) => notify({ title: 'Simulation Failed', description: message || 'The simulation could not be run.', intent: 'error' });
   const run = () => {
     if (!setup.user || !setup.risk || setup.scenarios.length === 0) return setProblem(INCOMPLETE);
     setProblem(null);
+    const variables = {
+      userId: setup.user.value,
+      riskId: setup.risk.value,
+      compositeRolesOnly: setup.compositeRolesOnly,
+      roleScenarios: setup.scenarios.map((s) => ({ riskId: setup.risk!.value, roleProfile: s.roleProfile, action: s.action })),
+    };
+    const hold = environment.retain(runOperation(variables));
     commit({
-      variables: {
-        userId: setup.user.value,
-        riskId: setup.risk.value,
-        compositeRolesOnly: setup.compositeRolesOnly,
-        roleScenarios: setup.scenarios.map((s) => ({ riskId: setup.risk!.value, roleProfile: s.roleProfile, action: s.action })),
-      },
+      variables,
       onCompleted: ({ runSimulation: r }) => {
-        if (r.__typename !== 'MutationRunSimulationSuccess' || !r.data) return fail(errorMessage(r));
-        setOutcome(r.data);
+        if (r.__typename !== 'MutationRunSimulationSuccess' || !r.data) {
+          hold.dispose();
+          return fail(errorMessage(r));
+        }
+        setShown({ outcome: r.data, variables, hold });
         refetch();
         notify({
           title: 'Simulation Complete',
@@ -157,7 +126,10 @@ function RiskSimulationScreen() {
           intent: 'success',
         });
       },
-      onError: (e) => fail(thrownMessage(e)),
+      onError: (e) => {
+        hold.dispose();
+        fail(thrownMessage(e));
+      },
     });
   };
 
@@ -165,8 +137,8 @@ function RiskSimulationScreen() {
     <>
       <PageHeader title="Risk Simulation & Analysis" subtitle="Try removing roles from a user before deciding, on the loaded data." />
       <div className={styles.stack}>
-        {outcome ? (
-          <RiskSimulationResult outcome={outcome} onBack={() => setOutcome(null)} />
+        {shown ? (
+          <RiskSimulationResult outcome={shown.outcome} onBack={() => setShown(null)} />
         ) : (
           <RiskSimulationSetup
             state={setup}
