@@ -76,11 +76,13 @@ export function analysisStatements(p: { runId: string; ruleSetId: string; extrac
         .replace('/*usage*/', users ? ' AND u.bname IN (SELECT bname FROM access_t_usr)' : '')
         .replace('/*sign*/', p.touchedOnly ? '-' : ''),
     );
-  // Every join here is a hash or merge join over whole stages; a nested loop
-  // chosen on an estimate of one row costs minutes, so none is taken. No JIT
-  // (compiling costs more than it saves on these statements); sorts and
-  // hashes of a stage get 64 MB before spilling.
-  const out: string[] = ['SET LOCAL enable_nestloop = off', 'SET LOCAL jit = off', "SET LOCAL work_mem = '64MB'"];
+  // Every join here is a hash join over whole stages, on every key it has. A
+  // nested loop chosen on an estimate of one row costs minutes; so does a
+  // merge join, which keys on the leading column alone (the extract, one
+  // value) and filters the rest: at 50,000 users a cross product of millions
+  // of rows. Neither is taken. No JIT (compiling costs more than it saves on
+  // these statements); sorts and hashes of a stage get 64 MB before spilling.
+  const out: string[] = ['SET LOCAL enable_nestloop = off', 'SET LOCAL enable_mergejoin = off', 'SET LOCAL jit = off', "SET LOCAL work_mem = '64MB'"];
   for (const stage of STAGES) {
     out.push(bind(stage));
     const table = /^CREATE TEMP TABLE (\w+)/.exec(stage)?.[1];
@@ -168,10 +170,15 @@ WITH sig_rows AS (
     FROM auth_fields f JOIN sig_fields q ON q.xid = f.xid AND q.object = f.object AND q.sig = f.sig
    GROUP BY f.xid, f.object, f.sig, f.role, f.auth, q.n
   HAVING count(DISTINCT f.field) = q.n`,
-  // The signatures each user meets through any of their roles there.
+  // The authorization that meets a signature in a role: its first by name.
+  `CREATE TEMP TABLE access_t_role_sig ON COMMIT DROP AS
+  SELECT DISTINCT ON (xid, role, object, sig) xid, role, object, sig, auth FROM access_t_auth_ok ORDER BY xid, role, object, sig, auth`,
+  // The signatures each user meets through any of their roles there, with the
+  // first (role, authorization) that meets each, by name.
   `CREATE TEMP TABLE access_t_user_sig ON COMMIT DROP AS
-  SELECT DISTINCT ur.xid, ur.bname, o.object, o.sig
-    FROM access_t_user_roles ur JOIN (SELECT DISTINCT xid, role, object, sig FROM access_t_auth_ok) o ON o.xid = ur.xid AND o.role = ur.role`,
+  SELECT DISTINCT ON (ur.xid, ur.bname, o.object, o.sig) ur.xid, ur.bname, o.object, o.sig, o.role, o.auth
+    FROM access_t_user_roles ur JOIN access_t_role_sig o ON o.xid = ur.xid AND o.role = ur.role
+   ORDER BY ur.xid, ur.bname, o.object, o.sig, o.role, o.auth`,
   `CREATE TEMP TABLE access_t_user_tcode ON COMMIT DROP AS
   SELECT p.xid, p.system, p.bname, p.role, p.composite, t.function_id, t.action
     FROM access_t_paths p JOIN access_t_role_tcodes t ON t.xid = p.xid AND t.role = p.role`,
@@ -232,14 +239,14 @@ SELECT s.bname, s.risk_id, s.xid, s.system, h.function_id, h.action
     FROM shown_fn s JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = s.function_id`,
   `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
 WITH picked AS (
-  SELECT DISTINCT ON (t.xid, t.bname, t.function_id, t.action, t.role, q.object)
-         t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object, o.role AS auth_role, o.auth
+  -- The path's own role when it meets the object's signature, else the user's first role that does.
+  SELECT t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object,
+         coalesce(own.role, us.role) AS auth_role, coalesce(own.auth, us.auth) AS auth
     FROM (SELECT DISTINCT u.xid, u.bname, u.function_id, u.action, u.role FROM access_t_user_tcode u
            WHERE EXISTS (SELECT 1 FROM access_t_shown_held sh WHERE sh.xid = u.xid AND sh.bname = u.bname AND sh.function_id = u.function_id AND sh.action = u.action)) t
-    JOIN access_t_user_roles ur ON ur.xid = t.xid AND ur.bname = t.bname
     JOIN access_t_req_sig q ON q.xid = t.xid AND q.function_id = t.function_id AND q.action = t.action
-    JOIN access_t_auth_ok o ON o.xid = t.xid AND o.role = ur.role AND o.object = q.object AND o.sig = q.sig
-   ORDER BY t.xid, t.bname, t.function_id, t.action, t.role, q.object, (o.role <> t.role), o.role, o.auth
+    JOIN access_t_user_sig us ON us.xid = t.xid AND us.bname = t.bname AND us.object = q.object AND us.sig = q.sig
+    LEFT JOIN access_t_role_sig own ON own.xid = t.xid AND own.role = t.role AND own.object = q.object AND own.sig = q.sig
 )
 SELECT DISTINCT ON (p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field)
          p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high
