@@ -18,7 +18,7 @@ const ReminderJson = z.strictObject({
 
 export function registerPeriodRoutes(app: FastifyInstance) {
   app.get('/api/review-periods/active', { config: { access: 'signedIn' }, schema: routeSchema({ reply: PeriodJson.nullable().describe('The active period, or null') }) }, async (req) => {
-    return (await periods.getActivePeriod(req.ctx.prisma)) ?? null;
+    return (await req.ctx.caller!.viewer.activePeriod()) ?? null;
   });
 
   app.get('/api/review-periods', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(PeriodJson).describe('Newest first') }) }, async (req) => periods.listPeriods(req.ctx.caller!));

@@ -66,7 +66,7 @@ builder.prismaObjectFields(SubmissionNode, (t) => ({
   itemComments: t.field({
     type: [SubmissionItemCommentRef],
     description: `The approver's comments on single items, given when approving or returning it (at most ${approval.MAX_APPROVAL_ITEMS.toLocaleString('en')}: the cap on comments a decision takes).`,
-    resolve: (s, _args, ctx) => itemCommentsOf(ctx.prisma, s.id),
+    resolve: (s, _args, ctx) => itemCommentsOf(ctx.caller!, s.id),
   }),
 }));
 

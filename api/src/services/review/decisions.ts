@@ -217,14 +217,14 @@ export async function submissionStatus(caller: Caller) {
     submittedAt: locked ? latest!.submittedAt : null,
     status: latest?.status ?? null,
     reviewComment: latest?.reviewComment ?? null,
-    itemComments: latest ? (await itemCommentsOf(prisma, latest.id)).map(itemCommentJson) : [],
+    itemComments: latest ? (await itemCommentsOf(caller, latest.id)).map(itemCommentJson) : [],
     periodActive: true,
   };
 }
 
 /** The approver's comments on the items of a submission, by row. */
-export function itemCommentsOf(db: DbClient, submissionId: string) {
-  return db.submissionItemComment.findMany({
+export function itemCommentsOf(caller: Caller, submissionId: string) {
+  return caller.deps.prisma.submissionItemComment.findMany({
     where: { submissionId },
     include: { riskRow: { select: { userId: true, roleProfile: true, accessRiskId: true } } },
     orderBy: { riskRowId: 'asc' },
