@@ -1,7 +1,7 @@
 // Dashboard figures (those counted over every row a scope sees: services/kept/scope-figures.ts).
-import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
-import type { Viewer } from './viewer.js';
+import type { Caller } from './caller.js';
 import { decidedRowCount, visibleTotals } from './review/risks.js';
 import {
   UNCATEGORISED,
@@ -23,7 +23,8 @@ export const ONLINE_WINDOW_MS = 15 * 60_000;
  * (the active one, else the one closed last; every row when there is none),
  * by anyone for an administrator, by themselves for a reviewer.
  */
-export async function dashboardStats(prisma: PrismaClient, viewer: Viewer) {
+export async function dashboardStats(caller: Caller) {
+  const { deps: { prisma }, viewer } = caller;
   const user = viewer.user;
   const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const [totals, decided, newHigh] = await Promise.all([
@@ -74,7 +75,8 @@ export interface TrendPoint {
  * read from the days kept per period (services/kept/trend-days.ts), a reviewer's
  * own from the days kept per period and reviewer.
  */
-export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
+export async function dashboardTrend(caller: Caller, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
+  const { deps: { prisma }, viewer } = caller;
   if (!(range in TREND_RANGES)) throw new ValidationError(`range must be ${Object.keys(TREND_RANGES).join(', ')}`, 'range');
   const r = range as TrendRange;
   const { unit, count } = TREND_RANGES[r];
@@ -104,8 +106,8 @@ export async function dashboardTrend(prisma: PrismaClient, viewer: Viewer, range
 }
 
 /** Cached per data version and category version. */
-export async function riskCategories(prisma: PrismaClient, viewer: Viewer): Promise<{ category: string; count: number }[]> {
-  const rows = await categoryCounts(prisma, await viewer.scope());
+export async function riskCategories(caller: Caller): Promise<{ category: string; count: number }[]> {
+  const rows = await categoryCounts(caller.deps.prisma, await caller.viewer.scope());
   return rows
     .map((x) => ({ category: x.category, count: Number(x.n) }))
     .sort((a, b) => (a.category === UNCATEGORISED ? 1 : b.category === UNCATEGORISED ? -1 : b.count - a.count || a.category.localeCompare(b.category)));

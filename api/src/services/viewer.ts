@@ -6,7 +6,7 @@
 // is read the first time it is needed, then shared by every resolver.
 import DataLoader from 'dataloader';
 import type { PrismaClient, ReviewPeriod, RiskRow, User } from '../generated/prisma/client.js';
-import { getActivePeriod, getDecisionPeriod } from './review/periods.js';
+import { getActivePeriod, getDecisionPeriod } from './review/current-period.js';
 import { viewerScope, visibleRows, type RowScope } from './visibility.js';
 import type { DecisionValue } from './risk-rules.js';
 

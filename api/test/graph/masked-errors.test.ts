@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, type TestServer } from '../helpers/server.js';
 import { seedRows } from '../helpers/seed.js';
+import { createCaller } from '../../src/services/caller.js';
+import { saveDecisions } from '../../src/services/review/decisions.js';
+import { listReassignments, reassign } from '../../src/services/review/reassignments.js';
 
 let server: TestServer;
 let admin: Client;
@@ -47,6 +50,23 @@ describe('risk row ids past the database bigint', () => {
     const approve = await admin.put('/api/submissions/00000000-0000-0000-0000-000000000000/approve', { itemComments: [{ riskDefinitionId: '99999999999999999999', comment: 'c' }] });
     expect(approve.status).toBe(400);
     expect(approve.body.message).toBe('riskDefinitionId must be the id of a risk row');
+    expect(await decisions()).toBe(0);
+  });
+
+  it('are refused by the services under their own names (riskRowId, riskRowIds), and by GraphQL under the names its inputs keep', async () => {
+    const user = await server.app.deps.prisma.user.findFirstOrThrow({ where: { role: 'admin' } });
+    const caller = createCaller(server.app.deps, { user });
+    await expect(saveDecisions(caller, [{ riskRowId: '99999999999999999999', decision: 'retain' }])).rejects.toThrow('Decision 1: riskRowId must be the id of a risk row');
+    await expect(saveDecisions(caller, [{ decision: 'retain' }])).rejects.toThrow('Each decision needs a riskRowId, or a userId and a compositeBusinessRole');
+    await expect(reassign(caller, { riskRowIds: ['x1'], toReviewerId: user.id })).rejects.toThrow("riskRowIds must be risk ids (numbers): 'x1' is not");
+    await expect(listReassignments(caller, { riskRowId: 'x1' })).rejects.toThrow('riskRowId must be a number');
+
+    const sub = Buffer.from('Submission:00000000-0000-0000-0000-000000000000').toString('base64');
+    const g = await admin.gql(
+      `mutation($id: ID!, $items: [ItemCommentInput!]) { approveSubmission(id: $id, itemComments: $items) { __typename ... on ValidationError { message field } } }`,
+      { id: sub, items: [{ riskDefinitionId: '99999999999999999999', comment: 'c' }] },
+    );
+    expect(g.body.data.approveSubmission).toEqual({ __typename: 'ValidationError', message: 'riskDefinitionId must be the id of a risk row', field: 'itemComments.0.riskDefinitionId' });
     expect(await decisions()).toBe(0);
   });
 });

@@ -51,11 +51,11 @@ export function registerRemediationRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { format, limit, offset, ...filter } = req.query;
       if (format === 'csv') {
-        const file = await remediation.remediationExport(req.ctx.prisma, filter);
+        const file = await remediation.remediationExport(req.ctx.caller!, filter);
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
         return sendCsvExport(reply, { name: `remediation-${stamp}.csv`, ...file });
       }
-      const r = await remediation.listRemediation(req.ctx.prisma, filter, { limit, offset });
+      const r = await remediation.listRemediation(req.ctx.caller!, filter, { limit, offset });
       return { items: r.items.map(remediation.remediationJson), total: r.total };
     },
   );
@@ -63,6 +63,6 @@ export function registerRemediationRoutes(app: FastifyInstance) {
   app.put<{ Params: { id: string }; Body: z.infer<typeof StatusBody> }>(
     '/api/remediation/:id',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Sets a remediation item open, done or failed', params: idParams, body: StatusBody, reply: ItemJson }) },
-    async (req) => remediation.remediationJson(await remediation.setRemediationStatus(req.ctx.prisma, req.ctx.actor, req.params.id, req.body.status, req.body.note)),
+    async (req) => remediation.remediationJson(await remediation.setRemediationStatus(req.ctx.caller!, req.params.id, req.body.status, req.body.note)),
   );
 }

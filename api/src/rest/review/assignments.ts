@@ -35,26 +35,26 @@ const ValuesQuery = z.object({ reviewerId: text('reviewerId', 100).optional() })
 
 export function registerAssignmentRoutes(app: FastifyInstance) {
   app.get('/api/assignment-criteria', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(CriteriaJson) }) }, async (req) =>
-    (await assignments.listCriteria(req.ctx.prisma)).map(shape),
+    (await assignments.listCriteria(req.ctx.caller!)).map(shape),
   );
 
   app.get<{ Params: z.infer<typeof ValuesParams>; Querystring: z.infer<typeof ValuesQuery> }>(
     '/api/assignment-values/:criteriaType',
     { config: { access: 'admin' }, schema: routeSchema({ params: ValuesParams, querystring: ValuesQuery, reply: z.array(z.strictObject({ value: z.string(), label: z.string() })).describe('The values of that column, with their row counts in the label') }) },
-    async (req) => assignments.criteriaValues(req.ctx.prisma, req.params.criteriaType, req.query.reviewerId),
+    async (req) => assignments.criteriaValues(req.ctx.caller!, req.params.criteriaType, req.query.reviewerId),
   );
 
   app.post<{ Body: assignments.CreateCriteriaInput }>(
     '/api/assignment-criteria',
     { config: { access: 'admin' }, schema: routeSchema({ body: assignments.createCriteriaSchema, reply: CriteriaJson, replyStatus: 201 }) },
-    async (req, reply) => reply.status(201).send(shape(await assignments.createCriteria(req.ctx.deps, req.ctx.actor, req.body))),
+    async (req, reply) => reply.status(201).send(shape(await assignments.createCriteria(req.ctx.caller!, req.body))),
   );
 
   app.delete<{ Params: { id: string } }>(
     '/api/assignment-criteria/:id',
     { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) },
     async (req) => {
-      await assignments.deleteCriteria(req.ctx.deps, req.ctx.actor, req.params.id);
+      await assignments.deleteCriteria(req.ctx.caller!, req.params.id);
       return { success: true };
     },
   );

@@ -61,7 +61,23 @@ const SubmissionListJson = z.array(
   }),
 );
 
-const BatchBody = z.object({ decisions: listOf('Decision', decisions.itemSchema, 100_000).optional() });
+/**
+ * The SPEC's REST names the risk row riskDefinitionId where the services say
+ * riskRowId: the bodies are checked under the SPEC's name (so a refusal names
+ * the field the client sent) and renamed here, both ways.
+ */
+const ROW_FIELD = 'riskDefinitionId';
+const DecisionBody = decisions.decisionItemSchema(ROW_FIELD);
+type DecisionBody = z.input<typeof DecisionBody>;
+const BatchBody = z.object({ decisions: listOf('Decision', DecisionBody, 100_000).optional() });
+const ReviewBody = approval.reviewBodySchemaNaming(ROW_FIELD);
+type ReviewBody = z.input<typeof ReviewBody>;
+
+const decisionOf = ({ riskDefinitionId, ...d }: DecisionBody): decisions.DecisionItem => ({ ...d, riskRowId: riskDefinitionId });
+const reviewOf = ({ itemComments, ...b }: ReviewBody): approval.ReviewBody => ({
+  ...b,
+  itemComments: itemComments?.map(({ riskDefinitionId, ...c }) => ({ ...c, riskRowId: riskDefinitionId })),
+});
 const SubmissionsQuery = z.object({ status: text('status', 20).optional() });
 
 const nullableText = (d: string) => z.string().nullable().describe(d);
@@ -93,22 +109,23 @@ const ApprovalReviewJson = z.strictObject({
 });
 
 export function registerDecisionRoutes(app: FastifyInstance) {
-  app.post<{ Body: decisions.DecisionItem }>(
+  app.post<{ Body: DecisionBody }>(
     '/api/reviews/decision',
-    { config: { access: 'signedIn' }, schema: routeSchema({ body: decisions.itemSchema, reply: Saved }) },
-    async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, [req.body])) }),
+    { config: { access: 'signedIn' }, schema: routeSchema({ body: DecisionBody, reply: Saved }) },
+    async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.caller!, [decisionOf(req.body)])) }),
   );
 
   app.post<{ Body: z.infer<typeof BatchBody> }>(
     '/api/reviews/decisions',
     { config: { access: 'signedIn' }, schema: routeSchema({ body: BatchBody, reply: Saved }) },
-    async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.deps, req.ctx.actor, req.body.decisions)) }),
+    // An absent list stays absent: the service says none was selected.
+    async (req) => ({ success: true, ...(await decisions.saveDecisions(req.ctx.caller!, req.body.decisions?.map(decisionOf))) }),
   );
 
   app.post<{ Body: bulk.ByFilterInput }>(
     '/api/reviews/decisions/by-filter',
     { config: { access: 'signedIn' }, schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema, reply: Count }) },
-    async (req) => bulk.decideByFilter(req.ctx.deps, req.ctx.actor, req.body),
+    async (req) => bulk.decideByFilter(req.ctx.caller!, req.body),
   );
 
   app.get('/api/reviews/rules', { config: { access: 'signedIn' }, schema: routeSchema({ summary: 'The review rules: { requireRemovalComment, allowBulkApproval }', reply: RulesJson }) }, async (req) =>
@@ -119,24 +136,25 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     '/api/reviews/expired-mitigations',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Mitigations of the current period whose expiry date has passed: { total, items }', reply: ExpiredJson }) },
     async (req) => {
-      const r = await mitigations.expiredMitigations(req.ctx.prisma, await req.ctx.viewer!.decisionPeriod());
+      const r = await mitigations.expiredMitigations(req.ctx.caller!);
       return { total: r.total, items: r.items.map((m) => ({ ...m, riskRowId: Number(m.riskRowId), mitigationExpiresAt: m.mitigationExpiresAt.toISOString().slice(0, 10) })) };
     },
   );
 
-  app.get('/api/reviews/submission-status', { config: { access: 'reviewer' }, schema: routeSchema({ reply: SubmissionStatusJson }) }, async (req) =>
-    decisions.submissionStatus(req.ctx.prisma, req.ctx.user!),
-  );
+  app.get('/api/reviews/submission-status', { config: { access: 'reviewer' }, schema: routeSchema({ reply: SubmissionStatusJson }) }, async (req) => {
+    const s = await decisions.submissionStatus(req.ctx.caller!);
+    return { ...s, itemComments: s.itemComments.map(({ riskRowId, ...c }) => ({ riskDefinitionId: riskRowId, ...c })) };
+  });
 
   app.post('/api/reviews/submit', { config: { access: 'reviewer' }, schema: routeSchema({ reply: z.strictObject({ count: z.number().int().describe('Decisions submitted'), submissionId: z.uuid() }) }) }, async (req) => {
-    const r = await decisions.submit(req.ctx.deps, req.ctx.actor);
+    const r = await decisions.submit(req.ctx.caller!);
     return { count: r.count, submissionId: r.submission.id };
   });
 
-  app.post('/api/reviews/recall', { config: { access: 'reviewer' }, schema: routeSchema({ reply: Count }) }, async (req) => decisions.recall(req.ctx.deps, req.ctx.actor));
+  app.post('/api/reviews/recall', { config: { access: 'reviewer' }, schema: routeSchema({ reply: Count }) }, async (req) => decisions.recall(req.ctx.caller!));
 
   app.get<{ Querystring: z.infer<typeof SubmissionsQuery> }>('/api/submissions', { config: { access: 'admin' }, schema: routeSchema({ querystring: SubmissionsQuery, reply: SubmissionListJson }) }, async (req) =>
-    (await decisions.listSubmissions(req.ctx.prisma, req.query)).map((s) => ({
+    (await decisions.listSubmissions(req.ctx.caller!, req.query)).map((s) => ({
       id: s.id,
       status: s.status,
       decisionCount: s.decisionCount,
@@ -155,7 +173,7 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     '/api/submissions/:id/review',
     { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first", params: idParams, reply: ApprovalReviewJson }) },
     async (req) => {
-      const r = await approval.approvalReview(req.ctx.prisma, req.params.id);
+      const r = await approval.approvalReview(req.ctx.caller!, req.params.id);
       return {
         submissionId: r.submission.id,
         status: r.submission.status,
@@ -170,10 +188,10 @@ export function registerDecisionRoutes(app: FastifyInstance) {
   );
 
   for (const [suffix, outcome] of [['approve', 'approved'], ['return', 'returned']] as const) {
-    app.put<{ Params: { id: string }; Body: approval.ReviewBody | null | undefined }>(
+    app.put<{ Params: { id: string }; Body: ReviewBody | null | undefined }>(
       `/api/submissions/:id/${suffix}`,
-      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: approval.reviewBodySchema.nullish(), reply: SubmissionJson }) },
-      async (req) => approval.reviewSubmission(req.ctx.deps, req.ctx.actor, req.params.id, outcome, req.body ?? {}),
+      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReviewBody.nullish(), reply: SubmissionJson }) },
+      async (req) => approval.reviewSubmission(req.ctx.caller!, req.params.id, outcome, reviewOf(req.body ?? {})),
     );
   }
 }

@@ -17,7 +17,7 @@ const ProgressJson = z.strictObject({
 
 export function registerReviewerStatusRoutes(app: FastifyInstance) {
   app.get('/api/reviewer-status', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(ProgressJson) }) }, async (req) =>
-    (await reviewerStatus(req.ctx.prisma)).map((p) => ({
+    (await reviewerStatus(req.ctx.caller!)).map((p) => ({
       reviewer: { id: p.reviewer.id, firstName: p.reviewer.firstName, lastName: p.reviewer.lastName, email: p.reviewer.email },
       assigned: p.assigned,
       decided: p.decided,

@@ -107,7 +107,7 @@ const pageFields = {
 
 export function registerRiskRoutes(app: FastifyInstance) {
   app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' }, schema: routeSchema({ querystring: PageQuery, reply: z.strictObject(pageFields) }) }, async (req) => {
-    const r = await risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, req.query);
+    const r = await risks.listRisks(req.ctx.caller!, req.query, req.query);
     return { risks: r.risks.map(riskRowJson), total: r.total, page: r.page, limit: r.limit };
   });
 
@@ -120,14 +120,14 @@ export function registerRiskRoutes(app: FastifyInstance) {
   });
   app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' }, schema: routeSchema({ querystring: PageQuery, reply: assignedReply }) }, async (req) => {
     const [summary, page] = await Promise.all([
-      risks.assignedSummary(req.ctx.prisma, req.ctx.viewer!),
-      risks.listRisks(req.ctx.prisma, req.ctx.viewer!, req.query, { page: req.query.page, limit: req.query.limit ?? 100, sort: req.query.sort }),
+      risks.assignedSummary(req.ctx.caller!),
+      risks.listRisks(req.ctx.caller!, req.query, { page: req.query.page, limit: req.query.limit ?? 100, sort: req.query.sort }),
     ]);
     return { ...summary, risks: page.risks.map(riskRowJson), total: page.total, page: page.page, limit: page.limit };
   });
 
   app.get('/api/risks/systems', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.string()).describe('The systems of the rows the caller may see') }) }, async (req) =>
-    risks.listSystems(req.ctx.prisma, req.ctx.viewer!),
+    risks.listSystems(req.ctx.caller!),
   );
 
   // Export Results (the filtered queue, with the viewer's own decisions) and the
@@ -138,7 +138,7 @@ export function registerRiskRoutes(app: FastifyInstance) {
     risks.validateFilter(req.query);
     await consumeRate(req.ctx.deps, 'export', req.ctx.user!.id);
     // The file is streamed (no Content-Length): the rows it will carry, for a tool's progress.
-    const total = await risks.matchingRowCount(req.ctx.prisma, req.ctx.viewer!, req.query);
+    const total = await risks.matchingRowCount(req.ctx.caller!, req.query);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     return sendCsvExport(reply, {
       name: `risk-export-${stamp}.csv`,

@@ -26,7 +26,7 @@ builder.queryFields((t) => ({
     type: DashboardStats,
     description: 'The dashboard’s figures.',
     authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.prisma, ctx.viewer!),
+    resolve: (_root, _args, ctx) => dashboard.dashboardStats(ctx.caller!),
   }),
 }));
 
@@ -79,13 +79,13 @@ builder.queryFields((t) => ({
     description: 'The risk trend over the range: conflicts loaded, decided retain / remove, pending (see services/dashboard.ts).',
     authScopes: { signedIn: true },
     args: { range: t.arg({ type: TrendRangeEnum, required: true, description: 'Which range, and by day or by week.' }) },
-    resolve: async (_root, args, ctx) => (await dashboard.dashboardTrend(ctx.prisma, ctx.viewer!, RANGE_OF[args.range])).points,
+    resolve: async (_root, args, ctx) => (await dashboard.dashboardTrend(ctx.caller!, RANGE_OF[args.range])).points,
   }),
   riskCategories: t.field({
     type: [CategoryCountRef],
     description: "Conflicts per risk category (accepted AI categories; the rest 'Uncategorised').",
     authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => dashboard.riskCategories(ctx.prisma, ctx.viewer!),
+    resolve: (_root, _args, ctx) => dashboard.riskCategories(ctx.caller!),
   }),
 }));
 

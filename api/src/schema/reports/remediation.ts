@@ -94,7 +94,7 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: RemediationFilterInput, description: 'By review period and status; all when left out.' }), ...remediationOrder.arg() },
     totalCount: async (_conn, args, ctx) => ctx.prisma.remediationItem.count({ where: remediation.remediationWhere(filterOf(args.filter)) }),
     resolve: async (query, _root, args, ctx) => {
-      const where = await remediation.remediationScope(ctx.prisma, filterOf(args.filter));
+      const where = await remediation.remediationScope(ctx.caller!, filterOf(args.filter));
       return ctx.prisma.remediationItem.findMany({ ...runnable(query), where, orderBy: remediationOrder.orderBy<Prisma.RemediationItemOrderByWithRelationInput>(args.orderBy) });
     },
   }),
@@ -112,7 +112,7 @@ builder.mutationFields((t) => ({
       note: t.arg.string({ description: `Why, or what was done (${remediation.MAX_NOTE_LENGTH} characters at most); replaces the previous note.` }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const item = await remediation.setRemediationStatus(ctx.prisma, ctx.actor, args.id.id, args.status, args.note);
+      const item = await remediation.setRemediationStatus(ctx.caller!, args.id.id, args.status, args.note);
       return ctx.prisma.remediationItem.findUniqueOrThrow({ ...runnable(query), where: { id: item.id } });
     },
   }),

@@ -66,7 +66,7 @@ builder.prismaObjectFields(SubmissionNode, (t) => ({
   itemComments: t.field({
     type: [SubmissionItemCommentRef],
     description: `The approver's comments on single items, given when approving or returning it (at most ${approval.MAX_APPROVAL_ITEMS.toLocaleString('en')}: the cap on comments a decision takes).`,
-    resolve: (s, _args, ctx) => itemCommentsOf(ctx.prisma, s.id),
+    resolve: (s, _args, ctx) => itemCommentsOf(ctx.caller!, s.id),
   }),
 }));
 
@@ -74,7 +74,7 @@ type ItemCommentJson = ReturnType<typeof itemCommentJson>;
 const ItemCommentNoteRef = builder.objectRef<ItemCommentJson>('ItemCommentNote').implement({
   description: "An approver's comment on one of the viewer's items, as the reviewer reads it.",
   fields: (t) => ({
-    riskRowId: t.string({ description: "The risk row's numeric id, as text.", resolve: (c) => String(c.riskDefinitionId) }),
+    riskRowId: t.string({ description: "The risk row's numeric id, as text.", resolve: (c) => String(c.riskRowId) }),
     userId: t.exposeString('userId', { description: "The user's id in the source system." }),
     roleProfile: t.exposeString('roleProfile', { description: 'The role profile.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
@@ -96,6 +96,6 @@ builder.queryFields((t) => ({
     description: "A submission's items for its approver: removals, mitigations and items retained against a remove recommendation first (administrators).",
     authScopes: { admin: true },
     args: { id: t.arg.globalID({ required: true, for: SubmissionNode, description: 'The submission’s global id.' }) },
-    resolve: (_root, { id }, ctx) => approval.approvalReview(ctx.prisma, id.id),
+    resolve: (_root, { id }, ctx) => approval.approvalReview(ctx.caller!, id.id),
   }),
 }));

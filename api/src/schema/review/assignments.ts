@@ -36,7 +36,7 @@ export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
     matchingRows: t.int({
       description: 'How many loaded risk rows the criterion matches.',
       select: { criteriaType: true, criteriaValue: true },
-      resolve: (c, _args, ctx) => assignments.criterionMatchCount(ctx.prisma, c.criteriaType, c.criteriaValue),
+      resolve: (c, _args, ctx) => assignments.criterionMatchCount(ctx.caller!, c.criteriaType, c.criteriaValue),
     }),
   }),
 });
@@ -81,7 +81,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       const limit = args.limit ?? 1000;
       if (limit < 1 || limit > 1000) throw new ValidationError('limit must be between 1 and 1000', 'limit');
-      return assignments.criteriaValues(ctx.prisma, args.criteriaType, args.reviewerId?.id, limit, args.search);
+      return assignments.criteriaValues(ctx.caller!, args.criteriaType, args.reviewerId?.id, limit, args.search);
     },
   }),
 }));
@@ -104,7 +104,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: CreateAssignmentInput, required: true, description: 'The reviewer and the one field value (criteria type and value) whose rows they are to review.' }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const c = await assignments.createCriteria(ctx.deps, ctx.actor, { ...input, reviewerId: input.reviewerId.id });
+      const c = await assignments.createCriteria(ctx.caller!, { ...input, reviewerId: input.reviewerId.id });
       return ctx.prisma.assignmentCriteria.findUniqueOrThrow({ ...runnable(query), where: { id: c.id } });
     },
   }),
@@ -115,7 +115,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: AssignmentCriteriaNode, description: 'The assignment’s global id.' }) },
     resolve: async (_root, { id }, ctx) => {
-      await assignments.deleteCriteria(ctx.deps, ctx.actor, id.id);
+      await assignments.deleteCriteria(ctx.caller!, id.id);
       return encodeGlobalID('AssignmentCriteria', id.id);
     },
   }),

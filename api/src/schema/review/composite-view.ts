@@ -16,37 +16,34 @@ import * as view from '../../services/composite-view/index.js';
 import { isHighRiskRule } from '../../services/risk-rules.js';
 import type { Context } from '../../context.js';
 
-/** The viewer's scope (visible rows, active period), from the request's viewer. */
-const scopeOf = (ctx: Context): Promise<view.ViewScope> => view.viewScope(ctx.viewer!);
-
 /**
  * The levels below a list are read for all its items at once: each parent's
  * lookup joins the request's loader for that lookup and page (services/viewer.ts).
  */
 const json = (k: unknown) => JSON.stringify(k);
 function groupsOf(ctx: Context, page: view.Keyset) {
-  return ctx.viewer!.loader(`composite.groups|${json(page)}`, async (userIds: readonly string[]) =>
-    view.listRiskGroupsOf(ctx.prisma, await scopeOf(ctx), userIds, page), String);
+  return ctx.viewer!.loader(`composite.groups|${json(page)}`, (userIds: readonly string[]) =>
+    view.listRiskGroupsOf(ctx.caller!, userIds, page), String);
 }
 function rolesOf(ctx: Context, page: view.Keyset) {
-  return ctx.viewer!.loader(`composite.roles|${json(page)}`, async (groups: readonly { userId: string; accessRiskId: string }[]) =>
-    view.listRolesOf(ctx.prisma, await scopeOf(ctx), groups, page), (g) => json([g.userId, g.accessRiskId]));
+  return ctx.viewer!.loader(`composite.roles|${json(page)}`, (groups: readonly { userId: string; accessRiskId: string }[]) =>
+    view.listRolesOf(ctx.caller!, groups, page), (g) => json([g.userId, g.accessRiskId]));
 }
 function groupCountsOf(ctx: Context) {
-  return ctx.viewer!.loader('composite.groupCounts', async (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.prisma, await scopeOf(ctx), userIds), (u) => u);
+  return ctx.viewer!.loader('composite.groupCounts', (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.caller!, userIds), (u) => u);
 }
 function roleCountsOf(ctx: Context) {
-  return ctx.viewer!.loader('composite.roleCounts', async (groups: readonly { userId: string; accessRiskId: string }[]) =>
-    view.countRolesOf(ctx.prisma, await scopeOf(ctx), groups), (g) => json([g.userId, g.accessRiskId]));
+  return ctx.viewer!.loader('composite.roleCounts', (groups: readonly { userId: string; accessRiskId: string }[]) =>
+    view.countRolesOf(ctx.caller!, groups), (g) => json([g.userId, g.accessRiskId]));
 }
 const roleKeyOf = (r: view.RoleKey) => json([r.userId, r.accessRiskId, r.compositeBusinessRole]);
 function detailsOf(ctx: Context, first: number) {
-  return ctx.viewer!.loader(`composite.details|${first}`, async (roles: readonly view.RoleKey[]) =>
-    view.authorizationDetailsOf(ctx.prisma, await scopeOf(ctx), roles, first), roleKeyOf);
+  return ctx.viewer!.loader(`composite.details|${first}`, (roles: readonly view.RoleKey[]) =>
+    view.authorizationDetailsOf(ctx.caller!, roles, first), roleKeyOf);
 }
 function detailCountsOf(ctx: Context) {
-  return ctx.viewer!.loader('composite.detailCounts', async (roles: readonly view.RoleKey[]) =>
-    view.authorizationDetailCounts(ctx.prisma, await scopeOf(ctx), roles), roleKeyOf);
+  return ctx.viewer!.loader('composite.detailCounts', (roles: readonly view.RoleKey[]) =>
+    view.authorizationDetailCounts(ctx.caller!, roles), roleKeyOf);
 }
 
 // Cursors carry the grouping key of the edge's node (user id, risk id, role name).
@@ -93,7 +90,7 @@ builder.node(CompositeUserRef, {
   description: "A user in the composite-role view: the viewer's rows of that user, totalled.",
   id: { description: 'The global id of this user in the view.', resolve: (u) => u.userId },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeUser',
-  loadMany: async (ids, ctx) => view.getUsers(ctx.prisma, await scopeOf(ctx), ids),
+  loadMany: (ids, ctx) => view.getUsers(ctx.caller!, ids),
   fields: (t) => ({
     userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
     userName: t.exposeString('userName', { description: 'The user’s name.' }),
@@ -120,8 +117,8 @@ builder.node(CompositeRiskGroupRef, {
   description: "One access risk of a user in the composite-role view, with the composite roles that carry it.",
   id: { description: 'The global id of this risk group.', resolve: (g) => JSON.stringify([g.userId, g.accessRiskId]), parse: (id) => parseKey(id, 2) },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeRiskGroup',
-  loadMany: async (ids, ctx) =>
-    view.getRiskGroups(ctx.prisma, await scopeOf(ctx), ids.map(([userId, accessRiskId]) => ({ userId: userId!, accessRiskId: accessRiskId! }))),
+  loadMany: (ids, ctx) =>
+    view.getRiskGroups(ctx.caller!, ids.map(([userId, accessRiskId]) => ({ userId: userId!, accessRiskId: accessRiskId! }))),
   fields: (t) => ({
     userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
@@ -189,10 +186,9 @@ builder.node(CompositeRoleRef, {
     description: 'The global id of this role in its risk group.',
   },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeRole',
-  loadMany: async (ids, ctx) =>
+  loadMany: (ids, ctx) =>
     view.getRoles(
-      ctx.prisma,
-      await scopeOf(ctx),
+      ctx.caller!,
       ids.map(([userId, accessRiskId, compositeBusinessRole]) => ({ userId: userId!, accessRiskId: accessRiskId!, compositeBusinessRole: compositeBusinessRole! })),
     ),
   fields: (t) => ({
@@ -235,12 +231,11 @@ builder.queryFields((t) => ({
       authScopes: { signedIn: true },
       args: { search: t.arg.string({ description: 'Part of the user id or name.' }) },
       resolve: async (_root, args, ctx) => {
-        const scope = await scopeOf(ctx);
         const connection = await resolveCursorConnection({ args, toCursor: (u: view.CompositeUserSummary) => cursorOf(u.userId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-          view.listUsers(ctx.prisma, scope, { search: args.search }, keyset(p)),
+          view.listUsers(ctx.caller!, { search: args.search }, keyset(p)),
         );
         // Counted only when asked for (a count over every visible row), cached per data version.
-        return { ...connection, totalCount: () => view.countUsers(ctx.prisma, scope, { search: args.search }) };
+        return { ...connection, totalCount: () => view.countUsers(ctx.caller!, { search: args.search }) };
       },
     },
     lazyTotalCount,
@@ -251,7 +246,7 @@ builder.queryFields((t) => ({
     description: 'One user of the composite-role view by user id; null when the viewer may see none of their rows.',
     authScopes: { signedIn: true },
     args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }) },
-    resolve: async (_root, args, ctx) => (await view.getUsers(ctx.prisma, await scopeOf(ctx), [args.userId]))[0] ?? null,
+    resolve: async (_root, args, ctx) => (await view.getUsers(ctx.caller!, [args.userId]))[0] ?? null,
   }),
 }));
 
@@ -284,6 +279,6 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { decisions: t.arg({ type: [CompositeRoleDecisionInput], required: true, description: 'The decisions, all saved in one transaction or none.' }) },
-    resolve: (_root, args, ctx) => view.decideRoles(ctx.deps, ctx.actor, ctx.viewer!, args.decisions),
+    resolve: (_root, args, ctx) => view.decideRoles(ctx.caller!, args.decisions),
   }),
 }));

@@ -4,7 +4,9 @@ import { builder, runnable } from '../builder.js';
 import { enumOf } from '../enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
+import type { z } from 'zod';
 import { ValidationError } from '../../core/errors.js';
+import { parseOrThrow } from '../../core/validation.js';
 import * as decisions from '../../services/review/decisions.js';
 import * as bulk from '../../services/review/bulk-decisions.js';
 import * as mitigations from '../../services/review/mitigations.js';
@@ -59,7 +61,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
       if (row.decisionMitigationControl !== undefined) return row.decisionMitigationControl;
-      return (await decisions.myDecisionOn(ctx.prisma, ctx.viewer!, r.id))?.mitigationControl ?? null;
+      return (await decisions.myDecisionOn(ctx.caller!, r.id))?.mitigationControl ?? null;
     },
   }),
   myMitigationExpiresAt: t.field({
@@ -69,7 +71,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
     resolve: async (r, _args, ctx) => {
       const row = r as WithDecision;
       if (row.decisionMitigationExpiresAt !== undefined) return row.decisionMitigationExpiresAt;
-      return (await decisions.myDecisionOn(ctx.prisma, ctx.viewer!, r.id))?.mitigationExpiresAt ?? null;
+      return (await decisions.myDecisionOn(ctx.caller!, r.id))?.mitigationExpiresAt ?? null;
     },
   }),
 }));
@@ -163,7 +165,7 @@ builder.queryFields((t) => ({
     type: SubmissionStateRef,
     description: 'The viewer’s own submission in the active period (reviewers).',
     authScopes: { reviewer: true },
-    resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.prisma, ctx.user!),
+    resolve: (_root, _args, ctx) => decisions.submissionStatus(ctx.caller!),
   }),
   reviewRules: t.field({
     type: ReviewRulesRef,
@@ -175,7 +177,7 @@ builder.queryFields((t) => ({
     type: ExpiredMitigationsRef,
     description: 'Mitigations of the current period (the active one, else the one closed last) whose expiry date has passed (administrators).',
     authScopes: { admin: true },
-    resolve: async (_root, _args, ctx) => mitigations.expiredMitigations(ctx.prisma, await ctx.viewer!.decisionPeriod()),
+    resolve: (_root, _args, ctx) => mitigations.expiredMitigations(ctx.caller!),
   }),
   submissions: t.prismaConnection({
     type: 'Submission',
@@ -215,6 +217,17 @@ const ItemCommentInput = builder.inputType('ItemCommentInput', {
   }),
 });
 
+/**
+ * ItemCommentInput keeps the SPEC's name for the row (riskDefinitionId): the
+ * comments are checked under it (a refusal names the field sent), then given
+ * to the service as riskRowId.
+ */
+const ReviewBody = approval.reviewBodySchemaNaming('riskDefinitionId');
+function reviewOf(body: z.input<typeof ReviewBody>): approval.ReviewBody {
+  const { itemComments, ...b } = parseOrThrow(ReviewBody, body);
+  return { ...b, itemComments: itemComments?.map(({ riskDefinitionId, ...c }) => ({ ...c, riskRowId: riskDefinitionId })) };
+}
+
 /** Approving or returning a submission: the same arguments, one service call (services/review/approval-review.ts). */
 function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
   return t.field({
@@ -230,7 +243,7 @@ function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>
       comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
       itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
     },
-    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.deps, ctx.actor, id.id, outcome, body),
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.caller!, id.id, outcome, reviewOf(body)),
   });
 }
 
@@ -243,10 +256,9 @@ builder.mutationFields((t) => ({
     args: { decisions: t.arg({ type: [DecisionInput], required: true, description: 'The decisions, all saved in one transaction or none.' }) },
     resolve: (_root, args, ctx) =>
       decisions.saveDecisions(
-        ctx.deps,
-        ctx.actor,
+        ctx.caller!,
         args.decisions.map((d) => ({
-          riskDefinitionId: d.riskRowId ? String(d.riskRowId.id) : undefined,
+          riskRowId: d.riskRowId ? String(d.riskRowId.id) : undefined,
           userId: d.userId ?? undefined,
           compositeBusinessRole: d.compositeBusinessRole ?? undefined,
           decision: d.decision,
@@ -268,20 +280,20 @@ builder.mutationFields((t) => ({
       mitigationControl: t.arg.string({ description: "For RETAIN_MITIGATED: the mitigating control; left out, each row's own Control column is used." }),
       mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For RETAIN_MITIGATED (and needed by it): until when the mitigation holds." }),
     },
-    resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.deps, ctx.actor, args),
+    resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.caller!, args),
   }),
   submitDecisions: t.field({
     type: SubmissionNode,
     description: "Submits the viewer's decisions in the active period for approval; they are locked until recalled.",
     authScopes: { reviewer: true },
     errors: { types: [ValidationError] },
-    resolve: async (_root, _args, ctx) => (await decisions.submit(ctx.deps, ctx.actor)).submission,
+    resolve: async (_root, _args, ctx) => (await decisions.submit(ctx.caller!)).submission,
   }),
   recallDecisions: t.int({
     description: 'Recalls the submitted set for editing; returns how many decisions it held.',
     authScopes: { reviewer: true },
     errors: {},
-    resolve: async (_root, _args, ctx) => (await decisions.recall(ctx.deps, ctx.actor)).count,
+    resolve: async (_root, _args, ctx) => (await decisions.recall(ctx.caller!)).count,
   }),
   approveSubmission: reviewField(t, 'approved'),
   returnSubmission: reviewField(t, 'returned'),

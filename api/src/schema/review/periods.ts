@@ -69,7 +69,7 @@ export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
       type: [PeriodReminderRef],
       description: 'The reminders and escalations sent for the period, oldest first (administrators).',
       authScopes: { admin: true },
-      resolve: (p, _args, ctx) => reminders.listReminders(ctx.prisma, p.id),
+      resolve: (p, _args, ctx) => reminders.listReminders(ctx.caller!, p.id),
     }),
   }),
 });
@@ -126,7 +126,7 @@ builder.mutationFields((t) => {
       errors: {},
       args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode, description: 'The period’s global id.' }) },
       resolve: async (query, _root, { id }, ctx) => {
-        await periods.setPeriodStatus(ctx.deps, ctx.actor, id.id, status, ctx.deps.config.uploadsDir);
+        await periods.setPeriodStatus(ctx.caller!, id.id, status);
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
       },
     });
@@ -138,7 +138,7 @@ builder.mutationFields((t) => {
       errors: { types: [ValidationError] },
       args: { input: t.arg({ type: CreateReviewPeriodInput, required: true, description: 'The new period.' }) },
       resolve: async (query, _root, { input }, ctx) => {
-        const p = await periods.createPeriod(ctx.deps, ctx.actor, input);
+        const p = await periods.createPeriod(ctx.caller!, input);
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: p.id } });
       },
     }),

@@ -63,7 +63,7 @@ const OpenWorkCriterion = builder.objectRef<reassignments.OpenWork['criteria'][n
 
 /** What a reviewer holds, asked for every reviewer of the page at once. */
 const workOf = (ctx: Context, reviewerId: string) =>
-  ctx.viewer!.loader('openWork', (ids: readonly string[]) => reassignments.openWorkOf(ctx.prisma, ids), String).load(reviewerId);
+  ctx.viewer!.loader('openWork', (ids: readonly string[]) => reassignments.openWorkOf(ctx.caller!, ids), String).load(reviewerId);
 
 /** Open work is a variant of User: the reviewer, with what they hold (a connection as every other list). */
 const OpenWorkRef = builder.prismaObject('User', {
@@ -88,6 +88,9 @@ const openWorkOrder = listOrder(
   { field: 'NAME', direction: 'asc' },
 );
 
+/** The argument `riskDefinitionId` (GraphQL keeps the SPEC's name) as the services' riskRowId, its refusal naming the argument. */
+const itemHistory = (args: { riskDefinitionId?: string | null }): reassignments.ItemHistory => ({ riskRowId: args.riskDefinitionId, field: 'riskDefinitionId' });
+
 builder.queryFields((t) => ({
   reassignments: t.prismaConnection({
     type: 'Reassignment',
@@ -96,17 +99,17 @@ builder.queryFields((t) => ({
     authScopes: { signedIn: true },
     args: { riskDefinitionId: t.arg.string({ description: 'A risk row\'s numeric id (as text): that item\'s history, the moves of the criteria that cover it.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const { where, orderBy } = await reassignments.reassignmentQuery(ctx.prisma, ctx.actor, args);
+      const { where, orderBy } = await reassignments.reassignmentQuery(ctx.caller!, itemHistory(args));
       return ctx.prisma.reassignment.findMany({ ...runnable(query), where, orderBy });
     },
-    totalCount: async (_root, args, ctx) => ctx.prisma.reassignment.count({ where: (await reassignments.reassignmentQuery(ctx.prisma, ctx.actor, args)).where }),
+    totalCount: async (_root, args, ctx) => ctx.prisma.reassignment.count({ where: (await reassignments.reassignmentQuery(ctx.caller!, itemHistory(args))).where }),
   }),
   reassignmentReviewers: t.field({
     type: [ReassignableReviewer],
     description: `The active reviewers (other than the caller) work can be moved to, by name: a picker list bounded at ${reassignments.MAX_REASSIGNABLE.toLocaleString('en-US')} reviewers, not a connection.`,
     authScopes: { signedIn: true },
     resolve: async (_root, _args, ctx) =>
-      (await reassignments.reassignableReviewers(ctx.prisma, ctx.actor)).map((u) => ({ id: u.id, label: actorLabel({ user: u }), email: u.email })),
+      (await reassignments.reassignableReviewers(ctx.caller!)).map((u) => ({ id: u.id, label: actorLabel({ user: u }), email: u.email })),
   }),
   reassignmentOpenWork: t.prismaConnection({
     type: OpenWorkRef,
@@ -115,8 +118,8 @@ builder.queryFields((t) => ({
     authScopes: { signedIn: true },
     args: openWorkOrder.arg(),
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.user.findMany({ ...runnable(query), where: reassignments.openWorkWhere(ctx.actor), orderBy: openWorkOrder.orderBy<Prisma.UserOrderByWithRelationInput>(args.orderBy) }),
-    totalCount: (_root, _args, ctx) => ctx.prisma.user.count({ where: reassignments.openWorkWhere(ctx.actor) }),
+      ctx.prisma.user.findMany({ ...runnable(query), where: reassignments.openWorkWhere(ctx.caller!), orderBy: openWorkOrder.orderBy<Prisma.UserOrderByWithRelationInput>(args.orderBy) }),
+    totalCount: (_root, _args, ctx) => ctx.prisma.user.count({ where: reassignments.openWorkWhere(ctx.caller!) }),
   }),
 }));
 
@@ -140,12 +143,17 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: ReassignWorkInput, required: true, description: 'The criterion, the new reviewer and the note.' }) },
     resolve: (_root, { input }, ctx) =>
-      reassignments.reassign(ctx.deps, ctx.actor, {
-        criteriaId: input.criteriaId?.id ?? null,
-        riskDefinitionIds: input.items?.length ? [...(input.riskDefinitionIds ?? []), ...input.items.map((i) => i.id)] : (input.riskDefinitionIds ?? null),
-        fromReviewerId: input.fromReviewerId?.id ?? null,
-        toReviewerId: input.toReviewerId.id,
-        note: input.note ?? null,
-      }),
+      reassignments.reassign(
+        ctx.caller!,
+        {
+          criteriaId: input.criteriaId?.id ?? null,
+          riskRowIds: input.items?.length ? [...(input.riskDefinitionIds ?? []), ...input.items.map((i) => i.id)] : (input.riskDefinitionIds ?? null),
+          fromReviewerId: input.fromReviewerId?.id ?? null,
+          toReviewerId: input.toReviewerId.id,
+          note: input.note ?? null,
+        },
+        // The input keeps the SPEC's name for the items: the refusals say it.
+        'riskDefinitionIds',
+      ),
   }),
 }));

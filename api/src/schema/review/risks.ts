@@ -193,7 +193,7 @@ async function riskConnection(
   const before = byRow && !after && args.before ? fromCursor(args.before, 'before') : null;
   // `last` alone: the last rows of the list (read backwards from past the end).
   const fromEnd = byRow && !after && !before && args.last != null && args.page == null;
-  const r = await risks.listRisks(ctx.prisma, ctx.viewer!, args.filter ?? {}, {
+  const r = await risks.listRisks(ctx.caller!, args.filter ?? {}, {
     page: args.page,
     limit: args.first ?? args.last,
     after: after?.id,
@@ -264,12 +264,12 @@ builder.queryFields((t) => {
       type: AssignedSummary,
       description: 'The viewer’s assigned rows, counted (reviewers).',
       authScopes: { reviewer: true },
-      resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.prisma, ctx.viewer!),
+      resolve: (_root, _args, ctx) => risks.assignedSummary(ctx.caller!),
     }),
     riskSystems: t.stringList({
       description: `The systems in the rows the viewer may see, A to Z: a picker list bounded at ${risks.MAX_SYSTEMS.toLocaleString('en-US')}, not a connection.`,
       authScopes: { signedIn: true },
-      resolve: (_root, _args, ctx) => risks.listSystems(ctx.prisma, ctx.viewer!),
+      resolve: (_root, _args, ctx) => risks.listSystems(ctx.caller!),
     }),
   };
 });

@@ -2,9 +2,8 @@
 // through the one decision path (services/review/decisions.ts), then the levels they
 // touched read back as the viewer now sees them.
 import { Prisma } from '../../generated/prisma/client.js';
-import { saveDecisions, type DecisionDeps } from '../review/decisions.js';
-import type { Actor } from '../../core/types.js';
-import type { Viewer } from '../viewer.js';
+import { saveDecisions } from '../review/decisions.js';
+import type { Caller } from '../caller.js';
 import { decisionJoin, viewScope } from './scope.js';
 import { getUsers, type CompositeUserSummary } from './users.js';
 import { GROUP_COLUMNS, groupFromRaw, type GroupRaw, type RiskGroupSummary } from './risk-groups.js';
@@ -33,10 +32,10 @@ export interface RoleDecisionResult {
  * user and composite role) through the one decision path, all or nothing,
  * then reads back the users, risk groups and roles they touched.
  */
-export async function decideRoles(deps: DecisionDeps, actor: Actor, viewer: Viewer, items: readonly RoleDecisionInput[]): Promise<RoleDecisionResult> {
+export async function decideRoles(caller: Caller, items: readonly RoleDecisionInput[]): Promise<RoleDecisionResult> {
+  const { deps, viewer } = caller;
   const { saved } = await saveDecisions(
-    deps,
-    actor,
+    caller,
     items.map((i) => ({
       userId: i.userId,
       compositeBusinessRole: i.compositeBusinessRole,
@@ -53,7 +52,7 @@ export async function decideRoles(deps: DecisionDeps, actor: Actor, viewer: View
   const cs = pairs.map((p) => p.compositeBusinessRole);
   const touched = Prisma.sql`(r.user_id, r.composite_business_role) IN (SELECT * FROM unnest(${us}::text[], ${cs}::text[]))`;
   const [userRows, groupRows, roleRows] = await Promise.all([
-    getUsers(deps.prisma, scope, users),
+    getUsers(caller, users),
     deps.prisma.$queryRaw<GroupRaw[]>`
       SELECT ${GROUP_COLUMNS}
         FROM risk_rows r ${decisionJoin(scope)}

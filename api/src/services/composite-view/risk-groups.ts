@@ -1,9 +1,9 @@
 // The composite-role view's second level: a user's risk groups, one per
 // access risk id (see scope.ts for the view as a whole).
 import { Prisma } from '../../generated/prisma/client.js';
-import type { DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { isHighLevel, type RiskLevel } from '../risk-rules.js';
-import { allDecided, decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
+import { allDecided, decisionJoin, int, keysetWhere, pageLimit, viewScope, type Keyset } from './scope.js';
 
 export interface RiskGroupSummary {
   kind: 'CompositeRiskGroup';
@@ -49,15 +49,17 @@ export const GROUP_COLUMNS = Prisma.sql`
   count(*) AS total, count(d.id) AS decided`;
 
 /** One user's risk groups (per access risk id), one keyset page over the risk ids. */
-export async function listRiskGroups(db: DbClient, scope: ViewScope, userId: string, page: Keyset): Promise<RiskGroupSummary[]> {
-  return (await listRiskGroupsOf(db, scope, [userId], page))[0]!;
+export async function listRiskGroups(caller: Caller, userId: string, page: Keyset): Promise<RiskGroupSummary[]> {
+  return (await listRiskGroupsOf(caller, [userId], page))[0]!;
 }
 
 /**
  * The same page of risk groups for each of several users, in one query (a
  * list of users asking for their groups costs one query, not one per user).
  */
-export async function listRiskGroupsOf(db: DbClient, scope: ViewScope, userIds: readonly string[], page: Keyset): Promise<RiskGroupSummary[][]> {
+export async function listRiskGroupsOf(caller: Caller, userIds: readonly string[], page: Keyset): Promise<RiskGroupSummary[][]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!userIds.length) return [];
   const order = page.inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const rows = await db.$queryRaw<GroupRaw[]>`
@@ -76,10 +78,11 @@ export async function listRiskGroupsOf(db: DbClient, scope: ViewScope, userIds: 
 
 /** The given risk groups as the viewer sees them; one with no visible row is null. */
 export async function getRiskGroups(
-  db: DbClient,
-  scope: ViewScope,
+  caller: Caller,
   keys: readonly { userId: string; accessRiskId: string }[],
 ): Promise<(RiskGroupSummary | null)[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!keys.length) return [];
   const rows = await db.$queryRaw<GroupRaw[]>`
     SELECT ${GROUP_COLUMNS}
@@ -93,7 +96,9 @@ export async function getRiskGroups(
 
 
 /** How many risk groups (distinct access risk ids) each user has that the viewer may see, in one query. */
-export async function countRiskGroupsOf(db: DbClient, scope: ViewScope, userIds: readonly string[]): Promise<number[]> {
+export async function countRiskGroupsOf(caller: Caller, userIds: readonly string[]): Promise<number[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!userIds.length) return [];
   const rows = await db.$queryRaw<{ user_id: string; n: bigint }[]>`
     SELECT r.user_id, count(DISTINCT r.access_risk_id) AS n

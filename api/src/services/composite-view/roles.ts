@@ -2,7 +2,7 @@
 // group, and the Authorization Details of a role (see scope.ts for the view
 // as a whole).
 import { Prisma } from '../../generated/prisma/client.js';
-import type { DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { DECISION_COUNTS_SQL, HIGH_BADGE_SQL, uniformDecision, type DecisionValue } from '../risk-rules.js';
 import {
   DEFAULT_DETAIL_LIMIT,
@@ -13,6 +13,7 @@ import {
   int,
   keysetWhere,
   pageLimit,
+  viewScope,
   type Keyset,
   type ViewScope,
 } from './scope.js';
@@ -125,17 +126,18 @@ export const ROLE_COLUMNS = Prisma.sql`
   (array_agg(DISTINCT r.function || chr(9) || r.function_description) FILTER (WHERE r.function <> ''))[1:${Prisma.raw(String(MAX_LIST))}] AS functions`;
 
 /** The composite roles under one of a user's risk groups, one keyset page over the role names. */
-export async function listRoles(db: DbClient, scope: ViewScope, userId: string, accessRiskId: string, page: Keyset): Promise<CompositeRoleSummary[]> {
-  return (await listRolesOf(db, scope, [{ userId, accessRiskId }], page))[0]!;
+export async function listRoles(caller: Caller, userId: string, accessRiskId: string, page: Keyset): Promise<CompositeRoleSummary[]> {
+  return (await listRolesOf(caller, [{ userId, accessRiskId }], page))[0]!;
 }
 
 /** The same page of composite roles under each of several risk groups, in one query. */
 export async function listRolesOf(
-  db: DbClient,
-  scope: ViewScope,
+  caller: Caller,
   groups: readonly { userId: string; accessRiskId: string }[],
   page: Keyset,
 ): Promise<CompositeRoleSummary[][]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!groups.length) return [];
   const order = page.inverted ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const rows = await db.$queryRaw<RoleRaw[]>`
@@ -156,7 +158,9 @@ export async function listRolesOf(
 }
 
 /** The given roles (user, risk, composite role) as the viewer sees them; one with no visible row is null. */
-export async function getRoles(db: DbClient, scope: ViewScope, keys: readonly RoleKey[]): Promise<(CompositeRoleSummary | null)[]> {
+export async function getRoles(caller: Caller, keys: readonly RoleKey[]): Promise<(CompositeRoleSummary | null)[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!keys.length) return [];
   const rows = await db.$queryRaw<RoleRaw[]>`
     SELECT ${ROLE_COLUMNS}
@@ -185,21 +189,21 @@ const roleKey = (u: string, a: string, c: string) => JSON.stringify([u, a, c]);
  * permission rows, by row id (see authorizationDetailCount for how many there are).
  */
 export async function authorizationDetails(
-  db: DbClient,
-  scope: ViewScope,
+  caller: Caller,
   key: RoleKey,
   limit: number = DEFAULT_DETAIL_LIMIT,
 ): Promise<AuthorizationDetail[]> {
-  return (await authorizationDetailsOf(db, scope, [key], limit))[0]!;
+  return (await authorizationDetailsOf(caller, [key], limit))[0]!;
 }
 
 /** The first `limit` Authorization Details of each of several roles, in one query. */
 export async function authorizationDetailsOf(
-  db: DbClient,
-  scope: ViewScope,
+  caller: Caller,
   keys: readonly RoleKey[],
   limit: number = DEFAULT_DETAIL_LIMIT,
 ): Promise<AuthorizationDetail[][]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   const n = Math.min(Math.max(Math.trunc(limit) || 0, 0), MAX_DETAIL_LIMIT);
   if (n === 0 || !keys.length) return keys.map(() => []);
   const rows = await db.$queryRaw<Record<string, string | bigint>[]>`
@@ -236,12 +240,14 @@ export async function authorizationDetailsOf(
 }
 
 /** How many permission rows one role has in one risk group. */
-export async function authorizationDetailCount(db: DbClient, scope: ViewScope, key: RoleKey): Promise<number> {
-  return (await authorizationDetailCounts(db, scope, [key]))[0]!;
+export async function authorizationDetailCount(caller: Caller, key: RoleKey): Promise<number> {
+  return (await authorizationDetailCounts(caller, [key]))[0]!;
 }
 
 /** How many permission rows each of several roles has, in one query. */
-export async function authorizationDetailCounts(db: DbClient, scope: ViewScope, keys: readonly RoleKey[]): Promise<number[]> {
+export async function authorizationDetailCounts(caller: Caller, keys: readonly RoleKey[]): Promise<number[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!keys.length) return [];
   const rows = await db.$queryRaw<{ user_id: string; access_risk_id: string; composite_business_role: string; n: bigint }[]>`
     SELECT r.user_id, r.access_risk_id, r.composite_business_role, count(*) AS n
@@ -252,7 +258,9 @@ export async function authorizationDetailCounts(db: DbClient, scope: ViewScope, 
 }
 
 /** How many composite roles carry each risk group (user, access risk) for the viewer, in one query. */
-export async function countRolesOf(db: DbClient, scope: ViewScope, groups: readonly { userId: string; accessRiskId: string }[]): Promise<number[]> {
+export async function countRolesOf(caller: Caller, groups: readonly { userId: string; accessRiskId: string }[]): Promise<number[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!groups.length) return [];
   const rows = await db.$queryRaw<{ user_id: string; access_risk_id: string; n: bigint }[]>`
     SELECT r.user_id, r.access_risk_id, count(DISTINCT r.composite_business_role) AS n

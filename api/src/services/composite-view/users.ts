@@ -3,9 +3,10 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import type { DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { HIGH_LEVEL_SQL, likeContains } from '../risk-rules.js';
 import { cached } from '../kept/index.js';
-import { allDecided, decisionJoin, int, keysetWhere, pageLimit, type Keyset, type ViewScope } from './scope.js';
+import { allDecided, decisionJoin, int, keysetWhere, pageLimit, viewScope, type Keyset, type ViewScope } from './scope.js';
 
 export interface CompositeUserSummary {
   kind: 'CompositeUser';
@@ -52,7 +53,9 @@ async function userSummaries(db: DbClient, scope: ViewScope, keys: Prisma.Sql): 
  * or name, one keyset page over user ids. The page's ids are found first
  * (userIds, searchUserIds), then only their rows are totalled.
  */
-export async function listUsers(db: DbClient, scope: ViewScope, filter: { search?: string | null }, page: Keyset): Promise<CompositeUserSummary[]> {
+export async function listUsers(caller: Caller, filter: { search?: string | null }, page: Keyset): Promise<CompositeUserSummary[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   const search = filter.search?.trim();
   const limit = pageLimit(page);
   const ids = search ? await searchUserIds(db, scope, search, page, limit) : await userIds(db, scope, page, limit);
@@ -124,7 +127,9 @@ async function searchUserIds(db: DbClient, scope: ViewScope, search: string, pag
 }
 
 /** The given users as the viewer sees them; a user with no visible row is null. */
-export async function getUsers(db: DbClient, scope: ViewScope, userIds: readonly string[]): Promise<(CompositeUserSummary | null)[]> {
+export async function getUsers(caller: Caller, userIds: readonly string[]): Promise<(CompositeUserSummary | null)[]> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   if (!userIds.length) return [];
   const found = await userSummaries(db, scope, Prisma.sql`SELECT unnest(${[...userIds]}::text[])`);
   const byId = new Map(found.map((s) => [s.userId, s]));
@@ -133,7 +138,9 @@ export async function getUsers(db: DbClient, scope: ViewScope, userIds: readonly
 
 
 /** How many users listUsers lists in all (every page), cached per data version. */
-export async function countUsers(db: DbClient, scope: ViewScope, filter: { search?: string | null }): Promise<number> {
+export async function countUsers(caller: Caller, filter: { search?: string | null }): Promise<number> {
+  const db = caller.deps.prisma;
+  const scope = await viewScope(caller.viewer);
   const search = filter.search?.trim();
   return cached(db, `composite-users|${scope.key}|${search ?? ''}`, async () => {
     const r = search

@@ -11,10 +11,10 @@ import type { Submission } from '../../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow, rowIdInput } from '../../core/validation.js';
-import type { Actor, DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
 import { sendNotification } from '../identity/notifications.js';
-import { publishSubmissionChanged, type DecisionDeps } from './decisions.js';
+import { publishSubmissionChanged } from './decisions.js';
 import { lockReviewer } from './decision-locks.js';
 import { enterForChange } from './periods.js';
 import { retryingTransaction } from '../../db/retry.js';
@@ -58,7 +58,8 @@ const groupOf = (decision: string, rec: Recommendation): ApprovalGroup =>
   decision === REMOVE ? 'removal' : decision === MITIGATED ? 'mitigation' : rec.value === 'remove' ? 'retained_against_recommendation' : 'other';
 
 /** A submission's items, attention first: removals, mitigations, retained against a 'remove' recommendation, the rest. */
-export async function approvalReview(db: DbClient, submissionId: string): Promise<ApprovalReview> {
+export async function approvalReview(caller: Caller, submissionId: string): Promise<ApprovalReview> {
+  const db = caller.deps.prisma;
   if (!isUuid(submissionId)) throw new NotFoundError('Submission not found');
   const submission = await db.submission.findUnique({ where: { id: submissionId } });
   if (!submission) throw new NotFoundError('Submission not found');
@@ -97,15 +98,23 @@ export async function approvalReview(db: DbClient, submissionId: string): Promis
   return { submission, total: items.length, items: items.slice(0, MAX_APPROVAL_ITEMS) };
 }
 
-const itemCommentSchema = z.object({
-  riskDefinitionId: rowIdInput('riskDefinitionId must be the id of a risk row'),
-  comment: z.string({ error: 'An item comment must be text' }).trim().min(1, 'An item comment cannot be empty').max(MAX_ITEM_COMMENT, `An item comment is too long (${MAX_ITEM_COMMENT} characters at most)`),
-});
-/** Also the REST edge's body schema (rest/review/decisions.ts). */
-export const reviewBodySchema = z.object({
-  comment: z.string({ error: 'Comment must be text' }).max(MAX_ITEM_COMMENT, `The comment is too long (${MAX_ITEM_COMMENT} characters at most)`).nullish(),
-  itemComments: z.array(itemCommentSchema).max(MAX_APPROVAL_ITEMS, `At most ${MAX_APPROVAL_ITEMS} item comments`).nullish(),
-});
+/**
+ * An approval's or a return's body, each item comment's risk row named
+ * `rowField` in the object and in the messages: riskRowId here, the SPEC's
+ * name at the edges whose clients send that name.
+ */
+export function reviewBodySchemaNaming<F extends string>(rowField: F) {
+  const rowId = rowIdInput(`${rowField} must be the id of a risk row`);
+  const itemComment = z.object({
+    ...({ [rowField]: rowId } as Record<F, typeof rowId>),
+    comment: z.string({ error: 'An item comment must be text' }).trim().min(1, 'An item comment cannot be empty').max(MAX_ITEM_COMMENT, `An item comment is too long (${MAX_ITEM_COMMENT} characters at most)`),
+  });
+  return z.object({
+    comment: z.string({ error: 'Comment must be text' }).max(MAX_ITEM_COMMENT, `The comment is too long (${MAX_ITEM_COMMENT} characters at most)`).nullish(),
+    itemComments: z.array(itemComment).max(MAX_APPROVAL_ITEMS, `At most ${MAX_APPROVAL_ITEMS} item comments`).nullish(),
+  });
+}
+export const reviewBodySchema = reviewBodySchemaNaming('riskRowId');
 export type ReviewBody = z.input<typeof reviewBodySchema>;
 
 /**
@@ -115,16 +124,16 @@ export type ReviewBody = z.input<typeof reviewBodySchema>;
  * return needs a comment, for the set or on an item. One transaction.
  */
 export async function reviewSubmission(
-  deps: DecisionDeps,
-  actor: Actor,
+  caller: Caller,
   submissionId: string,
   outcome: 'approved' | 'returned',
   body: ReviewBody = {},
 ): Promise<Submission> {
+  const { deps, actor } = caller;
   if (!isUuid(submissionId)) throw new NotFoundError('Submission not found');
   const input = parseOrThrow(reviewBodySchema, body);
   const text = input.comment?.trim() || null;
-  const perItem = new Map((input.itemComments ?? []).map((c) => [BigInt(c.riskDefinitionId), c.comment]));
+  const perItem = new Map((input.itemComments ?? []).map((c) => [BigInt(c.riskRowId), c.comment]));
   if (outcome === 'returned' && !text && !perItem.size) throw new ValidationError('Please say why the decisions are returned', 'comment');
   const { updated, notes } = await retryingTransaction(deps.prisma, async (tx) => {
     const s = await tx.submission.findUnique({ where: { id: submissionId } });
@@ -139,12 +148,12 @@ export async function reviewSubmission(
     const missing = [...perItem.keys()].filter((id) => !held.some((d) => d.riskRowId === id));
     if (missing.length) throw new ValidationError(`Not an item of this submission: ${missing.slice(0, 5).join(', ')}`, 'itemComments');
     await tx.submissionItemComment.createMany({
-      data: held.map((d) => ({ submissionId, riskRowId: d.riskRowId, comment: perItem.get(d.riskRowId)!, authorId: actor.user?.id ?? null })),
+      data: held.map((d) => ({ submissionId, riskRowId: d.riskRowId, comment: perItem.get(d.riskRowId)!, authorId: actor.user.id })),
     });
     const notes = held.map((d) => ({ riskRowId: Number(d.riskRowId), userId: d.riskRow.userId, roleProfile: d.riskRow.roleProfile, accessRiskId: d.riskRow.accessRiskId, decision: d.decision, comment: perItem.get(d.riskRowId)! }));
     const u = await tx.submission.update({
       where: { id: submissionId },
-      data: { status: outcome, reviewedById: actor.user?.id ?? null, reviewedAt: new Date(), reviewComment: text },
+      data: { status: outcome, reviewedById: actor.user.id, reviewedAt: new Date(), reviewComment: text },
     });
     await recordAudit(tx, actor, {
       action: outcome === 'approved' ? 'submission.approved' : 'submission.returned',

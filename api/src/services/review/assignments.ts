@@ -5,11 +5,11 @@
 // Creating and deleting criteria, and every other change of what reviewers
 // see, go through changingWhatTheySee.
 import { z } from 'zod';
-import { Prisma, type AssignmentCriteria, type CriteriaType, type PrismaClient, type User } from '../../generated/prisma/client.js';
+import { Prisma, type AssignmentCriteria, type CriteriaType, type User } from '../../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, isSingleLine, parseOrThrow, singleLineMessage } from '../../core/validation.js';
-import type { Actor, DbClient } from '../../core/types.js';
+import type { DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES } from '../holds.js';
@@ -17,10 +17,7 @@ import { cached } from '../kept/index.js';
 import { likeContains } from '../risk-rules.js';
 import { beginSightChange, dispatch } from '../kept/dispatcher.js';
 import type { JobQueue } from '../../db/queue.js';
-import type { AppDeps } from '../deps.js';
-
-/** What a change of what reviewers see needs: the database, and the queue its dashboard figures' job goes to. */
-export type SightDeps = Pick<AppDeps, 'prisma' | 'jobs'>;
+import type { Caller } from '../caller.js';
 
 /** SPEC §5: the type in upper case with underscores as spaces, a colon, the value. */
 export function defaultCriteriaName(type: CriteriaType, value: string): string {
@@ -43,11 +40,12 @@ export type CreateCriteriaInput = z.input<typeof createCriteriaSchema>;
 
 export type CriteriaWithReviewer = AssignmentCriteria & { reviewer: User };
 
-export function listCriteria(prisma: PrismaClient): Promise<CriteriaWithReviewer[]> {
-  return prisma.assignmentCriteria.findMany({ include: { reviewer: true }, orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] });
+export function listCriteria(caller: Caller): Promise<CriteriaWithReviewer[]> {
+  return caller.deps.prisma.assignmentCriteria.findMany({ include: { reviewer: true }, orderBy: [{ assignedAt: 'desc' }, { id: 'desc' }] });
 }
 
-export async function createCriteria({ prisma, jobs }: SightDeps, actor: Actor, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
+export async function createCriteria(caller: Caller, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
+  const { deps: { prisma, jobs }, actor } = caller;
   const data = parseOrThrow(createCriteriaSchema, input);
   const reviewer = isUuid(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
   if (!reviewer) throw new ValidationError('The chosen reviewer does not exist', 'reviewerId');
@@ -78,7 +76,8 @@ export async function createCriteria({ prisma, jobs }: SightDeps, actor: Actor, 
   }
 }
 
-export async function deleteCriteria({ prisma, jobs }: SightDeps, actor: Actor, id: string): Promise<void> {
+export async function deleteCriteria(caller: Caller, id: string): Promise<void> {
+  const { deps: { prisma, jobs }, actor } = caller;
   if (!isUuid(id)) throw new NotFoundError('Assignment not found');
   await prisma.$transaction(async (tx) => {
     const c = await tx.assignmentCriteria.findUnique({ where: { id } });
@@ -98,12 +97,13 @@ export interface ValueOption {
  * values the reviewer already has are left out.
  */
 export async function criteriaValues(
-  prisma: PrismaClient,
+  caller: Caller,
   type: string,
   reviewerId?: string | null,
   limit = 1000,
   search?: string | null,
 ): Promise<ValueOption[]> {
+  const { prisma } = caller.deps;
   if (!(CRITERIA_TYPES as readonly string[]).includes(type)) {
     throw new ValidationError(`Unknown criteria type '${type}': use one of ${CRITERIA_TYPES.join(', ')}`, 'criteriaType');
   }
@@ -139,7 +139,8 @@ export async function criteriaValues(
  * How many loaded risk rows a criterion matches (its
  * column equal to its value), cached per data version.
  */
-export async function criterionMatchCount(db: DbClient, type: CriteriaType, value: string): Promise<number> {
+export async function criterionMatchCount(caller: Caller, type: CriteriaType, value: string): Promise<number> {
+  const db = caller.deps.prisma;
   return cached(db, `criterion|${type}|${value}`, async () => {
     const r = await db.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM risk_rows r WHERE r.${Prisma.raw(CRITERIA_COLUMN[type])} = ${value} AND ${LIVE_ROWS}`;

@@ -8,10 +8,10 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ForbiddenError } from '../../core/errors.js';
+import type { Caller } from '../caller.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
-import type { Actor } from '../../core/types.js';
-import { asReviewer, checkDecisionRule, itemFields, mitigationIssues, type DecisionDeps } from './decisions.js';
+import { asReviewer, checkDecisionRule, itemFields, mitigationIssues } from './decisions.js';
 import { writeDecisions } from './decision-writer.js';
 import { FILTER_FIELDS, MAX_FILTER_VALUE_LENGTH, filterCondition, type RiskFilter } from './risks.js';
 import { visibleRowsCondition } from '../visibility.js';
@@ -37,15 +37,14 @@ export const byFilterSchema = z
 export type ByFilterInput = z.input<typeof byFilterSchema>;
 
 /** Decides every row of the caller's list matching `filter`; returns how many. */
-export async function decideByFilter(deps: DecisionDeps, actor: Actor, raw: unknown): Promise<{ count: number }> {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
+export async function decideByFilter(caller: Caller, raw: unknown): Promise<{ count: number }> {
+  const { deps, actor, actor: { user } } = caller;
   const input = parseOrThrow(byFilterSchema, raw);
   const rules = await reviewRules(deps.prisma);
   if (!rules.allowBulkApproval) throw new ForbiddenError(BULK_SWITCHED_OFF);
   checkDecisionRule(input, rules);
   const filter: RiskFilter = input.filter ?? {};
-  return asReviewer(deps, user, 'decide', async (tx, period) => {
+  return asReviewer(caller, 'decide', async (tx, period) => {
     const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter, { periodId: period.id, viewerId: user.id })]);
     const rows = Prisma.sql`
       SELECT ${period.id}::uuid AS period_id, ${user.id}::uuid AS reviewer_id, r.id AS risk_row_id, ${input.decision}::text AS decision, ${input.comments ?? null}::text AS comments, FALSE AS via,

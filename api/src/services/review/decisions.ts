@@ -5,8 +5,8 @@
 // locked until recalled, and then approved (final) or returned (editable).
 // Every change writes audit events in the same transaction.
 import { z } from 'zod';
-import { Prisma, type PrismaClient, type ReviewPeriod, type Submission, type User } from '../../generated/prisma/client.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { Prisma, type ReviewPeriod, type Submission } from '../../generated/prisma/client.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { MAX_CRITERIA_VALUE_LENGTH, dateInput, parseOrThrow, rowIdInput } from '../../core/validation.js';
 import { getActivePeriod, requireActivePeriodForChange } from './periods.js';
@@ -17,7 +17,7 @@ import { retryingTransaction } from '../../db/retry.js';
 import { visibleRowsCondition } from '../visibility.js';
 import type { Actor, DbClient } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
-import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 import { DECISION_VALUES, MITIGATED, REMOVE, SUBMISSION_STATUSES, orList } from '../risk-rules.js';
 import { reviewRules, type ReviewRules } from '../identity/settings.js';
 
@@ -47,26 +47,32 @@ export function mitigationIssues(v: { decision: string; comments?: string | null
   if (!v.comments) ctx.addIssue({ code: 'custom', message: 'A mitigated decision needs a justification comment', path: ['comments'] });
 }
 
-/** One decision; also the REST edge's body schema (rest/review/decisions.ts). */
-export const itemSchema = z
-  .object({
-    riskDefinitionId: rowIdInput('riskDefinitionId must be the id of a risk row').optional(),
-    userId: z.string().trim().min(1).max(MAX_CRITERIA_VALUE_LENGTH).optional(),
-    compositeBusinessRole: z.string().trim().max(MAX_CRITERIA_VALUE_LENGTH).optional(),
-    ...itemFields,
-  })
-  .superRefine((v, ctx) => {
-    if (v.riskDefinitionId === undefined && (v.userId === undefined || v.compositeBusinessRole === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'Each decision needs a riskDefinitionId, or a userId and a compositeBusinessRole' });
-    }
-    mitigationIssues(v, ctx);
-  });
-export type DecisionItem = z.input<typeof itemSchema>;
-
-export interface DecisionDeps {
-  prisma: PrismaClient;
-  pubsub: PubSub;
+/**
+ * One decision, its risk row named `rowField` in the object and in the
+ * messages: riskRowId here, the SPEC's name at the REST edge
+ * (rest/review/decisions.ts), so both say the name their clients send.
+ */
+export function decisionItemSchema<F extends string>(rowField: F) {
+  const rowId = rowIdInput(`${rowField} must be the id of a risk row`).optional();
+  return z
+    .object({
+      ...({ [rowField]: rowId } as Record<F, typeof rowId>),
+      userId: z.string().trim().min(1).max(MAX_CRITERIA_VALUE_LENGTH).optional(),
+      compositeBusinessRole: z.string().trim().max(MAX_CRITERIA_VALUE_LENGTH).optional(),
+      ...itemFields,
+    })
+    .superRefine((v, ctx) => {
+      // The row's key is the edge's name (generic), the other fields as itemFields types them.
+      const item = v as Record<string, unknown> & { userId?: string; compositeBusinessRole?: string; decision: string; comments?: string | null; mitigationExpiresAt?: Date | null };
+      if (item[rowField] === undefined && (item.userId === undefined || item.compositeBusinessRole === undefined)) {
+        ctx.addIssue({ code: 'custom', message: `Each decision needs a ${rowField}, or a userId and a compositeBusinessRole` });
+      }
+      mitigationIssues(item, ctx);
+    });
 }
+/** One decision as the services take it. */
+export const itemSchema = decisionItemSchema('riskRowId');
+export type DecisionItem = z.input<typeof itemSchema>;
 
 export async function latestSubmission(db: DbClient, periodId: string, reviewerId: string): Promise<Submission | null> {
   return (await latestSubmissions(db, periodId, [reviewerId])).get(reviewerId) ?? null;
@@ -111,11 +117,11 @@ export function checkDecisionRule(item: { decision: string; comments?: string | 
  * checks the set's state.
  */
 export async function asReviewer<T>(
-  deps: DecisionDeps,
-  user: User,
+  caller: Caller,
   purpose: 'decide' | 'submit',
   fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
 ): Promise<T> {
+  const { deps, actor: { user } } = caller;
   let afterCommit: AfterCommit | undefined;
   const result = await retryingTransaction(
     deps.prisma,
@@ -136,9 +142,8 @@ export async function asReviewer<T>(
 }
 
 /** Saves decisions, all or nothing. Returns how many risk rows they covered. */
-export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: unknown): Promise<{ saved: number }> {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
+export async function saveDecisions(caller: Caller, rawItems: unknown): Promise<{ saved: number }> {
+  const { deps, actor, actor: { user } } = caller;
   if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ValidationError(NO_RISKS_SELECTED);
   if (rawItems.length > 100_000) throw new ValidationError('At most 100,000 decisions at once');
   const numbered = <T>(n: number, fn: () => T): T => {
@@ -153,11 +158,11 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
   const rules = await reviewRules(deps.prisma);
   items.forEach((i, n) => numbered(n, () => checkDecisionRule(i, rules)));
 
-  return asReviewer(deps, user, 'decide', async (tx, period) => {
+  return asReviewer(caller, 'decide', async (tx, period) => {
     const visible = await visibleRowsCondition(tx, user);
     // Resolve every item to risk rows the caller may decide on; last item wins per row.
     const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
-    const direct = items.filter((i) => i.riskDefinitionId !== undefined).map((i) => BigInt(i.riskDefinitionId!));
+    const direct = items.filter((i) => i.riskRowId !== undefined).map((i) => BigInt(i.riskRowId!));
     const found = new Set<bigint>();
     if (direct.length) {
       const rows = await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r WHERE r.id = ANY(${direct}::bigint[]) AND ${visible}`;
@@ -165,8 +170,8 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
     }
     for (const i of items) {
       const value = { decision: i.decision, comments: i.comments ?? null, mc: i.mitigationControl ?? null, mexp: i.mitigationExpiresAt ?? null };
-      if (i.riskDefinitionId !== undefined) {
-        const id = BigInt(i.riskDefinitionId);
+      if (i.riskRowId !== undefined) {
+        const id = BigInt(i.riskRowId);
         if (!found.has(id)) throw new NotFoundError(`Risk ${id} was not found`);
         byRow.set(id, { ...value, via: false });
       } else {
@@ -189,13 +194,15 @@ export async function saveDecisions(deps: DecisionDeps, actor: Actor, rawItems: 
 }
 
 /** The viewer's own decision on one row in the decision period (the lists join it instead). */
-export async function myDecisionOn(prisma: PrismaClient, viewer: Viewer, riskRowId: bigint) {
+export async function myDecisionOn(caller: Caller, riskRowId: bigint) {
+  const { deps: { prisma }, viewer } = caller;
   const period = await viewer.decisionPeriod();
   if (!period) return null;
   return prisma.decision.findUnique({ where: { periodId_reviewerId_riskRowId: { periodId: period.id, reviewerId: viewer.user.id, riskRowId } } });
 }
 
-export async function submissionStatus(prisma: PrismaClient, user: User) {
+export async function submissionStatus(caller: Caller) {
+  const { deps: { prisma }, actor: { user } } = caller;
   const period = await getActivePeriod(prisma);
   if (!period) return { isSubmitted: false, hasDecisions: false, totalDecisions: 0, submittedAt: null, status: null, reviewComment: null, itemComments: [], periodActive: false };
   const [latest, total] = await Promise.all([
@@ -210,23 +217,23 @@ export async function submissionStatus(prisma: PrismaClient, user: User) {
     submittedAt: locked ? latest!.submittedAt : null,
     status: latest?.status ?? null,
     reviewComment: latest?.reviewComment ?? null,
-    itemComments: latest ? (await itemCommentsOf(prisma, latest.id)).map(itemCommentJson) : [],
+    itemComments: latest ? (await itemCommentsOf(caller, latest.id)).map(itemCommentJson) : [],
     periodActive: true,
   };
 }
 
 /** The approver's comments on the items of a submission, by row. */
-export function itemCommentsOf(db: DbClient, submissionId: string) {
-  return db.submissionItemComment.findMany({
+export function itemCommentsOf(caller: Caller, submissionId: string) {
+  return caller.deps.prisma.submissionItemComment.findMany({
     where: { submissionId },
     include: { riskRow: { select: { userId: true, roleProfile: true, accessRiskId: true } } },
     orderBy: { riskRowId: 'asc' },
   });
 }
 
-/** An item comment as REST gives it. */
+/** An item comment as the services give it (the REST edge renames the row to the SPEC's name). */
 export function itemCommentJson(c: Awaited<ReturnType<typeof itemCommentsOf>>[number]) {
-  return { riskDefinitionId: Number(c.riskRowId), userId: c.riskRow.userId, roleProfile: c.riskRow.roleProfile, accessRiskId: c.riskRow.accessRiskId, comment: c.comment };
+  return { riskRowId: Number(c.riskRowId), userId: c.riskRow.userId, roleProfile: c.riskRow.roleProfile, accessRiskId: c.riskRow.accessRiskId, comment: c.comment };
 }
 
 /**
@@ -238,9 +245,9 @@ export function publishSubmissionChanged(pubsub: PubSub, s: Pick<Submission, 'id
   pubsub.publish('review:submission-changed', s.reviewerId, { reviewerId: s.reviewerId, periodId: s.periodId, submissionId: s.id, status: s.status });
 }
 
-export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count: number; submission: Submission }> {
-  const user = actor.user!;
-  const result = await asReviewer(deps, user, 'submit', async (tx, period, latest) => {
+export async function submit(caller: Caller): Promise<{ count: number; submission: Submission }> {
+  const { deps, actor, actor: { user } } = caller;
+  const result = await asReviewer(caller, 'submit', async (tx, period, latest) => {
     if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
     if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
     const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
@@ -261,9 +268,9 @@ export async function submit(deps: DecisionDeps, actor: Actor): Promise<{ count:
   return result;
 }
 
-export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count: number }> {
-  const user = actor.user!;
-  const recalled = await asReviewer(deps, user, 'submit', async (tx, period, latest) => {
+export async function recall(caller: Caller): Promise<{ count: number }> {
+  const { deps, actor } = caller;
+  const recalled = await asReviewer(caller, 'submit', async (tx, period, latest) => {
     if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
     if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
     const submission = await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
@@ -282,9 +289,9 @@ export async function recall(deps: DecisionDeps, actor: Actor): Promise<{ count:
 }
 
 
-export function listSubmissions(prisma: PrismaClient, filter: { status?: string | null } = {}) {
+export function listSubmissions(caller: Caller, filter: { status?: string | null } = {}) {
   const status = filter.status && (SUBMISSION_STATUSES as readonly string[]).includes(filter.status) ? filter.status : undefined;
-  return prisma.submission.findMany({
+  return caller.deps.prisma.submission.findMany({
     where: status ? { status: status as Prisma.EnumSubmissionStatusFilter['equals'] } : {},
     include: { reviewer: true, period: true, reviewedBy: true },
     orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],

@@ -9,6 +9,7 @@
 //   one, else the one closed last) whose expiry date has passed.
 import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
 import type { Actor, DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { LIVE_ROWS } from '../visibility.js';
 import { MITIGATED } from '../risk-rules.js';
 import { writeDecisions } from './decision-writer.js';
@@ -32,10 +33,13 @@ export interface ExpiredMitigation {
 }
 
 /**
- * Mitigations of `period` (the decision period: periods.ts getDecisionPeriod)
- * whose expiry date is before `today` (UTC date), soonest expired first.
+ * Mitigations of the caller's decision period (the active one, else the one
+ * closed last: viewer.decisionPeriod) whose expiry date is before `today`
+ * (UTC date), soonest expired first.
  */
-export async function expiredMitigations(db: DbClient, period: ReviewPeriod | null, today: Date = new Date()): Promise<{ total: number; items: ExpiredMitigation[] }> {
+export async function expiredMitigations(caller: Caller, today: Date = new Date()): Promise<{ total: number; items: ExpiredMitigation[] }> {
+  const db = caller.deps.prisma;
+  const period = await caller.viewer.decisionPeriod();
   if (!period) return { total: 0, items: [] };
   const day = today.toISOString().slice(0, 10);
   const where = Prisma.sql`d.period_id = ${period.id}::uuid AND d.decision = ${MITIGATED}::"DecisionValue" AND d.mitigation_expires_at < ${day}::date`;

@@ -1,22 +1,18 @@
 // Review periods: at most one active at a time (the database enforces it too).
 // While none is active, every decision, submission and recall is refused.
 import { z } from 'zod';
-import { Prisma, type PrismaClient, type ReviewPeriod } from '../../generated/prisma/client.js';
+import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { dateInput, isSingleLine, parseOrThrow, singleLineMessage } from '../../core/validation.js';
 import type { Actor, DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
-
-export interface PeriodDeps {
-  prisma: PrismaClient;
-  pubsub: PubSub;
-}
+import type { Caller } from '../caller.js';
 
 /** Tells open pages (subscriptions) that the active period changed; after the commit. */
-function published(deps: PeriodDeps, p: ReviewPeriod): ReviewPeriod {
-  deps.pubsub.publish('period:changed', { periodId: p.id, status: p.status });
+function published(pubsub: PubSub, p: ReviewPeriod): ReviewPeriod {
+  pubsub.publish('period:changed', { periodId: p.id, status: p.status });
   return p;
 }
 import { evidenceUploads, freezeEvidence, thawEvidence } from '../reports/evidence.js';
@@ -26,26 +22,13 @@ import { carryMitigations } from './mitigations.js';
 import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../../db/retry.js';
+import { getActivePeriod, getDecisionPeriod } from './current-period.js';
 
 export const NO_ACTIVE_PERIOD =
   'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
 
 
-export function getActivePeriod(db: DbClient): Promise<ReviewPeriod | null> {
-  return db.reviewPeriod.findFirst({ where: { status: 'active' } });
-}
-
-/**
- * The period whose decisions the review screens show: the active one, or
- * while none is active the one closed last, so that reviewers keep seeing
- * their decisions (read-only: every change needs the active period).
- */
-export async function getDecisionPeriod(db: DbClient): Promise<ReviewPeriod | null> {
-  return (
-    (await getActivePeriod(db)) ??
-    db.reviewPeriod.findFirst({ where: { status: 'closed' }, orderBy: [{ closedAt: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }] })
-  );
-}
+export { getActivePeriod, getDecisionPeriod };
 
 /** The active period, or a clear refusal. */
 export async function requireActivePeriod(db: DbClient): Promise<ReviewPeriod> {
@@ -76,8 +59,8 @@ export async function requireActivePeriodForChange(tx: DbClient): Promise<Review
   return now;
 }
 
-export function listPeriods(prisma: PrismaClient): Promise<ReviewPeriod[]> {
-  return prisma.reviewPeriod.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+export function listPeriods(caller: Caller): Promise<ReviewPeriod[]> {
+  return caller.deps.prisma.reviewPeriod.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
 }
 
 /** What closing a period does to items still without a decision. */
@@ -105,8 +88,8 @@ function isActiveConflict(err: unknown): boolean {
 const ALREADY_ACTIVE = 'Another review period is already active. Close it first.';
 
 /** Creates a period and activates it at once (SPEC §4). */
-export async function createPeriod(deps: PeriodDeps, actor: Actor, input: CreatePeriodInput): Promise<ReviewPeriod> {
-  const { prisma } = deps;
+export async function createPeriod(caller: Caller, input: CreatePeriodInput): Promise<ReviewPeriod> {
+  const { deps: { prisma, pubsub }, actor } = caller;
   const data = parseOrThrow(createPeriodSchema, input);
   const startDate = data.startDate ?? new Date();
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
@@ -131,7 +114,7 @@ export async function createPeriod(deps: PeriodDeps, actor: Actor, input: Create
       await carryMitigations(tx, actor, p);
       return p;
     });
-    return published(deps, created);
+    return published(pubsub, created);
   } catch (err) {
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
     throw err;
@@ -159,19 +142,13 @@ const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
 /**
  * Opens (reopens) or closes a period. Closing freezes the period's auditor
  * evidence in the same transaction (services/reports/evidence.ts; the uploads' file
- * checksums, under `uploadsDir`, are read just before); reopening thaws it.
+ * checksums, under the configured uploadsDir, are read just before); reopening thaws it.
  * It holds the period's gate from its start: the changes under way commit
  * first (and are in the evidence), those arriving meanwhile are refused, and
  * after the commit the period is no longer active for any change.
  */
-export async function setPeriodStatus(
-  deps: PeriodDeps,
-  actor: Actor,
-  id: string,
-  status: 'active' | 'closed',
-  uploadsDir?: string,
-): Promise<ReviewPeriod> {
-  const { prisma } = deps;
+export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed'): Promise<ReviewPeriod> {
+  const { deps: { prisma, pubsub, config: { uploadsDir } }, actor } = caller;
   if (!isUuid(id)) throw new NotFoundError('Review period not found');
   const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
   const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
@@ -207,7 +184,7 @@ export async function setPeriodStatus(
       }
       return p;
     }, CLOSE_TRANSACTION);
-    return published(deps, changed);
+    return published(pubsub, changed);
   } catch (err) {
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
     throw err;

@@ -9,15 +9,11 @@
 // when; a deactivated reviewer's open work is listed for administrators to move.
 import { z } from 'zod';
 import { Prisma, type CriteriaType, type PrismaClient, type Reassignment, type User } from '../../generated/prisma/client.js';
-import type { Config } from '../../config.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
-import type { Actor } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
-import type { PubSub } from '../../pubsub.js';
-import type { Mailer } from '../identity/mail.js';
-import type { JobQueue } from '../../db/queue.js';
+import type { Caller } from '../caller.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, criteriaSetsOf, rowAssigned } from '../holds.js';
 import { changingWhatTheySee } from './assignments.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
@@ -26,27 +22,33 @@ import { pendingWork } from './reminders.js';
 import { signInLink } from '../identity/users.js';
 import { LIVE_ROWS } from '../live-rows.js';
 
-export interface ReassignDeps {
-  prisma: PrismaClient;
-  pubsub: PubSub;
-  mailer: Mailer;
-  jobs: JobQueue;
-  config: Pick<Config, 'publicUrl'>;
-}
-
 export const ONE_HOLDER =
   'These items are held by more than one reviewer: say whose work moves (fromReviewerId)';
 export const NOT_YOUR_WORK = 'You can only reassign your own work';
 export const REASSIGNED_TITLE = 'Work reassigned to you';
 
-/** Also the REST edge's body schema (rest/review/reassignments.ts). */
-export const reassignSchema = z.object({
-  criteriaId: z.string().trim().max(100, 'criteriaId is not valid').nullish(),
-  riskDefinitionIds: z.array(z.union([z.number(), z.string().max(30)]), { error: 'riskDefinitionIds must be a list of risk ids' }).max(10_000, 'At most 10,000 items at once').nullish(),
-  fromReviewerId: z.string().trim().max(100, 'fromReviewerId is not valid').nullish(),
-  toReviewerId: z.string({ error: 'Please choose the reviewer to reassign to' }).trim().min(1, 'Please choose the reviewer to reassign to').max(100, 'toReviewerId is not valid'),
-  note: z.string().trim().max(2000, 'The note is too long (2,000 characters at most)').nullish(),
-});
+/** The services' name of the single items a move takes. */
+export const ITEMS_FIELD = 'riskRowIds';
+
+/**
+ * A move's input, its single items named `itemsField` in the object and in
+ * the messages: riskRowIds here, the SPEC's name at the REST edge
+ * (rest/review/reassignments.ts), so each says the name its clients send.
+ */
+export function reassignSchemaNaming<F extends string>(itemsField: F) {
+  const items = z
+    .array(z.union([z.number(), z.string().max(30)]), { error: `${itemsField} must be a list of risk ids` })
+    .max(10_000, 'At most 10,000 items at once')
+    .nullish();
+  return z.object({
+    criteriaId: z.string().trim().max(100, 'criteriaId is not valid').nullish(),
+    ...({ [itemsField]: items } as Record<F, typeof items>),
+    fromReviewerId: z.string().trim().max(100, 'fromReviewerId is not valid').nullish(),
+    toReviewerId: z.string({ error: 'Please choose the reviewer to reassign to' }).trim().min(1, 'Please choose the reviewer to reassign to').max(100, 'toReviewerId is not valid'),
+    note: z.string().trim().max(2000, 'The note is too long (2,000 characters at most)').nullish(),
+  });
+}
+export const reassignSchema = reassignSchemaNaming(ITEMS_FIELD);
 export type ReassignInput = z.input<typeof reassignSchema>;
 
 const label = (u: User) => actorLabel({ user: u });
@@ -60,12 +62,15 @@ async function receiver(prisma: PrismaClient, id: string): Promise<User> {
   return to;
 }
 
-/** Moves an assignment criterion, or single items, to another reviewer, in one transaction with its history record, audit event and notification. */
-export async function reassign(deps: ReassignDeps, actor: Actor, input: ReassignInput): Promise<Reassignment> {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
+/**
+ * Moves an assignment criterion, or single items, to another reviewer, in one
+ * transaction with its history record, audit event and notification. The
+ * refusals about the items name them `itemsField`, as the caller's edge does.
+ */
+export async function reassign(caller: Caller, input: ReassignInput, itemsField: string = ITEMS_FIELD): Promise<Reassignment> {
+  const { deps, actor, actor: { user } } = caller;
   const data = parseOrThrow(reassignSchema, input);
-  if (data.riskDefinitionIds?.length) return reassignItems(deps, actor, user, data);
+  if (data.riskRowIds?.length) return reassignItems(caller, data, itemsField);
   if (!data.criteriaId) throw new ValidationError('Please choose the assignment to reassign (criteriaId)', 'criteriaId');
   const criterion = isUuid(data.criteriaId)
     ? await deps.prisma.assignmentCriteria.findUnique({ where: { id: data.criteriaId }, include: { reviewer: true } })
@@ -121,7 +126,7 @@ export async function reassign(deps: ReassignDeps, actor: Actor, input: Reassign
 }
 
 /** The new reviewer is told: the notification (created in the move's transaction) goes out, and an e-mail. */
-async function tell(deps: ReassignDeps, n: Awaited<ReturnType<typeof createSystemNotification>>, to: User, what: string, message: string) {
+async function tell(deps: Caller['deps'], n: Awaited<ReturnType<typeof createSystemNotification>>, to: User, what: string, message: string) {
   publishNotification(deps.pubsub, n);
   await deps.mailer.send({ to: to.email, subject: `Work reassigned to you: ${what}`, text: `Hello ${to.firstName},\n\n${message}\n\nSee it at ${signInLink(deps.config)}\n` });
 }
@@ -133,10 +138,11 @@ const ITEM_ID = /^\d{1,18}$/;
  * a reviewer only items they hold, an administrator any, from the reviewer
  * named (fromReviewerId) or the one reviewer holding them.
  */
-async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data: z.output<typeof reassignSchema>): Promise<Reassignment> {
-  const raw = data.riskDefinitionIds!.map(String);
+async function reassignItems(caller: Caller, data: z.output<typeof reassignSchema>, itemsField: string): Promise<Reassignment> {
+  const { deps, actor, actor: { user } } = caller;
+  const raw = data.riskRowIds!.map(String);
   const bad = raw.find((id) => !ITEM_ID.test(id.trim()));
-  if (bad !== undefined) throw new ValidationError(`riskDefinitionIds must be risk ids (numbers): '${bad.slice(0, 30)}' is not`, 'riskDefinitionIds');
+  if (bad !== undefined) throw new ValidationError(`${itemsField} must be risk ids (numbers): '${bad.slice(0, 30)}' is not`, itemsField);
   const ids = [...new Set(raw.map((id) => BigInt(id.trim())))];
   if (user.role !== 'admin' && data.fromReviewerId && data.fromReviewerId !== user.id) throw new ForbiddenError(NOT_YOUR_WORK);
   const rows = await deps.prisma.$queryRaw<{ id: bigint; accessRiskId: string; userId: string; userGroup: string; system: string; roleProfile: string }[]>`
@@ -154,12 +160,12 @@ async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data:
   const sets = await criteriaSetsOf(deps.prisma, candidates.map((c) => c.id));
   const holders = candidates.filter((c) => rows.some((r) => rowAssigned(sets.get(c.id)!, r)));
   const from = holders[0];
-  if (!from) throw user.role === 'admin' ? new ValidationError('Nobody holds these items yet: assign them with an assignment instead', 'riskDefinitionIds') : new ForbiddenError(NOT_YOUR_WORK);
+  if (!from) throw user.role === 'admin' ? new ValidationError('Nobody holds these items yet: assign them with an assignment instead', itemsField) : new ForbiddenError(NOT_YOUR_WORK);
   if (holders.length > 1) throw new ValidationError(ONE_HOLDER, 'fromReviewerId');
   const notHeld = rows.find((r) => !rowAssigned(sets.get(from.id)!, r));
   if (notHeld) {
     if (user.role !== 'admin') throw new ForbiddenError(NOT_YOUR_WORK);
-    throw new ValidationError(`${label(from)} does not hold item ${notHeld.id}`, 'riskDefinitionIds');
+    throw new ValidationError(`${label(from)} does not hold item ${notHeld.id}`, itemsField);
   }
   const to = await receiver(deps.prisma, data.toReviewerId);
   if (to.id === from.id) throw new ValidationError('This work is already assigned to that reviewer', 'toReviewerId');
@@ -198,9 +204,9 @@ async function reassignItems(deps: ReassignDeps, actor: Actor, user: User, data:
  * history (the moves of the criteria that cover it and of the item itself),
  * oldest first.
  */
-export async function listReassignments(prisma: PrismaClient, actor: Actor, opts: { riskDefinitionId?: string | number | null } = {}): Promise<Reassignment[]> {
-  const { where, orderBy, item } = await reassignmentQuery(prisma, actor, opts);
-  return prisma.reassignment.findMany({ where, orderBy, ...(item ? {} : { take: 1000 }) });
+export async function listReassignments(caller: Caller, opts: ItemHistory = {}): Promise<Reassignment[]> {
+  const { where, orderBy, item } = await reassignmentQuery(caller, opts);
+  return caller.deps.prisma.reassignment.findMany({ where, orderBy, ...(item ? {} : { take: 1000 }) });
 }
 
 /** Whether a user may see a move: administrators every one, others those from or to them. */
@@ -208,23 +214,29 @@ export function isReassignmentVisibleTo(r: Pick<Reassignment, 'fromReviewerId' |
   return !!user && (user.role === 'admin' || r.fromReviewerId === user.id || r.toReviewerId === user.id);
 }
 
+/** One item's history: its risk row, and the name the caller's edge gives that argument (for its refusal). */
+export interface ItemHistory {
+  riskRowId?: string | number | null;
+  /** riskRowId unless the edge names it otherwise (the SPEC's name). */
+  field?: string;
+}
+
 /**
  * Which moves the caller may list and in which order: newest first; with
- * riskDefinitionId, that item's history (the moves of the criteria that cover it), oldest first.
+ * riskRowId, that item's history (the moves of the criteria that cover it), oldest first.
  */
 export async function reassignmentQuery(
-  prisma: PrismaClient,
-  actor: Actor,
-  opts: { riskDefinitionId?: string | number | null } = {},
+  caller: Caller,
+  opts: ItemHistory = {},
 ): Promise<{ where: Prisma.ReassignmentWhereInput; orderBy: Prisma.ReassignmentOrderByWithRelationInput[]; item: boolean }> {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
+  const { deps: { prisma }, actor: { user } } = caller;
   const mine: Prisma.ReassignmentWhereInput = user.role === 'admin' ? {} : { OR: [{ fromReviewerId: user.id }, { toReviewerId: user.id }] };
-  if (opts.riskDefinitionId == null || opts.riskDefinitionId === '') {
+  if (opts.riskRowId == null || opts.riskRowId === '') {
     return { where: mine, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], item: false };
   }
-  const id = String(opts.riskDefinitionId);
-  if (!/^\d{1,18}$/.test(id)) throw new ValidationError('riskDefinitionId must be a number', 'riskDefinitionId');
+  const id = String(opts.riskRowId);
+  const field = opts.field ?? 'riskRowId';
+  if (!/^\d{1,18}$/.test(id)) throw new ValidationError(`${field} must be a number`, field);
   const row = await prisma.riskRow.findUnique({ where: { id: BigInt(id) } });
   if (!row) throw new NotFoundError('Risk not found');
   const covering = CRITERIA_TYPES.map((t) => ({ criteriaType: t, criteriaValue: String(row[camel(CRITERIA_COLUMN[t]) as keyof typeof row]) }));
@@ -246,21 +258,21 @@ export interface OpenWork {
  * Whose work is waiting to be moved: for an administrator, each deactivated
  * reviewer who still holds criteria or single items; for a reviewer, their own.
  */
-export function openWorkWhere(actor: Actor): Prisma.UserWhereInput {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
+export function openWorkWhere(caller: Caller): Prisma.UserWhereInput {
+  const { user } = caller.actor;
   return user.role === 'admin' ? { role: 'reviewer', isActive: false, ...HOLDS_WORK } : { id: user.id };
 }
 
 /** The work waiting to be moved (openWorkWhere), by name. */
-export async function openWork(prisma: PrismaClient, actor: Actor): Promise<OpenWork[]> {
-  const reviewers = await prisma.user.findMany({ where: openWorkWhere(actor), orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
-  const work = await openWorkOf(prisma, reviewers.map((r) => r.id));
+export async function openWork(caller: Caller): Promise<OpenWork[]> {
+  const reviewers = await caller.deps.prisma.user.findMany({ where: openWorkWhere(caller), orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
+  const work = await openWorkOf(caller, reviewers.map((r) => r.id));
   return reviewers.map((reviewer, i) => ({ reviewer, ...work[i]! }));
 }
 
 /** What each of these reviewers holds, in the same order (one page of the GraphQL connection at once). */
-export async function openWorkOf(prisma: PrismaClient, reviewerIds: readonly string[]): Promise<Omit<OpenWork, 'reviewer'>[]> {
+export async function openWorkOf(caller: Caller, reviewerIds: readonly string[]): Promise<Omit<OpenWork, 'reviewer'>[]> {
+  const { prisma } = caller.deps;
   const [held, period] = await Promise.all([
     prisma.user.findMany({
       where: { id: { in: [...reviewerIds] } },
@@ -285,9 +297,8 @@ export async function openWorkOf(prisma: PrismaClient, reviewerIds: readonly str
 export const MAX_REASSIGNABLE = 5000;
 
 /** Who work can be moved to: the active reviewers other than the caller, by name (the dialogs' picker). */
-export async function reassignableReviewers(prisma: PrismaClient, actor: Actor): Promise<User[]> {
-  const user = actor.user;
-  if (!user) throw new ForbiddenError('Not signed in');
+export async function reassignableReviewers(caller: Caller): Promise<User[]> {
+  const { deps: { prisma }, actor: { user } } = caller;
   return prisma.user.findMany({
     where: { role: 'reviewer', isActive: true, id: { not: user.id } },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],

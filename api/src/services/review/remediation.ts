@@ -12,12 +12,13 @@
 // it is read or checked (listApprovedRemovals): approvals not yet listed
 // (remediation_sources) add their removals, so approving stays the decisions
 // service's business and approvals made before this list existed count too.
-import { Prisma, type PrismaClient, type RemediationItem, type RemediationStatus } from '../../generated/prisma/client.js';
+import { Prisma, type RemediationItem, type RemediationStatus } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { csvLine } from '../../core/csv.js';
 import { personLabelFragment } from '../../core/people.js';
 import type { Actor, DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
 import { sendNotification, type NotificationDeps } from '../identity/notifications.js';
 import { LIVE_ROWS } from '../live-rows.js';
@@ -82,15 +83,16 @@ export type RemediationRecord = RemediationItem & { period: { name: string } };
  * Brings the list up to date and answers the condition of the filter: every
  * read of the list (REST pages, the CSV, GraphQL's connection) starts here.
  */
-export async function remediationScope(prisma: PrismaClient, filter: RemediationFilter): Promise<Prisma.RemediationItemWhereInput> {
+export async function remediationScope(caller: Caller, filter: RemediationFilter): Promise<Prisma.RemediationItemWhereInput> {
   const where = remediationWhere(filter);
-  await listApprovedRemovals(prisma);
+  await listApprovedRemovals(caller.deps.prisma);
   return where;
 }
 
 /** The list (up to date), filtered by period and status, in a stable order. */
-export async function listRemediation(prisma: PrismaClient, filter: RemediationFilter, paging: { limit?: number; offset?: number } = {}) {
-  const where = await remediationScope(prisma, filter);
+export async function listRemediation(caller: Caller, filter: RemediationFilter, paging: { limit?: number; offset?: number } = {}) {
+  const { prisma } = caller.deps;
+  const where = await remediationScope(caller, filter);
   const [items, total] = await Promise.all([
     prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: paging.limit ?? 500, skip: paging.offset ?? 0 }),
     prisma.remediationItem.count({ where }),
@@ -147,8 +149,9 @@ export const CSV_COLUMNS: [string, keyof ReturnType<typeof remediationJson>][] =
  * The list as CSV (cells neutralised), read in pages so memory stays flat, and
  * how many items it lists: a bad filter fails here, before the first byte.
  */
-export async function remediationExport(prisma: PrismaClient, filter: RemediationFilter): Promise<{ totalRows: number; lines: AsyncGenerator<string> }> {
-  const where = await remediationScope(prisma, filter);
+export async function remediationExport(caller: Caller, filter: RemediationFilter): Promise<{ totalRows: number; lines: AsyncGenerator<string> }> {
+  const { prisma } = caller.deps;
+  const where = await remediationScope(caller, filter);
   const totalRows = await prisma.remediationItem.count({ where });
   async function* lines() {
     yield csvLine(CSV_COLUMNS.map(([h]) => h));
@@ -162,7 +165,8 @@ export async function remediationExport(prisma: PrismaClient, filter: Remediatio
 }
 
 /** An administrator sets an item open, done or failed, with an optional note (audited). */
-export async function setRemediationStatus(prisma: PrismaClient, actor: Actor, id: string, status: string, note?: string | null) {
+export async function setRemediationStatus(caller: Caller, id: string, status: string, note?: string | null) {
+  const { deps: { prisma }, actor } = caller;
   if (!(SETTABLE_STATUSES as readonly string[]).includes(status)) throw new ValidationError('status must be open, done or failed', 'status');
   const text = note?.trim() || null;
   if (text && text.length > MAX_NOTE_LENGTH) throw new ValidationError(`note is too long (${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters at most)`, 'note');
@@ -175,7 +179,7 @@ export async function setRemediationStatus(prisma: PrismaClient, actor: Actor, i
       data: {
         status: status as RemediationStatus,
         statusNote: text,
-        statusSetById: actor.user?.id ?? null,
+        statusSetById: actor.user.id,
         statusSetBy: actorLabel(actor),
         statusSetAt: new Date(),
         verifiedAt: null,

@@ -13,6 +13,7 @@ import type { Config } from '../../config.js';
 import { recordAudit } from '../../core/audit.js';
 import { displayName } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { DAY_MS, isUuid } from '../../core/types.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { PubSub } from '../../pubsub.js';
@@ -173,7 +174,8 @@ async function escalate(deps: ReminderDeps, period: ReviewPeriod, admin: User, l
 }
 
 /** The deadline messages sent for a period, oldest first (administrators). */
-export async function listReminders(prisma: PrismaClient, periodId: string) {
+export async function listReminders(caller: Caller, periodId: string) {
+  const { prisma } = caller.deps;
   if (!isUuid(periodId) || !(await prisma.reviewPeriod.findUnique({ where: { id: periodId }, select: { id: true } }))) {
     throw new NotFoundError('Review period not found');
   }

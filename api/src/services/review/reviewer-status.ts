@@ -1,6 +1,7 @@
 // Reviewer Status: per reviewer in the active period, assigned, decided,
 // submitted, approved and last activity (the administrators' tab).
-import type { PrismaClient, Submission, User } from '../../generated/prisma/client.js';
+import type { Submission, User } from '../../generated/prisma/client.js';
+import type { Caller } from '../caller.js';
 import { getActivePeriod } from './periods.js';
 import { assignedCounts } from './risks.js';
 import { latestSubmissions } from './decisions.js';
@@ -27,14 +28,15 @@ export type ReviewerKey = Pick<User, 'id' | 'lastSeenAt'>;
  * Per reviewer: assigned, decided, submitted, approved, last activity (Reviewer
  * Status tab): a fixed number of queries whatever the number of reviewers.
  */
-export async function reviewerStatus(prisma: PrismaClient): Promise<ReviewerStatus[]> {
-  const reviewers = await prisma.user.findMany({ where: REVIEWERS, orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
-  const progress = await reviewerProgress(prisma, reviewers);
+export async function reviewerStatus(caller: Caller): Promise<ReviewerStatus[]> {
+  const reviewers = await caller.deps.prisma.user.findMany({ where: REVIEWERS, orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
+  const progress = await reviewerProgress(caller, reviewers);
   return reviewers.map((reviewer, i) => ({ reviewer, ...progress[i]! }));
 }
 
 /** The progress of these reviewers in the active period, in the same order (one page of the GraphQL connection at once). */
-export async function reviewerProgress(prisma: PrismaClient, reviewers: readonly ReviewerKey[]): Promise<Omit<ReviewerStatus, 'reviewer'>[]> {
+export async function reviewerProgress(caller: Caller, reviewers: readonly ReviewerKey[]): Promise<Omit<ReviewerStatus, 'reviewer'>[]> {
+  const { prisma } = caller.deps;
   const period = await getActivePeriod(prisma);
   const ids = reviewers.map((r) => r.id);
   const [assigned, decisions, submissions] = await Promise.all([

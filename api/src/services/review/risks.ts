@@ -9,7 +9,7 @@ import { liveRowCount } from '../live-rows.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from '../visibility.js';
 import type { DbClient } from '../../core/types.js';
 import { cached, cachedMany, decidedRowsLive, keptDecidedRows, keptReviewerDecidedRows, scopeTotals } from '../kept/index.js';
-import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 import {
   RECOMMENDATION_COLUMNS,
   RECOMMENDATION_RANK,
@@ -201,7 +201,8 @@ function cursorId(v: string | number | null | undefined, name: string): bigint |
  * page in the middle asked for by number alone is an OFFSET. The total comes
  * from the count cache (services/kept/risk-counts.ts).
  */
-export async function listRisks(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter, paging: RiskPage) {
+export async function listRisks(caller: Caller, filter: RiskFilter, paging: RiskPage) {
+  const { deps: { prisma }, viewer } = caller;
   const user = viewer.user;
   const sort = checkSort(paging.sort);
   const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
@@ -240,7 +241,8 @@ const countQuery = (prisma: PrismaClient, visible: Prisma.Sql, where: Prisma.Sql
  * How many rows the viewer sees that match the filter (the total of the queue's
  * pages, and the row count an export announces before its first byte).
  */
-export async function matchingRowCount(prisma: PrismaClient, viewer: Viewer, filter: RiskFilter): Promise<number> {
+export async function matchingRowCount(caller: Caller, filter: RiskFilter): Promise<number> {
+  const { deps: { prisma }, viewer } = caller;
   const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const where = await filterCondition(prisma, filter, { periodId: period?.id ?? null, viewerId: viewer.user.id });
   const join = filter.decision ? ownDecisionJoin(period?.id ?? null, viewer.user.id) : Prisma.empty;
@@ -340,7 +342,8 @@ export async function decidedRowCount(db: DbClient, user: User, periodId: string
 }
 
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
-export async function assignedSummary(prisma: PrismaClient, viewer: Viewer) {
+export async function assignedSummary(caller: Caller) {
+  const { deps: { prisma }, viewer } = caller;
   const user = viewer.user;
   const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
@@ -351,9 +354,9 @@ export async function assignedSummary(prisma: PrismaClient, viewer: Viewer) {
 /** The systems picker lists at most this many (a bounded list, not a connection). */
 export const MAX_SYSTEMS = 1000;
 
-export async function listSystems(prisma: PrismaClient, viewer: Viewer): Promise<string[]> {
-  const { visible } = await viewer.scope();
-  const rows = await prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT ${MAX_SYSTEMS}`;
+export async function listSystems(caller: Caller): Promise<string[]> {
+  const { visible } = await caller.viewer.scope();
+  const rows = await caller.deps.prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT ${MAX_SYSTEMS}`;
   return rows.map((r) => r.system);
 }
 
