@@ -23,10 +23,8 @@ export const KNOWN_DEBT = {
   'scripts/access-estate.ts': { complexity: 39, functions: ['generateRuleSet', 'generateEstate', 'writeLargeEstate'] },
   'web/src/routes/assigned-risks/AssignedRiskRow.tsx': { lines: 153, functions: ['AssignedRiskRow'] },
   'web/src/routes/assigned-risks/AssignedRisks.tsx': { lines: 163, functions: ['Loaded'] },
-  'web/src/routes/dashboard/ReviewPeriodCard.tsx': { lines: 172, functions: ['ReviewPeriodCard'] },
   'web/src/routes/notifications/NotificationCard.tsx': { complexity: 21, functions: ['NotificationCard'] },
   'web/src/routes/risk-review/RiskQueue.tsx': { lines: 155, functions: ['RiskQueue'] },
-  'web/src/routes/upload/UploadStatusCard.tsx': { lines: 153, complexity: 49, functions: ['UploadStatusCard'] },
   'web/src/shell/Sidebar.tsx': { complexity: 23, functions: ['Sidebar'] },
 };
 
