@@ -21,10 +21,7 @@ export const KNOWN_DEBT = {
   'api/src/schema/review/risks.ts': { complexity: 31, functions: ['riskConnection'] },
   'api/src/services/review/reassignments.ts': { complexity: 22, functions: ['reassignItems'] },
   'scripts/access-estate.ts': { complexity: 39, functions: ['generateRuleSet', 'generateEstate', 'writeLargeEstate'] },
-  'web/src/routes/assigned-risks/AssignedRiskRow.tsx': { lines: 153, functions: ['AssignedRiskRow'] },
-  'web/src/routes/assigned-risks/AssignedRisks.tsx': { lines: 163, functions: ['Loaded'] },
   'web/src/routes/notifications/NotificationCard.tsx': { complexity: 21, functions: ['NotificationCard'] },
-  'web/src/routes/risk-review/RiskQueue.tsx': { lines: 155, functions: ['RiskQueue'] },
   'web/src/shell/Sidebar.tsx': { complexity: 23, functions: ['Sidebar'] },
 };
 
