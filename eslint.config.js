@@ -9,7 +9,7 @@ import { functionBudget } from './eslint.function-budget.js';
 
 export default tseslint.config(
   {
-    ignores: ['**/__generated__/**', 'api/src/generated/**', 'api/test/client/**', 'web/dist/**', 'node_modules/**'],
+    ignores: ['**/__generated__/**', 'api/src/generated/**', 'api/test/client/**', 'web/src/rest/generated/**', 'web/dist/**', 'node_modules/**'],
   },
   {
     files: ['api/src/**/*.ts', 'api/test/**/*.ts', 'scripts/**/*.{ts,mjs,cjs,js}', 'web/src/**/*.{ts,tsx}', 'web/e2e/**/*.ts', '*.js'],

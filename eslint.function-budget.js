@@ -21,17 +21,6 @@ export const KNOWN_DEBT = {
   'api/src/schema/review/risks.ts': { complexity: 31, functions: ['riskConnection'] },
   'api/src/services/review/reassignments.ts': { complexity: 22, functions: ['reassignItems'] },
   'scripts/access-estate.ts': { complexity: 39, functions: ['generateRuleSet', 'generateEstate', 'writeLargeEstate'] },
-  'web/src/routes/assigned-risks/AssignedRiskRow.tsx': { lines: 153, functions: ['AssignedRiskRow'] },
-  'web/src/routes/assigned-risks/AssignedRisks.tsx': { lines: 163, functions: ['Loaded'] },
-  'web/src/routes/composite-view/CompositeViewRole.tsx': { lines: 205, complexity: 22, functions: ['CompositeViewRole'] },
-  'web/src/routes/dashboard/ReviewPeriodCard.tsx': { lines: 172, functions: ['ReviewPeriodCard'] },
-  'web/src/routes/notifications/NotificationCard.tsx': { complexity: 21, functions: ['NotificationCard'] },
-  'web/src/routes/risk-review/RiskQueue.tsx': { lines: 155, functions: ['RiskQueue'] },
-  'web/src/routes/upload/UploadDetailsDialog.tsx': { lines: 207, functions: ['UploadDetailsDialog'] },
-  'web/src/routes/upload/UploadForm.tsx': { lines: 224, functions: ['UploadForm'] },
-  'web/src/routes/upload/UploadRoute.tsx': { lines: 210, functions: ['UploadScreen'] },
-  'web/src/routes/upload/UploadStatusCard.tsx': { lines: 153, complexity: 49, functions: ['UploadStatusCard'] },
-  'web/src/shell/Sidebar.tsx': { complexity: 23, functions: ['Sidebar'] },
 };
 
 const LINES = { skipBlankLines: true, skipComments: true, IIFEs: true };

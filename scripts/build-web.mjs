@@ -1,4 +1,5 @@
-// Builds the web app: Relay artifacts (and the persisted-operation list the
+// Builds the web app: the REST calls' types from the OpenAPI document
+// (scripts/openapi-client.ts), Relay artifacts (and the persisted-operation list the
 // server accepts from anonymous callers), then the Vite bundle. Extra
 // arguments go to `vite build` (e.g. --outDir /tmp/web). Last, each asset
 // worth it gets its brotli (.br, quality 11) and gzip (.gz) copies, which the
@@ -16,6 +17,7 @@ const require = createRequire(import.meta.url);
 fs.mkdirSync(path.join(root, 'web/src/__generated__'), { recursive: true });
 const relayBin = path.join(path.dirname(require.resolve('relay-compiler/package.json')), 'cli.js');
 const steps = [
+  [process.execPath, ['--import', 'tsx', path.join(root, 'scripts/openapi-client.ts')]],
   [process.execPath, [relayBin]],
   [process.execPath, [path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), 'build', '--config', 'web/vite.config.ts', ...process.argv.slice(2)]],
 ];

@@ -46,7 +46,7 @@ import {
   readStoredUser,
   writeStoredUser,
 } from './storage';
-import { endServerSession } from './sso';
+import { endServerSession, SSO_LOGIN_URL } from './sso';
 
 const viewerQuery = graphql`
   query SessionProviderQuery {
@@ -298,7 +298,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           const path = window.location.pathname;
           resetSignedOut();
           if (EXTERNAL_LOGIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`))) {
-            window.location.assign('/api/login');
+            window.location.assign(SSO_LOGIN_URL);
           } else {
             // Marked as a sign-out, so the sign-in page does not send a session still on screen back to '/';
             // signing in again returns to the page (its address, filters included) the session ended on.

@@ -5,16 +5,18 @@
  * /internal-login, SPEC §4).
  */
 import { useEffect, useState } from 'react';
+import { api, restUrl } from '../rest/client';
 
 /** Starts the provider's sign-in (the server redirects to the provider). */
-export const SSO_LOGIN_URL = '/api/login';
+export const SSO_LOGIN_URL = restUrl('/api/login');
 
 let ssoEnabled: Promise<boolean> | null = null;
 
 /** GET /api/auth/sso, asked once per page load; false when the server cannot say. */
 export function fetchSsoEnabled(): Promise<boolean> {
-  ssoEnabled ??= fetch('/api/auth/sso', { credentials: 'same-origin' })
-    .then(async (r) => (r.ok ? Boolean(((await r.json()) as { enabled?: unknown }).enabled) : false))
+  ssoEnabled ??= api
+    .GET('/api/auth/sso')
+    .then(({ data }) => data?.enabled === true)
     .catch(() => false);
   return ssoEnabled;
 }
@@ -40,8 +42,7 @@ export function useSsoEnabled(): boolean {
  * /internal-login), null for an internal session.
  */
 export async function endServerSession(): Promise<string | null> {
-  const response = await fetch('/api/logout', { method: 'POST', credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`Sign-out answered ${response.status}`);
-  const body = (await response.json()) as { redirectTo?: unknown };
-  return typeof body.redirectTo === 'string' ? body.redirectTo : null;
+  const { data, response } = await api.POST('/api/logout');
+  if (!data) throw new Error(`Sign-out answered ${response.status}`);
+  return data.redirectTo ?? null;
 }

@@ -31,7 +31,7 @@ import {
 import { useState, type MouseEvent, type ReactElement } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import { useLocation, useNavigate } from 'react-router';
-import type { Sidebar_viewer$key } from '../__generated__/Sidebar_viewer.graphql';
+import type { Sidebar_viewer$data, Sidebar_viewer$key } from '../__generated__/Sidebar_viewer.graphql';
 import { useSession } from '../auth/SessionProvider';
 import { shownName, initials, roleLabel } from '../domain/users/userNames';
 
@@ -205,16 +205,48 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
     viewer,
   );
   const styles = useStyles();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
-  const { signOut } = useSession();
-  const [signingOut, setSigningOut] = useState(false);
-
+  const go = useNavigateFromLink(onNavigate);
   const entries = navEntriesFor(user.role);
-  const name = shownName(user.displayName);
-  const role = roleLabel(user.role);
 
-  const go = (to: string) => (event: MouseEvent<HTMLElement>) => {
+  return (
+    <div className={mergeClasses(styles.root, className)}>
+      <SidebarHeader collapsed={collapsed} onToggleCollapsed={onToggleCollapsed} onClose={onClose} />
+
+      <nav aria-label="Main navigation" className={styles.nav}>
+        <Nav selectedValue={selectedEntry(pathname, entries) ?? ''} density="medium">
+          {entries.map((entry) =>
+            collapsed ? (
+              <Tooltip key={entry.to} content={entry.label} relationship="label" positioning="after">
+                <NavItem value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)} className={mergeClasses(styles.navItem, styles.navItemCollapsed)} />
+              </Tooltip>
+            ) : (
+              <NavItem
+                key={entry.to}
+                value={entry.to}
+                href={entry.to}
+                icon={entry.icon}
+                onClick={go(entry.to)}
+                className={styles.navItem}
+              >
+                {entry.label}
+              </NavItem>
+            ),
+          )}
+        </Nav>
+      </nav>
+
+      <SidebarFooter user={user} collapsed={collapsed} go={go} pathname={pathname} />
+    </div>
+  );
+}
+
+type Go = (to: string) => (event: MouseEvent<HTMLElement>) => void;
+
+/** A link's plain click navigates in the app (a modified or other click is the browser's), then `onNavigate`. */
+function useNavigateFromLink(onNavigate: (() => void) | undefined): Go {
+  const navigate = useNavigate();
+  return (to: string) => (event: MouseEvent<HTMLElement>) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
       return;
     }
@@ -222,6 +254,45 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
     navigate(to);
     onNavigate?.();
   };
+}
+
+function SidebarHeader({ collapsed, onToggleCollapsed, onClose }: Pick<SidebarProps, 'onToggleCollapsed' | 'onClose'> & { collapsed: boolean }) {
+  const styles = useStyles();
+  return (
+    <div className={mergeClasses(styles.header, collapsed && styles.headerCollapsed)}>
+      <div className={styles.logo} aria-hidden>
+        <ShieldCheckmark24Filled />
+      </div>
+      {collapsed ? null : (
+        <div className={styles.brand}>
+          <Text className={styles.brandTitle}>GRC Platform</Text>
+          <Caption1 className={styles.brandSubtitle}>Risk Management</Caption1>
+        </div>
+      )}
+      {onToggleCollapsed ? (
+        <Tooltip content={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} relationship="label" positioning="after">
+          <Button
+            appearance="subtle"
+            icon={collapsed ? <PanelLeftExpand20Regular /> : <PanelLeftContract20Regular />}
+            onClick={onToggleCollapsed}
+            aria-expanded={!collapsed}
+          />
+        </Tooltip>
+      ) : null}
+      {onClose ? (
+        <Button appearance="subtle" icon={<Dismiss20Regular />} onClick={onClose} aria-label="Close navigation" />
+      ) : null}
+    </div>
+  );
+}
+
+/** The viewer, API Tokens (when they may create them) and Sign Out; tooltips name them when collapsed. */
+function SidebarFooter({ user, collapsed, go, pathname }: { user: Sidebar_viewer$data; collapsed: boolean; go: Go; pathname: string }) {
+  const styles = useStyles();
+  const { signOut } = useSession();
+  const [signingOut, setSigningOut] = useState(false);
+  const name = shownName(user.displayName);
+  const role = roleLabel(user.role);
 
   const onSignOut = async () => {
     setSigningOut(true);
@@ -263,86 +334,36 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
     ) : null;
 
   return (
-    <div className={mergeClasses(styles.root, className)}>
-      <div className={mergeClasses(styles.header, collapsed && styles.headerCollapsed)}>
-        <div className={styles.logo} aria-hidden>
-          <ShieldCheckmark24Filled />
+    <div className={mergeClasses(styles.footer, collapsed && styles.footerCollapsed)}>
+      {collapsed ? (
+        <Tooltip content={`${name} (${role})`} relationship="label" positioning="after">
+          <Avatar initials={initials(user.firstName, user.lastName, user.email)} name={name} color="brand" />
+        </Tooltip>
+      ) : (
+        <div className={styles.user}>
+          <Avatar initials={initials(user.firstName, user.lastName, user.email)} name={name} color="brand" aria-hidden />
+          <div className={styles.userText}>
+            <Text className={styles.userName} title={user.email}>
+              {name}
+            </Text>
+            <Caption1 className={styles.userRole}>{role}</Caption1>
+          </div>
         </div>
-        {collapsed ? null : (
-          <div className={styles.brand}>
-            <Text className={styles.brandTitle}>GRC Platform</Text>
-            <Caption1 className={styles.brandSubtitle}>Risk Management</Caption1>
-          </div>
-        )}
-        {onToggleCollapsed ? (
-          <Tooltip content={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} relationship="label" positioning="after">
-            <Button
-              appearance="subtle"
-              icon={collapsed ? <PanelLeftExpand20Regular /> : <PanelLeftContract20Regular />}
-              onClick={onToggleCollapsed}
-              aria-expanded={!collapsed}
-            />
-          </Tooltip>
-        ) : null}
-        {onClose ? (
-          <Button appearance="subtle" icon={<Dismiss20Regular />} onClick={onClose} aria-label="Close navigation" />
-        ) : null}
-      </div>
-
-      <nav aria-label="Main navigation" className={styles.nav}>
-        <Nav selectedValue={selectedEntry(pathname, entries) ?? ''} density="medium">
-          {entries.map((entry) =>
-            collapsed ? (
-              <Tooltip key={entry.to} content={entry.label} relationship="label" positioning="after">
-                <NavItem value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)} className={mergeClasses(styles.navItem, styles.navItemCollapsed)} />
-              </Tooltip>
-            ) : (
-              <NavItem
-                key={entry.to}
-                value={entry.to}
-                href={entry.to}
-                icon={entry.icon}
-                onClick={go(entry.to)}
-                className={styles.navItem}
-              >
-                {entry.label}
-              </NavItem>
-            ),
-          )}
-        </Nav>
-      </nav>
-
-      <div className={mergeClasses(styles.footer, collapsed && styles.footerCollapsed)}>
-        {collapsed ? (
-          <Tooltip content={`${name} (${role})`} relationship="label" positioning="after">
-            <Avatar initials={initials(user.firstName, user.lastName, user.email)} name={name} color="brand" />
-          </Tooltip>
-        ) : (
-          <div className={styles.user}>
-            <Avatar initials={initials(user.firstName, user.lastName, user.email)} name={name} color="brand" aria-hidden />
-            <div className={styles.userText}>
-              <Text className={styles.userName} title={user.email}>
-                {name}
-              </Text>
-              <Caption1 className={styles.userRole}>{role}</Caption1>
-            </div>
-          </div>
-        )}
-        {tokensLink && collapsed ? (
-          <Tooltip content="API Tokens" relationship="description" positioning="after">
-            {tokensLink}
-          </Tooltip>
-        ) : (
-          tokensLink
-        )}
-        {collapsed ? (
-          <Tooltip content="Sign Out" relationship="description" positioning="after">
-            {signOutButton}
-          </Tooltip>
-        ) : (
-          signOutButton
-        )}
-      </div>
+      )}
+      {tokensLink && collapsed ? (
+        <Tooltip content="API Tokens" relationship="description" positioning="after">
+          {tokensLink}
+        </Tooltip>
+      ) : (
+        tokensLink
+      )}
+      {collapsed ? (
+        <Tooltip content="Sign Out" relationship="description" positioning="after">
+          {signOutButton}
+        </Tooltip>
+      ) : (
+        signOutButton
+      )}
     </div>
   );
 }

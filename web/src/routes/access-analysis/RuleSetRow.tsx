@@ -8,6 +8,7 @@ import { errorMessage, thrownMessage } from '../../components/forms/mutationResu
 import { formatCount } from '../../components/layout/StatTile';
 import { useNotify } from '../../components/forms/toast';
 import { databaseIdOf } from '../../components/format/globalIds';
+import { restUrl } from '../../rest/client';
 import { usePanelStyles } from './panelStyles';
 import { RuleSetBrowser } from './rule-set/RuleSetBrowser';
 
@@ -114,7 +115,7 @@ export function RuleSetRow({ ruleSet }: { ruleSet: RuleSetRow_ruleSet$key }) {
           <Button
             as="a"
             size="small"
-            href={`/api/rule-sets/${databaseIdOf(s.id, 'AccessRuleSet') ?? ''}/file`}
+            href={restUrl('/api/rule-sets/{id}/file', { path: { id: databaseIdOf(s.id, 'AccessRuleSet') ?? '' } })}
             download
             icon={<ArrowDownload20Regular />}
             aria-label={`Download ${label}`}

@@ -7,15 +7,13 @@ import { ListEmpty, ListTable } from '../../components/lists/ListTable';
 import { formatCount } from '../../components/layout/StatTile';
 import { useNotify } from '../../components/forms/toast';
 import { useIsMobile } from '../../components/layout/useMediaQuery';
-import { isZip, postFile } from './accessClient';
+import { isZip, postRuleSet } from './accessClient';
 import { usePanelStyles } from './panelStyles';
 import { useZipFile } from './useZipFile';
 import { RuleSetRow, RULE_SET_COLUMNS } from './RuleSetRow';
 
 /** '1 risk', '2 risks'. */
 const counted = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
-
-type Uploaded = { name: string; version: number; risks: number; functions: number };
 
 /** Rule sets: upload a .zip (an existing name makes its next version), every version listed, one active per name. */
 export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$key; refetch: () => void }) {
@@ -45,7 +43,7 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
     if (!isZip(file)) return setError('A rule set is a .zip of CSV files.');
     setBusy(true);
     setError(null);
-    const result = await postFile<Uploaded>('/api/rule-sets', file, name.trim() ? { name: name.trim() } : {});
+    const result = await postRuleSet(file, name.trim());
     setBusy(false);
     if (!result.ok) {
       setError(result.failure.message);

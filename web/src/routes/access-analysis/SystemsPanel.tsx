@@ -6,7 +6,7 @@ import type { SystemsPanel_query$key } from '../../__generated__/SystemsPanel_qu
 import { ListEmpty, ListTable } from '../../components/lists/ListTable';
 import { useNotify } from '../../components/forms/toast';
 import { useIsMobile } from '../../components/layout/useMediaQuery';
-import { isZip, postFile, SYSTEM_NAME } from './accessClient';
+import { isZip, postExtract, SYSTEM_NAME } from './accessClient';
 import { ExtractRow, EXTRACT_COLUMNS } from './ExtractRow';
 import { usePanelStyles } from './panelStyles';
 import { useZipFile } from './useZipFile';
@@ -51,7 +51,7 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
     setErrors(found);
     if (found.system || found.file || !file) return;
     setBusy(true);
-    const result = await postFile<{ id: string; status: string }>(`/api/systems/${encodeURIComponent(name)}/extracts`, file);
+    const result = await postExtract(name, file);
     setBusy(false);
     if (!result.ok) {
       const { message, field } = result.failure;

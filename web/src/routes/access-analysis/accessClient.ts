@@ -1,41 +1,24 @@
 // The Access Analysis screens' REST calls: the .zip uploads (a rule set, a
 // system's extract) go as multipart form data, as GraphQL carries no files.
-import { notifyUnauthenticated } from '../../relay/errors';
-
-/** A refused call: the server's message, its error code and the field at fault when it names one. */
-export type RestFailure = { message: string; code?: string; field?: string };
+import { api, formBody, restOutcome, type RestAnswer, type RestFailure } from '../../rest/client';
 
 export type RestResult<T> = { ok: true; body: T } | { ok: false; failure: RestFailure };
 
-/** POSTs `file` (last, as the server streams it) with `fields` before it. */
-export async function postFile<T>(url: string, file: File, fields: Record<string, string> = {}): Promise<RestResult<T>> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', file, file.name);
-  let response: Response;
-  try {
-    response = await fetch(url, { method: 'POST', body: form, credentials: 'include', headers: { Accept: 'application/json' } });
-  } catch {
-    return { ok: false, failure: { message: 'The connection to the server was lost while sending the file.' } };
-  }
-  if (response.status === 401) notifyUnauthenticated('AccessAnalysisRoute');
-  const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  if (response.ok) return { ok: true, body: body as T };
-  const b = (body ?? {}) as { message?: unknown; code?: unknown; field?: unknown };
-  return {
-    ok: false,
-    failure: {
-      message: typeof b.message === 'string' && b.message ? b.message : text.trim() || response.statusText || 'Unknown error',
-      code: typeof b.code === 'string' ? b.code : undefined,
-      field: typeof b.field === 'string' ? b.field : undefined,
-    },
-  };
+async function settle<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<RestResult<T>> {
+  const r = await restOutcome('AccessAnalysisRoute', call);
+  if (r.ok) return { ok: true, body: r.data };
+  return { ok: false, failure: r.lost ? { message: 'The connection to the server was lost while sending the file.' } : r.failure };
+}
+
+/** POST /api/rule-sets: a rule set's .zip (an existing name makes its next version; none: the file's name). */
+export function postRuleSet(file: File, name: string): Promise<RestResult<RestAnswer<'/api/rule-sets', 'post'>>> {
+  const body = name ? { name, file } : { file };
+  return settle(() => api.POST('/api/rule-sets', { body, bodySerializer: formBody }));
+}
+
+/** POST /api/systems/{system}/extracts: a system's extract, loaded in the background. */
+export function postExtract(system: string, file: File): Promise<RestResult<RestAnswer<'/api/systems/{system}/extracts', 'post'>>> {
+  return settle(() => api.POST('/api/systems/{system}/extracts', { params: { path: { system } }, body: { file }, bodySerializer: formBody }));
 }
 
 /** What the server checks a system's name against (REST path), so the form says it before sending. */

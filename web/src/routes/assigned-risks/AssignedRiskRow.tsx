@@ -19,7 +19,7 @@ import {
 } from '@fluentui/react-components';
 import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
-import type { AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
+import type { AssignedRiskRow_row$data, AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
 import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
@@ -73,41 +73,8 @@ export function AssignedRiskRow({
     `,
     row,
   );
-  const [save, saving] = useSaveDecisions();
   const who = r.userName || r.userId;
-
-  // A removal the server refused for want of a comment (an administrator's rule): asked for here.
-  const [askComment, setAskComment] = useState<string | null>(null);
-  const decide = (decision: Decision, details?: DecisionDetails) => {
-    const wasPending = r.myDecision == null;
-    save({
-      rowIds: [r.id],
-      decision,
-      details,
-      onRefused: (refusal) => {
-        if (decision !== 'REMOVE' || details || !needsRemovalComment(refusal)) return false;
-        setAskComment(`${refusal.message}.`);
-        return true;
-      },
-      onSaved: () => setAskComment(null),
-      describe: () => `${who} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
-      onSavedInStore: (store) => {
-        if (!wasPending) return;
-        // A first decision on a row moves the summary tiles and the submission state.
-        const root = store.getRoot();
-        const summary = root.getLinkedRecord('assignedSummary');
-        if (summary) {
-          summary.setValue(Math.max(0, Number(summary.getValue('pendingReview') ?? 0) - 1), 'pendingReview');
-          summary.setValue(Number(summary.getValue('reviewed') ?? 0) + 1, 'reviewed');
-        }
-        const state = root.getLinkedRecord('submissionStatus');
-        if (state) {
-          state.setValue(true, 'hasDecisions');
-          state.setValue(Number(state.getValue('totalDecisions') ?? 0) + 1, 'totalDecisions');
-        }
-      },
-    });
-  };
+  const { decide, saving, askComment, setAskComment } = useRowDecision(r, who);
 
   const label = `${who} ${r.accessRiskId} ${r.roleProfile}`;
 
@@ -140,50 +107,7 @@ export function AssignedRiskRow({
         </div>
       </TableCell>
       <TableCell>
-        {saving ? (
-          <Spinner size="tiny" label="Saving..." />
-        ) : r.myDecision == null ? (
-          <div className={styles.actions}>
-            <Button
-              size="small"
-              icon={<Checkmark16Regular className={styles.retain} />}
-              disabled={!editable}
-              aria-label={`Retain ${label}`}
-              onClick={() => decide('RETAIN')}
-            >
-              Retain
-            </Button>
-            <Button
-              size="small"
-              icon={<Dismiss16Regular className={styles.remove} />}
-              disabled={!editable}
-              aria-label={`Remove ${label}`}
-              onClick={() => decide('REMOVE')}
-            >
-              Remove
-            </Button>
-          </div>
-        ) : editable ? (
-          <Menu>
-            <MenuTrigger disableButtonEnhancement>
-              <Button size="small" appearance="subtle" icon={<ChevronDown16Regular />} iconPosition="after" aria-label={`Change decision for ${label}`}>
-                Change
-              </Button>
-            </MenuTrigger>
-            <MenuPopover>
-              <MenuList>
-                <MenuItem icon={<Checkmark16Regular />} disabled={r.myDecision === 'RETAIN'} onClick={() => decide('RETAIN')}>
-                  Retain
-                </MenuItem>
-                <MenuItem icon={<Dismiss16Regular />} disabled={r.myDecision === 'REMOVE'} onClick={() => decide('REMOVE')}>
-                  Remove
-                </MenuItem>
-              </MenuList>
-            </MenuPopover>
-          </Menu>
-        ) : (
-          <Caption1 className={styles.muted}>Locked</Caption1>
-        )}
+        {saving ? <Spinner size="tiny" label="Saving..." /> : <RowActions decision={r.myDecision} editable={editable} label={label} decide={decide} />}
         {askComment ? (
           <DecisionDetailsDialog
             decision="REMOVE"
@@ -196,5 +120,94 @@ export function AssignedRiskRow({
         ) : null}
       </TableCell>
     </TableRow>
+  );
+}
+
+type Row = AssignedRiskRow_row$data;
+
+/** Saving the row's decision; a removal the server refused for want of a comment (an administrator's rule) asks for it. */
+function useRowDecision(r: Row, who: string) {
+  const [save, saving] = useSaveDecisions();
+  const [askComment, setAskComment] = useState<string | null>(null);
+  const decide = (decision: Decision, details?: DecisionDetails) => {
+    const wasPending = r.myDecision == null;
+    save({
+      rowIds: [r.id],
+      decision,
+      details,
+      onRefused: (refusal) => {
+        if (decision !== 'REMOVE' || details || !needsRemovalComment(refusal)) return false;
+        setAskComment(`${refusal.message}.`);
+        return true;
+      },
+      onSaved: () => setAskComment(null),
+      describe: () => `${who} · ${r.accessRiskId}: ${decisionLabel(decision)}`,
+      onSavedInStore: (store) => {
+        if (!wasPending) return;
+        // A first decision on a row moves the summary tiles and the submission state.
+        const root = store.getRoot();
+        const summary = root.getLinkedRecord('assignedSummary');
+        if (summary) {
+          summary.setValue(Math.max(0, Number(summary.getValue('pendingReview') ?? 0) - 1), 'pendingReview');
+          summary.setValue(Number(summary.getValue('reviewed') ?? 0) + 1, 'reviewed');
+        }
+        const state = root.getLinkedRecord('submissionStatus');
+        if (state) {
+          state.setValue(true, 'hasDecisions');
+          state.setValue(Number(state.getValue('totalDecisions') ?? 0) + 1, 'totalDecisions');
+        }
+      },
+    });
+  };
+
+  return { decide, saving, askComment, setAskComment };
+}
+
+/** Retain and Remove on a row not decided yet, 'Change' on a decided one, 'Locked' when it cannot change. */
+function RowActions({ decision, editable, label, decide }: { decision: Row['myDecision']; editable: boolean; label: string; decide: (d: Decision) => void }) {
+  const styles = useStyles();
+  if (decision == null) {
+    return (
+      <div className={styles.actions}>
+        <Button
+          size="small"
+          icon={<Checkmark16Regular className={styles.retain} />}
+          disabled={!editable}
+          aria-label={`Retain ${label}`}
+          onClick={() => decide('RETAIN')}
+        >
+          Retain
+        </Button>
+        <Button
+          size="small"
+          icon={<Dismiss16Regular className={styles.remove} />}
+          disabled={!editable}
+          aria-label={`Remove ${label}`}
+          onClick={() => decide('REMOVE')}
+        >
+          Remove
+        </Button>
+      </div>
+    );
+  }
+  if (!editable) return <Caption1 className={styles.muted}>Locked</Caption1>;
+  return (
+    <Menu>
+      <MenuTrigger disableButtonEnhancement>
+        <Button size="small" appearance="subtle" icon={<ChevronDown16Regular />} iconPosition="after" aria-label={`Change decision for ${label}`}>
+          Change
+        </Button>
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          <MenuItem icon={<Checkmark16Regular />} disabled={decision === 'RETAIN'} onClick={() => decide('RETAIN')}>
+            Retain
+          </MenuItem>
+          <MenuItem icon={<Dismiss16Regular />} disabled={decision === 'REMOVE'} onClick={() => decide('REMOVE')}>
+            Remove
+          </MenuItem>
+        </MenuList>
+      </MenuPopover>
+    </Menu>
   );
 }

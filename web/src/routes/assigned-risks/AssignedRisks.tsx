@@ -196,11 +196,6 @@ function Loaded({
   onRefetch: () => void;
 }) {
   const styles = useStyles();
-  // Cards on a phone.
-  const cards = useCardTableStyles();
-  const isMobile = useIsMobile();
-  const tableRef = useRef<HTMLTableElement>(null);
-  useCardLabels(tableRef, isMobile);
   const data = usePreloadedQuery<AssignedRisksQuery>(query, queryRef);
   const status = data.submissionStatus;
   const editable = status.periodActive && !status.isSubmitted;
@@ -209,18 +204,8 @@ function Loaded({
   // So does the viewer's set submitted, recalled, approved or returned from another page or by an administrator.
   useSubmissionChanged(onRefetch);
   const rows = data.assignedRisks.edges.map((e) => e.node);
-  const period = data.activeReviewPeriod;
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const ids = rows.map((r) => r.id);
-  const selection = usePageSelection(ids, selected, setSelected);
+  const { selected, setSelected, selection } = usePageSelectionReset(rows, data.assignedRisks.pageNumber);
   const shown = useRowsInSteps(rows);
-  // A new page or search starts with nothing selected.
-  const pageKey = `${data.assignedRisks.pageNumber}:${ids.join(',')}`;
-  const [seenKey, setSeenKey] = useState(pageKey);
-  if (seenKey !== pageKey) {
-    setSeenKey(pageKey);
-    setSelected(new Set());
-  }
 
   // The chosen items handed to another reviewer.
   const [reassigning, setReassigning] = useState(false);
@@ -229,27 +214,11 @@ function Loaded({
     // The tiles and the submission state move with a batch: refetch this page's query.
     onRefetch();
   };
-  // The same rows as a list, or grouped by user, risk and composite role (decided per role):
-  // choosing 'By Composite Role' prepares the composite view's query.
-  const [view, setView] = useState<'list' | 'roles'>('list');
-  const [compositeRef, loadComposite] = useQueryLoader<CompositeViewQuery>(compositeViewQuery);
-  const chooseView = (next: 'list' | 'roles') => {
-    if (next === 'roles' && next !== view) loadComposite(compositeViewVariables(''), { fetchPolicy: 'store-and-network' });
-    setView(next);
-  };
+  const { view, chooseView, compositeRef } = useAssignedViews();
 
   return (
     <div className={styles.stack}>
-      {!status.periodActive ? (
-        <ReviewPeriodClosed>
-          No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.
-        </ReviewPeriodClosed>
-      ) : period ? (
-        <Body1>
-          Review period <strong>{period.name}</strong>
-          {period.endDate ? ` · ends ${formatDate(period.endDate)}` : ''}
-        </Body1>
-      ) : null}
+      <PeriodLine periodActive={status.periodActive} period={data.activeReviewPeriod} />
       <AssignedSummaryTiles summary={data.assignedSummary} />
       {reassigning ? (
         <ReassignDialog
@@ -310,40 +279,125 @@ function Loaded({
               description="No assigned risk matches your search."
             />
           ) : (
-            <>
-              <div className={styles.scroll}>
-                <Table ref={tableRef} className={mergeClasses(styles.table, isMobile && cards.cards)} aria-label="Assigned risks" aria-busy={busy}>
-                  <TableHeader>
-                    <TableRow>
-                      <SelectAllRisksCell selection={selection} />
-                      <TableHeaderCell className={styles.userCol}>User</TableHeaderCell>
-                      <TableHeaderCell>Risk ID</TableHeaderCell>
-                      <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
-                      <TableHeaderCell className={styles.systemCol}>System</TableHeaderCell>
-                      <TableHeaderCell className={styles.roleCol}>Role Profile</TableHeaderCell>
-                      <TableHeaderCell className={styles.decisionCol}>Decision</TableHeaderCell>
-                      <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {shown.map((r) => (
-                      <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => selection.toggle(r.id)} />
-                    ))}
-                  </TableBody>
-                </Table>
-              </div>
-              <Pagination
-                className={styles.footer}
-                page={data.assignedRisks.pageNumber}
-                pageSize={RISK_PAGE_SIZE}
-                total={data.assignedRisks.totalCount}
-                onPageChange={(p) => onPageChange(p, pageEdgesOf(data.assignedRisks))}
-                disabled={busy}
-              />
-            </>
+            <RiskTable
+              risks={data.assignedRisks}
+              shown={shown}
+              editable={editable}
+              selected={selected}
+              selection={selection}
+              busy={busy}
+              onPageChange={onPageChange}
+            />
           )}
         </Card>
       )}
     </div>
+  );
+}
+
+type Data = AssignedRisksQuery['response'];
+type Row = Data['assignedRisks']['edges'][number]['node'];
+
+/** The rows selected on the page on screen: a new page or search starts with nothing selected. */
+function usePageSelectionReset(rows: readonly Row[], pageNumber: number) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const ids = rows.map((r) => r.id);
+  const selection = usePageSelection(ids, selected, setSelected);
+  const pageKey = `${pageNumber}:${ids.join(',')}`;
+  const [seenKey, setSeenKey] = useState(pageKey);
+  if (seenKey !== pageKey) {
+    setSeenKey(pageKey);
+    setSelected(new Set());
+  }
+  return { selected, setSelected, selection };
+}
+
+/**
+ * The same rows as a list, or grouped by user, risk and composite role (decided per role):
+ * choosing 'By Composite Role' prepares the composite view's query.
+ */
+function useAssignedViews() {
+  const [view, setView] = useState<'list' | 'roles'>('list');
+  const [compositeRef, loadComposite] = useQueryLoader<CompositeViewQuery>(compositeViewQuery);
+  const chooseView = (next: 'list' | 'roles') => {
+    if (next === 'roles' && next !== view) loadComposite(compositeViewVariables(''), { fetchPolicy: 'store-and-network' });
+    setView(next);
+  };
+  return { view, chooseView, compositeRef };
+}
+
+function PeriodLine({ periodActive, period }: { periodActive: boolean; period: Data['activeReviewPeriod'] }) {
+  if (!periodActive) {
+    return (
+      <ReviewPeriodClosed>
+        No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.
+      </ReviewPeriodClosed>
+    );
+  }
+  return period ? (
+    <Body1>
+      Review period <strong>{period.name}</strong>
+      {period.endDate ? ` · ends ${formatDate(period.endDate)}` : ''}
+    </Body1>
+  ) : null;
+}
+
+/** The page's rows (cards on a phone), shown in steps, and the pages. */
+function RiskTable({
+  risks,
+  shown,
+  editable,
+  selected,
+  selection,
+  busy,
+  onPageChange,
+}: {
+  risks: Data['assignedRisks'];
+  /** The page's rows shown so far (useRowsInSteps). */
+  shown: readonly Row[];
+  editable: boolean;
+  selected: ReadonlySet<string>;
+  selection: ReturnType<typeof usePageSelection>;
+  busy: boolean;
+  onPageChange: (page: number, current: PageEdges) => void;
+}) {
+  const styles = useStyles();
+  // Cards on a phone.
+  const cards = useCardTableStyles();
+  const isMobile = useIsMobile();
+  const tableRef = useRef<HTMLTableElement>(null);
+  useCardLabels(tableRef, isMobile);
+  return (
+    <>
+      <div className={styles.scroll}>
+        <Table ref={tableRef} className={mergeClasses(styles.table, isMobile && cards.cards)} aria-label="Assigned risks" aria-busy={busy}>
+          <TableHeader>
+            <TableRow>
+              <SelectAllRisksCell selection={selection} />
+              <TableHeaderCell className={styles.userCol}>User</TableHeaderCell>
+              <TableHeaderCell>Risk ID</TableHeaderCell>
+              <TableHeaderCell className={styles.levelCol}>Risk Level</TableHeaderCell>
+              <TableHeaderCell className={styles.systemCol}>System</TableHeaderCell>
+              <TableHeaderCell className={styles.roleCol}>Role Profile</TableHeaderCell>
+              <TableHeaderCell className={styles.decisionCol}>Decision</TableHeaderCell>
+              <TableHeaderCell className={styles.actionsCol}>Actions</TableHeaderCell>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {shown.map((r) => (
+              <AssignedRiskRow key={r.id} row={r} editable={editable} selected={selected.has(r.id)} onToggle={() => selection.toggle(r.id)} />
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <Pagination
+        className={styles.footer}
+        page={risks.pageNumber}
+        pageSize={RISK_PAGE_SIZE}
+        total={risks.totalCount}
+        onPageChange={(p) => onPageChange(p, pageEdgesOf(risks))}
+        disabled={busy}
+      />
+    </>
   );
 }

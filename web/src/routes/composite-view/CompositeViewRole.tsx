@@ -21,8 +21,9 @@ import {
 import { Checkmark16Regular, Dismiss16Regular, ShieldCheckmark16Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
+import type { DecisionDetails } from '../../domain/risks/useSaveDecisions';
 import { graphql, useFragment } from 'react-relay';
-import type { CompositeViewRole_role$key } from '../../__generated__/CompositeViewRole_role.graphql';
+import type { CompositeViewRole_role$data, CompositeViewRole_role$key } from '../../__generated__/CompositeViewRole_role.graphql';
 import { useDecisionsLocked, useRoleDecisions, type RoleDecision } from './CompositeViewDecisions';
 import { CompositeViewStatusDot } from './CompositeViewStatusDot';
 
@@ -138,6 +139,27 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
     `,
     role,
   );
+  const decision = useRoleDecision(r);
+  const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
+
+  return (
+    <section className={styles.card} role="group" aria-label={`Composite role ${name}`}>
+      <div className={styles.top}>
+        <RoleTitle r={r} name={name} />
+        <RoleDecisionActions r={r} name={name} decision={decision} />
+      </div>
+
+      <AuthorizationDetails name={name} details={r.authorizationDetails} detailCount={r.authorizationDetailCount} />
+
+      <RuleIdsAndFunctions ruleIds={r.ruleIds} functions={r.functions} />
+    </section>
+  );
+}
+
+type Role = CompositeViewRole_role$data;
+
+/** The role's decision: the saved one or the change not saved yet (retain by default), and its setters. */
+function useRoleDecision(r: Role) {
   const locked = useDecisionsLocked();
   const { pending, decide } = useRoleDecisions();
   const change = pending(r.userId, r.compositeBusinessRole);
@@ -145,166 +167,184 @@ export function CompositeViewRole({ role }: { role: CompositeViewRole_role$key }
   const effective: RoleDecision = change?.decision ?? (r.decision === 'REMOVE' || r.decision === 'RETAIN_MITIGATED' ? r.decision : 'RETAIN');
   // 'Retain with mitigating control' asks for the control, expiry and comment first.
   const [mitigating, setMitigating] = useState(false);
-  const name = r.name || (r.isDirect ? 'Directly assigned roles' : r.compositeBusinessRole);
-  const details = r.authorizationDetails;
-  const grouped = groupIdentical(details);
-  const detailCount = r.authorizationDetailCount;
+  const choose = (d: RoleDecision, details?: DecisionDetails) => decide(r.userId, r.compositeBusinessRole, d, details);
+  return { locked, change, effective, mitigating, setMitigating, choose };
+}
 
+function RoleTitle({ r, name }: { r: Role; name: string }) {
+  const styles = useStyles();
   return (
-    <section className={styles.card} role="group" aria-label={`Composite role ${name}`}>
-      <div className={styles.top}>
-        <div className={styles.title}>
-          <span className={styles.nameLine}>
-            <Text className={styles.name}>{name}</Text>
-            {r.isHigh ? (
-              <Badge appearance="filled" color="danger" shape="rounded" size="small">
-                HIGH
-              </Badge>
-            ) : null}
-            {r.isDirect ? (
-              <Badge appearance="outline" color="informative" shape="rounded" size="small">
-                Direct
-              </Badge>
-            ) : null}
-          </span>
-          {r.description ? <Caption1 className={styles.muted}>{r.description}</Caption1> : null}
-          {r.isDirect ? (
-            <Caption1 className={styles.muted}>Assigned directly: the decision applies to all of this user’s directly assigned roles.</Caption1>
-          ) : null}
-        </div>
-        <div className={styles.actions}>
-          <Caption1 className={styles.muted}>
-            {r.conflictCount} {r.conflictCount === 1 ? 'conflict' : 'conflicts'}
-          </Caption1>
-          <CompositeViewStatusDot decided={r.allDecided} />
-          <ToggleButton
-            size="small"
-            checked={effective === 'RETAIN'}
-            className={effective === 'RETAIN' && !locked ? styles.retainChosen : undefined}
-            disabled={locked}
-            icon={<Checkmark16Regular className={styles.retain} />}
-            onClick={() => decide(r.userId, r.compositeBusinessRole, 'RETAIN')}
-          >
-            Retain
-          </ToggleButton>
-          <ToggleButton
-            size="small"
-            checked={effective === 'REMOVE'}
-            className={effective === 'REMOVE' && !locked ? styles.removeChosen : undefined}
-            disabled={locked}
-            icon={<Dismiss16Regular className={styles.remove} />}
-            onClick={() => decide(r.userId, r.compositeBusinessRole, 'REMOVE')}
-          >
-            Remove
-          </ToggleButton>
-          <ToggleButton
-            size="small"
-            checked={effective === 'RETAIN_MITIGATED'}
-            disabled={locked}
-            icon={<ShieldCheckmark16Regular />}
-            onClick={() => setMitigating(true)}
-          >
-            Mitigate
-          </ToggleButton>
-          {mitigating ? (
-            <DecisionDetailsDialog
-              decision="RETAIN_MITIGATED"
-              count={r.conflictCount}
-              intro={`Retain ${name} for this user with a mitigating control: every one of its ${r.conflictCount} ${r.conflictCount === 1 ? 'risk' : 'risks'}.`}
-              busy={false}
-              onConfirm={(details) => {
-                setMitigating(false);
-                decide(r.userId, r.compositeBusinessRole, 'RETAIN_MITIGATED', details);
-              }}
-              onClose={() => setMitigating(false)}
-            />
-          ) : null}
-          <Caption1 className={styles.status} aria-live="polite">
-            {statusText(change, r.decision, r.allDecided)}
-          </Caption1>
-        </div>
-      </div>
-
-      <Subtitle2 as="h4">Authorization Details</Subtitle2>
-      {details.length === 0 ? (
-        <Caption1 className={styles.muted}>The export carries no authorization details for this role.</Caption1>
-      ) : (
-        <div className={styles.scroll}>
-          <Table size="small" className={styles.table} aria-label={`Authorization details of ${name}`}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>Auth Object</TableHeaderCell>
-                <TableHeaderCell>Field</TableHeaderCell>
-                <TableHeaderCell>Value From</TableHeaderCell>
-                <TableHeaderCell>Value To</TableHeaderCell>
-                <TableHeaderCell>System</TableHeaderCell>
-                <TableHeaderCell>Business Process</TableHeaderCell>
-                <TableHeaderCell>Rows</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {grouped.map(({ detail: d, count }) => (
-                <TableRow key={d.riskRowId}>
-                  <TableCell title={d.authObjectDescription || undefined}>{d.authObject || '—'}</TableCell>
-                  <TableCell title={d.fieldDescription || undefined}>{d.field || '—'}</TableCell>
-                  <TableCell>{d.valueFrom || '—'}</TableCell>
-                  <TableCell>{d.valueTo || '—'}</TableCell>
-                  <TableCell>{d.system || '—'}</TableCell>
-                  <TableCell title={d.businessProcessDescription || undefined}>{d.businessProcess || '—'}</TableCell>
-                  <TableCell>{count}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
-      {detailCount > details.length ? (
-        <Caption1 className={styles.muted}>
-          Showing the first {details.length} of {detailCount} permissions.
-        </Caption1>
+    <div className={styles.title}>
+      <span className={styles.nameLine}>
+        <Text className={styles.name}>{name}</Text>
+        {r.isHigh ? (
+          <Badge appearance="filled" color="danger" shape="rounded" size="small">
+            HIGH
+          </Badge>
+        ) : null}
+        {r.isDirect ? (
+          <Badge appearance="outline" color="informative" shape="rounded" size="small">
+            Direct
+          </Badge>
+        ) : null}
+      </span>
+      {r.description ? <Caption1 className={styles.muted}>{r.description}</Caption1> : null}
+      {r.isDirect ? (
+        <Caption1 className={styles.muted}>Assigned directly: the decision applies to all of this user’s directly assigned roles.</Caption1>
       ) : null}
+    </div>
+  );
+}
 
-      <Accordion className={styles.lists} collapsible multiple>
-        <AccordionItem value="rules">
-          <AccordionHeader size="small">Rule IDs ({r.ruleIds.length})</AccordionHeader>
-          <AccordionPanel>
-            {r.ruleIds.length === 0 ? (
-              <Caption1 className={styles.muted}>None</Caption1>
-            ) : (
-              <div className={styles.chips}>
-                {r.ruleIds.map((x) => (
-                  <Badge
-                    key={x.ruleId}
-                    appearance="tint"
-                    color={x.isHighRisk ? 'danger' : 'informative'}
-                    shape="rounded"
-                    title={x.isHighRisk ? 'High-risk rule' : undefined}
-                  >
-                    {x.ruleId}
-                  </Badge>
-                ))}
-              </div>
-            )}
-          </AccordionPanel>
-        </AccordionItem>
-        <AccordionItem value="functions">
-          <AccordionHeader size="small">Functions ({r.functions.length})</AccordionHeader>
-          <AccordionPanel>
-            {r.functions.length === 0 ? (
-              <Caption1 className={styles.muted}>None</Caption1>
-            ) : (
-              <ul className={styles.functions}>
-                {r.functions.map((f) => (
-                  <li key={f.function + f.description}>
-                    <Text weight="semibold">{f.function}</Text>
-                    {f.description ? <Text> — {f.description}</Text> : null}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </AccordionPanel>
-        </AccordionItem>
-      </Accordion>
-    </section>
+/** Retain, Remove, Mitigate (with its dialog) and what is saved. */
+function RoleDecisionActions({ r, name, decision }: { r: Role; name: string; decision: ReturnType<typeof useRoleDecision> }) {
+  const styles = useStyles();
+  const { locked, change, effective, mitigating, setMitigating, choose } = decision;
+  return (
+    <div className={styles.actions}>
+      <Caption1 className={styles.muted}>
+        {r.conflictCount} {r.conflictCount === 1 ? 'conflict' : 'conflicts'}
+      </Caption1>
+      <CompositeViewStatusDot decided={r.allDecided} />
+      <ToggleButton
+        size="small"
+        checked={effective === 'RETAIN'}
+        className={effective === 'RETAIN' && !locked ? styles.retainChosen : undefined}
+        disabled={locked}
+        icon={<Checkmark16Regular className={styles.retain} />}
+        onClick={() => choose('RETAIN')}
+      >
+        Retain
+      </ToggleButton>
+      <ToggleButton
+        size="small"
+        checked={effective === 'REMOVE'}
+        className={effective === 'REMOVE' && !locked ? styles.removeChosen : undefined}
+        disabled={locked}
+        icon={<Dismiss16Regular className={styles.remove} />}
+        onClick={() => choose('REMOVE')}
+      >
+        Remove
+      </ToggleButton>
+      <ToggleButton
+        size="small"
+        checked={effective === 'RETAIN_MITIGATED'}
+        disabled={locked}
+        icon={<ShieldCheckmark16Regular />}
+        onClick={() => setMitigating(true)}
+      >
+        Mitigate
+      </ToggleButton>
+      {mitigating ? (
+        <DecisionDetailsDialog
+          decision="RETAIN_MITIGATED"
+          count={r.conflictCount}
+          intro={`Retain ${name} for this user with a mitigating control: every one of its ${r.conflictCount} ${r.conflictCount === 1 ? 'risk' : 'risks'}.`}
+          busy={false}
+          onConfirm={(details) => {
+            setMitigating(false);
+            choose('RETAIN_MITIGATED', details);
+          }}
+          onClose={() => setMitigating(false)}
+        />
+      ) : null}
+      <Caption1 className={styles.status} aria-live="polite">
+        {statusText(change, r.decision, r.allDecided)}
+      </Caption1>
+    </div>
+  );
+}
+
+function AuthorizationDetails({ name, details, detailCount }: { name: string; details: Role['authorizationDetails']; detailCount: number }) {
+  const styles = useStyles();
+  const grouped = groupIdentical(details);
+  return (
+    <>
+    <Subtitle2 as="h4">Authorization Details</Subtitle2>
+    {details.length === 0 ? (
+      <Caption1 className={styles.muted}>The export carries no authorization details for this role.</Caption1>
+    ) : (
+      <div className={styles.scroll}>
+        <Table size="small" className={styles.table} aria-label={`Authorization details of ${name}`}>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell>Auth Object</TableHeaderCell>
+              <TableHeaderCell>Field</TableHeaderCell>
+              <TableHeaderCell>Value From</TableHeaderCell>
+              <TableHeaderCell>Value To</TableHeaderCell>
+              <TableHeaderCell>System</TableHeaderCell>
+              <TableHeaderCell>Business Process</TableHeaderCell>
+              <TableHeaderCell>Rows</TableHeaderCell>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {grouped.map(({ detail: d, count }) => (
+              <TableRow key={d.riskRowId}>
+                <TableCell title={d.authObjectDescription || undefined}>{d.authObject || '—'}</TableCell>
+                <TableCell title={d.fieldDescription || undefined}>{d.field || '—'}</TableCell>
+                <TableCell>{d.valueFrom || '—'}</TableCell>
+                <TableCell>{d.valueTo || '—'}</TableCell>
+                <TableCell>{d.system || '—'}</TableCell>
+                <TableCell title={d.businessProcessDescription || undefined}>{d.businessProcess || '—'}</TableCell>
+                <TableCell>{count}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    )}
+    {detailCount > details.length ? (
+      <Caption1 className={styles.muted}>
+        Showing the first {details.length} of {detailCount} permissions.
+      </Caption1>
+    ) : null}
+    </>
+  );
+}
+
+function RuleIdsAndFunctions({ ruleIds, functions }: Pick<Role, 'ruleIds' | 'functions'>) {
+  const styles = useStyles();
+  return (
+    <Accordion className={styles.lists} collapsible multiple>
+      <AccordionItem value="rules">
+        <AccordionHeader size="small">Rule IDs ({ruleIds.length})</AccordionHeader>
+        <AccordionPanel>
+          {ruleIds.length === 0 ? (
+            <Caption1 className={styles.muted}>None</Caption1>
+          ) : (
+            <div className={styles.chips}>
+              {ruleIds.map((x) => (
+                <Badge
+                  key={x.ruleId}
+                  appearance="tint"
+                  color={x.isHighRisk ? 'danger' : 'informative'}
+                  shape="rounded"
+                  title={x.isHighRisk ? 'High-risk rule' : undefined}
+                >
+                  {x.ruleId}
+                </Badge>
+              ))}
+            </div>
+          )}
+        </AccordionPanel>
+      </AccordionItem>
+      <AccordionItem value="functions">
+        <AccordionHeader size="small">Functions ({functions.length})</AccordionHeader>
+        <AccordionPanel>
+          {functions.length === 0 ? (
+            <Caption1 className={styles.muted}>None</Caption1>
+          ) : (
+            <ul className={styles.functions}>
+              {functions.map((f) => (
+                <li key={f.function + f.description}>
+                  <Text weight="semibold">{f.function}</Text>
+                  {f.description ? <Text> — {f.description}</Text> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </AccordionPanel>
+      </AccordionItem>
+    </Accordion>
   );
 }

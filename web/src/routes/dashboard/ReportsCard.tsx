@@ -2,9 +2,10 @@ import { Body1, Button, Caption1, Card, CardHeader, makeStyles, Spinner, Subtitl
 import { ArrowDownload20Regular, DocumentTable24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { downloadCsv, fileStamp } from '../../components/format/download';
+import { restUrl } from '../../rest/client';
 
 /** SPEC §7: the risk report (every row, all 31 columns plus review metadata). */
-export const RISK_REPORT_URL = '/api/reports/risk-report';
+export const RISK_REPORT_URL = restUrl('/api/reports/risk-report');
 import { useNotify } from '../../components/forms/toast';
 
 const useStyles = makeStyles({

@@ -15,7 +15,7 @@ import { lazy, useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { ReviewPeriodCardCloseMutation } from '../../__generated__/ReviewPeriodCardCloseMutation.graphql';
 import type { ReviewPeriodCardReopenMutation } from '../../__generated__/ReviewPeriodCardReopenMutation.graphql';
-import type { ReviewPeriodCard_query$key } from '../../__generated__/ReviewPeriodCard_query.graphql';
+import type { ReviewPeriodCard_query$data, ReviewPeriodCard_query$key } from '../../__generated__/ReviewPeriodCard_query.graphql';
 import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { formatDate } from '../../domain/risks/riskDisplay';
 import { useNotify } from '../../components/forms/toast';
@@ -132,7 +132,6 @@ export function deadlineSummary(days: ReadonlyArray<number>, atClose: string): s
 /** SPEC §2: the administrators' Review Period Status card. */
 export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeriodCard_query$key; onPeriodChanged: () => void }) {
   const styles = useStyles();
-  const notify = useNotify();
   const data = useFragment(
     graphql`
       fragment ReviewPeriodCard_query on Query {
@@ -163,25 +162,68 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
     `,
     query,
   );
-  const [confirmClose, setConfirmClose] = useState(false);
   const [creating, setCreating] = useState(false);
-  const [commitClose, closing] = useMutation<ReviewPeriodCardCloseMutation>(closeMutation);
-  const [commitReopen, reopening] = useMutation<ReviewPeriodCardReopenMutation>(reopenMutation);
-  const [reopeningId, setReopeningId] = useState<string | null>(null);
-
   const active = data.activeReviewPeriod;
-  const deadline = active ? deadlineSummary(active.reminderDaysBefore, active.defaultDecisionAtClose) : null;
+  const periods = usePeriodMutations(active?.id ?? null, onPeriodChanged);
+  const { confirmClose, setConfirmClose, closing } = periods;
   const closed = data.reviewPeriods.edges
     .map((e) => e.node)
     .filter((p) => p.status === 'CLOSED' && p.id !== active?.id)
     .slice(0, RECENT_CLOSED_PERIODS);
 
+  return (
+    <Card className={styles.card}>
+      <CardHeader
+        image={<CalendarLtr24Regular className={styles.icon} />}
+        header={<Subtitle2 as="h2" className={styles.cardTitle}>Review Period Status</Subtitle2>}
+        description={<Caption1 className={styles.muted}>Decisions can be made only while a period is active</Caption1>}
+      />
+      {active ? (
+        <ActivePeriod active={active} onClose={() => setConfirmClose(true)} />
+      ) : (
+        <NoActivePeriod closed={closed} periods={periods} onCreate={() => setCreating(true)} />
+      )}
+
+      <OnDemand open={confirmClose}>
+        <ClosePeriodDialog
+          open={confirmClose}
+          onOpenChange={setConfirmClose}
+          periodName={active?.name ?? null}
+          closing={closing}
+          onConfirm={periods.close}
+        />
+      </OnDemand>
+
+      <OnDemand open={creating}>
+        <CreateReviewPeriodDialog
+          open={creating}
+          onOpenChange={setCreating}
+          connectionId={data.reviewPeriods.__id}
+          onCreated={onPeriodChanged}
+        />
+      </OnDemand>
+    </Card>
+  );
+}
+
+type CardData = ReviewPeriodCard_query$data;
+type ActiveData = NonNullable<CardData['activeReviewPeriod']>;
+type ClosedPeriod = CardData['reviewPeriods']['edges'][number]['node'];
+
+/** Closing the active period (after its confirmation) and reopening a recent closed one. */
+function usePeriodMutations(activeId: string | null, onPeriodChanged: () => void) {
+  const notify = useNotify();
+  const [confirmClose, setConfirmClose] = useState(false);
+  const [commitClose, closing] = useMutation<ReviewPeriodCardCloseMutation>(closeMutation);
+  const [commitReopen, reopening] = useMutation<ReviewPeriodCardReopenMutation>(reopenMutation);
+  const [reopeningId, setReopeningId] = useState<string | null>(null);
+
   const close = () => {
-    if (!active) return;
+    if (!activeId) return;
     const fail = (message?: string) =>
       notify({ title: 'Error', description: message || 'Failed to close review period. Please try again', intent: 'error' });
     commitClose({
-      variables: { id: active.id },
+      variables: { id: activeId },
       updater: (store, response) => {
         if (response?.closeReviewPeriod.__typename === 'MutationCloseReviewPeriodSuccess') {
           store.getRoot().setValue(null, 'activeReviewPeriod');
@@ -221,90 +263,74 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
     });
   };
 
+  return { confirmClose, setConfirmClose, close, closing, reopen, reopening, reopeningId };
+}
+
+function ActivePeriod({ active, onClose }: { active: ActiveData; onClose: () => void }) {
+  const styles = useStyles();
+  const deadline = deadlineSummary(active.reminderDaysBefore, active.defaultDecisionAtClose);
   return (
-    <Card className={styles.card}>
-      <CardHeader
-        image={<CalendarLtr24Regular className={styles.icon} />}
-        header={<Subtitle2 as="h2" className={styles.cardTitle}>Review Period Status</Subtitle2>}
-        description={<Caption1 className={styles.muted}>Decisions can be made only while a period is active</Caption1>}
-      />
-      {active ? (
-        <>
-          <div className={styles.active} role="group" aria-label="Active review period">
-            <div className={styles.nameRow}>
-              <Text className={styles.name}>{active.name}</Text>
-              <Badge appearance="filled" color="success">
-                Active
-              </Badge>
-            </div>
-            <Caption1>{periodRange(active.startDate, active.endDate)}</Caption1>
-            {deadline ? <Caption1 className={styles.muted}>{deadline}</Caption1> : null}
-            {active.description ? <Caption1 className={styles.muted}>{active.description}</Caption1> : null}
-          </div>
-          <div className={styles.actions}>
-            <Button icon={<LockClosed20Regular />} onClick={() => setConfirmClose(true)}>
-              Close Period
-            </Button>
-          </div>
-        </>
-      ) : (
-        <>
-          <div className={styles.none} role="status">
-            <Text weight="semibold">No Active Review Period</Text>
-            <Caption1 className={styles.muted}>
-              Review operations are locked. Create a new period, or reopen a recent one, to let reviewers decide.
-            </Caption1>
-          </div>
-          <div className={styles.actions}>
-            <Button appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)}>
-              Create New Review Period
-            </Button>
-          </div>
-          {closed.length > 0 ? (
-            <section aria-label="Recent closed periods">
-              <Caption1 className={styles.recentTitle}>Recent closed periods</Caption1>
-              <ul className={styles.recentList}>
-                {closed.map((p) => (
-                  <li key={p.id} className={styles.recentItem}>
-                    <div className={styles.recentText}>
-                      <Text className={styles.name}>{p.name}</Text>
-                      <Caption1 className={styles.muted}>{periodRange(p.startDate, p.endDate)}</Caption1>
-                    </div>
-                    <Button
-                      size="small"
-                      icon={reopening && reopeningId === p.id ? <Spinner size="tiny" /> : <ArrowCounterclockwise20Regular />}
-                      disabled={reopening}
-                      onClick={() => reopen(p.id)}
-                      aria-label={`Reopen ${p.name}`}
-                    >
-                      Reopen
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
-        </>
-      )}
+    <>
+      <div className={styles.active} role="group" aria-label="Active review period">
+        <div className={styles.nameRow}>
+          <Text className={styles.name}>{active.name}</Text>
+          <Badge appearance="filled" color="success">
+            Active
+          </Badge>
+        </div>
+        <Caption1>{periodRange(active.startDate, active.endDate)}</Caption1>
+        {deadline ? <Caption1 className={styles.muted}>{deadline}</Caption1> : null}
+        {active.description ? <Caption1 className={styles.muted}>{active.description}</Caption1> : null}
+      </div>
+      <div className={styles.actions}>
+        <Button icon={<LockClosed20Regular />} onClick={onClose}>
+          Close Period
+        </Button>
+      </div>
+    </>
+  );
+}
 
-      <OnDemand open={confirmClose}>
-        <ClosePeriodDialog
-          open={confirmClose}
-          onOpenChange={setConfirmClose}
-          periodName={active?.name ?? null}
-          closing={closing}
-          onConfirm={close}
-        />
-      </OnDemand>
-
-      <OnDemand open={creating}>
-        <CreateReviewPeriodDialog
-          open={creating}
-          onOpenChange={setCreating}
-          connectionId={data.reviewPeriods.__id}
-          onCreated={onPeriodChanged}
-        />
-      </OnDemand>
-    </Card>
+/** No active period: creating one, or reopening one of the recent closed periods. */
+function NoActivePeriod({ closed, periods, onCreate }: { closed: readonly ClosedPeriod[]; periods: ReturnType<typeof usePeriodMutations>; onCreate: () => void }) {
+  const styles = useStyles();
+  return (
+    <>
+      <div className={styles.none} role="status">
+        <Text weight="semibold">No Active Review Period</Text>
+        <Caption1 className={styles.muted}>
+          Review operations are locked. Create a new period, or reopen a recent one, to let reviewers decide.
+        </Caption1>
+      </div>
+      <div className={styles.actions}>
+        <Button appearance="primary" icon={<Add20Regular />} onClick={onCreate}>
+          Create New Review Period
+        </Button>
+      </div>
+      {closed.length > 0 ? (
+        <section aria-label="Recent closed periods">
+          <Caption1 className={styles.recentTitle}>Recent closed periods</Caption1>
+          <ul className={styles.recentList}>
+            {closed.map((p) => (
+              <li key={p.id} className={styles.recentItem}>
+                <div className={styles.recentText}>
+                  <Text className={styles.name}>{p.name}</Text>
+                  <Caption1 className={styles.muted}>{periodRange(p.startDate, p.endDate)}</Caption1>
+                </div>
+                <Button
+                  size="small"
+                  icon={periods.reopening && periods.reopeningId === p.id ? <Spinner size="tiny" /> : <ArrowCounterclockwise20Regular />}
+                  disabled={periods.reopening}
+                  onClick={() => periods.reopen(p.id)}
+                  aria-label={`Reopen ${p.name}`}
+                >
+                  Reopen
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
   );
 }

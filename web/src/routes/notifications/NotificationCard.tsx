@@ -20,7 +20,7 @@ import {
 import { Checkmark16Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
-import type { NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
+import type { NotificationCard_notification$data, NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
 import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
 import { shownName } from '../../domain/users/userNames';
 import { typeBadgeColor, typeEmoji, typeLabel } from '../../domain/notifications/notificationKinds';
@@ -147,13 +147,60 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
     notification,
   );
   const styles = useStyles();
+  const visibleToViewer = n.targetType === 'ALL' || n.targetUser?.id === viewerId || !isAdmin;
+  const target = n.targetType === 'ALL' ? 'All users' : 'Specific user';
+
+  const { confirming, setConfirming, deleting, onDelete } = useDeleteNotification(n, visibleToViewer);
+
+  return (
+    <Card className={mergeClasses(styles.card, !n.isRead && visibleToViewer && styles.unread)} role="article" aria-label={n.title}>
+      <div className={styles.emoji} aria-hidden>
+        {typeEmoji(n.type)}
+      </div>
+      <div className={styles.body}>
+        <div className={styles.titleRow}>
+          <Subtitle2 as="h3" className={styles.title}>
+            {n.title}
+          </Subtitle2>
+          <Badge appearance="tint" color={typeBadgeColor(n.type)} size="small">
+            {typeLabel(n.type)}
+          </Badge>
+          <Badge appearance="outline" color="informative" size="small">
+            {target}
+          </Badge>
+          {!n.isRead && visibleToViewer ? (
+            <Badge appearance="filled" color="brand" size="small">
+              Unread
+            </Badge>
+          ) : null}
+        </div>
+        <Body1 className={styles.message}>{n.message}</Body1>
+        <NotificationMeta n={n} isAdmin={isAdmin} />
+      </div>
+      <div className={styles.actions}>
+        {!n.isRead && visibleToViewer ? (
+          <Tooltip content="Mark as read" relationship="label">
+            <Button appearance="subtle" icon={<Checkmark16Regular />} onClick={() => onMarkRead(n.id)} />
+          </Tooltip>
+        ) : null}
+        {isAdmin ? (
+          <Tooltip content="Delete notification" relationship="label">
+            <Button appearance="subtle" icon={<Delete20Regular className={styles.danger} />} onClick={() => setConfirming(true)} />
+          </Tooltip>
+        ) : null}
+      </div>
+      {isAdmin ? <DeleteDialog open={confirming} onOpenChange={setConfirming} deleting={deleting} onDelete={onDelete} /> : null}
+    </Card>
+  );
+}
+
+type Notification = NotificationCard_notification$data;
+
+/** Deleting the notification (administrators), after its confirmation; the feeds' and the bell's counts follow. */
+function useDeleteNotification(n: Notification, visibleToViewer: boolean) {
   const notify = useNotify();
   const [confirming, setConfirming] = useState(false);
   const [commitDelete, deleting] = useMutation<NotificationCardDeleteMutation>(deleteMutation);
-
-  const visibleToViewer = n.targetType === 'ALL' || n.targetUser?.id === viewerId || !isAdmin;
-  const target = n.targetType === 'ALL' ? 'All users' : 'Specific user';
-  const targetName = n.targetUser ? shownName(n.targetUser.displayName) : null;
 
   const fail = () => notify({ title: 'Error', description: 'Failed to delete notification', intent: 'error' });
 
@@ -182,76 +229,51 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
     });
   };
 
+  return { confirming, setConfirming, deleting, onDelete };
+}
+
+/** When it was sent, by whom, to whom, and (administrators) how many read it. */
+function NotificationMeta({ n, isAdmin }: { n: Notification; isAdmin: boolean }) {
+  const styles = useStyles();
+  const targetName = n.targetUser ? shownName(n.targetUser.displayName) : null;
   return (
-    <Card className={mergeClasses(styles.card, !n.isRead && visibleToViewer && styles.unread)} role="article" aria-label={n.title}>
-      <div className={styles.emoji} aria-hidden>
-        {typeEmoji(n.type)}
-      </div>
-      <div className={styles.body}>
-        <div className={styles.titleRow}>
-          <Subtitle2 as="h3" className={styles.title}>
-            {n.title}
-          </Subtitle2>
-          <Badge appearance="tint" color={typeBadgeColor(n.type)} size="small">
-            {typeLabel(n.type)}
-          </Badge>
-          <Badge appearance="outline" color="informative" size="small">
-            {target}
-          </Badge>
-          {!n.isRead && visibleToViewer ? (
-            <Badge appearance="filled" color="brand" size="small">
-              Unread
-            </Badge>
-          ) : null}
-        </div>
-        <Body1 className={styles.message}>{n.message}</Body1>
-        <Caption1 className={styles.meta}>
-          <time dateTime={n.createdAt} title={fullDateTime(n.createdAt)}>
-            {relativeTime(n.createdAt)}
-          </time>
-          {n.senderName ? <span>By: {n.senderName}</span> : null}
-          {targetName ? <span title={n.targetUser?.email}>To: {targetName}</span> : null}
-          {isAdmin && n.readCount != null ? <span>Read by {n.readCount}</span> : null}
-        </Caption1>
-      </div>
-      <div className={styles.actions}>
-        {!n.isRead && visibleToViewer ? (
-          <Tooltip content="Mark as read" relationship="label">
-            <Button appearance="subtle" icon={<Checkmark16Regular />} onClick={() => onMarkRead(n.id)} />
-          </Tooltip>
-        ) : null}
-        {isAdmin ? (
-          <Tooltip content="Delete notification" relationship="label">
-            <Button appearance="subtle" icon={<Delete20Regular className={styles.danger} />} onClick={() => setConfirming(true)} />
-          </Tooltip>
-        ) : null}
-      </div>
-      {isAdmin ? (
-        <Dialog open={confirming} onOpenChange={(_, d) => !deleting && setConfirming(d.open)} modalType="alert">
-          <DialogSurface>
-            <DialogBody>
-              <DialogTitle>Delete Notification</DialogTitle>
-              <DialogContent>
-                Are you sure you want to delete this notification? This action cannot be undone.
-              </DialogContent>
-              <DialogActions>
-                <Button appearance="secondary" onClick={() => setConfirming(false)} disabled={deleting}>
-                  Cancel
-                </Button>
-                <Button
-                  appearance="primary"
-                  className={deleting ? undefined : styles.dangerButton}
-                  onClick={onDelete}
-                  disabled={deleting}
-                  icon={deleting ? <Spinner size="tiny" /> : undefined}
-                >
-                  Delete
-                </Button>
-              </DialogActions>
-            </DialogBody>
-          </DialogSurface>
-        </Dialog>
-      ) : null}
-    </Card>
+    <Caption1 className={styles.meta}>
+      <time dateTime={n.createdAt} title={fullDateTime(n.createdAt)}>
+        {relativeTime(n.createdAt)}
+      </time>
+      {n.senderName ? <span>By: {n.senderName}</span> : null}
+      {targetName ? <span title={n.targetUser?.email}>To: {targetName}</span> : null}
+      {isAdmin && n.readCount != null ? <span>Read by {n.readCount}</span> : null}
+    </Caption1>
+  );
+}
+
+function DeleteDialog({ open, onOpenChange, deleting, onDelete }: { open: boolean; onOpenChange: (open: boolean) => void; deleting: boolean; onDelete: () => void }) {
+  const styles = useStyles();
+  return (
+    <Dialog open={open} onOpenChange={(_, d) => !deleting && onOpenChange(d.open)} modalType="alert">
+      <DialogSurface>
+        <DialogBody>
+          <DialogTitle>Delete Notification</DialogTitle>
+          <DialogContent>
+            Are you sure you want to delete this notification? This action cannot be undone.
+          </DialogContent>
+          <DialogActions>
+            <Button appearance="secondary" onClick={() => onOpenChange(false)} disabled={deleting}>
+              Cancel
+            </Button>
+            <Button
+              appearance="primary"
+              className={deleting ? undefined : styles.dangerButton}
+              onClick={onDelete}
+              disabled={deleting}
+              icon={deleting ? <Spinner size="tiny" /> : undefined}
+            >
+              Delete
+            </Button>
+          </DialogActions>
+        </DialogBody>
+      </DialogSurface>
+    </Dialog>
   );
 }

@@ -5,6 +5,7 @@ import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router';
 import type { RemediationRouteQuery } from '../../__generated__/RemediationRouteQuery.graphql';
 import { downloadFile, fileStamp } from '../../components/format/download';
+import { restUrl } from '../../rest/client';
 import { databaseIdOf } from '../../components/format/globalIds';
 import { FilterSelect, type FilterChoice } from '../../components/lists/FilterBar';
 import { LinkButton } from '../../components/forms/LinkButton';
@@ -111,13 +112,11 @@ function LoadedRemediation({
   const [downloading, setDownloading] = useState(false);
 
   const download = async () => {
-    const params = new URLSearchParams({ format: 'csv' });
-    const periodId = filters.periodId ? databaseIdOf(filters.periodId, 'ReviewPeriod') : null;
-    if (periodId) params.set('periodId', periodId);
-    if (filters.status) params.set('status', filters.status);
+    const periodId = (filters.periodId ? databaseIdOf(filters.periodId, 'ReviewPeriod') : null) ?? undefined;
+    const url = restUrl('/api/remediation', { query: { format: 'csv', periodId, status: filters.status || undefined } });
     setDownloading(true);
     try {
-      await downloadFile(`/api/remediation?${params.toString()}`, `${fileStamp()}-remediation.csv`);
+      await downloadFile(url, `${fileStamp()}-remediation.csv`);
       notify({ title: 'Success', description: 'Remediation list has been downloaded', intent: 'success' });
     } catch (e) {
       notify({ title: 'Error', description: (e as Error).message || 'Download failed', intent: 'error' });

@@ -1,9 +1,10 @@
 import type { PreloadedQuery } from 'react-relay';
 import remediationRouteQuery, { type RemediationRouteQuery } from '../../__generated__/RemediationRouteQuery.graphql';
+import type { RestQuery } from '../../rest/client';
 import { prepareQuery, type RouteSession } from '../../router/routeSession';
 
 /** The list's filters: a review period's global id and a status ('' is all) in the SPEC's lower case, as REST's download takes it. */
-export type RemediationFilters = { periodId: string; status: '' | 'open' | 'done' | 'failed' | 'verified' };
+export type RemediationFilters = { periodId: string; status: '' | NonNullable<RestQuery<'/api/remediation'>['status']> };
 
 export const ALL_REMEDIATION: RemediationFilters = { periodId: '', status: '' };
 

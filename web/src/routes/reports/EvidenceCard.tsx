@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { EvidenceCard_query$key } from '../../__generated__/EvidenceCard_query.graphql';
 import { downloadFile, fileStamp } from '../../components/format/download';
+import { restUrl } from '../../rest/client';
 import { databaseIdOf } from '../../components/format/globalIds';
 import { LinkButton } from '../../components/forms/LinkButton';
 import { useNotify } from '../../components/forms/toast';
@@ -36,21 +37,21 @@ const DOWNLOADS: Download[] = [
   {
     key: 'xlsx',
     label: 'Download Evidence (XLSX)',
-    url: (id) => `/api/reports/evidence?periodId=${encodeURIComponent(id)}&format=xlsx`,
+    url: (periodId) => restUrl('/api/reports/evidence', { query: { periodId, format: 'xlsx' } }),
     fallback: 'evidence.xlsx',
     done: 'Evidence has been downloaded',
   },
   {
     key: 'csv',
     label: 'Download Evidence (CSV)',
-    url: (id) => `/api/reports/evidence?periodId=${encodeURIComponent(id)}&format=csv`,
+    url: (periodId) => restUrl('/api/reports/evidence', { query: { periodId, format: 'csv' } }),
     fallback: 'evidence.csv',
     done: 'Evidence has been downloaded',
   },
   {
     key: 'remediation',
     label: 'Download Remediation List (CSV)',
-    url: (id) => `/api/remediation?periodId=${encodeURIComponent(id)}&format=csv`,
+    url: (periodId) => restUrl('/api/remediation', { query: { periodId, format: 'csv' } }),
     fallback: 'remediation.csv',
     done: 'Remediation list has been downloaded',
   },

@@ -102,15 +102,56 @@ const useStyles = makeStyles({
 /** SPEC §2: the administrators' review queue (Risk Overview). */
 export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuery> | null | undefined }) {
   const styles = useStyles();
-  const notify = useNotify();
+  const queue = useQueueAddress(prepared);
+  const { filters, update, selected, setSelected, queryRef, isPending, refetch } = queue;
+  const [showAdvanced, setShowAdvanced] = useState(false);
+  const advancedCount = ADVANCED_KEYS.filter((k) => filters[k].trim()).length;
+
+  // On a first load the server framed with the period notice (no period active when the page was
+  // sent), the notice stays in its place while the first page arrives, instead of a blink.
+  const loading = (
+    <>
+      {bootVariant() === 'admin-closed' ? <ReviewPeriodClosed className={styles.banner} /> : null}
+      <Spinner className={styles.loading} label="Loading risks..." />
+    </>
+  );
+
+  return (
+    <Card className={styles.card}>
+      <QueueToolbar filters={filters} update={update} showAdvanced={showAdvanced} onToggleAdvanced={() => setShowAdvanced((s) => !s)} advancedCount={advancedCount} />
+      {showAdvanced ? <AdvancedFilters filters={filters} update={update} advancedCount={advancedCount} /> : null}
+      <LoadingBar active={isPending} label="Loading risks" />
+      <div className={styles.divider}>
+        {queryRef == null ? (
+          loading
+        ) : (
+          <Suspense fallback={loading}>
+            <LoadedQueue
+              queryRef={queryRef}
+              onPageChange={queue.goTo}
+              selected={selected}
+              onSelectedChange={setSelected}
+              onBatchSaved={refetch}
+              busy={isPending}
+              filter={toFilterInput(queue.shown.current.filters)}
+            />
+          </Suspense>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * The queue's filters and page, kept in the address (a reload, a link and Back
+ * show the same rows): the page loaded for them, the rows selected on it.
+ */
+function useQueueAddress(prepared: PreloadedQuery<RiskQueueQuery> | null | undefined) {
   // The filters and page are in the address (a reload, a link and Back show the same rows).
   const [params, setParams] = useSearchParams();
   const [fromAddress] = useState(() => queueAddress(params));
   const [filters, setFilters] = useState<QueueFilters>(fromAddress.filters);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [showAdvanced, setShowAdvanced] = useState(false);
-  const [exporting, setExporting] = useState(false);
-  const systemLookup = useValueLookup('SYSTEM');
   // The route's loader prepared the address's page.
   // The current page stays on screen while the next one loads.
   const { queryRef, isPending, load, refetch } = usePreparedQuery<RiskQueueQuery>(riskQueueQuery, prepared);
@@ -146,8 +187,14 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
     }
     applyFilters(next);
   };
-  const advancedCount = ADVANCED_KEYS.filter((k) => filters[k].trim()).length;
 
+  return { filters, update, goTo, shown, selected, setSelected, queryRef, isPending, refetch };
+}
+
+/** 'Export Results': the rows the filters match, as a CSV file. */
+function useQueueExport(filters: QueueFilters) {
+  const notify = useNotify();
+  const [exporting, setExporting] = useState(false);
   const exportResults = async () => {
     setExporting(true);
     try {
@@ -160,115 +207,106 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
     }
   };
 
-  // On a first load the server framed with the period notice (no period active when the page was
-  // sent), the notice stays in its place while the first page arrives, instead of a blink.
-  const loading = (
-    <>
-      {bootVariant() === 'admin-closed' ? <ReviewPeriodClosed className={styles.banner} /> : null}
-      <Spinner className={styles.loading} label="Loading risks..." />
-    </>
-  );
+  return { exporting, exportResults };
+}
 
+type FilterProps = { filters: QueueFilters; update: (patch: Partial<QueueFilters>) => void };
+
+/** Search, risk level, system, the advanced filters' toggle and 'Export Results'. */
+function QueueToolbar({
+  filters,
+  update,
+  showAdvanced,
+  onToggleAdvanced,
+  advancedCount,
+}: FilterProps & { showAdvanced: boolean; onToggleAdvanced: () => void; advancedCount: number }) {
+  const styles = useStyles();
+  const systemLookup = useValueLookup('SYSTEM');
+  const { exporting, exportResults } = useQueueExport(filters);
   return (
-    <Card className={styles.card}>
-      <SearchToolbar
-        value={filters.search}
-        onSearch={(search) => update({ search })}
-        placeholder="Search users, roles, or risk IDs..."
-        label="Search risks"
+    <SearchToolbar
+      value={filters.search}
+      onSearch={(search) => update({ search })}
+      placeholder="Search users, roles, or risk IDs..."
+      label="Search risks"
+    >
+      <Select
+        className={styles.select}
+        aria-label="Risk level"
+        value={filters.riskLevel}
+        onChange={(_, d) => update({ riskLevel: d.value as QueueFilters['riskLevel'] })}
       >
-        <Select
-          className={styles.select}
-          aria-label="Risk level"
-          value={filters.riskLevel}
-          onChange={(_, d) => update({ riskLevel: d.value as QueueFilters['riskLevel'] })}
-        >
-          <option value="">All</option>
-          <option value="high">high</option>
-          <option value="medium">medium</option>
-          <option value="low">low</option>
-        </Select>
-        <div className={styles.select}>
-          <SearchCombobox
-            ariaLabel="System"
-            clearable
-            lookup={systemLookup}
-            value={filters.system}
-            onChange={(o) => update({ system: o?.value ?? '' })}
-            placeholder="All Systems"
-            emptyText="No matching system"
-          />
-        </div>
-        <div className={styles.toolbarEnd}>
-          <Button
-            icon={<Filter20Regular />}
-            appearance={showAdvanced ? 'secondary' : 'subtle'}
-            aria-expanded={showAdvanced}
-            onClick={() => setShowAdvanced((s) => !s)}
-          >
-            Advanced Filters
-            {advancedCount ? (
-              <Badge size="small" appearance="filled" color="brand">
-                {advancedCount}
-              </Badge>
-            ) : null}
-          </Button>
-          <Button
-            icon={exporting ? <Spinner size="tiny" /> : <ArrowDownload20Regular />}
-            disabled={exporting}
-            onClick={exportResults}
-          >
-            Export Results
-          </Button>
-        </div>
-      </SearchToolbar>
-      {showAdvanced ? (
-        <div className={styles.advanced} role="group" aria-label="Advanced filters">
-          <AdvancedOptions filters={filters} onChange={update} />
-          <Field className={styles.field} label="Composite Role">
-            <Input value={filters.compositeRole} placeholder="e.g. CR_FIN_AP" onChange={(_, d) => update({ compositeRole: d.value })} />
-          </Field>
-          <Field className={styles.field} label="Rule ID">
-            <Input value={filters.ruleId} placeholder="e.g. 0201" onChange={(_, d) => update({ ruleId: d.value })} />
-          </Field>
-          <Field className={styles.field} label="Decision">
-            <Select value={filters.decision} onChange={(_, d) => update({ decision: d.value })}>
-              <option value="">All Decisions</option>
-              <option value="pending">Pending</option>
-              <option value="retain">Retain</option>
-              <option value="remove">Remove</option>
-              <option value="retain_mitigated">Retain (mitigated)</option>
-            </Select>
-          </Field>
-          <Button
-            appearance="subtle"
-            icon={<Dismiss16Regular />}
-            disabled={advancedCount === 0}
-            onClick={() => update({ userGroup: '', roleProfile: '', compositeRole: '', ruleId: '', decision: '' })}
-          >
-            Clear advanced filters
-          </Button>
-        </div>
-      ) : null}
-      <LoadingBar active={isPending} label="Loading risks" />
-      <div className={styles.divider}>
-        {queryRef == null ? (
-          loading
-        ) : (
-          <Suspense fallback={loading}>
-            <LoadedQueue
-              queryRef={queryRef}
-              onPageChange={goTo}
-              selected={selected}
-              onSelectedChange={setSelected}
-              onBatchSaved={refetch}
-              busy={isPending}
-              filter={toFilterInput(shown.current.filters)}
-            />
-          </Suspense>
-        )}
+        <option value="">All</option>
+        <option value="high">high</option>
+        <option value="medium">medium</option>
+        <option value="low">low</option>
+      </Select>
+      <div className={styles.select}>
+        <SearchCombobox
+          ariaLabel="System"
+          clearable
+          lookup={systemLookup}
+          value={filters.system}
+          onChange={(o) => update({ system: o?.value ?? '' })}
+          placeholder="All Systems"
+          emptyText="No matching system"
+        />
       </div>
-    </Card>
+      <div className={styles.toolbarEnd}>
+        <Button
+          icon={<Filter20Regular />}
+          appearance={showAdvanced ? 'secondary' : 'subtle'}
+          aria-expanded={showAdvanced}
+          onClick={onToggleAdvanced}
+        >
+          Advanced Filters
+          {advancedCount ? (
+            <Badge size="small" appearance="filled" color="brand">
+              {advancedCount}
+            </Badge>
+          ) : null}
+        </Button>
+        <Button
+          icon={exporting ? <Spinner size="tiny" /> : <ArrowDownload20Regular />}
+          disabled={exporting}
+          onClick={exportResults}
+        >
+          Export Results
+        </Button>
+      </div>
+    </SearchToolbar>
+  );
+}
+
+function AdvancedFilters({ filters, update, advancedCount }: FilterProps & { advancedCount: number }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.advanced} role="group" aria-label="Advanced filters">
+      <AdvancedOptions filters={filters} onChange={update} />
+      <Field className={styles.field} label="Composite Role">
+        <Input value={filters.compositeRole} placeholder="e.g. CR_FIN_AP" onChange={(_, d) => update({ compositeRole: d.value })} />
+      </Field>
+      <Field className={styles.field} label="Rule ID">
+        <Input value={filters.ruleId} placeholder="e.g. 0201" onChange={(_, d) => update({ ruleId: d.value })} />
+      </Field>
+      <Field className={styles.field} label="Decision">
+        <Select value={filters.decision} onChange={(_, d) => update({ decision: d.value })}>
+          <option value="">All Decisions</option>
+          <option value="pending">Pending</option>
+          <option value="retain">Retain</option>
+          <option value="remove">Remove</option>
+          <option value="retain_mitigated">Retain (mitigated)</option>
+        </Select>
+      </Field>
+      <Button
+        appearance="subtle"
+        icon={<Dismiss16Regular />}
+        disabled={advancedCount === 0}
+        onClick={() => update({ userGroup: '', roleProfile: '', compositeRole: '', ruleId: '', decision: '' })}
+      >
+        Clear advanced filters
+      </Button>
+    </div>
   );
 }
 

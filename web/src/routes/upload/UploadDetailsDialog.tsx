@@ -228,10 +228,6 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
     onClose();
   });
 
-  const layout = u.sourceLayout;
-  const duration =
-    u.startedAt && u.completedAt ? formatDuration(new Date(u.completedAt).getTime() - new Date(u.startedAt).getTime()) : null;
-
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
       <DialogSurface className={styles.surface} aria-label="Upload Details">
@@ -269,108 +265,11 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
               <Count label="File size" value={formatBytes(u.sizeBytes)} />
             </dl>
 
-            <section className={styles.section} aria-label="Options">
-              <Subtitle2 as="h3" className={styles.sectionTitle}>
-                Options
-              </Subtitle2>
-              <dl className={styles.facts}>
-                <dt className={styles.factLabel}>Mode</dt>
-                <dd className={styles.factValue}>{modeLabel(u.mode.toLowerCase() as UploadMode)}</dd>
-                <dt className={styles.factLabel}>Skip duplicate records</dt>
-                <dd className={styles.factValue}>{u.skipDuplicates ? 'Yes' : 'No'}</dd>
-                <dt className={styles.factLabel}>Batch Size</dt>
-                <dd className={styles.factValue}>{formatNumber(u.batchSize)} records</dd>
-                <dt className={styles.factLabel}>Email notification</dt>
-                <dd className={styles.factValue}>{u.emailNotification ? 'Yes' : 'No'}</dd>
-                <dt className={styles.factLabel}>Uploaded by</dt>
-                <dd className={styles.factValue}>
-                  {uploaderName(u.uploadedBy)}
-                  {u.uploadedBy ? ` (${u.uploadedBy.email})` : ''}
-                </dd>
-                <dt className={styles.factLabel}>Uploaded</dt>
-                <dd className={styles.factValue}>{fullDateTime(u.createdAt)}</dd>
-                {u.completedAt ? (
-                  <>
-                    <dt className={styles.factLabel}>Finished</dt>
-                    <dd className={styles.factValue}>
-                      {fullDateTime(u.completedAt)}
-                      {duration ? ` (${duration})` : ''}
-                    </dd>
-                  </>
-                ) : null}
-              </dl>
-            </section>
+            <OptionsSection u={u} />
 
-            {layout ? (
-              <section className={styles.section} aria-label="File layout">
-                <Subtitle2 as="h3" className={styles.sectionTitle}>
-                  File Layout
-                </Subtitle2>
-                <dl className={styles.facts}>
-                  {layoutFacts(layout).map(([label, value]) => (
-                    <Fragment key={label}>
-                      <dt className={styles.factLabel}>{label}</dt>
-                      <dd className={styles.factValue}>{value}</dd>
-                    </Fragment>
-                  ))}
-                </dl>
-              </section>
-            ) : null}
+            {u.sourceLayout ? <LayoutSection layout={u.sourceLayout} /> : null}
 
-            <section className={styles.section} aria-label="Column mapping">
-              <Subtitle2 as="h3" className={styles.sectionTitle}>
-                Column Mapping
-              </Subtitle2>
-              {u.columnMapping.length > 0 ? (
-                <div className={styles.mappingScroller} tabIndex={0} role="region" aria-label="Column mapping, scrollable">
-                  <Table size="small" className={styles.mappingTable} aria-label="Column mapping">
-                    <TableHeader>
-                      <TableRow>
-                        <TableHeaderCell>Column in file</TableHeaderCell>
-                        <TableHeaderCell className={styles.arrowCell} aria-hidden />
-                        <TableHeaderCell>Field</TableHeaderCell>
-                      </TableRow>
-                    </TableHeader>
-                    <TableBody>
-                      {u.columnMapping.map((m) => (
-                        <TableRow key={m.header}>
-                          <TableCell>{m.header}</TableCell>
-                          <TableCell className={styles.arrowCell} aria-hidden>
-                            <ArrowRight12Regular />
-                          </TableCell>
-                          <TableCell>
-                            <span className={styles.field}>{m.field}</span>
-                          </TableCell>
-                        </TableRow>
-                      ))}
-                    </TableBody>
-                  </Table>
-                </div>
-              ) : (
-                <Caption1 className={styles.muted}>
-                  {u.status === 'PROCESSING' ? 'The columns are mapped when processing starts.' : 'No columns were mapped.'}
-                </Caption1>
-              )}
-            </section>
-
-            <section className={styles.section} aria-label="Unknown columns">
-              <Subtitle2 as="h3" className={styles.sectionTitle}>
-                Unknown Columns
-              </Subtitle2>
-              {u.unknownColumns.length > 0 ? (
-                <div className={styles.tags}>
-                  {u.unknownColumns.map((c) => (
-                    <Badge key={c} appearance="tint" color="warning">
-                      {c}
-                    </Badge>
-                  ))}
-                </div>
-              ) : (
-                <Caption1 className={styles.muted}>
-                  {u.columnMapping.length > 0 ? 'None: every column was recognised.' : 'No columns were read.'}
-                </Caption1>
-              )}
-            </section>
+            <MappingSection u={u} />
           </DialogContent>
           <DialogActions>
             {u.status === 'FAILED' ? (
@@ -390,5 +289,129 @@ export function UploadDetailsDialog({ upload, onClose, onRetried }: UploadDetail
         </DialogBody>
       </DialogSurface>
     </Dialog>
+  );
+}
+
+type Upload = UploadDetailsDialog_upload$data;
+
+/** The options the upload was sent with, who sent it, and when it ran. */
+function OptionsSection({ u }: { u: Upload }) {
+  const styles = useStyles();
+  const duration =
+    u.startedAt && u.completedAt ? formatDuration(new Date(u.completedAt).getTime() - new Date(u.startedAt).getTime()) : null;
+  return (
+    <section className={styles.section} aria-label="Options">
+      <Subtitle2 as="h3" className={styles.sectionTitle}>
+        Options
+      </Subtitle2>
+      <dl className={styles.facts}>
+        <dt className={styles.factLabel}>Mode</dt>
+        <dd className={styles.factValue}>{modeLabel(u.mode.toLowerCase() as UploadMode)}</dd>
+        <dt className={styles.factLabel}>Skip duplicate records</dt>
+        <dd className={styles.factValue}>{u.skipDuplicates ? 'Yes' : 'No'}</dd>
+        <dt className={styles.factLabel}>Batch Size</dt>
+        <dd className={styles.factValue}>{formatNumber(u.batchSize)} records</dd>
+        <dt className={styles.factLabel}>Email notification</dt>
+        <dd className={styles.factValue}>{u.emailNotification ? 'Yes' : 'No'}</dd>
+        <dt className={styles.factLabel}>Uploaded by</dt>
+        <dd className={styles.factValue}>
+          {uploaderName(u.uploadedBy)}
+          {u.uploadedBy ? ` (${u.uploadedBy.email})` : ''}
+        </dd>
+        <dt className={styles.factLabel}>Uploaded</dt>
+        <dd className={styles.factValue}>{fullDateTime(u.createdAt)}</dd>
+        {u.completedAt ? (
+          <>
+            <dt className={styles.factLabel}>Finished</dt>
+            <dd className={styles.factValue}>
+              {fullDateTime(u.completedAt)}
+              {duration ? ` (${duration})` : ''}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function LayoutSection({ layout }: { layout: Layout }) {
+  const styles = useStyles();
+  return (
+    <section className={styles.section} aria-label="File layout">
+      <Subtitle2 as="h3" className={styles.sectionTitle}>
+        File Layout
+      </Subtitle2>
+      <dl className={styles.facts}>
+        {layoutFacts(layout).map(([label, value]) => (
+          <Fragment key={label}>
+            <dt className={styles.factLabel}>{label}</dt>
+            <dd className={styles.factValue}>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The columns read and the field each loaded into, then the columns no field matched. */
+function MappingSection({ u }: { u: Upload }) {
+  const styles = useStyles();
+  return (
+    <>
+      <section className={styles.section} aria-label="Column mapping">
+        <Subtitle2 as="h3" className={styles.sectionTitle}>
+          Column Mapping
+        </Subtitle2>
+        {u.columnMapping.length > 0 ? (
+          <div className={styles.mappingScroller} tabIndex={0} role="region" aria-label="Column mapping, scrollable">
+            <Table size="small" className={styles.mappingTable} aria-label="Column mapping">
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell>Column in file</TableHeaderCell>
+                  <TableHeaderCell className={styles.arrowCell} aria-hidden />
+                  <TableHeaderCell>Field</TableHeaderCell>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {u.columnMapping.map((m) => (
+                  <TableRow key={m.header}>
+                    <TableCell>{m.header}</TableCell>
+                    <TableCell className={styles.arrowCell} aria-hidden>
+                      <ArrowRight12Regular />
+                    </TableCell>
+                    <TableCell>
+                      <span className={styles.field}>{m.field}</span>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        ) : (
+          <Caption1 className={styles.muted}>
+            {u.status === 'PROCESSING' ? 'The columns are mapped when processing starts.' : 'No columns were mapped.'}
+          </Caption1>
+        )}
+      </section>
+
+      <section className={styles.section} aria-label="Unknown columns">
+        <Subtitle2 as="h3" className={styles.sectionTitle}>
+          Unknown Columns
+        </Subtitle2>
+        {u.unknownColumns.length > 0 ? (
+          <div className={styles.tags}>
+            {u.unknownColumns.map((c) => (
+              <Badge key={c} appearance="tint" color="warning">
+                {c}
+              </Badge>
+            ))}
+          </div>
+        ) : (
+          <Caption1 className={styles.muted}>
+            {u.columnMapping.length > 0 ? 'None: every column was recognised.' : 'No columns were read.'}
+          </Caption1>
+        )}
+      </section>
+    </>
   );
 }

@@ -30,21 +30,12 @@ import {
   Eye20Regular,
   FolderOpen20Regular,
 } from '@fluentui/react-icons';
-import { useId, useRef, useState, type DragEvent } from 'react';
-import { useNotify } from '../../components/forms/toast';
+import { useId, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
-import {
-  ACCEPT_ATTRIBUTE,
-  BATCH_SIZES,
-  DEFAULT_OPTIONS,
-  estimatedRecords,
-  formatBytes,
-  formatNumber,
-  LARGE_FILE_BYTES,
-  screenFiles,
-  type UploadMode,
-  type UploadOptions,
-} from './uploadClient';
+import { ACCEPT_ATTRIBUTE, BATCH_SIZES, estimatedRecords, formatBytes, formatNumber, LARGE_FILE_BYTES, type UploadMode, type UploadOptions } from './uploadClient';
+import { useUploadForm, type UploadFormProps } from './useUploadForm';
+
+export type { UploadFormProps };
 
 const useStyles = makeStyles({
   dropzone: {
@@ -166,76 +157,12 @@ const useStyles = makeStyles({
   },
 });
 
-export type UploadFormProps = {
-  /** Sends the file; resolves true once the server has it (the list is then cleared). */
-  onStart: (file: File, options: UploadOptions) => Promise<boolean>;
-  /** Sends the file to be previewed (nothing loaded); resolves true once the preview shows (the list is then cleared). */
-  onPreview: (file: File, options: UploadOptions) => Promise<boolean>;
-  sending: boolean;
-  className?: string;
-};
-
-function listNames(files: readonly File[]): string {
-  const names = files.map((f) => `'${f.name}'`);
-  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
-}
-
 /** SPEC §2 'Data Upload': the drop area, the file list, the options and 'Start Upload'. */
 export function UploadForm({ onStart, onPreview, sending, className }: UploadFormProps) {
   const styles = useStyles();
   const shared = useUploadCardStyles();
-  const notify = useNotify();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const inputId = useId();
-  const hintId = useId();
-  const [files, setFiles] = useState<File[]>([]);
-  const [dragging, setDragging] = useState(false);
-  const [options, setOptions] = useState<UploadOptions>(DEFAULT_OPTIONS);
-
-  const choose = (chosen: readonly File[]) => {
-    if (chosen.length === 0) return;
-    const { accepted, wrongType, tooLarge } = screenFiles(chosen);
-    // SPEC §5: over 2 GB refused before sending, naming the 2GB limit; only .csv, .xlsx and .xls.
-    if (tooLarge.length > 0) {
-      notify({
-        title: tooLarge.length > 1 ? 'Files Too Large' : 'File Too Large',
-        description: `${listNames(tooLarge)} ${tooLarge.length > 1 ? 'exceed' : 'exceeds'} the 2GB limit per file.`,
-        intent: 'error',
-      });
-    } else if (wrongType.length > 0) {
-      notify({
-        title: 'Unsupported File Type',
-        description: `${listNames(wrongType)} cannot be uploaded. Choose a .csv, .xlsx or .xls file.`,
-        intent: 'error',
-      });
-    }
-    if (accepted.length > 0) setFiles(accepted);
-  };
-
-  const openPicker = () => {
-    if (!sending) inputRef.current?.click();
-  };
-
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    if (sending) return;
-    choose(Array.from(event.dataTransfer.files));
-  };
-
-  const start = async () => {
-    const file = files[0];
-    if (!file || sending) return;
-    const started = await onStart(file, options);
-    if (started) setFiles([]);
-  };
-
-  const preview = async () => {
-    const file = files[0];
-    if (!file || sending) return;
-    if (await onPreview(file, options)) setFiles([]);
-  };
-
+  const form = useUploadForm({ onStart, onPreview, sending });
+  const { files, options } = form;
   const first = files[0];
   const large = first != null && first.size > LARGE_FILE_BYTES;
 
@@ -247,97 +174,9 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
         description="Access Risk Analysis export: .csv, .xlsx or .xls, up to 2GB"
       />
 
-      <div
-        className={mergeClasses(styles.dropzone, dragging && styles.dropzoneActive, sending && styles.dropzoneDisabled)}
-        // A group (a drop target the mouse can click), not a button containing
-        // the Browse Files button; the keyboard reaches the picker through that button.
-        role="group"
-        aria-describedby={hintId}
-        aria-label="Drag and drop files here or browse"
-        onClick={openPicker}
-        onDragEnter={(e) => {
-          e.preventDefault();
-          if (!sending) setDragging(true);
-        }}
-        onDragOver={(e) => {
-          e.preventDefault();
-          e.dataTransfer.dropEffect = sending ? 'none' : 'copy';
-        }}
-        onDragLeave={(e) => {
-          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-        }}
-        onDrop={onDrop}
-      >
-        <CloudArrowUp24Regular className={styles.dropIcon} aria-hidden />
-        <Text className={styles.dropTitle}>{dragging ? 'Drop the file to add it' : 'Drag and drop your file here'}</Text>
-        <Caption1 id={hintId} className={shared.muted}>
-          Supported formats: .csv, .xlsx, .xls. If you select several files, only the first is uploaded.
-        </Caption1>
-        <Button
-          appearance="secondary"
-          icon={<FolderOpen20Regular />}
-          disabled={sending}
-          onClick={(e) => {
-            e.stopPropagation();
-            openPicker();
-          }}
-        >
-          Browse Files
-        </Button>
-        <input
-          ref={inputRef}
-          id={inputId}
-          className={styles.hiddenInput}
-          type="file"
-          multiple
-          accept={ACCEPT_ATTRIBUTE}
-          aria-label="Choose files to upload"
-          tabIndex={-1}
-          onClick={(e) => e.stopPropagation()}
-          onChange={(e) => {
-            choose(Array.from(e.currentTarget.files ?? []));
-            // Choosing the same file again must fire a change.
-            e.currentTarget.value = '';
-          }}
-        />
-      </div>
+      <DropZone form={form} sending={sending} />
 
-      {files.length > 0 ? (
-        <ul className={styles.fileList} aria-label="Selected files">
-          {files.map((file, index) => (
-            <li key={`${file.name}-${file.size}-${index}`} className={mergeClasses(styles.fileItem, index > 0 && styles.fileItemIgnored)}>
-              <DocumentTable20Regular className={styles.fileIcon} aria-hidden />
-              <div className={styles.fileText}>
-                <Text className={styles.fileName} title={file.name}>
-                  {file.name}
-                </Text>
-                <Caption1 className={shared.muted}>
-                  {formatBytes(file.size)} · ~{formatNumber(estimatedRecords(file.size))} records (estimated)
-                </Caption1>
-              </div>
-              {index === 0 ? (
-                files.length > 1 ? (
-                  <Badge className={styles.fileBadge} appearance="tint" color="brand">
-                    To upload
-                  </Badge>
-                ) : null
-              ) : (
-                <Badge className={styles.fileBadge} appearance="outline" color="subtle">
-                  Not uploaded
-                </Badge>
-              )}
-              <Tooltip content={`Remove ${file.name}`} relationship="label">
-                <Button
-                  appearance="subtle"
-                  icon={<Delete20Regular />}
-                  disabled={sending}
-                  onClick={() => setFiles((list) => list.filter((_, i) => i !== index))}
-                />
-              </Tooltip>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {files.length > 0 ? <FileList files={files} sending={sending} onRemove={form.remove} /> : null}
 
       {large ? (
         <MessageBar intent="warning" layout="multiline">
@@ -353,45 +192,7 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
       <Subtitle2 as="h3" className={styles.sectionTitle}>
         Upload Options
       </Subtitle2>
-      <div className={styles.options}>
-        <Field label="Import mode">
-          <RadioGroup
-            value={options.uploadMode}
-            onChange={(_, d) => setOptions((o) => ({ ...o, uploadMode: d.value as UploadMode }))}
-            disabled={sending}
-          >
-            <Radio value="append" label="Append to existing data" />
-            <Radio value="replace" label="Replace existing data" />
-          </RadioGroup>
-        </Field>
-        <div className={styles.checks}>
-          <Field label="Batch Size">
-            <Select
-              value={String(options.batchSize)}
-              disabled={sending}
-              onChange={(_, d) => setOptions((o) => ({ ...o, batchSize: Number(d.value) }))}
-            >
-              {BATCH_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {formatNumber(size)} records
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Checkbox
-            label="Skip duplicate records"
-            checked={options.skipDuplicates}
-            disabled={sending}
-            onChange={(_, d) => setOptions((o) => ({ ...o, skipDuplicates: d.checked === true }))}
-          />
-          <Checkbox
-            label="Send email notification on completion"
-            checked={options.emailNotification}
-            disabled={sending}
-            onChange={(_, d) => setOptions((o) => ({ ...o, emailNotification: d.checked === true }))}
-          />
-        </div>
-      </div>
+      <OptionFields options={options} setOptions={form.setOptions} sending={sending} />
 
       {options.uploadMode === 'replace' ? (
         <MessageBar intent="warning" layout="multiline">
@@ -407,19 +208,166 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
           {first ? `Ready to upload ${first.name}` : 'No file selected'}
         </Body1>
         <div className={styles.buttons}>
-          <Button appearance="secondary" icon={<Eye20Regular />} disabled={!first || sending} onClick={() => void preview()}>
+          <Button appearance="secondary" icon={<Eye20Regular />} disabled={!first || sending} onClick={() => void form.preview()}>
             Preview
           </Button>
           <Button
             appearance="primary"
             icon={sending ? <Spinner size="tiny" /> : <ArrowUpload20Regular />}
             disabled={!first || sending}
-            onClick={() => void start()}
+            onClick={() => void form.start()}
           >
             {sending ? 'Uploading...' : 'Start Upload'}
           </Button>
         </div>
       </div>
     </Card>
+  );
+}
+
+/** The drop area: a file dropped or chosen with 'Browse Files' (the hidden input). */
+function DropZone({ form, sending }: { form: ReturnType<typeof useUploadForm>; sending: boolean }) {
+  const styles = useStyles();
+  const shared = useUploadCardStyles();
+  const inputId = useId();
+  const hintId = useId();
+  const { dragging, setDragging, openPicker } = form;
+  return (
+    <div
+      className={mergeClasses(styles.dropzone, dragging && styles.dropzoneActive, sending && styles.dropzoneDisabled)}
+      // A group (a drop target the mouse can click), not a button containing
+      // the Browse Files button; the keyboard reaches the picker through that button.
+      role="group"
+      aria-describedby={hintId}
+      aria-label="Drag and drop files here or browse"
+      onClick={openPicker}
+      onDragEnter={(e) => {
+        e.preventDefault();
+        if (!sending) setDragging(true);
+      }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = sending ? 'none' : 'copy';
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={form.onDrop}
+    >
+      <CloudArrowUp24Regular className={styles.dropIcon} aria-hidden />
+      <Text className={styles.dropTitle}>{dragging ? 'Drop the file to add it' : 'Drag and drop your file here'}</Text>
+      <Caption1 id={hintId} className={shared.muted}>
+        Supported formats: .csv, .xlsx, .xls. If you select several files, only the first is uploaded.
+      </Caption1>
+      <Button
+        appearance="secondary"
+        icon={<FolderOpen20Regular />}
+        disabled={sending}
+        onClick={(e) => {
+          e.stopPropagation();
+          openPicker();
+        }}
+      >
+        Browse Files
+      </Button>
+      <FileInput id={inputId} inputRef={form.inputRef} onChoose={form.choose} />
+    </div>
+  );
+}
+
+function FileInput({ id, inputRef, onChoose }: { id: string; inputRef: RefObject<HTMLInputElement | null>; onChoose: (files: File[]) => void }) {
+  const styles = useStyles();
+  return (
+    <input
+      ref={inputRef}
+      id={id}
+      className={styles.hiddenInput}
+      type="file"
+      multiple
+      accept={ACCEPT_ATTRIBUTE}
+      aria-label="Choose files to upload"
+      tabIndex={-1}
+      onClick={(e) => e.stopPropagation()}
+      onChange={(e) => {
+        onChoose(Array.from(e.currentTarget.files ?? []));
+        // Choosing the same file again must fire a change.
+        e.currentTarget.value = '';
+      }}
+    />
+  );
+}
+
+/** The files chosen: the first is the one uploaded, the others are marked so. */
+function FileList({ files, sending, onRemove }: { files: readonly File[]; sending: boolean; onRemove: (index: number) => void }) {
+  const styles = useStyles();
+  const shared = useUploadCardStyles();
+  return (
+    <ul className={styles.fileList} aria-label="Selected files">
+      {files.map((file, index) => (
+        <li key={`${file.name}-${file.size}-${index}`} className={mergeClasses(styles.fileItem, index > 0 && styles.fileItemIgnored)}>
+          <DocumentTable20Regular className={styles.fileIcon} aria-hidden />
+          <div className={styles.fileText}>
+            <Text className={styles.fileName} title={file.name}>
+              {file.name}
+            </Text>
+            <Caption1 className={shared.muted}>
+              {formatBytes(file.size)} · ~{formatNumber(estimatedRecords(file.size))} records (estimated)
+            </Caption1>
+          </div>
+          {index === 0 ? (
+            files.length > 1 ? (
+              <Badge className={styles.fileBadge} appearance="tint" color="brand">
+                To upload
+              </Badge>
+            ) : null
+          ) : (
+            <Badge className={styles.fileBadge} appearance="outline" color="subtle">
+              Not uploaded
+            </Badge>
+          )}
+          <Tooltip content={`Remove ${file.name}`} relationship="label">
+            <Button appearance="subtle" icon={<Delete20Regular />} disabled={sending} onClick={() => onRemove(index)} />
+          </Tooltip>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** SPEC §2's upload options: import mode, batch size, skip duplicates, e-mail on completion. */
+function OptionFields({ options, setOptions, sending }: { options: UploadOptions; setOptions: Dispatch<SetStateAction<UploadOptions>>; sending: boolean }) {
+  const styles = useStyles();
+  return (
+    <div className={styles.options}>
+      <Field label="Import mode">
+        <RadioGroup value={options.uploadMode} onChange={(_, d) => setOptions((o) => ({ ...o, uploadMode: d.value as UploadMode }))} disabled={sending}>
+          <Radio value="append" label="Append to existing data" />
+          <Radio value="replace" label="Replace existing data" />
+        </RadioGroup>
+      </Field>
+      <div className={styles.checks}>
+        <Field label="Batch Size">
+          <Select value={String(options.batchSize)} disabled={sending} onChange={(_, d) => setOptions((o) => ({ ...o, batchSize: Number(d.value) }))}>
+            {BATCH_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {formatNumber(size)} records
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Checkbox
+          label="Skip duplicate records"
+          checked={options.skipDuplicates}
+          disabled={sending}
+          onChange={(_, d) => setOptions((o) => ({ ...o, skipDuplicates: d.checked === true }))}
+        />
+        <Checkbox
+          label="Send email notification on completion"
+          checked={options.emailNotification}
+          disabled={sending}
+          onChange={(_, d) => setOptions((o) => ({ ...o, emailNotification: d.checked === true }))}
+        />
+      </div>
+    </div>
   );
 }

@@ -21,22 +21,10 @@ import {
   DismissCircle20Filled,
   DocumentTable20Regular,
 } from '@fluentui/react-icons';
-import { useCallback, useEffect, useState } from 'react';
-import { commitLocalUpdate, useRelayEnvironment } from 'react-relay';
-import { applySnapshot, type TrackedUpload } from './trackedUpload';
+import type { TrackedUpload } from './trackedUpload';
+import { TrackProcessing, useNow } from './TrackProcessing';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
-import {
-  estimatedRecords,
-  fetchUploadStatus,
-  formatBytes,
-  formatDuration,
-  formatNumber,
-  modeLabel,
-  reportsBytes,
-  STATUS_POLL_MS,
-  type StatusSnapshot,
-} from './uploadClient';
-import { useUploadProgressLive, writeProgress, type ProgressEvent } from './UploadProgressLive';
+import { estimatedRecords, formatBytes, formatDuration, formatNumber, modeLabel, reportsBytes } from './uploadClient';
 import { UploadWarnings } from './UploadWarnings';
 
 const useStyles = makeStyles({
@@ -148,67 +136,6 @@ export type UploadStatusCardProps = {
   className?: string;
 };
 
-/** Ticks once a second while `active`, for elapsed times and rates. */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return undefined;
-    setNow(Date.now());
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, [active]);
-  return now;
-}
-
-/**
- * Live progress of the tracked upload while the server loads it: the
- * `uploadProgress` subscription, with GET /api/upload-status every 3 s as the
- * fallback (SPEC §4, §9). Both update the store, so the history row follows.
- */
-function TrackProcessing({
-  trackedKey,
-  uploadId,
-  globalId,
-  onUpdate,
-}: {
-  trackedKey: number;
-  uploadId: string;
-  globalId: string;
-  onUpdate: UploadStatusCardProps['onUpdate'];
-}) {
-  const environment = useRelayEnvironment();
-  const apply = useCallback(
-    (s: Parameters<typeof applySnapshot>[1]) => onUpdate((t) => (t.key === trackedKey ? applySnapshot(t, s) : t)),
-    [onUpdate, trackedKey],
-  );
-  const onEvent = useCallback((e: ProgressEvent) => apply(e), [apply]);
-  useUploadProgressLive(globalId, onEvent);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const poll = () => {
-      fetchUploadStatus(uploadId, controller.signal).then(
-        (s: StatusSnapshot) => {
-          if (controller.signal.aborted) return;
-          commitLocalUpdate(environment, (store) => writeProgress(store, globalId, s));
-          apply(s);
-        },
-        (error: unknown) => {
-          // SPEC §8: upload polling errors are only logged.
-          if (!controller.signal.aborted) console.warn('Upload status poll failed', error);
-        },
-      );
-    };
-    poll();
-    const timer = window.setInterval(poll, STATUS_POLL_MS);
-    return () => {
-      controller.abort();
-      window.clearInterval(timer);
-    };
-  }, [apply, environment, globalId, uploadId]);
-  return null;
-}
-
 type View = {
   label: string;
   /** 0-100, or undefined for an indeterminate bar. */
@@ -266,11 +193,29 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The elapsed time, the rows per second and, for a file read by bytes, the time left. */
+function timingOf(t: TrackedUpload, now: number) {
+  const end = t.finishedAt ?? now;
+  const since = t.processingSince;
+  const elapsedMs = since != null ? end - since : 0;
+  const rate = since != null && elapsedMs >= 1000 && t.rowsProcessed > 0 ? t.rowsProcessed / (elapsedMs / 1000) : null;
+  let remaining: string | null = null;
+  if (t.phase === 'processing' && reportsBytes(t.name) && since != null && t.bytesProcessed > 0 && elapsedMs > 2000) {
+    const bytesPerMs = t.bytesProcessed / elapsedMs;
+    remaining = formatDuration((t.size - t.bytesProcessed) / bytesPerMs);
+  }
+  return { since, elapsedMs, rate, remaining };
+}
+
+type Timing = ReturnType<typeof timingOf>;
+
+const isSettled = (t: TrackedUpload) => t.phase === 'completed' || t.phase === 'failed';
+
 /** SPEC §2 'Data Upload': the status card, with determinate progress fed live. */
 export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, className }: UploadStatusCardProps) {
   const styles = useStyles();
   const shared = useUploadCardStyles();
-  const active = tracked != null && tracked.phase !== 'completed' && tracked.phase !== 'failed';
+  const active = tracked != null && !isSettled(tracked);
   const now = useNow(active);
 
   const header = (
@@ -278,19 +223,7 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
       icon={<ArrowSync20Regular />}
       title="Upload Status"
       description="Progress of the file being uploaded and processed"
-      action={
-        tracked ? (
-          tracked.phase === 'completed' && tracked.warnings.length ? (
-            <Badge appearance="tint" color="warning">
-              Completed with warnings
-            </Badge>
-          ) : (
-            <Badge appearance="tint" color={PHASE_BADGE[tracked.phase].color}>
-              {PHASE_BADGE[tracked.phase].text}
-            </Badge>
-          )
-        ) : undefined
-      }
+      action={tracked ? <PhaseBadge tracked={tracked} /> : undefined}
     />
   );
 
@@ -307,97 +240,13 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
     );
   }
 
-  const view = viewOf(tracked);
-  const end = tracked.finishedAt ?? now;
-  const since = tracked.processingSince;
-  const elapsedMs = since != null ? end - since : 0;
-  const rate = since != null && elapsedMs >= 1000 && tracked.rowsProcessed > 0 ? tracked.rowsProcessed / (elapsedMs / 1000) : null;
-  const csv = reportsBytes(tracked.name);
-  const percentText = view.percent == null ? '' : `${view.approximate ? '≈ ' : ''}${Math.floor(view.percent)}%`;
-
-  let remaining: string | null = null;
-  if (tracked.phase === 'processing' && csv && since != null && tracked.bytesProcessed > 0 && elapsedMs > 2000) {
-    const bytesPerMs = tracked.bytesProcessed / elapsedMs;
-    remaining = formatDuration((tracked.size - tracked.bytesProcessed) / bytesPerMs);
-  }
-
+  const timing = timingOf(tracked, now);
   return (
     <Card className={mergeClasses(shared.card, className)} aria-label="Upload Status">
       {header}
-      <div className={styles.file}>
-        <DocumentTable20Regular className={styles.fileIcon} aria-hidden />
-        <div className={styles.fileText}>
-          <Text className={styles.fileName} title={tracked.name}>
-            {tracked.name}
-          </Text>
-          <Caption1 className={shared.muted}>
-            {formatBytes(tracked.size)} · {modeLabel(tracked.mode)}
-            {tracked.retried ? ' · Retry' : ''}
-          </Caption1>
-        </div>
-      </div>
-
-      <div className={styles.progress}>
-        <div className={styles.progressLine}>
-          <span className={styles.phase} aria-live="polite">
-            {tracked.phase === 'completed' ? (
-              <CheckmarkCircle20Filled className={styles.success} aria-hidden />
-            ) : tracked.phase === 'failed' ? (
-              <DismissCircle20Filled className={styles.danger} aria-hidden />
-            ) : (
-              <Spinner size="extra-tiny" aria-hidden />
-            )}
-            <Body1>{view.label}</Body1>
-          </span>
-          <Text className={styles.percent} data-testid="upload-percent">
-            {percentText}
-          </Text>
-        </div>
-        <ProgressBar
-          aria-label="Upload progress"
-          thickness="large"
-          max={100}
-          value={tracked.phase === 'failed' ? 100 : view.percent}
-          color={view.color}
-        />
-        {tracked.phase === 'sending' && tracked.sent ? (
-          <Caption1 className={shared.muted}>
-            {formatBytes(Math.min(tracked.sent.loaded, tracked.size))} of {formatBytes(tracked.size)} sent
-          </Caption1>
-        ) : null}
-        {since != null && (tracked.phase === 'processing' || tracked.phase === 'completed' || tracked.phase === 'failed') ? (
-          <Caption1 className={shared.muted}>
-            {tracked.phase === 'processing' ? 'Elapsed' : 'Took'} {formatDuration(elapsedMs)}
-            {remaining ? ` · about ${remaining} left` : ''}
-          </Caption1>
-        ) : null}
-        {tracked.phase === 'checking' ? (
-          <Caption1 className={shared.muted}>
-            The server did not answer in time. The upload history refreshes every 5 seconds and this card picks the file up when it
-            appears there.
-          </Caption1>
-        ) : null}
-      </div>
-
-      {tracked.phase === 'processing' || tracked.phase === 'completed' || tracked.phase === 'failed' ? (
-        <dl className={styles.stats}>
-          {tracked.phase === 'completed' ? (
-            <Stat label="Records imported" value={formatNumber(tracked.recordCount ?? tracked.rowsProcessed)} />
-          ) : (
-            <Stat label="Rows processed" value={formatNumber(tracked.rowsProcessed)} />
-          )}
-          <Stat label="Rows per second" value={rate != null ? formatNumber(rate) : '—'} />
-          <Stat label="Duplicates skipped" value={formatNumber(tracked.duplicatesSkipped)} />
-          {csv ? (
-            <Stat
-              label="Data processed"
-              value={`${formatBytes(tracked.phase === 'completed' ? tracked.size : tracked.bytesProcessed)} of ${formatBytes(tracked.size)}`}
-            />
-          ) : (
-            <Stat label="Estimated records" value={formatNumber(estimatedRecords(tracked.size))} />
-          )}
-        </dl>
-      ) : null}
+      <FileLine tracked={tracked} />
+      <Progress tracked={tracked} timing={timing} />
+      {tracked.phase === 'processing' || isSettled(tracked) ? <Stats tracked={tracked} rate={timing.rate} /> : null}
 
       {tracked.phase === 'completed' ? <UploadWarnings warnings={tracked.warnings} /> : null}
       {tracked.phase === 'failed' ? (
@@ -428,5 +277,111 @@ export function UploadStatusCard({ tracked, onUpdate, onCancel, onDismiss, class
         </div>
       ) : null}
     </Card>
+  );
+}
+
+function PhaseBadge({ tracked }: { tracked: TrackedUpload }) {
+  if (tracked.phase === 'completed' && tracked.warnings.length) {
+    return (
+      <Badge appearance="tint" color="warning">
+        Completed with warnings
+      </Badge>
+    );
+  }
+  return (
+    <Badge appearance="tint" color={PHASE_BADGE[tracked.phase].color}>
+      {PHASE_BADGE[tracked.phase].text}
+    </Badge>
+  );
+}
+
+function FileLine({ tracked }: { tracked: TrackedUpload }) {
+  const styles = useStyles();
+  const shared = useUploadCardStyles();
+  return (
+    <div className={styles.file}>
+      <DocumentTable20Regular className={styles.fileIcon} aria-hidden />
+      <div className={styles.fileText}>
+        <Text className={styles.fileName} title={tracked.name}>
+          {tracked.name}
+        </Text>
+        <Caption1 className={shared.muted}>
+          {formatBytes(tracked.size)} · {modeLabel(tracked.mode)}
+          {tracked.retried ? ' · Retry' : ''}
+        </Caption1>
+      </div>
+    </div>
+  );
+}
+
+function PhaseIcon({ phase }: { phase: TrackedUpload['phase'] }) {
+  const styles = useStyles();
+  if (phase === 'completed') return <CheckmarkCircle20Filled className={styles.success} aria-hidden />;
+  if (phase === 'failed') return <DismissCircle20Filled className={styles.danger} aria-hidden />;
+  return <Spinner size="extra-tiny" aria-hidden />;
+}
+
+/** The phase, the bar and its percentage, what was sent, the time taken and left. */
+function Progress({ tracked, timing }: { tracked: TrackedUpload; timing: Timing }) {
+  const styles = useStyles();
+  const shared = useUploadCardStyles();
+  const view = viewOf(tracked);
+  const percentText = view.percent == null ? '' : `${view.approximate ? '≈ ' : ''}${Math.floor(view.percent)}%`;
+  const { since, elapsedMs, remaining } = timing;
+  return (
+    <div className={styles.progress}>
+      <div className={styles.progressLine}>
+        <span className={styles.phase} aria-live="polite">
+          <PhaseIcon phase={tracked.phase} />
+          <Body1>{view.label}</Body1>
+        </span>
+        <Text className={styles.percent} data-testid="upload-percent">
+          {percentText}
+        </Text>
+      </div>
+      <ProgressBar aria-label="Upload progress" thickness="large" max={100} value={tracked.phase === 'failed' ? 100 : view.percent} color={view.color} />
+      {tracked.phase === 'sending' && tracked.sent ? (
+        <Caption1 className={shared.muted}>
+          {formatBytes(Math.min(tracked.sent.loaded, tracked.size))} of {formatBytes(tracked.size)} sent
+        </Caption1>
+      ) : null}
+      {since != null && (tracked.phase === 'processing' || isSettled(tracked)) ? (
+        <Caption1 className={shared.muted}>
+          {tracked.phase === 'processing' ? 'Elapsed' : 'Took'} {formatDuration(elapsedMs)}
+          {remaining ? ` · about ${remaining} left` : ''}
+        </Caption1>
+      ) : null}
+      {tracked.phase === 'checking' ? (
+        <Caption1 className={shared.muted}>
+          The server did not answer in time. The upload history refreshes every 5 seconds and this card picks the file up when it
+          appears there.
+        </Caption1>
+      ) : null}
+    </div>
+  );
+}
+
+/** Rows processed (records imported once done), rows per second, duplicates skipped, and the data read. */
+function Stats({ tracked, rate }: { tracked: TrackedUpload; rate: number | null }) {
+  const styles = useStyles();
+  const csv = reportsBytes(tracked.name);
+  return (
+    <dl className={styles.stats}>
+      {tracked.phase === 'completed' ? (
+        <Stat label="Records imported" value={formatNumber(tracked.recordCount ?? tracked.rowsProcessed)} />
+      ) : (
+        <Stat label="Rows processed" value={formatNumber(tracked.rowsProcessed)} />
+      )}
+      <Stat label="Rows per second" value={rate != null ? formatNumber(rate) : '—'} />
+      <Stat label="Duplicates skipped" value={formatNumber(tracked.duplicatesSkipped)} />
+      {csv ? (
+        <Stat
+          label="Data processed"
+          value={`${formatBytes(tracked.phase === 'completed' ? tracked.size : tracked.bytesProcessed)} of ${formatBytes(tracked.size)}`}
+        />
+      ) : (
+        <Stat label="Estimated records" value={formatNumber(estimatedRecords(tracked.size))} />
+      )}
+    </dl>
   );
 }

@@ -3,6 +3,7 @@
 // progress), the GET /api/upload-status fallback poll, and formatting.
 import { notifyUnauthenticated } from '../../relay/errors';
 import { formatCount } from '../../components/layout/StatTile';
+import { api, formBody, restFailure, type paths, type RestAnswer, type RestForm } from '../../rest/client';
 
 /** SPEC §9. */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -17,15 +18,14 @@ export const DEFAULT_BATCH_SIZE = 50000;
 export const ACCEPTED_EXTENSIONS = ['.csv', '.xlsx', '.xls'] as const;
 export const ACCEPT_ATTRIBUTE = ACCEPTED_EXTENSIONS.join(',');
 
-export type UploadMode = 'append' | 'replace';
-export type UploadStatus = 'processing' | 'completed' | 'failed';
+const UPLOAD_PATH = '/api/upload' satisfies keyof paths;
+type UploadForm = RestForm<typeof UPLOAD_PATH, 'post'>;
+type Accepted = RestAnswer<typeof UPLOAD_PATH, 'post'>;
 
-export type UploadOptions = {
-  uploadMode: UploadMode;
-  skipDuplicates: boolean;
-  batchSize: number;
-  emailNotification: boolean;
-};
+/** The upload's options, as POST /api/upload takes them (each chosen on the form). */
+export type UploadOptions = Required<Omit<UploadForm, 'file'>>;
+export type UploadMode = UploadOptions['uploadMode'];
+export type UploadStatus = Accepted['status'];
 
 export const DEFAULT_OPTIONS: UploadOptions = {
   uploadMode: 'append',
@@ -113,17 +113,14 @@ export type SendHandle = {
   cancel: () => void;
 };
 
-/** SPEC §8: a non-OK response's message is its message, else details, else the body, else the status text. */
-function responseMessage(xhr: XMLHttpRequest): string {
+/** An answer's JSON body, or its text when it is not JSON. */
+function responseBody(xhr: XMLHttpRequest): unknown {
   const text = typeof xhr.responseText === 'string' ? xhr.responseText : '';
   try {
-    const body = JSON.parse(text) as { message?: unknown; details?: unknown };
-    if (typeof body.message === 'string' && body.message) return body.message;
-    if (typeof body.details === 'string' && body.details) return body.details;
+    return JSON.parse(text) as unknown;
   } catch {
-    /* not JSON */
+    return text;
   }
-  return text.trim() || xhr.statusText || 'Unknown error';
 }
 
 /**
@@ -150,7 +147,7 @@ export function sendUpload(file: File, options: UploadOptions, onProgress: (p: S
       window.clearTimeout(timer);
       resolve(r);
     };
-    xhr.open('POST', '/api/upload');
+    xhr.open('POST', UPLOAD_PATH);
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (event) => {
@@ -167,26 +164,19 @@ export function sendUpload(file: File, options: UploadOptions, onProgress: (p: S
         done({ kind: 'unauthenticated' });
         return;
       }
+      const body = responseBody(xhr);
       if (xhr.status >= 200 && xhr.status < 300) {
-        try {
-          const body = JSON.parse(xhr.responseText) as { uploadId?: string; status?: UploadStatus };
-          if (body.uploadId) {
-            done({ kind: 'accepted', uploadId: body.uploadId, status: body.status ?? 'processing' });
-            return;
-          }
-        } catch {
-          /* fall through */
+        const accepted = body as Partial<Accepted> | null;
+        if (accepted && typeof accepted === 'object' && accepted.uploadId) {
+          done({ kind: 'accepted', uploadId: accepted.uploadId, status: accepted.status ?? 'processing' });
+          return;
         }
         done({ kind: 'network', message: 'Invalid response from server' });
         return;
       }
-      let uploadId: string | undefined;
-      try {
-        uploadId = (JSON.parse(xhr.responseText) as { uploadId?: string }).uploadId;
-      } catch {
-        /* not JSON */
-      }
-      done({ kind: 'rejected', message: responseMessage(xhr), uploadId, status: xhr.status });
+      // An upload refused after it was received names it (uploadId).
+      const { message, uploadId } = restFailure(body, xhr.statusText);
+      done({ kind: 'rejected', message, uploadId, status: xhr.status });
     };
     xhr.onerror = () => done({ kind: 'network', message: 'The connection to the server was lost while sending the file.' });
     xhr.onabort = () => {
@@ -196,15 +186,10 @@ export function sendUpload(file: File, options: UploadOptions, onProgress: (p: S
       else done({ kind: 'cancelled' });
     };
 
-    const form = new FormData();
-    form.append('uploadMode', options.uploadMode);
-    form.append('skipDuplicates', String(options.skipDuplicates));
-    form.append('batchSize', String(options.batchSize));
-    form.append('emailNotification', String(options.emailNotification));
-    // The file last: the server reads the fields before it streams the file.
-    form.append('file', file, file.name);
+    // formBody puts the file last: the server reads the fields before it streams the file.
+    const fields: UploadForm = { ...options, file };
     arm('stalled');
-    xhr.send(form);
+    xhr.send(formBody(fields));
   });
 
   return {
@@ -228,27 +213,14 @@ export type ProgressUpdate = {
   warnings?: readonly string[];
 };
 
-export type StatusSnapshot = {
-  status: UploadStatus;
-  recordCount: number;
-  errorMessage: string | null;
-  rowsProcessed: number;
-  bytesProcessed: number;
-  sizeBytes: number;
-  duplicatesSkipped: number;
-  warnings?: string[];
-};
+export type StatusSnapshot = RestAnswer<'/api/upload-status/{id}', 'get'>;
 
 /** GET /api/upload-status/{id} (SPEC §7), the fallback to the live subscription. */
 export async function fetchUploadStatus(uploadId: string, signal?: AbortSignal): Promise<StatusSnapshot> {
-  const response = await fetch(`/api/upload-status/${encodeURIComponent(uploadId)}`, {
-    credentials: 'include',
-    headers: { Accept: 'application/json' },
-    signal,
-  });
+  const { data, response } = await api.GET('/api/upload-status/{id}', { params: { path: { id: uploadId } }, signal });
   if (response.status === 401) notifyUnauthenticated('UploadRoute');
-  if (!response.ok) throw new Error(`upload-status ${response.status} ${response.statusText}`);
-  return (await response.json()) as StatusSnapshot;
+  if (!response.ok || !data) throw new Error(`upload-status ${response.status} ${response.statusText}`);
+  return data;
 }
 
 /** A duration in words: '42 s', '3 min 5 s', '1 h 2 min'. */

@@ -10,6 +10,7 @@ import { ListEmpty, ListTable, LoadMoreFooter } from '../../../components/lists/
 import { formatCount } from '../../../components/layout/StatTile';
 import { useDebouncedCallback } from '../../../components/forms/useDebouncedCallback';
 import { useIsMobile } from '../../../components/layout/useMediaQuery';
+import { restUrl } from '../../../rest/client';
 import { CONFLICTS_PAGE } from './accessRunLoader';
 import { ConflictRow, CONFLICT_COLUMNS } from './ConflictRow';
 import { changeEmpty, type Change } from './changeWording';
@@ -120,7 +121,7 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
   };
 
   const edges = data.conflicts.edges;
-  const files = `/api/analyses/${databaseIdOf(data.id, 'AccessAnalysis') ?? ''}/conflicts`;
+  const files = { path: { id: databaseIdOf(data.id, 'AccessAnalysis') ?? '' } };
   const tabs: ReadonlyArray<readonly [Change, string, number]> = [
     ['', 'All', data.conflictCount],
     ['new', 'New', data.changes.newCount],
@@ -136,10 +137,10 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
           Conflicts
         </Subtitle2>
         <div className={styles.downloads}>
-          <Button as="a" href={`${files}.csv`} download icon={<ArrowDownload20Regular />}>
+          <Button as="a" href={restUrl('/api/analyses/{id}/conflicts.csv', files)} download icon={<ArrowDownload20Regular />}>
             Download CSV
           </Button>
-          <Button as="a" href={`${files}.xlsx`} download icon={<ArrowDownload20Regular />}>
+          <Button as="a" href={restUrl('/api/analyses/{id}/conflicts.xlsx', files)} download icon={<ArrowDownload20Regular />}>
             Download XLSX
           </Button>
         </div>
