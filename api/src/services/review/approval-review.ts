@@ -13,7 +13,7 @@ import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow, rowIdInput } from '../../core/validation.js';
 import type { Actor, DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
-import { sendNotification } from '../identity/notifications.js';
+import { sendNotificationAs } from '../identity/notifications.js';
 import { publishSubmissionChanged, type DecisionDeps } from './decisions.js';
 import { lockReviewer } from './decision-locks.js';
 import { enterForChange } from './periods.js';
@@ -159,7 +159,7 @@ export async function reviewSubmission(
   publishSubmissionChanged(deps.pubsub, updated);
   if (outcome === 'returned') {
     const items = notes.length ? ` (${notes.length} item comment${notes.length === 1 ? '' : 's'})` : '';
-    await sendNotification(deps, actor, {
+    await sendNotificationAs(deps, actor, {
       title: 'Your review decisions were returned',
       message: `An administrator returned your submitted decisions for changes: ${text ?? 'see the comments on the items'}${items}`,
       type: 'warning',
