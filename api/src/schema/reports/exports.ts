@@ -39,6 +39,6 @@ builder.queryFields((t) => ({
       kind: t.arg({ type: RiskExportKindEnum, required: true, description: 'Which export.' }),
       filter: t.arg({ type: RiskFilterInput, description: 'Only the rows matching it (every visible row without).' }),
     },
-    resolve: (_root, args, ctx) => riskExportLink(ctx.deps, ctx.viewer!, args.kind as RiskExportKind, args.filter ?? {}),
+    resolve: (_root, args, ctx) => riskExportLink(ctx.caller!, args.kind as RiskExportKind, args.filter ?? {}),
   }),
 }));

@@ -4,9 +4,7 @@
 // streamed by services/reports/risk-export.ts behind GET /api/risks/export and
 // GET /api/reports/risk-report; the evidence files have their own addresses
 // (services/reports/evidence.ts, PeriodEvidence.xlsxUrl/csvUrl in GraphQL).
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { Config } from '../../config.js';
-import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 import { FILTER_FIELDS, matchingRowCount, present, validateFilter, type RiskFilter } from '../review/risks.js';
 
 export const RISK_EXPORT_KINDS = ['queue', 'risk_report'] as const;
@@ -43,12 +41,8 @@ export function riskExportPath(kind: RiskExportKind, filter: RiskFilter): string
   return q ? `${RISK_EXPORT_PATHS[kind]}?${q}` : RISK_EXPORT_PATHS[kind];
 }
 
-export async function riskExportLink(
-  deps: { prisma: PrismaClient; config: Pick<Config, 'publicUrl'> },
-  viewer: Viewer,
-  kind: RiskExportKind,
-  filter: RiskFilter,
-): Promise<RiskExportLink> {
+export async function riskExportLink(caller: Caller, kind: RiskExportKind, filter: RiskFilter): Promise<RiskExportLink> {
+  const { deps, viewer } = caller;
   const path = riskExportPath(kind, filter);
   return { kind, path, url: `${deps.config.publicUrl}${path}`, totalRows: await matchingRowCount(deps.prisma, viewer, filter) };
 }
