@@ -55,9 +55,10 @@ export function sendNotification(caller: Caller, input: SendNotificationInput): 
 }
 
 /**
- * The same, sent as `actor` without a signed-in caller: the administrators'
- * alert during a sign-in (no user) and what an upload's load tells
- * (remediation reopened) are sent this way.
+ * The same, sent as `actor` by work that holds deps and an actor rather than a
+ * Caller: the administrators' alert during a sign-in (nobody signed in yet),
+ * remediation reopened by an upload's load (the worker), and review services
+ * that take deps and an actor.
  */
 export async function sendNotificationAs(deps: NotificationDeps, actor: Actor, input: SendNotificationInput): Promise<Notification> {
   const data = parseOrThrow(sendSchema, input);
