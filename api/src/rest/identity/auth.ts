@@ -45,7 +45,7 @@ export function registerAuthRoutes(app: FastifyInstance) {
     '/api/internal/change-password',
     { config: { access: 'authenticated' }, schema: routeSchema({ body: ChangePasswordBody, reply: UserAnswer }) },
     async (req) => {
-      const user = await internalAuth.changePassword(req.ctx.deps, req.ctx.actor, req.body);
+      const user = await internalAuth.changePassword(req.ctx.caller!, req.body);
       return { user: publicUser(user) };
     },
   );

@@ -51,8 +51,8 @@ export function registerNotificationRoutes(app: FastifyInstance) {
     const { ctx } = req;
     const r =
       req.query.admin === 'true'
-        ? await notifications.listAll(ctx.prisma, ctx.user!)
-        : await notifications.listForUser(ctx.prisma, ctx.user!);
+        ? await notifications.listAll(ctx.caller!)
+        : await notifications.listForUser(ctx.caller!);
     return { notifications: r.notifications.map(shape), total: r.total, unreadCount: r.unreadCount };
   });
 
@@ -60,22 +60,22 @@ export function registerNotificationRoutes(app: FastifyInstance) {
     '/api/notifications',
     { config: { access: 'admin' }, schema: routeSchema({ body: notifications.sendSchema, reply: NotificationJson, replyStatus: 201 }) },
     async (req, reply) => {
-    const n = await notifications.sendNotification(req.ctx.deps, req.ctx.actor, req.body);
+    const n = await notifications.sendNotification(req.ctx.caller!, req.body);
     return reply.status(201).send(shape({ ...n, isRead: false, readAt: null }));
     },
   );
 
   app.put('/api/notifications/read-all', { config: { access: 'signedIn' }, schema: routeSchema({ reply: Success.extend({ count: z.number().int().describe('Notifications marked read') }) }) }, async (req) => {
-    const count = await notifications.markAllRead(req.ctx.prisma, req.ctx.user!);
+    const count = await notifications.markAllRead(req.ctx.caller!);
     return { success: true, count };
   });
 
   app.put<{ Params: { id: string } }>('/api/notifications/:id/read', { config: { access: 'signedIn' }, schema: routeSchema({ params: idParams, reply: NotificationJson }) }, async (req) => {
-    return shape(await notifications.markRead(req.ctx.prisma, req.ctx.user!, req.params.id));
+    return shape(await notifications.markRead(req.ctx.caller!, req.params.id));
   });
 
   app.delete<{ Params: { id: string } }>('/api/notifications/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) }, async (req) => {
-    await notifications.deleteNotification(req.ctx.deps, req.ctx.actor, req.params.id);
+    await notifications.deleteNotification(req.ctx.caller!, req.params.id);
     return { success: true };
   });
 }

@@ -18,7 +18,7 @@ export function registerSettingsRoutes(app: FastifyInstance) {
     '/api/admin/settings/:settingKey',
     { config: { access: 'admin' }, schema: doc('Whether a setting has a value and when it changed (never the value): { hasValue, updatedAt }', { params: SettingKeyParams, reply: StatusJson }) },
     async (req) => {
-      const s = await settings.getSettingStatus(req.ctx.prisma, req.params.settingKey);
+      const s = await settings.getSettingStatus(req.ctx.caller!, req.params.settingKey);
       return { hasValue: s.hasValue, updatedAt: s.updatedAt };
     },
   );
@@ -27,7 +27,7 @@ export function registerSettingsRoutes(app: FastifyInstance) {
     '/api/admin/settings',
     { config: { access: 'admin' }, preValidation: adminSessionFirst, schema: doc('Store a setting { settingKey, settingValue, description, isEncrypted }; secrets are encrypted at rest', { body: settings.saveInput, reply: StatusJson.extend({ settingKey: z.string() }) }) },
     async (req) => {
-      const s = await settings.saveSetting(req.ctx.prisma, req.ctx.config, req.ctx.actor, req.body);
+      const s = await settings.saveSetting(req.ctx.caller!, req.body);
       return { settingKey: s.settingKey, hasValue: s.hasValue, updatedAt: s.updatedAt };
     },
   );

@@ -27,7 +27,7 @@ const sessionFirst = async (req: FastifyRequest) => {
   tokens.requireSession(req.ctx.actor);
 };
 const mayCreateFirst = async (req: FastifyRequest) => {
-  await tokens.assertMayCreateToken(req.ctx.prisma, req.ctx.actor);
+  await tokens.assertMayCreateToken(req.ctx.caller!);
 };
 
 /** The JSON of `shape`, as a client receives it (rest/openapi.ts; checked in api/test/graph/openapi-replies.test.ts). */
@@ -62,8 +62,8 @@ export function registerTokenRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { ctx } = req;
-      const list = await tokens.listTokens(ctx.prisma, ctx.actor, { all: req.query.all === 'true' });
-      return { tokens: list.map(shape), canCreate: await tokens.mayCreateTokens(ctx.prisma, ctx.user) };
+      const list = await tokens.listTokens(ctx.caller!, { all: req.query.all === 'true' });
+      return { tokens: list.map(shape), canCreate: await tokens.mayCreateTokens(ctx.caller!, ctx.caller!.actor.user) };
     },
   );
 
@@ -80,7 +80,7 @@ export function registerTokenRoutes(app: FastifyInstance) {
       }),
     },
     async (req, reply) => {
-      const { token, record } = await tokens.createToken(req.ctx.prisma, req.ctx.actor, req.body ?? {});
+      const { token, record } = await tokens.createToken(req.ctx.caller!, req.body ?? {});
       return reply.status(201).send({ token, apiToken: shape(record) });
     },
   );
@@ -88,18 +88,18 @@ export function registerTokenRoutes(app: FastifyInstance) {
   app.get(
     '/api/tokens/settings',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Whether users may create their own API tokens', reply: SettingsJson }) },
-    async (req) => tokens.getTokenSettings(req.ctx.prisma),
+    async (req) => tokens.getTokenSettings(req.ctx.caller!),
   );
 
   app.put<{ Body: z.infer<typeof SettingsBody> }>(
     '/api/tokens/settings',
     { config: { access: 'admin' }, preValidation: sessionFirst, schema: routeSchema({ summary: 'Allow or forbid users to create their own API tokens { usersMayCreateTokens }', body: SettingsBody, reply: SettingsJson }) },
-    async (req) => tokens.setTokenSettings(req.ctx.prisma, req.ctx.actor, req.body),
+    async (req) => tokens.setTokenSettings(req.ctx.caller!, req.body),
   );
 
   app.delete<{ Params: { id: string } }>(
     '/api/tokens/:id',
     { config: { access: 'signedIn' }, preValidation: sessionFirst, schema: routeSchema({ summary: 'Revoke an API token (its owner or an administrator)', params: idParams, reply: z.strictObject({ apiToken: TokenJson }) }) },
-    async (req) => ({ apiToken: shape(await tokens.revokeToken(req.ctx.deps, req.ctx.actor, req.params.id)) }),
+    async (req) => ({ apiToken: shape(await tokens.revokeToken(req.ctx.caller!, req.params.id)) }),
   );
 }

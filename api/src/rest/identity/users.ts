@@ -21,7 +21,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     async (req) => {
       const { search, role, active } = req.query;
       return (
-        await users.listUsers(req.ctx.prisma, {
+        await users.listUsers(req.ctx.caller!, {
           search,
           role: role === 'admin' || role === 'reviewer' ? role : undefined,
           active: active === 'true' ? true : active === 'false' ? false : undefined,
@@ -35,7 +35,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     { config: { access: 'admin' }, schema: routeSchema({ body: users.createUserSchema, reply: UserAnswer, replyStatus: 201 }) },
     async (req, reply) => {
       const { ctx } = req;
-      const user = await users.createUser(ctx.deps, ctx.actor, req.body);
+      const user = await users.createUser(ctx.caller!, req.body);
       return reply.status(201).send({ user: publicUser(user) });
     },
   );
@@ -44,7 +44,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     '/api/users/:id',
     { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: users.updateUserSchema, reply: UserAnswer }) },
     async (req) => {
-      const user = await users.updateUser(req.ctx.deps, req.ctx.actor, req.params.id, req.body);
+      const user = await users.updateUser(req.ctx.caller!, req.params.id, req.body);
       return { user: publicUser(user) };
     },
   );
@@ -53,7 +53,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     '/api/users/:id/reset-password',
     { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ResetBody, reply: UserAnswer }) },
     async (req) => {
-      const user = await users.resetPassword(req.ctx.deps, req.ctx.actor, req.params.id, req.body);
+      const user = await users.resetPassword(req.ctx.caller!, req.params.id, req.body);
       return { user: publicUser(user) };
     },
   );
@@ -64,7 +64,7 @@ export function registerUserRoutes(app: FastifyInstance) {
       { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UserAnswer }) },
       async (req) => {
         const { ctx } = req;
-        const user = await users.setUserActive(ctx.deps, ctx.actor, req.params.id, active);
+        const user = await users.setUserActive(ctx.caller!, req.params.id, active);
         return { user: publicUser(user) };
       },
     );

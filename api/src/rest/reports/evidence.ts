@@ -6,7 +6,7 @@ import { ValidationError } from '../../core/errors.js';
 import { routeSchema, text } from '../edge.js';
 import { csvFile, totalRowsHeader } from '../replies.js';
 import { TOTAL_ROWS_HEADER } from '../../services/reports/exports.js';
-import { periodEvidence } from '../../services/reports/evidence.js';
+import { periodEvidence } from '../../services/reports/period-evidence.js';
 import { EVIDENCE_FORMATS, evidenceCsv, evidenceFileName, writeEvidenceXlsx, type EvidenceFormat } from '../../services/reports/evidence-export.js';
 
 const CONTENT_TYPE: Record<EvidenceFormat, string> = {
@@ -30,7 +30,7 @@ export function registerEvidenceRoutes(app: FastifyInstance) {
     if (!EVIDENCE_FORMATS.includes(format)) throw new ValidationError('format must be xlsx or csv', 'format');
     if (!req.query.periodId) throw new ValidationError('periodId is required', 'periodId');
     // Everything that can fail with a message fails before the first byte.
-    const evidence = await periodEvidence(req.ctx.prisma, req.query.periodId, req.ctx.deps.config.uploadsDir);
+    const evidence = await periodEvidence(req.ctx.caller!, req.query.periodId);
     reply.header(TOTAL_ROWS_HEADER, String(evidence.scope.summary.decisions)).header('content-type', CONTENT_TYPE[format]).header('content-disposition', `attachment; filename="${evidenceFileName(evidence, format)}"`);
     if (format === 'csv') {
       async function* body() {

@@ -36,12 +36,12 @@ export function registerReviewHistoryRoutes(app: FastifyInstance) {
   app.get<{ Querystring: AllQuery }>(
     '/api/reviews/all',
     { config: { access: 'signedIn' }, schema: routeSchema({ querystring: AllQuery, reply: z.strictObject({ reviews: z.array(SharedReviewJson), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) }) }, async (req) => {
-    const r = await history.listReviews(req.ctx.prisma, req.ctx.viewer!, req.query, req.query);
+    const r = await history.listReviews(req.ctx.caller!, req.query, req.query);
     return { reviews: r.reviews.map((x) => reviewJson(x, true)), total: r.total, page: r.page, limit: r.limit };
   });
 
   app.get('/api/dashboard/recent-reviews', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(ReviewJson) }) }, async (req) =>
-    (await history.recentReviews(req.ctx.prisma, req.ctx.viewer!)).map((x) => reviewJson(x, false)),
+    (await history.recentReviews(req.ctx.caller!)).map((x) => reviewJson(x, false)),
   );
 }
 

@@ -19,12 +19,12 @@ const AnalysisJson = z.strictObject({
 
 export function registerRiskAnalysisRoutes(app: FastifyInstance) {
   app.post('/api/risk-analysis/baseline-vs-simulation', { config: { access: 'signedIn' }, schema: routeSchema({ body: analysis.analysisInputSchema, reply: z.strictObject({ analysis: AnalysisJson }) }) }, async (req) => ({
-    analysis: await analysis.analyseUser(req.ctx.prisma, req.ctx.actor, req.ctx.viewer!, req.body),
+    analysis: await analysis.analyseUser(req.ctx.caller!, req.body),
   }));
 
   // The latest result per user, keyed by user id.
   app.get('/api/risk-analysis/latest-results', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.record(z.string(), z.strictObject({ status: STATUS, timestamp: isoDate(), riskBreakdown: Breakdown })).describe('By user id') }) }, async (req) => {
-    const results = await analysis.latestResults(req.ctx.prisma, req.ctx.viewer!);
+    const results = await analysis.latestResults(req.ctx.caller!);
     return Object.fromEntries(results.map((r) => [r.userId, { status: r.userStatus, timestamp: r.timestamp, riskBreakdown: r.riskBreakdown }]));
   });
 }

@@ -86,16 +86,16 @@ const WhatIfQuery = z.object({ compositeBusinessRole: text('compositeBusinessRol
 
 export function registerSimulationRoutes(app: FastifyInstance) {
   app.post('/api/simulation/run', { config: { access: 'admin' }, schema: routeSchema({ body: simulation.simulationInputSchema, reply: ResultJson }) }, async (req) =>
-    simulation.runSimulation(req.ctx.prisma, req.ctx.actor, req.ctx.viewer!, req.body),
+    simulation.runSimulation(req.ctx.caller!, req.body),
   );
 
   app.get<{ Querystring: z.infer<typeof RunsQuery> }>('/api/simulation/runs', { config: { access: 'admin' }, schema: routeSchema({ querystring: RunsQuery, reply: z.array(RunJson).describe('Newest first') }) }, async (req) =>
-    simulation.recentSimulations(req.ctx.prisma, req.query.limit ?? 20),
+    simulation.recentSimulations(req.ctx.caller!, req.query.limit ?? 20),
   );
 
   app.get<{ Querystring: z.infer<typeof WhatIfQuery> }>(
     '/api/simulation/role-what-if',
     { config: { access: 'admin' }, schema: routeSchema({ querystring: WhatIfQuery, reply: WhatIfJson }) },
-    async (req) => roleWhatIf(req.ctx.prisma, req.ctx.viewer!, req.query.compositeBusinessRole ?? ''),
+    async (req) => roleWhatIf(req.ctx.caller!, req.query.compositeBusinessRole ?? ''),
   );
 }

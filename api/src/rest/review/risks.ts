@@ -143,7 +143,7 @@ export function registerRiskRoutes(app: FastifyInstance) {
     return sendCsvExport(reply, {
       name: `risk-export-${stamp}.csv`,
       totalRows: total,
-      lines: exportRisksCsv(req.ctx.deps, req.ctx.viewer!, req.query, { everyReviewer }),
+      lines: exportRisksCsv(req.ctx.caller!, req.query, { everyReviewer }),
     });
   };
   const exportSchema = (summary: string) =>

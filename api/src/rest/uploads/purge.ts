@@ -21,7 +21,7 @@ export function registerPurgeRoutes(app: FastifyInstance) {
       }),
     },
     async (req) => {
-      const r = await purgeRiskData(req.ctx.deps, req.ctx.actor);
+      const r = await purgeRiskData(req.ctx.caller!);
       return { message: 'All user risk data has been purged successfully', purgedAt: r.purgedAt, deleted: r.deleted };
     },
   );

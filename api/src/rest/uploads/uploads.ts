@@ -183,7 +183,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     const { file, fields } = await receiveMultipart(req, reply);
     try {
       if (!file) throw new ValidationError('No file was sent: add it in a field named file');
-      const u = await uploads.acceptUpload(req.ctx.deps, req.ctx.actor, file, {
+      const u = await uploads.acceptUpload(req.ctx.caller!, file, {
         uploadMode: fields.uploadMode as 'append' | 'replace' | undefined,
         skipDuplicates: fields.skipDuplicates as never,
         batchSize: fields.batchSize as never,
@@ -204,7 +204,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
       const { file } = await receiveMultipart(req, reply);
       try {
         if (!file) throw new ValidationError('No file was sent: add it in a field named file');
-        return await preview.createPreview(req.ctx.deps, file);
+        return await preview.createPreview(req.ctx.caller!, file);
       } finally {
         if (file) await fs.promises.rm(file.tempPath, { force: true });
       }
@@ -215,7 +215,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
   app.post<{ Params: { id: string }; Body: z.infer<typeof AgainBody> }>(
     '/api/upload/preview/:id',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'The preview again, with the columns mapped as sent, from the sheet and header row sent', params: idParams, body: AgainBody, reply: PreviewJson }) },
-    async (req) => preview.previewAgain(req.ctx.deps, req.params.id, req.body),
+    async (req) => preview.previewAgain(req.ctx.caller!, req.params.id, req.body),
   );
 
   app.post<{ Params: { id: string }; Body: z.infer<typeof StartBody> }>(
@@ -223,7 +223,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Start Upload: load the previewed file with this mapping', params: idParams, body: StartBody, reply: UploadAccepted, replyStatus: 202 }) },
     async (req, reply) => {
       const { columnMapping, saveProfileAs, sheet, headerRow, ...options } = req.body;
-      const u = await preview.startPreviewed(req.ctx.deps, req.ctx.actor, req.params.id, { options, columnMapping, saveProfileAs, sheet, headerRow });
+      const u = await preview.startPreviewed(req.ctx.caller!, req.params.id, { options, columnMapping, saveProfileAs, sheet, headerRow });
       return reply.status(202).send({ uploadId: u.id, status: u.status });
     },
   );
@@ -235,29 +235,29 @@ export async function registerUploadRoutes(app: FastifyInstance) {
       schema: routeSchema({
         reply: z.array(z.strictObject({ id: z.uuid(), name: z.string(), columns: z.array(z.strictObject({ header: z.string(), field: z.string().nullable() })), updatedAt: isoDate() })),
       }),
-    }, async (req) => (await profiles.listProfiles(req.ctx.prisma)).map(profiles.profileJson));
+    }, async (req) => (await profiles.listProfiles(req.ctx.caller!)).map(profiles.profileJson));
 
   app.delete<{ Params: { id: string } }>(
     '/api/mapping-profiles/:id',
     { config: { access: 'admin' }, schema: routeSchema({ summary: 'Delete a column-mapping profile', params: idParams, replyStatus: 204, replyDescription: 'Deleted (no content)' }) },
     async (req, reply) => {
-      await profiles.deleteProfile(req.ctx.prisma, req.ctx.actor, req.params.id);
+      await profiles.deleteProfile(req.ctx.caller!, req.params.id);
       return reply.status(204).send();
     },
   );
 
   app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.strictObject(statusFields) }) }, async (req) => {
-    return uploadStatusJson(await uploads.getUpload(req.ctx.prisma, req.params.id));
+    return uploadStatusJson(await uploads.getUpload(req.ctx.caller!, req.params.id));
   });
 
-  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) => (await uploads.listUploads(req.ctx.prisma)).map(uploadJson));
+  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) => (await uploads.listUploads(req.ctx.caller!)).map(uploadJson));
 
   app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadJson }) }, async (req) =>
-    uploadJson(await uploads.getUpload(req.ctx.prisma, req.params.id)),
+    uploadJson(await uploads.getUpload(req.ctx.caller!, req.params.id)),
   );
 
   app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {
-    const u = await uploads.retryUpload(req.ctx.deps, req.ctx.actor, req.params.id);
+    const u = await uploads.retryUpload(req.ctx.caller!, req.params.id);
     return reply.status(202).send({ uploadId: u.id, status: u.status });
   });
 }

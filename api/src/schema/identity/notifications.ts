@@ -101,7 +101,7 @@ builder.queryFields((t) => ({
       const where = notifications.visibleTo(ctx.user!.id);
       const [total, unreadCount] = await Promise.all([
         ctx.prisma.notification.count({ where }),
-        notifications.unreadCount(ctx.prisma, ctx.user!.id, where),
+        notifications.unreadCount(ctx.caller!, where),
       ]);
       return { total, unreadCount };
     },
@@ -122,7 +122,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, _args, ctx) => {
       const [total, unreadCount] = await Promise.all([
         ctx.prisma.notification.count(),
-        notifications.unreadCount(ctx.prisma, ctx.user!.id, notifications.visibleTo(ctx.user!.id)),
+        notifications.unreadCount(ctx.caller!, notifications.visibleTo(ctx.user!.id)),
       ]);
       return { total, unreadCount };
     },
@@ -148,7 +148,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: SendNotificationInput, required: true, description: 'The title, message, type and recipients (every user or one) of the notification.' }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const n = await notifications.sendNotification(ctx.deps, ctx.actor, { ...input, targetUserId: input.targetUserId?.id ?? null });
+      const n = await notifications.sendNotification(ctx.caller!, { ...input, targetUserId: input.targetUserId?.id ?? null });
       return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: n.id } });
     },
   }),
@@ -159,14 +159,14 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: NotificationNode, description: 'The notification’s global id.' }) },
     resolve: async (query, _root, { id }, ctx) => {
-      await notifications.markRead(ctx.prisma, ctx.user!, id.id);
+      await notifications.markRead(ctx.caller!, id.id);
       return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
     },
   }),
   markAllNotificationsRead: t.int({
     description: 'Marks every notification of the viewer read; returns how many were unread.',
     authScopes: { signedIn: true },
-    resolve: (_root, _args, ctx) => notifications.markAllRead(ctx.prisma, ctx.user!),
+    resolve: (_root, _args, ctx) => notifications.markAllRead(ctx.caller!),
   }),
   deleteNotification: t.field({
     type: 'ID',
@@ -175,7 +175,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: NotificationNode, description: 'The notification’s global id.' }) },
     resolve: async (_root, { id }, ctx) => {
-      await notifications.deleteNotification(ctx.deps, ctx.actor, id.id);
+      await notifications.deleteNotification(ctx.caller!, id.id);
       return encodeGlobalID('Notification', id.id);
     },
   }),

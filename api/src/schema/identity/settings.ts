@@ -26,7 +26,7 @@ builder.queryFields((t) => ({
     type: SettingStatus,
     description: 'Whether an OpenAI API key is configured (Admin Settings).',
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => settings.getSettingStatus(ctx.prisma, settings.OPENAI_API_KEY),
+    resolve: (_root, _args, ctx) => settings.getSettingStatus(ctx.caller!, settings.OPENAI_API_KEY),
   }),
 }));
 
@@ -38,7 +38,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { apiKey: t.arg.string({ required: true, description: 'The OpenAI API key; stored encrypted, never returned.' }) },
     resolve: (_root, args, ctx) =>
-      settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.OPENAI_API_KEY, settingValue: args.apiKey, isEncrypted: true }),
+      settings.saveSetting(ctx.caller!, { settingKey: settings.OPENAI_API_KEY, settingValue: args.apiKey, isEncrypted: true }),
   }),
   saveAiSpendCap: t.field({
     type: SettingStatus,
@@ -47,7 +47,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { amountUsd: t.arg.string({ required: true, description: 'The most the AI features may spend in a month, in US dollars (empty: no cap).' }) },
     resolve: (_root, args, ctx) =>
-      settings.saveSetting(ctx.prisma, ctx.config, ctx.actor, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
+      settings.saveSetting(ctx.caller!, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
   }),
   saveReviewRules: t.field({
     type: [SettingStatus],
@@ -58,7 +58,7 @@ builder.mutationFields((t) => ({
       requireRemovalComment: t.arg.boolean({ description: 'true: a removal needs a justification comment; left out: unchanged.' }),
       allowBulkApproval: t.arg.boolean({ description: 'true: reviewers and administrators may decide every item matching a filter at once; left out: unchanged.' }),
     },
-    resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.prisma, ctx.config, ctx.actor, args),
+    resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.caller!, args),
   }),
   validateOpenAiKey: t.field({
     type: KeyValidationRef,

@@ -63,11 +63,11 @@ const ApiTokenCreated = builder
 builder.prismaObjectFields('User', (t) => ({
   canCreateApiTokens: t.boolean({
     description: 'Whether this user may create API tokens (administrators, or everyone when an administrator allows it).',
-    resolve: (user, _args, ctx) => tokens.mayCreateTokens(ctx.prisma, user),
+    resolve: (user, _args, ctx) => tokens.mayCreateTokens(ctx.caller!, user),
   }),
   activeApiTokenCount: t.int({
     description: 'How many of this user’s API tokens are neither revoked nor expired.',
-    resolve: (user, _args, ctx) => tokens.countLiveTokens(ctx.prisma, user.id),
+    resolve: (user, _args, ctx) => tokens.countLiveTokens(ctx.caller!, user.id),
   }),
 }));
 
@@ -92,16 +92,16 @@ builder.queryFields((t) => ({
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.apiToken.findMany({
         ...runnable(query),
-        where: tokens.tokenListFilter(ctx.actor, args),
+        where: tokens.tokenListFilter(ctx.caller!, args),
         orderBy: tokenOrder.orderBy<Prisma.ApiTokenOrderByWithRelationInput>(args.orderBy),
       }),
-    totalCount: (_root, args, ctx) => ctx.prisma.apiToken.count({ where: tokens.tokenListFilter(ctx.actor, args) }),
+    totalCount: (_root, args, ctx) => ctx.prisma.apiToken.count({ where: tokens.tokenListFilter(ctx.caller!, args) }),
   }),
   apiTokenSettings: t.field({
     type: ApiTokenSettings,
     description: 'Whether users who are not administrators may create their own API tokens.',
     authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => tokens.getTokenSettings(ctx.prisma),
+    resolve: (_root, _args, ctx) => tokens.getTokenSettings(ctx.caller!),
   }),
 }));
 
@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
       expiresInDays: t.arg.int({ description: '1 to 365; default 90.' }),
       scope: t.arg({ type: ApiTokenScopeEnum, description: 'Default read.' }),
     },
-    resolve: (_root, args, ctx) => tokens.createToken(ctx.prisma, ctx.actor, args),
+    resolve: (_root, args, ctx) => tokens.createToken(ctx.caller!, args),
   }),
   revokeApiToken: t.field({
     type: ApiTokenNode,
@@ -124,7 +124,7 @@ builder.mutationFields((t) => ({
     authScopes: { signedIn: true },
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: ApiTokenNode, description: 'The token’s global id.' }) },
-    resolve: (_root, { id }, ctx) => tokens.revokeToken(ctx.deps, ctx.actor, id.id),
+    resolve: (_root, { id }, ctx) => tokens.revokeToken(ctx.caller!, id.id),
   }),
   setApiTokenSettings: t.field({
     type: ApiTokenSettings,
@@ -132,6 +132,6 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: { usersMayCreateTokens: t.arg.boolean({ required: true, description: 'true: every user may create tokens for themselves.' }) },
-    resolve: (_root, args, ctx) => tokens.setTokenSettings(ctx.prisma, ctx.actor, args),
+    resolve: (_root, args, ctx) => tokens.setTokenSettings(ctx.caller!, args),
   }),
 }));

@@ -154,7 +154,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: ChangePasswordInput, required: true, description: 'The current and the new password.' }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const user = await internalAuth.changePassword(ctx.deps, ctx.actor, input);
+      const user = await internalAuth.changePassword(ctx.caller!, input);
       return reloadUser(ctx, query, user);
     },
   }),
@@ -175,7 +175,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: CreateUserInput, required: true, description: 'The new account.' }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const user = await users.createUser(ctx.deps, ctx.actor, { ...input, lastName: input.lastName ?? '' });
+      const user = await users.createUser(ctx.caller!, { ...input, lastName: input.lastName ?? '' });
       return reloadUser(ctx, query, user);
     },
   }),
@@ -189,7 +189,7 @@ builder.mutationFields((t) => ({
       active: t.arg.boolean({ required: true, description: 'true to activate, false to deactivate.' }),
     },
     resolve: async (query, _root, { id, active }, ctx) => {
-      const user = await users.setUserActive(ctx.deps, ctx.actor, id.id, active);
+      const user = await users.setUserActive(ctx.caller!, id.id, active);
       return reloadUser(ctx, query, user);
     },
   }),
@@ -206,7 +206,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateUserInput, required: true, description: 'The user’s global id and the fields to change; fields left out keep their value.' }),
     },
     resolve: async (query, _root, { id, input }, ctx) => {
-      const user = await users.updateUser(ctx.deps, ctx.actor, id.id, {
+      const user = await users.updateUser(ctx.caller!, id.id, {
         firstName: input.firstName ?? undefined,
         lastName: input.lastName ?? undefined,
         role: input.role ?? undefined,
@@ -224,7 +224,7 @@ builder.mutationFields((t) => ({
       newPassword: t.arg.string({ required: true, description: 'The temporary password to give the user.' }),
     },
     resolve: async (query, _root, { id, newPassword }, ctx) => {
-      const user = await users.resetPassword(ctx.deps, ctx.actor, id.id, { newPassword });
+      const user = await users.resetPassword(ctx.caller!, id.id, { newPassword });
       return reloadUser(ctx, query, user);
     },
   }),

@@ -7,7 +7,8 @@ import { RecommendationValueEnum } from '../review/risks.js';
 import type { RecommendationValue } from '../../services/review/recommendations.js';
 import { UploadStatusEnum } from '../uploads/uploads.js';
 import type { DecisionValue } from '../../services/risk-rules.js';
-import { periodEvidence, type EvidenceScope, type EvidenceUpload } from '../../services/reports/evidence.js';
+import type { EvidenceScope, EvidenceUpload } from '../../services/reports/evidence.js';
+import { periodEvidence } from '../../services/reports/period-evidence.js';
 
 const EvidenceUploadRef = builder.objectRef<EvidenceUpload>('EvidenceUpload').implement({
   description: 'An upload whose rows the period’s decisions were made on.',
@@ -76,7 +77,7 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     args: { periodId: t.arg.globalID({ required: true, for: ReviewPeriodNode, description: 'The period’s global id.' }) },
     resolve: async (_root, args, ctx) => {
-      const e = await periodEvidence(ctx.prisma, args.periodId.id, ctx.deps.config.uploadsDir);
+      const e = await periodEvidence(ctx.caller!, args.periodId.id);
       const first = await e.decisions().next();
       return { scope: e.scope, decisions: (first.value ?? []).slice(0, 500) };
     },

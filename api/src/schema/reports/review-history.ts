@@ -40,7 +40,7 @@ const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDe
   description: "One reviewer's decision on one risk row in one period.",
   id: { description: 'The decision’s global id.', resolve: (r) => r.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'sharedWith' in v && 'periodName' in v,
-  loadMany: (ids, ctx) => history.getReviews(ctx.prisma, ctx.viewer!, ids),
+  loadMany: (ids, ctx) => history.getReviews(ctx.caller!, ids),
   fields: (t) => ({
     userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
     userName: t.exposeString('userName', { description: 'The user’s name.' }),
@@ -90,7 +90,7 @@ async function reviewPage(ctx: Context, args: ConnectionArgs & { page?: number |
   }
   const after = fromCursor(args.after, 'after');
   const before = fromCursor(args.before, 'before');
-  const r = await history.listReviews(ctx.prisma, ctx.viewer!, filter, {
+  const r = await history.listReviews(ctx.caller!, filter, {
     page: args.page,
     limit: args.first ?? args.last ?? defaultSize,
     after,

@@ -36,7 +36,7 @@ const RiskAnalysis = builder.node(builder.objectRef<analysis.AnalysisResult>('Ri
     "A user's analysis: red when a kept role under any of their risks carries a high-risk rule (02NN, 03NN). Stored per analyst: each caller reads back only their own.",
   id: { description: 'The stored analysis’ global id, as node(id:) reads it back.', resolve: (r) => r.id },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'riskBreakdown' in v && 'userStatus' in v,
-  loadMany: (ids, ctx) => analysis.resultsById(ctx.prisma, ctx.viewer!, ids),
+  loadMany: (ids, ctx) => analysis.resultsById(ctx.caller!, ids),
   fields: (t) => ({
     analysisId: t.exposeString('id', { description: 'The stored analysis’ id (the REST id; `id` is the global one).' }),
     userId: t.exposeString('userId', { description: 'The user id analysed.' }),
@@ -60,7 +60,7 @@ builder.objectFields(CompositeUserRef, (t) => ({
         .viewer!.loader(
           'analysis.latest',
           async (ids: readonly string[]) => {
-            const byUser = new Map((await analysis.latestResults(ctx.prisma, ctx.viewer!, ids)).map((r) => [r.userId, r]));
+            const byUser = new Map((await analysis.latestResults(ctx.caller!, ids)).map((r) => [r.userId, r]));
             return ids.map((id) => byUser.get(id) ?? null);
           },
           String,
@@ -84,7 +84,7 @@ builder.queryFields((t) => ({
     description: `The viewer's latest stored analysis per user (of the given users, when set), newest first: a list bounded at ${analysis.MAX_LATEST} users, not a connection.`,
     authScopes: { signedIn: true },
     args: { userIds: t.arg.stringList({ description: `At most ${analysis.MAX_LATEST}.` }) },
-    resolve: (_root, args, ctx) => analysis.latestResults(ctx.prisma, ctx.viewer!, args.userIds),
+    resolve: (_root, args, ctx) => analysis.latestResults(ctx.caller!, args.userIds),
   }),
 }));
 
@@ -98,6 +98,6 @@ builder.mutationFields((t) => ({
       userId: t.arg.string({ required: true, description: 'The user id in the source system.' }),
       roleDecisions: t.arg({ type: [AnalysisRoleDecisionInput], description: 'Decisions to assume instead of the saved ones.' }),
     },
-    resolve: (_root, args, ctx) => analysis.analyseUser(ctx.prisma, ctx.actor, ctx.viewer!, args),
+    resolve: (_root, args, ctx) => analysis.analyseUser(ctx.caller!, args),
   }),
 }));

@@ -120,7 +120,7 @@ const SimulationRun = builder.node(builder.objectRef<simulation.SimulationRun>('
   id: { description: 'The run’s global id, as node(id:) reads it back.', resolve: (r) => r.id },
   authScopes: { admin: true },
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'scenarioCount' in v && 'runBy' in v,
-  loadMany: (ids, ctx) => simulation.simulationsById(ctx.prisma, ids),
+  loadMany: (ids, ctx) => simulation.simulationsById(ctx.caller!, ids),
   fields: (t) => ({
     runId: t.exposeString('id', { description: 'Its id (the REST id; `id` is the global one).' }),
     userId: t.exposeString('userId', { description: 'The user id simulated.' }),
@@ -179,7 +179,7 @@ builder.queryFields((t) => ({
     description: `The access risks of a user (id and description), for the simulation's risk picker; for a user of a loaded extract, also the enabled risks of the active rule sets. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), search: t.arg.string({ description: 'Part of the risk id or description.' }), limit: t.arg.int({ description: 'At most this many.' }) },
-    resolve: (_root, args, ctx) => simulation.userRisks(ctx.prisma, ctx.viewer!, args.userId, args.search, args.limit),
+    resolve: (_root, args, ctx) => simulation.userRisks(ctx.caller!, args.userId, args.search, args.limit),
   }),
   simulationRoles: t.field({
     type: [PickerOption],
@@ -187,35 +187,35 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), compositeRolesOnly: t.arg.boolean({ description: 'List only composite roles, not the role profiles under them.' }), search: t.arg.string({ description: 'Part of the role’s name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
     resolve: (_root, args, ctx) =>
-      simulation.userRoles(ctx.prisma, ctx.viewer!, args.userId, { compositeOnly: args.compositeRolesOnly, search: args.search, limit: args.limit }),
+      simulation.userRoles(ctx.caller!, args.userId, { compositeOnly: args.compositeRolesOnly, search: args.search, limit: args.limit }),
   }),
   simulationExtractUsers: t.field({
     type: [PickerOption],
     description: `Users of the systems' loaded extracts (id and name) whose id or name contains the search, for the simulation's user picker: the engine answers their simulations. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { search: t.arg.string({ description: 'Part of the user id or name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
-    resolve: (_root, args, ctx) => simulation.extractUsers(ctx.prisma, args.search, args.limit),
+    resolve: (_root, args, ctx) => simulation.extractUsers(ctx.caller!, args.search, args.limit),
   }),
   compositeRoleNames: t.field({
     type: [PickerOption],
     description: `Composite role names containing the search, for the what-if picker. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
     args: { search: t.arg.string({ description: 'Part of the role’s name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
-    resolve: (_root, args, ctx) => whatIf.searchCompositeRoles(ctx.prisma, ctx.viewer!, args.search, args.limit),
+    resolve: (_root, args, ctx) => whatIf.searchCompositeRoles(ctx.caller!, args.search, args.limit),
   }),
   simulationRuns: t.field({
     type: [SimulationRun],
     description: `The latest stored simulation runs, newest first, with who ran them: a list bounded by \`limit\` (at most ${simulation.MAX_RECENT_RUNS}), not a connection.`,
     authScopes: { admin: true },
     args: { limit: t.arg.int({ description: 'At most this many, up to 100 (default 20).' }) },
-    resolve: (_root, args, ctx) => simulation.recentSimulations(ctx.prisma, args.limit ?? 20),
+    resolve: (_root, args, ctx) => simulation.recentSimulations(ctx.caller!, args.limit ?? 20),
   }),
   roleWhatIf: t.field({
     type: RoleWhatIf,
     description: 'What if this composite role were removed from everyone: users affected, risks lost, users turning green.',
     authScopes: { admin: true },
     args: { compositeBusinessRole: t.arg.string({ required: true, description: 'The composite role to remove.' }) },
-    resolve: (_root, args, ctx) => whatIf.roleWhatIf(ctx.prisma, ctx.viewer!, args.compositeBusinessRole),
+    resolve: (_root, args, ctx) => whatIf.roleWhatIf(ctx.caller!, args.compositeBusinessRole),
   }),
 }));
 
@@ -232,6 +232,6 @@ builder.mutationFields((t) => ({
       roleScenarios: t.arg({ type: [ScenarioInput], required: true, description: 'The roles and what to do with each.' }),
       compositeRolesOnly: t.arg.boolean({ description: 'Work on composite roles only, not role profiles.' }),
     },
-    resolve: (_root, args, ctx) => simulation.runSimulation(ctx.prisma, ctx.actor, ctx.viewer!, args),
+    resolve: (_root, args, ctx) => simulation.runSimulation(ctx.caller!, args),
   }),
 }));

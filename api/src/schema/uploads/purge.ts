@@ -37,7 +37,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes all risk data in one transaction; users, settings, notifications and the audit trail stay.',
     authScopes: { admin: true },
     errors: {},
-    resolve: (_root, _args, ctx) => purgeRiskData(ctx.deps, ctx.actor),
+    resolve: (_root, _args, ctx) => purgeRiskData(ctx.caller!),
   }),
 }));
 

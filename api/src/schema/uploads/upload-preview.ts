@@ -120,12 +120,12 @@ builder.mutationFields((t) => ({
       headerRow: t.arg.int({ description: 'With previewId: the row holding the header (1-based, as the layout numbers rows); left out, the row found.' }),
     },
     resolve: async (_root, args, ctx) => {
-      if (args.previewId) return preview.previewAgain(ctx.deps, args.previewId, { columnMapping: args.columnMapping ?? undefined, sheet: args.sheet, headerRow: args.headerRow });
+      if (args.previewId) return preview.previewAgain(ctx.caller!, args.previewId, { columnMapping: args.columnMapping ?? undefined, sheet: args.sheet, headerRow: args.headerRow });
       if (!args.file) throw new ValidationError('Send the file, or the previewId of an earlier preview', 'file');
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
       const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
       try {
-        return await preview.createPreview(ctx.deps, received);
+        return await preview.createPreview(ctx.caller!, received);
       } finally {
         await fs.promises.rm(received.tempPath, { force: true });
       }
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
       options: t.arg({ type: UploadOptionsInput, description: 'How to load: append or replace, duplicates, batch size, e-mail when done.' }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const u = await preview.startPreviewed(ctx.deps, ctx.actor, args.previewId, {
+      const u = await preview.startPreviewed(ctx.caller!, args.previewId, {
         columnMapping: args.columnMapping ?? undefined,
         saveProfileAs: args.saveProfileAs ?? undefined,
         sheet: args.sheet,
@@ -162,7 +162,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: MappingProfileNode, description: 'The profile\'s global id (MappingProfile.id).' }) },
     resolve: async (_root, { id }, ctx) => {
-      await profiles.deleteProfile(ctx.prisma, ctx.actor, id.id);
+      await profiles.deleteProfile(ctx.caller!, id.id);
       return encodeGlobalID('MappingProfile', id.id);
     },
   }),

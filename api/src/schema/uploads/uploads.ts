@@ -200,7 +200,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
       const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
-      const u = await uploads.acceptUpload(ctx.deps, ctx.actor, received, uploadOptionsOf(args.options));
+      const u = await uploads.acceptUpload(ctx.caller!, received, uploadOptionsOf(args.options));
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });
     },
   }),
@@ -211,7 +211,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.globalID({ required: true, for: UploadNode, description: 'The failed upload’s global id.' }) },
     resolve: async (query, _root, { id }, ctx) => {
-      await uploads.retryUpload(ctx.deps, ctx.actor, id.id);
+      await uploads.retryUpload(ctx.caller!, id.id);
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
     },
   }),
@@ -223,7 +223,7 @@ builder.subscriptionFields((t) => ({
     description: 'Rows and bytes processed, status and errors of one upload: where it stands first, then as they happen, ending after completed or failed.',
     authScopes: { admin: true },
     args: { id: t.arg.globalID({ required: true, for: UploadNode, description: 'The upload’s global id.' }) },
-    subscribe: (_root, { id }, ctx) => uploads.progressStream(ctx.prisma, ctx.pubsub, id.id),
+    subscribe: (_root, { id }, ctx) => uploads.progressStream(ctx.caller!, id.id),
     resolve: (p) => p,
   }),
 }));

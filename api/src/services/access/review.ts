@@ -35,7 +35,7 @@ export async function sendToReview(caller: Caller, runId: string, input: SendToR
   const ruleSet = await getRuleSet(caller, run.ruleSetId);
   const file = await receiveFile(caller.deps.config.uploadsDir, Readable.from(conflictsCsv(caller, run.id)), runUploadName(run, ruleSet));
   try {
-    return await acceptUpload(caller.deps, caller.actor, file, { uploadMode: mode, emailNotification: false });
+    return await acceptUpload(caller, file, { uploadMode: mode, emailNotification: false });
   } finally {
     // Handed over (moved) or refused: nothing of it stays in the incoming folder.
     await fs.promises.rm(file.tempPath, { force: true });

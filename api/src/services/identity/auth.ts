@@ -9,9 +9,9 @@ import { hashPassword, verifyPassword, MIN_PASSWORD_LENGTH } from '../../auth/pa
 import { createSession, endSession, endUserSessions, type NewSession } from '../../auth/sessions.js';
 import { ACCOUNT_ALERT_FAILURES, THROTTLE_WINDOW_MS, assertNotThrottled, clearFailures, recordFailure, type Lockout } from '../../auth/throttle.js';
 import { revokeUserApiTokens } from '../../auth/tokens.js';
-import { sendNotification, type NotificationDeps } from './notifications.js';
+import { sendNotificationAs, type NotificationDeps } from './notifications.js';
 import type { PubSub } from '../../pubsub.js';
-import type { AppDeps } from '../deps.js';
+import type { Caller } from '../caller.js';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
@@ -100,7 +100,7 @@ async function alertAdministrators(deps: NotificationDeps, user: User, ip: strin
   const admins = await deps.prisma.user.findMany({ where: { role: 'admin', isActive: true }, select: { id: true } });
   const minutes = THROTTLE_WINDOW_MS / 60_000;
   for (const admin of admins) {
-    await sendNotification(deps, { user: null, ip: ip ?? null }, {
+    await sendNotificationAs(deps, { user: null, ip: ip ?? null }, {
       type: 'warning',
       title: 'Repeated failed sign-ins',
       message:
@@ -142,10 +142,10 @@ export function assertSignedInSession(actor: Actor): void {
   if (!actor.sessionId) throw new ForbiddenError(PASSWORD_NEEDS_SESSION);
 }
 
-export async function changePassword(deps: Pick<AppDeps, 'prisma' | 'pubsub'>, actor: Actor, input: ChangePasswordInput): Promise<User> {
+export async function changePassword(caller: Caller, input: ChangePasswordInput): Promise<User> {
+  const { deps, actor } = caller;
   const { prisma } = deps;
   const me = actor.user;
-  if (!me) throw new AuthenticationError('Not signed in');
   assertSignedInSession(actor);
   if (input.userId != null && typeof input.userId !== 'string') throw new ValidationError('userId must be text', 'userId');
   if (input.userId && input.userId !== me.id) throw new ForbiddenError('You can only change your own password');

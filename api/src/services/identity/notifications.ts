@@ -11,6 +11,7 @@ import { isSingleLine, parseOrThrow, singleLineMessage } from '../../core/valida
 import type { Actor, DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
+import type { Caller } from '../caller.js';
 
 export interface NotificationDeps {
   prisma: PrismaClient;
@@ -48,7 +49,18 @@ function senderName(u: User | null): string | null {
   return displayName(u) || u.email;
 }
 
-export async function sendNotification(deps: NotificationDeps, actor: Actor, input: SendNotificationInput): Promise<Notification> {
+/** An administrator sends a notification (to everyone or to one user); audited, delivered live after the commit. */
+export function sendNotification(caller: Caller, input: SendNotificationInput): Promise<Notification> {
+  return sendNotificationAs(caller.deps, caller.actor, input);
+}
+
+/**
+ * The same, sent as `actor` by work that holds deps and an actor rather than a
+ * Caller: the administrators' alert during a sign-in (nobody signed in yet),
+ * remediation reopened by an upload's load (the worker), and review services
+ * that take deps and an actor.
+ */
+export async function sendNotificationAs(deps: NotificationDeps, actor: Actor, input: SendNotificationInput): Promise<Notification> {
   const data = parseOrThrow(sendSchema, input);
   let targetUserId: string | null = null;
   if (data.targetType === 'specific') {
@@ -99,23 +111,29 @@ async function withReadState(prisma: PrismaClient, userId: string, rows: Notific
   return rows.map((r) => ({ ...r, isRead: byId.has(r.id), readAt: byId.get(r.id) ?? null }));
 }
 
-export async function unreadCount(prisma: PrismaClient, userId: string, scope: Prisma.NotificationWhereInput): Promise<number> {
-  return prisma.notification.count({ where: { AND: [scope, { reads: { none: { userId } } }] } });
+/** Of the notifications `scope` selects, how many the caller has not read. */
+export async function unreadCount(caller: Caller, scope: Prisma.NotificationWhereInput): Promise<number> {
+  const userId = caller.actor.user.id;
+  return caller.deps.prisma.notification.count({ where: { AND: [scope, { reads: { none: { userId } } }] } });
 }
 
 /** The caller's notifications, newest first, with their read state and unread count. */
-export async function listForUser(prisma: PrismaClient, user: User, opts: { limit?: number } = {}) {
+export async function listForUser(caller: Caller, opts: { limit?: number } = {}) {
+  const { prisma } = caller.deps;
+  const user = caller.actor.user;
   const where = visibleTo(user.id);
   const [rows, total, unread] = await Promise.all([
     prisma.notification.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: Math.min(opts.limit ?? 100, 500) }),
     prisma.notification.count({ where }),
-    unreadCount(prisma, user.id, where),
+    unreadCount(caller, where),
   ]);
   return { notifications: await withReadState(prisma, user.id, rows), total, unreadCount: unread };
 }
 
 /** Every notification sent (administrators), read state as seen by the caller. */
-export async function listAll(prisma: PrismaClient, admin: User, opts: { limit?: number } = {}) {
+export async function listAll(caller: Caller, opts: { limit?: number } = {}) {
+  const { prisma } = caller.deps;
+  const admin = caller.actor.user;
   if (admin.role !== 'admin') throw new ForbiddenError('Only administrators can list all notifications');
   const [rows, total, unread] = await Promise.all([
     prisma.notification.findMany({
@@ -125,7 +143,7 @@ export async function listAll(prisma: PrismaClient, admin: User, opts: { limit?:
     }),
     prisma.notification.count(),
     // Unread as the administrator can read them: notifications addressed to them.
-    unreadCount(prisma, admin.id, visibleTo(admin.id)),
+    unreadCount(caller, visibleTo(admin.id)),
   ]);
   const views = await withReadState(prisma, admin.id, rows);
   return { notifications: views, total, unreadCount: unread };
@@ -138,7 +156,9 @@ async function findVisible(prisma: PrismaClient, user: User, id: string): Promis
   return n;
 }
 
-export async function markRead(prisma: PrismaClient, user: User, id: string): Promise<NotificationView> {
+export async function markRead(caller: Caller, id: string): Promise<NotificationView> {
+  const { prisma } = caller.deps;
+  const user = caller.actor.user;
   const n = await findVisible(prisma, user, id);
   const read = await prisma.notificationRead.upsert({
     where: { notificationId_userId: { notificationId: n.id, userId: user.id } },
@@ -148,16 +168,18 @@ export async function markRead(prisma: PrismaClient, user: User, id: string): Pr
   return { ...n, isRead: true, readAt: read.readAt };
 }
 
-export async function markAllRead(prisma: PrismaClient, user: User): Promise<number> {
+export async function markAllRead(caller: Caller): Promise<number> {
+  const user = caller.actor.user;
   // One statement: every visible notification without a read row gets one.
-  return prisma.$executeRaw`
+  return caller.deps.prisma.$executeRaw`
     INSERT INTO notification_reads (notification_id, user_id, read_at)
     SELECT n.id, ${user.id}::uuid, now() FROM notifications n
      WHERE (n.target_type = 'all' OR n.target_user_id = ${user.id}::uuid)
     ON CONFLICT (notification_id, user_id) DO NOTHING`;
 }
 
-export async function deleteNotification(deps: NotificationDeps, actor: Actor, id: string): Promise<void> {
+export async function deleteNotification(caller: Caller, id: string): Promise<void> {
+  const { deps, actor } = caller;
   if (!isUuid(id)) throw new NotFoundError('Notification not found');
   await deps.prisma.$transaction(async (tx) => {
     const n = await tx.notification.findUnique({ where: { id } });

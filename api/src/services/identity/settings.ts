@@ -5,13 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { PrismaClient, User } from '../../generated/prisma/client.js';
+import type { User } from '../../generated/prisma/client.js';
 import type { Config } from '../../config.js';
 import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
 import { deriveKey, open, seal } from '../../core/secret-box.js';
 import type { Actor, DbClient } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 
 export const OPENAI_API_KEY = 'openai_api_key';
 /** Bulk categorisation stops before its spend would pass this many dollars. */
@@ -72,7 +73,12 @@ export function requireAdminSession(actor: Actor, what: string): User {
   return u;
 }
 
-export async function getSettingStatus(db: DbClient, settingKey: string): Promise<SettingStatus> {
+/** Whether a known setting has a value and when it changed (Admin Settings). */
+export function getSettingStatus(caller: Caller, settingKey: string): Promise<SettingStatus> {
+  return settingStatusIn(caller.deps.prisma, settingKey);
+}
+
+async function settingStatusIn(db: DbClient, settingKey: string): Promise<SettingStatus> {
   if (!(settingKey in KNOWN_SETTINGS)) throw new ValidationError(`Unknown setting: ${settingKey.slice(0, 100)}`, 'settingKey');
   const row = await db.adminSetting.findUnique({ where: { settingKey }, select: { settingValue: true, updatedAt: true } });
   return { settingKey, hasValue: Boolean(row?.settingValue), updatedAt: row?.updatedAt ?? null };
@@ -86,7 +92,9 @@ export const saveInput = z.object({
 });
 
 /** Writes a known setting (secrets always encrypted, whatever isEncrypted says); audited without the value. */
-export async function saveSetting(prisma: PrismaClient, config: Config, actor: Actor, input: unknown): Promise<SettingStatus> {
+export async function saveSetting(caller: Caller, input: unknown): Promise<SettingStatus> {
+  const { actor } = caller;
+  const { prisma, config } = caller.deps;
   const me = requireAdminSession(actor, 'Settings can be changed');
   const data = parseOrThrow(saveInput, input);
   const known = KNOWN_SETTINGS[data.settingKey];
@@ -106,7 +114,7 @@ export async function saveSetting(prisma: PrismaClient, config: Config, actor: A
   }
   const stored = known.encrypted ? seal(secretKey(config), value, data.settingKey) : value;
   return prisma.$transaction(async (tx) => {
-    const before = await getSettingStatus(tx, data.settingKey);
+    const before = await settingStatusIn(tx, data.settingKey);
     const row = await tx.adminSetting.upsert({
       where: { settingKey: data.settingKey },
       create: { settingKey: data.settingKey, settingValue: stored, description: data.description ?? known.description, isEncrypted: known.encrypted, updatedById: me.id },
@@ -147,19 +155,17 @@ export async function reviewRules(db: DbClient): Promise<ReviewRules> {
 
 /** Saves the given review rules (each through saveSetting: checked and audited). */
 export async function saveReviewRules(
-  prisma: PrismaClient,
-  config: Config,
-  actor: Actor,
+  caller: Caller,
   rules: { requireRemovalComment?: boolean | null; allowBulkApproval?: boolean | null },
 ): Promise<SettingStatus[]> {
-  requireAdminSession(actor, 'Settings can be changed');
+  requireAdminSession(caller.actor, 'Settings can be changed');
   const out: SettingStatus[] = [];
   const pairs: [string, boolean | null | undefined][] = [
     [REQUIRE_REMOVAL_COMMENT_KEY, rules.requireRemovalComment],
     [ALLOW_BULK_APPROVAL_KEY, rules.allowBulkApproval],
   ];
   for (const [settingKey, v] of pairs) {
-    if (v !== null && v !== undefined) out.push(await saveSetting(prisma, config, actor, { settingKey, settingValue: String(v) }));
+    if (v !== null && v !== undefined) out.push(await saveSetting(caller, { settingKey, settingValue: String(v) }));
   }
   return out;
 }

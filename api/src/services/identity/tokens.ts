@@ -1,7 +1,7 @@
 // API tokens: who may create, list and revoke them, and the administrators'
 // switch that lets every user create their own. GraphQL and REST both call
 // these; resolving a presented token is auth/tokens.ts.
-import type { ApiToken, ApiTokenScope, PrismaClient, User } from '../../generated/prisma/client.js';
+import type { ApiToken, ApiTokenScope, User } from '../../generated/prisma/client.js';
 import { AuthenticationError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import type { Actor, DbClient } from '../../core/types.js';
@@ -9,7 +9,7 @@ import { DAY_MS, isUuid } from '../../core/types.js';
 import { newTokenSecret } from '../../auth/tokens.js';
 import { z } from 'zod';
 import { isSingleLine, parseOrThrow, singleLineMessage } from '../../core/validation.js';
-import type { AppDeps } from '../deps.js';
+import type { Caller } from '../caller.js';
 
 /** The admin_settings row of the switch ('true' or 'false'; absent means off). */
 export const USERS_MAY_CREATE_TOKENS_KEY = 'api_tokens.users_may_create';
@@ -41,25 +41,31 @@ function isAdmin(u: User): boolean {
   return u.role === 'admin' && !u.passwordResetRequired;
 }
 
-export async function getTokenSettings(db: DbClient): Promise<TokenSettings> {
+/** The administrators' switch as it stands. */
+export function getTokenSettings(caller: Caller): Promise<TokenSettings> {
+  return tokenSettingsIn(caller.deps.prisma);
+}
+
+async function tokenSettingsIn(db: DbClient): Promise<TokenSettings> {
   const row = await db.adminSetting.findUnique({ where: { settingKey: USERS_MAY_CREATE_TOKENS_KEY } });
   return { usersMayCreateTokens: row?.settingValue === 'true' };
 }
 
-/** Administrators always; other signed-in users when the switch is on. */
-export async function mayCreateTokens(db: DbClient, user: User | null): Promise<boolean> {
-  if (!user || !user.isActive || user.passwordResetRequired) return false;
+/** Whether `user` (the caller or one they look at) may create tokens: administrators always; other signed-in users when the switch is on. */
+export async function mayCreateTokens(caller: Caller, user: User): Promise<boolean> {
+  if (!user.isActive || user.passwordResetRequired) return false;
   if (isAdmin(user)) return true;
-  return (await getTokenSettings(db)).usersMayCreateTokens;
+  return (await getTokenSettings(caller)).usersMayCreateTokens;
 }
 
-export async function setTokenSettings(prisma: PrismaClient, actor: Actor, input: unknown): Promise<TokenSettings> {
+export async function setTokenSettings(caller: Caller, input: unknown): Promise<TokenSettings> {
+  const { actor } = caller;
   const me = requireSession(actor);
   if (!isAdmin(me)) throw new ForbiddenError('Only administrators can do this');
   const value = (input as { usersMayCreateTokens?: unknown } | null)?.usersMayCreateTokens;
   if (typeof value !== 'boolean') throw new ValidationError('usersMayCreateTokens must be true or false', 'usersMayCreateTokens');
-  return prisma.$transaction(async (tx) => {
-    const before = await getTokenSettings(tx);
+  return caller.deps.prisma.$transaction(async (tx) => {
+    const before = await tokenSettingsIn(tx);
     await tx.adminSetting.upsert({
       where: { settingKey: USERS_MAY_CREATE_TOKENS_KEY },
       create: {
@@ -115,20 +121,18 @@ export function checkTokenInput(input: unknown): z.output<typeof createTokenSche
 }
 
 /** Who may create a token (a signed-in session, allowed by role or by the switch); REST checks it before reading the input. */
-export async function assertMayCreateToken(prisma: PrismaClient, actor: Actor): Promise<User> {
-  const me = requireSession(actor);
-  if (!(await mayCreateTokens(prisma, me))) {
+export async function assertMayCreateToken(caller: Caller): Promise<User> {
+  const me = requireSession(caller.actor);
+  if (!(await mayCreateTokens(caller, me))) {
     throw new ForbiddenError('Only administrators can create API tokens unless an administrator allows users to create their own');
   }
   return me;
 }
 
-export async function createToken(
-  prisma: PrismaClient,
-  actor: Actor,
-  input: CreateTokenInput,
-): Promise<{ token: string; record: ApiTokenWithOwner }> {
-  const me = await assertMayCreateToken(prisma, actor);
+export async function createToken(caller: Caller, input: CreateTokenInput): Promise<{ token: string; record: ApiTokenWithOwner }> {
+  const { actor } = caller;
+  const { prisma } = caller.deps;
+  const me = await assertMayCreateToken(caller);
   if (input.userId != null && input.userId !== me.id) throw new ForbiddenError('API tokens can only be created for yourself');
   const { name, expiresInDays, scope } = checkTokenInput(input ?? {});
   const secret = newTokenSecret();
@@ -150,8 +154,8 @@ export async function createToken(
 }
 
 /** Which tokens a caller may see: their own; with `all`, administrators see everyone's. */
-export function tokenListFilter(actor: Actor, opts: { all?: boolean | null } = {}): { userId?: string } {
-  const me = signedInUser(actor);
+export function tokenListFilter(caller: Caller, opts: { all?: boolean | null } = {}): { userId?: string } {
+  const me = caller.actor.user;
   if (opts.all) {
     if (!isAdmin(me)) throw new ForbiddenError("Only administrators can list other users' tokens");
     return {};
@@ -159,9 +163,9 @@ export function tokenListFilter(actor: Actor, opts: { all?: boolean | null } = {
   return { userId: me.id };
 }
 
-export async function listTokens(prisma: PrismaClient, actor: Actor, opts: { all?: boolean | null } = {}): Promise<ApiTokenWithOwner[]> {
-  return prisma.apiToken.findMany({
-    where: tokenListFilter(actor, opts),
+export async function listTokens(caller: Caller, opts: { all?: boolean | null } = {}): Promise<ApiTokenWithOwner[]> {
+  return caller.deps.prisma.apiToken.findMany({
+    where: tokenListFilter(caller, opts),
     include: { user: true },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
@@ -171,7 +175,8 @@ export async function listTokens(prisma: PrismaClient, actor: Actor, opts: { all
  * Revokes one token: its owner or an administrator; an id the caller may not see is 'not found'.
  * After the commit, open subscriptions made with it are closed (server.ts listens for the event).
  */
-export async function revokeToken(deps: Pick<AppDeps, 'prisma' | 'pubsub'>, actor: Actor, id: string): Promise<ApiTokenWithOwner> {
+export async function revokeToken(caller: Caller, id: string): Promise<ApiTokenWithOwner> {
+  const { deps, actor } = caller;
   const { prisma } = deps;
   const me = requireSession(actor);
   const found = isUuid(id) ? await prisma.apiToken.findUnique({ where: { id }, include: { user: true } }) : null;
@@ -197,6 +202,6 @@ export async function revokeToken(deps: Pick<AppDeps, 'prisma' | 'pubsub'>, acto
 }
 
 /** How many usable (not revoked, not expired) tokens a user has. */
-export function countLiveTokens(db: DbClient, userId: string): Promise<number> {
-  return db.apiToken.count({ where: { userId, revokedAt: null, expiresAt: { gt: new Date() } } });
+export function countLiveTokens(caller: Caller, userId: string): Promise<number> {
+  return caller.deps.prisma.apiToken.count({ where: { userId, revokedAt: null, expiresAt: { gt: new Date() } } });
 }

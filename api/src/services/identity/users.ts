@@ -6,16 +6,14 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, isSingleLine, optionalText, parseOrThrow, singleLineMessage } from '../../core/validation.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
 import { publicUser } from '../../core/types.js';
-import type { Mailer } from './mail.js';
 import type { Config } from '../../config.js';
-import type { PubSub } from '../../pubsub.js';
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH } from '../../auth/passwords.js';
 import { endUserSessions } from '../../auth/sessions.js';
 import { normalizeEmail } from '../../core/validation.js';
-import type { JobQueue } from '../../db/queue.js';
+import type { AppDeps } from '../deps.js';
 import { HOLDS_WORK } from '../holds.js';
 import { dispatch } from '../kept/dispatcher.js';
 import { assertSignedInSession } from './auth.js';
@@ -25,15 +23,6 @@ import { personLabel } from '../../core/people.js';
 /** How a person is named on screen and in files (the one rule: core/people.ts). */
 export { displayName, personLabel } from '../../core/people.js';
 
-export interface UserDeps {
-  prisma: PrismaClient;
-  mailer: Mailer;
-  pubsub: PubSub;
-  jobs: JobQueue;
-  log: (msg: string) => void;
-  config: Pick<Config, 'publicUrl'>;
-}
-
 /** The e-mail with a new password carries the sign-in link. */
 export function signInLink(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl}/internal-login`;
@@ -42,7 +31,7 @@ export function signInLink(config: Pick<Config, 'publicUrl'>): string {
 
 /** First start: creates the administrator when there is no user at all. */
 export async function ensureFirstAdmin(
-  deps: Pick<UserDeps, 'prisma' | 'log'>,
+  deps: Pick<AppDeps, 'prisma' | 'log'>,
   opts: { email: string; password?: string },
 ): Promise<{ created: boolean; generatedPassword?: string }> {
   if ((await deps.prisma.user.count()) > 0) return { created: false };
@@ -96,7 +85,8 @@ export type CreateUserInput = z.input<typeof createUserSchema>;
  * Creates a user with an initial password (given, or generated and e-mailed);
  * the user must change it at first sign-in.
  */
-export async function createUser(deps: Pick<UserDeps, 'prisma' | 'mailer' | 'config'>, actor: Actor, input: CreateUserInput): Promise<User> {
+export async function createUser(caller: Caller, input: CreateUserInput): Promise<User> {
+  const { deps, actor } = caller;
   const data = parseOrThrow(createUserSchema, input);
   const email = normalizeEmail(data.email);
   const password = data.password ?? generatePassword();
@@ -155,13 +145,14 @@ export const updateUserSchema = z.strictObject(
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 /** Edits a user's name and role. An administrator cannot change their own role (no self-lockout). */
-export async function updateUser(deps: Pick<UserDeps, 'prisma' | 'jobs'>, actor: Actor, userId: string, input: UpdateUserInput): Promise<User> {
+export async function updateUser(caller: Caller, userId: string, input: UpdateUserInput): Promise<User> {
+  const { deps, actor } = caller;
   if (!isUuid(userId)) throw new NotFoundError('User not found');
   const data = parseOrThrow(updateUserSchema, input);
   return deps.prisma.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId } });
     if (!before) throw new NotFoundError('User not found');
-    if (data.role && data.role !== before.role && actor.user?.id === userId) {
+    if (data.role && data.role !== before.role && actor.user.id === userId) {
       throw new ForbiddenError('You cannot change your own role');
     }
     // Work is assigned to reviewers only (assignment creation refuses anyone
@@ -208,14 +199,10 @@ export async function resetAdministratorPassword(prisma: PrismaClient, email: st
  * 'Generate'). The user must change it at next sign-in, is signed out
  * everywhere, and receives it by e-mail.
  */
-export async function resetPassword(
-  deps: Pick<UserDeps, 'prisma' | 'mailer' | 'pubsub' | 'config'>,
-  actor: Actor,
-  userId: string,
-  input: { newPassword?: string | null },
-): Promise<User> {
+export async function resetPassword(caller: Caller, userId: string, input: { newPassword?: string | null }): Promise<User> {
+  const { deps, actor } = caller;
   if (!isUuid(userId)) throw new NotFoundError('User not found');
-  if (actor.user?.id === userId) assertSignedInSession(actor);
+  if (actor.user.id === userId) assertSignedInSession(actor);
   const newPassword = optionalText(input.newPassword, 'newPassword', 'New password', MAX_PASSWORD_LENGTH);
   if (!newPassword) throw new ValidationError('New password is required', 'newPassword');
   if (newPassword.length < MIN_PASSWORD_LENGTH) throw new ValidationError('Password must be at least 6 characters long', 'newPassword');
@@ -224,7 +211,7 @@ export async function resetPassword(
     const before = await tx.user.findUnique({ where: { id: userId } });
     if (!before) throw new NotFoundError('User not found');
     const u = await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordResetRequired: true } });
-    await endUserSessions(tx, userId, actor.user?.id === userId ? actor.sessionId : null);
+    await endUserSessions(tx, userId, actor.user.id === userId ? actor.sessionId : null);
     await recordAudit(tx, actor, {
       action: 'user.password_reset',
       entityType: 'User',
@@ -233,7 +220,7 @@ export async function resetPassword(
     });
     return u;
   });
-  if (actor.user?.id !== userId) deps.pubsub.publish('session:ended', userId, { userId, reason: 'password_reset' });
+  if (actor.user.id !== userId) deps.pubsub.publish('session:ended', userId, { userId, reason: 'password_reset' });
   await deps.mailer.send({
     to: user.email,
     subject: 'Your GRC Platform password was reset',
@@ -264,18 +251,14 @@ export function userFilter(f: { search?: string | null; role?: Role | null; acti
   };
 }
 
-export async function listUsers(prisma: PrismaClient, filter: Parameters<typeof userFilter>[0] = {}): Promise<User[]> {
-  return prisma.user.findMany({ where: userFilter(filter), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+export async function listUsers(caller: Caller, filter: Parameters<typeof userFilter>[0] = {}): Promise<User[]> {
+  return caller.deps.prisma.user.findMany({ where: userFilter(filter), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export async function setUserActive(
-  deps: Pick<UserDeps, 'prisma' | 'pubsub' | 'jobs'>,
-  actor: Actor,
-  userId: string,
-  active: boolean,
-): Promise<User> {
+export async function setUserActive(caller: Caller, userId: string, active: boolean): Promise<User> {
+  const { deps, actor } = caller;
   if (!isUuid(userId)) throw new NotFoundError('User not found');
-  if (!active && actor.user?.id === userId) throw new ForbiddenError('You cannot deactivate your own account');
+  if (!active && actor.user.id === userId) throw new ForbiddenError('You cannot deactivate your own account');
   const updated = await deps.prisma.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId } });
     if (!before) throw new NotFoundError('User not found');

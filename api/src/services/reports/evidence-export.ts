@@ -9,7 +9,8 @@ import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { csvLine } from '../../core/csv.js';
 import { neutralizeText } from '../../core/validation.js';
-import { AUDIT_COLUMNS, DECISION_COLUMNS, UPLOAD_COLUMNS, summaryRows, type Evidence } from './evidence.js';
+import { AUDIT_COLUMNS, DECISION_COLUMNS, UPLOAD_COLUMNS, summaryRows } from './evidence.js';
+import type { Evidence } from './period-evidence.js';
 
 export const EVIDENCE_FORMATS = ['xlsx', 'csv'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];

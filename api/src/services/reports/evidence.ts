@@ -15,11 +15,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Prisma, type PrismaClient, type ReviewPeriod } from '../../generated/prisma/client.js';
-import { NotFoundError } from '../../core/errors.js';
+import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
 import { personLabel } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
-import { isUuid } from '../../core/types.js';
 import { rowHoldersSql } from '../holds.js';
 import { recommendationValueSql } from '../review/recommendations.js';
 
@@ -102,7 +100,7 @@ const person = (alias: string) => Prisma.raw(`nullif(trim(coalesce(${alias}.firs
 const iso = (expr: string) => Prisma.raw(`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /** Each final decision of the period as one JSON record, in a stable order (user, risk, role, decision id). */
-function decisionRecordsSql(periodId: string): Prisma.Sql {
+export function decisionRecordsSql(periodId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT row_number() OVER (ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id)::int AS seq,
            jsonb_build_object(
@@ -167,7 +165,8 @@ async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, upl
   return out;
 }
 
-async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen: boolean, uploads: EvidenceUpload[]): Promise<EvidenceScope> {
+/** A period's scope and summary as of `asOf` (frozen: as the close's evidence holds them). */
+export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen: boolean, uploads: EvidenceUpload[]): Promise<EvidenceScope> {
   const [counts] = await db.$queryRaw<{ n: bigint; retained: bigint; mitigated: bigint; removed: bigint; reviewers: bigint; approved: bigint }[]>`
     SELECT count(*) AS n, count(*) FILTER (WHERE d.decision = 'retain') AS retained,
            count(*) FILTER (WHERE d.decision = 'retain_mitigated') AS mitigated, count(*) FILTER (WHERE d.decision = 'remove') AS removed,
@@ -246,81 +245,6 @@ export async function thawEvidence(tx: DbClient, periodId: string): Promise<void
 /** The uploads (with checksums) a period's evidence would hold if it closed at `until`: read before the close's transaction. */
 export function evidenceUploads(db: DbClient, period: ReviewPeriod, until: Date, uploadsDir: string | undefined): Promise<EvidenceUpload[]> {
   return scopeUploads(db, period, until, uploadsDir);
-}
-
-export interface Evidence {
-  scope: EvidenceScope;
-  /** The final decisions, in order, in batches (flat memory). */
-  decisions(): AsyncGenerator<Record<string, unknown>[]>;
-  /** The period's audit trail, up to the close for a closed period, in batches. */
-  audit(): AsyncGenerator<Record<string, unknown>[]>;
-}
-
-const BATCH = 5000;
-
-/** A period's evidence: frozen for a closed period (frozen now if it never was), built live for an active one. */
-export async function periodEvidence(prisma: PrismaClient, periodId: string, uploadsDir: string): Promise<Evidence> {
-  if (!isUuid(periodId)) throw new NotFoundError('Review period not found');
-  const period = await prisma.reviewPeriod.findUnique({ where: { id: periodId } });
-  if (!period) throw new NotFoundError('Review period not found');
-  let scope: EvidenceScope;
-  let decisions: () => AsyncGenerator<Record<string, unknown>[]>;
-  if (period.status === 'closed') {
-    let frozen = await prisma.periodEvidence.findUnique({ where: { periodId } });
-    if (!frozen) {
-      const ups = await scopeUploads(prisma, period, period.closedAt ?? new Date(), uploadsDir);
-      await prisma.$transaction(async (tx) => {
-        if (!(await tx.periodEvidence.findUnique({ where: { periodId } }))) await freezeEvidence(tx, period, ups);
-      });
-      frozen = await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } });
-    }
-    scope = frozen.scope as unknown as EvidenceScope;
-    decisions = async function* () {
-      for (let after = 0; ; ) {
-        const rows = await prisma.periodEvidenceDecision.findMany({ where: { periodId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
-        if (!rows.length) return;
-        yield rows.map((r) => r.record as Record<string, unknown>);
-        after = rows[rows.length - 1]!.seq;
-      }
-    };
-  } else {
-    const now = new Date();
-    scope = await buildScope(prisma, period, now, false, await scopeUploads(prisma, period, now, uploadsDir));
-    decisions = async function* () {
-      for (let after = 0; ; ) {
-        const rows = await prisma.$queryRaw<{ seq: number; record: Record<string, unknown> }[]>`
-          SELECT x.seq, x.record FROM (${decisionRecordsSql(periodId)}) x WHERE x.seq > ${after} ORDER BY x.seq LIMIT ${BATCH}`;
-        if (!rows.length) return;
-        yield rows.map((r) => r.record);
-        after = rows[rows.length - 1]!.seq;
-      }
-    };
-  }
-  const until = scope.lastAuditId === null ? Prisma.sql`TRUE` : Prisma.sql`e.id <= ${BigInt(scope.lastAuditId)}`;
-  const audit = async function* () {
-    for (let after = 0n; ; ) {
-      const rows = await prisma.$queryRaw<{ id: bigint; occurred_at: Date; actor_label: string; action: string; entity_type: string; entity_id: string | null; before: unknown; after: unknown; ip: string | null }[]>`
-        SELECT e.id, e.occurred_at, e.actor_label, e.action, e.entity_type, e.entity_id, e.before, e.after, e.ip FROM audit_events e
-         WHERE e.id > ${after} AND ${until}
-           AND (e.period_id = ${periodId}::uuid
-                OR (e.occurred_at >= ${period.startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%' OR e.action LIKE 'auth.%')))
-         ORDER BY e.id LIMIT ${BATCH}`;
-      if (!rows.length) return;
-      yield rows.map((e) => ({
-        id: String(e.id),
-        occurredAt: new Date(e.occurred_at).toISOString(),
-        actor: e.actor_label,
-        action: e.action,
-        entityType: e.entity_type,
-        entityId: e.entity_id,
-        before: e.before == null ? null : JSON.stringify(e.before),
-        after: e.after == null ? null : JSON.stringify(e.after),
-        ip: e.ip,
-      }));
-      after = BigInt(rows[rows.length - 1]!.id);
-    }
-  };
-  return { scope, decisions, audit };
 }
 
 /** The Summary sheet as label / value pairs. */

@@ -20,6 +20,7 @@ import { isUuid } from '../../core/types.js';
 import { countKeptDecisions, countKeptReviewerDecisions, freshSharedItems, isSharedSql, keptReviewerDecisions, periodsWithDecisions, sharedFilterSql } from '../kept/index.js';
 import { MITIGATED, likeContains } from '../risk-rules.js';
 import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 
 /** SPEC §9: All Reviews page sizes, default 100; Recent Risk Reviews shows this many. */
 export const REVIEW_PAGE_SIZES = [50, 100, 200, 500] as const;
@@ -256,7 +257,9 @@ function matchingSql(
  * (after / before it: a seek, which stays put whatever is decided meanwhile),
  * or from the end (fromEnd: the last `limit`, before `before` if given).
  */
-export async function listReviews(prisma: PrismaClient, viewer: Viewer, filter: ReviewFilter, paging: ReviewPaging): Promise<ReviewList> {
+export async function listReviews(caller: Caller, filter: ReviewFilter, paging: ReviewPaging): Promise<ReviewList> {
+  const { viewer } = caller;
+  const { prisma } = caller.deps;
   const f = checkedFilter(filter);
   const { limit, offset, page } = checkedPaging(paging, DEFAULT_REVIEW_PAGE_SIZE);
   const after = paging.after ?? null;
@@ -419,20 +422,21 @@ async function searchSplit(db: PrismaClient, like: string): Promise<{ wholeUsers
 }
 
 /** The given decisions as the viewer may list them (null for one they may not see or that does not exist). */
-export async function getReviews(prisma: PrismaClient, viewer: Viewer, ids: readonly string[]): Promise<(ReviewRecord | null)[]> {
+export async function getReviews(caller: Caller, ids: readonly string[]): Promise<(ReviewRecord | null)[]> {
   const wanted = ids.filter(isUuid);
   if (!wanted.length) return ids.map(() => null);
-  const { reviews } = await listReviews(prisma, viewer, { ids: wanted }, { limit: Math.min(wanted.length, 500) });
+  const { reviews } = await listReviews(caller, { ids: wanted }, { limit: Math.min(wanted.length, 500) });
   const byId = new Map(reviews.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** Reports, 'Recent Risk Reviews' (SPEC §7 GET /api/dashboard/recent-reviews): the newest decisions the viewer may list. */
-export async function recentReviews(prisma: PrismaClient, viewer: Viewer, limit = RECENT_REVIEWS): Promise<ReviewRecord[]> {
+export async function recentReviews(caller: Caller, limit = RECENT_REVIEWS): Promise<ReviewRecord[]> {
+  const { viewer } = caller;
   const n = Math.min(Math.max(Math.trunc(limit) || RECENT_REVIEWS, 1), 50);
   const { visible } = await viewer.scope();
   const where = reviewsWhere(viewer, visible, { search: null, decision: null, shared: null });
-  const rows = await prisma.$queryRaw<RawReview[]>`
+  const rows = await caller.deps.prisma.$queryRaw<RawReview[]>`
     SELECT d.id, d.period_id, p.name AS period_name, d.risk_row_id, r.user_id, r.user_name, r.risk_level::text AS risk_level,
            r.role_profile, d.decision::text AS decision, d.comments, d.reviewer_id, ${nameSql('u')} AS reviewer_name,
            false AS is_shared, NULL::json AS shared_with, d.updated_at AS decided_at, ${keyAtSql} AS key_at

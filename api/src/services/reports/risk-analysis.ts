@@ -7,11 +7,11 @@
 // them), in one grouped query; each result is stored, and the latest per user
 // is read back per viewer.
 import { z } from 'zod';
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { isUuid, type Actor } from '../../core/types.js';
-import type { Viewer } from '../viewer.js';
+import { isUuid } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { decisionJoin, viewScope } from '../composite-view/scope.js';
 import { DECISION_VALUES, allRedMitigatedSql, orList, redRowSql, type AnalysisStatus } from '../risk-rules.js';
 
@@ -64,7 +64,9 @@ export interface AnalysisResult {
  * saved ones, per composite role); the user is red when any risk is. Stores
  * the result. A user with no row the viewer may see is not found.
  */
-export async function analyseUser(prisma: PrismaClient, actor: Actor, viewer: Viewer, raw: unknown): Promise<AnalysisResult> {
+export async function analyseUser(caller: Caller, raw: unknown): Promise<AnalysisResult> {
+  const { actor, viewer } = caller;
+  const { prisma } = caller.deps;
   const input = parseOrThrow(analysisInputSchema, raw);
   const given = new Map<string, string>();
   for (const d of input.roleDecisions ?? []) {
@@ -87,7 +89,7 @@ export async function analyseUser(prisma: PrismaClient, actor: Actor, viewer: Vi
   const mitigatedCount = riskBreakdown.filter((r) => r.mitigated).length;
   const userStatus: AnalysisStatus = redCount > 0 ? 'red' : 'green';
   const stored = await prisma.analysisResult.create({
-    data: { subjectUserId: input.userId, status: userStatus, riskBreakdown: riskBreakdown as unknown as Prisma.InputJsonValue, createdById: actor.user?.id ?? null },
+    data: { subjectUserId: input.userId, status: userStatus, riskBreakdown: riskBreakdown as unknown as Prisma.InputJsonValue, createdById: actor.user.id },
   });
   return { id: stored.id, userId: input.userId, userStatus, riskBreakdown, redCount, mitigatedCount, totalRisks: riskBreakdown.length, timestamp: stored.createdAt };
 }
@@ -114,15 +116,14 @@ function fromStored(r: StoredRaw): AnalysisResult {
  * viewer's decisions and rows), for users the viewer still sees; only the
  * given users when `userIds` is set; at most MAX_LATEST users.
  */
-export async function latestResults(prisma: PrismaClient, viewer: Viewer, userIds?: readonly string[] | null): Promise<AnalysisResult[]> {
+export async function latestResults(caller: Caller, userIds?: readonly string[] | null): Promise<AnalysisResult[]> {
   if (userIds && userIds.length > MAX_LATEST) throw new ValidationError(`At most ${MAX_LATEST} users at once`, 'userIds');
   const only = userIds ? Prisma.sql`AND a.subject_user_id = ANY(${[...userIds]}::text[])` : Prisma.empty;
   return storedResults(
-    prisma,
-    viewer,
+    caller,
     Prisma.sql`SELECT DISTINCT ON (a.subject_user_id) a.id, a.subject_user_id, a.status::text AS status, a.risk_breakdown, a.created_at
         FROM analysis_results a
-       WHERE a.created_by_id = ${viewer.user.id}::uuid ${only}
+       WHERE a.created_by_id = ${caller.viewer.user.id}::uuid ${only}
        ORDER BY a.subject_user_id, a.created_at DESC`,
   );
 }
@@ -132,23 +133,22 @@ export async function latestResults(prisma: PrismaClient, viewer: Viewer, userId
  * nothing, of another user's analysis, or of a user the viewer no longer sees
  * (the same rule as latestResults).
  */
-export async function resultsById(prisma: PrismaClient, viewer: Viewer, ids: readonly string[]): Promise<(AnalysisResult | null)[]> {
+export async function resultsById(caller: Caller, ids: readonly string[]): Promise<(AnalysisResult | null)[]> {
   const wanted = ids.filter(isUuid);
   if (!wanted.length) return ids.map(() => null);
   const found = await storedResults(
-    prisma,
-    viewer,
+    caller,
     Prisma.sql`SELECT a.id, a.subject_user_id, a.status::text AS status, a.risk_breakdown, a.created_at
-        FROM analysis_results a WHERE a.id = ANY(${wanted}::uuid[]) AND a.created_by_id = ${viewer.user.id}::uuid`,
+        FROM analysis_results a WHERE a.id = ANY(${wanted}::uuid[]) AND a.created_by_id = ${caller.viewer.user.id}::uuid`,
   );
   const byId = new Map(found.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** The results `from` selects (alias a) of users the viewer still sees, newest first, at most MAX_LATEST. */
-async function storedResults(prisma: PrismaClient, viewer: Viewer, from: Prisma.Sql): Promise<AnalysisResult[]> {
-  const { visible } = await viewer.scope();
-  const rows = await prisma.$queryRaw<StoredRaw[]>`
+async function storedResults(caller: Caller, from: Prisma.Sql): Promise<AnalysisResult[]> {
+  const { visible } = await caller.viewer.scope();
+  const rows = await caller.deps.prisma.$queryRaw<StoredRaw[]>`
     SELECT * FROM (${from}) a
      WHERE EXISTS (SELECT 1 FROM risk_rows r WHERE r.user_id = a.subject_user_id AND ${visible})
      ORDER BY a.created_at DESC

@@ -2,12 +2,11 @@
 // the viewer's own decision) and the dashboard's risk report (one line per
 // reviewer decision with its review metadata). SPEC §7 /api/risks/export and
 // /api/reports/risk-report.
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { copyCsvLines, csvLine, sqlCsvText } from '../../core/csv.js';
 import { personLabelSql } from '../../core/people.js';
 import { EXPORT_FIELDS } from '../../ingest/columns.js';
-import type { Database } from '../../db/client.js';
-import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 import { holdersOf, holdersTextSql, type Holder } from '../holds.js';
 import { PENDING } from '../risk-rules.js';
 import { recommendationValueJoins } from '../review/recommendations.js';
@@ -99,13 +98,9 @@ export function riskReportMetadata(periodId: string | null, reviewerId: string |
  * database writes the CSV itself (COPY TO STDOUT); on PGlite, which cannot
  * stream a COPY, batches of 10,000 rows by id, so memory stays flat either way.
  */
-export async function* exportRisksCsv(
-  deps: { prisma: PrismaClient; db: Database },
-  viewer: Viewer,
-  filter: RiskFilter,
-  opts: { everyReviewer?: boolean } = {},
-): AsyncGenerator<string | Buffer> {
-  const { prisma, db } = deps;
+export async function* exportRisksCsv(caller: Caller, filter: RiskFilter, opts: { everyReviewer?: boolean } = {}): AsyncGenerator<string | Buffer> {
+  const { viewer } = caller;
+  const { prisma, db } = caller.deps;
   const user = viewer.user;
   const report = Boolean(opts.everyReviewer);
   const reviewerId = user.role === 'admin' ? null : user.id;

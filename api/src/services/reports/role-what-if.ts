@@ -8,10 +8,9 @@
 //   rows carries a high-risk rule, and after when such a row is kept (not under
 //   the role) in a risk that persists; green after and red before: turns green.
 // Saved decisions are not applied: this is about access as loaded.
-import type { PrismaClient } from '../../generated/prisma/client.js';
 import { ValidationError } from '../../core/errors.js';
 import { HIGH_RISK_RULE_SQL, likeContains } from '../risk-rules.js';
-import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 import { MAX_ID_LENGTH } from './risk-analysis.js';
 
 /** Users listed in the answer at most (the totals count every one). */
@@ -49,7 +48,9 @@ type Raw = {
   users_green: bigint;
 };
 
-export async function roleWhatIf(prisma: PrismaClient, viewer: Viewer, role: string): Promise<RoleWhatIf> {
+export async function roleWhatIf(caller: Caller, role: string): Promise<RoleWhatIf> {
+  const { viewer } = caller;
+  const { prisma } = caller.deps;
   const name = typeof role === 'string' ? role.trim() : '';
   if (!name) throw new ValidationError('Choose a composite role', 'compositeBusinessRole');
   if (name.length > MAX_ID_LENGTH) throw new ValidationError(`compositeBusinessRole is too long (${MAX_ID_LENGTH} characters at most)`, 'compositeBusinessRole');
@@ -104,7 +105,9 @@ export async function roleWhatIf(prisma: PrismaClient, viewer: Viewer, role: str
  * picker): the distinct names are walked through the index on the column,
  * one probe per name, never a scan of the rows.
  */
-export async function searchCompositeRoles(prisma: PrismaClient, viewer: Viewer, search: string | null | undefined, limit: number | null | undefined) {
+export async function searchCompositeRoles(caller: Caller, search: string | null | undefined, limit: number | null | undefined) {
+  const { viewer } = caller;
+  const { prisma } = caller.deps;
   const s = (search ?? '').trim();
   if (s.length > MAX_ID_LENGTH) throw new ValidationError(`The search is too long (${MAX_ID_LENGTH} characters at most)`, 'search');
   const n = Math.min(Math.max(Math.trunc(limit ?? 20) || 1, 1), 50);

@@ -25,7 +25,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { parseOrThrow } from '../../core/validation.js';
 import { likeContains } from '../risk-rules.js';
 import { isUuid, type Actor } from '../../core/types.js';
-import type { Viewer } from '../viewer.js';
+import type { Caller } from '../caller.js';
 import { MAX_ID_LENGTH } from './risk-analysis.js';
 import { engineRisks, engineRoles, engineUsers, mergeOptions, engineSimulation, type EngineAnswer, type EnginePath, type EngineSimulation } from '../access/simulate.js';
 
@@ -115,7 +115,9 @@ type RowRaw = {
 };
 
 /** Runs one simulation (semantics above) and stores it with who ran it. */
-export async function runSimulation(prisma: PrismaClient, actor: Actor, viewer: Viewer, raw: unknown): Promise<SimulationResult> {
+export async function runSimulation(caller: Caller, raw: unknown): Promise<SimulationResult> {
+  const { actor, viewer } = caller;
+  const { prisma } = caller.deps;
   const input = parseOrThrow(simulationInputSchema, raw);
   const compositeOnly = input.compositeRolesOnly ?? false;
   const engine = await engineSimulation(prisma, input.userId, input.riskId, input.roleScenarios);
@@ -275,15 +277,15 @@ async function storedRuns(prisma: PrismaClient, where: Prisma.Sql, limit: number
 }
 
 /** The latest stored runs, newest first, with who ran them (at most MAX_RECENT_RUNS). */
-export function recentSimulations(prisma: PrismaClient, limit: number): Promise<SimulationRun[]> {
-  return storedRuns(prisma, Prisma.sql`true`, Math.min(Math.max(Math.trunc(limit) || 0, 1), MAX_RECENT_RUNS));
+export function recentSimulations(caller: Caller, limit: number): Promise<SimulationRun[]> {
+  return storedRuns(caller.deps.prisma, Prisma.sql`true`, Math.min(Math.max(Math.trunc(limit) || 0, 1), MAX_RECENT_RUNS));
 }
 
 /** The stored runs with these ids, in the same order (null for an id of no run). */
-export async function simulationsById(prisma: PrismaClient, ids: readonly string[]): Promise<(SimulationRun | null)[]> {
+export async function simulationsById(caller: Caller, ids: readonly string[]): Promise<(SimulationRun | null)[]> {
   const wanted = ids.filter(isUuid);
   if (!wanted.length) return ids.map(() => null);
-  const byId = new Map((await storedRuns(prisma, Prisma.sql`s.id = ANY(${wanted}::uuid[])`, wanted.length)).map((r) => [r.id, r]));
+  const byId = new Map((await storedRuns(caller.deps.prisma, Prisma.sql`s.id = ANY(${wanted}::uuid[])`, wanted.length)).map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
@@ -300,7 +302,9 @@ const bounded = (search: string | null | undefined) => {
 const optionLimit = (limit: number | null | undefined) => Math.min(Math.max(Math.trunc(limit ?? 20) || 1, 1), MAX_OPTIONS);
 
 /** The access risks of one user (id and description) whose id or description contains `search`. */
-export async function userRisks(prisma: PrismaClient, viewer: Viewer, userId: string, search?: string | null, limit?: number | null): Promise<PickerOption[]> {
+export async function userRisks(caller: Caller, userId: string, search?: string | null, limit?: number | null): Promise<PickerOption[]> {
+  const { viewer } = caller;
+  const { prisma } = caller.deps;
   const s = bounded(search);
   const { visible } = await viewer.scope();
   const like = Prisma.sql`AND (r.access_risk_id ILIKE ${likeContains(s)} OR r.risk_description ILIKE ${likeContains(s)})`;
@@ -318,11 +322,12 @@ export async function userRisks(prisma: PrismaClient, viewer: Viewer, userId: st
  * `compositeOnly`, their role profiles (label: the description), by name.
  */
 export async function userRoles(
-  prisma: PrismaClient,
-  viewer: Viewer,
+  caller: Caller,
   userId: string,
   opts: { compositeOnly?: boolean | null; search?: string | null; limit?: number | null },
 ): Promise<PickerOption[]> {
+  const { viewer } = caller;
+  const { prisma } = caller.deps;
   const s = bounded(opts.search);
   const { visible } = await viewer.scope();
   const like = s ? Prisma.sql`WHERE x.value ILIKE ${likeContains(s)}` : Prisma.empty;
@@ -341,6 +346,6 @@ export async function userRoles(
 }
 
 /** Users of the systems' loaded extracts whose id or name contains `search`, by id: the engine answers simulations of them. */
-export function extractUsers(prisma: PrismaClient, search?: string | null, limit?: number | null): Promise<PickerOption[]> {
-  return engineUsers(prisma, bounded(search), optionLimit(limit));
+export function extractUsers(caller: Caller, search?: string | null, limit?: number | null): Promise<PickerOption[]> {
+  return engineUsers(caller.deps.prisma, bounded(search), optionLimit(limit));
 }

@@ -168,7 +168,7 @@ export async function reviewSubmission(
   publishSubmissionChanged(deps.pubsub, updated);
   if (outcome === 'returned') {
     const items = notes.length ? ` (${notes.length} item comment${notes.length === 1 ? '' : 's'})` : '';
-    await sendNotification(deps, actor, {
+    await sendNotification(caller, {
       title: 'Your review decisions were returned',
       message: `An administrator returned your submitted decisions for changes: ${text ?? 'see the comments on the items'}${items}`,
       type: 'warning',

@@ -20,7 +20,7 @@ import { personLabelFragment } from '../../core/people.js';
 import type { Actor, DbClient } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
-import { sendNotification, type NotificationDeps } from '../identity/notifications.js';
+import { sendNotificationAs, type NotificationDeps } from '../identity/notifications.js';
 import { LIVE_ROWS } from '../live-rows.js';
 
 /** What a person may set; 'verified' comes only from an upload's check. */
@@ -241,7 +241,7 @@ export async function notifyReopened(deps: NotificationDeps, actor: Actor, check
   for (const [setter, items] of bySetter) {
     const list = items.slice(0, 20).map((r) => `${r.user_id} / ${r.role_profile || '(no role)'} in ${r.system}`).join('; ');
     const more = items.length > 20 ? ` and ${items.length - 20} more` : '';
-    await sendNotification(deps, actor, {
+    await sendNotificationAs(deps, actor, {
       title: 'Removed access is still there',
       message: `The latest upload still holds ${items.length} access${items.length === 1 ? '' : 'es'} marked done on the remediation list, now open again: ${list}${more}.`,
       type: 'warning',

@@ -8,7 +8,7 @@ import type { PrismaClient, Upload } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { isSingleLine, singleLineMessage } from '../../core/validation.js';
 import { recordAudit } from '../../core/audit.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
 import { fieldLabel, isCanonicalField, normalizeHeader, overridesOf } from '../../ingest/headers.js';
 import type { MappingChoice, MappingProfileData } from '../../ingest/open-file.js';
@@ -58,8 +58,8 @@ export function checkProfileName(raw: unknown): string {
   return name;
 }
 
-export function listProfiles(prisma: PrismaClient) {
-  return prisma.mappingProfile.findMany({ orderBy: [{ name: 'asc' }] });
+export function listProfiles(caller: Caller) {
+  return caller.deps.prisma.mappingProfile.findMany({ orderBy: [{ name: 'asc' }] });
 }
 
 /** The profiles as the importer applies them (the most recently saved first among equals). */
@@ -75,8 +75,9 @@ export async function mappingChoice(prisma: PrismaClient, up: Pick<Upload, 'colu
   return { profiles: await profileData(prisma), ...layout };
 }
 
-export async function deleteProfile(prisma: PrismaClient, actor: Actor, id: string): Promise<void> {
-  await prisma.$transaction(async (tx) => {
+export async function deleteProfile(caller: Caller, id: string): Promise<void> {
+  const { actor } = caller;
+  await caller.deps.prisma.$transaction(async (tx) => {
     const p = isUuid(id) ? await tx.mappingProfile.findUnique({ where: { id } }) : null;
     if (!p) throw new NotFoundError('Mapping profile not found');
     await tx.mappingProfile.delete({ where: { id } });

@@ -10,20 +10,11 @@
 // its submission.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { Config } from '../../config.js';
-import type { PubSub } from '../../pubsub.js';
 import { ConflictError } from '../../core/errors.js';
 import { requireAdminSession } from '../identity/settings.js';
 import { recordAudit } from '../../core/audit.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { dispatch } from '../kept/dispatcher.js';
-
-export interface PurgeDeps {
-  prisma: PrismaClient;
-  config: Config;
-  pubsub: PubSub;
-}
 
 /** What a purge removes, table by table, in the order counted. */
 const PURGED = {
@@ -44,7 +35,8 @@ export interface PurgeResult {
   deleted: PurgeCounts;
 }
 
-export async function purgeRiskData(deps: PurgeDeps, actor: Actor): Promise<PurgeResult> {
+export async function purgeRiskData(caller: Caller): Promise<PurgeResult> {
+  const { deps, actor } = caller;
   requireAdminSession(actor, 'Data can be purged');
   const purgedAt = new Date();
   const { deleted, files } = await deps.prisma.$transaction(

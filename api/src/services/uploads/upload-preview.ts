@@ -11,7 +11,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Upload } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
-import type { Actor } from '../../core/types.js';
+import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
 import { IngestError, type LayoutChoice } from '../../ingest/csv.js';
 import { overridesOf } from '../../ingest/headers.js';
@@ -84,7 +84,8 @@ async function build(deps: UploadDeps, previewId: string, file: string, meta: Pr
 }
 
 /** Keeps a received file aside and previews it. */
-export async function createPreview(deps: UploadDeps, file: ReceivedFile): Promise<UploadPreview> {
+export async function createPreview(caller: Caller, file: ReceivedFile): Promise<UploadPreview> {
+  const { deps } = caller;
   const ext = path.extname(file.originalName).toLowerCase();
   if (!ACCEPTED_EXTENSIONS.includes(ext)) {
     await fs.promises.rm(file.tempPath, { force: true });
@@ -118,7 +119,8 @@ export interface PreviewChoice {
  * not in it: the dictionary's field), read from the sheet and header row
  * chosen (else those found).
  */
-export async function previewAgain(deps: UploadDeps, previewId: string, input: PreviewChoice): Promise<UploadPreview> {
+export async function previewAgain(caller: Caller, previewId: string, input: PreviewChoice): Promise<UploadPreview> {
+  const { deps } = caller;
   const mapping = input.columnMapping === undefined || input.columnMapping === null ? undefined : checkColumnMapping(input.columnMapping);
   const layout = checkLayoutChoice(input);
   const { file, meta } = await stored(deps.config.uploadsDir, previewId);
@@ -144,7 +146,8 @@ export interface StartInput extends PreviewChoice {
  * cannot load the file (a required field unmapped) is refused here, before
  * anything is written.
  */
-export async function startPreviewed(deps: UploadDeps, actor: Actor, previewId: string, input: StartInput): Promise<Upload> {
+export async function startPreviewed(caller: Caller, previewId: string, input: StartInput): Promise<Upload> {
+  const { deps } = caller;
   const given = input.columnMapping === undefined || input.columnMapping === null ? undefined : checkColumnMapping(input.columnMapping);
   const profileName = input.saveProfileAs === undefined || input.saveProfileAs === null || input.saveProfileAs === '' ? undefined : checkProfileName(input.saveProfileAs);
   const layout = checkLayoutChoice(input);
@@ -153,7 +156,7 @@ export async function startPreviewed(deps: UploadDeps, actor: Actor, previewId: 
   if (preview.refusal) throw new ValidationError(preview.refusal, 'columnMapping');
   // The mapping as the preview showed it, every column: kept with the upload when chosen or saved.
   const shown: ColumnChoice[] = preview.columns.filter((c) => c.header).map((c) => ({ header: c.header, field: c.field }));
-  const upload = await acceptUpload(deps, actor, { originalName: meta.originalName, tempPath: file, sizeBytes: meta.sizeBytes }, input.options ?? {}, {
+  const upload = await acceptUpload(caller, { originalName: meta.originalName, tempPath: file, sizeBytes: meta.sizeBytes }, input.options ?? {}, {
     ...(given || profileName ? { columnOverrides: shown } : {}),
     ...(layout ? { layoutChoice: layout } : {}),
     ...(profileName ? { saveProfile: { name: profileName, columns: shown } } : {}),

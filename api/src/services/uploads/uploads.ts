@@ -10,9 +10,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { recordAudit } from '../../core/audit.js';
 import { neutralizeText, parseOrThrow } from '../../core/validation.js';
-import type { Actor } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import type { AppDeps } from '../deps.js';
+import type { Caller } from '../caller.js';
 import type { PubSub, PubSubEvents } from '../../pubsub.js';
 import { JOBS } from '../../db/queue.js';
 import type { LayoutChoice } from '../../ingest/csv.js';
@@ -90,12 +90,12 @@ export interface AcceptExtras {
  * its load. A file of a type we do not read is recorded as failed.
  */
 export async function acceptUpload(
-  deps: UploadDeps,
-  actor: Actor,
+  caller: Caller,
   file: { originalName: string; tempPath: string; sizeBytes: number },
   rawOptions: UploadOptions,
   extras: AcceptExtras = {},
 ): Promise<Upload> {
+  const { deps, actor } = caller;
   const options = parseOrThrow(optionsSchema, rawOptions);
   const ext = path.extname(file.originalName).toLowerCase();
   const dir = deps.config.uploadsDir;
@@ -113,7 +113,7 @@ export async function acceptUpload(
         skipDuplicates: options.skipDuplicates,
         batchSize: options.batchSize,
         emailNotification: options.emailNotification,
-        uploadedById: actor.user?.id ?? null,
+        uploadedById: actor.user.id,
         completedAt: accepted ? null : new Date(),
         ...(extras.columnOverrides ? { columnOverrides: extras.columnOverrides } : {}),
         ...(extras.layoutChoice ? { layoutChoice: { ...extras.layoutChoice } } : {}),
@@ -149,19 +149,20 @@ export async function acceptUpload(
   return upload;
 }
 
-export async function getUpload(prisma: PrismaClient, id: string): Promise<Upload & { uploadedBy: User | null }> {
-  const u = isUuid(id) ? await prisma.upload.findUnique({ where: { id }, include: { uploadedBy: true } }) : null;
+export async function getUpload(caller: Caller, id: string): Promise<Upload & { uploadedBy: User | null }> {
+  const u = isUuid(id) ? await caller.deps.prisma.upload.findUnique({ where: { id }, include: { uploadedBy: true } }) : null;
   if (!u) throw new NotFoundError('Upload not found');
   return u;
 }
 
-export function listUploads(prisma: PrismaClient, limit = 200) {
-  return prisma.upload.findMany({ include: { uploadedBy: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
+export function listUploads(caller: Caller, limit = 200) {
+  return caller.deps.prisma.upload.findMany({ include: { uploadedBy: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 
 /** Re-runs a failed upload from its stored file. */
-export async function retryUpload(deps: UploadDeps, actor: Actor, id: string): Promise<Upload> {
-  const u = await getUpload(deps.prisma, id);
+export async function retryUpload(caller: Caller, id: string): Promise<Upload> {
+  const { deps, actor } = caller;
+  const u = await getUpload(caller, id);
   if (u.status !== 'failed') throw new ConflictError('Only a failed upload can be retried');
   if (!ACCEPTED_EXTENSIONS.includes(path.extname(u.originalName).toLowerCase())) {
     throw new ValidationError('This file type cannot be loaded; upload a .csv, .xlsx or .xls file');
@@ -272,7 +273,8 @@ export function publishProgress(pubsub: PubSub, event: UploadProgress): void {
  * reloaded during the load, or after it) is told where the load is at once,
  * instead of waiting for the next batch or for nothing.
  */
-export async function* progressStream(prisma: PrismaClient, pubsub: PubSub, uploadId: string): AsyncGenerator<UploadProgress> {
+export async function* progressStream(caller: Caller, uploadId: string): AsyncGenerator<UploadProgress> {
+  const { prisma, pubsub } = caller.deps;
   const events = pubsub.subscribe('upload:progress', uploadId)[Symbol.asyncIterator]();
   // Listening starts with the first next(), before the upload is read: an
   // event published after the read cannot be missed. One published before it

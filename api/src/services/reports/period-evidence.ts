@@ -1,0 +1,89 @@
+// A review period's evidence as an administrator downloads it (GraphQL
+// periodEvidence, GET /api/reports/evidence): the frozen evidence of a closed
+// period (frozen at this first download for a period closed before freezing
+// existed), or the evidence of an active period built live as of the request;
+// the decisions and the audit trail read in batches. What is frozen and how is
+// services/reports/evidence.ts, which the close of a period (review/periods.ts)
+// also uses.
+import { Prisma } from '../../generated/prisma/client.js';
+import { NotFoundError } from '../../core/errors.js';
+import { isUuid } from '../../core/types.js';
+import type { Caller } from '../caller.js';
+import { buildScope, decisionRecordsSql, evidenceUploads, freezeEvidence, type EvidenceScope } from './evidence.js';
+
+export interface Evidence {
+  scope: EvidenceScope;
+  /** The final decisions, in order, in batches (flat memory). */
+  decisions(): AsyncGenerator<Record<string, unknown>[]>;
+  /** The period's audit trail, up to the close for a closed period, in batches. */
+  audit(): AsyncGenerator<Record<string, unknown>[]>;
+}
+
+const BATCH = 5000;
+
+/** A period's evidence: frozen for a closed period (frozen now if it never was), built live for an active one. */
+export async function periodEvidence(caller: Caller, periodId: string): Promise<Evidence> {
+  const { prisma, config } = caller.deps;
+  const uploadsDir = config.uploadsDir;
+  if (!isUuid(periodId)) throw new NotFoundError('Review period not found');
+  const period = await prisma.reviewPeriod.findUnique({ where: { id: periodId } });
+  if (!period) throw new NotFoundError('Review period not found');
+  let scope: EvidenceScope;
+  let decisions: () => AsyncGenerator<Record<string, unknown>[]>;
+  if (period.status === 'closed') {
+    let frozen = await prisma.periodEvidence.findUnique({ where: { periodId } });
+    if (!frozen) {
+      const ups = await evidenceUploads(prisma, period, period.closedAt ?? new Date(), uploadsDir);
+      await prisma.$transaction(async (tx) => {
+        if (!(await tx.periodEvidence.findUnique({ where: { periodId } }))) await freezeEvidence(tx, period, ups);
+      });
+      frozen = await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } });
+    }
+    scope = frozen.scope as unknown as EvidenceScope;
+    decisions = async function* () {
+      for (let after = 0; ; ) {
+        const rows = await prisma.periodEvidenceDecision.findMany({ where: { periodId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
+        if (!rows.length) return;
+        yield rows.map((r) => r.record as Record<string, unknown>);
+        after = rows[rows.length - 1]!.seq;
+      }
+    };
+  } else {
+    const now = new Date();
+    scope = await buildScope(prisma, period, now, false, await evidenceUploads(prisma, period, now, uploadsDir));
+    decisions = async function* () {
+      for (let after = 0; ; ) {
+        const rows = await prisma.$queryRaw<{ seq: number; record: Record<string, unknown> }[]>`
+          SELECT x.seq, x.record FROM (${decisionRecordsSql(periodId)}) x WHERE x.seq > ${after} ORDER BY x.seq LIMIT ${BATCH}`;
+        if (!rows.length) return;
+        yield rows.map((r) => r.record);
+        after = rows[rows.length - 1]!.seq;
+      }
+    };
+  }
+  const until = scope.lastAuditId === null ? Prisma.sql`TRUE` : Prisma.sql`e.id <= ${BigInt(scope.lastAuditId)}`;
+  const audit = async function* () {
+    for (let after = 0n; ; ) {
+      const rows = await prisma.$queryRaw<{ id: bigint; occurred_at: Date; actor_label: string; action: string; entity_type: string; entity_id: string | null; before: unknown; after: unknown; ip: string | null }[]>`
+        SELECT e.id, e.occurred_at, e.actor_label, e.action, e.entity_type, e.entity_id, e.before, e.after, e.ip FROM audit_events e
+         WHERE e.id > ${after} AND ${until}
+           AND (e.period_id = ${periodId}::uuid
+                OR (e.occurred_at >= ${period.startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%' OR e.action LIKE 'auth.%')))
+         ORDER BY e.id LIMIT ${BATCH}`;
+      if (!rows.length) return;
+      yield rows.map((e) => ({
+        id: String(e.id),
+        occurredAt: new Date(e.occurred_at).toISOString(),
+        actor: e.actor_label,
+        action: e.action,
+        entityType: e.entity_type,
+        entityId: e.entity_id,
+        before: e.before == null ? null : JSON.stringify(e.before),
+        after: e.after == null ? null : JSON.stringify(e.after),
+        ip: e.ip,
+      }));
+      after = BigInt(rows[rows.length - 1]!.id);
+    }
+  };
+  return { scope, decisions, audit };
+}
