@@ -10,19 +10,28 @@ export interface PlanSettings {
   workMem?: `${number}MB`;
   /** Parallel workers per Gather (0: none). */
   parallelWorkers?: number;
+  /** Hash joins only: no nested loop chosen on an estimate of one row, no merge join keyed on a leading column alone. */
+  hashJoinsOnly?: true;
 }
 
-export async function withPlanSettings<T>(prisma: PrismaClient, s: PlanSettings, query: Prisma.PrismaPromise<T>): Promise<T> {
-  const sets: Prisma.PrismaPromise<number>[] = [];
-  if (s.jit === 'off') sets.push(prisma.$executeRaw`SET LOCAL jit = off`);
+/** The SET LOCAL statements of the settings, for a transaction that runs them first. */
+export function planSettingsSql(s: PlanSettings): string[] {
+  const sets: string[] = [];
+  if (s.hashJoinsOnly) sets.push('SET LOCAL enable_nestloop = off', 'SET LOCAL enable_mergejoin = off');
+  if (s.jit === 'off') sets.push('SET LOCAL jit = off');
   if (s.workMem !== undefined) {
     if (!/^\d{1,5}MB$/.test(s.workMem)) throw new Error(`work_mem ${s.workMem}?`);
-    sets.push(prisma.$executeRaw(Prisma.sql`SET LOCAL work_mem = ${Prisma.raw(`'${s.workMem}'`)}`));
+    sets.push(`SET LOCAL work_mem = '${s.workMem}'`);
   }
   if (s.parallelWorkers !== undefined) {
     if (!Number.isInteger(s.parallelWorkers) || s.parallelWorkers < 0) throw new Error(`parallel workers ${s.parallelWorkers}?`);
-    sets.push(prisma.$executeRaw(Prisma.sql`SET LOCAL max_parallel_workers_per_gather = ${Prisma.raw(String(s.parallelWorkers))}`));
+    sets.push(`SET LOCAL max_parallel_workers_per_gather = ${s.parallelWorkers}`);
   }
+  return sets;
+}
+
+export async function withPlanSettings<T>(prisma: PrismaClient, s: PlanSettings, query: Prisma.PrismaPromise<T>): Promise<T> {
+  const sets = planSettingsSql(s).map((q) => prisma.$executeRaw(Prisma.raw(q)));
   const results = await prisma.$transaction([...sets, query]);
   return results[results.length - 1] as T;
 }

@@ -20,6 +20,14 @@ describe('withPlanSettings', () => {
     expect(before!.work_mem).not.toBe('64MB');
   });
 
+  it('hash joins only: neither nested loops nor merge joins for the statement', async () => {
+    const joins = () => h.db.prisma.$queryRaw<{ nestloop: string; mergejoin: string }[]>`
+      SELECT current_setting('enable_nestloop') AS nestloop, current_setting('enable_mergejoin') AS mergejoin`;
+    const [during] = await withPlanSettings(h.db.prisma, { hashJoinsOnly: true }, joins());
+    expect(during).toEqual({ nestloop: 'off', mergejoin: 'off' });
+    expect((await joins())[0]).toEqual({ nestloop: 'on', mergejoin: 'on' });
+  });
+
   it('refuses values that are not settings', async () => {
     await expect(withPlanSettings(h.db.prisma, { workMem: "1MB'; DROP TABLE users; --" as '1MB' }, settings())).rejects.toThrow(/work_mem/);
     await expect(withPlanSettings(h.db.prisma, { parallelWorkers: -1 }, settings())).rejects.toThrow(/parallel workers/);

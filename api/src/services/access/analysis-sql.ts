@@ -29,6 +29,8 @@
 //   first action shown for every other), at least four digits.
 // Values: $1 run id, $2 rule set id, $3 extract ids, $4 analysis date.
 
+import { planSettingsSql } from '../../db/plan-settings.js';
+
 /** covers(g, v): the grant row g covers the value v. */
 const covers = (g: string, v: string) => `(CASE WHEN ${g}.high <> '' THEN ${g}.low <= ${v} AND ${v} <= ${g}.high
   WHEN ${g}.low = '*' THEN true
@@ -81,8 +83,10 @@ export function analysisStatements(p: { runId: string; ruleSetId: string; extrac
   // merge join, which keys on the leading column alone (the extract, one
   // value) and filters the rest: at 50,000 users a cross product of millions
   // of rows. Neither is taken. No JIT (compiling costs more than it saves on
-  // these statements); sorts and hashes of a stage get 64 MB before spilling.
-  const out: string[] = ['SET LOCAL enable_nestloop = off', 'SET LOCAL enable_mergejoin = off', 'SET LOCAL jit = off', "SET LOCAL work_mem = '64MB'"];
+  // these statements); sorts and hashes of a stage get 256 MB before spilling
+  // (at 50,000 users the stages are millions of rows: at 64 MB they spill to
+  // disk and take twice as long).
+  const out = planSettingsSql({ hashJoinsOnly: true, jit: 'off', workMem: '256MB' });
   for (const stage of STAGES) {
     out.push(bind(stage));
     const table = /^CREATE TEMP TABLE (\w+)/.exec(stage)?.[1];
