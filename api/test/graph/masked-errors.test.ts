@@ -53,7 +53,7 @@ describe('risk row ids past the database bigint', () => {
     expect(await decisions()).toBe(0);
   });
 
-  it('are refused by the services under their own names (riskRowId, riskRowIds), and by GraphQL under the names its inputs keep', async () => {
+  it('are refused by the services under their own names (riskRowId, riskRowIds), and by GraphQL under the same names', async () => {
     const user = await server.app.deps.prisma.user.findFirstOrThrow({ where: { role: 'admin' } });
     const caller = createCaller(server.app.deps, { user });
     await expect(saveDecisions(caller, [{ riskRowId: '99999999999999999999', decision: 'retain' }])).rejects.toThrow('Decision 1: riskRowId must be the id of a risk row');
@@ -64,9 +64,9 @@ describe('risk row ids past the database bigint', () => {
     const sub = Buffer.from('Submission:00000000-0000-0000-0000-000000000000').toString('base64');
     const g = await admin.gql(
       `mutation($id: ID!, $items: [ItemCommentInput!]) { approveSubmission(id: $id, itemComments: $items) { __typename ... on ValidationError { message field } } }`,
-      { id: sub, items: [{ riskDefinitionId: '99999999999999999999', comment: 'c' }] },
+      { id: sub, items: [{ riskRowId: '99999999999999999999', comment: 'c' }] },
     );
-    expect(g.body.data.approveSubmission).toEqual({ __typename: 'ValidationError', message: 'riskDefinitionId must be the id of a risk row', field: 'itemComments.0.riskDefinitionId' });
+    expect(g.body.data.approveSubmission).toEqual({ __typename: 'ValidationError', message: 'riskRowId must be the id of a risk row', field: 'itemComments.0.riskRowId' });
     expect(await decisions()).toBe(0);
   });
 });

@@ -104,7 +104,7 @@ describe('approval review', () => {
     const sub = await latestSubmission();
     const m = await admin.gql(
       `mutation($id: ID!, $items: [ItemCommentInput!]) { approveSubmission(id: $id, comment: "Checked", itemComments: $items) { ... on MutationApproveSubmissionSuccess { data { status reviewComment itemComments { userId comment } } } } }`,
-      { id: sgid(sub.id), items: [{ riskDefinitionId: String(rows[1]), comment: 'Remove by Friday' }] },
+      { id: sgid(sub.id), items: [{ riskRowId: String(rows[1]), comment: 'Remove by Friday' }] },
     );
     expect(m.body.errors).toBeUndefined();
     expect(m.body.data.approveSubmission.data).toEqual({ status: 'APPROVED', reviewComment: 'Checked', itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }] });

@@ -128,17 +128,20 @@ describe('reassigning work', () => {
     expect(refused.body.data?.reassignWork ?? null).toBeNull();
     const notMine = await c.client.gql(m, { input: { criteriaId: gid('AssignmentCriteria', workdayId), toReviewerId: gid('User', c.user.id) } });
     expect(notMine.body.data.reassignWork).toEqual({ __typename: 'BaseError', message: NOT_YOUR_WORK });
-    const items = await admin.gql(m, { input: { riskDefinitionIds: ['x1'], toReviewerId: gid('User', c.user.id) } });
-    expect(items.body.data.reassignWork).toEqual({ __typename: 'ValidationError', message: "riskDefinitionIds must be risk ids (numbers): 'x1' is not" });
+    const items = await admin.gql(m, { input: { riskRowIds: ['x1'], toReviewerId: gid('User', c.user.id) } });
+    expect(items.body.data.reassignWork).toEqual({ __typename: 'ValidationError', message: "riskRowIds must be risk ids (numbers): 'x1' is not" });
     const ok = await c.client.gql(m, { input: { criteriaId: gid('AssignmentCriteria', sapId), toReviewerId: gid('User', b.user.id), note: 'Back to you' } });
     expect(ok.body.data.reassignWork).toMatchObject({ __typename: 'MutationReassignWorkSuccess', data: { criteriaName: 'SYSTEM: SAP ERP', note: 'Back to you' } });
     expect(ok.body.data.reassignWork.data.toReviewer).toContain(b.email);
 
-    const q = await admin.gql(`query($id: String) { reassignments(riskDefinitionId: $id) { totalCount edges { node { id fromReviewer toReviewer note } } } reassignmentOpenWork { totalCount edges { node { pending } } } }`, { id: String(rows[0]) });
+    const q = await admin.gql(`query($id: String) { reassignments(riskRowId: $id) { totalCount edges { node { id fromReviewer toReviewer note } } } reassignmentOpenWork { totalCount edges { node { pending } } } }`, { id: String(rows[0]) });
     const moves = q.body.data.reassignments.edges.map((e: any) => e.node);
     expect(moves.map((r: any) => r.note)).toEqual(['On leave until March', 'Rebalancing', 'Back to you']);
     expect(q.body.data.reassignments.totalCount).toBe(3);
     expect(q.body.data.reassignmentOpenWork).toEqual({ totalCount: 0, edges: [] });
+    // An item id that is not a number is refused under the argument's name.
+    const bad = await admin.gql(`{ reassignments(riskRowId: "x1") { totalCount } }`);
+    expect(bad.body.errors[0].message).toBe('riskRowId must be a number');
     // A move is a Node: its parties and administrators read it back by id; another reviewer gets null, as for no move.
     const node = `query($id: ID!) { node(id: $id) { ... on Reassignment { note } } }`;
     expect((await b.client.gql(node, { id: moves[2].id })).body.data.node).toEqual({ note: 'Back to you' });
@@ -179,9 +182,9 @@ describe('reassigning work', () => {
     const shared = await admin.post('/api/reassignments', { riskDefinitionIds: [Number(rows[0])], toReviewerId: a.user.id });
     expect([shared.status, shared.body.message]).toEqual([400, ONE_HOLDER]);
     // Over GraphQL, naming whose: C's share of rows[2] goes to B (C is the only holder of rows[2]).
-    const m = `mutation($input: ReassignWorkInput!) { reassignWork(input: $input) { __typename ... on MutationReassignWorkSuccess { data { riskDefinitionIds fromReviewer } } } }`;
-    const ok = await admin.gql(m, { input: { riskDefinitionIds: [String(rows[0])], fromReviewerId: encodeGlobalID('User', c.user.id), toReviewerId: encodeGlobalID('User', b.user.id), note: 'One is enough' } });
-    expect(ok.body.data.reassignWork.data).toMatchObject({ riskDefinitionIds: [String(rows[0])] });
+    const m = `mutation($input: ReassignWorkInput!) { reassignWork(input: $input) { __typename ... on MutationReassignWorkSuccess { data { riskRowIds fromReviewer } } } }`;
+    const ok = await admin.gql(m, { input: { riskRowIds: [String(rows[0])], fromReviewerId: encodeGlobalID('User', c.user.id), toReviewerId: encodeGlobalID('User', b.user.id), note: 'One is enough' } });
+    expect(ok.body.data.reassignWork.data).toMatchObject({ riskRowIds: [String(rows[0])] });
     expect(await assignedIds(c.client)).toEqual([String(rows[2])]);
     // C is deactivated holding rows[2] as a single item: listed as open work.
     expect((await admin.put(`/api/users/${c.user.id}/deactivate`)).status).toBe(200);

@@ -24,7 +24,7 @@ const ApprovalGroupEnum = enumOf('ApprovalGroup', {
 const ApprovalItemRef = builder.objectRef<approval.ApprovalItem>('ApprovalItem').implement({
   description: 'One decision of a submission as the approver sees it, with the recommendation the reviewer was shown.',
   fields: (t) => ({
-    riskRowId: t.string({ description: "The risk row's numeric id, as text (the REST riskDefinitionId).", resolve: (i) => String(i.riskRowId) }),
+    riskRowId: t.string({ description: "The risk row's numeric id, as text (the item's id in the REST API).", resolve: (i) => String(i.riskRowId) }),
     group: t.expose('group', { type: ApprovalGroupEnum, description: 'Why the item is where it is in the list.' }),
     userId: t.exposeString('userId', { description: "The user's id in the source system." }),
     userName: t.exposeString('userName', { description: 'The user’s name.' }),

@@ -4,9 +4,7 @@ import { builder, runnable } from '../builder.js';
 import { enumOf } from '../enums.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { listOrder } from '../ordering.js';
-import type { z } from 'zod';
 import { ValidationError } from '../../core/errors.js';
-import { parseOrThrow } from '../../core/validation.js';
 import * as decisions from '../../services/review/decisions.js';
 import * as bulk from '../../services/review/bulk-decisions.js';
 import * as mitigations from '../../services/review/mitigations.js';
@@ -92,7 +90,7 @@ const ReviewRulesRef = builder.objectRef<ReviewRules>('ReviewRules').implement({
 const ExpiredMitigationRef = builder.objectRef<mitigations.ExpiredMitigation>('ExpiredMitigation').implement({
   description: "A mitigation (RETAIN_MITIGATED decision) whose expiry date has passed: the risk it kept, under which control, until when.",
   fields: (t) => ({
-    riskRowId: t.string({ description: "The risk row's numeric id, as text (the REST riskDefinitionId), not a global id.", resolve: (m) => String(m.riskRowId) }),
+    riskRowId: t.string({ description: "The risk row's numeric id, as text (the item's id in the REST API), not a global id.", resolve: (m) => String(m.riskRowId) }),
     userId: t.exposeString('userId', { description: "The user's id in the source system whose access carries the risk." }),
     userName: t.exposeString('userName', { description: 'That user’s name, as loaded.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk (segregation-of-duties conflict) id, e.g. P001.' }),
@@ -212,21 +210,10 @@ const SaveResult = builder.objectRef<{ saved: number }>('SaveDecisionsResult').i
 const ItemCommentInput = builder.inputType('ItemCommentInput', {
   description: "An approver's comment on one item of a submission.",
   fields: (t) => ({
-    riskDefinitionId: t.string({ required: true, description: "The risk row's numeric id, as text (ApprovalItem.riskRowId)." }),
+    riskRowId: t.string({ required: true, description: "The risk row's numeric id, as text (ApprovalItem.riskRowId)." }),
     comment: t.string({ required: true, description: 'The comment, shown to the reviewer and kept in the audit trail and the evidence file.' }),
   }),
 });
-
-/**
- * ItemCommentInput keeps the SPEC's name for the row (riskDefinitionId): the
- * comments are checked under it (a refusal names the field sent), then given
- * to the service as riskRowId.
- */
-const ReviewBody = approval.reviewBodySchemaNaming('riskDefinitionId');
-function reviewOf(body: z.input<typeof ReviewBody>): approval.ReviewBody {
-  const { itemComments, ...b } = parseOrThrow(ReviewBody, body);
-  return { ...b, itemComments: itemComments?.map(({ riskDefinitionId, ...c }) => ({ ...c, riskRowId: riskDefinitionId })) };
-}
 
 /** Approving or returning a submission: the same arguments, one service call (services/review/approval-review.ts). */
 function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0], outcome: 'approved' | 'returned') {
@@ -243,7 +230,7 @@ function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>
       comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
       itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
     },
-    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.caller!, id.id, outcome, reviewOf(body)),
+    resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.caller!, id.id, outcome, body),
   });
 }
 

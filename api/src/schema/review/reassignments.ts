@@ -27,7 +27,7 @@ const ReassignmentRef = builder.prismaNode('Reassignment', {
     criteriaName: t.exposeString('criteriaName', { nullable: true, description: 'What the criterion was called at the time of the move; null for single items.' }),
     criteriaType: t.expose('criteriaType', { type: CriteriaTypeEnum, nullable: true, description: 'Which field of the risk rows the criterion matches; null for single items.' }),
     criteriaValue: t.exposeString('criteriaValue', { nullable: true, description: 'The value that field must have: the rows whose work moved; null for single items.' }),
-    riskDefinitionIds: t.stringList({ description: 'The single items moved (risk row ids as text; at most 10,000, the most one reassignment takes); empty when a criterion was moved.', resolve: (r) => r.riskRowIds.map(String) }),
+    riskRowIds: t.stringList({ description: 'The single items moved (risk row ids as text; at most 10,000, the most one reassignment takes); empty when a criterion was moved.', resolve: (r) => r.riskRowIds.map(String) }),
     fromReviewer: t.exposeString('fromLabel', { description: 'Who held the work (name and e-mail as at the time).' }),
     toReviewer: t.exposeString('toLabel', { description: 'Who holds the work since (name and e-mail as at the time).' }),
     reassignedBy: t.exposeString('byLabel', { description: 'Who made the move (an administrator, or the reviewer who gave their own work away), as at the time.' }),
@@ -88,21 +88,18 @@ const openWorkOrder = listOrder(
   { field: 'NAME', direction: 'asc' },
 );
 
-/** The argument `riskDefinitionId` (GraphQL keeps the SPEC's name) as the services' riskRowId, its refusal naming the argument. */
-const itemHistory = (args: { riskDefinitionId?: string | null }): reassignments.ItemHistory => ({ riskRowId: args.riskDefinitionId, field: 'riskDefinitionId' });
-
 builder.queryFields((t) => ({
   reassignments: t.prismaConnection({
     type: 'Reassignment',
     cursor: 'id',
-    description: "Reassignments the caller may see (administrators: all; reviewers: from or to them), newest first; with riskDefinitionId, that item's history, oldest first.",
+    description: "Reassignments the caller may see (administrators: all; reviewers: from or to them), newest first; with riskRowId, that item's history, oldest first.",
     authScopes: { signedIn: true },
-    args: { riskDefinitionId: t.arg.string({ description: 'A risk row\'s numeric id (as text): that item\'s history, the moves of the criteria that cover it.' }) },
+    args: { riskRowId: t.arg.string({ description: 'A risk row\'s numeric id (as text): that item\'s history, the moves of the criteria that cover it.' }) },
     resolve: async (query, _root, args, ctx) => {
-      const { where, orderBy } = await reassignments.reassignmentQuery(ctx.caller!, itemHistory(args));
+      const { where, orderBy } = await reassignments.reassignmentQuery(ctx.caller!, { riskRowId: args.riskRowId });
       return ctx.prisma.reassignment.findMany({ ...runnable(query), where, orderBy });
     },
-    totalCount: async (_root, args, ctx) => ctx.prisma.reassignment.count({ where: (await reassignments.reassignmentQuery(ctx.caller!, itemHistory(args))).where }),
+    totalCount: async (_root, args, ctx) => ctx.prisma.reassignment.count({ where: (await reassignments.reassignmentQuery(ctx.caller!, { riskRowId: args.riskRowId })).where }),
   }),
   reassignmentReviewers: t.field({
     type: [ReassignableReviewer],
@@ -126,9 +123,9 @@ builder.queryFields((t) => ({
 const ReassignWorkInput = builder.inputType('ReassignWorkInput', {
   description: 'A move of work: an assignment criterion or single items, the reviewer to take it over, and a note for them.',
   fields: (t) => ({
-    criteriaId: t.globalID({ for: AssignmentCriteriaNode, description: 'The assignment criterion to move (or riskDefinitionIds).' }),
-    riskDefinitionIds: t.stringList({ description: 'Single items to move (risk row ids as text): a reviewer only items they hold.' }),
-    items: t.globalIDList({ for: RiskRowNode, description: 'Single items to move, by their global ids (as the lists give them); with riskDefinitionIds if both.' }),
+    criteriaId: t.globalID({ for: AssignmentCriteriaNode, description: 'The assignment criterion to move (or riskRowIds).' }),
+    riskRowIds: t.stringList({ description: 'Single items to move (risk row ids as text): a reviewer only items they hold.' }),
+    items: t.globalIDList({ for: RiskRowNode, description: 'Single items to move, by their global ids (as the lists give them); with riskRowIds if both.' }),
     fromReviewerId: t.globalID({ for: UserNode, description: 'Whose items move (administrators; default: the one reviewer holding them).' }),
     toReviewerId: t.globalID({ required: true, for: UserNode, description: 'The active reviewer who takes the work over.' }),
     note: t.string({ description: 'Why, for the new reviewer (in the notification and e-mail); 2,000 characters at most.' }),
@@ -143,17 +140,12 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: ReassignWorkInput, required: true, description: 'The criterion, the new reviewer and the note.' }) },
     resolve: (_root, { input }, ctx) =>
-      reassignments.reassign(
-        ctx.caller!,
-        {
-          criteriaId: input.criteriaId?.id ?? null,
-          riskRowIds: input.items?.length ? [...(input.riskDefinitionIds ?? []), ...input.items.map((i) => i.id)] : (input.riskDefinitionIds ?? null),
-          fromReviewerId: input.fromReviewerId?.id ?? null,
-          toReviewerId: input.toReviewerId.id,
-          note: input.note ?? null,
-        },
-        // The input keeps the SPEC's name for the items: the refusals say it.
-        'riskDefinitionIds',
-      ),
+      reassignments.reassign(ctx.caller!, {
+        criteriaId: input.criteriaId?.id ?? null,
+        riskRowIds: input.items?.length ? [...(input.riskRowIds ?? []), ...input.items.map((i) => i.id)] : (input.riskRowIds ?? null),
+        fromReviewerId: input.fromReviewerId?.id ?? null,
+        toReviewerId: input.toReviewerId.id,
+        note: input.note ?? null,
+      }),
   }),
 }));

@@ -39,7 +39,7 @@ const mutation = graphql`
 `;
 
 /** What moves: an assignment criterion, or single items (global ids), from a named reviewer when given. */
-export type ReassignTarget = { criteriaId?: string; items?: readonly string[]; riskDefinitionIds?: readonly string[]; fromReviewerId?: string };
+export type ReassignTarget = { criteriaId?: string; items?: readonly string[]; riskRowIds?: readonly string[]; fromReviewerId?: string };
 
 type Reviewers = ReassignDialogReviewersQuery$data['reassignmentReviewers'];
 
@@ -94,7 +94,7 @@ export function ReassignDialog({
         input: {
           criteriaId: target.criteriaId ?? null,
           items: target.items ? [...target.items] : null,
-          riskDefinitionIds: target.riskDefinitionIds ? [...target.riskDefinitionIds] : null,
+          riskRowIds: target.riskRowIds ? [...target.riskRowIds] : null,
           fromReviewerId: target.fromReviewerId ?? null,
           toReviewerId,
           note: note.trim() || null,

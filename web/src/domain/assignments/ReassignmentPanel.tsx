@@ -54,7 +54,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
             node {
               id
               criteriaName
-              riskDefinitionIds
+              riskRowIds
               fromReviewer
               toReviewer
               reassignedBy
@@ -108,7 +108,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
                         size="small"
                         icon={<PersonSwap20Regular />}
                         onClick={() =>
-                          setMoving({ target: { riskDefinitionIds: w.itemIds, fromReviewerId: w.reviewer.id }, what: itemsWord(w.itemIds.length), from: w.reviewer.id })
+                          setMoving({ target: { riskRowIds: w.itemIds, fromReviewerId: w.reviewer.id }, what: itemsWord(w.itemIds.length), from: w.reviewer.id })
                         }
                       >
                         Reassign {itemsWord(w.itemIds.length)}
@@ -134,7 +134,7 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
             <TableRow key={r.id}>
               <TableCell>{formatDate(r.createdAt)}</TableCell>
               <TableCell>
-                <TableCellLayout className={styles.wrap}>{r.criteriaName ?? itemsWord(r.riskDefinitionIds.length)}</TableCellLayout>
+                <TableCellLayout className={styles.wrap}>{r.criteriaName ?? itemsWord(r.riskRowIds.length)}</TableCellLayout>
               </TableCell>
               <TableCell className={styles.wrap}>{r.fromReviewer}</TableCell>
               <TableCell className={styles.wrap}>{r.toReviewer}</TableCell>

@@ -141,7 +141,7 @@ export function ApprovalReviewDialog({
 
   const items = Object.entries(itemComments)
     .filter(([, c]) => c.trim())
-    .map(([riskDefinitionId, c]) => ({ riskDefinitionId, comment: c.trim() }));
+    .map(([riskRowId, c]) => ({ riskRowId, comment: c.trim() }));
   const canReturn = Boolean(comment.trim()) || items.length > 0;
   const close = () => {
     setComment('');
