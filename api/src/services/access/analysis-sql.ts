@@ -241,23 +241,32 @@ shown_fn AS MATERIALIZED (
 )
 SELECT s.bname, s.risk_id, s.xid, s.system, h.function_id, h.action
     FROM shown_fn s JOIN access_t_held h ON h.xid = s.xid AND h.bname = s.bname AND h.function_id = s.function_id`,
-  `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
-WITH picked AS (
-  -- The path's own role when it meets the object's signature, else the user's first role that does.
-  SELECT t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object,
-         coalesce(own.role, us.role) AS auth_role, coalesce(own.auth, us.auth) AS auth
+  // Per authorization that meets a signature, and per requirement of that
+  // signature: each field's first granted value meeting it (by LOW, HIGH).
+  // It depends on the authorization alone, not on who holds it.
+  `CREATE TEMP TABLE access_t_auth_values ON COMMIT DROP AS
+SELECT DISTINCT ON (o.xid, o.role, o.auth, q.function_id, q.action, q.object, r.field)
+         o.xid, o.role, o.auth, q.function_id, q.action, q.object, r.field, g.low, g.high
+    FROM access_t_auth_ok o
+    JOIN access_t_req_sig q ON q.xid = o.xid AND q.object = o.object AND q.sig = o.sig
+    JOIN access_t_reqs r ON r.xid = q.xid AND r.function_id = q.function_id AND r.action = q.action AND r.object = q.object
+    JOIN access_t_grants g ON g.xid = o.xid AND g.role = o.role AND g.object = o.object AND g.auth = o.auth AND g.field = r.field AND ${meets('g', 'r')}
+   ORDER BY o.xid, o.role, o.auth, q.function_id, q.action, q.object, r.field, g.low, g.high`,
+  // Per shown path and required object, the authorization its rows show: the
+  // path's own role's when it meets the object's signature, else the user's
+  // first role's that does.
+  `CREATE TEMP TABLE access_t_picked ON COMMIT DROP AS
+SELECT t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object,
+       coalesce(own.role, us.role) AS auth_role, coalesce(own.auth, us.auth) AS auth
     FROM (SELECT DISTINCT u.xid, u.bname, u.function_id, u.action, u.role FROM access_t_user_tcode u
            WHERE EXISTS (SELECT 1 FROM access_t_shown_held sh WHERE sh.xid = u.xid AND sh.bname = u.bname AND sh.function_id = u.function_id AND sh.action = u.action)) t
     JOIN access_t_req_sig q ON q.xid = t.xid AND q.function_id = t.function_id AND q.action = t.action
     JOIN access_t_user_sig us ON us.xid = t.xid AND us.bname = t.bname AND us.object = q.object AND us.sig = q.sig
-    LEFT JOIN access_t_role_sig own ON own.xid = t.xid AND own.role = t.role AND own.object = q.object AND own.sig = q.sig
-)
-SELECT DISTINCT ON (p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field)
-         p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high
-    FROM picked p
-    JOIN access_t_reqs r ON r.xid = p.xid AND r.function_id = p.function_id AND r.action = p.action AND r.object = p.object
-    JOIN access_t_grants g ON g.xid = p.xid AND g.role = p.auth_role AND g.object = p.object AND g.auth = p.auth AND g.field = r.field AND ${meets('g', 'r')}
-   ORDER BY p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, r.field, g.low, g.high`,
+    LEFT JOIN access_t_role_sig own ON own.xid = t.xid AND own.role = t.role AND own.object = q.object AND own.sig = q.sig`,
+  `CREATE TEMP TABLE access_t_granted ON COMMIT DROP AS
+SELECT p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, v.field, v.low, v.high
+    FROM access_t_picked p
+    JOIN access_t_auth_values v ON v.xid = p.xid AND v.role = p.auth_role AND v.auth = p.auth AND v.function_id = p.function_id AND v.action = p.action AND v.object = p.object`,
   `WITH positions AS (
   SELECT function_id, action, (row_number() OVER (PARTITION BY function_id ORDER BY action) - 1)::numeric AS pos
     FROM (SELECT DISTINCT function_id, action FROM access_function_actions WHERE rule_set_id = $2::uuid AND enabled) a
