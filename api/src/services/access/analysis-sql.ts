@@ -267,49 +267,52 @@ SELECT t.xid, t.bname, t.function_id, t.action, t.role AS path_role, q.object,
 SELECT p.xid, p.bname, p.function_id, p.action, p.path_role, p.object, v.field, v.low, v.high
     FROM access_t_picked p
     JOIN access_t_auth_values v ON v.xid = p.xid AND v.role = p.auth_role AND v.auth = p.auth AND v.function_id = p.function_id AND v.action = p.action AND v.object = p.object`,
-  `WITH positions AS (
+  // Rule IDs: each action's position among its function's enabled actions,
+  // each function's weight within its risk, and per shown action the number
+  // of its combination. Staged and counted one by one: inlined, the planner
+  // guessed a few hundred rows for millions and joined the paths to them on
+  // the user alone (hundreds of millions of rows).
+  `CREATE TEMP TABLE access_t_positions ON COMMIT DROP AS
   SELECT function_id, action, (row_number() OVER (PARTITION BY function_id ORDER BY action) - 1)::numeric AS pos
-    FROM (SELECT DISTINCT function_id, action FROM access_function_actions WHERE rule_set_id = $2::uuid AND enabled) a
-),
-weights AS (
+    FROM (SELECT DISTINCT function_id, action FROM access_function_actions WHERE rule_set_id = $2::uuid AND enabled) a`,
+  `CREATE TEMP TABLE access_t_weights ON COMMIT DROP AS
   SELECT rf.risk_id, rf.function_id,
          round(exp(coalesce(sum(ln(c.n)) OVER (PARTITION BY rf.risk_id ORDER BY rf.function_id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0))) AS w
-    FROM access_t_rf rf JOIN (SELECT function_id, count(*)::numeric AS n FROM positions GROUP BY function_id) c ON c.function_id = rf.function_id
-),
-first_pos AS (
+    FROM access_t_rf rf JOIN (SELECT function_id, count(*)::numeric AS n FROM access_t_positions GROUP BY function_id) c ON c.function_id = rf.function_id`,
+  `CREATE TEMP TABLE access_t_first_pos ON COMMIT DROP AS
   SELECT sh.bname, sh.risk_id, sh.function_id, min(p.pos) AS pos
-    FROM access_t_shown_held sh JOIN positions p ON p.function_id = sh.function_id AND p.action = sh.action
-   GROUP BY sh.bname, sh.risk_id, sh.function_id
-),
-base AS (
+    FROM access_t_shown_held sh JOIN access_t_positions p ON p.function_id = sh.function_id AND p.action = sh.action
+   GROUP BY sh.bname, sh.risk_id, sh.function_id`,
+  `CREATE TEMP TABLE access_t_base ON COMMIT DROP AS
   SELECT f.bname, f.risk_id, sum(f.pos * w.w) AS n
-    FROM first_pos f JOIN weights w ON w.risk_id = f.risk_id AND w.function_id = f.function_id
-   GROUP BY f.bname, f.risk_id
-),
-usage AS (
+    FROM access_t_first_pos f JOIN access_t_weights w ON w.risk_id = f.risk_id AND w.function_id = f.function_id
+   GROUP BY f.bname, f.risk_id`,
+  `CREATE TEMP TABLE access_t_combination ON COMMIT DROP AS
+  SELECT sh.xid, sh.bname, sh.risk_id, sh.function_id, sh.system, sh.action, (1 + b.n - fp.pos * w.w + p.pos * w.w)::bigint AS combination
+    FROM access_t_shown_held sh
+    JOIN access_t_positions p ON p.function_id = sh.function_id AND p.action = sh.action
+    JOIN access_t_weights w ON w.risk_id = sh.risk_id AND w.function_id = sh.function_id
+    JOIN access_t_first_pos fp ON fp.bname = sh.bname AND fp.risk_id = sh.risk_id AND fp.function_id = sh.function_id
+    JOIN access_t_base b ON b.bname = sh.bname AND b.risk_id = sh.risk_id`,
+  `WITH usage AS (
   SELECT u.extract_id AS xid, u.bname, u.tcode, sum(u.count) AS count, max(u.last_used) AS last_used
     FROM access_x_usage u JOIN access_t_ext e ON e.xid = u.extract_id/*usage*/
    GROUP BY u.extract_id, u.bname, u.tcode
 ),
 out AS (
-  SELECT sh.bname, sh.risk_id, sh.function_id, sh.system, sh.action, t.role, t.composite,
+  SELECT c.bname, c.risk_id, c.function_id, c.system, c.action, t.role, t.composite,
          coalesce(v.object, '') AS resource, coalesce(v.field, '') AS resource_extn, coalesce(v.low, '') AS value_from, coalesce(v.high, '') AS value_to,
-         (1 + b.n - fp.pos * w.w + p.pos * w.w)::bigint AS combination,
-         us.count AS execution_count, us.last_used
-    FROM access_t_shown_held sh
-    JOIN access_t_user_tcode t ON t.xid = sh.xid AND t.bname = sh.bname AND t.function_id = sh.function_id AND t.action = sh.action
+         c.combination, us.count AS execution_count, us.last_used
+    FROM access_t_combination c
+    JOIN access_t_user_tcode t ON t.xid = c.xid AND t.bname = c.bname AND t.function_id = c.function_id AND t.action = c.action
     LEFT JOIN access_t_granted v ON v.xid = t.xid AND v.bname = t.bname AND v.function_id = t.function_id AND v.action = t.action AND v.path_role = t.role
-    JOIN base b ON b.bname = sh.bname AND b.risk_id = sh.risk_id
-    JOIN first_pos fp ON fp.bname = sh.bname AND fp.risk_id = sh.risk_id AND fp.function_id = sh.function_id
-    JOIN weights w ON w.risk_id = sh.risk_id AND w.function_id = sh.function_id
-    JOIN positions p ON p.function_id = sh.function_id AND p.action = sh.action
-    LEFT JOIN usage us ON us.xid = sh.xid AND us.bname = sh.bname AND us.tcode = sh.action
+    LEFT JOIN usage us ON us.xid = c.xid AND us.bname = c.bname AND us.tcode = c.action
 )
 INSERT INTO access_conflict_rows (run_id, row_no, user_id, risk_id, rule_id, function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_executed_on)
 SELECT $1::uuid, /*sign*/row_number() OVER (ORDER BY bname, risk_id, function_id, system, action, role, composite, resource, resource_extn),
        bname, risk_id, risk_id || CASE WHEN combination < 10000 THEN lpad(combination::text, 4, '0') ELSE combination::text END,
        function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_used
-  FROM out`
+  FROM out`,
 ];
 
 /** The run's conflicts from its rows: exercised when every function shows a shown action the user ran (COUNT > 0). */
