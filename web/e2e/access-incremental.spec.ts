@@ -57,7 +57,8 @@ test('a run after one role changed recomputes only its holders and says so', asy
   const systemRows = extracts.locator('tbody tr').filter({ hasText: SYSTEM });
   // The new extract's row, then its load done: one of the two is current, the other superseded.
   await expect(systemRows).toHaveCount(2);
-  await expect(systemRows.getByText('Processing', { exact: true })).toHaveCount(0, { timeout: 60_000 });
+  await expect(systemRows.getByText(/^Loading: /)).toHaveCount(0, { timeout: 60_000 });
+  await expect(systemRows.getByText('Replaced', { exact: true })).toHaveCount(1, { timeout: 60_000 });
   await expect(systemRows.getByText('Current', { exact: true })).toHaveCount(1);
 
   await page.getByRole('tab', { name: 'Analysis Runs' }).click();
