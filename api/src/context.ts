@@ -1,5 +1,6 @@
 // One typed context, built by the same factory for HTTP (GraphQL and REST)
-// and WebSocket requests, with one viewer per request (services/viewer.ts).
+// and WebSocket requests, with one caller per signed-in request
+// (services/caller.ts: deps, actor and the viewer of services/viewer.ts).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PrismaClient, User } from './generated/prisma/client.js';
 import type { Config } from './config.js';
@@ -8,7 +9,6 @@ import type { Actor } from './core/types.js';
 import type { PubSub } from './pubsub.js';
 import { resolveSession, sessionToken, type NewSession } from './auth/sessions.js';
 import { apiTokenStillValid, resolveApiToken, type ResolvedToken } from './auth/tokens.js';
-import type { Viewer } from './services/viewer.js';
 import { createCaller, type Caller } from './services/caller.js';
 
 export type { AppDeps };
@@ -47,12 +47,6 @@ export interface Context {
   /** The API token the caller used, with its scope; null for sessions. */
   apiToken: ResolvedToken['token'] | null;
   actor: Actor;
-  /**
-   * The signed-in caller as the review sees them (role, visible rows, active
-   * period, batched per-row lookups), built once for the request; null when
-   * nobody is signed in.
-   */
-  viewer: Viewer | null;
   /** What every service a signed-in user reaches takes first (services/caller.ts); null when nobody is signed in. */
   caller: Caller | null;
   cookies?: RequestInfo['cookies'];
@@ -133,7 +127,6 @@ export async function createContext(deps: AppDeps, key: object, info: RequestInf
     authKind: auth.kind,
     apiToken: auth.token ?? null,
     actor,
-    viewer: caller?.viewer ?? null,
     caller,
     cookies: info.cookies,
   };
@@ -159,7 +152,6 @@ export function setContextUser(ctx: Context, user: User | null, sessionId: strin
   ctx.apiToken = null;
   ctx.actor = { ...ctx.actor, user, sessionId };
   ctx.caller = callerOf(ctx.deps, ctx.actor);
-  ctx.viewer = ctx.caller?.viewer ?? null;
 }
 
 function callerOf(deps: AppDeps, actor: Actor): Caller | null {

@@ -22,27 +22,27 @@ import type { Context } from '../../context.js';
  */
 const json = (k: unknown) => JSON.stringify(k);
 function groupsOf(ctx: Context, page: view.Keyset) {
-  return ctx.viewer!.loader(`composite.groups|${json(page)}`, (userIds: readonly string[]) =>
+  return ctx.caller!.viewer.loader(`composite.groups|${json(page)}`, (userIds: readonly string[]) =>
     view.listRiskGroupsOf(ctx.caller!, userIds, page), String);
 }
 function rolesOf(ctx: Context, page: view.Keyset) {
-  return ctx.viewer!.loader(`composite.roles|${json(page)}`, (groups: readonly { userId: string; accessRiskId: string }[]) =>
+  return ctx.caller!.viewer.loader(`composite.roles|${json(page)}`, (groups: readonly { userId: string; accessRiskId: string }[]) =>
     view.listRolesOf(ctx.caller!, groups, page), (g) => json([g.userId, g.accessRiskId]));
 }
 function groupCountsOf(ctx: Context) {
-  return ctx.viewer!.loader('composite.groupCounts', (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.caller!, userIds), (u) => u);
+  return ctx.caller!.viewer.loader('composite.groupCounts', (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.caller!, userIds), (u) => u);
 }
 function roleCountsOf(ctx: Context) {
-  return ctx.viewer!.loader('composite.roleCounts', (groups: readonly { userId: string; accessRiskId: string }[]) =>
+  return ctx.caller!.viewer.loader('composite.roleCounts', (groups: readonly { userId: string; accessRiskId: string }[]) =>
     view.countRolesOf(ctx.caller!, groups), (g) => json([g.userId, g.accessRiskId]));
 }
 const roleKeyOf = (r: view.RoleKey) => json([r.userId, r.accessRiskId, r.compositeBusinessRole]);
 function detailsOf(ctx: Context, first: number) {
-  return ctx.viewer!.loader(`composite.details|${first}`, (roles: readonly view.RoleKey[]) =>
+  return ctx.caller!.viewer.loader(`composite.details|${first}`, (roles: readonly view.RoleKey[]) =>
     view.authorizationDetailsOf(ctx.caller!, roles, first), roleKeyOf);
 }
 function detailCountsOf(ctx: Context) {
-  return ctx.viewer!.loader('composite.detailCounts', (roles: readonly view.RoleKey[]) =>
+  return ctx.caller!.viewer.loader('composite.detailCounts', (roles: readonly view.RoleKey[]) =>
     view.authorizationDetailCounts(ctx.caller!, roles), roleKeyOf);
 }
 

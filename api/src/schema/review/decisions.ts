@@ -49,7 +49,7 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
       const row = r as WithDecision;
       if (row.decision !== undefined) return (row.decision as DecisionValue | null) ?? null;
       // Rows of the lists carry it (joined); others are looked up together, one query per request.
-      return ctx.viewer!.myDecisions.load(r.id);
+      return ctx.caller!.viewer.myDecisions.load(r.id);
     },
   }),
   /** The control and expiry of the viewer's mitigation (RETAIN_MITIGATED) in the active period, if any. */

@@ -63,7 +63,7 @@ const OpenWorkCriterion = builder.objectRef<reassignments.OpenWork['criteria'][n
 
 /** What a reviewer holds, asked for every reviewer of the page at once. */
 const workOf = (ctx: Context, reviewerId: string) =>
-  ctx.viewer!.loader('openWork', (ids: readonly string[]) => reassignments.openWorkOf(ctx.caller!, ids), String).load(reviewerId);
+  ctx.caller!.viewer.loader('openWork', (ids: readonly string[]) => reassignments.openWorkOf(ctx.caller!, ids), String).load(reviewerId);
 
 /** Open work is a variant of User: the reviewer, with what they hold (a connection as every other list). */
 const OpenWorkRef = builder.prismaObject('User', {

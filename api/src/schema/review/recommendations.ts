@@ -23,7 +23,7 @@ type WithFacts = RiskRow & Partial<rec.RecommendationFacts>;
 /** The row's facts: on the row when a list read it, else looked up with the other rows of the response. */
 async function factsOf(r: WithFacts, ctx: Context): Promise<rec.RecommendationFacts> {
   if (r.recommendationRule !== undefined) return r as rec.RecommendationFacts;
-  const viewer = ctx.viewer!;
+  const viewer = ctx.caller!.viewer;
   const loader = viewer.loader<bigint, rec.RecommendationFacts | null>(
     'recommendation-facts',
     async (ids) => {

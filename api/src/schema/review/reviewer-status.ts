@@ -12,7 +12,7 @@ import { SubmissionNode, SubmissionStatusEnum } from './decisions.js';
 
 /** The progress of a reviewer, asked for every reviewer of the page at once. */
 const progressOf = (ctx: Context, reviewer: ReviewerKey) =>
-  ctx.viewer!.loader('reviewerProgress', (rs: readonly ReviewerKey[]) => reviewerProgress(ctx.caller!, rs), (r) => r.id).load(reviewer);
+  ctx.caller!.viewer.loader('reviewerProgress', (rs: readonly ReviewerKey[]) => reviewerProgress(ctx.caller!, rs), (r) => r.id).load(reviewer);
 
 export const ReviewerStatusRef = builder.prismaObject('User', {
   description: 'One reviewer’s progress in the active period.',

@@ -104,7 +104,7 @@ const RiskRowObject = builder.prismaObject('RiskRow', {
 export const RiskRowNode = builder.nodeRef(RiskRowObject, {
   id: { description: 'The row’s global id.', resolve: (r: RiskRow) => String(r.id), parse: (id: string) => BigInt(id) },
   loadMany: async (ids, ctx) => {
-    const rows: (RiskRow | Error | null)[] = await ctx.viewer!.rows.loadMany(ids as readonly unknown[] as bigint[]);
+    const rows: (RiskRow | Error | null)[] = await ctx.caller!.viewer.rows.loadMany(ids as readonly unknown[] as bigint[]);
     return rows.map((r) => (r instanceof Error ? Promise.reject(r) : (r ?? notVisible())));
   },
 });
