@@ -2,6 +2,7 @@
 // database on the PostgreSQL server named by DATABASE_URL (dropped afterwards).
 import crypto from 'node:crypto';
 import pg from 'pg';
+import { createDatabase, type Database } from '../../src/db/client.js';
 
 export const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -27,6 +28,25 @@ export async function freshDatabase(base = process.env.DATABASE_URL): Promise<Te
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * Two app instances' connections to one fresh PostgreSQL database, as two
+ * processes starting together see it; `cleanup` closes both and drops it.
+ */
+export async function twoInstancesOnOneDatabase(): Promise<{ a: Database; b: Database; cleanup(): Promise<void> }> {
+  const t = await freshDatabase();
+  const a = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });
+  const b = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });
+  return {
+    a,
+    b,
+    async cleanup() {
+      await a.close();
+      await b.close();
+      await t.drop();
     },
   };
 }

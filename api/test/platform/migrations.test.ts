@@ -4,9 +4,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/client.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
-import { freshDatabase, onPostgres } from '../helpers/db.js';
+import { onPostgres, twoInstancesOnOneDatabase } from '../helpers/db.js';
 import { migratedDatabase } from '../helpers/database.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -77,14 +76,8 @@ describe('migrations', () => {
   });
 
   it.runIf(onPostgres)('do not race when two instances start together', async () => {
-    const t = await freshDatabase();
-    const a = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });
-    const b = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });
-    cleanups.push(async () => {
-      await a.close();
-      await b.close();
-      await t.drop();
-    });
+    const { a, b, cleanup } = await twoInstancesOnOneDatabase();
+    cleanups.push(cleanup);
     const [ra, rb] = await Promise.all([migrate(a.sql), migrate(b.sql)]);
     const all = [...ra.applied, ...rb.applied].sort();
     expect(all).toEqual(readMigrations().map((m) => m.name));

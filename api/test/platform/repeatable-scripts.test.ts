@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, type Sql } from '../../src/db/client.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { defaultFunctionsDir, readRepeatableScripts } from '../../src/db/repeatable-scripts.js';
-import { freshDatabase, onPostgres } from '../helpers/db.js';
+import { freshDatabase, onPostgres, twoInstancesOnOneDatabase } from '../helpers/db.js';
 import { migratedDatabase } from '../helpers/database.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -133,14 +133,8 @@ describe('database functions and triggers (prisma/functions)', () => {
   });
 
   it.runIf(onPostgres)('are applied once when two instances start together', async () => {
-    const t = await freshDatabase();
-    const a = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });
-    const b = await createDatabase({ databaseUrl: t.url, dataDir: '/nonexistent' });
-    cleanups.push(async () => {
-      await a.close();
-      await b.close();
-      await t.drop();
-    });
+    const { a, b, cleanup } = await twoInstancesOnOneDatabase();
+    cleanups.push(cleanup);
     const [ra, rb] = await Promise.all([migrate(a.sql), migrate(b.sql)]);
     expect([...ra.applied, ...rb.applied].sort()).toEqual(readMigrations().map((m) => m.name));
     expect([...ra.scripts, ...rb.scripts].sort()).toEqual(readRepeatableScripts().map((s) => s.name));
