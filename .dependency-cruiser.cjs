@@ -39,7 +39,8 @@ const forbidden = [
   },
   {
     name: 'auth-below-services',
-    comment: 'auth/ holds identity primitives (sessions, passwords, throttling, API tokens, the OpenID Connect protocol); the sign-in rules that use them are services/identity/auth.ts.',
+    comment:
+      'auth/ holds identity primitives (sessions, passwords, throttling, API tokens, the OpenID Connect protocol); the sign-in rules that use them are services/identity/auth.ts.',
     severity: 'error',
     from: { path: `${SRC}auth/` },
     to: { path: SRC, pathNot: [`${SRC}auth/`, `${SRC}core/`, `${SRC}db/`, `${SRC}generated/`, `${SRC}config\\.ts$`] },
@@ -49,7 +50,18 @@ const forbidden = [
     comment: 'Services own the rules; they never reach up into the GraphQL schema, REST routes, jobs workers or the request context.',
     severity: 'error',
     from: { path: `${SRC}services/` },
-    to: { path: [`${SRC}schema/`, `${SRC}rest/`, `${SRC}jobs/`, `${SRC}context\\.ts$`, `${SRC}graphql\\.ts$`, `${SRC}server\\.ts$`, `${SRC}server/`, `${SRC}app\\.ts$`] },
+    to: {
+      path: [
+        `${SRC}schema/`,
+        `${SRC}rest/`,
+        `${SRC}jobs/`,
+        `${SRC}context\\.ts$`,
+        `${SRC}graphql\\.ts$`,
+        `${SRC}server\\.ts$`,
+        `${SRC}server/`,
+        `${SRC}app\\.ts$`,
+      ],
+    },
   },
   {
     name: 'kept-wing-closed',
@@ -87,7 +99,8 @@ const forbidden = [
   },
   {
     name: 'web-routes-apart',
-    comment: 'A route folder owns its screen; what two screens share lives in components/, domain/, or routes/composite-view/ (which, being a route folder too, imports no other).',
+    comment:
+      'A route folder owns its screen; what two screens share lives in components/, domain/, or routes/composite-view/ (which, being a route folder too, imports no other).',
     severity: 'error',
     from: { path: '^web/src/routes/([^/]+)/' },
     to: { path: '^web/src/routes/([^/]+)/', pathNot: ['^web/src/routes/$1/', '^web/src/routes/composite-view/'] },

@@ -99,17 +99,37 @@ export function generateRuleSet(o: GeneratedOptions): RuleSetFiles {
   files.business_processes!.push({ 'Business Process': 'FI', Description: 'Finance' }, { 'Business Process': 'MM', Description: 'Materials' });
   for (let f = 0; f < nf; f++) {
     const id = `F${pad(f, 3)}`;
-    files.functions!.push({ 'Function ID': id, 'Function Description': `Function ${f}`, 'Business Process': f % 2 ? 'FI' : 'MM', 'Analysis Scope': rnd() < 0.2 ? 'Cross' : 'Single' });
+    files.functions!.push({
+      'Function ID': id,
+      'Function Description': `Function ${f}`,
+      'Business Process': f % 2 ? 'FI' : 'MM',
+      'Analysis Scope': rnd() < 0.2 ? 'Cross' : 'Single',
+    });
     const actions = new Set<string>();
     const n = 1 + Math.floor(rnd() * 3);
     while (actions.size < n) actions.add(pick(codes));
     for (const a of actions) {
       const system = rnd() < 0.15 ? pick(systems) : '';
-      files.function_actions!.push({ 'Function ID': id, System: system, Action: a, 'Action Description': `Run ${a}`, Status: rnd() < 0.08 ? 'Disabled' : 'Enabled' });
+      files.function_actions!.push({
+        'Function ID': id,
+        System: system,
+        Action: a,
+        'Action Description': `Run ${a}`,
+        Status: rnd() < 0.08 ? 'Disabled' : 'Enabled',
+      });
       if (rnd() < 0.5) {
         const seen = new Set<string>();
         const perm = (object: string, field: string, from: string, to = '', status = 'Enabled') => {
-          const row = { 'Function ID': id, System: rnd() < 0.1 ? pick(systems) : '', Action: a, 'Auth Object': object, Field: field, 'Value From': from, 'Value To': to, Status: status };
+          const row = {
+            'Function ID': id,
+            System: rnd() < 0.1 ? pick(systems) : '',
+            Action: a,
+            'Auth Object': object,
+            Field: field,
+            'Value From': from,
+            'Value To': to,
+            Status: status,
+          };
           const key = JSON.stringify([row.System, object, field, from, to]);
           if (!seen.has(key)) files.function_permissions!.push(row);
           seen.add(key);
@@ -128,7 +148,14 @@ export function generateRuleSet(o: GeneratedOptions): RuleSetFiles {
   for (let r = 0; r < nr; r++) {
     const id = `R${pad(r, 3)}`;
     const type = r % 8 === 7 ? 'A' : 'S';
-    files.risks!.push({ 'Access Risk ID': id, 'Risk Description': `Risk ${r}`, 'Risk Level': pick(['Critical', 'High', 'Medium', 'Low']), 'Risk Type': type, 'Business Process': 'FI', Status: rnd() < 0.1 ? 'Disabled' : 'Enabled' });
+    files.risks!.push({
+      'Access Risk ID': id,
+      'Risk Description': `Risk ${r}`,
+      'Risk Level': pick(['Critical', 'High', 'Medium', 'Low']),
+      'Risk Type': type,
+      'Business Process': 'FI',
+      Status: rnd() < 0.1 ? 'Disabled' : 'Enabled',
+    });
     const fns = new Set<string>();
     const n = type === 'A' ? 1 : 2 + Math.floor(rnd() * 2);
     while (fns.size < n) fns.add(`F${pad(Math.floor(rnd() * nf), 3)}`);
@@ -165,7 +192,8 @@ export function generateEstate(system: string, o: GeneratedOptions): Estate {
     const grants = 1 + Math.floor(rnd() * 4);
     for (let g = 0; g < grants; g++) {
       const k = rnd();
-      const [low, high] = k < 0.7 ? [pick(codes), ''] : k < 0.82 ? [`${pick(['T0', 'T1', 'F', 'ME', 'X'])}*`, ''] : k < 0.97 ? [pick(codes), pick(codes)] : ['*', ''];
+      const [low, high] =
+        k < 0.7 ? [pick(codes), ''] : k < 0.82 ? [`${pick(['T0', 'T1', 'F', 'ME', 'X'])}*`, ''] : k < 0.97 ? [pick(codes), pick(codes)] : ['*', ''];
       e.AGR_1251!.push({ AGR_NAME: role, OBJECT: 'S_TCODE', AUTH: 'T-1', FIELD: 'TCD', LOW: low, HIGH: high, DELETED: rnd() < 0.03 ? 'X' : '' });
     }
     const auths = Math.floor(rnd() * 3);
@@ -174,11 +202,19 @@ export function generateEstate(system: string, o: GeneratedOptions): Estate {
       const auth = `${obj.slice(0, 6)}${pad(a, 2)}`;
       const orgField = obj === 'F_BKPF_BUK' ? 'BUKRS' : 'EKORG';
       const k = rnd();
-      const [low, high] = k < 0.5 ? [pick(['1000', '1500', '2000', '2600', '3000']), ''] : k < 0.7 ? [`${pick(['1', '2', '25'])}*`, ''] : k < 0.9 ? [pick(['1000', '2000']), pick(['1999', '2999', '3500'])] : ['*', ''];
+      const [low, high] =
+        k < 0.5
+          ? [pick(['1000', '1500', '2000', '2600', '3000']), '']
+          : k < 0.7
+            ? [`${pick(['1', '2', '25'])}*`, '']
+            : k < 0.9
+              ? [pick(['1000', '2000']), pick(['1999', '2999', '3500'])]
+              : ['*', ''];
       e.AGR_1251!.push({ AGR_NAME: role, OBJECT: obj, AUTH: auth, FIELD: orgField, LOW: low, HIGH: high, DELETED: '' });
       if (rnd() < 0.3) e.AGR_1251!.push({ AGR_NAME: role, OBJECT: obj, AUTH: auth, FIELD: orgField, LOW: pick(['1200', '2400']), HIGH: '', DELETED: '' });
       // Sometimes the activity is missing from this authorization (the object's fields then meet only across two).
-      if (rnd() < 0.85) e.AGR_1251!.push({ AGR_NAME: role, OBJECT: obj, AUTH: auth, FIELD: 'ACTVT', LOW: pick(['01', '02', '03', '*', '0*']), HIGH: '', DELETED: '' });
+      if (rnd() < 0.85)
+        e.AGR_1251!.push({ AGR_NAME: role, OBJECT: obj, AUTH: auth, FIELD: 'ACTVT', LOW: pick(['01', '02', '03', '*', '0*']), HIGH: '', DELETED: '' });
     }
   }
   for (let c = 0; c < nc; c++) {
@@ -194,7 +230,15 @@ export function generateEstate(system: string, o: GeneratedOptions): Estate {
   for (let u = 0; u < o.users; u++) {
     const user = `U${pad(u, 6)}`;
     const locked = rnd() < 0.05;
-    e.USR02!.push({ MANDT: '100', BNAME: user, CLASS: pick(['FIN', 'MM', 'IT', '']), USTYP: pick(['A', 'A', 'A', 'B', 'S']), UFLAG: locked ? pick(['32', '64', '128']) : '0', GLTGV: rnd() < 0.9 ? '00000000' : day(-300, 300), GLTGB: rnd() < 0.8 ? '99991231' : day(-200, 500) });
+    e.USR02!.push({
+      MANDT: '100',
+      BNAME: user,
+      CLASS: pick(['FIN', 'MM', 'IT', '']),
+      USTYP: pick(['A', 'A', 'A', 'B', 'S']),
+      UFLAG: locked ? pick(['32', '64', '128']) : '0',
+      GLTGV: rnd() < 0.9 ? '00000000' : day(-300, 300),
+      GLTGB: rnd() < 0.8 ? '99991231' : day(-200, 500),
+    });
     if (rnd() < 0.9) e.USER_ADDR!.push({ BNAME: user, NAME_FIRST: `First${u}`, NAME_LAST: `Last${u}` });
     const n = 2 + Math.floor(rnd() * 6);
     for (let k = 0; k < n; k++) {
@@ -210,7 +254,8 @@ export function generateEstate(system: string, o: GeneratedOptions): Estate {
     // A few users on the list of AGR_USERS only (not in USR02): ignored.
     if (u % 97 === 0) e.AGR_USERS!.push({ AGR_NAME: `Z_S${pad(0, 4)}`, UNAME: `GHOST${u}`, FROM_DAT: '', TO_DAT: '', COL_FLAG: '' });
     const used = Math.floor(rnd() * 4);
-    for (let k = 0; k < used; k++) e.USAGE!.push({ BNAME: user, TCODE: pick(codes), COUNT: String(rnd() < 0.2 ? 0 : 1 + Math.floor(rnd() * 50)), LAST_USED: day(-100, 180) });
+    for (let k = 0; k < used; k++)
+      e.USAGE!.push({ BNAME: user, TCODE: pick(codes), COUNT: String(rnd() < 0.2 ? 0 : 1 + Math.floor(rnd() * 50)), LAST_USED: day(-100, 180) });
   }
   return e;
 }
@@ -283,7 +328,8 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
   const ns = Math.max(areas * 2, Math.round(o.users * 0.06));
   const nc = Math.max(10, Math.round(ns / 6));
   const files: Record<string, CsvFile> = {};
-  for (const t of ['USR02', 'USER_ADDR', 'AGR_USERS', 'AGR_AGRS', 'AGR_1251', 'AGR_TEXTS', 'USAGE']) files[t] = new CsvFile(path.join(dir, `${t}.csv`), ESTATE_COLUMNS[t]!);
+  for (const t of ['USR02', 'USER_ADDR', 'AGR_USERS', 'AGR_AGRS', 'AGR_1251', 'AGR_TEXTS', 'USAGE'])
+    files[t] = new CsvFile(path.join(dir, `${t}.csv`), ESTATE_COLUMNS[t]!);
   const day = (lo: number, hi: number) => sapDay(int(lo, hi));
   const filler = [
     ['S_TABU_DIS', ['ACTVT', 'DICBERCLS']],
@@ -302,7 +348,8 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
   for (let s = 0; s < ns; s++) {
     const role = `Z_S${pad(s, 4)}`;
     const own = areaCodes(s % areas);
-    const g = (object: string, auth: string, field: string, low: string, high = '') => files.AGR_1251!.add({ AGR_NAME: role, OBJECT: object, AUTH: auth, FIELD: field, LOW: low, HIGH: high, DELETED: rnd() < 0.01 ? 'X' : '' });
+    const g = (object: string, auth: string, field: string, low: string, high = '') =>
+      files.AGR_1251!.add({ AGR_NAME: role, OBJECT: object, AUTH: auth, FIELD: field, LOW: low, HIGH: high, DELETED: rnd() < 0.01 ? 'X' : '' });
     await files.AGR_TEXTS!.add({ AGR_NAME: role, TEXT: `Single role ${s}` });
     // Every transaction ('*') is a support role's, about one role in 500, as in real estates.
     if (rnd() < 0.002) await g('S_TCODE', 'T-1', 'TCD', '*');
@@ -319,7 +366,14 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
       const obj = rnd() < 0.7 ? 'F_BKPF_BUK' : 'M_BEST_EKO';
       const auth = `${obj.slice(0, 6)}${pad(a, 2)}`;
       const k = rnd();
-      const [low, high] = k < 0.5 ? [pick(['1000', '1500', '2000', '2600', '3000']), ''] : k < 0.7 ? [`${pick(['1', '2', '25'])}*`, ''] : k < 0.9 ? [pick(['1000', '2000']), pick(['1999', '2999', '3500'])] : ['*', ''];
+      const [low, high] =
+        k < 0.5
+          ? [pick(['1000', '1500', '2000', '2600', '3000']), '']
+          : k < 0.7
+            ? [`${pick(['1', '2', '25'])}*`, '']
+            : k < 0.9
+              ? [pick(['1000', '2000']), pick(['1999', '2999', '3500'])]
+              : ['*', ''];
       await g(obj, auth, obj === 'F_BKPF_BUK' ? 'BUKRS' : 'EKORG', low, high);
       if (rnd() < 0.85) await g(obj, auth, 'ACTVT', pick(['01', '02', '03', '*', '0*']));
     }
@@ -337,7 +391,7 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
     await files.AGR_TEXTS!.add({ AGR_NAME: comp, TEXT: `Composite ${c}` });
     const kids = new Set<number>();
     const area = c % areas;
-    for (let n = int(3, 8); kids.size < n; ) kids.add(((rnd() < 0.7 ? area : int(0, areas - 1)) + areas * int(0, Math.floor(ns / areas) - 1)) % ns);
+    for (let n = int(3, 8); kids.size < n;) kids.add(((rnd() < 0.7 ? area : int(0, areas - 1)) + areas * int(0, Math.floor(ns / areas) - 1)) % ns);
     children.set(c, [...kids]);
     for (const k of kids) await files.AGR_AGRS!.add({ AGR_NAME: comp, CHILD_AGR: `Z_S${pad(k, 4)}` });
     if (rnd() < 0.2) await files.AGR_1251!.add({ AGR_NAME: comp, OBJECT: 'S_TCODE', AUTH: 'T-9', FIELD: 'TCD', LOW: '*', HIGH: '', DELETED: '' });
@@ -346,7 +400,15 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
   const date = () => (rnd() < 0.7 ? '00000000' : rnd() < 0.5 ? '' : day(-400, 500));
   for (let u = 0; u < o.users; u++) {
     const user = `U${pad(u, 6)}`;
-    await files.USR02!.add({ MANDT: '100', BNAME: user, CLASS: pick(['FIN', 'MM', 'IT', 'HR', '']), USTYP: pick(['A', 'A', 'A', 'B', 'S']), UFLAG: rnd() < 0.05 ? pick(['32', '64', '128']) : '0', GLTGV: rnd() < 0.9 ? '00000000' : day(-300, 300), GLTGB: rnd() < 0.9 ? '99991231' : day(-200, 500) });
+    await files.USR02!.add({
+      MANDT: '100',
+      BNAME: user,
+      CLASS: pick(['FIN', 'MM', 'IT', 'HR', '']),
+      USTYP: pick(['A', 'A', 'A', 'B', 'S']),
+      UFLAG: rnd() < 0.05 ? pick(['32', '64', '128']) : '0',
+      GLTGV: rnd() < 0.9 ? '00000000' : day(-300, 300),
+      GLTGB: rnd() < 0.9 ? '99991231' : day(-200, 500),
+    });
     if (rnd() < 0.9) await files.USER_ADDR!.add({ BNAME: user, NAME_FIRST: `First${u}`, NAME_LAST: `Last${u}` });
     const jobAreas = [int(0, areas - 1), int(0, areas - 1)];
     for (let n = Math.round(perUser * (0.5 + rnd())); n > 0; n--) {
@@ -355,10 +417,12 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
       const c = (area + areas * int(0, Math.floor(nc / areas))) % nc;
       const role = composite ? `Z_C${pad(c, 3)}` : `Z_S${pad((area + areas * int(0, Math.floor(ns / areas) - 1)) % ns, 4)}`;
       await files.AGR_USERS!.add({ AGR_NAME: role, UNAME: user, FROM_DAT: date(), TO_DAT: rnd() < 0.9 ? '99991231' : day(-300, 400), COL_FLAG: '' });
-      if (composite && rnd() < 0.3) await files.AGR_USERS!.add({ AGR_NAME: `Z_S${pad(children.get(c)![0]!, 4)}`, UNAME: user, FROM_DAT: '00000000', TO_DAT: '99991231', COL_FLAG: 'X' });
+      if (composite && rnd() < 0.3)
+        await files.AGR_USERS!.add({ AGR_NAME: `Z_S${pad(children.get(c)![0]!, 4)}`, UNAME: user, FROM_DAT: '00000000', TO_DAT: '99991231', COL_FLAG: 'X' });
     }
     if (u % 997 === 0) await files.AGR_USERS!.add({ AGR_NAME: 'Z_S0000', UNAME: `GHOST${u}`, FROM_DAT: '', TO_DAT: '', COL_FLAG: '' });
-    for (let k = int(0, 6); k > 0; k--) await files.USAGE!.add({ BNAME: user, TCODE: pick(areaCodes(pick(jobAreas))), COUNT: String(rnd() < 0.2 ? 0 : int(1, 500)), LAST_USED: day(-100, 180) });
+    for (let k = int(0, 6); k > 0; k--)
+      await files.USAGE!.add({ BNAME: user, TCODE: pick(areaCodes(pick(jobAreas))), COUNT: String(rnd() < 0.2 ? 0 : int(1, 500)), LAST_USED: day(-100, 180) });
   }
   const out: Record<string, { file: string; rows: number }> = {};
   for (const [t, f] of Object.entries(files)) {
@@ -372,5 +436,8 @@ export async function writeLargeEstate(system: string, dir: string, o: LargeOpti
 export async function zipFiles(files: string[], zipFile: string): Promise<void> {
   const zip = new JSZip();
   for (const f of files) zip.file(path.basename(f), fs.createReadStream(f));
-  await pipeline(zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE', compressionOptions: { level: 1 } }), fs.createWriteStream(zipFile));
+  await pipeline(
+    zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE', compressionOptions: { level: 1 } }),
+    fs.createWriteStream(zipFile),
+  );
 }

@@ -14,7 +14,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-if (process.env.DATABASE_URL) fail('DATABASE_URL is set: back PostgreSQL up with pg_dump (see docs/operations.md); this command backs up the embedded DATA_DIR');
+if (process.env.DATABASE_URL)
+  fail('DATABASE_URL is set: back PostgreSQL up with pg_dump (see docs/operations.md); this command backs up the embedded DATA_DIR');
 const dataDir = path.resolve(process.env.DATA_DIR || './data');
 if (!fs.existsSync(path.join(dataDir, 'pgdata'))) fail(`no embedded database in ${dataDir} (DATA_DIR)`);
 const holder = dataDirHolder(dataDir);

@@ -49,7 +49,15 @@ const figure = (f: [string, string, string]) => {
 const secs = (t0: number) => (performance.now() - t0) / 1000;
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 const mb = (kb: number) => `${n(kb / 1024)} MB`;
-const status = (field: 'VmHWM' | 'VmRSS') => Number(/\d+/.exec(fs.readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field))!)![0]);
+const status = (field: 'VmHWM' | 'VmRSS') =>
+  Number(
+    /\d+/.exec(
+      fs
+        .readFileSync('/proc/self/status', 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith(field))!,
+    )![0],
+  );
 const resetPeak = () => fs.writeFileSync('/proc/self/clear_refs', '5');
 
 /** The estate's files (CSV and zip) for a number of users, generated once into `dir`. */
@@ -57,16 +65,29 @@ async function estateFiles(u: number, a: number, r: number) {
   const at = path.join(dir, `u${u}`);
   const t0 = performance.now();
   const tables = await writeLargeEstate('PRD', at, { users: u, assignments: a, authRows: r, seed: 11 });
-  await zipFiles(Object.values(tables).map((t) => t.file), path.join(at, 'PRD.zip'));
+  await zipFiles(
+    Object.values(tables).map((t) => t.file),
+    path.join(at, 'PRD.zip'),
+  );
   // The new extract: one single role gains a transaction and an org level.
   const changed = path.join(at, 'changed');
   fs.mkdirSync(changed, { recursive: true });
   for (const t of Object.values(tables)) fs.copyFileSync(t.file, path.join(changed, path.basename(t.file)));
-  fs.appendFileSync(path.join(changed, 'AGR_1251.csv'), 'Z_S0007,S_TCODE,T-1,TCD,Y0150,,\r\nZ_S0007,F_BKPF_BUK,F_BKPF99,BUKRS,*,,\r\nZ_S0007,F_BKPF_BUK,F_BKPF99,ACTVT,*,,\r\n');
-  await zipFiles(Object.values(tables).map((t) => path.join(changed, path.basename(t.file))), path.join(at, 'PRD-changed.zip'));
+  fs.appendFileSync(
+    path.join(changed, 'AGR_1251.csv'),
+    'Z_S0007,S_TCODE,T-1,TCD,Y0150,,\r\nZ_S0007,F_BKPF_BUK,F_BKPF99,BUKRS,*,,\r\nZ_S0007,F_BKPF_BUK,F_BKPF99,ACTVT,*,,\r\n',
+  );
+  await zipFiles(
+    Object.values(tables).map((t) => path.join(changed, path.basename(t.file))),
+    path.join(at, 'PRD-changed.zip'),
+  );
   const rulesZip = path.join(at, 'rules.zip');
   fs.writeFileSync(rulesZip, await tablesZip(generateRuleSet({ users: u, seed: 11, functions: 500, risks: 200, codes: largeCodes(), systems: ['PRD'] })));
-  console.log(`generated ${u} users in ${secs(t0).toFixed(1)} s: ${Object.entries(tables).map(([t, x]) => `${t} ${n(x.rows)}`).join(', ')}`);
+  console.log(
+    `generated ${u} users in ${secs(t0).toFixed(1)} s: ${Object.entries(tables)
+      .map(([t, x]) => `${t} ${n(x.rows)}`)
+      .join(', ')}`,
+  );
   return { tables, zip: path.join(at, 'PRD.zip'), changedZip: path.join(at, 'PRD-changed.zip'), rulesZip };
 }
 
@@ -128,9 +149,22 @@ async function psqlCopy(tables: Record<string, { file: string }>) {
   u.pathname = `/${name}`;
   try {
     const cols = (t: string) => ESTATE_COLUMNS[t]!.map((c) => `"${c.toLowerCase()}"`);
-    execFileSync('psql', [u.toString(), '-q', '-c', Object.keys(tables).map((t) => `CREATE TABLE x_${t.toLowerCase()} (${cols(t).map((c) => `${c} text COLLATE "C"`).join(', ')});`).join('')]);
+    execFileSync('psql', [
+      u.toString(),
+      '-q',
+      '-c',
+      Object.keys(tables)
+        .map(
+          (t) =>
+            `CREATE TABLE x_${t.toLowerCase()} (${cols(t)
+              .map((c) => `${c} text COLLATE "C"`)
+              .join(', ')});`,
+        )
+        .join(''),
+    ]);
     const t0 = performance.now();
-    for (const [t, x] of Object.entries(tables)) execFileSync('psql', [u.toString(), '-q', '-c', `\\copy x_${t.toLowerCase()}(${cols(t).join(',')}) FROM '${x.file}' WITH (FORMAT csv, HEADER true)`]);
+    for (const [t, x] of Object.entries(tables))
+      execFileSync('psql', [u.toString(), '-q', '-c', `\\copy x_${t.toLowerCase()}(${cols(t).join(',')}) FROM '${x.file}' WITH (FORMAT csv, HEADER true)`]);
     return secs(t0);
   } finally {
     await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
@@ -178,14 +212,26 @@ await withDatabase('postgres', async (deps) => {
   const rules = await uploadRuleSet(deps.caller, files.rulesZip, 'rules.zip', 'Bench rules');
   resetPeak();
   const loaded = await load(deps, files.zip);
-  figure([`extract load, PostgreSQL (${size})`, '≥ 0.5× psql \\copy', `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`]);
+  figure([
+    `extract load, PostgreSQL (${size})`,
+    '≥ 0.5× psql \\copy',
+    `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`,
+  ]);
   const full = await analyse(deps, rules.id, flag('--explain'));
-  figure([`full analysis (${rules.risks} risks, ${rules.functions} functions)`, '≤ 60 s', `**${full.secs.toFixed(1)} s**: ${n(full.run.conflicts)} conflicts, ${n(full.run.rows)} rows, ${n(full.run.users)} users with conflicts`]);
+  figure([
+    `full analysis (${rules.risks} risks, ${rules.functions} functions)`,
+    '≤ 60 s',
+    `**${full.secs.toFixed(1)} s**: ${n(full.run.conflicts)} conflicts, ${n(full.run.rows)} rows, ${n(full.run.users)} users with conflicts`,
+  ]);
   figure(['process peak RSS over load and analysis', '≤ 1 GB', mb(status('VmHWM'))]);
   const reloaded = await load(deps, files.changedZip);
   figure(['new extract, one role changed: load', '', `${reloaded.secs.toFixed(1)} s`]);
   const again = await analyse(deps, rules.id);
-  figure(['re-analysis after one role change', '≤ 5 s', `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`]);
+  figure([
+    're-analysis after one role change',
+    '≤ 5 s',
+    `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`,
+  ]);
 });
 if (!flag('--skip-pglite')) {
   const small = await estateFiles(pgliteUsers, pgliteUsers * 20, pgliteUsers * 80);
@@ -195,10 +241,19 @@ if (!flag('--skip-pglite')) {
     const full = await analyse(deps, rules.id);
     const reloaded = await load(deps, small.changedZip);
     const again = await analyse(deps, rules.id);
-    figure([`PGlite, ${n(pgliteUsers)} users: load · full analysis · reload · re-analysis`, 'completes', `${loaded.secs.toFixed(1)} s · ${full.secs.toFixed(1)} s (${n(full.run.conflicts)} conflicts) · ${reloaded.secs.toFixed(1)} s · ${again.secs.toFixed(1)} s (${n(again.run.recomputedUsers ?? 0)} users)`]);
+    figure([
+      `PGlite, ${n(pgliteUsers)} users: load · full analysis · reload · re-analysis`,
+      'completes',
+      `${loaded.secs.toFixed(1)} s · ${full.secs.toFixed(1)} s (${n(full.run.conflicts)} conflicts) · ${reloaded.secs.toFixed(1)} s · ${again.secs.toFixed(1)} s (${n(again.run.recomputedUsers ?? 0)} users)`,
+    ]);
   });
 }
-console.log(`\nload average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+console.log(
+  `\nload average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n`,
+);
 console.log('| what is measured | target | figure |\n|---|---|---|');
 for (const [what, target, figure] of figures) console.log(`| ${what} | ${target} | ${figure} |`);
 if (!flag('--dir')) fs.rmSync(dir, { recursive: true, force: true });

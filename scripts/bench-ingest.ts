@@ -51,7 +51,6 @@ async function benchFile(format: 'csv' | 'xlsx') {
   return { file, mb };
 }
 
-
 /** A memory figure of a process from /proc (kB -> MB), or NaN when it has gone. */
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
@@ -97,7 +96,10 @@ async function startServer(env: Record<string, string>, logFile: string) {
   const log = fs.openSync(logFile, 'a');
   // The server runs with the node options `npm start` gives it (package.json), unless told otherwise.
   const startScript = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const startFlags = startScript.split(' ').filter((a) => a.startsWith('--')).join(' ');
+  const startFlags = startScript
+    .split(' ')
+    .filter((a) => a.startsWith('--'))
+    .join(' ');
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? startFlags).split(' ').filter(Boolean);
   console.log(`server: node ${[...extra, '--import', 'tsx', 'api/src/main.ts'].join(' ')}`);
   const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'api/src/main.ts'], {
@@ -235,13 +237,20 @@ async function psqlCopy(file: string) {
     const { migrate } = await import('../api/src/db/migrate.js');
     const db = await createDatabase({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.dataDir });
     await migrate(db.sql);
-    await db.sql.exec(`DROP INDEX risk_rows_risk_level_idx; ALTER TABLE risk_rows ALTER COLUMN risk_level TYPE text; CREATE INDEX risk_rows_risk_level_idx ON risk_rows(risk_level);`);
+    await db.sql.exec(
+      `DROP INDEX risk_rows_risk_level_idx; ALTER TABLE risk_rows ALTER COLUMN risk_level TYPE text; CREATE INDEX risk_rows_risk_level_idx ON risk_rows(risk_level);`,
+    );
     await db.close();
     const cols =
       'user_id,user_name,user_group,access_risk_id,risk_description,risk_level,risk_type,rule_id,org_rule_id,org_level,org_value,business_process,business_process_description,function,function_description,system,action,action_description,resource,resource_description,resource_extn,resource_extn_desc,value_from,value_to,role_profile,role_profile_description,composite_business_role,composite_role_description,mitigation_control,mitigation_control_description,monitor,monitor_name,short_description,execution_count,last_executed_on';
-    const textCols = cols.split(',').filter((c) => c !== 'execution_count' && c !== 'last_executed_on').join(',');
+    const textCols = cols
+      .split(',')
+      .filter((c) => c !== 'execution_count' && c !== 'last_executed_on')
+      .join(',');
     const t0 = Date.now();
-    execFileSync('psql', [url, '-q', '-c', `\\copy risk_rows(${cols}) FROM '${file}' WITH (FORMAT csv, HEADER true, FORCE_NOT_NULL (${textCols}))`], { stdio: 'inherit' });
+    execFileSync('psql', [url, '-q', '-c', `\\copy risk_rows(${cols}) FROM '${file}' WITH (FORMAT csv, HEADER true, FORCE_NOT_NULL (${textCols}))`], {
+      stdio: 'inherit',
+    });
     const secs = (Date.now() - t0) / 1000;
     return { secs, rowsPerSec: rows / secs };
   });
@@ -255,7 +264,9 @@ for (const format of formats) files[format] = await benchFile(format);
 console.log(`batch ${n(batchSize)}, skip duplicates ${skipDuplicates ? 'on' : 'off'}\n`);
 if ((which === 'postgres' || which === 'both') && files.csv) {
   limit = await psqlCopy(files.csv.file);
-  results.push(`psql \\copy of the CSV (the limit), PostgreSQL: ${limit.secs.toFixed(1)} s, ${n(limit.rowsPerSec)} rows/s, ${(files.csv.mb / limit.secs).toFixed(1)} MB/s`);
+  results.push(
+    `psql \\copy of the CSV (the limit), PostgreSQL: ${limit.secs.toFixed(1)} s, ${n(limit.rowsPerSec)} rows/s, ${(files.csv.mb / limit.secs).toFixed(1)} MB/s`,
+  );
 }
 for (const format of formats) {
   const { file, mb } = files[format]!;

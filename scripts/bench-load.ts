@@ -97,12 +97,19 @@ class User {
 let failovers = 0;
 const timings = new Map<string, number[]>();
 const failures = new Map<string, number>();
-async function op<T>(name: string, fn: () => Promise<{ status: number; json: T; failedOver?: boolean }>, ok = (r: { status: number; failedOver?: boolean }) => r.status < 300): Promise<T | undefined> {
+async function op<T>(
+  name: string,
+  fn: () => Promise<{ status: number; json: T; failedOver?: boolean }>,
+  ok = (r: { status: number; failedOver?: boolean }) => r.status < 300,
+): Promise<T | undefined> {
   const t = performance.now();
   try {
     const r = await fn();
     if (!ok(r)) {
-      failures.set(`${name} ${r.status} ${JSON.stringify(r.json).slice(0, 120)}`, (failures.get(`${name} ${r.status} ${JSON.stringify(r.json).slice(0, 120)}`) ?? 0) + 1);
+      failures.set(
+        `${name} ${r.status} ${JSON.stringify(r.json).slice(0, 120)}`,
+        (failures.get(`${name} ${r.status} ${JSON.stringify(r.json).slice(0, 120)}`) ?? 0) + 1,
+      );
       return undefined;
     }
     (timings.get(name) ?? timings.set(name, []).get(name)!).push(performance.now() - t);
@@ -191,7 +198,11 @@ async function phase(name: string, killAtSeconds?: number) {
     });
     client.subscribe(
       { query: 'subscription BenchLoadNotifications { notificationAdded { id title } }' },
-      { next: (v: any) => v.data?.notificationAdded?.title === `notice ${name}` && deliveries.push(performance.now() - sentAt), error: () => {}, complete: () => {} },
+      {
+        next: (v: any) => v.data?.notificationAdded?.title === `notice ${name}` && deliveries.push(performance.now() - sentAt),
+        error: () => {},
+        complete: () => {},
+      },
     );
     return client;
   });
@@ -207,10 +218,15 @@ async function phase(name: string, killAtSeconds?: number) {
       if (!list.length) continue;
       const one = list[Math.floor(Math.random() * list.length)]!;
       const value = Math.random() < 0.5 ? 'retain' : 'remove';
-      if (await op('save decision', () => user.call('POST', '/api/reviews/decision', { riskDefinitionId: one, decision: value }))) acknowledged.set(`${id}:${one}`, value);
+      if (await op('save decision', () => user.call('POST', '/api/reviews/decision', { riskDefinitionId: one, decision: value })))
+        acknowledged.set(`${id}:${one}`, value);
       const batch = list.slice(0, 5);
       const batchValue = Math.random() < 0.5 ? 'retain' : 'remove';
-      if (await op('save batch (5)', () => user.call('POST', '/api/reviews/decisions', { decisions: batch.map((b) => ({ riskDefinitionId: b, decision: batchValue })) }))) {
+      if (
+        await op('save batch (5)', () =>
+          user.call('POST', '/api/reviews/decisions', { decisions: batch.map((b) => ({ riskDefinitionId: b, decision: batchValue })) }),
+        )
+      ) {
         for (const b of batch) acknowledged.set(`${id}:${b}`, batchValue);
       }
       // Sent again after a connection error, a submit or recall the lost instance had carried out is refused as done already.
@@ -260,13 +276,19 @@ async function phase(name: string, killAtSeconds?: number) {
   const doubled = stored.filter((s) => s.n > 1).length;
   const errors = [...failures.values()].reduce((a, b) => a + b, 0);
 
-  console.log(`\n${name}: ${reviewers} reviewers, ${admins} administrators, 2 instances${killAtSeconds !== undefined ? `, one killed at ${killAtSeconds} s` : ''}, ${elapsed.toFixed(0)} s`);
+  console.log(
+    `\n${name}: ${reviewers} reviewers, ${admins} administrators, 2 instances${killAtSeconds !== undefined ? `, one killed at ${killAtSeconds} s` : ''}, ${elapsed.toFixed(0)} s`,
+  );
   console.log('operation            count     p50 ms   p95 ms   p99 ms');
   for (const [k, v] of [...timings].sort()) {
-    console.log(`${k.padEnd(20)} ${String(v.length).padStart(6)}   ${percentile(v, 50).toFixed(0).padStart(6)}   ${percentile(v, 95).toFixed(0).padStart(6)}   ${percentile(v, 99).toFixed(0).padStart(6)}`);
+    console.log(
+      `${k.padEnd(20)} ${String(v.length).padStart(6)}   ${percentile(v, 50).toFixed(0).padStart(6)}   ${percentile(v, 95).toFixed(0).padStart(6)}   ${percentile(v, 99).toFixed(0).padStart(6)}`,
+    );
   }
   console.log(`notification delivered to ${deliveries.length}/${reviewers} open subscriptions, p95 ${percentile(deliveries, 95).toFixed(0)} ms`);
-  console.log(`acknowledged decisions ${acknowledged.size}: lost ${lost}, doubled ${doubled}, wrong value ${wrong}; errors ${errors}; connection failovers ${failovers}`);
+  console.log(
+    `acknowledged decisions ${acknowledged.size}: lost ${lost}, doubled ${doubled}, wrong value ${wrong}; errors ${errors}; connection failovers ${failovers}`,
+  );
   for (const [k, n] of failures) console.log(`  error x${n}: ${k}`);
   // What the servers logged as errors (a 500's cause), each distinct message once.
   const logged = new Map<string, number>();

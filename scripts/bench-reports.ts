@@ -58,7 +58,14 @@ if (!reuse) await root.query(`CREATE DATABASE ${dbName}`);
 const u = new URL(pgUrl);
 u.pathname = `/${dbName}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-reports-'));
-const config = loadConfig({ DATABASE_URL: u.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Bench#Pass1', JOB_POLL_SECONDS: '0.5', PORT: '0' });
+const config = loadConfig({
+  DATABASE_URL: u.toString(),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  ADMIN_PASSWORD: 'Bench#Pass1',
+  JOB_POLL_SECONDS: '0.5',
+  PORT: '0',
+});
 const app = await createApp(config);
 await app.server.app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.app.server.address() as { port: number }).port}`;
@@ -67,7 +74,11 @@ const sql = app.deps.db.sql;
 await prisma.user.updateMany({ data: { passwordResetRequired: false } });
 
 async function login(email: string, password: string) {
-  const r = await fetch(base + '/api/internal-login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const r = await fetch(base + '/api/internal-login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   return r.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 const adminCookie = await login('admin@example.com', 'Bench#Pass1');
@@ -97,7 +108,9 @@ if (!reuse) {
   const systems = (await sql.query<{ v: string }>('SELECT DISTINCT system AS v FROM risk_rows')).map((r) => r.v);
   const groups = (await sql.query<{ v: string }>('SELECT DISTINCT user_group AS v FROM risk_rows')).map((r) => r.v);
   for (let i = 0; i < reviewers; i++) {
-    const user = await prisma.user.create({ data: { email: `rev${i}@bench.example`, firstName: 'Rev', lastName: String(i), role: 'reviewer', passwordHash: hash } });
+    const user = await prisma.user.create({
+      data: { email: `rev${i}@bench.example`, firstName: 'Rev', lastName: String(i), role: 'reviewer', passwordHash: hash },
+    });
     await prisma.assignmentCriteria.createMany({
       data: [
         { name: 's', reviewerId: user.id, criteriaType: 'system', criteriaValue: systems[i % systems.length]! },
@@ -131,7 +144,9 @@ const reviewerCookie = await login('rev3@bench.example', 'Review#Pass1');
 {
   const t0 = performance.now();
   await freshSharedItems(prisma, await periodsWithDecisions(prisma));
-  const [n] = await sql.query<{ items: string; shared: string }>('SELECT count(*)::text AS items, count(*) FILTER (WHERE cardinality(reviewers) > 1)::text AS shared FROM shared_items');
+  const [n] = await sql.query<{ items: string; shared: string }>(
+    'SELECT count(*)::text AS items, count(*) FILTER (WHERE cardinality(reviewers) > 1)::text AS shared FROM shared_items',
+  );
   console.log(`shared items refreshed in ${(performance.now() - t0).toFixed(0)} ms (${n!.items} items, ${n!.shared} shared)`);
 }
 
@@ -182,7 +197,12 @@ const cases: [string, string, string][] = [
 ];
 // The first request of each (cold: what the first reader after a start or an upload waits for)
 // apart from the warm p50 / p95 of the following runs.
-console.log(`\nload average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `\nload average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 console.log('\n| request | first (cold) ms | p50 ms | p95 ms |\n|---|---|---|---|');
 for (const [name, url, cookie] of cases) {
   const times: number[] = [];
@@ -196,7 +216,12 @@ for (const [name, url, cookie] of cases) {
   const warm = times.length > 1 ? times.slice(1) : times;
   console.log(`| ${name} | ${times[0]!.toFixed(1)} | ${pct(warm, 50).toFixed(1)} | ${pct(warm, 95).toFixed(1)} |`);
 }
-console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 
 // A reviewer's first dashboard after a criteria change: the administrator gives
 // rev3 one more criterion (a role: a new scope, whose figures nobody has counted); the change sends
@@ -222,7 +247,9 @@ console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   };
   while ((await notKept()) > 0) await new Promise((r) => setTimeout(r, 50));
   const kept = performance.now();
-  console.log(`\ncriteria change (rev3 + role ${role!.v}): answered after ${(changed - t0).toFixed(0)} ms, rev3's figures kept after ${(kept - t0).toFixed(0)} ms`);
+  console.log(
+    `\ncriteria change (rev3 + role ${role!.v}): answered after ${(changed - t0).toFixed(0)} ms, rev3's figures kept after ${(kept - t0).toFixed(0)} ms`,
+  );
   // A table of the first and second request of each.
   const firstTwo = async (title: string, cases: readonly (readonly [string, string])[], cookie: string) => {
     console.log(`\n| ${title} | first ms | second ms |\n|---|---|---|`);
@@ -238,7 +265,11 @@ console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
       console.log(`| ${name} | ${times[0]!.toFixed(1)} | ${times[1]!.toFixed(1)} |`);
     }
   };
-  const rev3Dashboard = [['dashboard stats', '/api/dashboard/stats'], ['dashboard trend, 30 days', '/api/dashboard/trend?range=30d'], ['dashboard categories', '/api/dashboard/categories']] as const;
+  const rev3Dashboard = [
+    ['dashboard stats', '/api/dashboard/stats'],
+    ['dashboard trend, 30 days', '/api/dashboard/trend?range=30d'],
+    ['dashboard categories', '/api/dashboard/categories'],
+  ] as const;
   const timeRev3 = (label: string) => firstTwo(`rev3 after the criteria change, ${label}`, rev3Dashboard, reviewerCookie);
   await timeRev3('figures kept by the job');
   // The change itself kept the shared items up to date (services/kept/shared-items.ts keepSharedItemsAfter:
@@ -246,14 +277,23 @@ console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   // fresh. Timed until their stamp is fresh and the job done, then the administrator's first dashboard
   // stats and All Reviews page.
   const jobDone = async () =>
-    (await sql.query<{ done: boolean }>(
-      `SELECT (SELECT bool_and(s.data_version = v.version AND s.criteria_version = v.criteria_version)
+    (
+      await sql.query<{ done: boolean }>(
+        `SELECT (SELECT bool_and(s.data_version = v.version AND s.criteria_version = v.criteria_version)
                  FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1)
           AND NOT EXISTS (SELECT 1 FROM pgboss.job WHERE name = '${JOBS.dashboardFigures}' AND state < 'completed') AS done`,
-    ))[0]?.done === true;
+      )
+    )[0]?.done === true;
   while (!(await jobDone())) await new Promise((r) => setTimeout(r, 100));
   console.log(`\nshared items fresh and the job done after ${(performance.now() - t0).toFixed(0)} ms (from the change)`);
-  await firstTwo('administrator after the criteria change', [['dashboard stats', '/api/dashboard/stats'], ['all reviews, page 1 (100)', '/api/reviews/all?page=1&limit=100']], adminCookie);
+  await firstTwo(
+    'administrator after the criteria change',
+    [
+      ['dashboard stats', '/api/dashboard/stats'],
+      ['all reviews, page 1 (100)', '/api/reviews/all?page=1&limit=100'],
+    ],
+    adminCookie,
+  );
   // The same reads with no figure kept (rev3's new scope counted on its first read).
   await sql.query('DELETE FROM kept_figures');
   forgetCachedFigures();
@@ -261,9 +301,11 @@ console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const t1 = performance.now();
   await fetch(base + `/api/assignment-criteria/${criterion}`, { method: 'DELETE', headers: { cookie: adminCookie } });
   const fresh = async () =>
-    (await sql.query<{ fresh: boolean }>(
-      `SELECT bool_and(s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1`,
-    ))[0]?.fresh === true;
+    (
+      await sql.query<{ fresh: boolean }>(
+        `SELECT bool_and(s.data_version = v.version AND s.criteria_version = v.criteria_version) AS fresh FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1`,
+      )
+    )[0]?.fresh === true;
   console.log(`
 criterion deleted: answered after ${(performance.now() - t1).toFixed(0)} ms, shared items fresh on its answer: ${await fresh()}`);
   // Its job (every scope's figures, the shared items) finishes here, not in the next run's timings.
@@ -281,7 +323,8 @@ if (onlyRequests) {
 // The risk report against COPY of the same columns: the export's and the review metadata of the
 // decision period, by the report's own joins, over the live rows in id order (not neutralised).
 const live = Number((await sql.query<{ n: string }>('SELECT count(*)::text AS n FROM risk_rows'))[0]!.n);
-const periodId = (await sql.query<{ id: string }>(`SELECT id::text AS id FROM review_periods WHERE status = 'active' ORDER BY created_at DESC LIMIT 1`))[0]?.id ?? null;
+const periodId =
+  (await sql.query<{ id: string }>(`SELECT id::text AS id FROM review_periods WHERE status = 'active' ORDER BY created_at DESC LIMIT 1`))[0]?.id ?? null;
 const baseline = Prisma.sql`SELECT ${Prisma.raw([...EXPORT_COLUMNS.map(([, c]) => `r.${c}`), ...RISK_REPORT_CELLS].join(', '))}
   FROM risk_rows r ${riskReportMetadata(periodId, null, await holdersOf(prisma, null))} WHERE ${LIVE_ROWS} ORDER BY r.id`;
 let t = performance.now();
@@ -301,7 +344,9 @@ const rate = (ms: number) => Math.round(live / (ms / 1000));
 console.log(`\n| export | rows/s | MB | ratio |\n|---|---|---|---|`);
 console.log(`| COPY (SELECT …) TO STDOUT | ${rate(copyMs)} | ${(bytes / 1e6).toFixed(1)} | 1.00 |`);
 console.log(`| GET /api/reports/risk-report | ${rate(reportMs)} | ${(reportBytes / 1e6).toFixed(1)} | ${(copyMs / reportMs).toFixed(2)} |`);
-console.log(`server RSS (benchmark and server share a process): ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssMax / 1e6).toFixed(0)} MB at most while streaming`);
+console.log(
+  `server RSS (benchmark and server share a process): ${(rssBefore / 1e6).toFixed(0)} MB before, ${(rssMax / 1e6).toFixed(0)} MB at most while streaming`,
+);
 // Export Results (the queue's CSV: the rows with the viewer's decision and the recommendation
 // beside each), for the administrator: every row, against the same COPY as above.
 t = performance.now();
@@ -309,7 +354,9 @@ let queueBytes = 0;
 const queueRes = await get('/api/risks/export');
 for await (const chunk of queueRes) queueBytes += (chunk as Buffer).length;
 const queueMs = performance.now() - t;
-console.log(`| GET /api/risks/export (Export Results, administrator) | ${rate(queueMs)} | ${(queueBytes / 1e6).toFixed(1)} | ${(copyMs / queueMs).toFixed(2)} |`);
+console.log(
+  `| GET /api/risks/export (Export Results, administrator) | ${rate(queueMs)} | ${(queueBytes / 1e6).toFixed(1)} | ${(copyMs / queueMs).toFixed(2)} |`,
+);
 
 await app.close();
 if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);

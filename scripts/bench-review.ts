@@ -40,7 +40,14 @@ if (!reuse) await admin.query(`CREATE DATABASE ${dbName}`);
 const u = new URL(pgUrl);
 u.pathname = `/${dbName}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-review-'));
-const config = loadConfig({ DATABASE_URL: u.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Bench#Pass1', JOB_POLL_SECONDS: '0.5', PORT: '0' });
+const config = loadConfig({
+  DATABASE_URL: u.toString(),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  ADMIN_PASSWORD: 'Bench#Pass1',
+  JOB_POLL_SECONDS: '0.5',
+  PORT: '0',
+});
 const app = await createApp(config);
 await app.server.app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.app.server.address() as { port: number }).port}`;
@@ -48,23 +55,27 @@ const prisma = app.deps.prisma;
 await prisma.user.updateMany({ data: { passwordResetRequired: false } });
 
 async function login(email: string, password: string) {
-  const r = await fetch(base + '/api/internal-login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const r = await fetch(base + '/api/internal-login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   return r.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 const adminCookie = await login('admin@example.com', 'Bench#Pass1');
 
 if (!reuse) {
-console.log(`loading ${rows} rows…`);
-const form = new FormData();
-form.append('emailNotification', 'false');
-form.append('file', await fs.openAsBlob(file), path.basename(file));
-const up = (await (await fetch(base + '/api/upload', { method: 'POST', body: form, headers: { cookie: adminCookie } })).json()) as { uploadId: string };
-for (;;) {
-  const s = (await (await fetch(base + `/api/upload-status/${up.uploadId}`, { headers: { cookie: adminCookie } })).json()) as { status: string };
-  if (s.status !== 'processing') break;
-  await new Promise((r) => setTimeout(r, 1000));
-}
-await app.deps.db.sql.query('VACUUM ANALYZE');
+  console.log(`loading ${rows} rows…`);
+  const form = new FormData();
+  form.append('emailNotification', 'false');
+  form.append('file', await fs.openAsBlob(file), path.basename(file));
+  const up = (await (await fetch(base + '/api/upload', { method: 'POST', body: form, headers: { cookie: adminCookie } })).json()) as { uploadId: string };
+  for (;;) {
+    const s = (await (await fetch(base + `/api/upload-status/${up.uploadId}`, { headers: { cookie: adminCookie } })).json()) as { status: string };
+    if (s.status !== 'processing') break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  await app.deps.db.sql.query('VACUUM ANALYZE');
 }
 
 // 50 reviewers, each with a system, two user groups and five risk ids.
@@ -121,7 +132,9 @@ const direct = new pg.Client({ connectionString: u.toString() });
 await direct.connect();
 
 console.log(`\n${total.toLocaleString('en-US')} live rows, ${reviewers} reviewers, ${runs} runs each`);
-console.log(`${''.padEnd(44)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'SQL p50'.padStart(9)} ${'SQL p95'.padStart(9)} ${'ratio p95'.padStart(9)}  statements`);
+console.log(
+  `${''.padEnd(44)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'SQL p50'.padStart(9)} ${'SQL p95'.padStart(9)} ${'ratio p95'.padStart(9)}  statements`,
+);
 for (const [label, url, cookie] of cases) {
   // Warm up (first count per data version, plans), then record one request.
   await (await fetch(base + url, { headers: { cookie } })).json();
@@ -141,7 +154,9 @@ for (const [label, url, cookie] of cases) {
     sql.push(performance.now() - s0);
   }
   const f = (n: number) => `${n.toFixed(0)} ms`.padStart(9);
-  console.log(`${label.padEnd(44)} ${f(pct(http, 50))} ${f(pct(http, 95))} ${f(pct(sql, 50))} ${f(pct(sql, 95))} ${`${(pct(http, 95) / pct(sql, 95)).toFixed(1)}x`.padStart(9)}  ${stmts.length}`);
+  console.log(
+    `${label.padEnd(44)} ${f(pct(http, 50))} ${f(pct(http, 95))} ${f(pct(sql, 50))} ${f(pct(sql, 95))} ${`${(pct(http, 95) / pct(sql, 95)).toFixed(1)}x`.padStart(9)}  ${stmts.length}`,
+  );
 }
 proto.query = original;
 
@@ -184,7 +199,9 @@ await direct.end();
   const copy = (performance.now() - c0) / 1000;
   await copyClient.end();
   const mb = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MB`;
-  console.log(`export, all ${(lines - 1).toLocaleString('en-US')} rows: ${http.toFixed(1)} s (${Math.round((lines - 1) / http).toLocaleString('en-US')} rows/s, ${mb(bytes)}); COPY TO STDOUT of the table: ${copy.toFixed(1)} s (${mb(copyBytes)}), ratio ${(copy / http).toFixed(2)}`);
+  console.log(
+    `export, all ${(lines - 1).toLocaleString('en-US')} rows: ${http.toFixed(1)} s (${Math.round((lines - 1) / http).toLocaleString('en-US')} rows/s, ${mb(bytes)}); COPY TO STDOUT of the table: ${copy.toFixed(1)} s (${mb(copyBytes)}), ratio ${(copy / http).toFixed(2)}`,
+  );
 }
 
 // A notification sent to everyone, as it reaches each of 50 reviewers' open
@@ -195,7 +212,10 @@ await direct.end();
   const cookies = await Promise.all(Array.from({ length: reviewers }, (_, i) => login(`rev${i}@bench.example`, 'Review#Pass1')));
   const sockets = cookies.map((cookie) => {
     const c = wsClient(base, cookie);
-    c.subscribe({ query: 'subscription { notificationAdded { title } }' }, { next: () => arrivals.push(performance.now() - sentAt), error: () => {}, complete: () => {} });
+    c.subscribe(
+      { query: 'subscription { notificationAdded { title } }' },
+      { next: () => arrivals.push(performance.now() - sentAt), error: () => {}, complete: () => {} },
+    );
     return c;
   });
   // Arrival times are taken as each message comes; the wait only ends the round.
@@ -204,12 +224,18 @@ await direct.end();
   for (let i = 0; i < Math.max(5, Math.floor(runs / 4)); i++) {
     arrivals.length = 0;
     sentAt = performance.now();
-    await fetch(base + '/api/notifications', { method: 'POST', headers: { cookie: adminCookie, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Bench ${i}`, message: 'x' }) });
+    await fetch(base + '/api/notifications', {
+      method: 'POST',
+      headers: { cookie: adminCookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Bench ${i}`, message: 'x' }),
+    });
     await until(() => arrivals.length >= reviewers, 30_000);
     all.push(...arrivals);
   }
   const f = (n: number) => `${n.toFixed(0)} ms`.padStart(9);
-  console.log(`${`notification to ${reviewers} open sessions`.padEnd(44)} ${f(pct(all, 50))} ${f(pct(all, 95))}   (max ${Math.max(...all).toFixed(0)} ms, from the POST)`);
+  console.log(
+    `${`notification to ${reviewers} open sessions`.padEnd(44)} ${f(pct(all, 50))} ${f(pct(all, 95))}   (max ${Math.max(...all).toFixed(0)} ms, from the POST)`,
+  );
   await Promise.all(sockets.map((c) => c.dispose()));
 }
 await app.close();

@@ -23,7 +23,12 @@ async function distinct(col: string, n: number): Promise<string[]> {
 }
 
 async function syntheticScopes(n: number): Promise<FigureScope[]> {
-  const [systems, groups, roles, users] = await Promise.all([distinct('system', 10), distinct('user_group', 20), distinct('role_profile', 2 * n), distinct('user_id', 2 * n)]);
+  const [systems, groups, roles, users] = await Promise.all([
+    distinct('system', 10),
+    distinct('user_group', 20),
+    distinct('role_profile', 2 * n),
+    distinct('user_id', 2 * n),
+  ]);
   return Array.from({ length: n }, (_x, i) => {
     const sets: CriteriaSets = {
       risk_id: [],
@@ -48,20 +53,32 @@ const time = async (label: string, f: () => Promise<unknown>) => {
   console.log(`${label}: ${ms.map((x) => x.toFixed(0)).join(', ')} ms`);
 };
 
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const scopes = args.synthetic ? await syntheticScopes(Number(args.synthetic)) : await dashboardScopes(prisma);
 const reviewers = scopes.filter((s) => s.sets);
 console.log(`${scopes.length} scopes (${reviewers.length} reviewers' + ${scopes.length - reviewers.length} administrator's); load ${load()}`);
 if (args.explain) {
-  const sets = (process.env.SETTINGS ?? '').split(';').filter(Boolean).map((x) => prisma.$executeRawUnsafe(`SET LOCAL ${x}`));
-  const out = await prisma.$transaction([...sets, prisma.$queryRaw<{ 'QUERY PLAN': string }[]>`EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${scopeFiguresSql(scopes, '2026-10-25', await fewValued(prisma))}`]);
+  const sets = (process.env.SETTINGS ?? '')
+    .split(';')
+    .filter(Boolean)
+    .map((x) => prisma.$executeRawUnsafe(`SET LOCAL ${x}`));
+  const out = await prisma.$transaction([
+    ...sets,
+    prisma.$queryRaw<{ 'QUERY PLAN': string }[]>`EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${scopeFiguresSql(scopes, '2026-10-25', await fewValued(prisma))}`,
+  ]);
   const plan = out[out.length - 1] as { 'QUERY PLAN': string }[];
   console.log(plan.map((p) => p['QUERY PLAN']).join('\n'));
   process.exit(0);
 }
 await time('keepScopeFigures, every scope in one statement', () => keepScopeFigures(prisma, scopes));
-await time("one reviewer's totals counted alone (scopeTotals' count)", () => prisma.$queryRaw`
-  SELECT count(*) FROM risk_rows r WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(reviewers[0]!.sets!)}`);
+await time(
+  "one reviewer's totals counted alone (scopeTotals' count)",
+  () => prisma.$queryRaw`
+  SELECT count(*) FROM risk_rows r WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(reviewers[0]!.sets!)}`,
+);
 const which = Prisma.join(reviewers.map((s, i) => Prisma.sql`CASE WHEN ${assignedRowsCondition(s.sets!)} THEN ${i}::int END`));
 await time(`a per-row CASE per scope (${reviewers.length}), rows counted per scope (totals only; without JIT)`, () =>
   prisma.$transaction([

@@ -44,7 +44,14 @@ await server.query(`CREATE DATABASE ${dbName}`);
 const u = new URL(pgUrl);
 u.pathname = `/${dbName}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bench-simulation-'));
-const config = loadConfig({ DATABASE_URL: u.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'Bench#Pass1', JOB_POLL_SECONDS: '0.5', PORT: '0' });
+const config = loadConfig({
+  DATABASE_URL: u.toString(),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  ADMIN_PASSWORD: 'Bench#Pass1',
+  JOB_POLL_SECONDS: '0.5',
+  PORT: '0',
+});
 const app = await createApp(config);
 await app.server.app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.app.server.address() as { port: number }).port}`;
@@ -122,7 +129,10 @@ async function engine() {
     console.log(`generating an estate of ${estateUsers} users…`);
     const tables = await writeLargeEstate('PRD', dir, { users: estateUsers, seed: 11 });
     const zip = path.join(dir, 'PRD.zip');
-    await zipFiles(Object.values(tables).map((t) => t.file), zip);
+    await zipFiles(
+      Object.values(tables).map((t) => t.file),
+      zip,
+    );
     const rulesZip = await tablesZip(generateRuleSet({ users: estateUsers, seed: 11, functions: 500, risks: 200, codes: largeCodes(), systems: ['PRD'] }));
     const upload = async (url: string, file: Blob, fields: Record<string, string> = {}) => {
       const form = new FormData();
@@ -141,13 +151,24 @@ async function engine() {
       if (x.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const size = Object.entries(tables).map(([t, x]) => `${t} ${x.rows}`).join(', ');
+    const size = Object.entries(tables)
+      .map(([t, x]) => `${t} ${x.rows}`)
+      .join(', ');
     console.log(`extract loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${size}`);
     // The user with the most roles; a composite they do not hold is added, their first role removed.
     const [who] = (await sql(`SELECT uname, count(*)::int AS n, min(agr_name) AS first FROM access_x_agr_users WHERE col_flag <> 'X'
-      AND uname IN (SELECT bname FROM access_x_usr02 WHERE uflag = 0) GROUP BY uname ORDER BY count(*) DESC, uname LIMIT 1`)) as { uname: string; n: number; first: string }[];
-    const [added] = (await sql(`SELECT min(agr_name) AS role FROM access_x_agr_agrs WHERE agr_name NOT IN (SELECT agr_name FROM access_x_agr_users WHERE uname = '${who!.uname}')`)) as { role: string }[];
-    const roleScenarios = [{ roleProfile: added!.role, action: 'add' }, { roleProfile: who!.first, action: 'remove' }];
+      AND uname IN (SELECT bname FROM access_x_usr02 WHERE uflag = 0) GROUP BY uname ORDER BY count(*) DESC, uname LIMIT 1`)) as {
+      uname: string;
+      n: number;
+      first: string;
+    }[];
+    const [added] = (await sql(
+      `SELECT min(agr_name) AS role FROM access_x_agr_agrs WHERE agr_name NOT IN (SELECT agr_name FROM access_x_agr_users WHERE uname = '${who!.uname}')`,
+    )) as { role: string }[];
+    const roleScenarios = [
+      { roleProfile: added!.role, action: 'add' },
+      { roleProfile: who!.first, action: 'remove' },
+    ];
     await time(
       `engine simulation: ${who!.uname} (${who!.n} roles), ${estateUsers} users`,
       () => post('/api/simulation/run', { userId: who!.uname, riskId: 'R000', roleScenarios }),

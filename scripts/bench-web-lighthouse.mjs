@@ -82,7 +82,10 @@ process.on('SIGINT', () => void stop(130));
 try {
   for (let i = 0; ; i++) {
     if (server.exitCode != null) throw new Error('the server exited');
-    const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 240) throw new Error('the server did not become ready in 2 minutes');
     await new Promise((r) => setTimeout(r, 500));
@@ -92,7 +95,11 @@ try {
   await db.query('UPDATE users SET password_reset_required = false');
 
   if (!reuse) {
-    const login = await fetch(`${base}/api/internal-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) });
+    const login = await fetch(`${base}/api/internal-login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
+    });
     const cookie = login.headers.getSetCookie()[0].split(';')[0];
     console.log(`loading ${rows.toLocaleString('en-US')} rows…`);
     const t0 = performance.now();
@@ -131,9 +138,16 @@ try {
   await page.close();
   browser.disconnect();
 
-  const loadavg = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, simulated throttling; ${n.toLocaleString('en-US')} rows; load average ${loadavg}`);
-  console.log(`${'page'.padEnd(12)} ${'score'.padStart(5)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'TBT'.padStart(8)} ${'CLS'.padStart(6)} ${'JS (wire)'.padStart(10)} ${'JS files'.padStart(8)}  LCP element`);
+  const loadavg = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, simulated throttling; ${n.toLocaleString('en-US')} rows; load average ${loadavg}`,
+  );
+  console.log(
+    `${'page'.padEnd(12)} ${'score'.padStart(5)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'TBT'.padStart(8)} ${'CLS'.padStart(6)} ${'JS (wire)'.padStart(10)} ${'JS files'.padStart(8)}  LCP element`,
+  );
   const fails = [];
   const medians = [];
   for (const [name, route] of PAGES) {
@@ -177,7 +191,13 @@ try {
     }
   }
   if (fails.length) console.log(`runs below the 0.9 target: ${fails.join(', ')}`);
-  if (medians.length) console.log(`median of ${runs} runs (the target's measure): ${medians.join(', ')}; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (medians.length)
+    console.log(
+      `median of ${runs} runs (the target's measure): ${medians.join(', ')}; load average now ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   await stop(0);
 } catch (e) {
   console.error(e);

@@ -79,14 +79,25 @@ function tasksOf(events) {
   }
   const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   const cpu = (tasks) => tasks.reduce((sum, t) => sum + t.cpu, 0);
-  return [...byThread].filter(([k]) => mains.has(k)).map(([, tasks]) => tasks).sort((x, y) => cpu(y) - cpu(x))[0] ?? [];
+  return (
+    [...byThread]
+      .filter(([k]) => mains.has(k))
+      .map(([, tasks]) => tasks)
+      .sort((x, y) => cpu(y) - cpu(x))[0] ?? []
+  );
 }
 
 try {
   for (const s of servers) {
     for (let i = 0; ; i++) {
       if (s.child.exitCode != null) throw new Error('a server exited');
-      if (await fetch(`${s.base}/readyz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${s.base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 240) throw new Error('a server did not become ready in 2 minutes');
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -124,31 +135,45 @@ try {
     await new Promise((r) => setTimeout(r, 1500)); // the idle work after the first render
   };
   const results = new Map(); // label|page -> [{estimate, longest}]
-  console.log(`blocking estimate: each main-thread task's CPU time ×4, summed above 50 ms (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `blocking estimate: each main-thread task's CPU time ×4, summed above 50 ms (load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
   for (let run = 0; run < runs; run++) {
     for (const [name, route, ready] of PAGES) {
       const order = run % 2 ? [...servers].reverse() : servers;
       for (const s of order) {
         await page.goto('about:blank');
-        await page.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing', 'loading', '__metadata'] });
+        await page.tracing.start({
+          categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing', 'loading', '__metadata'],
+        });
         await load(s, route, ready);
         const events = JSON.parse(Buffer.from(await page.tracing.stop()).toString()).traceEvents;
         if (process.env.TRACE_DUMP) fs.writeFileSync(process.env.TRACE_DUMP, JSON.stringify(events));
         const tasks = tasksOf(events);
         const estimate = tasks.reduce((sum, t) => sum + Math.max(0, t.cpu * 4 - 50), 0);
         const total = tasks.reduce((sum, t) => sum + t.cpu, 0);
-        const longest = tasks.map((t) => Math.round(t.cpu * 4)).sort((a, b) => b - a).slice(0, 4);
+        const longest = tasks
+          .map((t) => Math.round(t.cpu * 4))
+          .sort((a, b) => b - a)
+          .slice(0, 4);
         const key = `${s.label}|${name}`;
         if (!results.has(key)) results.set(key, []);
         results.get(key).push({ estimate, total });
-        console.log(`run ${run + 1} ${name.padEnd(10)} ${s.label.padEnd(28)} estimate ${String(Math.round(estimate)).padStart(4)} ms  CPU ${total.toFixed(0).padStart(4)} ms  longest ×4: ${longest.join(', ')}`);
+        console.log(
+          `run ${run + 1} ${name.padEnd(10)} ${s.label.padEnd(28)} estimate ${String(Math.round(estimate)).padStart(4)} ms  CPU ${total.toFixed(0).padStart(4)} ms  longest ×4: ${longest.join(', ')}`,
+        );
       }
     }
   }
   console.log('\nmedians:');
   for (const [key, v] of results) {
     const [label, name] = key.split('|');
-    console.log(`${name.padEnd(10)} ${label.padEnd(28)} estimate ${Math.round(median(v.map((x) => x.estimate)))} ms (${v.map((x) => Math.round(x.estimate)).join(', ')}), main-thread CPU ${Math.round(median(v.map((x) => x.total)))} ms`);
+    console.log(
+      `${name.padEnd(10)} ${label.padEnd(28)} estimate ${Math.round(median(v.map((x) => x.estimate)))} ms (${v.map((x) => Math.round(x.estimate)).join(', ')}), main-thread CPU ${Math.round(median(v.map((x) => x.total)))} ms`,
+    );
   }
   if (profile) {
     for (const [name, route, ready] of PAGES) {
@@ -168,7 +193,11 @@ try {
           self.set(k, (self.get(k) ?? 0) + dt.get(n.id) / 1000);
         }
         console.log(`\nprofile ${name} ${s.label}: heaviest self time (ms, unthrottled)`);
-        for (const [k, ms] of [...self].filter(([k]) => !/^\((idle|program|root)\)/.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${ms.toFixed(1).padStart(7)}  ${k}`);
+        for (const [k, ms] of [...self]
+          .filter(([k]) => !/^\((idle|program|root)\)/.test(k))
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 25))
+          console.log(`${ms.toFixed(1).padStart(7)}  ${k}`);
       }
     }
   }

@@ -82,10 +82,14 @@ for (const [name, modules] of Object.entries(PATHS)) {
 }
 const all = sizes(new Set(files));
 console.log(`web build: ${dist}`);
-console.log(`${'first load of'.padEnd(46)} ${'files'.padStart(5)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)} ${'brotli q4'.padStart(10)} ${'brotli q11'.padStart(10)}`);
+console.log(
+  `${'first load of'.padEnd(46)} ${'files'.padStart(5)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)} ${'brotli q4'.padStart(10)} ${'brotli q11'.padStart(10)}`,
+);
 for (const [name, set] of [...rows, ['(every JS file of the build)', new Set(files)]]) {
   const s = name.startsWith('(every') ? all : sizes(set);
-  console.log(`${name.padEnd(46)} ${String(s.files).padStart(5)} ${kb(s.raw).padStart(10)} ${kb(s.gzip).padStart(10)} ${kb(s.br4).padStart(10)} ${kb(s.br11).padStart(10)}`);
+  console.log(
+    `${name.padEnd(46)} ${String(s.files).padStart(5)} ${kb(s.raw).padStart(10)} ${kb(s.gzip).padStart(10)} ${kb(s.br4).padStart(10)} ${kb(s.br11).padStart(10)}`,
+  );
 }
 
 if (!process.argv.includes('--no-lighthouse')) {

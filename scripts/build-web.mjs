@@ -19,7 +19,10 @@ const relayBin = path.join(path.dirname(require.resolve('relay-compiler/package.
 const steps = [
   [process.execPath, ['--import', 'tsx', path.join(root, 'scripts/openapi-client.ts')]],
   [process.execPath, [relayBin]],
-  [process.execPath, [path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), 'build', '--config', 'web/vite.config.ts', ...process.argv.slice(2)]],
+  [
+    process.execPath,
+    [path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), 'build', '--config', 'web/vite.config.ts', ...process.argv.slice(2)],
+  ],
 ];
 for (const [cmd, args] of steps) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root });
@@ -36,7 +39,10 @@ for (const name of fs.existsSync(assets) ? fs.readdirSync(assets) : []) {
   const file = path.join(assets, name);
   const data = fs.readFileSync(file);
   if (data.length < 1024) continue;
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+  fs.writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+  );
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
 }
 
@@ -56,7 +62,8 @@ async function writeBootFrames(dir) {
   for (const p of frame.FRAMED_HEADINGS) frames[p] = both(p);
   // Risk Review: one frame per viewer variant (role, period), keyed as the server looks them up.
   for (const p of frame.VIEWER_FRAMED_PATHS) {
-    for (const v of frame.VIEWER_VARIANTS) frames[`${p}|${v}`] = [frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, false, v), frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, true, v)];
+    for (const v of frame.VIEWER_VARIANTS)
+      frames[`${p}|${v}`] = [frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, false, v), frame.bootFrameHtml(p, frame.NONCE_PLACEHOLDER, true, v)];
   }
   const out = {
     unframed: frame.UNFRAMED_PATHS,

@@ -40,7 +40,10 @@ const smtp = new SMTPServer({
       const head = raw.slice(0, i);
       let body = raw.slice(i + 4);
       if (/Content-Transfer-Encoding: quoted-printable/i.test(head)) {
-        body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+        body = Buffer.from(
+          body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8');
       }
       messages.push({
         to: session.envelope.rcptTo.map((r) => r.address),

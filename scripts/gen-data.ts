@@ -22,14 +22,57 @@ export function rng(seed: number) {
   };
 }
 
-const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Elena', 'Farid', 'Grace', 'Hugo', 'Inès', 'Jonas', 'Karin', 'Liam', 'Maya', 'Noah', 'Olga', 'Paul', 'Rosa', 'Sven', 'Tara', 'Yusuf'];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Chloé',
+  'David',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Inès',
+  'Jonas',
+  'Karin',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Paul',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Yusuf',
+];
 const LAST = ['Martin', 'Schmidt', 'Dubois', 'Rossi', 'García', 'Nowak', 'Smith', 'Jensen', 'Müller', 'Lefèvre', 'Khan', 'Novak', "O'Brien", 'Silva', 'Berg'];
 const GROUPS = ['FIN', 'HR', 'IT', 'PROC', 'SALES', 'LOG', 'AUDIT', 'TREAS'];
 const SYSTEMS = ['SAP ERP', 'SAP ERP', 'SAP ERP', 'Workday', 'Active Directory'];
 const LEVELS = ['Critical', 'High', 'High', 'Medium', 'Medium', 'Low'];
-const PROCESSES = [['FI', 'Finance'], ['MM', 'Materials Management'], ['SD', 'Sales and Distribution'], ['HR', 'Human Resources'], ['BS', 'Basis']];
-const ACTIONS = [['FB60', 'Enter Incoming Invoices'], ['XK01', 'Create Vendor'], ['ME21N', 'Create Purchase Order'], ['F110', 'Payment Run'], ['PA30', 'Maintain HR Master Data'], ['SU01', 'User Maintenance'], ['VA01', 'Create Sales Order'], ['FK02', 'Change Vendor']];
-const FUNCTIONS = [['AP01', 'AP Payments'], ['VM01', 'Vendor Master Maintenance'], ['PO01', 'Purchasing'], ['HR01', 'HR Master Data'], ['BS01', 'User Administration'], ['SD01', 'Sales Order Processing']];
+const PROCESSES = [
+  ['FI', 'Finance'],
+  ['MM', 'Materials Management'],
+  ['SD', 'Sales and Distribution'],
+  ['HR', 'Human Resources'],
+  ['BS', 'Basis'],
+];
+const ACTIONS = [
+  ['FB60', 'Enter Incoming Invoices'],
+  ['XK01', 'Create Vendor'],
+  ['ME21N', 'Create Purchase Order'],
+  ['F110', 'Payment Run'],
+  ['PA30', 'Maintain HR Master Data'],
+  ['SU01', 'User Maintenance'],
+  ['VA01', 'Create Sales Order'],
+  ['FK02', 'Change Vendor'],
+];
+const FUNCTIONS = [
+  ['AP01', 'AP Payments'],
+  ['VM01', 'Vendor Master Maintenance'],
+  ['PO01', 'Purchasing'],
+  ['HR01', 'HR Master Data'],
+  ['BS01', 'User Administration'],
+  ['SD01', 'Sales Order Processing'],
+];
 
 export function* generateRows(rows: number, seed = 1): Generator<string[]> {
   const r = rng(seed);

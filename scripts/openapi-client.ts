@@ -36,7 +36,15 @@ const doc = res.json();
 const problems = await lintFromString({
   source: res.body,
   absoluteRef: 'openapi.json',
-  config: await createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error', 'path-parameters-defined': 'error', 'operation-operationId-unique': 'error', 'no-identical-paths': 'error' } }),
+  config: await createConfig({
+    rules: {
+      struct: 'error',
+      'no-unresolved-refs': 'error',
+      'path-parameters-defined': 'error',
+      'operation-operationId-unique': 'error',
+      'no-identical-paths': 'error',
+    },
+  }),
 });
 const errors = problems.filter((p) => p.severity === 'error');
 for (const p of errors) console.error(`openapi.json: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
@@ -57,4 +65,6 @@ for (const out of outs) {
     fs.writeFileSync(out, types);
   }
 }
-console.log(`openapi.json is valid OpenAPI ${doc.openapi}: ${Object.keys(doc.paths).length} paths; types in ${outs.map((o) => path.relative(process.cwd(), o)).join(', ')}`);
+console.log(
+  `openapi.json is valid OpenAPI ${doc.openapi}: ${Object.keys(doc.paths).length} paths; types in ${outs.map((o) => path.relative(process.cwd(), o)).join(', ')}`,
+);

@@ -31,7 +31,13 @@ function iconModules(): Plugin {
   const iconSource = (name: string): string | undefined => {
     const stem = /^(.*?)(\d+)?(Regular|Filled|Color|Light)$/.exec(name)?.[1];
     if (!stem) return undefined;
-    const file = path.join(atomsDir, `${stem.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/([A-Z])([A-Z][a-z])/g, '$1-$2').toLowerCase()}.js`);
+    const file = path.join(
+      atomsDir,
+      `${stem
+        .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+        .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
+        .toLowerCase()}.js`,
+    );
     let lines = linesOf.get(file);
     if (!lines) {
       lines = new Map();
@@ -62,7 +68,10 @@ function iconModules(): Plugin {
       const out = code.replace(/\bimport\s*\{([^}]*)\}\s*from\s*(['"])@fluentui\/react-icons\2;?/g, (whole, list: string) => {
         const rest: string[] = [];
         const icons: string[] = [];
-        for (const spec of list.split(',').map((x) => x.trim()).filter(Boolean)) {
+        for (const spec of list
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)) {
           const name = /^(\w+)/.exec(spec)![1]!;
           if (name !== 'type' && iconSource(name)) icons.push(`import { ${spec} } from '${PREFIX}${name}';`);
           else rest.push(spec);

@@ -145,7 +145,10 @@ function parseTrustProxy(v: string | undefined): TrustProxySetting {
   if (!s || s === 'false') return false;
   if (s === 'true') return true;
   if (/^\d+$/.test(s)) return Number(s);
-  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const item of list) {
     try {
       proxyAddr.compile(item);

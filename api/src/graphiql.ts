@@ -157,9 +157,17 @@ export function registerGraphiQLAssets(app: FastifyInstance) {
   app.get(GRAPH_DOCS_PATH, async (_req, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', cache).send(graphDocs()));
   app.get(`${BASE}/env.js`, async (_req, reply) => reply.type(js).header('cache-control', cache).send(ENV_JS));
   app.get(`${BASE}/start.js`, async (_req, reply) => reply.type(js).header('cache-control', cache).send(START_JS));
-  app.get(`${BASE}/graphiql.js`, async (_req, reply) => reply.type(js).header('cache-control', cache).send((await loadBundle()).js));
+  app.get(`${BASE}/graphiql.js`, async (_req, reply) =>
+    reply
+      .type(js)
+      .header('cache-control', cache)
+      .send((await loadBundle()).js),
+  );
   app.get(`${BASE}/graphiql.css`, async (_req, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', cache).send((await loadBundle()).css),
+    reply
+      .type('text/css; charset=utf-8')
+      .header('cache-control', cache)
+      .send((await loadBundle()).css),
   );
   app.get(`${BASE}/favicon.ico`, async (_req, reply) => {
     const m = /^data:([^;]+);base64,(.*)$/.exec((await loadBundle()).favicon);
@@ -169,6 +177,9 @@ export function registerGraphiQLAssets(app: FastifyInstance) {
   app.get<{ Params: { label: string } }>(`${BASE}/workers/:label`, async (req, reply) => {
     const label = req.params.label.replace(/\.js$/, '') as keyof typeof WORKERS;
     if (!Object.prototype.hasOwnProperty.call(WORKERS, label)) return reply.status(404).send(errorBody(404, 'Not found'));
-    return reply.type(js).header('cache-control', cache).send((await loadBundle())[WORKERS[label]]);
+    return reply
+      .type(js)
+      .header('cache-control', cache)
+      .send((await loadBundle())[WORKERS[label]]);
   });
 }

@@ -46,10 +46,9 @@ function limitRejection(limit: keyof typeof GRAPHQL_LIMITS) {
   return (context: ValidationContext | null, armorError: GraphQLError) => {
     const found = Number(/found (\d+)/.exec(armorError.message)?.[1] ?? NaN);
     const max = GRAPHQL_LIMITS[limit];
-    const error = new GraphQLError(
-      `The operation ${LIMIT_WORDS[limit]} (${limit} ${max})${Number.isFinite(found) ? `: it has ${found}` : ''}.`,
-      { extensions: { code: LIMIT_CODES[limit], limit, max, ...(Number.isFinite(found) ? { found } : {}), http: { status: 400 } } },
-    );
+    const error = new GraphQLError(`The operation ${LIMIT_WORDS[limit]} (${limit} ${max})${Number.isFinite(found) ? `: it has ${found}` : ''}.`, {
+      extensions: { code: LIMIT_CODES[limit], limit, max, ...(Number.isFinite(found) ? { found } : {}), http: { status: 400 } },
+    });
     // Without a validation context to report to, refuse by throwing, as armor itself would.
     if (!context) throw error;
     context.reportError(error);
@@ -82,7 +81,6 @@ function headersOf(request: Request) {
 
 export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerContext, Context>; persisted: (id: string) => string | null } {
   const persisted = createPersistedStore(deps.config.persistedQueriesFile);
-
 
   const yoga = createYoga<ServerContext, Context>({
     schema,
@@ -117,7 +115,11 @@ export function createGraphQL(deps: AppDeps): { yoga: YogaServerInstance<ServerC
         // HttpError, thrown when the resolver awaits the Upload): the client's request, not ours.
         if (isClientHttpError(original)) {
           const e = isGql(error) ? error : undefined;
-          return new GraphQLError(original.message, { nodes: e?.nodes, path: e?.path, extensions: { code: original.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT' } });
+          return new GraphQLError(original.message, {
+            nodes: e?.nodes,
+            path: e?.path,
+            extensions: { code: original.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT' },
+          });
         }
         if (isGql(error) && !error.originalError) return error;
         if (isGql(error) && isGql(error.originalError)) return error;

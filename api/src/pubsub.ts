@@ -46,7 +46,16 @@ export type PubSubEvents = {
   ];
   /** Progress of a bulk AI categorisation run. */
   'ai-bulk:progress': [
-    payload: { runId: string; status: 'running' | 'completed' | 'capped' | 'failed'; total: number; done: number; failed: number; costUsd: number; spendCapUsd: number | null; error: string | null },
+    payload: {
+      runId: string;
+      status: 'running' | 'completed' | 'capped' | 'failed';
+      total: number;
+      done: number;
+      failed: number;
+      costUsd: number;
+      spendCapUsd: number | null;
+      error: string | null;
+    },
   ];
 };
 

@@ -39,7 +39,9 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   // req.protocol); the WebSocket upgrade applies the same function.
   const trust = trustFunction(deps.config.trustProxy);
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: opts.logger as FastifyBaseLogger } : { logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL } }),
+    ...(opts.logger
+      ? { loggerInstance: opts.logger as FastifyBaseLogger }
+      : { logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL } }),
     requestIdHeader: false,
     genReqId: requestIdOf,
     trustProxy: deps.config.trustProxy === false ? false : trust,

@@ -26,19 +26,28 @@ export async function startTracing(config: Config): Promise<Tracing | null> {
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!endpoint) return null;
   // Loaded only when switched on: the SDK is not part of an ordinary start.
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { registerInstrumentations }, { PrismaInstrumentation }, { FastifyOtelInstrumentation }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/instrumentation'),
-      import('@prisma/instrumentation'),
-      import('@fastify/otel'),
-    ]);
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { registerInstrumentations },
+    { PrismaInstrumentation },
+    { FastifyOtelInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation'),
+    import('@prisma/instrumentation'),
+    import('@fastify/otel'),
+  ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME, 'service.instance.id': `${process.pid}` }),
     spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: SPAN_FLUSH_MS }), { scheduledDelayMillis: 1000, exportTimeoutMillis: SPAN_FLUSH_MS }),
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: SPAN_FLUSH_MS }), {
+        scheduledDelayMillis: 1000,
+        exportTimeoutMillis: SPAN_FLUSH_MS,
+      }),
     ],
   });
   // The global provider, AsyncLocalStorage context and W3C trace-context propagation.

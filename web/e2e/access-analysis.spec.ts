@@ -31,7 +31,13 @@ async function tablesZip(tables: Record<string, Row[] | string>): Promise<Buffer
 // The rule set: R1 = F1 (FB01 with company code 1000 and activity 01) and F2 (F-53, no permission).
 const RISK_COLUMNS = { 'Risk Description': 'Post and pay', 'Risk Level': 'High', 'Risk Type': 'S', 'Business Process': 'FI', Status: 'Enabled' };
 const FUNCTION = (id: string): Row => ({ 'Function ID': id, 'Function Description': `Function ${id}`, 'Business Process': 'FI', 'Analysis Scope': 'Single' });
-const ACTION = (fn: string, action: string): Row => ({ 'Function ID': fn, System: '', Action: action, 'Action Description': `Run ${action}`, Status: 'Enabled' });
+const ACTION = (fn: string, action: string): Row => ({
+  'Function ID': fn,
+  System: '',
+  Action: action,
+  'Action Description': `Run ${action}`,
+  Status: 'Enabled',
+});
 const PERMISSION = (field: string, value: string): Row => ({
   'Function ID': 'F1',
   System: '',
@@ -53,11 +59,32 @@ const rules = {
   function_permissions: [PERMISSION('BUKRS', '1000'), PERMISSION('ACTVT', '01')],
 };
 
-const user = (bname: string, more: Row = {}): Row => ({ MANDT: '100', BNAME: bname, CLASS: 'FIN', USTYP: 'A', UFLAG: '0', GLTGV: '00000000', GLTGB: '99991231', ...more });
+const user = (bname: string, more: Row = {}): Row => ({
+  MANDT: '100',
+  BNAME: bname,
+  CLASS: 'FIN',
+  USTYP: 'A',
+  UFLAG: '0',
+  GLTGV: '00000000',
+  GLTGB: '99991231',
+  ...more,
+});
 const assign = (uname: string, role: string): Row => ({ AGR_NAME: role, UNAME: uname, FROM_DAT: '20260101', TO_DAT: '99991231', COL_FLAG: '' });
-const grant = (role: string, object: string, auth: string, field: string, low: string): Row => ({ AGR_NAME: role, OBJECT: object, AUTH: auth, FIELD: field, LOW: low, HIGH: '', DELETED: '' });
+const grant = (role: string, object: string, auth: string, field: string, low: string): Row => ({
+  AGR_NAME: role,
+  OBJECT: object,
+  AUTH: auth,
+  FIELD: field,
+  LOW: low,
+  HIGH: '',
+  DELETED: '',
+});
 /** Z_POST: FB01 with company code 1000 and activity 01 in one authorization; Z_PAY: F-53. */
-const POST_ROLE = [grant('Z_POST', 'S_TCODE', 'T-1', 'TCD', 'FB01'), grant('Z_POST', 'F_BKPF_BUK', 'BUK1', 'BUKRS', '1000'), grant('Z_POST', 'F_BKPF_BUK', 'BUK1', 'ACTVT', '01')];
+const POST_ROLE = [
+  grant('Z_POST', 'S_TCODE', 'T-1', 'TCD', 'FB01'),
+  grant('Z_POST', 'F_BKPF_BUK', 'BUK1', 'BUKRS', '1000'),
+  grant('Z_POST', 'F_BKPF_BUK', 'BUK1', 'ACTVT', '01'),
+];
 const PAY_ROLE = [grant('Z_PAY', 'S_TCODE', 'T-1', 'TCD', 'F-53')];
 
 const extract: Record<string, Row[] | string> = {
@@ -198,7 +225,16 @@ test('an administrator uploads a rule set and an extract, runs an analysis and r
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
   const csv = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.split(/\r?\n/).filter((l) => l !== '');
-  expect(lines[0]!.split(',').slice(0, 8)).toEqual(['User ID', 'User Name', 'User Group', 'Access Risk ID', 'Risk Description', 'Risk Level', 'Risk Type', 'Rule ID']);
+  expect(lines[0]!.split(',').slice(0, 8)).toEqual([
+    'User ID',
+    'User Name',
+    'User Group',
+    'Access Risk ID',
+    'Risk Description',
+    'Risk Level',
+    'Risk Type',
+    'Rule ID',
+  ]);
   expect(lines).toHaveLength(7);
 
   found.push(...(await seriousViolations(page, 'run page', 'main')));

@@ -18,7 +18,9 @@ const ASSIGNMENTS = [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY'), assign
 const extractWith = (payRole: Row[]) => estate({ USR02: USERS, AGR_USERS: ASSIGNMENTS, AGR_1251: [...POST_ROLE, ...payRole] });
 
 async function post(page: Page, url: string, tables: Record<string, Row[]>, fields: Record<string, string> = {}) {
-  const res = await page.request.post(url, { multipart: { ...fields, file: { name: 'tables.zip', mimeType: 'application/zip', buffer: await tablesZip(tables) } } });
+  const res = await page.request.post(url, {
+    multipart: { ...fields, file: { name: 'tables.zip', mimeType: 'application/zip', buffer: await tablesZip(tables) } },
+  });
   expect(res.ok(), await res.text()).toBe(true);
   return (await res.json()) as { id: string };
 }
@@ -51,7 +53,9 @@ test('a run after one role changed recomputes only its holders and says so', asy
   // The new extract: Z_PAY now grants F-54 instead of F-53, so nobody can pay.
   await page.goto('/access-analysis?tab=systems');
   await page.getByRole('textbox', { name: /^System/ }).fill(SYSTEM);
-  await page.getByLabel(/Extract file/).setInputFiles({ name: `${SYSTEM}.zip`, mimeType: 'application/zip', buffer: await tablesZip(extractWith([tcode('Z_PAY', 'F-54')])) });
+  await page
+    .getByLabel(/Extract file/)
+    .setInputFiles({ name: `${SYSTEM}.zip`, mimeType: 'application/zip', buffer: await tablesZip(extractWith([tcode('Z_PAY', 'F-54')])) });
   await page.getByRole('button', { name: 'Load Extract' }).click();
   const extracts = page.getByRole('table', { name: 'Systems and extracts' });
   const systemRows = extracts.locator('tbody tr').filter({ hasText: SYSTEM });
@@ -67,12 +71,18 @@ test('a run after one role changed recomputes only its holders and says so', asy
   await page.getByRole('checkbox', { name: SYSTEM }).check();
   await page.getByRole('button', { name: 'Start Analysis' }).click();
   await expect(toast(page, 'Analysis Started')).toBeVisible();
-  const runs = page.getByRole('table', { name: 'Analysis runs' }).locator('tbody tr').filter({ hasText: `${RULES} v1` });
+  const runs = page
+    .getByRole('table', { name: 'Analysis runs' })
+    .locator('tbody tr')
+    .filter({ hasText: `${RULES} v1` });
   await expect(runs).toHaveCount(2);
   await expect(runs.first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
 
   // Only ALICE and BOB (Z_PAY's holders) were recomputed; both conflicts are resolved.
-  await runs.first().getByRole('link', { name: `${RULES} v1` }).click();
+  await runs
+    .first()
+    .getByRole('link', { name: `${RULES} v1` })
+    .click();
   await expect(page.getByRole('heading', { name: 'Analysis Run', level: 1 })).toBeVisible();
   await expect(recomputed).toContainText('2');
   await expect(recomputed).toContainText('users a new extract touched; the rest copied');

@@ -16,10 +16,13 @@ const RULES = `E2E Results ${tag}`;
 const SYSTEM = `RES-${tag}`;
 
 const holders = (users: string[]) => users.flatMap((u) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')]);
-const extractOf = (users: string[]) => estate({ USR02: ['ALICE', 'BOB', 'CARL'].map((u) => user(u)), AGR_USERS: holders(users), AGR_1251: [...POST_ROLE, ...PAY_ROLE] });
+const extractOf = (users: string[]) =>
+  estate({ USR02: ['ALICE', 'BOB', 'CARL'].map((u) => user(u)), AGR_USERS: holders(users), AGR_1251: [...POST_ROLE, ...PAY_ROLE] });
 
 async function post(page: Page, url: string, tables: Record<string, Row[]>, fields: Record<string, string> = {}) {
-  const res = await page.request.post(url, { multipart: { ...fields, file: { name: 'tables.zip', mimeType: 'application/zip', buffer: await tablesZip(tables) } } });
+  const res = await page.request.post(url, {
+    multipart: { ...fields, file: { name: 'tables.zip', mimeType: 'application/zip', buffer: await tablesZip(tables) } },
+  });
   expect(res.ok(), await res.text()).toBe(true);
   return (await res.json()) as { id: string };
 }
@@ -51,7 +54,10 @@ test.beforeAll(async ({ request }) => {
   await ensureAdminSession(request);
 });
 
-test('a run shows its new, resolved and unchanged conflicts and downloads them as CSV and XLSX; a rule set version is browsed and downloaded', async ({ page, request }) => {
+test('a run shows its new, resolved and unchanged conflicts and downloads them as CSV and XLSX; a rule set version is browsed and downloaded', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   await signInAsAdmin(page, request);
   const set = await post(page, '/api/rule-sets', pairRules(), { name: RULES });
@@ -86,7 +92,11 @@ test('a run shows its new, resolved and unchanged conflicts and downloads them a
   // The whole run as CSV and as XLSX: the same header and the same rows.
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
   expect(csvDownload.suggestedFilename()).toBe(`conflicts-${secondRun}.csv`);
-  const csvLines = fs.readFileSync(await csvDownload.path(), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter((l) => l !== '');
+  const csvLines = fs
+    .readFileSync(await csvDownload.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter((l) => l !== '');
   const [xlsxDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download XLSX' }).click()]);
   expect(xlsxDownload.suggestedFilename()).toBe(`conflicts-${secondRun}.xlsx`);
   const wb = new ExcelJS.Workbook();
@@ -115,7 +125,10 @@ test('a run shows its new, resolved and unchanged conflicts and downloads them a
   await dialog.getByRole('button', { name: /^R1/ }).click();
   await expect(dialog.getByRole('list', { name: 'Functions of R1' })).toContainText('F1 · Function F1 (Single)');
   await expect(dialog.getByRole('list', { name: 'Functions of R1' })).toContainText('F2 · Function F2 (Single)');
-  await expect(dialog.getByRole('list', { name: 'Permissions of FB01' }).getByRole('listitem')).toHaveText(['F_BKPF_BUK BUKRS = 1000', 'F_BKPF_BUK ACTVT = 01']);
+  await expect(dialog.getByRole('list', { name: 'Permissions of FB01' }).getByRole('listitem')).toHaveText([
+    'F_BKPF_BUK BUKRS = 1000',
+    'F_BKPF_BUK ACTVT = 01',
+  ]);
   await expect(dialog.getByRole('list', { name: 'Actions of F2' })).toContainText('No permission rows: the transaction alone gives the function.');
   found.push(...(await seriousViolations(page, 'rule set browser', '[role="dialog"]')));
   await dialog.getByRole('button', { name: 'Close' }).click();

@@ -25,7 +25,14 @@ async function tablesZip(tables: Record<string, Row[]>): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
-const risk = (id: string, type: string, status = 'Enabled'): Row => ({ 'Access Risk ID': id, 'Risk Description': `Risk ${id}`, 'Risk Level': 'High', 'Risk Type': type, 'Business Process': 'FI', Status: status });
+const risk = (id: string, type: string, status = 'Enabled'): Row => ({
+  'Access Risk ID': id,
+  'Risk Description': `Risk ${id}`,
+  'Risk Level': 'High',
+  'Risk Type': type,
+  'Business Process': 'FI',
+  Status: status,
+});
 const fn = (id: string): Row => ({ 'Function ID': id, 'Function Description': `Function ${id}`, 'Business Process': 'FI', 'Analysis Scope': 'Single' });
 const rf = (r: string, f: string): Row => ({ 'Access Risk ID': r, 'Function ID': f });
 const act = (f: string, a: string): Row => ({ 'Function ID': f, System: '', Action: a, 'Action Description': `Run ${a}`, Status: 'Enabled' });
@@ -34,11 +41,21 @@ const ruleSet = (draft: boolean) => ({
   functions: [fn('F1'), fn('F2')],
   risk_functions: [rf(RP, 'F1'), rf(RP, 'F2'), ...(draft ? [rf(RA, 'F1')] : [])],
   function_actions: [act('F1', 'FB01'), act('F2', 'F-53')],
-  function_permissions: [{ 'Function ID': 'F1', System: '', Action: 'FB01', 'Auth Object': 'F_BKPF_BUK', Field: 'ACTVT', 'Value From': '01', 'Value To': '', Status: 'Enabled' }],
+  function_permissions: [
+    { 'Function ID': 'F1', System: '', Action: 'FB01', 'Auth Object': 'F_BKPF_BUK', Field: 'ACTVT', 'Value From': '01', 'Value To': '', Status: 'Enabled' },
+  ],
 });
 const user = (bname: string): Row => ({ MANDT: '100', BNAME: bname, CLASS: 'FIN', USTYP: 'A', UFLAG: '0', GLTGV: '00000000', GLTGB: '99991231' });
 const assign = (uname: string, role: string): Row => ({ AGR_NAME: role, UNAME: uname, FROM_DAT: '20260101', TO_DAT: '99991231', COL_FLAG: '' });
-const grant = (role: string, object: string, field: string, low: string): Row => ({ AGR_NAME: role, OBJECT: object, AUTH: 'A1', FIELD: field, LOW: low, HIGH: '', DELETED: '' });
+const grant = (role: string, object: string, field: string, low: string): Row => ({
+  AGR_NAME: role,
+  OBJECT: object,
+  AUTH: 'A1',
+  FIELD: field,
+  LOW: low,
+  HIGH: '',
+  DELETED: '',
+});
 const extract = {
   USR02: [user(ALICE), user(BOB)],
   AGR_USERS: [assign(ALICE, POST), assign(BOB, POST), assign(BOB, PAY)],
@@ -63,14 +80,21 @@ test('a draft rule set version runs as a test showing what it would add and remo
   const v1 = await upload(api, '/api/rule-sets', ruleSet(false), { name: RULES });
   await upload(api, '/api/rule-sets', ruleSet(true), { name: RULES });
   const x = await upload(api, `/api/systems/${SYSTEM}/extracts`, extract);
-  await expect.poll(async () => ((await (await api.get(`/api/systems/${SYSTEM}/extracts/${x.id}`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe('completed');
+  await expect
+    .poll(async () => ((await (await api.get(`/api/systems/${SYSTEM}/extracts/${x.id}`)).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe('completed');
   const real = await api.post('/api/analyses', { data: { ruleSetId: v1.id, systems: [SYSTEM] } });
   expect(real.status()).toBe(202);
 
   // The start form: the draft is labelled as a test, and says what a test run is.
   await page.goto('/access-analysis?tab=runs');
   const runs = page.getByRole('table', { name: 'Analysis runs' });
-  await expect(runs.locator('tbody tr').filter({ hasText: `${RULES} v1` }).getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(
+    runs
+      .locator('tbody tr')
+      .filter({ hasText: `${RULES} v1` })
+      .getByText('Completed', { exact: true }),
+  ).toBeVisible({ timeout: 60_000 });
   await page.getByLabel('Rule set version').selectOption({ label: `${RULES} v2 (test)` });
   await expect(page.getByText('A test run: it shows the conflicts this version would add or remove')).toBeVisible();
   await page.getByRole('checkbox', { name: 'All systems' }).uncheck();

@@ -24,7 +24,11 @@ async function checkDialog(page: Page, button: string | Locator, where: string):
   const found = await seriousViolations(page, where, '.fui-DialogSurface');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  await expect.poll(() => page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false), { message: `${where}: focus back in the screen` }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false), {
+      message: `${where}: focus back in the screen`,
+    })
+    .toBe(true);
   return found;
 }
 
@@ -161,7 +165,10 @@ test("a reviewer's screens pass axe", async ({ page, request }) => {
   found.push(...(await seriousViolations(page, 'reviewer composite view', 'main')));
   // The accordion headers' names contain their visible text (WCAG 2.5.3, label in name).
   const headers = await page.locator('main button[aria-expanded]').evaluateAll((buttons) =>
-    buttons.map((b) => ({ name: (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' '), title: ((b as HTMLElement).innerText.split('\n')[0] ?? '').trim() })),
+    buttons.map((b) => ({
+      name: (b.getAttribute('aria-label') ?? b.textContent ?? '').replace(/\s+/g, ' '),
+      title: ((b as HTMLElement).innerText.split('\n')[0] ?? '').trim(),
+    })),
   );
   expect(headers.length).toBeGreaterThan(2);
   for (const h of headers) expect(h.name, `accordion header '${h.title}'`).toContain(h.title);

@@ -31,10 +31,7 @@ test('signing in without email or password asks for both', async ({ page }) => {
   await expect(toast(page, 'Missing Information')).toContainText('Please enter both email and password');
 });
 
-test('the administrator signs in, must change the initial password, then lands on the dashboard', async ({
-  page,
-  request,
-}) => {
+test('the administrator signs in, must change the initial password, then lands on the dashboard', async ({ page, request }) => {
   // The first administrator still has the initial password when this spec runs
   // first against a fresh server; otherwise the same path is taken by a new
   // administrator created with an initial password.

@@ -45,7 +45,9 @@ test.beforeAll(async () => {
   expect((await own.post('/api/internal-login', { data: { email, password: 'Start#Pass1' } })).ok()).toBe(true);
   expect((await own.put('/api/internal/change-password', { data: { currentPassword: 'Start#Pass1', newPassword: REVIEWER_PASSWORD } })).ok()).toBe(true);
   await own.dispose();
-  expect((await admin.post('/api/assignment-criteria', { data: { name: '', reviewerId: id, criteriaType: 'user_id', criteriaValue: 'U1008' } })).ok()).toBe(true);
+  expect((await admin.post('/api/assignment-criteria', { data: { name: '', reviewerId: id, criteriaType: 'user_id', criteriaValue: 'U1008' } })).ok()).toBe(
+    true,
+  );
   expect((await admin.post('/api/review-periods', { data: { name: 'AI period', description: '', startDate: new Date().toISOString() } })).ok()).toBe(true);
   reviewer = { email, id };
 });
@@ -63,7 +65,8 @@ async function signIn(page: Page, email: string, password: string) {
 
 const userHeader = (page: Page) => page.getByRole('button', { name: /^Hugo Silva \(U1008\):/ });
 const groupHeader = (page: Page, riskId: string) => page.getByRole('button', { name: new RegExp(`^Risk ${riskId}:`) });
-const banner = (page: Page, riskId: string) => page.getByRole('group', { name: `AI suggested category for ${riskId}` }).or(page.locator(`[aria-label="AI suggested category for ${riskId}"]`));
+const banner = (page: Page, riskId: string) =>
+  page.getByRole('group', { name: `AI suggested category for ${riskId}` }).or(page.locator(`[aria-label="AI suggested category for ${riskId}"]`));
 
 async function openComposite(page: Page) {
   await page.goto('/assigned-risks');

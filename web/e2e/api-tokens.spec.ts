@@ -31,10 +31,7 @@ async function useToken(token: string) {
   return { rest: rest.status, gql: (await gql.json()) as { data?: { viewer: { email: string } | null } } };
 }
 
-test('an administrator creates a token, sees the secret once, a tool uses it, and after revoking it on the page it is refused', async ({
-  page,
-  request,
-}) => {
+test('an administrator creates a token, sees the secret once, a tool uses it, and after revoking it on the page it is refused', async ({ page, request }) => {
   await signInAsAdmin(page, request);
   await page.getByRole('link', { name: 'API Tokens' }).click();
   await expect(page).toHaveURL(/\/api-tokens$/);
@@ -75,7 +72,11 @@ test('an administrator creates a token, sees the secret once, a tool uses it, an
   expect(used.gql.data?.viewer?.email).toBe(ADMIN_EMAIL);
 
   // Revoke it on the page (with a confirmation).
-  await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Revoke token ${name}` }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: name })
+    .getByRole('button', { name: `Revoke token ${name}` })
+    .click();
   const confirm = page.getByRole('dialog', { name: 'Revoke Token' });
   await expect(confirm).toContainText(name);
   // axe on the Revoke Token dialog.
@@ -93,9 +94,16 @@ test('an administrator creates a token, sees the secret once, a tool uses it, an
 /** curl as an analyst runs it (docs/graph.md): the GraphQL answer and the HTTP status. */
 async function curlGraphql(token: string, query: string): Promise<{ status: number; body: any }> {
   const { stdout } = await promisify(execFile)('curl', [
-    '-s', '-w', '\n%{http_code}', `${baseURL()}/graphql`,
-    '-H', `Authorization: Bearer ${token}`, '-H', 'Content-Type: application/json',
-    '-d', JSON.stringify({ query }),
+    '-s',
+    '-w',
+    '\n%{http_code}',
+    `${baseURL()}/graphql`,
+    '-H',
+    `Authorization: Bearer ${token}`,
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    JSON.stringify({ query }),
   ]);
   const at = stdout.lastIndexOf('\n');
   return { status: Number(stdout.slice(at + 1)), body: JSON.parse(stdout.slice(0, at)) };
@@ -157,17 +165,25 @@ test("a reviewer's token made on the page lists their assigned risks with curl, 
       { query: 'subscription { notificationAdded { title message type } }' },
       { next: (v) => received.push(v.data!.notificationAdded.title), error: () => {}, complete: () => {} },
     );
-    const send = (title: string) => sendNotificationRest(request, { title, message: 'Sent to the token holder', targetType: 'specific', targetUserId: reviewer.user.id });
+    const send = (title: string) =>
+      sendNotificationRest(request, { title, message: 'Sent to the token holder', targetType: 'specific', targetUserId: reviewer.user.id });
     const title = `Token check ${Date.now().toString(36)}`;
     await expect
-      .poll(async () => {
-        if (!received.includes(title)) await send(title);
-        return received.includes(title);
-      }, { timeout: 20_000, intervals: [500, 1000] })
+      .poll(
+        async () => {
+          if (!received.includes(title)) await send(title);
+          return received.includes(title);
+        },
+        { timeout: 20_000, intervals: [500, 1000] },
+      )
       .toBe(true);
 
     // Revoked on the page: the next curl is refused, the open connection is closed with 4403 and gets nothing more, a new one is refused with 4403.
-    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Revoke token ${name}` }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: name })
+      .getByRole('button', { name: `Revoke token ${name}` })
+      .click();
     await page.getByRole('dialog', { name: 'Revoke Token' }).getByRole('button', { name: 'Revoke' }).click();
     await expect(toast(page, 'Token Revoked')).toBeVisible();
     const refused = await curlGraphql(secret, query);

@@ -60,7 +60,9 @@ export async function startAppServer(options: { name: string; port: number; env?
       .poll(
         async () => {
           if (exited) throw new Error(`the ${options.name} server exited before it was ready`);
-          return fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+          return fetch(`${url}/readyz`)
+            .then((r) => r.ok)
+            .catch(() => false);
         },
         { timeout: 60_000 },
       )

@@ -50,7 +50,10 @@ test('an administrator creates an assignment with the default name, from the val
   await expect(toast(page, 'Assignment Created')).toBeVisible();
   await expect(dialog).toBeHidden();
 
-  const row = page.getByRole('row').filter({ hasText: 'SYSTEM: Workday' }).filter({ hasText: `Ada Assign${stamp}` });
+  const row = page
+    .getByRole('row')
+    .filter({ hasText: 'SYSTEM: Workday' })
+    .filter({ hasText: `Ada Assign${stamp}` });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('System');
   await expect(row).toContainText('Workday');

@@ -24,7 +24,8 @@ export async function seriousViolations(page: Page, where: string, scope?: strin
         .getAnimations()
         .filter((a) => {
           const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
-          const ofDialog = target?.closest('.fui-DialogSurface') || target?.querySelector('.fui-DialogSurface') || target?.matches('.fui-DialogSurface__backdrop');
+          const ofDialog =
+            target?.closest('.fui-DialogSurface') || target?.querySelector('.fui-DialogSurface') || target?.matches('.fui-DialogSurface__backdrop');
           return ofDialog && a.effect?.getComputedTiming().iterations !== Infinity;
         })
         .map((a) => a.finished.catch(() => undefined)),
@@ -39,7 +40,13 @@ export async function seriousViolations(page: Page, where: string, scope?: strin
   const result = await axe.analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.html.slice(0, 160)).slice(0, 3).join(' | ')}`)
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+          .map((n) => n.html.slice(0, 160))
+          .slice(0, 3)
+          .join(' | ')}`,
+    )
     .concat(await headingsOutOfOrder(page, where, scope));
 }
 
@@ -56,7 +63,8 @@ async function headingsOutOfOrder(page: Page, where: string, scope?: string): Pr
         .filter((h) => h.getClientRects().length > 0 && !h.closest('[aria-hidden="true"]'))
         .map((h) => ({ level: Number(h.getAttribute('aria-level') ?? h.tagName.slice(1)), text: (h.textContent ?? '').trim().slice(0, 60) }));
       const found: string[] = [];
-      if ((!sel || sel === 'main') && levels.length && levels[0].level !== 1) found.push(`${w}: the first heading '${levels[0].text}' is h${levels[0].level}, not h1`);
+      if ((!sel || sel === 'main') && levels.length && levels[0].level !== 1)
+        found.push(`${w}: the first heading '${levels[0].text}' is h${levels[0].level}, not h1`);
       levels.forEach((h, i) => {
         if (i > 0 && h.level > levels[i - 1].level + 1) found.push(`${w}: heading '${h.text}' (h${h.level}) follows h${levels[i - 1].level}`);
       });

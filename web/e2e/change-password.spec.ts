@@ -1,13 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  changePasswordDialog,
-  createUser,
-  ensureAdminSession,
-  passwordFields,
-  signInThroughForm,
-  storedUser,
-  toast,
-} from './helpers';
+import { changePasswordDialog, createUser, ensureAdminSession, passwordFields, signInThroughForm, storedUser, toast } from './helpers';
 
 async function openForcedDialog(page: Page, email: string, password: string) {
   await signInThroughForm(page, email, password);
@@ -15,10 +7,7 @@ async function openForcedDialog(page: Page, email: string, password: string) {
   return passwordFields(page);
 }
 
-test('the forced password change validates every field and clears an error when its field is edited', async ({
-  page,
-  request,
-}) => {
+test('the forced password change validates every field and clears an error when its field is edited', async ({ page, request }) => {
   await ensureAdminSession(request);
   const user = await createUser(request, { role: 'reviewer', prefix: 'validate' });
   const fields = await openForcedDialog(page, user.email, user.password);

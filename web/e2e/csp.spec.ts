@@ -38,7 +38,10 @@ async function expectFluentStyles(page: Page) {
   expect(fontFamily, 'FluentProvider theme variables').toContain('Segoe UI');
 }
 
-test('the app renders under its Content-Security-Policy with no violation: sign-in, dashboard, upload, detailed review', async ({ page, request }, testInfo) => {
+test('the app renders under its Content-Security-Policy with no violation: sign-in, dashboard, upload, detailed review', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   const csp = await watchCsp(page);
   await ensureAdminSession(request);
@@ -107,7 +110,10 @@ test('GraphiQL loads from the app itself, with no script from elsewhere and no v
   await signInAsAdmin(page, request);
   // The network is cut off from the outside: any request to another host fails as on an intranet.
   const app = new URL(page.url()).origin;
-  await page.route((url) => url.origin !== app, (route) => route.abort('internetdisconnected'));
+  await page.route(
+    (url) => url.origin !== app,
+    (route) => route.abort('internetdisconnected'),
+  );
   const response = await page.goto('/graphql');
   await expect(page).toHaveTitle('GraphQL · GRC Risk Management');
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");

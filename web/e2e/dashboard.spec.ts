@@ -36,7 +36,7 @@ test('every screen of SPEC §2 is built: each shows its title and none says it i
   await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
 });
 
-test('signed out, / is the landing page, a page\'s path goes to sign-in keeping the link, an unknown path is not found', async ({ page }) => {
+test("signed out, / is the landing page, a page's path goes to sign-in keeping the link, an unknown path is not found", async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Sign In to Continue' })).toBeVisible();
   // A path that is no page stays the not-found screen (the dashboard is /).

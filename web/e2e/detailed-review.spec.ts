@@ -22,7 +22,10 @@ async function openHugo(page: Page) {
   return hugo;
 }
 
-test('Detailed Review: users, risk groups, composite roles with authorization details; Remove saved after the debounce, batched, kept', async ({ page, request }) => {
+test('Detailed Review: users, risk groups, composite roles with authorization details; Remove saved after the debounce, batched, kept', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await ensureAdminSession(request);
   await openFreshPeriod(request);

@@ -37,7 +37,12 @@ test('the Notifications page cards describe the notifications it lists (SPEC: re
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Cards', lastName: `Reader${Date.now().toString(36)}` });
   const stamp = Date.now().toString(36);
   await withNotificationToAll(request, { title: `Cards for all ${stamp}`, message: 'Everyone' }, async () => {
-    await sendNotificationRest(request, { title: `Cards for one ${stamp}`, message: 'Only the reviewer', targetType: 'specific', targetUserId: reviewer.user.id });
+    await sendNotificationRest(request, {
+      title: `Cards for one ${stamp}`,
+      message: 'Only the reviewer',
+      targetType: 'specific',
+      targetUserId: reviewer.user.id,
+    });
     await signInAsAdmin(page, request);
     await page.goto('/notifications');
     await expect(page.getByRole('article', { name: `Cards for one ${stamp}` })).toBeVisible();

@@ -20,7 +20,12 @@ test('a closed period’s evidence and remediation list download from the Report
   const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Evidence (XLSX)' }).click()]);
   expect(xlsx.suggestedFilename()).toMatch(/^evidence-.*\.xlsx$/);
   // An XLSX is a zip archive.
-  expect(fs.readFileSync((await xlsx.path())!).subarray(0, 2).toString()).toBe('PK');
+  expect(
+    fs
+      .readFileSync((await xlsx.path())!)
+      .subarray(0, 2)
+      .toString(),
+  ).toBe('PK');
   await expect(page.getByText('Evidence has been downloaded', { exact: true })).toBeVisible();
 
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Remediation List (CSV)' }).click()]);

@@ -39,7 +39,10 @@ test("a signed-in visitor's reload paints the page's frame from the HTML, then t
   // The frame first; from then on the shell with the heading (the frame has the same boxes).
   expect(states[0]).toBe('frame');
   expect(states.at(-1)).toBe('dashboard');
-  expect(states.filter((s) => s !== 'frame' && s !== 'dashboard'), states.join(' → ')).toEqual([]);
+  expect(
+    states.filter((s) => s !== 'frame' && s !== 'dashboard'),
+    states.join(' → '),
+  ).toEqual([]);
   // Not two headings for a screen reader: the frame, while shown, is aria-hidden, and it is gone now.
   await expect(page.locator('.bf')).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
@@ -74,7 +77,10 @@ test("an administrator's reload of the risk queue: its first page is asked for b
   await expect(page.getByRole('table', { name: 'Risks' }).getByRole('row')).toHaveCount(26);
   const senders = await page.evaluate(() => (window as unknown as { graphqlSenders: { op: string; early: boolean }[] }).graphqlSenders);
   // Sent before the entry asked for it, and not again: relay/network.ts took the early answer.
-  expect(senders.filter((s) => s.op === 'RiskQueueQuery'), JSON.stringify(senders)).toEqual([{ op: 'RiskQueueQuery', early: true }]);
+  expect(
+    senders.filter((s) => s.op === 'RiskQueueQuery'),
+    JSON.stringify(senders),
+  ).toEqual([{ op: 'RiskQueueQuery', early: true }]);
   expect(senders.filter((s) => s.op === 'SessionProviderQuery')).toEqual([{ op: 'SessionProviderQuery', early: true }]);
 });
 
@@ -111,7 +117,10 @@ function recordQueueStates() {
   new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
-test("an administrator's reload of the risk queue: the heading, tabs and (while no period is active) the period notice come in the HTML, and stay until the queue shows", async ({ page, request }) => {
+test("an administrator's reload of the risk queue: the heading, tabs and (while no period is active) the period notice come in the HTML, and stay until the queue shows", async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request);
   const periods = (await (await page.request.get('/api/review-periods')).json()) as { status: string }[];
   const closed = !periods.some((p) => p.status === 'active');
@@ -127,8 +136,15 @@ test("an administrator's reload of the risk queue: the heading, tabs and (while 
   // Frame first, the app's page last; the heading never changes and the notice, when shown, never blinks away.
   expect(states[0], states.join(' → ')).toBe(`frame: Risk Review${closed ? ' + notice' : ''}`);
   expect(states.at(-1), states.join(' → ')).toBe(`app: Risk Review${closed ? ' + notice' : ''}`);
-  expect(states.filter((s) => !s.startsWith('frame: Risk Review') && !s.startsWith('app: Risk Review')), states.join(' → ')).toEqual([]);
-  if (closed) expect(states.filter((s) => !s.endsWith(' + notice')), states.join(' → ')).toEqual([]);
+  expect(
+    states.filter((s) => !s.startsWith('frame: Risk Review') && !s.startsWith('app: Risk Review')),
+    states.join(' → '),
+  ).toEqual([]);
+  if (closed)
+    expect(
+      states.filter((s) => !s.endsWith(' + notice')),
+      states.join(' → '),
+    ).toEqual([]);
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
   await expect(page.locator('.bf')).toHaveCount(0);
 });

@@ -25,7 +25,10 @@ test('help deciding beside each risk, and an approval that shows removals first 
   await expect(rev.getByRole('heading', { name: 'Risk Management Dashboard' })).toBeVisible({ timeout: 30_000 });
   await rev.goto('/risk-review');
   await expect(rowsOf(rev)).toHaveCount(6);
-  await rowsOf(rev).filter({ hasText: 'P001' }).getByRole('button', { name: /^Retain / }).click();
+  await rowsOf(rev)
+    .filter({ hasText: 'P001' })
+    .getByRole('button', { name: /^Retain / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await openFreshPeriod(request, uniqueName('Help now'));
 
@@ -54,9 +57,15 @@ test('help deciding beside each risk, and an approval that shows removals first 
   await rev.setViewportSize({ width: 1280, height: 800 });
 
   // The reviewer keeps P001, removes F001 and submits.
-  await rowsOf(rev).filter({ hasText: 'P001' }).getByRole('button', { name: /^Retain / }).click();
+  await rowsOf(rev)
+    .filter({ hasText: 'P001' })
+    .getByRole('button', { name: /^Retain / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
-  await rowsOf(rev).filter({ hasText: 'F001' }).getByRole('button', { name: /^Remove / }).click();
+  await rowsOf(rev)
+    .filter({ hasText: 'F001' })
+    .getByRole('button', { name: /^Remove / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await rev.getByRole('button', { name: 'Submit All Decisions' }).click();
   await expect(toast(rev, 'Decisions Submitted')).toBeVisible();

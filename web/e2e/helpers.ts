@@ -36,12 +36,7 @@ export async function restLogin(api: APIRequestContext, email: string, password:
 }
 
 /** PUT /api/internal/change-password for the user signed in on `api`. */
-export async function restChangePassword(
-  api: APIRequestContext,
-  userId: string,
-  currentPassword: string,
-  newPassword: string,
-): Promise<ApiUser> {
+export async function restChangePassword(api: APIRequestContext, userId: string, currentPassword: string, newPassword: string): Promise<ApiUser> {
   const response = await api.put('/api/internal/change-password', {
     data: { userId, currentPassword, newPassword },
   });
@@ -232,7 +227,11 @@ export async function sendNotificationRest(
  * Sends a notification to all users for the length of `use`, then deletes it:
  * every user, including those later specs create, would otherwise see it unread.
  */
-export async function withNotificationToAll<T>(api: APIRequestContext, input: { title: string; message: string; type?: string }, use: () => Promise<T>): Promise<T> {
+export async function withNotificationToAll<T>(
+  api: APIRequestContext,
+  input: { title: string; message: string; type?: string },
+  use: () => Promise<T>,
+): Promise<T> {
   const id = await sendNotificationRest(api, { ...input, targetType: 'all' });
   try {
     return await use();

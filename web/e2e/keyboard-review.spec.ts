@@ -14,7 +14,8 @@ function focusNow(page: Page): Promise<Focus> {
     const a = document.activeElement as HTMLElement | null;
     const main = document.querySelector('main');
     const where = !a || a === document.body ? 'body' : main && main !== a && main.contains(a) ? 'main' : 'outside';
-    const control = !!a && (/^(BUTTON|INPUT|SELECT|TEXTAREA|A)$/.test(a.tagName) || /^(button|checkbox|switch|tab|link|menuitem)$/.test(a.getAttribute('role') ?? ''));
+    const control =
+      !!a && (/^(BUTTON|INPUT|SELECT|TEXTAREA|A)$/.test(a.tagName) || /^(button|checkbox|switch|tab|link|menuitem)$/.test(a.getAttribute('role') ?? ''));
     const name = (a?.getAttribute('aria-label') || a?.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 120);
     return { where, control, name, row: (a?.closest('tbody tr') as HTMLTableRowElement | null)?.sectionRowIndex ?? -1 } as const;
   });
@@ -23,10 +24,13 @@ function focusNow(page: Page): Promise<Focus> {
 /** Focus settles on a control inside <main> (optionally one whose name matches, in a given row). */
 async function expectFocusKept(page: Page, what: string, name?: RegExp, row?: number): Promise<Focus> {
   await expect
-    .poll(async () => {
-      const f = await focusNow(page);
-      return f.where === 'main' && f.control && (!name || name.test(f.name)) && (row === undefined || f.row === row) ? 'kept' : JSON.stringify(f);
-    }, { message: `focus after ${what}`, timeout: 15_000 })
+    .poll(
+      async () => {
+        const f = await focusNow(page);
+        return f.where === 'main' && f.control && (!name || name.test(f.name)) && (row === undefined || f.row === row) ? 'kept' : JSON.stringify(f);
+      },
+      { message: `focus after ${what}`, timeout: 15_000 },
+    )
     .toBe('kept');
   return focusNow(page);
 }

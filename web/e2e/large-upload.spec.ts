@@ -58,7 +58,10 @@ async function uploadThroughBrowser(page: Page, file: string, rows: number) {
   const processing = seen.filter((s) => s.phase === 'processing').map((s) => s.value);
   const shown = seen.map((s) => `${s.phase} ${s.value.toFixed(0)}`).join(', ');
   expect(new Set(processing.filter((v) => v > 0 && v < 100)).size, `progress seen: ${shown}`).toBeGreaterThanOrEqual(3);
-  expect([...processing].sort((a, b) => a - b), `progress seen: ${shown}`).toEqual(processing);
+  expect(
+    [...processing].sort((a, b) => a - b),
+    `progress seen: ${shown}`,
+  ).toEqual(processing);
   const between = processing.filter((v) => v > 0 && v < 100);
   const uploads = (await (await page.request.get('/api/uploads')).json()) as {
     originalName: string;

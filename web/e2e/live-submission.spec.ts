@@ -43,7 +43,9 @@ test('two tabs of one reviewer: submit, recall, return and approval show in the 
   expect(await restLogin(own, reviewer.email, reviewer.password)).not.toBeNull();
   const rows = ((await (await own.get('/api/assigned-risks?limit=500')).json()) as { risks: { id: number }[] }).risks;
   expect(rows).toHaveLength(ASSIGNED);
-  expect((await own.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'retain' })) } })).ok()).toBeTruthy();
+  expect(
+    (await own.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'retain' })) } })).ok(),
+  ).toBeTruthy();
   await own.dispose();
 
   // Two tabs of one browser (one session), both on My Assigned Risks.
@@ -72,7 +74,9 @@ test('two tabs of one reviewer: submit, recall, return and approval show in the 
   // Submitted again, then returned by the administrator: both tabs show the return and its comment.
   await submitButton(first).click();
   await showsSubmitted(second);
-  expect((await request.put(`/api/submissions/${await awaiting(request, reviewer.user.id)}/return`, { data: { comment: 'Check the treasury roles' } })).ok()).toBeTruthy();
+  expect(
+    (await request.put(`/api/submissions/${await awaiting(request, reviewer.user.id)}/return`, { data: { comment: 'Check the treasury roles' } })).ok(),
+  ).toBeTruthy();
   for (const tab of [first, second]) {
     await expect(tab.getByText('Returned', { exact: true })).toBeVisible();
     await expect(tab.getByText(/returned your decisions: “Check the treasury roles”/)).toBeVisible();

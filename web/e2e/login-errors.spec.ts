@@ -23,8 +23,6 @@ test('a deactivated user is told to contact the administrator', async ({ page, r
   const user = await createUser(request, { role: 'reviewer', prefix: 'deactivated' });
   await deactivateUser(request, user.user.id);
   await signInThroughForm(page, user.email, user.password);
-  await expect(toast(page, 'Login Failed')).toContainText(
-    'Your account has been deactivated. Please contact your administrator for assistance.',
-  );
+  await expect(toast(page, 'Login Failed')).toContainText('Your account has been deactivated. Please contact your administrator for assistance.');
   await expect(page.getByRole('heading', { name: 'Internal User Login' })).toBeVisible();
 });

@@ -51,7 +51,10 @@ test('decide all matching risks, then mitigate one (an expiry in the past refuse
 // The review rules are global: whatever happens above, the later specs get the defaults back.
 test.afterAll(async ({ request }) => {
   await ensureAdminSession(request);
-  for (const [settingKey, settingValue] of [['review.requireRemovalComment', 'false'], ['review.allowBulkApproval', 'true']]) {
+  for (const [settingKey, settingValue] of [
+    ['review.requireRemovalComment', 'false'],
+    ['review.allowBulkApproval', 'true'],
+  ]) {
     expect((await request.post('/api/admin/settings', { data: { settingKey, settingValue } })).ok()).toBeTruthy();
   }
 });

@@ -87,7 +87,9 @@ test('a poll answered after a mark as read does not show the notification unread
 
   await bell.click();
   const list = page.getByRole('list', { name: 'Notification list' });
-  const saved = page.waitForResponse((r) => (r.request().postDataJSON() as { operationName?: string } | null)?.operationName === 'NotificationBellItemMarkReadMutation');
+  const saved = page.waitForResponse(
+    (r) => (r.request().postDataJSON() as { operationName?: string } | null)?.operationName === 'NotificationBellItemMarkReadMutation',
+  );
   await list.getByRole('button', { name: 'Mark as read' }).click();
   await saved;
   release();

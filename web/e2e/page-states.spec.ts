@@ -94,7 +94,10 @@ test('Reviewer Status: the “Not started” badge is readable', async ({ page, 
   await createActiveUser(request, { role: 'reviewer', firstName: 'Idle', lastName: `Reviewer${stamp}` });
   await signInAsAdmin(page, request);
   await page.goto('/risk-review?tab=status');
-  const badge = page.getByRole('row').filter({ hasText: `Idle Reviewer${stamp}` }).getByText('Not started', { exact: true });
+  const badge = page
+    .getByRole('row')
+    .filter({ hasText: `Idle Reviewer${stamp}` })
+    .getByText('Not started', { exact: true });
   await expect(badge).toBeVisible();
   expect(await textContrast(badge)).toBeGreaterThanOrEqual(4.5);
 });
@@ -113,7 +116,10 @@ test('a closed period shows the date it closed, not “Ongoing”', async ({ pag
 
 test('while the period is closed, a reviewer still sees their decisions, read-only', async ({ browser, request }) => {
   const { context, page: rev } = await reviewerOnRiskReview(browser, request);
-  await rowsOf(rev).nth(0).getByRole('button', { name: /^Remove / }).click();
+  await rowsOf(rev)
+    .nth(0)
+    .getByRole('button', { name: /^Remove / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await expect.poll(() => tileValue(rev, 'Reviewed')).toBe('1');
 
@@ -122,7 +128,11 @@ test('while the period is closed, a reviewer still sees their decisions, read-on
   await expect(rev.getByText('Review Period Closed', { exact: true })).toBeVisible();
   await expect(rowsOf(rev).nth(0)).toContainText('Remove');
   await expect(rowsOf(rev).nth(0)).toContainText('Locked');
-  await expect(rowsOf(rev).nth(1).getByRole('button', { name: /^Retain / })).toBeDisabled();
+  await expect(
+    rowsOf(rev)
+      .nth(1)
+      .getByRole('button', { name: /^Retain / }),
+  ).toBeDisabled();
   await expect.poll(() => tileValue(rev, 'Reviewed')).toBe('1');
   await context.close();
 });
@@ -159,7 +169,10 @@ test('a request answered “not signed in” shows SPEC §8’s Unauthorized toa
   // The session ends behind the page's back (as a deactivation or an expiry would).
   await context.clearCookies();
   const before = (await shownToasts(rev)).length;
-  await rowsOf(rev).nth(0).getByRole('button', { name: /^Retain / }).click();
+  await rowsOf(rev)
+    .nth(0)
+    .getByRole('button', { name: /^Retain / })
+    .click();
   await expect(toast(rev, 'Unauthorized')).toContainText('You are logged out. Logging in again...');
   // Sign-in returns to the page the session ended on.
   await expect(rev).toHaveURL(/\/internal-login\?next=%2Frisk-review$/);
@@ -259,19 +272,34 @@ test('deactivation signs an open page out at once, without any action there', as
 
 test('closing the period locks an open reviewer page at once, keeping its decisions', async ({ browser, request }) => {
   const { context, page: rev } = await reviewerOnRiskReview(browser, request);
-  await rowsOf(rev).nth(0).getByRole('button', { name: /^Retain / }).click();
+  await rowsOf(rev)
+    .nth(0)
+    .getByRole('button', { name: /^Retain / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
-  await expect(rowsOf(rev).nth(1).getByRole('button', { name: /^Retain / })).toBeEnabled();
+  await expect(
+    rowsOf(rev)
+      .nth(1)
+      .getByRole('button', { name: /^Retain / }),
+  ).toBeEnabled();
 
   await closeActivePeriod(request);
   await expect(rev.getByText('Review Period Closed', { exact: true })).toBeVisible();
-  await expect(rowsOf(rev).nth(1).getByRole('button', { name: /^Retain / })).toBeDisabled();
+  await expect(
+    rowsOf(rev)
+      .nth(1)
+      .getByRole('button', { name: /^Retain / }),
+  ).toBeDisabled();
   await expect(rowsOf(rev).nth(0)).toContainText('Locked');
   await expect(rev.getByRole('button', { name: 'Submit All Decisions' })).toHaveCount(0);
 
   // ... and a reopened period unlocks it again.
   await openFreshPeriod(request);
   await expect(rev.getByText('Review Period Closed', { exact: true })).toHaveCount(0);
-  await expect(rowsOf(rev).nth(1).getByRole('button', { name: /^Retain / })).toBeEnabled();
+  await expect(
+    rowsOf(rev)
+      .nth(1)
+      .getByRole('button', { name: /^Retain / }),
+  ).toBeEnabled();
   await context.close();
 });

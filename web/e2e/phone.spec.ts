@@ -41,7 +41,10 @@ test("a reviewer's main path at 390 px: cards, decisions, bulk decision and subm
   await expectNoSidewaysScroll(page, 'assigned risks');
 
   const rows = page.getByRole('table', { name: 'Assigned risks' }).locator('tbody tr');
-  await rows.nth(0).getByRole('button', { name: /^Retain / }).click();
+  await rows
+    .nth(0)
+    .getByRole('button', { name: /^Retain / })
+    .click();
   await expect(toast(page, 'Decision Submitted')).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select all risks on this page' }).check();
   const count = await rows.count();
@@ -71,7 +74,10 @@ test('at 390 px the risk queue, Reviewer Status and Users are cards with no side
 
   // 'Go to page' jumps to a page the buttons may not show.
   const pagination = page.getByRole('navigation', { name: 'Pagination' });
-  const last = (await pagination.getByRole('button', { name: /^Page \d+$/ }).last().getAttribute('aria-label'))!.replace('Page ', '');
+  const last = (await pagination
+    .getByRole('button', { name: /^Page \d+$/ })
+    .last()
+    .getAttribute('aria-label'))!.replace('Page ', '');
   await pagination.getByLabel('Go to page').fill(last);
   await pagination.getByRole('button', { name: 'Go', exact: true }).click();
   await expect(pagination.getByRole('button', { name: `Page ${last}` })).toHaveAttribute('aria-current', 'page');
@@ -81,10 +87,12 @@ test('at 390 px the risk queue, Reviewer Status and Users are cards with no side
   await page.goto('/risks?tab=status');
   const active = page.getByRole('tab', { name: 'Reviewer Status' });
   await expect(active).toHaveAttribute('aria-selected', 'true');
-  await expect.poll(async () => {
-    const b = (await active.boundingBox())!;
-    return b.x >= 0 && b.x + b.width <= PHONE.width;
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const b = (await active.boundingBox())!;
+      return b.x >= 0 && b.x + b.width <= PHONE.width;
+    })
+    .toBe(true);
   await expectCards(page, 'Reviewer status', 'Status');
   await expectNoSidewaysScroll(page, 'reviewer status');
 

@@ -5,9 +5,7 @@ import { createActiveUser, ensureAdminSession, signInAsAdmin, signInThroughForm,
 // loader prepares nothing the viewer may not see.
 
 const operationOf = (request: Request): string | undefined =>
-  request.method() === 'POST' && request.url().endsWith('/graphql')
-    ? /"operationName":"([A-Za-z]+)"/.exec(request.postData() ?? '')?.[1]
-    : undefined;
+  request.method() === 'POST' && request.url().endsWith('/graphql') ? /"operationName":"([A-Za-z]+)"/.exec(request.postData() ?? '')?.[1] : undefined;
 
 function recordOperations(page: Page): string[] {
   const seen: string[] = [];

@@ -48,7 +48,10 @@ test('a reviewer reassigns a selected item, an administrator a whole assignment;
   await admin.getByLabel('Note').fill('Rhea is on leave');
   await admin.getByRole('button', { name: 'Reassign', exact: true }).click();
   await expect(toast(page, 'Work Reassigned')).toContainText(`'Grace ${stamp}' now with`);
-  const row = page.getByRole('table', { name: 'Assignments', exact: true }).getByRole('row').filter({ hasText: `Grace ${stamp}` });
+  const row = page
+    .getByRole('table', { name: 'Assignments', exact: true })
+    .getByRole('row')
+    .filter({ hasText: `Grace ${stamp}` });
   await expect(row).toContainText(taker.email);
   const moves = page.getByRole('table', { name: 'Reassignments', exact: true }).getByRole('row');
   await expect(moves.filter({ hasText: 'Rhea is on leave' })).toContainText(`Grace ${stamp}`);

@@ -8,7 +8,11 @@ const ASSIGNED = 13;
 
 const rowsOf = (page: Page) => page.getByRole('table', { name: 'Assigned risks' }).locator('tbody tr');
 
-test('a whole review cycle: open a period, assign, decide, submit, recall, return (with a comment on an item), approve, close', async ({ browser, page, request }) => {
+test('a whole review cycle: open a period, assign, decide, submit, recall, return (with a comment on an item), approve, close', async ({
+  browser,
+  page,
+  request,
+}) => {
   // Two people through a whole cycle: over a minute alone, up to three under a busy CI machine.
   test.setTimeout(300_000);
   await ensureAdminSession(request);
@@ -73,11 +77,17 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await expect(rev.getByRole('navigation', { name: 'Pagination' })).toContainText(`Showing 1-${ASSIGNED} of ${ASSIGNED}`);
 
   // Single decisions.
-  await rowsOf(rev).nth(0).getByRole('button', { name: /^Retain / }).click();
+  await rowsOf(rev)
+    .nth(0)
+    .getByRole('button', { name: /^Retain / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await expect(rowsOf(rev).nth(0)).toContainText('Retain');
   await expect.poll(() => tileValue(rev, 'Reviewed')).toBe('1');
-  await rowsOf(rev).nth(1).getByRole('button', { name: /^Remove / }).click();
+  await rowsOf(rev)
+    .nth(1)
+    .getByRole('button', { name: /^Remove / })
+    .click();
   await expect(toast(rev, 'Decision Submitted')).toBeVisible();
   await expect.poll(() => tileValue(rev, 'Reviewed')).toBe('2');
   await expect(rev.getByRole('button', { name: 'Submit All Decisions' })).toBeVisible();
@@ -133,7 +143,11 @@ test('a whole review cycle: open a period, assign, decide, submit, recall, retur
   await rev.getByRole('button', { name: 'Recall for Editing' }).click();
   await expect(toast(rev, 'Decisions Recalled')).toBeVisible();
   await expect(rev.getByText('Submitted for Approval', { exact: true })).toHaveCount(0);
-  await expect(rowsOf(rev).first().getByRole('button', { name: /^Change decision/ })).toBeEnabled();
+  await expect(
+    rowsOf(rev)
+      .first()
+      .getByRole('button', { name: /^Change decision/ }),
+  ).toBeEnabled();
   await rev.getByRole('button', { name: 'Submit All Decisions' }).click();
   await expect(toast(rev, 'Decisions Submitted')).toBeVisible();
   await expect(rev.getByText('Submitted for Approval', { exact: true })).toBeVisible();

@@ -64,7 +64,12 @@ export async function createAssignmentRest(
 /** The value shown on a stat tile (a group named by its label). */
 export async function tileValue(page: Page, label: string): Promise<string> {
   const text = await page.getByRole('group', { name: label, exact: true }).innerText();
-  return text.split('\n').map((s) => s.trim()).filter(Boolean)[1] ?? '';
+  return (
+    text
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean)[1] ?? ''
+  );
 }
 
 /** Saves a screenshot when E2E_SHOTS_DIR is set (for reviewing the layout by eye). */
@@ -87,18 +92,17 @@ export async function pickOption(page: Page, label: string, text: string, option
  * Types `search` (the value when left out), waits for the
  * options and returns them; with `choose`, picks that value.
  */
-export async function searchAssignmentValue(
-  page: Page,
-  dialog: Locator,
-  { search, choose }: { search?: string; choose?: string },
-): Promise<Locator> {
+export async function searchAssignmentValue(page: Page, dialog: Locator, { search, choose }: { search?: string; choose?: string }): Promise<Locator> {
   const box = dialog.getByRole('combobox', { name: /^Value/ });
   await expect(box).toBeEnabled();
   if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click();
   await box.fill(search ?? choose ?? '');
   const options = page.getByRole('listbox').getByRole('option');
   if (choose) {
-    await options.filter({ hasText: new RegExp(`^${choose.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).first().click();
+    await options
+      .filter({ hasText: new RegExp(`^${choose.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+      .first()
+      .click();
     await expect(box).toHaveValue(choose);
   }
   return options;
@@ -114,7 +118,9 @@ export async function removeAllAndApproveRest(admin: APIRequestContext, reviewer
   expect(await restLogin(api, reviewer.email, reviewer.password)).not.toBeNull();
   const rows = ((await (await api.get('/api/assigned-risks?limit=500')).json()) as { risks: { id: number }[] }).risks;
   expect(rows.length).toBeGreaterThan(0);
-  expect((await api.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'remove' })) } })).ok()).toBeTruthy();
+  expect(
+    (await api.post('/api/reviews/decisions', { data: { decisions: rows.map((r) => ({ riskDefinitionId: r.id, decision: 'remove' })) } })).ok(),
+  ).toBeTruthy();
   expect((await api.post('/api/reviews/submit')).ok()).toBeTruthy();
   await api.dispose();
   const submissions = (await (await admin.get('/api/submissions?status=submitted')).json()) as { id: string; reviewer: { id: string } }[];

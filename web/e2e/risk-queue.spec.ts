@@ -125,7 +125,10 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   await page.getByRole('button', { name: 'Export Results' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/\.csv$/);
-  const csv = fs.readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  const csv = fs
+    .readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
   expect(csv[0]).toContain('User ID');
   expect(csv).toHaveLength(17);
   expect(csv.slice(1).every((line) => line.includes('Finance'))).toBe(true);

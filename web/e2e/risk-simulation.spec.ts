@@ -12,7 +12,8 @@ const NAME = `Simone Sim ${tag}`;
 const AP = `ZC_AP_${tag}`;
 const PAY = `ZC_PAY_${tag}`;
 const OTHER = `ZC_OTHER_${tag}`;
-const HEADER = 'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,Function,Function Description,System,Role/Profile,Composite/Business Role';
+const HEADER =
+  'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,Function,Function Description,System,Role/Profile,Composite/Business Role';
 const ROWS = [
   [USER, NAME, 'FIN', 'S900', 'Create and pay vendor', 'High', '0301', 'AP01', 'Vendor create', 'SAP ERP', 'Z_AP', AP],
   [USER, NAME, 'FIN', 'S900', 'Create and pay vendor', 'High', '0102', 'AP02', 'Vendor pay', 'SAP ERP', 'Z_PAY', PAY],
@@ -25,7 +26,10 @@ test.beforeAll(async ({ request }) => {
   await appendCsvRest(request, { name: `simulation-${tag}.csv`, header: HEADER, lines: ROWS.map((r) => r.join(',')) }, { skipDuplicates: true });
 });
 
-test('an administrator simulates on uploaded rows: MATCH for an unrelated role, NO MATCH for the role granting one side of the conflict', async ({ page, request }) => {
+test('an administrator simulates on uploaded rows: MATCH for an unrelated role, NO MATCH for the role granting one side of the conflict', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await signInAsAdmin(page, request);
   await page.getByRole('link', { name: 'Risk Simulation' }).click();
@@ -97,7 +101,10 @@ test('a reviewer runs Risk Analysis in the composite-role view: RISK, then SAFE 
 
   await page.getByRole('button', { name: new RegExp(`^${NAME} \\(${USER}\\):`) }).click();
   await page.getByRole('button', { name: /^Risk S900:/ }).click();
-  await page.getByRole('group', { name: `Composite role ${AP}` }).getByRole('button', { name: 'Remove' }).click();
+  await page
+    .getByRole('group', { name: `Composite role ${AP}` })
+    .getByRole('button', { name: 'Remove' })
+    .click();
   await analyse.click();
   await expect(toast(page, 'Baseline vs Simulation Analysis Complete')).toContainText(`${NAME}: GREEN. 0 of 2 risk IDs RED.`);
   await expect(page.getByText('SAFE', { exact: true })).toBeVisible();

@@ -38,10 +38,7 @@ test('an administrator sees every administrator entry, the brand and their role'
   await expect(page.getByText('GRC Platform')).toBeVisible();
 });
 
-test('a reviewer sees only Dashboard, Risk Review and Reports, and is kept off administrator pages', async ({
-  page,
-  request,
-}) => {
+test('a reviewer sees only Dashboard, Risk Review and Reports, and is kept off administrator pages', async ({ page, request }) => {
   await ensureAdminSession(request);
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Rita', lastName: 'Reviewer' });
   await signInThroughForm(page, reviewer.email, reviewer.password);

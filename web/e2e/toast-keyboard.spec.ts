@@ -43,7 +43,10 @@ test('Tab goes through a toast and on, never stuck in it; the toast is announced
     path.push(await focusNow(page));
   }
   const where = path.map((p) => `${p.name}${p.inToast ? ' (toast)' : ''}`).join(' → ');
-  expect(path.filter((p) => p.inToast).map((p) => p.name), where).toEqual(['Dismiss notification']);
+  expect(
+    path.filter((p) => p.inToast).map((p) => p.name),
+    where,
+  ).toEqual(['Dismiss notification']);
   // And back out: Shift+Tab leaves the toast for the page's control before it (inside Fluent's
   // toast, a focus group, Shift+Tab went round the toast instead).
   await page.keyboard.press('Shift+Tab');

@@ -19,7 +19,10 @@ test('a report of another tool is previewed, mapped, saved as a profile and load
   const tag = Date.now().toString(36).toUpperCase();
   const name = `vendor-${tag}.csv`;
   const note = `Note ${tag}`;
-  const lines = [['Account', 'Conflict', 'Severity', 'Role', 'System', note].join(','), [`V${tag}`, 'SOD-01', 'Critical', 'AP_CLERK', 'ERP-EU', 'ok'].join(',')];
+  const lines = [
+    ['Account', 'Conflict', 'Severity', 'Role', 'System', note].join(','),
+    [`V${tag}`, 'SOD-01', 'Critical', 'AP_CLERK', 'ERP-EU', 'ok'].join(','),
+  ];
   const file = testInfo.outputPath(name);
   fs.writeFileSync(file, lines.join('\n') + '\n');
 
@@ -29,7 +32,11 @@ test('a report of another tool is previewed, mapped, saved as a profile and load
   await expect(preview.getByLabel('Cannot be loaded')).toContainText('Missing required columns: User ID, Access Risk ID. No rows were loaded.');
   await expect(preview.getByRole('button', { name: 'Start Upload' })).toBeDisabled();
 
-  const mapping: [string, string][] = [['Account', 'User ID'], ['Conflict', 'Access Risk ID'], ['Severity', 'Risk Level']];
+  const mapping: [string, string][] = [
+    ['Account', 'User ID'],
+    ['Conflict', 'Access Risk ID'],
+    ['Severity', 'Risk Level'],
+  ];
   for (const [column, field] of mapping) {
     const select = preview.getByLabel(`Field for column ${column}`);
     await select.selectOption({ label: field });

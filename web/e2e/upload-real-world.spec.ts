@@ -13,7 +13,17 @@ test("a French Windows-1252 export with title lines completes with warnings, and
     'Analyse des risques',
     'Système;PRD',
     '',
-    ["ID utilisateur", 'Nom utilisateur', "ID de risque d'accès", 'Niveau de risque', 'Système', 'Rôle/Profil', 'Rôle utilisateur/composite', 'Comptage des exécutions', 'Centre de coût'].join(';'),
+    [
+      'ID utilisateur',
+      'Nom utilisateur',
+      "ID de risque d'accès",
+      'Niveau de risque',
+      'Système',
+      'Rôle/Profil',
+      'Rôle utilisateur/composite',
+      'Comptage des exécutions',
+      'Centre de coût',
+    ].join(';'),
     [`FR${tag}1`, 'Chloé Dubois', 'F001', 'Élevé', 'PRD', 'Z_FI_AP', 'ZC_FIN', '313,5', 'CC1'].join(';'),
     [`FR${tag}2`, 'Hugo Lefèvre', 'H002', 'Faible', 'PRD', 'Z_HR', '', 'beaucoup', 'CC2'].join(';'),
   ];

@@ -16,10 +16,7 @@ const row = (role: string, risk: string) => [USER, NAME, 'FIN', risk, 'Create an
 
 const upload = (api: APIRequestContext, lines: string[]) => appendCsvRest(api, { name: `remediation-${tag}.csv`, header: HEADER, lines });
 
-test('an approved removal is marked done on the remediation list, and the next upload reopens what is still in the data', async ({
-  page,
-  request,
-}) => {
+test('an approved removal is marked done on the remediation list, and the next upload reopens what is still in the data', async ({ page, request }) => {
   await ensureAdminSession(request);
   await upload(request, [row(GONE, 'S700'), row(KEPT, 'S701')]);
   const reviewer = await createActiveUser(request, { role: 'reviewer', firstName: 'Rita', lastName: 'Remover' });
@@ -40,20 +37,28 @@ test('an approved removal is marked done on the remediation list, and the next u
   await expect(item(GONE)).toContainText(reviewer.email);
 
   // Keyboard: focus the item's button and press Enter; the row shows who set the status.
-  await item(GONE).getByRole('button', { name: /^Mark done/ }).focus();
+  await item(GONE)
+    .getByRole('button', { name: /^Mark done/ })
+    .focus();
   await page.keyboard.press('Enter');
   await expect(toast(page, 'Status Updated')).toBeVisible();
   await expect(item(GONE)).toContainText('Done');
   await expect(item(GONE)).toContainText('by ');
-  await item(KEPT).getByRole('button', { name: /^Mark done/ }).click();
+  await item(KEPT)
+    .getByRole('button', { name: /^Mark done/ })
+    .click();
   await expect(item(KEPT)).toContainText('Done');
   // Filtered by status, an item set to another status leaves the list at once.
   await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Done' });
   await expect(table.getByRole('row').filter({ hasText: USER })).toHaveCount(2);
-  await item(KEPT).getByRole('button', { name: /^Reopen/ }).click();
+  await item(KEPT)
+    .getByRole('button', { name: /^Reopen/ })
+    .click();
   await expect(item(KEPT)).toHaveCount(0);
   await page.getByLabel('Status', { exact: true }).selectOption({ label: 'All' });
-  await item(KEPT).getByRole('button', { name: /^Mark done/ }).click();
+  await item(KEPT)
+    .getByRole('button', { name: /^Mark done/ })
+    .click();
   await expect(item(KEPT)).toContainText('Done');
 
   // The next export (appended: this spec shares its database) holds KEPT again. The check looks at the

@@ -3,8 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { signInAsAdmin, toast } from './helpers';
 import { dialogViolations } from './axe';
 
-const HEADER =
-  'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role';
+const HEADER = 'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile,Composite/Business Role';
 const LEVELS = ['High', 'Medium', 'Low', 'Critical'];
 
 /** A small Access Risk Analysis export; user ids carry `tag`, so reruns against one database never look like duplicates. */
@@ -75,13 +74,7 @@ test('an admin uploads a CSV, follows its progress to 100% and reads its details
   await expect(page.getByRole('checkbox', { name: 'Skip duplicate records' })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Send email notification on completion' })).toBeChecked();
   const batch = page.getByLabel('Batch Size');
-  await expect(batch.locator('option')).toHaveText([
-    '5,000 records',
-    '10,000 records',
-    '25,000 records',
-    '50,000 records',
-    '100,000 records',
-  ]);
+  await expect(batch.locator('option')).toHaveText(['5,000 records', '10,000 records', '25,000 records', '50,000 records', '100,000 records']);
   await expect(batch).toHaveValue('50000');
   await expect(page.getByRole('button', { name: 'Start Upload' })).toBeDisabled();
 
@@ -104,18 +97,9 @@ test('an admin uploads a CSV, follows its progress to 100% and reads its details
   await expect(status).toContainText('5,000');
   await expect
     .poll(() => toastsSeen(page), { timeout: 20_000 })
-    .toEqual(
-      expect.arrayContaining([
-        expect.stringContaining('Upload Started'),
-        expect.stringContaining('Upload Complete'),
-      ]),
-    );
-  expect((await toastsSeen(page)).find((t) => t.includes('Upload Complete'))).toContain(
-    'File processed successfully, 5,000 records imported',
-  );
-  expect((await toastsSeen(page)).find((t) => t.includes('Upload Started'))).toContain(
-    'Your file has been uploaded and queued for processing',
-  );
+    .toEqual(expect.arrayContaining([expect.stringContaining('Upload Started'), expect.stringContaining('Upload Complete')]));
+  expect((await toastsSeen(page)).find((t) => t.includes('Upload Complete'))).toContain('File processed successfully, 5,000 records imported');
+  expect((await toastsSeen(page)).find((t) => t.includes('Upload Started'))).toContain('Your file has been uploaded and queued for processing');
 
   // The history row: Completed, with its record count.
   const row = historyRow(page, name);
@@ -180,9 +164,7 @@ test('a file with an illegal risk level fails with the row and column, and can b
 
   // Retry re-runs it from the stored file: it is queued again, and fails again for the same reason.
   await row.getByRole('button', { name: 'Retry' }).click();
-  await expect
-    .poll(() => toastsSeen(page), { timeout: 20_000 })
-    .toEqual(expect.arrayContaining([expect.stringContaining('Retry Started')]));
+  await expect.poll(() => toastsSeen(page), { timeout: 20_000 }).toEqual(expect.arrayContaining([expect.stringContaining('Retry Started')]));
   await expect(status).toContainText('Retry');
   await expect(toast(page, 'Upload Failed')).toContainText(problem, { timeout: 30_000 });
   await expect(row.getByRole('cell').nth(2)).toHaveText('Failed');

@@ -1,16 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  ADMIN_EMAIL,
-  baseURL,
-  createActiveUser,
-  createUser,
-  mailbox,
-  restLogin,
-  signInAsAdmin,
-  TEMPORARY_PASSWORD,
-  toast,
-  waitForMailed,
-} from './helpers';
+import { ADMIN_EMAIL, baseURL, createActiveUser, createUser, mailbox, restLogin, signInAsAdmin, TEMPORARY_PASSWORD, toast, waitForMailed } from './helpers';
 import { request as playwrightRequest } from '@playwright/test';
 
 function userRow(page: Page, email: string) {

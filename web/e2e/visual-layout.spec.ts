@@ -35,8 +35,44 @@ const PAY = `ZC_FI_PAYMENT_RUN_ALL_COMPANY_CODES_${tag}`;
 const HEADER =
   'User ID,User Name,User Group,Access Risk ID,Risk Description,Risk Level,Rule ID,Function,Function Description,System,Role/Profile,Composite/Business Role,Resource,Resource Extn,Value From,Value To,Execution Count';
 const ROWS = [
-  [USER, `Layla Layout ${tag}`, 'FIN', 'L900', 'Create and pay vendor', 'High', '0301', 'AP01', 'Vendor create', 'SAP ERP', 'Z_FI_AP_VENDOR_MAINTENANCE', AP, 'F_LFA1_BUK', 'ACTVT', '01', '03', '0'],
-  [USER, `Layla Layout ${tag}`, 'FIN', 'L900', 'Create and pay vendor', 'High', '0102', 'AP02', 'Vendor pay', 'SAP ERP', 'Z_FI_PAYMENT_PROGRAM_EXECUTION', PAY, 'F_REGU_BUK', 'FBTCH', '$BUKRS_ALL_COMPANY_CODES', '', '0'],
+  [
+    USER,
+    `Layla Layout ${tag}`,
+    'FIN',
+    'L900',
+    'Create and pay vendor',
+    'High',
+    '0301',
+    'AP01',
+    'Vendor create',
+    'SAP ERP',
+    'Z_FI_AP_VENDOR_MAINTENANCE',
+    AP,
+    'F_LFA1_BUK',
+    'ACTVT',
+    '01',
+    '03',
+    '0',
+  ],
+  [
+    USER,
+    `Layla Layout ${tag}`,
+    'FIN',
+    'L900',
+    'Create and pay vendor',
+    'High',
+    '0102',
+    'AP02',
+    'Vendor pay',
+    'SAP ERP',
+    'Z_FI_PAYMENT_PROGRAM_EXECUTION',
+    PAY,
+    'F_REGU_BUK',
+    'FBTCH',
+    '$BUKRS_ALL_COMPANY_CODES',
+    '',
+    '0',
+  ],
 ];
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -61,14 +97,21 @@ async function clipped(locator: Locator): Promise<{ x: number; y: number }> {
 
 /** Whether `inner` lies within `outer` (to the pixel). */
 function inside(inner: Box, outer: Box): boolean {
-  return inner.x >= outer.x - 1 && inner.y >= outer.y - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+  return (
+    inner.x >= outer.x - 1 &&
+    inner.y >= outer.y - 1 &&
+    inner.x + inner.width <= outer.x + outer.width + 1 &&
+    inner.y + inner.height <= outer.y + outer.height + 1
+  );
 }
 
 /** The cells of a table whose text runs past the cell's box (over the next cell). */
 async function overflowingCells(table: Locator): Promise<string[]> {
-  return table.locator('th, td').evaluateAll((cells) =>
-    cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${(c.textContent ?? '').trim()} (${c.scrollWidth} > ${c.clientWidth})`),
-  );
+  return table
+    .locator('th, td')
+    .evaluateAll((cells) =>
+      cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${(c.textContent ?? '').trim()} (${c.scrollWidth} > ${c.clientWidth})`),
+    );
 }
 
 /** The colour a Fluent token resolves to in the app (the tokens are set on the provider, not :root). */
@@ -188,7 +231,15 @@ test("the 'Suggests: Remove' badge stays within its cell, at 1280 and 390 px", a
   const later = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
   const ids = ((await (await request.get(`/api/risks?search=${USER}`)).json()) as { risks: { id: number }[] }).risks.map((r) => r.id);
   expect(ids).toHaveLength(2);
-  const mitigated = { decisions: ids.map((id) => ({ riskDefinitionId: id, decision: 'retain_mitigated', mitigationControl: 'MC-E2E-DUAL-APPROVAL', mitigationExpiresAt: later, comments: 'Dual approval' })) };
+  const mitigated = {
+    decisions: ids.map((id) => ({
+      riskDefinitionId: id,
+      decision: 'retain_mitigated',
+      mitigationControl: 'MC-E2E-DUAL-APPROVAL',
+      mitigationExpiresAt: later,
+      comments: 'Dual approval',
+    })),
+  };
   expect((await request.post('/api/reviews/decisions', { data: mitigated })).ok()).toBe(true);
   expect((await rev.request.post('/api/reviews/decisions', { data: mitigated })).ok()).toBe(true);
   const screens: [Page, string, string][] = [
@@ -197,13 +248,19 @@ test("the 'Suggests: Remove' badge stays within its cell, at 1280 and 390 px", a
   ];
   for (const [p, path, table] of screens) {
     await p.goto(path);
-    const rows = p.getByRole('table', { name: table, exact: true }).locator('tbody tr').filter({ hasText: `Layla Layout ${tag}` });
+    const rows = p
+      .getByRole('table', { name: table, exact: true })
+      .locator('tbody tr')
+      .filter({ hasText: `Layla Layout ${tag}` });
     await expect(rows).toHaveCount(2);
     for (const size of WIDTHS) {
       await p.setViewportSize(size);
       const hint = rows.first().getByTestId('recommendation');
       const badge = hint.getByText('Suggests: Remove', { exact: true });
-      const cell = rows.first().getByRole('cell').filter({ has: p.getByText('Suggests: Remove', { exact: true }) });
+      const cell = rows
+        .first()
+        .getByRole('cell')
+        .filter({ has: p.getByText('Suggests: Remove', { exact: true }) });
       const where = `${path} at ${size.width}px`;
       expect(inside(await boxOf(badge), await boxOf(cell)), `the badge inside its cell, ${where}`).toBe(true);
       expect(inside(await boxOf(badge), await boxOf(hint)), `the badge inside the recommendation, ${where}`).toBe(true);
@@ -214,7 +271,7 @@ test("the 'Suggests: Remove' badge stays within its cell, at 1280 and 390 px", a
   await revContext.close();
 });
 
-test("a long user name stays clear of the role badge in the user list and the sidebar", async ({ page, request }) => {
+test('a long user name stays clear of the role badge in the user list and the sidebar', async ({ page, request }) => {
   await ensureAdminSession(request);
   const long = await createActiveUser(request, { role: 'admin', firstName: 'Maximiliana-Konstantina', lastName: `Wolfeschlegelsteinhausenbergerdorff${tag}` });
   await signInAsAdmin(page, request);

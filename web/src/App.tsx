@@ -120,8 +120,16 @@ const SCREENS: ReadonlyArray<ScreenDef> = [
     prepare: async (s, url) => (await import('./routes/assigned-risks/assignedRisksLoader')).prepareAssignedRisks(s, url),
     sameScreen: () => true,
   },
-  { path: '/assignments', code: () => import('./routes/assignments/AssignmentsRoute'), prepare: async (s) => (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s) },
-  { path: '/reports', code: () => import('./routes/reports/ReportsRoute'), prepare: async (s) => (await import('./routes/reports/reportsLoader')).prepareReports(s) },
+  {
+    path: '/assignments',
+    code: () => import('./routes/assignments/AssignmentsRoute'),
+    prepare: async (s) => (await import('./routes/assignments/assignmentsLoader')).prepareAssignments(s),
+  },
+  {
+    path: '/reports',
+    code: () => import('./routes/reports/ReportsRoute'),
+    prepare: async (s) => (await import('./routes/reports/reportsLoader')).prepareReports(s),
+  },
   {
     path: '/reports/remediation',
     code: () => import('./routes/remediation/RemediationRoute'),
@@ -161,7 +169,11 @@ const SCREENS: ReadonlyArray<ScreenDef> = [
     code: () => import('./routes/access-analysis/run/AccessRunRoute'),
     prepare: async (s, url) => (await import('./routes/access-analysis/run/accessRunLoader')).prepareAccessRun(s, url),
   },
-  { path: '/api-tokens', code: () => import('./routes/api-tokens/ApiTokensRoute'), prepare: async (s) => (await import('./routes/api-tokens/apiTokensLoader')).prepareApiTokens(s) },
+  {
+    path: '/api-tokens',
+    code: () => import('./routes/api-tokens/ApiTokensRoute'),
+    prepare: async (s) => (await import('./routes/api-tokens/apiTokensLoader')).prepareApiTokens(s),
+  },
 ];
 
 /** A screen's route: its lazy component, and its loader starting the screen's code beside its queries. */
@@ -175,7 +187,12 @@ function screenRoute({ path, code, prepare, sameScreen }: ScreenDef) {
 }
 
 /** Every signed-in route: Risk Review by role, then the screens of the table. */
-const SIGNED_IN_ROUTES: ReadonlyArray<{ path: string; element: ReactNode; prepare?: RoutePrepare<unknown>; sameScreen?: (current: URL, next: URL) => boolean }> = [
+const SIGNED_IN_ROUTES: ReadonlyArray<{
+  path: string;
+  element: ReactNode;
+  prepare?: RoutePrepare<unknown>;
+  sameScreen?: (current: URL, next: URL) => boolean;
+}> = [
   { path: '/risks', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
   { path: '/risk-review', element: <RiskReviewForRole />, prepare: prepareRisks, sameScreen: sameRiskReviewTab },
   ...SCREENS.map(screenRoute),

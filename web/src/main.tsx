@@ -1,10 +1,4 @@
-import {
-  createDOMRenderer,
-  FluentProvider,
-  makeStaticStyles,
-  RendererProvider,
-  webLightTheme,
-} from '@fluentui/react-components';
+import { createDOMRenderer, FluentProvider, makeStaticStyles, RendererProvider, webLightTheme } from '@fluentui/react-components';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -19,10 +13,7 @@ const useGlobalStyles = makeStaticStyles({
 // (the server writes it into index.html); Griffel and FluentProvider put it on theirs.
 // Without a server (the Vite dev server) the placeholder stays and no nonce is needed.
 const nonce = document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') ?? '';
-const renderer = createDOMRenderer(
-  document,
-  nonce && !nonce.startsWith('__') ? { styleElementAttributes: { nonce } } : undefined,
-);
+const renderer = createDOMRenderer(document, nonce && !nonce.startsWith('__') ? { styleElementAttributes: { nonce } } : undefined);
 function Root({ router }: { router: ReturnType<typeof createAppRouter> }) {
   useGlobalStyles();
   return (

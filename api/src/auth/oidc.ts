@@ -101,7 +101,10 @@ interface Flow {
 }
 
 function flowKey(config: OidcConfig): Buffer {
-  return crypto.createHash('sha256').update(`grc-oidc-flow\0${config.OIDC_CLIENT_SECRET ?? ''}`).digest();
+  return crypto
+    .createHash('sha256')
+    .update(`grc-oidc-flow\0${config.OIDC_CLIENT_SECRET ?? ''}`)
+    .digest();
 }
 
 function sealFlow(config: OidcConfig, flow: Flow): string {
@@ -154,9 +157,7 @@ export async function startSignIn(config: OidcConfig, requestOrigin: string): Pr
   return { location: url.href, flowCookie: sealFlow(config, flow) };
 }
 
-export type SignInOutcome =
-  | { ok: true; user: User; session: NewSession; created: boolean }
-  | { ok: false; reason: RefusalReason; detail: string };
+export type SignInOutcome = { ok: true; user: User; session: NewSession; created: boolean } | { ok: false; reason: RefusalReason; detail: string };
 
 /**
  * A refused single sign-on, written to the audit trail (`auth.sso_refused`:
@@ -169,13 +170,17 @@ async function refuse(
   detail: string,
   who: { email?: string; userId?: string } = {},
 ): Promise<SignInOutcome> {
-  await recordAudit(prisma, { user: null, ip: actor.ip ?? null }, {
-    action: 'auth.sso_refused',
-    entityType: 'User',
-    entityId: who.userId ?? null,
-    actorLabel: `single sign-on attempt${who.email ? ` <${who.email}>` : ''}`,
-    after: { reason, detail: neutralizeText(detail).slice(0, 500), ...(who.email ? { email: who.email } : {}), method: 'oidc' },
-  });
+  await recordAudit(
+    prisma,
+    { user: null, ip: actor.ip ?? null },
+    {
+      action: 'auth.sso_refused',
+      entityType: 'User',
+      entityId: who.userId ?? null,
+      actorLabel: `single sign-on attempt${who.email ? ` <${who.email}>` : ''}`,
+      after: { reason, detail: neutralizeText(detail).slice(0, 500), ...(who.email ? { email: who.email } : {}), method: 'oidc' },
+    },
+  );
   return { ok: false, reason, detail };
 }
 
@@ -251,7 +256,13 @@ export async function completeSignIn(
   const email = typeof claims.email === 'string' ? normalizeEmail(neutralizeText(claims.email)) : '';
   const verified = claims.email_verified === true || claims.email_verified === 'true';
   if (!email || !verified) {
-    return refuse(prisma, input.actor, 'unverified', email ? `e-mail ${email} is not verified by the provider` : 'the provider sent no e-mail', email ? { email } : {});
+    return refuse(
+      prisma,
+      input.actor,
+      'unverified',
+      email ? `e-mail ${email} is not verified by the provider` : 'the provider sent no e-mail',
+      email ? { email } : {},
+    );
   }
 
   const existing = await prisma.user.findUnique({ where: { email } });
@@ -268,12 +279,16 @@ export async function completeSignIn(
       if (!user) {
         user = await tx.user.create({ data: { email, ...namesOf(claims, email), role: 'reviewer', passwordHash: null } });
         created = true;
-        await recordAudit(tx, { user: null, ip: meta.ip }, {
-          action: 'user.created',
-          entityType: 'User',
-          entityId: user.id,
-          after: { ...publicUser(user), source: 'single sign-on', group },
-        });
+        await recordAudit(
+          tx,
+          { user: null, ip: meta.ip },
+          {
+            action: 'user.created',
+            entityType: 'User',
+            entityId: user.id,
+            after: { ...publicUser(user), source: 'single sign-on', group },
+          },
+        );
       }
       // The browser's earlier session (another account, or an internal sign-in) ends here.
       if (input.actor.sessionId) await endSession(tx, input.actor.sessionId);
@@ -321,12 +336,7 @@ export async function externalUser(prisma: PrismaClient, actor: Actor): Promise<
  * /internal-login itself when the provider has no such endpoint or cannot be
  * reached. Read before the session row is deleted.
  */
-export async function signOutLocation(
-  prisma: PrismaClient,
-  config: OidcConfig,
-  actor: Actor,
-  requestOrigin: string,
-): Promise<string | null> {
+export async function signOutLocation(prisma: PrismaClient, config: OidcConfig, actor: Actor, requestOrigin: string): Promise<string | null> {
   if (!actor.sessionId) return null;
   const origin = await sessionOrigin(prisma, actor.sessionId);
   if (origin?.authMethod !== 'oidc') return null;

@@ -81,10 +81,7 @@ export async function resolveSession(prisma: PrismaClient, token: string, ttlHou
 }
 
 /** How a session was started (and, for single sign-on, the provider's ID token); null when it is gone. */
-export async function sessionOrigin(
-  db: DbClient,
-  sessionId: string,
-): Promise<{ authMethod: AuthMethod; idToken: string | null } | null> {
+export async function sessionOrigin(db: DbClient, sessionId: string): Promise<{ authMethod: AuthMethod; idToken: string | null } | null> {
   return db.session.findUnique({ where: { id: sessionId }, select: { authMethod: true, idToken: true } });
 }
 

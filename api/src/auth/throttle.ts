@@ -41,10 +41,7 @@ export async function assertNotThrottled(prisma: PrismaClient, email: string, ip
   if (locked) {
     const seconds = Math.ceil((locked - now) / 1000);
     const minutes = Math.max(1, Math.ceil(seconds / 60));
-    throw new TooManyRequestsError(
-      `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      seconds,
-    );
+    throw new TooManyRequestsError(`Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, seconds);
   }
 }
 

@@ -184,7 +184,21 @@ export function isDiskFull(err: unknown): boolean {
  * The connection to the database was lost or could not be made: the server is down, restarting,
  * failing over, or ended the session (pg_terminate_backend, a pooler reset, an idle-session kill).
  */
-const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'P1001', 'P1002', 'P1017']);
+const CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'P1001',
+  'P1002',
+  'P1017',
+]);
 const CONNECTION_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout']);
 const CONNECTION_TEXT =
   /Connection terminated|terminating connection|Can't reach database server|Server has closed the connection|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;

@@ -61,8 +61,7 @@ export const UNSAFE_CONTROL_SQL_CHARS = `U&'${UNSAFE_CONTROL_RANGES.flatMap(([a,
   .map((c) => `\\${hex4(c)}`)
   .join('')}'`;
 
-export const CONTROL_CHARACTERS_REFUSED =
-  'must not contain control characters (terminal escapes, bidirectional overrides or byte order marks)';
+export const CONTROL_CHARACTERS_REFUSED = 'must not contain control characters (terminal escapes, bidirectional overrides or byte order marks)';
 
 /** Whether a text carries a character of the unsafe class above. */
 export function hasUnsafeControl(value: string): boolean {
@@ -160,10 +159,12 @@ export function isPlausibleDate(d: Date): boolean {
  * takes true (1 ms after 1970) and one-element arrays, which are never dates.
  */
 export function dateInput(message: string) {
-  return z.preprocess(
-    (v) => (typeof v === 'string' || typeof v === 'number' || v instanceof Date || v == null ? v : Number.NaN),
-    z.coerce.date({ error: message }).refine(isPlausibleDate, `${message} ${PLAUSIBLE_YEARS}`),
-  ).meta({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'string', format: 'date' }, { type: 'number' }] });
+  return z
+    .preprocess(
+      (v) => (typeof v === 'string' || typeof v === 'number' || v instanceof Date || v == null ? v : Number.NaN),
+      z.coerce.date({ error: message }).refine(isPlausibleDate, `${message} ${PLAUSIBLE_YEARS}`),
+    )
+    .meta({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'string', format: 'date' }, { type: 'number' }] });
 }
 
 /**
@@ -172,5 +173,7 @@ export function dateInput(message: string) {
  * would reach the database and fail there as an internal error).
  */
 export function rowIdInput(message: string) {
-  return z.union([z.number().int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message), z.string().regex(/^\d{1,18}$/, message)], { error: message });
+  return z.union([z.number().int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message), z.string().regex(/^\d{1,18}$/, message)], {
+    error: message,
+  });
 }

@@ -169,7 +169,9 @@ async function createPostgres(url: string, onQuery?: (sql: string) => void, warn
           if (!stream.write(chunk)) {
             // Whichever of drain or close comes first; the other's listeners are removed (not left to pile up per chunk).
             const settled = new AbortController();
-            await Promise.race([once(stream, 'drain', { signal: settled.signal }), once(stream, 'close', { signal: settled.signal })]).finally(() => settled.abort());
+            await Promise.race([once(stream, 'drain', { signal: settled.signal }), once(stream, 'close', { signal: settled.signal })]).finally(() =>
+              settled.abort(),
+            );
           }
           if (failure) throw failure;
         },

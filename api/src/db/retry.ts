@@ -21,7 +21,11 @@ const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
  */
 export function isRetryableConflict(err: unknown): boolean {
   const seen = new Set<unknown>();
-  for (let e = err as { code?: unknown; meta?: { code?: unknown }; cause?: unknown; message?: unknown } | undefined; e && !seen.has(e); e = e.cause as typeof e) {
+  for (
+    let e = err as { code?: unknown; meta?: { code?: unknown }; cause?: unknown; message?: unknown } | undefined;
+    e && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
     seen.add(e);
     if (e.code === 'P2034' || RETRYABLE_SQLSTATES.has(String(e.code)) || RETRYABLE_SQLSTATES.has(String(e.meta?.code))) return true;
     if (typeof e.message === 'string' && /deadlock detected|could not serialize access|write conflict or a deadlock/i.test(e.message)) return true;

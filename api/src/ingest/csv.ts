@@ -184,7 +184,9 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
           }
         }
       }
-      throw new IngestError(`The file is not valid ${label.toUpperCase()} text (a bad byte sequence near byte ${at.toLocaleString('en-US')}, around row ${row}). Save it as UTF-8 and upload it again.`);
+      throw new IngestError(
+        `The file is not valid ${label.toUpperCase()} text (a bad byte sequence near byte ${at.toLocaleString('en-US')}, around row ${row}). Save it as UTF-8 and upload it again.`,
+      );
     }
     bytesRead += buf.length;
     return true;
@@ -217,7 +219,9 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
       return;
     }
     if (rec.length !== header.length) {
-      throw new IngestError(`Row ${thisRow} has ${rec.length} field${rec.length === 1 ? '' : 's'}, but the header has ${header.length}. Check for a missing or extra '${delimiter === '\t' ? 'tab' : delimiter}' on that row.`);
+      throw new IngestError(
+        `Row ${thisRow} has ${rec.length} field${rec.length === 1 ? '' : 's'}, but the header has ${header.length}. Check for a missing or extra '${delimiter === '\t' ? 'tab' : delimiter}' on that row.`,
+      );
     }
     out.push({ row: thisRow, fields: rec });
   }

@@ -21,7 +21,7 @@ export function detectEncoding(head: Buffer): Decoding {
   let control = 0;
   for (let i = 0; i < n; i++) {
     const b = head[i]!;
-    if (b === 0) (i % 2 ? zeroOdd++ : zeroEven++);
+    if (b === 0) i % 2 ? zeroOdd++ : zeroEven++;
     else if (b < 9 || (b > 13 && b < 32)) control++;
   }
   if (zeroOdd > n / 4 && zeroEven < n / 50) return { label: 'utf-16le', name: 'UTF-16 LE', bom: 0 };

@@ -15,10 +15,14 @@ export function overLimit(what: 'cell' | 'row' | 'columns', row: number, column:
   const name = header?.[column]?.trim();
   const col = `column ${figure(column + 1)}${name ? ` ('${name.slice(0, 100)}')` : ''}`;
   if (what === 'cell') {
-    return new OverLimitError(`Row ${figure(row)}, ${col}: the value is longer than ${figure(MAX_CELL_CHARS)} characters, the most a cell may hold (as in Excel). The file was not loaded.`);
+    return new OverLimitError(
+      `Row ${figure(row)}, ${col}: the value is longer than ${figure(MAX_CELL_CHARS)} characters, the most a cell may hold (as in Excel). The file was not loaded.`,
+    );
   }
   if (what === 'row') {
-    return new OverLimitError(`Row ${figure(row)} is longer than ${figure(MAX_ROW_CHARS)} characters (its values together), the most a row may hold. The file was not loaded.`);
+    return new OverLimitError(
+      `Row ${figure(row)} is longer than ${figure(MAX_ROW_CHARS)} characters (its values together), the most a row may hold. The file was not loaded.`,
+    );
   }
   return new OverLimitError(`Row ${figure(row)} has more than ${figure(MAX_COLUMNS)} columns, the most a row may have (as in Excel). The file was not loaded.`);
 }

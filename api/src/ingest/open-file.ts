@@ -7,7 +7,18 @@ import path from 'node:path';
 import { openCsv, IngestError, type CsvReader, type LayoutChoice } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
 import { MAX_LISTED_COLUMNS, figure } from './limits.js';
-import { HEADER_SEARCH_ROWS, fieldLabel, fieldOf, looksLikeField, mapHeaders, normalizeHeader, overridesOf, type CanonicalField, type ColumnOverrides, type HeaderMapping } from './headers.js';
+import {
+  HEADER_SEARCH_ROWS,
+  fieldLabel,
+  fieldOf,
+  looksLikeField,
+  mapHeaders,
+  normalizeHeader,
+  overridesOf,
+  type CanonicalField,
+  type ColumnOverrides,
+  type HeaderMapping,
+} from './headers.js';
 
 /** What was found in the file, for View Details. */
 export interface SourceLayout {
@@ -65,7 +76,8 @@ export function columnWarnings(map: HeaderMapping): string[] {
     const same = fieldOf(raw);
     if (same) return `Column '${h}' was not loaded: column '${headerOf.get(same)}' already fills ${fieldLabel(same)}.`;
     const like = looksLikeField(raw, mapped);
-    if (like) return `Column '${h}' was not loaded: its name matches no field. It looks like ${fieldLabel(like)}, which no column filled; rename it '${fieldLabel(like)}' to load it.`;
+    if (like)
+      return `Column '${h}' was not loaded: its name matches no field. It looks like ${fieldLabel(like)}, which no column filled; rename it '${fieldLabel(like)}' to load it.`;
     return `Column '${h}' was not loaded: its name matches no field.`;
   });
   if (more > 0) listed.push(`... and ${figure(more)} more column${more === 1 ? ' was' : 's were'} not loaded.`);
@@ -84,7 +96,9 @@ export function emptyColumnWarnings(map: HeaderMapping, used: readonly Canonical
     const others = new Set<CanonicalField>(Object.values(map.mapping).filter((f) => f !== field));
     const like = map.unknown.find((h) => looksLikeField(h, others) === field);
     if (like) {
-      out.push(`Column '${header}' (${fieldLabel(field)}) is empty on every row, while column '${like}', which looks like it, was not loaded. Rename the columns so that '${like}' is '${fieldLabel(field)}', and upload the file again.`);
+      out.push(
+        `Column '${header}' (${fieldLabel(field)}) is empty on every row, while column '${like}', which looks like it, was not loaded. Rename the columns so that '${like}' is '${fieldLabel(field)}', and upload the file again.`,
+      );
     }
   }
   return out;
@@ -155,7 +169,8 @@ export async function openMapped(file: string, originalName: string, groupRows: 
   const ext = path.extname(originalName).toLowerCase();
   const at = choice.layout ?? {};
   const xlsRows = peekRows ? peekRows + (at.headerRow ?? HEADER_SEARCH_ROWS * 4) : 0;
-  const reader = ext === '.xlsx' ? await openXlsx(file, groupRows, at) : ext === '.xls' ? await openXls(file, groupRows, at, xlsRows) : await openCsv(file, groupRows, at);
+  const reader =
+    ext === '.xlsx' ? await openXlsx(file, groupRows, at) : ext === '.xls' ? await openXls(file, groupRows, at, xlsRows) : await openCsv(file, groupRows, at);
   const profile = choice.overrides ? undefined : matchProfile(reader.header, choice.profiles ?? []);
   const map = mapHeaders(reader.header, choice.overrides ?? (profile ? overridesOf(profile.columns) : undefined));
   const format = ext === '.xlsx' ? 'XLSX' : ext === '.xls' ? 'XLS' : 'CSV';

@@ -79,7 +79,14 @@ export async function previewFile(file: string, originalName: string, choice: Ma
         }
         scratch.length = 0;
       }
-      problems.unshift(...rowProblems.warnings().map((w) => w.replace('the row was loaded without it', 'the row will be loaded without it').replace('each row was kept without it', 'each row will be kept without it').replace(/were loaded\.$/, 'will be loaded.')));
+      problems.unshift(
+        ...rowProblems.warnings().map((w) =>
+          w
+            .replace('the row was loaded without it', 'the row will be loaded without it')
+            .replace('each row was kept without it', 'each row will be kept without it')
+            .replace(/were loaded\.$/, 'will be loaded.'),
+        ),
+      );
     }
     for (const r of records.slice(0, PREVIEW_SHOW_ROWS)) {
       rows.push({ row: r.row, values: fields.map((f) => storedValue(f, r.fields[indexOf.get(f)!] ?? '', decimalComma)) });

@@ -20,13 +20,27 @@ export const ROW_COLUMNS: [CanonicalField, string][] = EXPORT_FIELDS.map((f) => 
 export const COPY_COLUMNS = [...ROW_COLUMNS.map(([, c]) => c), 'risk_level_label', 'row_hash', 'upload_id'];
 
 const LEVELS: Record<string, 'high' | 'medium' | 'low'> = {
-  critical: 'high', critique: 'high', high: 'high', eleve: 'high', haut: 'high', 'tres eleve': 'high',
-  medium: 'medium', moyen: 'medium', moyenne: 'medium', med: 'medium',
-  low: 'low', faible: 'low', bas: 'low',
+  critical: 'high',
+  critique: 'high',
+  high: 'high',
+  eleve: 'high',
+  haut: 'high',
+  'tres eleve': 'high',
+  medium: 'medium',
+  moyen: 'medium',
+  moyenne: 'medium',
+  med: 'medium',
+  low: 'low',
+  faible: 'low',
+  bas: 'low',
 };
 
 function levelOf(raw: string): 'high' | 'medium' | 'low' | undefined {
-  const k = raw.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+  const k = raw
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
   return LEVELS[k];
 }
 
@@ -217,7 +231,9 @@ export class RowProblems {
   /** The warnings to record: the listed ones, and how many more there were. */
   warnings(): string[] {
     const more = this.count - this.listed.length;
-    return more > 0 ? [...this.listed, `... and ${more.toLocaleString('en-US')} more value${more === 1 ? '' : 's'} that could not be read (each row was kept without it).`] : [...this.listed];
+    return more > 0
+      ? [...this.listed, `... and ${more.toLocaleString('en-US')} more value${more === 1 ? '' : 's'} that could not be read (each row was kept without it).`]
+      : [...this.listed];
   }
 }
 
@@ -256,12 +272,7 @@ export const USED_FIELDS: CanonicalField[] = ['compositeBusinessRole', 'function
  * the export columns' values, so equal rows hash equally whatever file they
  * came from. To drop the row again (a duplicate), set out.length back.
  */
-export function rowNormalizer(
-  map: HeaderMapping,
-  headers: string[],
-  uploadId: string,
-  opts: { decimalComma?: boolean; problems?: RowProblems } = {},
-) {
+export function rowNormalizer(map: HeaderMapping, headers: string[], uploadId: string, opts: { decimalComma?: boolean; problems?: RowProblems } = {}) {
   const decimalComma = opts.decimalComma ?? false;
   const problems = opts.problems ?? new RowProblems();
   const indexOf = new Map<CanonicalField, number>();
@@ -313,7 +324,9 @@ export function rowNormalizer(
       const v = values[labels[j]!]!;
       if (v.length > MAX_LABEL_CHARS) {
         values[labels[j]!] = cut(v, MAX_LABEL_CHARS);
-        problems.add(`Row ${row}, column '${headerOf(LABEL_FIELDS[j]!)}': the value is ${figure(v.length)} characters long; its first ${figure(MAX_LABEL_CHARS)} were loaded.`);
+        problems.add(
+          `Row ${row}, column '${headerOf(LABEL_FIELDS[j]!)}': the value is ${figure(v.length)} characters long; its first ${figure(MAX_LABEL_CHARS)} were loaded.`,
+        );
       }
     }
     if (unfilled) {
@@ -347,7 +360,9 @@ export function rowNormalizer(
       } else if (k === kDate) {
         const d = date(v);
         if (d === undefined) {
-          problems.add(`Row ${row}, column '${headerOf('lastExecutedOn')}': '${v.slice(0, 50)}' is not a date (YYYY-MM-DD or DD.MM.YYYY); the row was loaded without it.`);
+          problems.add(
+            `Row ${row}, column '${headerOf('lastExecutedOn')}': '${v.slice(0, 50)}' is not a date (YYYY-MM-DD or DD.MM.YYYY); the row was loaded without it.`,
+          );
           continue; // NULL
         }
         if (d !== null) out.ascii(d);

@@ -7,8 +7,12 @@ import { resumeBulkRuns, runBulk } from '../services/ai/ai-bulk.js';
 export async function startAiBulkWorker(deps: AppDeps, opts: { pollingIntervalSeconds: number }) {
   const { boss } = deps.jobs;
   await boss.createQueue(JOBS.aiBulkCategorize);
-  await boss.work<{ runId: string; startedBy: string | null }>(JOBS.aiBulkCategorize, { pollingIntervalSeconds: opts.pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
-    await runBulk(deps, job!.data.runId, job!.data.startedBy);
-  });
+  await boss.work<{ runId: string; startedBy: string | null }>(
+    JOBS.aiBulkCategorize,
+    { pollingIntervalSeconds: opts.pollingIntervalSeconds, batchSize: 1 },
+    async ([job]) => {
+      await runBulk(deps, job!.data.runId, job!.data.startedBy);
+    },
+  );
   await resumeBulkRuns(deps);
 }

@@ -67,11 +67,7 @@ export function createMailTransport(opts: { smtpUrl?: string; from: string; data
 export async function startMailWorker(queue: JobQueue, transport: MailTransport, opts: { pollingIntervalSeconds?: number } = {}): Promise<void> {
   const { boss } = queue;
   await boss.createQueue(JOBS.sendMail);
-  await boss.work<MailMessage>(
-    JOBS.sendMail,
-    { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1 },
-    async ([job]) => {
-      await timedJob(JOBS.sendMail, () => transport.deliver(job!.data));
-    },
-  );
+  await boss.work<MailMessage>(JOBS.sendMail, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => {
+    await timedJob(JOBS.sendMail, () => transport.deliver(job!.data));
+  });
 }

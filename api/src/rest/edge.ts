@@ -58,7 +58,9 @@ export const idParams = z.object({ id: text('id', 100).min(1, 'id is required') 
 /** A list whose items are named by position in messages ("Decision 2: …"). */
 const itemLabels = new WeakMap<z.ZodType, string>();
 export function listOf<T extends z.ZodType>(itemLabel: string, item: T, max: number) {
-  const list = z.array(item, { error: `A list of ${itemLabel.toLowerCase()}s is expected` }).max(max, `At most ${max.toLocaleString('en-US')} ${itemLabel.toLowerCase()}s at once`);
+  const list = z
+    .array(item, { error: `A list of ${itemLabel.toLowerCase()}s is expected` })
+    .max(max, `At most ${max.toLocaleString('en-US')} ${itemLabel.toLowerCase()}s at once`);
   itemLabels.set(list, itemLabel);
   return list;
 }

@@ -120,7 +120,12 @@ export function operationIdOf(method: string, url: string): string {
 
 /** An operation's tag: its domain, the first segment of its path (`/api/review-periods/…` → `review-periods`). */
 export function tagOf(url: string): string {
-  return url.replace(/^\/api\//, '').split('/')[0]!.replace(/\.[a-z]+$/, '') || 'api';
+  return (
+    url
+      .replace(/^\/api\//, '')
+      .split('/')[0]!
+      .replace(/\.[a-z]+$/, '') || 'api'
+  );
 }
 
 export function openApiDocument(routes: Collected[]) {

@@ -61,7 +61,10 @@ export const SubmissionJson = z.strictObject({
 });
 
 /** POST /api/upload, /api/uploads/{id}/retry, the preview's start: the upload accepted. */
-export const UploadAccepted = z.strictObject({ uploadId: z.uuid().describe('Follow it with GET /api/upload-status/{id}'), status: z.enum(['processing', 'completed', 'failed']) });
+export const UploadAccepted = z.strictObject({
+  uploadId: z.uuid().describe('Follow it with GET /api/upload-status/{id}'),
+  status: z.enum(['processing', 'completed', 'failed']),
+});
 
 /** /api/openapi.json: an OpenAPI 3.1 document (its own schema is the OpenAPI specification's). */
 export const OpenApiJson = z.looseObject({

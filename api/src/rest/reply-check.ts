@@ -11,7 +11,9 @@ import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 /** components.schemas.Error of the document (rest/openapi.ts). */
 export const ErrorJson = z.strictObject({
   message: z.string().describe('What went wrong, in words to show a person'),
-  code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]).describe('What kind of error, stable for tools (the codes of GraphQL’s ErrorCode enum)'),
+  code: z
+    .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
+    .describe('What kind of error, stable for tools (the codes of GraphQL’s ErrorCode enum)'),
   field: z.string().optional().describe('The input field at fault, where one is (BAD_USER_INPUT)'),
   uploadId: z.uuid().optional().describe('POST /api/upload only: the upload refused after it was received'),
   status: z.literal('failed').optional().describe('POST /api/upload only: the refused upload’s status'),

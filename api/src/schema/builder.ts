@@ -99,7 +99,9 @@ export const builder = new SchemaBuilder<{
     pageInfoTypeOptions: { description: 'Where a page of a connection is in the whole list.' },
     hasNextPageFieldOptions: { description: 'More items follow this page.' },
     hasPreviousPageFieldOptions: { description: 'Items come before this page.' },
-    startCursorFieldOptions: { description: 'The cursor of the first item of the page: pass it as `before` for the previous page (null when the page is empty).' },
+    startCursorFieldOptions: {
+      description: 'The cursor of the first item of the page: pass it as `before` for the previous page (null when the page is empty).',
+    },
     endCursorFieldOptions: { description: 'The cursor of the last item of the page: pass it as `after` for the next page (null when the page is empty).' },
     // A record the caller may not see answers null, as one that does not exist: no error, no __typename.
     nodeQueryOptions: {
@@ -150,7 +152,10 @@ export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
 /** The code of a typed error: one closed set, so a tool can switch on it. */
 const ErrorCodeEnum = builder.enumType('ErrorCode', {
   description: 'What kind of error a mutation answered (the same codes as `extensions.code` of GraphQL errors).',
-  values: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { value: code, description }])) as Record<ErrorCode, { value: ErrorCode; description: string }>,
+  values: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { value: code, description }])) as Record<
+    ErrorCode,
+    { value: ErrorCode; description: string }
+  >,
 });
 
 builder.objectType(AppError, {

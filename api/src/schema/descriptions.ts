@@ -38,7 +38,8 @@ function describeGeneratedOf(parent: string, field: GraphQLField<unknown, unknow
     // A field may word its list's count itself (extensions.totalCountDescription), as the plugin generates that field.
     const count = field.extensions?.totalCountDescription;
     f.totalCount && (f.totalCount.description ??= typeof count === 'string' ? count : 'How many items the whole list has, over every page.');
-    f.pageInfo && (f.pageInfo.description ??= 'Where this page is in the whole list: its first and last cursors, and whether more items come before or after it.');
+    f.pageInfo &&
+      (f.pageInfo.description ??= 'Where this page is in the whole list: its first and last cursors, and whether more items come before or after it.');
     const edge = getNamedType(f.edges!.type) as GraphQLObjectType;
     const node = getNamedType(edge.getFields().node!.type);
     edge.description ??= `One item of a page of ${what}, with its cursor.`;

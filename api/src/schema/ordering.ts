@@ -21,7 +21,13 @@ export type OrderField = { columns: readonly string[]; description: string };
  * The `orderBy` argument of one list (`<list>Order` input, `<list>OrderField` enum)
  * and the Prisma order it stands for; `fallback` is the list's order without one.
  */
-export function listOrder<F extends string>(list: string, what: string, fields: Record<F, OrderField>, fallback: { field: NoInfer<F>; direction: Direction }, key = 'id') {
+export function listOrder<F extends string>(
+  list: string,
+  what: string,
+  fields: Record<F, OrderField>,
+  fallback: { field: NoInfer<F>; direction: Direction },
+  key = 'id',
+) {
   const names = Object.keys(fields) as F[];
   const FieldEnum = builder.enumType(`${list}OrderField`, {
     description: `What ${what} can be sorted by.`,
@@ -41,5 +47,11 @@ export function listOrder<F extends string>(list: string, what: string, fields: 
     const columns = fields[field].columns.filter((c) => c !== key);
     return [...columns, key].map((c) => ({ [c]: direction }) as O);
   };
-  return { arg: () => builder.args((t) => ({ orderBy: t.field({ type: Input, description: `The order (default: ${fallback.field} ${fallback.direction === 'asc' ? 'ASC' : 'DESC'}).` }) })), orderBy };
+  return {
+    arg: () =>
+      builder.args((t) => ({
+        orderBy: t.field({ type: Input, description: `The order (default: ${fallback.field} ${fallback.direction === 'asc' ? 'ASC' : 'DESC'}).` }),
+      })),
+    orderBy,
+  };
 }

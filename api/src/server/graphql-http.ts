@@ -57,7 +57,9 @@ export const graphqlHttp = fp<GraphQLHttpOptions>(
           if (!context.user) return reply.status(401).header('www-authenticate', AUTH_CHALLENGE).type('text/html; charset=utf-8').send(GRAPHIQL_SIGN_IN_PAGE);
         }
         const body = req.body as { operationName?: unknown } | undefined;
-        const endTimer = graphqlDuration.startTimer({ operation: operationLabel(body?.operationName ?? (req.query as { operationName?: unknown }).operationName) });
+        const endTimer = graphqlDuration.startTimer({
+          operation: operationLabel(body?.operationName ?? (req.query as { operationName?: unknown }).operationName),
+        });
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         endTimer();
         response.headers.forEach((value, key) => {

@@ -31,7 +31,13 @@ export const health = fp<HealthOptions>(
       }
       const events = deps.pubsub.fanOut();
       if (events === 'unavailable') {
-        return { status: 'degraded', database: deps.db.kind, events, degraded: ['redis'], message: 'Redis cannot be reached: live events between instances are paused until it is back' };
+        return {
+          status: 'degraded',
+          database: deps.db.kind,
+          events,
+          degraded: ['redis'],
+          message: 'Redis cannot be reached: live events between instances are paused until it is back',
+        };
       }
       return { status: 'ready', database: deps.db.kind, events };
     });

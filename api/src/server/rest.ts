@@ -52,7 +52,11 @@ export const rest = fp(
     registerPurgeRoutes(app);
     registerAiBulkRoutes(app);
     registerAccessRoutes(app);
-    app.get('/api/openapi.json', { config: { access: 'public' }, schema: routeSchema({ summary: 'This document (OpenAPI 3.1)', reply: OpenApiJson }) }, async () => openApiDocument(routes));
+    app.get(
+      '/api/openapi.json',
+      { config: { access: 'public' }, schema: routeSchema({ summary: 'This document (OpenAPI 3.1)', reply: OpenApiJson }) },
+      async () => openApiDocument(routes),
+    );
   },
   { name: 'rest' },
 );

@@ -33,12 +33,14 @@ async function sendPage(deps: AppDeps, req: FastifyRequest, reply: FastifyReply,
     viewer = user && !user.passwordResetRequired ? { reviewer: user.role === 'reviewer', periodActive: (await getActivePeriod(deps.prisma)) != null } : null;
   }
   const html = pageWithBootFrame(page, req.url, req.cookies, token != null, viewer);
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', REVALIDATE_PAGE)
-    .header('vary', 'cookie')
-    // The nonce of this response's CSP, for the <style> elements Fluent UI inserts (main.tsx reads it).
-    .send(html.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)));
+  return (
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', REVALIDATE_PAGE)
+      .header('vary', 'cookie')
+      // The nonce of this response's CSP, for the <style> elements Fluent UI inserts (main.tsx reads it).
+      .send(html.replaceAll('__CSP_NONCE__', cspStyleNonce(reply)))
+  );
 }
 
 export const webApp = fp<WebAppOptions>(
@@ -51,7 +53,13 @@ export const webApp = fp<WebAppOptions>(
         if (addingWebFiles) webFileRoutes.add(route.url);
       });
       // index.html is never served as a file: it carries the response's CSP nonce (below).
-      await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, allowedPath: (p) => p !== '/index.html' && p !== '/boot-frames.json', ...webAssetCaching(webDist) });
+      await app.register(fastifyStatic, {
+        root: webDist,
+        wildcard: false,
+        index: false,
+        allowedPath: (p) => p !== '/index.html' && p !== '/boot-frames.json',
+        ...webAssetCaching(webDist),
+      });
       addingWebFiles = false;
     }
     // index.html and its frames: read once (a new build is a new process).

@@ -47,8 +47,7 @@ export const graphqlWebSocket = fp<WebSocketOptions>(
       // A socket carrying the session cookie reads as the user: refuse other sites' pages
       // (cross-site WebSocket hijacking) by the same Origin rule as state-changing HTTP
       // requests. Browsers always send Origin on a WebSocket, so every upgrade is checked.
-      const refused =
-        url.pathname !== '/graphql' ? 'Not found' : foreignOriginReason(deps.config, request.headers, requestFacts(request, trust));
+      const refused = url.pathname !== '/graphql' ? 'Not found' : foreignOriginReason(deps.config, request.headers, requestFacts(request, trust));
       if (refused) {
         const body = JSON.stringify({ message: refused });
         socket.write(
@@ -95,11 +94,15 @@ export const graphqlWebSocket = fp<WebSocketOptions>(
         onSubscribe: async (ctx, _id, params) => {
           const request = ctx.extra.request;
           // A fresh key per operation: the caller is looked up again, so a revoked token stops at once.
-          const context = await createContext(deps, {}, {
-            headers: request.headers,
-            ip: requestFacts(request, trust).ip,
-            connectionParams: ctx.connectionParams ?? null,
-          });
+          const context = await createContext(
+            deps,
+            {},
+            {
+              headers: request.headers,
+              ip: requestFacts(request, trust).ip,
+              connectionParams: ctx.connectionParams ?? null,
+            },
+          );
           const prepared = prepareOperation(yoga, persisted, context, params as OperationParams);
           return 'args' in prepared ? prepared.args : [...prepared];
         },

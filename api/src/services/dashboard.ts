@@ -24,7 +24,10 @@ export const ONLINE_WINDOW_MS = 15 * 60_000;
  * by anyone for an administrator, by themselves for a reviewer.
  */
 export async function dashboardStats(caller: Caller) {
-  const { deps: { prisma }, viewer } = caller;
+  const {
+    deps: { prisma },
+    viewer,
+  } = caller;
   const user = viewer.user;
   const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const [totals, decided, newHigh] = await Promise.all([
@@ -76,7 +79,10 @@ export interface TrendPoint {
  * own from the days kept per period and reviewer.
  */
 export async function dashboardTrend(caller: Caller, range: string): Promise<{ range: TrendRange; points: TrendPoint[] }> {
-  const { deps: { prisma }, viewer } = caller;
+  const {
+    deps: { prisma },
+    viewer,
+  } = caller;
   if (!(range in TREND_RANGES)) throw new ValidationError(`range must be ${Object.keys(TREND_RANGES).join(', ')}`, 'range');
   const r = range as TrendRange;
   const { unit, count } = TREND_RANGES[r];

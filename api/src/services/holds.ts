@@ -70,7 +70,6 @@ export async function sightsOf(db: DbClient, reviewerIds: string[]): Promise<Rev
   return reviewerIds.map((id) => ({ id, sees: assignedRowsCondition(sets.get(id)!) }));
 }
 
-
 /**
  * The SQL condition selecting a reviewer's rows (alias r), as ORs of
  * `column = ANY(array)`, so each branch can use its index; rows moved to
@@ -130,8 +129,14 @@ export interface Holder {
  * `reviewerId`, with their sets (one query for all), by e-mail.
  */
 export async function holdersOf(db: DbClient, reviewerId: string | null): Promise<Holder[]> {
-  const users = await db.user.findMany({ where: reviewerId ? { id: reviewerId } : { role: 'reviewer', ...HOLDS_WORK }, orderBy: [{ email: 'asc' }, { id: 'asc' }] });
-  const sets = await criteriaSetsOf(db, users.map((u) => u.id));
+  const users = await db.user.findMany({
+    where: reviewerId ? { id: reviewerId } : { role: 'reviewer', ...HOLDS_WORK },
+    orderBy: [{ email: 'asc' }, { id: 'asc' }],
+  });
+  const sets = await criteriaSetsOf(
+    db,
+    users.map((u) => u.id),
+  );
   return users.map((u) => ({ label: personLabel(u), sets: sets.get(u.id)! }));
 }
 

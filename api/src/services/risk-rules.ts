@@ -82,8 +82,7 @@ export const ANALYSIS_STATUSES = ['red', 'green'] as const;
 export type AnalysisStatus = (typeof ANALYSIS_STATUSES)[number];
 export const isRedRow = (ruleId: string, decision: string | null | undefined): boolean => decision !== REMOVE && isHighRiskRule(ruleId);
 /** The same rule in SQL over rows alias r, given the SQL expression of the row's effective decision (text or null). */
-export const redRowSql = (decision: Prisma.Sql): Prisma.Sql =>
-  Prisma.sql`(${HIGH_RISK_RULE_SQL} AND coalesce(${decision}, '') <> ${literals([REMOVE])})`;
+export const redRowSql = (decision: Prisma.Sql): Prisma.Sql => Prisma.sql`(${HIGH_RISK_RULE_SQL} AND coalesce(${decision}, '') <> ${literals([REMOVE])})`;
 
 /**
  * Red but mitigated: a red row kept under a mitigating control (decision

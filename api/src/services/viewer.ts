@@ -48,20 +48,26 @@ export function createViewer(prisma: PrismaClient, user: User): Viewer {
     scope,
     activePeriod,
     decisionPeriod,
-    rows: new DataLoader(async (ids) => {
-      const found = await visibleRows(prisma, await scope(), ids);
-      return ids.map((id) => found.get(id) ?? null);
-    }, { cacheKeyFn }),
-    myDecisions: new DataLoader(async (ids) => {
-      const period = await decisionPeriod();
-      if (!period) return ids.map(() => null);
-      const ds = await prisma.decision.findMany({
-        where: { periodId: period.id, reviewerId: user.id, riskRowId: { in: [...ids] } },
-        select: { riskRowId: true, decision: true },
-      });
-      const byRow = new Map(ds.map((d) => [String(d.riskRowId), d.decision]));
-      return ids.map((id) => byRow.get(String(id)) ?? null);
-    }, { cacheKeyFn }),
+    rows: new DataLoader(
+      async (ids) => {
+        const found = await visibleRows(prisma, await scope(), ids);
+        return ids.map((id) => found.get(id) ?? null);
+      },
+      { cacheKeyFn },
+    ),
+    myDecisions: new DataLoader(
+      async (ids) => {
+        const period = await decisionPeriod();
+        if (!period) return ids.map(() => null);
+        const ds = await prisma.decision.findMany({
+          where: { periodId: period.id, reviewerId: user.id, riskRowId: { in: [...ids] } },
+          select: { riskRowId: true, decision: true },
+        });
+        const byRow = new Map(ds.map((d) => [String(d.riskRowId), d.decision]));
+        return ids.map((id) => byRow.get(String(id)) ?? null);
+      },
+      { cacheKeyFn },
+    ),
     loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<readonly V[]>, key: (k: K) => string) {
       let l = loaders.get(name) as DataLoader<K, V, string> | undefined;
       if (!l) loaders.set(name, (l = new DataLoader<K, V, string>(batch, { cacheKeyFn: key })) as DataLoader<unknown, unknown, string>);

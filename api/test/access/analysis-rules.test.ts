@@ -45,14 +45,22 @@ describe('the analysis', () => {
     });
     expect(r.pairs).toEqual(['CARL R1']);
     // The row's role is the one granting the transaction; Z_ORG shows only through the values.
-    expect(r.text.filter((t) => t.includes(' F1 '))).toEqual(['CARL R1 R10001 F1 PRD FB01 Z_TX - F_BKPF_BUK ACTVT 01', 'CARL R1 R10001 F1 PRD FB01 Z_TX - F_BKPF_BUK BUKRS 1000']);
+    expect(r.text.filter((t) => t.includes(' F1 '))).toEqual([
+      'CARL R1 R10001 F1 PRD FB01 Z_TX - F_BKPF_BUK ACTVT 01',
+      'CARL R1 R10001 F1 PRD FB01 Z_TX - F_BKPF_BUK BUKRS 1000',
+    ]);
   });
 
-  it("does not grant an object whose fields are met only by two different authorizations", async () => {
+  it('does not grant an object whose fields are met only by two different authorizations', async () => {
     const r = await analyse(pairRules(), {
       USR02: [user('DORA')],
       AGR_USERS: [assign('DORA', 'Z_SPLIT'), assign('DORA', 'Z_PAY')],
-      AGR_1251: [tcode('Z_SPLIT', 'FB01'), auth('Z_SPLIT', 'F_BKPF_BUK', 'B1', 'BUKRS', '1000'), auth('Z_SPLIT', 'F_BKPF_BUK', 'B2', 'ACTVT', '01'), ...PAY_ROLE],
+      AGR_1251: [
+        tcode('Z_SPLIT', 'FB01'),
+        auth('Z_SPLIT', 'F_BKPF_BUK', 'B1', 'BUKRS', '1000'),
+        auth('Z_SPLIT', 'F_BKPF_BUK', 'B2', 'ACTVT', '01'),
+        ...PAY_ROLE,
+      ],
     });
     expect(r.pairs).toEqual([]);
   });
@@ -60,27 +68,47 @@ describe('the analysis', () => {
   it('shows a single role held directly and through a composite as two paths; COL_FLAG copies are not assignments', async () => {
     const r = await analyse(pairRules(), {
       USR02: [user('EVE'), user('FRED')],
-      AGR_USERS: [assign('EVE', 'Z_PAY'), assign('EVE', 'Z_COMP'), assign('EVE', 'Z_POST'), assign('FRED', 'Z_PAY'), assign('FRED', 'Z_POST', { COL_FLAG: 'X' })],
+      AGR_USERS: [
+        assign('EVE', 'Z_PAY'),
+        assign('EVE', 'Z_COMP'),
+        assign('EVE', 'Z_POST'),
+        assign('FRED', 'Z_PAY'),
+        assign('FRED', 'Z_POST', { COL_FLAG: 'X' }),
+      ],
       AGR_AGRS: [{ AGR_NAME: 'Z_COMP', CHILD_AGR: 'Z_POST' }],
       // A composite's own authorizations are ignored.
       AGR_1251: [...POST_ROLE, ...PAY_ROLE, tcode('Z_COMP', 'F-53')],
     });
     expect(r.pairs).toEqual(['EVE R1']);
-    expect(r.text.filter((t) => t.includes('BUKRS'))).toEqual(['EVE R1 R10001 F1 PRD FB01 Z_POST - F_BKPF_BUK BUKRS 1000', 'EVE R1 R10001 F1 PRD FB01 Z_POST Z_COMP F_BKPF_BUK BUKRS 1000']);
+    expect(r.text.filter((t) => t.includes('BUKRS'))).toEqual([
+      'EVE R1 R10001 F1 PRD FB01 Z_POST - F_BKPF_BUK BUKRS 1000',
+      'EVE R1 R10001 F1 PRD FB01 Z_POST Z_COMP F_BKPF_BUK BUKRS 1000',
+    ]);
   });
 
   it('leaves out expired assignments, locked users, users valid later, and deleted authorization rows', async () => {
     const r = await analyse(pairRules(), {
       USR02: [user('GUS'), user('HAL', { UFLAG: '64' }), user('IDA', { GLTGV: '20260701' }), user('JO'), user('KIM', { GLTGB: '20260630' })],
       AGR_USERS: [
-        assign('GUS', 'Z_POST', { TO_DAT: '20260629' }), assign('GUS', 'Z_PAY'),
-        assign('HAL', 'Z_POST'), assign('HAL', 'Z_PAY'),
-        assign('IDA', 'Z_POST'), assign('IDA', 'Z_PAY'),
-        assign('JO', 'Z_DEL'), assign('JO', 'Z_PAY'),
+        assign('GUS', 'Z_POST', { TO_DAT: '20260629' }),
+        assign('GUS', 'Z_PAY'),
+        assign('HAL', 'Z_POST'),
+        assign('HAL', 'Z_PAY'),
+        assign('IDA', 'Z_POST'),
+        assign('IDA', 'Z_PAY'),
+        assign('JO', 'Z_DEL'),
+        assign('JO', 'Z_PAY'),
         // Valid through the analysis date itself (bounds inclusive), unlimited start.
-        assign('KIM', 'Z_POST', { FROM_DAT: '00000000', TO_DAT: '20260630' }), assign('KIM', 'Z_PAY', { FROM_DAT: '' }),
+        assign('KIM', 'Z_POST', { FROM_DAT: '00000000', TO_DAT: '20260630' }),
+        assign('KIM', 'Z_PAY', { FROM_DAT: '' }),
       ],
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE, tcode('Z_DEL', 'FB01', '', { DELETED: 'X' }), auth('Z_DEL', 'F_BKPF_BUK', 'B1', 'BUKRS', '*'), auth('Z_DEL', 'F_BKPF_BUK', 'B1', 'ACTVT', '*')],
+      AGR_1251: [
+        ...POST_ROLE,
+        ...PAY_ROLE,
+        tcode('Z_DEL', 'FB01', '', { DELETED: 'X' }),
+        auth('Z_DEL', 'F_BKPF_BUK', 'B1', 'BUKRS', '*'),
+        auth('Z_DEL', 'F_BKPF_BUK', 'B1', 'ACTVT', '*'),
+      ],
     });
     expect(r.pairs).toEqual(['KIM R1']);
   });
@@ -90,13 +118,21 @@ describe('the analysis', () => {
       function_actions: [act('F1', 'FB01'), act('F2', 'F-53'), act('F2', 'F0', '', 'Disabled')],
       function_permissions: [perm('F1', 'FB01', 'F_BKPF_BUK', 'BUKRS', '2000', '2999'), perm('F1', 'FB01', 'F_BKPF_BUK', 'ACTVT', '01')],
     });
-    const post = (role: string, low: string, high = '') => [tcode(role, 'FB01'), auth(role, 'F_BKPF_BUK', 'B', 'BUKRS', low, high), auth(role, 'F_BKPF_BUK', 'B', 'ACTVT', '0*')];
+    const post = (role: string, low: string, high = '') => [
+      tcode(role, 'FB01'),
+      auth(role, 'F_BKPF_BUK', 'B', 'BUKRS', low, high),
+      auth(role, 'F_BKPF_BUK', 'B', 'ACTVT', '0*'),
+    ];
     const r = await analyse(rules, {
       USR02: ['P1', 'P2', 'P3', 'P4', 'P5'].map((u) => user(u)),
       AGR_USERS: [
         ...['P1', 'P2', 'P3', 'P4'].map((u) => assign(u, 'Z_PAY')),
-        assign('P1', 'Z_P1'), assign('P2', 'Z_P2'), assign('P3', 'Z_P3'), assign('P4', 'Z_P4'),
-        assign('P5', 'Z_P1'), assign('P5', 'Z_F0'),
+        assign('P1', 'Z_P1'),
+        assign('P2', 'Z_P2'),
+        assign('P3', 'Z_P3'),
+        assign('P4', 'Z_P4'),
+        assign('P5', 'Z_P1'),
+        assign('P5', 'Z_F0'),
       ],
       AGR_1251: [
         ...PAY_ROLE,
@@ -120,8 +156,24 @@ describe('the analysis', () => {
       function_actions: [act('FX1', 'XK01'), act('FX2', 'F-53'), act('FS1', 'XK01'), act('FS2', 'F-53')],
     });
     const set = await e.ruleSet(crossRules, 'Cross rules');
-    await e.extract('ECC', estate({ USR02: [user('MIA')], AGR_USERS: [assign('MIA', 'Z_VEND')], AGR_1251: [tcode('Z_VEND', 'XK01')], USAGE: [{ BNAME: 'MIA', TCODE: 'XK01', COUNT: '3', LAST_USED: '20260601' }] }));
-    await e.extract('S4', estate({ USR02: [user('MIA')], AGR_USERS: [assign('MIA', 'Z_PAY')], AGR_1251: [...PAY_ROLE], USAGE: [{ BNAME: 'MIA', TCODE: 'F-53', COUNT: '0', LAST_USED: '20260601' }] }));
+    await e.extract(
+      'ECC',
+      estate({
+        USR02: [user('MIA')],
+        AGR_USERS: [assign('MIA', 'Z_VEND')],
+        AGR_1251: [tcode('Z_VEND', 'XK01')],
+        USAGE: [{ BNAME: 'MIA', TCODE: 'XK01', COUNT: '3', LAST_USED: '20260601' }],
+      }),
+    );
+    await e.extract(
+      'S4',
+      estate({
+        USR02: [user('MIA')],
+        AGR_USERS: [assign('MIA', 'Z_PAY')],
+        AGR_1251: [...PAY_ROLE],
+        USAGE: [{ BNAME: 'MIA', TCODE: 'F-53', COUNT: '0', LAST_USED: '20260601' }],
+      }),
+    );
     const r = await e.analyse(set.id, '2026-06-30', ['ECC', 'S4']);
     expect(r.conflicts.map((c) => `${c.userId} ${c.riskId} ${c.exercised}`)).toEqual(['MIA RX false']);
     expect(r.rows.map(rowText)).toEqual(['MIA RX RX0001 FX1 ECC XK01 Z_VEND -', 'MIA RX RX0001 FX2 S4 F-53 Z_PAY -']);

@@ -27,13 +27,26 @@ describe('a run’s breakdown of its conflicts', () => {
     const set = await postZip(server, admin, '/api/rule-sets', rules, { name: 'Breakdown' });
     expect(set.status).toBe(201);
     // A: both R1 functions on ONE (R1 and R2). B: the posting on ONE, the payment on TWO (R2 only). C: R1 on ONE, exercised.
-    const one = await postZip(server, admin, '/api/systems/BD-ONE/extracts', estate({
-      USR02: [user('A'), user('B'), user('C')],
-      AGR_USERS: [assign('A', 'Z_POST'), assign('A', 'Z_PAY'), assign('B', 'Z_POST'), assign('C', 'Z_POST'), assign('C', 'Z_PAY')],
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-      USAGE: [{ BNAME: 'C', TCODE: 'FB01', COUNT: '3', LAST_USED: '20260601' }, { BNAME: 'C', TCODE: 'F-53', COUNT: '1', LAST_USED: '20260601' }],
-    }));
-    const two = await postZip(server, admin, '/api/systems/BD-TWO/extracts', estate({ USR02: [user('B')], AGR_USERS: [assign('B', 'Z_PAY')], AGR_1251: PAY_ROLE }));
+    const one = await postZip(
+      server,
+      admin,
+      '/api/systems/BD-ONE/extracts',
+      estate({
+        USR02: [user('A'), user('B'), user('C')],
+        AGR_USERS: [assign('A', 'Z_POST'), assign('A', 'Z_PAY'), assign('B', 'Z_POST'), assign('C', 'Z_POST'), assign('C', 'Z_PAY')],
+        AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+        USAGE: [
+          { BNAME: 'C', TCODE: 'FB01', COUNT: '3', LAST_USED: '20260601' },
+          { BNAME: 'C', TCODE: 'F-53', COUNT: '1', LAST_USED: '20260601' },
+        ],
+      }),
+    );
+    const two = await postZip(
+      server,
+      admin,
+      '/api/systems/BD-TWO/extracts',
+      estate({ USR02: [user('B')], AGR_USERS: [assign('B', 'Z_PAY')], AGR_1251: PAY_ROLE }),
+    );
     await settle(admin, `/api/systems/BD-ONE/extracts/${one.body.id}`);
     await settle(admin, `/api/systems/BD-TWO/extracts/${two.body.id}`);
     const started = await admin.post('/api/analyses', { ruleSetId: set.body.id, systems: ['BD-ONE', 'BD-TWO'], asOf: '2026-06-30' });
@@ -49,11 +62,23 @@ describe('a run’s breakdown of its conflicts', () => {
     expect(r.body.errors).toBeUndefined();
     const b = r.body.data.node;
     // R1: A and C (C exercised); R2: A, B and C (C ran an action of each of R2's functions too).
-    expect(b.risk).toEqual([{ key: 'R2', conflicts: 3, exercised: 1 }, { key: 'R1', conflicts: 2, exercised: 1 }]);
-    expect(b.process).toEqual([{ key: 'P2P', conflicts: 3, exercised: 1 }, { key: 'FI', conflicts: 2, exercised: 1 }]);
+    expect(b.risk).toEqual([
+      { key: 'R2', conflicts: 3, exercised: 1 },
+      { key: 'R1', conflicts: 2, exercised: 1 },
+    ]);
+    expect(b.process).toEqual([
+      { key: 'P2P', conflicts: 3, exercised: 1 },
+      { key: 'FI', conflicts: 2, exercised: 1 },
+    ]);
     // B's cross-system conflict counts on both systems.
-    expect(b.system).toEqual([{ key: 'BD-ONE', conflicts: 5, exercised: 2 }, { key: 'BD-TWO', conflicts: 1, exercised: 0 }]);
-    expect(b.user).toEqual([{ key: 'A', conflicts: 2, exercised: 0 }, { key: 'C', conflicts: 2, exercised: 2 }]);
+    expect(b.system).toEqual([
+      { key: 'BD-ONE', conflicts: 5, exercised: 2 },
+      { key: 'BD-TWO', conflicts: 1, exercised: 0 },
+    ]);
+    expect(b.user).toEqual([
+      { key: 'A', conflicts: 2, exercised: 0 },
+      { key: 'C', conflicts: 2, exercised: 2 },
+    ]);
 
     const bad = await admin.gql(`{ node(id: "${gid}") { ... on AccessAnalysis { breakdown(by: RISK, first: 0) { key } } } }`);
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');

@@ -18,7 +18,12 @@ beforeAll(async () => {
   admin = await adminClient(server);
   reviewer = (await userClient(server, admin)).client;
   ruleSetId = (await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Refusals' })).body.id;
-  const x = await postZip(server, admin, '/api/systems/PRD/extracts', estate({ USR02: [user('ALICE')], AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY')], AGR_1251: [...POST_ROLE, ...PAY_ROLE] }));
+  const x = await postZip(
+    server,
+    admin,
+    '/api/systems/PRD/extracts',
+    estate({ USR02: [user('ALICE')], AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY')], AGR_1251: [...POST_ROLE, ...PAY_ROLE] }),
+  );
   expect((await settle(admin, `/api/systems/PRD/extracts/${x.body.id}`)).status).toBe('completed');
 }, 60_000);
 afterAll(async () => server?.close());
@@ -63,13 +68,21 @@ describe('the access engine refuses', () => {
     ['a missing rule set id', () => admin.post('/api/analyses', {}), 'ruleSetId'],
     ['a system without an extract', () => admin.post('/api/analyses', { ruleSetId, systems: ['S4'] }), 'systems'],
     ['a rule set with a file missing', () => postZip(server, admin, '/api/rule-sets', (({ risk_functions: _left_out, ...rest }) => rest)(pairRules())), 'file'],
-    ['a rule set upload without a file', () => admin.request('POST', '/api/rule-sets', undefined, { 'content-type': 'multipart/form-data; boundary=x' }), 'file'],
-    ['an extract that is not a zip', async () => {
-      const form = new FormData();
-      form.append('file', new Blob(['USR02 is not here']), 'prd.zip');
-      const res = await fetch(`${server.url}/api/systems/PRD/extracts`, { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
-      return { status: res.status, body: await res.json() };
-    }, 'file'],
+    [
+      'a rule set upload without a file',
+      () => admin.request('POST', '/api/rule-sets', undefined, { 'content-type': 'multipart/form-data; boundary=x' }),
+      'file',
+    ],
+    [
+      'an extract that is not a zip',
+      async () => {
+        const form = new FormData();
+        form.append('file', new Blob(['USR02 is not here']), 'prd.zip');
+        const res = await fetch(`${server.url}/api/systems/PRD/extracts`, { method: 'POST', body: form, headers: { cookie: admin.cookieHeader } });
+        return { status: res.status, body: await res.json() };
+      },
+      'file',
+    ],
   ])('%s with 400 naming the field', async (_what, call, field) => {
     const r = await call();
     expect(r.status).toBe(400);
@@ -88,7 +101,9 @@ describe('the access engine refuses', () => {
 
   it('GraphQL bad input as a ValidationError naming the field', async () => {
     const setGid = (await admin.gql('{ accessRuleSets(name: "Refusals") { id } }')).body.data.accessRuleSets[0].id;
-    const r = await admin.gql(`mutation { startAccessAnalysis(ruleSetId: "${setGid}", asOf: "2026-13-01") { __typename ... on ValidationError { field message } } }`);
+    const r = await admin.gql(
+      `mutation { startAccessAnalysis(ruleSetId: "${setGid}", asOf: "2026-13-01") { __typename ... on ValidationError { field message } } }`,
+    );
     expect(r.body.data.startAccessAnalysis).toMatchObject({ __typename: 'ValidationError', field: 'asOf' });
   });
 
@@ -113,7 +128,9 @@ describe('the access engine refuses', () => {
     const sent = await admin.post(`/api/analyses/${going.id}/review`, { mode: 'append' });
     expect(sent.status).toBe(409);
     expect(sent.body.message).toContain('still running');
-    const g = await admin.gql(`mutation { startAccessAnalysis(ruleSetId: "${(await admin.gql('{ accessRuleSets(name: "Refusals") { id } }')).body.data.accessRuleSets[0].id}") { __typename ... on BaseError { code } } }`);
+    const g = await admin.gql(
+      `mutation { startAccessAnalysis(ruleSetId: "${(await admin.gql('{ accessRuleSets(name: "Refusals") { id } }')).body.data.accessRuleSets[0].id}") { __typename ... on BaseError { code } } }`,
+    );
     expect(g.body.data.startAccessAnalysis).toMatchObject({ code: 'CONFLICT' });
   });
 });

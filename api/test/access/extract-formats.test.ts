@@ -23,7 +23,15 @@ afterAll(async () => e?.close());
 const TABLES: Estate = estate({
   USR02: [user('ALICE'), user('BOB', { UFLAG: '64' }), user('CARL', { GLTGV: '20200101', GLTGB: '20251231' })],
   USER_ADDR: [{ BNAME: 'ALICE', NAME_FIRST: 'Alice', NAME_LAST: 'Smith' }],
-  AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_COMP'), assign('ALICE', 'Z_PAY', { COL_FLAG: 'X' }), assign('BOB', 'Z_POST'), assign('BOB', 'Z_PAY'), assign('CARL', 'Z_POST'), assign('CARL', 'Z_PAY')],
+  AGR_USERS: [
+    assign('ALICE', 'Z_POST'),
+    assign('ALICE', 'Z_COMP'),
+    assign('ALICE', 'Z_PAY', { COL_FLAG: 'X' }),
+    assign('BOB', 'Z_POST'),
+    assign('BOB', 'Z_PAY'),
+    assign('CARL', 'Z_POST'),
+    assign('CARL', 'Z_PAY'),
+  ],
   AGR_AGRS: [{ AGR_NAME: 'Z_COMP', CHILD_AGR: 'Z_PAY' }],
   AGR_1251: [...POST_ROLE, ...PAY_ROLE],
   AGR_TEXTS: [{ AGR_NAME: 'Z_POST', TEXT: 'Post documents' }],
@@ -61,7 +69,15 @@ beforeAll(async () => {
 
 describe('an extract loads', () => {
   it("SE16's unconverted lists: title lines, ruled lines, padded '|' cells, a page break, thousands in counts, names in any case", async () => {
-    const names: Record<string, string> = { USR02: 'USR02', USER_ADDR: 'user_addr.txt', AGR_USERS: 'Agr_Users.TXT', AGR_AGRS: 'agr_agrs', AGR_1251: 'se16/AGR_1251.txt', AGR_TEXTS: 'AGR_TEXTS.TXT', USAGE: 'usage' };
+    const names: Record<string, string> = {
+      USR02: 'USR02',
+      USER_ADDR: 'user_addr.txt',
+      AGR_USERS: 'Agr_Users.TXT',
+      AGR_AGRS: 'agr_agrs',
+      AGR_1251: 'se16/AGR_1251.txt',
+      AGR_TEXTS: 'AGR_TEXTS.TXT',
+      USAGE: 'usage',
+    };
     const files = Object.fromEntries(
       Object.entries(TABLES).map(([t, rows]) => {
         // Counts as lists print them, with a thousands separator.
@@ -74,12 +90,19 @@ describe('an extract loads', () => {
     expect(await analysed('SE16')).toEqual(baseline);
   });
 
-  it('an SE16 list saved as UTF-16 (SAP GUI\'s Unicode download) with names beyond Latin-1', async () => {
+  it("an SE16 list saved as UTF-16 (SAP GUI's Unicode download) with names beyond Latin-1", async () => {
     const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-    const files = Object.fromEntries(Object.entries(TABLES).map(([t, rows]) => [`${t}.txt`, utf16(se16List(t, t === 'USER_ADDR' ? [{ BNAME: 'ALICE', NAME_FIRST: 'Zoë', NAME_LAST: 'Łukasiewicz' }] : rows))]));
+    const files = Object.fromEntries(
+      Object.entries(TABLES).map(([t, rows]) => [
+        `${t}.txt`,
+        utf16(se16List(t, t === 'USER_ADDR' ? [{ BNAME: 'ALICE', NAME_FIRST: 'Zoë', NAME_LAST: 'Łukasiewicz' }] : rows)),
+      ]),
+    );
     const x = await load('UTF16', await filesZip(files));
     expect(x).toMatchObject({ status: 'completed', errorMessage: null, users: 3, assignments: 7 });
-    expect(await e.db.sql.query('SELECT name_first, name_last FROM access_x_user_addr WHERE extract_id = $1', [x.id])).toEqual([{ name_first: 'Zoë', name_last: 'Łukasiewicz' }]);
+    expect(await e.db.sql.query('SELECT name_first, name_last FROM access_x_user_addr WHERE extract_id = $1', [x.id])).toEqual([
+      { name_first: 'Zoë', name_last: 'Łukasiewicz' },
+    ]);
     expect(await analysed('UTF16')).toEqual(baseline);
   });
 
@@ -97,7 +120,13 @@ describe('an extract loads', () => {
 
   it('a bad value in an SE16 list or a spreadsheet as failed, naming the table, line (header = line 1) and column', async () => {
     const usage = [...TABLES.USAGE!, { BNAME: 'BOB', TCODE: 'FB01', COUNT: 'many', LAST_USED: '20260601' }];
-    const list = await load('BADLIST', await filesZip({ ...Object.fromEntries(Object.entries(TABLES).map(([t, rows]) => [`${t}.txt`, se16List(t, rows)])), 'USAGE.txt': se16List('USAGE', usage) }));
+    const list = await load(
+      'BADLIST',
+      await filesZip({
+        ...Object.fromEntries(Object.entries(TABLES).map(([t, rows]) => [`${t}.txt`, se16List(t, rows)])),
+        'USAGE.txt': se16List('USAGE', usage),
+      }),
+    );
     expect(list).toMatchObject({ status: 'failed', errorMessage: "USAGE.txt, line 4, column 'COUNT': 'many' is not a whole number." });
 
     const users = [...TABLES.USR02!, user('DORA', { GLTGB: '31.02.2027' })];

@@ -68,7 +68,10 @@ describe('incremental re-analysis', () => {
   }, 300_000);
 
   it("after a user's lock, recomputes that user alone and drops their conflicts", async () => {
-    const before = await e.deps.prisma.accessConflict.findFirstOrThrow({ where: { run: { ruleSetId }, userId: { startsWith: 'U' } }, orderBy: { userId: 'asc' } });
+    const before = await e.deps.prisma.accessConflict.findFirstOrThrow({
+      where: { run: { ruleSetId }, userId: { startsWith: 'U' } },
+      orderBy: { userId: 'asc' },
+    });
     const { incremental } = await afterChange((x) => {
       x.USR02!.find((u) => u.BNAME === before.userId)!.UFLAG = '64';
     });

@@ -31,6 +31,8 @@ describe('the engine against a plain implementation', () => {
     expect(want.rows.some((r) => r.resource !== '')).toBe(true);
     expect(got.length).toBe(expected.length);
     expect(got).toEqual(expected);
-    expect(conflicts.map((c) => `${c.userId} ${c.riskId} ${c.exercised}`).sort()).toEqual(want.conflicts.map((c) => `${c.userId} ${c.riskId} ${c.exercised}`).sort());
+    expect(conflicts.map((c) => `${c.userId} ${c.riskId} ${c.exercised}`).sort()).toEqual(
+      want.conflicts.map((c) => `${c.userId} ${c.riskId} ${c.exercised}`).sort(),
+    );
   }, 600_000);
 });

@@ -30,13 +30,18 @@ describe('the access engine through REST', () => {
     expect((await admin.get('/api/rule-sets')).body.map((s: { id: string }) => s.id)).toContain(set.body.id);
 
     // ALICE holds both functions of R1; BOB only the posting one.
-    const first = await postZip(server, admin, '/api/systems/PRD-ECC/extracts', estate({
-      USR02: [user('ALICE'), user('BOB')],
-      AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY'), assign('BOB', 'Z_POST')],
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-      ...names,
-      ...usage,
-    }));
+    const first = await postZip(
+      server,
+      admin,
+      '/api/systems/PRD-ECC/extracts',
+      estate({
+        USR02: [user('ALICE'), user('BOB')],
+        AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY'), assign('BOB', 'Z_POST')],
+        AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+        ...names,
+        ...usage,
+      }),
+    );
     expect(first).toMatchObject({ status: 202, body: { status: 'processing' } });
     const loaded = await settle(admin, `/api/systems/PRD-ECC/extracts/${first.body.id}`);
     expect(loaded).toMatchObject({ id: first.body.id, status: 'completed', errorMessage: null, users: 2, roles: 2, assignments: 3, authorizations: 3 });
@@ -44,7 +49,18 @@ describe('the access engine through REST', () => {
     const started = await admin.post('/api/analyses', { ruleSetId: set.body.id, asOf: '2026-06-30' });
     expect(started.status).toBe(202);
     const run = await settle(admin, `/api/analyses/${started.body.id}`);
-    expect(run).toMatchObject({ status: 'completed', systems: ['PRD-ECC'], asOf: '2026-06-30', conflicts: 1, rows: 3, users: 1, exercised: 0, added: 1, removed: 0, errorMessage: null });
+    expect(run).toMatchObject({
+      status: 'completed',
+      systems: ['PRD-ECC'],
+      asOf: '2026-06-30',
+      conflicts: 1,
+      rows: 3,
+      users: 1,
+      exercised: 0,
+      added: 1,
+      removed: 0,
+      errorMessage: null,
+    });
     expect(run.finishedAt).not.toBeNull();
 
     const csv = await admin.get(`/api/analyses/${run.id}/conflicts.csv`);
@@ -53,7 +69,21 @@ describe('the access engine through REST', () => {
     expect(csv.headers.get('x-total-rows')).toBe('3');
     const { header, rows } = readCsv(csv.body as string);
     expect(header.slice(0, 8)).toEqual(['User ID', 'User Name', 'User Group', 'Access Risk ID', 'Risk Description', 'Risk Level', 'Risk Type', 'Rule ID']);
-    expect(header).toEqual(expect.arrayContaining(['Function', 'System', 'Action', 'Role/Profile', 'Composite/Business Role', 'Resource', 'Resource Extn', 'Value From', 'Value To', 'Execution Count', 'Last Executed On']));
+    expect(header).toEqual(
+      expect.arrayContaining([
+        'Function',
+        'System',
+        'Action',
+        'Role/Profile',
+        'Composite/Business Role',
+        'Resource',
+        'Resource Extn',
+        'Value From',
+        'Value To',
+        'Execution Count',
+        'Last Executed On',
+      ]),
+    );
     expect(rows).toHaveLength(3);
     expect(rows.find((r) => r['Resource Extn'] === 'BUKRS')).toMatchObject({
       'User ID': 'ALICE',
@@ -84,11 +114,16 @@ describe('the access engine through REST', () => {
     expect((await admin.get(`/api/upload-status/${uploadId}`)).body).toMatchObject({ status: 'completed', recordCount: 3, warnings: [] });
 
     // A new extract: ALICE no longer pays, BOB now does. The second run of the same version counts against the first.
-    const second = await postZip(server, admin, '/api/systems/PRD-ECC/extracts', estate({
-      USR02: [user('ALICE'), user('BOB')],
-      AGR_USERS: [assign('ALICE', 'Z_POST'), assign('BOB', 'Z_POST'), assign('BOB', 'Z_PAY')],
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-    }));
+    const second = await postZip(
+      server,
+      admin,
+      '/api/systems/PRD-ECC/extracts',
+      estate({
+        USR02: [user('ALICE'), user('BOB')],
+        AGR_USERS: [assign('ALICE', 'Z_POST'), assign('BOB', 'Z_POST'), assign('BOB', 'Z_PAY')],
+        AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+      }),
+    );
     expect((await settle(admin, `/api/systems/PRD-ECC/extracts/${second.body.id}`)).status).toBe('completed');
     const again = await admin.post('/api/analyses', { ruleSetId: set.body.id, systems: ['PRD-ECC'], asOf: '2026-06-30' });
     expect(await settle(admin, `/api/analyses/${again.body.id}`)).toMatchObject({ status: 'completed', conflicts: 1, added: 1, removed: 1 });
@@ -106,7 +141,9 @@ describe('the access engine through REST', () => {
     const [newest, oldest] = g.body.data.accessAnalyses.edges.map((e: { node: unknown }) => e.node);
     expect(g.body.data.accessAnalyses.totalCount).toBe(2);
     expect(newest).toMatchObject({ status: 'COMPLETED', conflictCount: 1, addedCount: 1, removedCount: 1, other: { totalCount: 0 } });
-    expect(newest.latent.edges.map((e: { node: unknown }) => e.node)).toEqual([{ userId: 'BOB', riskId: 'R1', systems: ['PRD-ECC'], rows: expect.arrayContaining([{ role: 'Z_PAY', action: 'F-53' }]) }]);
+    expect(newest.latent.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { userId: 'BOB', riskId: 'R1', systems: ['PRD-ECC'], rows: expect.arrayContaining([{ role: 'Z_PAY', action: 'F-53' }]) },
+    ]);
     expect(oldest.latent.edges[0].node.userId).toBe('ALICE');
   });
 
@@ -121,7 +158,12 @@ describe('the access engine through REST', () => {
       );
       return { events, state };
     };
-    const x = await postZip(server, admin, '/api/systems/QAS/extracts', estate({ USR02: [user('ALICE')], AGR_USERS: [assign('ALICE', 'Z_PAY')], AGR_1251: [...PAY_ROLE] }));
+    const x = await postZip(
+      server,
+      admin,
+      '/api/systems/QAS/extracts',
+      estate({ USR02: [user('ALICE')], AGR_USERS: [assign('ALICE', 'Z_PAY')], AGR_1251: [...PAY_ROLE] }),
+    );
     const extractGid = Buffer.from(`AccessExtract:${x.body.id}`).toString('base64');
     const extract = follow(extractGid);
     await until(() => extract.state.ended, 60_000);
@@ -142,22 +184,32 @@ describe('the access engine through REST', () => {
     await ws.dispose();
   });
 
-  it('pages a run\'s conflicts by user then risk in GraphQL, with filters by user, risk and exercised', async () => {
+  it("pages a run's conflicts by user then risk in GraphQL, with filters by user, risk and exercised", async () => {
     const set = await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Paging' });
     const users = ['CARL', 'ALICE', 'BOB'];
-    const x = await postZip(server, admin, '/api/systems/PAG/extracts', estate({
-      USR02: users.map((u) => user(u)),
-      AGR_USERS: users.flatMap((u) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')]),
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-      // BOB ran an action of both functions: his conflict is exercised.
-      USAGE: [{ BNAME: 'BOB', TCODE: 'FB01', COUNT: '2', LAST_USED: '20260601' }, { BNAME: 'BOB', TCODE: 'F-53', COUNT: '1', LAST_USED: '20260601' }],
-    }));
+    const x = await postZip(
+      server,
+      admin,
+      '/api/systems/PAG/extracts',
+      estate({
+        USR02: users.map((u) => user(u)),
+        AGR_USERS: users.flatMap((u) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')]),
+        AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+        // BOB ran an action of both functions: his conflict is exercised.
+        USAGE: [
+          { BNAME: 'BOB', TCODE: 'FB01', COUNT: '2', LAST_USED: '20260601' },
+          { BNAME: 'BOB', TCODE: 'F-53', COUNT: '1', LAST_USED: '20260601' },
+        ],
+      }),
+    );
     await settle(admin, `/api/systems/PAG/extracts/${x.body.id}`);
     const run = await admin.post('/api/analyses', { ruleSetId: set.body.id, systems: ['PAG'], asOf: '2026-06-30' });
     expect(await settle(admin, `/api/analyses/${run.body.id}`)).toMatchObject({ conflicts: 3, exercised: 1 });
     const gid = Buffer.from(`AccessAnalysis:${run.body.id}`).toString('base64');
     const page = async (args: string) => {
-      const r = await admin.gql(`{ node(id: "${gid}") { ... on AccessAnalysis { conflicts(${args}) { totalCount pageInfo { hasNextPage hasPreviousPage endCursor startCursor } edges { node { userId exercised } } } } } }`);
+      const r = await admin.gql(
+        `{ node(id: "${gid}") { ... on AccessAnalysis { conflicts(${args}) { totalCount pageInfo { hasNextPage hasPreviousPage endCursor startCursor } edges { node { userId exercised } } } } } }`,
+      );
       expect(r.body.errors).toBeUndefined();
       const c = r.body.data.node.conflicts;
       return { ...c, users: c.edges.map((e: { node: { userId: string } }) => e.node.userId) };

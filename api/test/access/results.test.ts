@@ -21,7 +21,12 @@ const gidOf = (id: string) => Buffer.from(`AccessAnalysis:${id}`).toString('base
 const both = (u: string) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')];
 
 async function analyse(ruleSetId: string, system: string, users: string[], holders: string[]) {
-  const x = await postZip(server, admin, `/api/systems/${system}/extracts`, estate({ USR02: users.map((u) => user(u)), AGR_USERS: holders.flatMap(both), AGR_1251: [...POST_ROLE, ...PAY_ROLE] }));
+  const x = await postZip(
+    server,
+    admin,
+    `/api/systems/${system}/extracts`,
+    estate({ USR02: users.map((u) => user(u)), AGR_USERS: holders.flatMap(both), AGR_1251: [...POST_ROLE, ...PAY_ROLE] }),
+  );
   expect((await settle(admin, `/api/systems/${system}/extracts/${x.body.id}`)).status).toBe('completed');
   const started = await admin.post('/api/analyses', { ruleSetId, systems: [system], asOf: '2026-06-30' });
   return settle(admin, `/api/analyses/${started.body.id}`);
@@ -42,7 +47,12 @@ describe('what changed against the previous run of the same rule set version', (
     const r1 = await admin.gql(CHANGES, { id: gidOf(first.id) });
     expect(r1.body.errors).toBeUndefined();
     // A first run: everything is new, nothing to compare against.
-    expect(r1.body.data.node).toMatchObject({ changes: { newCount: 2, resolvedCount: 0, unchangedCount: 0 }, previousRun: null, resolved: { totalCount: 0, edges: [] }, unchanged: { totalCount: 0 } });
+    expect(r1.body.data.node).toMatchObject({
+      changes: { newCount: 2, resolvedCount: 0, unchangedCount: 0 },
+      previousRun: null,
+      resolved: { totalCount: 0, edges: [] },
+      unchanged: { totalCount: 0 },
+    });
     expect(users(r1.body.data.node.new)).toEqual(['ALICE', 'BOB']);
 
     // ALICE loses her roles, CARL gains them, BOB keeps them.
@@ -78,13 +88,18 @@ async function upload(name: string, content: Buffer | string) {
 describe('a run’s conflicts as a workbook', () => {
   it('downloads conflicts.xlsx in the CSV’s columns, and Data Upload loads it to the same rows as the CSV', async () => {
     const set = await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Workbook' });
-    const x = await postZip(server, admin, '/api/systems/XLS/extracts', estate({
-      USR02: [user('ALICE'), user('BOB')],
-      AGR_USERS: [...both('ALICE'), ...both('BOB')],
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-      USER_ADDR: [{ BNAME: 'ALICE', NAME_FIRST: 'Alice', NAME_LAST: 'Adams' }],
-      USAGE: [{ BNAME: 'BOB', TCODE: 'FB01', COUNT: '7', LAST_USED: '20260612' }],
-    }));
+    const x = await postZip(
+      server,
+      admin,
+      '/api/systems/XLS/extracts',
+      estate({
+        USR02: [user('ALICE'), user('BOB')],
+        AGR_USERS: [...both('ALICE'), ...both('BOB')],
+        AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+        USER_ADDR: [{ BNAME: 'ALICE', NAME_FIRST: 'Alice', NAME_LAST: 'Adams' }],
+        USAGE: [{ BNAME: 'BOB', TCODE: 'FB01', COUNT: '7', LAST_USED: '20260612' }],
+      }),
+    );
     await settle(admin, `/api/systems/XLS/extracts/${x.body.id}`);
     const started = await admin.post('/api/analyses', { ruleSetId: set.body.id, systems: ['XLS'], asOf: '2026-06-30' });
     const run = await settle(admin, `/api/analyses/${started.body.id}`);
@@ -118,7 +133,10 @@ const BROWSE = `query($id: ID!, $after: String) { node(id: $id) { ... on AccessR
 describe('a rule set version browsed and downloaded', () => {
   it('lists risks a page at a time with their functions, actions and permissions, disabled rows marked', async () => {
     const files = pairRules({
-      risks: [risk('R1'), { 'Access Risk ID': 'R0', 'Risk Description': 'Pay', 'Risk Level': 'Low', 'Risk Type': 'A', 'Business Process': 'FI', Status: 'Disabled' }],
+      risks: [
+        risk('R1'),
+        { 'Access Risk ID': 'R0', 'Risk Description': 'Pay', 'Risk Level': 'Low', 'Risk Type': 'A', 'Business Process': 'FI', Status: 'Disabled' },
+      ],
       risk_functions: [rf('R1', 'F1'), rf('R1', 'F2'), rf('R0', 'F2')],
       function_actions: [act('F1', 'FB01'), act('F2', 'F-53'), act('F2', 'F-58', 'PRD', 'Disabled')],
       function_permissions: [perm('F1', 'FB01', 'F_BKPF_BUK', 'BUKRS', '1000', '1999'), perm('F1', 'FB01', 'F_BKPF_BUK', 'ACTVT', '01', '', 'Disabled')],
@@ -130,10 +148,22 @@ describe('a rule set version browsed and downloaded', () => {
     expect(p1.body.errors).toBeUndefined();
     const list1 = p1.body.data.node.riskList;
     expect(list1.totalCount).toBe(2);
-    expect(list1.edges[0].node).toEqual({ riskId: 'R0', level: 'Low', type: 'A', enabled: false, functions: [{ functionId: 'F2', scope: 'Single', actions: [
-      { system: '', action: 'F-53', enabled: true, permissions: [] },
-      { system: 'PRD', action: 'F-58', enabled: false, permissions: [] },
-    ] }] });
+    expect(list1.edges[0].node).toEqual({
+      riskId: 'R0',
+      level: 'Low',
+      type: 'A',
+      enabled: false,
+      functions: [
+        {
+          functionId: 'F2',
+          scope: 'Single',
+          actions: [
+            { system: '', action: 'F-53', enabled: true, permissions: [] },
+            { system: 'PRD', action: 'F-58', enabled: false, permissions: [] },
+          ],
+        },
+      ],
+    });
     const p2 = (await admin.gql(BROWSE, { id, after: list1.pageInfo.endCursor })).body.data.node.riskList;
     expect(p2.pageInfo.hasNextPage).toBe(false);
     expect(p2.edges[0].node).toMatchObject({ riskId: 'R1', enabled: true });

@@ -21,11 +21,27 @@ describe('rule set upload', () => {
 
   it.each([
     ['a missing file', { risk_functions: undefined }, "The rule set has no file 'risk_functions'"],
-    ['an unknown function', { risk_functions: [rf('R1', 'F1'), rf('R1', 'F9')] }, "risk_functions.csv, line 3, column 'Function ID': the function 'F9' is not in functions.csv."],
-    ['a risk with no function', { risks: [risk('R1'), risk('R2')] }, "risks.csv, line 3, column 'Access Risk ID': the risk 'R2' has no function in risk_functions.csv."],
-    ['a bad level', { risks: [{ ...risk('R1'), 'Risk Level': 'Severe' }] }, "risks.csv, line 2, column 'Risk Level': 'Severe' is not one of Critical, High, Medium, Low."],
+    [
+      'an unknown function',
+      { risk_functions: [rf('R1', 'F1'), rf('R1', 'F9')] },
+      "risk_functions.csv, line 3, column 'Function ID': the function 'F9' is not in functions.csv.",
+    ],
+    [
+      'a risk with no function',
+      { risks: [risk('R1'), risk('R2')] },
+      "risks.csv, line 3, column 'Access Risk ID': the risk 'R2' has no function in risk_functions.csv.",
+    ],
+    [
+      'a bad level',
+      { risks: [{ ...risk('R1'), 'Risk Level': 'Severe' }] },
+      "risks.csv, line 2, column 'Risk Level': 'Severe' is not one of Critical, High, Medium, Low.",
+    ],
     ['a duplicate key', { functions: [fn('F1'), fn('F2'), fn('F1')] }, "functions.csv, line 4, column 'Function ID': a duplicate of line 2 (F1)."],
-    ['a permission of no action', { function_permissions: [perm('F1', 'ZZ01', 'S_X', 'F', '1')] }, "function_permissions.csv, line 2, column 'Action': 'ZZ01' is not an action of the function 'F1' in function_actions.csv."],
+    [
+      'a permission of no action',
+      { function_permissions: [perm('F1', 'ZZ01', 'S_X', 'F', '1')] },
+      "function_permissions.csv, line 2, column 'Action': 'ZZ01' is not an action of the function 'F1' in function_actions.csv.",
+    ],
   ])('refuses %s, naming file, line and column, and stores nothing', async (_what, change, message) => {
     const before = await e.deps.prisma.accessRuleSet.count();
     const files = Object.fromEntries(Object.entries({ ...pairRules(), ...change }).filter(([, v]) => v !== undefined)) as ReturnType<typeof pairRules>;

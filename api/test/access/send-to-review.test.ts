@@ -19,11 +19,16 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 async function analyse(ruleSetId: string, holders: string[]) {
-  const x = await postZip(server, admin, '/api/systems/PRD-ECC/extracts', estate({
-    USR02: ['ALICE', 'BOB', 'CARL'].map((u) => user(u)),
-    AGR_USERS: [...holders.flatMap((u) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')]), assign('BOB', 'Z_POST')],
-    AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-  }));
+  const x = await postZip(
+    server,
+    admin,
+    '/api/systems/PRD-ECC/extracts',
+    estate({
+      USR02: ['ALICE', 'BOB', 'CARL'].map((u) => user(u)),
+      AGR_USERS: [...holders.flatMap((u) => [assign(u, 'Z_POST'), assign(u, 'Z_PAY')]), assign('BOB', 'Z_POST')],
+      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+    }),
+  );
   expect((await settle(admin, `/api/systems/PRD-ECC/extracts/${x.body.id}`)).status).toBe('completed');
   const run = await admin.post('/api/analyses', { ruleSetId, asOf: '2026-06-30' });
   return settle(admin, `/api/analyses/${run.body.id}`);
@@ -43,7 +48,10 @@ describe("a run's conflicts sent to the review", () => {
     const set = await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Global SoD' });
     expect(set.status).toBe(201);
     expect((await admin.post('/api/review-periods', { name: 'Q2 access review' })).status).toBe(201);
-    expect((await admin.post('/api/assignment-criteria', { name: 'SAP users', reviewerId: reviewer.user.id, criteriaType: 'system', criteriaValue: 'PRD-ECC' })).status).toBe(201);
+    expect(
+      (await admin.post('/api/assignment-criteria', { name: 'SAP users', reviewerId: reviewer.user.id, criteriaType: 'system', criteriaValue: 'PRD-ECC' }))
+        .status,
+    ).toBe(201);
 
     const first = await analyse(set.body.id, ['ALICE']);
     expect(first).toMatchObject({ status: 'completed', conflicts: 1, rows: 3 });
@@ -80,9 +88,12 @@ describe("a run's conflicts sent to the review", () => {
     expect(bad.body).toMatchObject({ code: 'BAD_USER_INPUT', field: 'mode' });
     expect((await admin.post('/api/analyses/00000000-0000-4000-8000-000000000000/review', { mode: 'append' })).status).toBe(404);
     // GraphQL sends the same way.
-    const g = await admin.gql('mutation($id: ID!) { sendAccessAnalysisToReview(id: $id, mode: APPEND) { __typename ... on MutationSendAccessAnalysisToReviewSuccess { data { status originalName } } } }', {
-      id: runs.body.data.accessAnalyses.edges[0].node.id,
-    });
+    const g = await admin.gql(
+      'mutation($id: ID!) { sendAccessAnalysisToReview(id: $id, mode: APPEND) { __typename ... on MutationSendAccessAnalysisToReviewSuccess { data { status originalName } } } }',
+      {
+        id: runs.body.data.accessAnalyses.edges[0].node.id,
+      },
+    );
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.sendAccessAnalysisToReview.data.originalName).toMatch(/^Access analysis Global SoD v1 on 2026-06-30/);
   });

@@ -28,7 +28,10 @@ afterAll(async () => server?.close());
 const boss = () => server.app.deps.jobs.boss;
 /** The job of an extract. */
 async function jobOf(extractId: string) {
-  const [job] = await server.app.deps.db.sql.query<{ id: string; state: string }>(`SELECT id::text, state::text FROM pgboss.job WHERE name = $1 AND data->>'extractId' = $2`, [JOBS.accessExtract, extractId]);
+  const [job] = await server.app.deps.db.sql.query<{ id: string; state: string }>(
+    `SELECT id::text, state::text FROM pgboss.job WHERE name = $1 AND data->>'extractId' = $2`,
+    [JOBS.accessExtract, extractId],
+  );
   return job!;
 }
 /** An instance takes the extract's job and dies with it: it stays active, started `ago` back. */
@@ -72,7 +75,9 @@ describe('work left by an instance that died', () => {
     const queued = await postZip(server, admin, '/api/systems/QUEUED/extracts', PRD);
     // A run whose job is gone (it ended without ending the run).
     const set = await postZip(server, admin, '/api/rule-sets', pairRules(), { name: 'Orphans' });
-    const run = await server.app.deps.prisma.accessAnalysisRun.create({ data: { ruleSetId: set.body.id, asOf: new Date('2026-06-30T00:00:00Z'), systems: ['DEAD'] } });
+    const run = await server.app.deps.prisma.accessAnalysisRun.create({
+      data: { ruleSetId: set.body.id, asOf: new Date('2026-06-30T00:00:00Z'), systems: ['DEAD'] },
+    });
 
     // The app starts again: on PostgreSQL as a second instance on the same database and data folder;
     // PGlite runs in one process only, so its start's sweep runs in this one.
@@ -81,7 +86,10 @@ describe('work left by an instance that died', () => {
       if (!onPostgres) await endOrphanedWork(server.app.deps);
       const c = onPostgres ? await adminClient(again) : admin;
       expect(await settle(c, `/api/systems/DEAD/extracts/${dead.body.id}`)).toMatchObject({ status: 'failed', errorMessage: LOAD_STOPPED });
-      expect(await settle(c, `/api/analyses/${run.id}`)).toMatchObject({ status: 'failed', errorMessage: 'The analysis stopped before it finished; start it again.' });
+      expect(await settle(c, `/api/analyses/${run.id}`)).toMatchObject({
+        status: 'failed',
+        errorMessage: 'The analysis stopped before it finished; start it again.',
+      });
       if (onPostgres) expect(await settle(c, `/api/systems/QUEUED/extracts/${queued.body.id}`)).toMatchObject({ status: 'completed', users: 1 });
       else expect((await c.get(`/api/systems/QUEUED/extracts/${queued.body.id}`)).body.status).toBe('processing');
     } finally {
@@ -115,7 +123,11 @@ describe('work left by an instance that died', () => {
     /** The extract's job fails for good (it reaches the dead-letter queue); resolves once that is handled. */
     const failedForGood = async () => {
       const id = (await boss().send(STOPPED_QUEUE.extract, { extractId: x.body.id }))!;
-      for (const deadline = Date.now() + 30_000; (await boss().getJobById(STOPPED_QUEUE.extract, id))?.state !== 'completed'; await new Promise((r) => setTimeout(r, 100))) {
+      for (
+        const deadline = Date.now() + 30_000;
+        (await boss().getJobById(STOPPED_QUEUE.extract, id))?.state !== 'completed';
+        await new Promise((r) => setTimeout(r, 100))
+      ) {
         if (Date.now() > deadline) throw new Error('the dead-letter job was not handled');
       }
     };

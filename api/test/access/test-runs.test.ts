@@ -38,11 +38,16 @@ describe('a test run of a version that is not active', () => {
     const v2 = await postZip(server, admin, '/api/rule-sets', draft, { name: 'Global SoD' });
     expect(v2.body).toMatchObject({ version: 2, active: false });
     // ALICE holds both functions of R1; BOB only the posting one.
-    const x = await postZip(server, admin, '/api/systems/PRD-ECC/extracts', estate({
-      USR02: [user('ALICE'), user('BOB')],
-      AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY'), assign('BOB', 'Z_POST')],
-      AGR_1251: [...POST_ROLE, ...PAY_ROLE],
-    }));
+    const x = await postZip(
+      server,
+      admin,
+      '/api/systems/PRD-ECC/extracts',
+      estate({
+        USR02: [user('ALICE'), user('BOB')],
+        AGR_USERS: [assign('ALICE', 'Z_POST'), assign('ALICE', 'Z_PAY'), assign('BOB', 'Z_POST')],
+        AGR_1251: [...POST_ROLE, ...PAY_ROLE],
+      }),
+    );
     expect((await settle(admin, `/api/systems/PRD-ECC/extracts/${x.body.id}`)).status).toBe('completed');
 
     const real = await run(v1.body.id);
@@ -67,7 +72,9 @@ describe('a test run of a version that is not active', () => {
     const sent = await admin.post(`/api/analyses/${test.id}/review`, { mode: 'append' });
     expect(sent.status).toBe(409);
     expect(sent.body.message).toMatch(/test run .* cannot be sent to the review/);
-    const g = await admin.gql('mutation($id: ID!) { sendAccessAnalysisToReview(id: $id, mode: APPEND) { __typename ... on Error { message } } }', { id: encodeGlobalID('AccessAnalysis', test.id) });
+    const g = await admin.gql('mutation($id: ID!) { sendAccessAnalysisToReview(id: $id, mode: APPEND) { __typename ... on Error { message } } }', {
+      id: encodeGlobalID('AccessAnalysis', test.id),
+    });
     expect(JSON.stringify(g.body)).toMatch(/cannot be sent to the review/);
     expect(await server.app.deps.prisma.upload.count()).toBe(0);
 
@@ -82,14 +89,23 @@ describe('a test run of a version that is not active', () => {
       addedCount: 2,
       removedCount: 1,
       compareTo: { id: encodeGlobalID('AccessAnalysis', real.id) },
-      wouldAdd: [{ userId: 'ALICE', riskId: 'R2' }, { userId: 'BOB', riskId: 'R2' }],
+      wouldAdd: [
+        { userId: 'ALICE', riskId: 'R2' },
+        { userId: 'BOB', riskId: 'R2' },
+      ],
       wouldRemove: [{ userId: 'ALICE', riskId: 'R1', riskDescription: 'Risk R1' }],
     });
     // Its change lists are those of the comparison with compareTo.
-    const testLists = await admin.gql('query($id: ID!) { node(id: $id) { ... on AccessAnalysis { previousRun { id } changes { newCount resolvedCount unchangedCount } } } }', {
-      id: encodeGlobalID('AccessAnalysis', test.id),
+    const testLists = await admin.gql(
+      'query($id: ID!) { node(id: $id) { ... on AccessAnalysis { previousRun { id } changes { newCount resolvedCount unchangedCount } } } }',
+      {
+        id: encodeGlobalID('AccessAnalysis', test.id),
+      },
+    );
+    expect(testLists.body.data.node).toEqual({
+      previousRun: { id: encodeGlobalID('AccessAnalysis', real.id) },
+      changes: { newCount: 2, resolvedCount: 1, unchangedCount: 0 },
     });
-    expect(testLists.body.data.node).toEqual({ previousRun: { id: encodeGlobalID('AccessAnalysis', real.id) }, changes: { newCount: 2, resolvedCount: 1, unchangedCount: 0 } });
 
     // The active version's next run counts against its own last run, as before.
     expect(await run(v1.body.id)).toMatchObject({ test: false, conflicts: 1, added: 0, removed: 0 });
@@ -98,9 +114,12 @@ describe('a test run of a version that is not active', () => {
     const activated = await run(v2.body.id);
     expect(activated).toMatchObject({ test: false, compareTo: null, conflicts: 2, added: 2, removed: 0 });
     // Its change lists agree with its counts: nothing to compare with, every conflict new.
-    const lists = await admin.gql('query($id: ID!) { node(id: $id) { ... on AccessAnalysis { previousRun { id } changes { newCount resolvedCount unchangedCount } } } }', {
-      id: encodeGlobalID('AccessAnalysis', activated.id),
-    });
+    const lists = await admin.gql(
+      'query($id: ID!) { node(id: $id) { ... on AccessAnalysis { previousRun { id } changes { newCount resolvedCount unchangedCount } } } }',
+      {
+        id: encodeGlobalID('AccessAnalysis', activated.id),
+      },
+    );
     expect(lists.body.data.node).toEqual({ previousRun: null, changes: { newCount: 2, resolvedCount: 0, unchangedCount: 0 } });
     // Now v1 is the draft: its test run compares with v2's real run.
     expect(await run(v1.body.id)).toMatchObject({ test: true, conflicts: 1, added: 1, removed: 2 });

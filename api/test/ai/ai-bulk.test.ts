@@ -44,7 +44,12 @@ const waitForEnd = async () => {
     await new Promise((r) => setTimeout(r, 200));
   }
 };
-const categorized = async () => new Set((await server.app.deps.prisma.riskRow.findMany({ where: { aiSuggestedCategory: { not: null } }, select: { accessRiskId: true } })).map((r) => r.accessRiskId));
+const categorized = async () =>
+  new Set(
+    (await server.app.deps.prisma.riskRow.findMany({ where: { aiSuggestedCategory: { not: null } }, select: { accessRiskId: true } })).map(
+      (r) => r.accessRiskId,
+    ),
+  );
 
 describe('bulk categorisation', () => {
   it('estimates the cost before it starts (no call made yet: a typical call at the model price)', async () => {

@@ -36,11 +36,67 @@ beforeAll(async () => {
   reviewerB = b.client;
   const sap = { system: 'SAP ERP', businessProcess: 'FI' };
   await seedRows(server.app.deps.prisma, [
-    { userId: 'U1', userName: 'Alice Jones', accessRiskId: 'R01', riskDescription: 'Maintain vendor and post payment', riskLevel: 'high', ruleId: '0301', roleProfile: 'Z_AP_CLERK', compositeBusinessRole: 'COMP_FIN', function: 'AP01', functionDescription: 'AP Payments', action: 'FB60', actionDescription: 'Enter invoice', ...sap },
-    { userId: 'U1', userName: 'Alice Jones', accessRiskId: 'R01', riskDescription: 'Maintain vendor and post payment', riskLevel: 'high', ruleId: '0102', roleProfile: 'Z_VENDOR_MAINT', compositeBusinessRole: 'COMP_FIN', function: 'VM01', functionDescription: 'Vendor Master Maintenance', action: 'XK01', actionDescription: 'Create Vendor', ...sap },
-    { userId: 'U9', userName: 'Zed Other', accessRiskId: 'R01', riskDescription: 'Maintain vendor and post payment', riskLevel: 'high', ruleId: '0301', roleProfile: 'Z_AP_CLERK', ...sap },
-    { userId: 'U1', userName: 'Alice Jones', accessRiskId: 'R02', riskDescription: 'Change user master and assign roles', riskLevel: 'medium', ruleId: '0110', roleProfile: 'Z_BASIS', function: 'BC01', ...sap },
-    ...Array.from({ length: 12 }, (_, i): SeedRow => ({ userId: 'U1', userName: 'Alice Jones', accessRiskId: 'R03', riskDescription: 'Broad role set', riskLevel: 'low', roleProfile: `P${i}`, function: `FN${i}`, action: `ACT${i}` })),
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      accessRiskId: 'R01',
+      riskDescription: 'Maintain vendor and post payment',
+      riskLevel: 'high',
+      ruleId: '0301',
+      roleProfile: 'Z_AP_CLERK',
+      compositeBusinessRole: 'COMP_FIN',
+      function: 'AP01',
+      functionDescription: 'AP Payments',
+      action: 'FB60',
+      actionDescription: 'Enter invoice',
+      ...sap,
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      accessRiskId: 'R01',
+      riskDescription: 'Maintain vendor and post payment',
+      riskLevel: 'high',
+      ruleId: '0102',
+      roleProfile: 'Z_VENDOR_MAINT',
+      compositeBusinessRole: 'COMP_FIN',
+      function: 'VM01',
+      functionDescription: 'Vendor Master Maintenance',
+      action: 'XK01',
+      actionDescription: 'Create Vendor',
+      ...sap,
+    },
+    {
+      userId: 'U9',
+      userName: 'Zed Other',
+      accessRiskId: 'R01',
+      riskDescription: 'Maintain vendor and post payment',
+      riskLevel: 'high',
+      ruleId: '0301',
+      roleProfile: 'Z_AP_CLERK',
+      ...sap,
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      accessRiskId: 'R02',
+      riskDescription: 'Change user master and assign roles',
+      riskLevel: 'medium',
+      ruleId: '0110',
+      roleProfile: 'Z_BASIS',
+      function: 'BC01',
+      ...sap,
+    },
+    ...Array.from({ length: 12 }, (_, i): SeedRow => ({
+      userId: 'U1',
+      userName: 'Alice Jones',
+      accessRiskId: 'R03',
+      riskDescription: 'Broad role set',
+      riskLevel: 'low',
+      roleProfile: `P${i}`,
+      function: `FN${i}`,
+      action: `ACT${i}`,
+    })),
   ]);
   const reviewers = await server.app.deps.prisma.user.findMany({ where: { role: 'reviewer' }, orderBy: { createdAt: 'asc' } });
   await server.app.deps.prisma.assignmentCriteria.createMany({
@@ -91,7 +147,12 @@ describe('the OpenAI API key', () => {
   });
 
   it('is stored encrypted (the raw column does not contain it) and never returned', async () => {
-    const saved = await admin.post('/api/admin/settings', { settingKey: 'openai_api_key', settingValue: STANDIN_KEY, description: 'OpenAI', isEncrypted: true });
+    const saved = await admin.post('/api/admin/settings', {
+      settingKey: 'openai_api_key',
+      settingValue: STANDIN_KEY,
+      description: 'OpenAI',
+      isEncrypted: true,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ hasValue: true });
     expect(JSON.stringify(saved.body)).not.toContain(STANDIN_KEY);
@@ -142,7 +203,14 @@ describe('the OpenAI API key', () => {
 describe('categorisation', () => {
   it('suggests a category, stores it on every row of the risk id with the time, and records tokens and cost', async () => {
     const before = (await usageRows()).length;
-    const r = await reviewerA.post('/api/ai/categorize-risk', { riskId: 'R01', riskDescription: 'ignored', functions: ['x'], riskLevel: 'high', ruleId: '0301', system: 'SAP ERP' });
+    const r = await reviewerA.post('/api/ai/categorize-risk', {
+      riskId: 'R01',
+      riskDescription: 'ignored',
+      functions: ['x'],
+      riskLevel: 'high',
+      ruleId: '0301',
+      system: 'SAP ERP',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ suggestedCategory: 'Financial', confidence: 0.87, cached: false });
     const prompt = standin.completions().at(-1)!.body.messages[1].content as string;
@@ -179,13 +247,18 @@ describe('categorisation', () => {
     const acc = await reviewerA.post('/api/ai/accept-suggestion/R01', { accepted: true });
     expect(acc.body).toEqual({ riskId: 'R01', accepted: true, suggestedCategory: 'Financial' });
     expect((await rowsOf('R01')).every((x) => x.aiCategoryAccepted === true)).toBe(true);
-    const rej = await reviewerA.gql('mutation { decideAiSuggestion(riskId: "R01", accepted: false) { ... on MutationDecideAiSuggestionSuccess { data { accepted } } } }');
+    const rej = await reviewerA.gql(
+      'mutation { decideAiSuggestion(riskId: "R01", accepted: false) { ... on MutationDecideAiSuggestionSuccess { data { accepted } } } }',
+    );
     expect(rej.body.data.decideAiSuggestion.data.accepted).toBe(false);
     expect((await rowsOf('R01')).every((x) => x.aiCategoryAccepted === false)).toBe(true);
     expect(await prisma().auditEvent.count({ where: { action: { in: ['ai_suggestion.accepted', 'ai_suggestion.rejected'] }, entityId: 'R01' } })).toBe(2);
-    const g = await reviewerA.gql('{ compositeUsers(first: 5) { edges { node { userId riskGroups { accessRiskId aiSuggestion { category confidence accepted processedAt } } } } } }');
+    const g = await reviewerA.gql(
+      '{ compositeUsers(first: 5) { edges { node { userId riskGroups { accessRiskId aiSuggestion { category confidence accepted processedAt } } } } } }',
+    );
     const groups = g.body.data?.compositeUsers?.edges?.flatMap((e: any) => e.node.riskGroups) ?? [];
-    if (groups.length) expect(groups.find((x: any) => x.accessRiskId === 'R01').aiSuggestion).toMatchObject({ category: 'Financial', confidence: 0.87, accepted: false });
+    if (groups.length)
+      expect(groups.find((x: any) => x.accessRiskId === 'R01').aiSuggestion).toMatchObject({ category: 'Financial', confidence: 0.87, accepted: false });
     expect((await reviewerA.post('/api/ai/accept-suggestion/R02', { accepted: true })).status).toBe(404);
     expect((await reviewerA.post('/api/ai/accept-suggestion/R01', { accepted: 'yes' })).status).toBe(400);
   });
@@ -254,7 +327,11 @@ describe('risk profile', () => {
       accessRiskId: 'R01',
       riskNature: expect.any(String),
       functionAnalysis: expect.any(String),
-      severityAssessment: { level: 'High', reasoning: expect.any(String), dimensions: expect.arrayContaining([expect.objectContaining({ dimension: 'Financial impact' })]) },
+      severityAssessment: {
+        level: 'High',
+        reasoning: expect.any(String),
+        dimensions: expect.arrayContaining([expect.objectContaining({ dimension: 'Financial impact' })]),
+      },
       conclusion: expect.any(String),
       recommendedActions: expect.arrayContaining([expect.any(String)]),
       rowsUsed: 2,
@@ -285,7 +362,9 @@ describe('risk profile', () => {
 
   it('over GraphQL, failures are typed results with the message', async () => {
     standin.fail('malformed');
-    const g = await reviewerA.gql('mutation { generateRiskProfile(accessRiskId: "R02", userId: "U1") { __typename ... on BaseError { code message } ... on MutationGenerateRiskProfileSuccess { data { conclusion } } } }');
+    const g = await reviewerA.gql(
+      'mutation { generateRiskProfile(accessRiskId: "R02", userId: "U1") { __typename ... on BaseError { code message } ... on MutationGenerateRiskProfileSuccess { data { conclusion } } } }',
+    );
     expect(g.body.data.generateRiskProfile).toMatchObject({ __typename: 'BaseError', code: 'AI_SERVICE_ERROR' });
   });
 });

@@ -13,7 +13,11 @@ let reviewer: Awaited<ReturnType<typeof userClient>>;
 let reviewerToken: string;
 let rowIds: bigint[];
 
-const lines = (csv: string) => csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+const lines = (csv: string) =>
+  csv
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
 
 beforeAll(async () => {
   server = await startServer();
@@ -64,7 +68,11 @@ describe('a tool with an API token', () => {
     const file = await graph.get(link.path);
     expect(file.status).toBe(200);
     expect(file.headers.get('x-total-rows')).toBe('2');
-    expect(lines(file.body).slice(1).map((l) => l.includes('SAP ERP'))).toEqual([true, true]);
+    expect(
+      lines(file.body)
+        .slice(1)
+        .map((l) => l.includes('SAP ERP')),
+    ).toEqual([true, true]);
     // The token's own decision rides along (Export Results: the caller's decisions).
     expect(lines(file.body)[1]).toContain('retain');
   });

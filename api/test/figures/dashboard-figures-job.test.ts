@@ -43,7 +43,9 @@ async function notKept(who: UserClient | 'admin', at = new Date()) {
   const key = who === 'admin' ? 'admin' : scopeKey(await criteriaSetsFor(db(), who.user.id));
   const keys = keysOf(key, categoryVersion, at);
   const missing = await figuresNotKept(db(), v, Object.values(keys));
-  return Object.entries(keys).filter(([, k]) => missing.has(k)).map(([figure]) => figure);
+  return Object.entries(keys)
+    .filter(([, k]) => missing.has(k))
+    .map(([figure]) => figure);
 }
 
 /** Waits (no reader asking) until the reviewer's figures are kept; what is still missing at the deadline fails. */
@@ -125,10 +127,12 @@ describe('a change of what a reviewer sees sends the dashboard figures job in it
     expect((await admin.post('/api/review-periods', { name: 'Job period' })).status).toBe(201);
     await decide(server, a, 'U1', 'Z_AP');
     const fresh = async (period: string) =>
-      (await db().$queryRawUnsafe<{ fresh: boolean }[]>(
-        `SELECT s.data_version = v.version AND s.criteria_version = v.criteria_version AS fresh
+      (
+        await db().$queryRawUnsafe<{ fresh: boolean }[]>(
+          `SELECT s.data_version = v.version AND s.criteria_version = v.criteria_version AS fresh
            FROM shared_item_periods s CROSS JOIN risk_data_version v WHERE v.id = 1 AND s.period_id = ${period}`,
-      ))[0]?.fresh ?? false;
+        )
+      )[0]?.fresh ?? false;
     const active = () => fresh(`(SELECT id FROM review_periods WHERE status = 'active')`);
     const earlier = () => fresh(`'${opened.body.id}'::uuid`);
     // From before the change: the job may have refreshed them by the time its answer is read.

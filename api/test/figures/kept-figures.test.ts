@@ -16,13 +16,21 @@ let reviewer: Awaited<ReturnType<typeof userClient>>;
 const statements: string[] = [];
 
 /** The counts over the live rows behind the kept figures (dashboard.ts, risks.ts scopeTotals). */
-const COUNTS = [/count\(DISTINCT r\.user_id\) FILTER/, /HAVING min\(r\.created_at\)/, /r\.created_at AT TIME ZONE 'UTC'\) AS b, count\(\*\)/, /AS category, count\(\*\)/];
+const COUNTS = [
+  /count\(DISTINCT r\.user_id\) FILTER/,
+  /HAVING min\(r\.created_at\)/,
+  /r\.created_at AT TIME ZONE 'UTC'\) AS b, count\(\*\)/,
+  /AS category, count\(\*\)/,
+];
 const countsRun = () => statements.filter((s) => COUNTS.some((c) => c.test(s))).length;
 
 /** Everything the dashboard shows that comes from these figures, for the administrator and the reviewer. */
 async function dashboards() {
   const out: Record<string, unknown> = {};
-  for (const [who, client] of [['admin', admin], ['reviewer', reviewer.client]] as const) {
+  for (const [who, client] of [
+    ['admin', admin],
+    ['reviewer', reviewer.client],
+  ] as const) {
     for (const path of ['/api/dashboard/stats', '/api/dashboard/trend?range=30d', '/api/dashboard/trend?range=6m', '/api/dashboard/categories']) {
       const r = await client.get(path);
       expect(r.status, `${who} ${path}`).toBe(200);
@@ -36,13 +44,19 @@ async function dashboards() {
 
 const keptVersions = async () =>
   (await server.app.deps.prisma.$queryRawUnsafe<{ v: bigint }[]>(`SELECT DISTINCT data_version AS v FROM kept_figures ORDER BY 1`)).map((r) => r.v);
-const dataVersion = async () => (await server.app.deps.prisma.$queryRawUnsafe<{ v: bigint }[]>(`SELECT version AS v FROM risk_data_version WHERE id = 1`))[0]!.v;
+const dataVersion = async () =>
+  (await server.app.deps.prisma.$queryRawUnsafe<{ v: bigint }[]>(`SELECT version AS v FROM risk_data_version WHERE id = 1`))[0]!.v;
 
 beforeAll(async () => {
   server = await startServer({}, { onQuery: (sql) => void statements.push(sql) });
   admin = await adminClient(server);
   reviewer = await userClient(server, admin);
-  await load(server, admin, line('K1', 'R01', 'SAP ERP', 'Z_AP') + line('K1', 'R02', 'Workday', 'HR') + line('K2', 'R03', 'SAP ERP', 'Z_AP') + line('K3', 'R04', 'AD', 'DOM'), 'replace');
+  await load(
+    server,
+    admin,
+    line('K1', 'R01', 'SAP ERP', 'Z_AP') + line('K1', 'R02', 'Workday', 'HR') + line('K2', 'R03', 'SAP ERP', 'Z_AP') + line('K3', 'R04', 'AD', 'DOM'),
+    'replace',
+  );
   expect((await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
   expect((await admin.post('/api/review-periods', { name: 'Kept figures' })).status).toBe(201);
   await decide(server, reviewer, 'K1', 'Z_AP', 'remove');

@@ -36,7 +36,12 @@ async function figureKeys() {
   const { c: categoryVersion } = await versions();
   const out = new Map<string, ReturnType<typeof keysOf>>();
   out.set('admin', keysOf('admin', categoryVersion));
-  for (const [who, u] of [['a', a], ['b', b], ['c', c], ['d', d]] as const) {
+  for (const [who, u] of [
+    ['a', a],
+    ['b', b],
+    ['c', c],
+    ['d', d],
+  ] as const) {
     out.set(who, keysOf(scopeKey(await criteriaSetsFor(db(), u.user.id)), categoryVersion));
   }
   return out;
@@ -58,7 +63,13 @@ async function keptNow() {
 /** Everything the dashboards show from these figures, for the administrator and each reviewer, over REST and GraphQL. */
 async function dashboards() {
   const out: Record<string, unknown> = {};
-  for (const [who, client] of [['admin', admin], ['a', a.client], ['b', b.client], ['c', c.client], ['d', d.client]] as const) {
+  for (const [who, client] of [
+    ['admin', admin],
+    ['a', a.client],
+    ['b', b.client],
+    ['c', c.client],
+    ['d', d.client],
+  ] as const) {
     for (const path of ['/api/dashboard/stats', '/api/dashboard/trend?range=30d', '/api/dashboard/trend?range=6m', '/api/dashboard/categories']) {
       const r = await client.get(path);
       expect(r.status, `${who} ${path}`).toBe(200);
@@ -120,7 +131,10 @@ beforeAll(async () => {
   await loadExport(
     server,
     admin,
-    HEADER + row('U6', 'Finance', 'R10', 'High', 'SAP ERP', 'Z_AP') + row('U1', 'Finance', 'R11', 'High', 'Workday', 'HR') + row('U5', 'IT', 'R12', 'Low', 'AD', 'DOM'),
+    HEADER +
+      row('U6', 'Finance', 'R10', 'High', 'SAP ERP', 'Z_AP') +
+      row('U1', 'Finance', 'R11', 'High', 'Workday', 'HR') +
+      row('U5', 'IT', 'R12', 'Low', 'AD', 'DOM'),
     { mode: 'append' },
   );
 });
@@ -137,7 +151,12 @@ describe("every reviewer's dashboard figures are worked out when an upload goes 
     for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 100))) {
       warmed = await keptNow();
       if (Object.values(warmed).every((v) => v !== undefined)) break;
-      if (Date.now() > deadline) throw new Error(`not kept: ${Object.keys(warmed).filter((k) => warmed[k] === undefined).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `not kept: ${Object.keys(warmed)
+            .filter((k) => warmed[k] === undefined)
+            .join(', ')}`,
+        );
     }
     // What they say, for the reviewers (by hand from the rows above).
     expect(warmed['a totals']).toEqual({ total: 5, high: 4, highUsers: 4 });

@@ -59,7 +59,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("a period's first refresh and 
     // The decision: inserted (its trigger ran), not yet committed; the refresh starts meanwhile.
     const decision = await decisionUnderWay(prisma, period.id, reviewer!.id, row!, 'retain');
     await decision.commitAfter(() => freshSharedItems(prisma, [period.id]));
-    const [kept] = await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT coalesce(sum(decisions), 0)::bigint AS n FROM shared_items WHERE period_id = $1::uuid`, period.id);
+    const [kept] = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT coalesce(sum(decisions), 0)::bigint AS n FROM shared_items WHERE period_id = $1::uuid`,
+      period.id,
+    );
     expect(kept!.n).toBe(1n);
   });
 
@@ -76,7 +79,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("a period's first refresh and 
     const decision = await decisionUnderWay(prisma, period.id, x!.id, row!, 'remove');
     const jobs = await startJobQueue(env.db, { databaseUrl: env.test.url });
     try {
-      await decision.commitAfter(() => prisma.$transaction((tx) => changingWhatTheySee(tx, jobs, [x!.id], () => tx.assignmentCriteria.delete({ where: { id: xs.id } }))));
+      await decision.commitAfter(() =>
+        prisma.$transaction((tx) => changingWhatTheySee(tx, jobs, [x!.id], () => tx.assignmentCriteria.delete({ where: { id: xs.id } }))),
+      );
     } finally {
       await jobs.stop(0);
     }

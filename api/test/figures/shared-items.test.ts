@@ -15,7 +15,6 @@ let b: U;
 let c: U;
 let periodId: string;
 
-
 /** The definition (README 'Shared reviews'), written here independently of the service's statement. */
 const DEFINITION = `
   WITH live AS (SELECT r.* FROM risk_rows r WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)),
@@ -51,7 +50,10 @@ async function expectKeptEqualsDefinition() {
   const decisions = await db.$queryRawUnsafe<{ id: string; k: string; decision: string }[]>(`
     SELECT d.id::text AS id, d.period_id::text || '|' || r.user_id || '|' || r.role_profile AS k, d.decision::text AS decision
       FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id WHERE r.upload_id IS NULL OR r.upload_id IN (SELECT id FROM uploads WHERE live)`);
-  const want = decisions.filter((d) => isShared.has(d.k)).map((d) => d.id).sort();
+  const want = decisions
+    .filter((d) => isShared.has(d.k))
+    .map((d) => d.id)
+    .sort();
   expect(shared.reviews.map((r: any) => r.id).sort()).toEqual(want);
   expect(shared.total).toBe(want.length);
   expect(unique.total).toBe(decisions.length - want.length);
@@ -101,7 +103,12 @@ describe('shared items kept per period', () => {
   let bCriterion: string;
 
   it('after an upload, criteria added and decisions (which extend the kept items without a refresh)', async () => {
-    await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
+    await load(
+      server,
+      admin,
+      line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'),
+      'replace',
+    );
     expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'system', criteriaValue: 'SAP ERP' })).status).toBe(201);
     const bc = await admin.post('/api/assignment-criteria', { reviewerId: b.user.id, criteriaType: 'user_id', criteriaValue: 'U1' });
     expect(bc.status).toBe(201);

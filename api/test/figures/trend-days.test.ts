@@ -18,7 +18,6 @@ let c: U;
 let periodId: string;
 const statements: string[] = [];
 
-
 type Point = { date: string; loaded: number; retained: number; removed: number; pending: number };
 
 /** The live-row condition (alias r) of what reviewer $1 sees: a row one of their criteria matches unless moved away from them, or one moved to them. */
@@ -82,7 +81,12 @@ const normalise = (points: Point[]) => points.map((p) => ({ ...p, date: new Date
  * definition: the administrator's (everyone's) and each reviewer's own.
  */
 async function expectTrendEqualsDefinition() {
-  for (const [who, client, id] of [['admin', admin, null], ['a', a.client, a.user.id], ['b', b.client, b.user.id], ['c', c.client, c.user.id]] as const) {
+  for (const [who, client, id] of [
+    ['admin', admin, null],
+    ['a', a.client, a.user.id],
+    ['b', b.client, b.user.id],
+    ['c', c.client, c.user.id],
+  ] as const) {
     for (const [range, gql, unit, count] of [
       ['30d', 'LAST_30_DAYS', 'day', 30],
       ['6m', 'LAST_6_MONTHS', 'week', 26],
@@ -102,7 +106,11 @@ async function expectTrendEqualsDefinition() {
     expect((await client.get('/api/assigned-risks?limit=1')).body.pendingReview, `${who} assigned`).toBe(today);
     // A reviewer's All Reviews total, and with each Decision filter.
     const reviews = await reviewsDefinition(id);
-    for (const [query, want] of [['', reviews.all], ['&decision=retain', reviews.retain], ['&decision=remove', reviews.remove]] as const) {
+    for (const [query, want] of [
+      ['', reviews.all],
+      ['&decision=retain', reviews.retain],
+      ['&decision=remove', reviews.remove],
+    ] as const) {
       expect((await client.get(`/api/reviews/all?limit=50${query}`)).body.total, `${who} All Reviews${query}`).toBe(want);
     }
   }
@@ -194,7 +202,12 @@ describe('dashboard trend from counts kept per day', () => {
   let stamp: number;
 
   it('after decisions on different days: the same series counted live and from the kept days', async () => {
-    await load(server, admin, line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'), 'replace');
+    await load(
+      server,
+      admin,
+      line('U1', 'R01', 'SAP ERP', 'Z_AP') + line('U1', 'R02', 'Workday', 'HR') + line('U2', 'R03', 'SAP ERP', 'Z_AP') + line('U3', 'R04', 'AD', 'DOM'),
+      'replace',
+    );
     // Rows loaded on earlier days too, so 'loaded' climbs within the range.
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '40 days' WHERE user_id = 'U3'`);
     await server.app.deps.prisma.$executeRawUnsafe(`UPDATE risk_rows SET created_at = created_at - interval '12 days' WHERE user_id = 'U2'`);

@@ -122,14 +122,15 @@ describe('ids and cursors a caller may not use', () => {
     expect((await admin.gql(`query($id: ID!) { node(id: $id) { __typename } }`, { id: other })).body).toEqual({ data: { node: { __typename: 'RiskRow' } } });
   });
 
-  it("a decision is a Node its reviewer and administrators read back by id, null for another reviewer", async () => {
+  it('a decision is a Node its reviewer and administrators read back by id, null for another reviewer', async () => {
     expect((await admin.post('/api/review-periods', { name: 'Connections period' })).status).toBe(201);
     expect((await reviewer.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'remove' })).status).toBe(200);
     const listed = (await reviewer.client.gql('{ allReviews(first: 5) { totalCount edges { node { id decision } } } }')).body.data.allReviews;
     expect(listed.totalCount).toBe(1);
     const id = listed.edges[0].node.id;
     const q = `query($id: ID!) { node(id: $id) { __typename ... on ReviewDecision { decision userId } } }`;
-    for (const c of [reviewer.client, admin]) expect((await c.gql(q, { id })).body.data.node).toEqual({ __typename: 'ReviewDecision', decision: 'REMOVE', userId: 'C000' });
+    for (const c of [reviewer.client, admin])
+      expect((await c.gql(q, { id })).body.data.node).toEqual({ __typename: 'ReviewDecision', decision: 'REMOVE', userId: 'C000' });
     const other = await userClient(server, admin);
     expect((await other.client.gql(q, { id })).body).toEqual({ data: { node: null } });
   });

@@ -31,7 +31,7 @@ const HOSTILE = {
   'a bidirectional isolate': 'a\u2066b\u2069',
   'a byte order mark': '\ufeffname',
   'a C1 control (8-bit CSI)': 'a\u009b2Jb',
-  'DEL': 'a\u007fb',
+  DEL: 'a\u007fb',
   'a vertical tab': 'a\u000bb',
 };
 const refusal = (field: string) => `${field} ${CONTROL_CHARACTERS_REFUSED}`;
@@ -50,7 +50,13 @@ describe('typed text through REST', () => {
       [admin, 'POST', '/api/assignment-criteria', (s) => ({ name: s, reviewerId: me, criteriaType: 'system', criteriaValue: 'SAP ERP' }), 'name'],
       [admin, 'POST', '/api/admin/settings', (s) => ({ settingKey: 'review.requireRemovalComment', settingValue: s }), 'settingValue'],
       [reviewer.client, 'POST', '/api/reviews/decision', (s) => ({ riskDefinitionId: 1, decision: 'remove', comments: s }), 'comments'],
-      [reviewer.client, 'POST', '/api/reviews/decisions', (s) => ({ decisions: [{ riskDefinitionId: 1, decision: 'remove', comments: s }] }), 'decisions[0].comments'],
+      [
+        reviewer.client,
+        'POST',
+        '/api/reviews/decisions',
+        (s) => ({ decisions: [{ riskDefinitionId: 1, decision: 'remove', comments: s }] }),
+        'decisions[0].comments',
+      ],
       [admin, 'POST', '/api/reassignments', (s) => ({ toReviewerId: me, riskDefinitionIds: [1], note: s }), 'note'],
       [admin, 'PUT', `/api/submissions/${me}/return`, (s) => ({ comment: s }), 'comment'],
     ];
@@ -72,10 +78,20 @@ describe('typed text through REST', () => {
 
   it('single-line fields refuse line breaks and tabs; multi-line ones keep them; a password may hold anything', async () => {
     const oneLine: [string, string, (s: string) => unknown, string][] = [
-      ['POST', '/api/notifications', (s) => ({ title: s, message: 'm', type: 'info', targetType: 'all' }), 'Title must be on one line (no line breaks or tabs)'],
+      [
+        'POST',
+        '/api/notifications',
+        (s) => ({ title: s, message: 'm', type: 'info', targetType: 'all' }),
+        'Title must be on one line (no line breaks or tabs)',
+      ],
       ['POST', '/api/review-periods', (s) => ({ name: s }), 'Period name must be on one line (no line breaks or tabs)'],
       ['POST', '/api/tokens', (s) => ({ name: s }), 'Token name must be on one line (no line breaks or tabs)'],
-      ['POST', '/api/users', (s) => ({ email: 'two.lines@example.com', firstName: s, role: 'reviewer' }), 'First name must be on one line (no line breaks or tabs)'],
+      [
+        'POST',
+        '/api/users',
+        (s) => ({ email: 'two.lines@example.com', firstName: s, role: 'reviewer' }),
+        'First name must be on one line (no line breaks or tabs)',
+      ],
     ];
     for (const [method, path, body, message] of oneLine) {
       for (const s of ['first\nsecond', 'first\r\nsecond', 'a\tb']) {
@@ -126,7 +142,11 @@ describe('typed text through GraphQL', () => {
       `mutation($input: CreateReviewPeriodInput!) { createReviewPeriod(input: $input) { __typename ... on ValidationError { message field } } }`,
       { input: { name: 'Q2\nforged line' } },
     );
-    expect(r.body.data.createReviewPeriod).toEqual({ __typename: 'ValidationError', message: 'Period name must be on one line (no line breaks or tabs)', field: 'name' });
+    expect(r.body.data.createReviewPeriod).toEqual({
+      __typename: 'ValidationError',
+      message: 'Period name must be on one line (no line breaks or tabs)',
+      field: 'name',
+    });
   });
 });
 

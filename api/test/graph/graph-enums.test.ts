@@ -15,7 +15,12 @@ describe('the schema’s enums', () => {
   it('name every value in UPPER_CASE', () => {
     const enums = Object.values(schema.getTypeMap()).filter((t): t is GraphQLEnumType => isEnumType(t) && !t.name.startsWith('__'));
     expect(enums.length).toBeGreaterThan(30);
-    const lower = enums.flatMap((e) => e.getValues().filter((v) => !UPPER_CASE.test(v.name)).map((v) => `${e.name}.${v.name}`));
+    const lower = enums.flatMap((e) =>
+      e
+        .getValues()
+        .filter((v) => !UPPER_CASE.test(v.name))
+        .map((v) => `${e.name}.${v.name}`),
+    );
     expect(lower).toEqual([]);
   });
 
@@ -47,7 +52,9 @@ describe('REST and GraphQL on the same records', () => {
       { userId: 'E1', userName: 'Enid Enum', userGroup: 'ENUMGRP', accessRiskId: 'ER1' },
       { userId: 'E2', userName: 'Ezra Enum', userGroup: 'ENUMGRP', accessRiskId: 'ER2' },
     ]);
-    expect((await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'ENUMGRP' })).status).toBe(201);
+    expect((await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'ENUMGRP' })).status).toBe(
+      201,
+    );
     expect((await admin.post('/api/review-periods', { name: 'Enum convention' })).status).toBe(201);
   });
   afterAll(async () => server?.close());

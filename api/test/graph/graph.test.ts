@@ -97,7 +97,11 @@ describe('GraphiQL on an intranet', () => {
   it('every example of the guide is valid against the schema and runs for an administrator', async () => {
     const blocks = [...guide.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks.length).toBeGreaterThanOrEqual(3);
-    for (const q of blocks) expect(validate(schema, parse(q)).map((e) => e.message), q).toEqual([]);
+    for (const q of blocks)
+      expect(
+        validate(schema, parse(q)).map((e) => e.message),
+        q,
+      ).toEqual([]);
 
     const period = await admin.post('/api/review-periods', { name: 'Graph guide period' });
     expect(period.status).toBe(201);
@@ -122,7 +126,11 @@ describe('the README’s token examples', () => {
     const docs = [...code.matchAll(/["']?query["']?\s*:\s*(['"])((?:query|subscription|mutation)?\s*\{[\s\S]*?\})\1/g)].map((m) => m[2]!);
     expect(docs.length).toBeGreaterThanOrEqual(4);
     expect(docs.some((d) => d.startsWith('subscription'))).toBe(true);
-    for (const q of docs) expect(validate(schema, parse(q)).map((e) => e.message), q).toEqual([]);
+    for (const q of docs)
+      expect(
+        validate(schema, parse(q)).map((e) => e.message),
+        q,
+      ).toEqual([]);
   });
 });
 
@@ -167,7 +175,9 @@ describe('errors a tool can act on', () => {
     for (const id of bad) {
       const asked = [
         // A user id is a good id for node(): only the others are malformed there.
-        ...(id === userId ? [] : [admin.gql(`query ($id: ID!) { node(id: $id) { id } }`, { id }), admin.gql(`query ($id: ID!) { nodes(ids: [$id]) { id } }`, { id })]),
+        ...(id === userId
+          ? []
+          : [admin.gql(`query ($id: ID!) { node(id: $id) { id } }`, { id }), admin.gql(`query ($id: ID!) { nodes(ids: [$id]) { id } }`, { id })]),
         admin.gql(`query ($id: ID!) { periodEvidence(periodId: $id) { periodName } }`, { id }),
         admin.gql(`mutation ($id: ID!) { closeReviewPeriod(id: $id) { __typename } }`, { id: id === userId ? userId : id }),
         admin.gql(`mutation ($id: ID!) { createAssignment(input: { reviewerId: $id, criteriaType: USER_ID, criteriaValue: "U1001" }) { __typename } }`, {
@@ -268,7 +278,9 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
       let delivered: { title: string; type: string } | null = null;
       void arrived.then((l) => (delivered = JSON.parse(l)));
       for (let i = 0; i < 60 && !delivered; i++) {
-        const sent = await admin.gql(`mutation { sendNotification(input: { title: "Review due", message: "Q4 closes Friday", type: URGENT, targetType: ALL }) { __typename } }`);
+        const sent = await admin.gql(
+          `mutation { sendNotification(input: { title: "Review due", message: "Q4 closes Friday", type: URGENT, targetType: ALL }) { __typename } }`,
+        );
         expect(sent.body.data.sendNotification.__typename).toBe('MutationSendNotificationSuccess');
         await Promise.race([arrived, new Promise((r) => setTimeout(r, 500))]);
       }
@@ -279,7 +291,13 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
     }
 
     // graphql-ws from the test itself: the token in connectionParams; a document over a limit is refused there too.
-    const ws = createClient({ url: server.url.replace('http', 'ws') + '/graphql', lazy: false, retryAttempts: 0, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });
+    const ws = createClient({
+      url: server.url.replace('http', 'ws') + '/graphql',
+      lazy: false,
+      retryAttempts: 0,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+    });
     const run = (query: string) =>
       new Promise<{ result?: any; error?: any }>((resolve) => {
         let result: any;
@@ -297,7 +315,11 @@ describe('a reviewer’s API token, end to end as the guide shows it', () => {
 
     // Revoked on the API Tokens page (the same REST call): refused the very next request, over HTTP and graphql-ws.
     expect((await reviewer.client.request('DELETE', `/api/tokens/${created.body.apiToken.id}`)).status).toBe(200);
-    const refused = await fetch(server.url + '/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: curlBody });
+    const refused = await fetch(server.url + '/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: curlBody,
+    });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
     expect((await fetch(server.url + '/api/assigned-risks', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);

@@ -6,16 +6,7 @@
 // or write anything when it refuses.
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  buildSchema,
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  type GraphQLInputType,
-} from 'graphql';
+import { buildSchema, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, type GraphQLInputType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, type TestServer } from '../helpers/server.js';
 
@@ -60,9 +51,33 @@ const HOSTILE_NUMBERS: [string, unknown][] = [
   ['string', 'many'],
 ];
 const STRING_FIELDS = [
-  'email', 'password', 'currentPassword', 'newPassword', 'firstName', 'lastName', 'role', 'name', 'title', 'message',
-  'description', 'comment', 'comments', 'criteriaType', 'criteriaValue', 'reviewerId', 'userId', 'targetUserId', 'scope',
-  'decision', 'status', 'compositeBusinessRole', 'riskDefinitionId', 'mitigationControl', 'startDate', 'endDate', 'type',
+  'email',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'firstName',
+  'lastName',
+  'role',
+  'name',
+  'title',
+  'message',
+  'description',
+  'comment',
+  'comments',
+  'criteriaType',
+  'criteriaValue',
+  'reviewerId',
+  'userId',
+  'targetUserId',
+  'scope',
+  'decision',
+  'status',
+  'compositeBusinessRole',
+  'riskDefinitionId',
+  'mitigationControl',
+  'startDate',
+  'endDate',
+  'type',
 ];
 
 interface Outcome {
@@ -185,7 +200,10 @@ describe('hostile input to REST', () => {
         const mayWrite = textOk || BODY_IGNORED.has(key) || key === 'post /api/logout';
         check({ label: `${key} ${label}`, ...res }, before, after, mayWrite);
         if (BODY_IGNORED.has(key) || key === 'post /api/logout') {
-          expect(TABLES.every((t) => before[t] === after[t]), `${key} ${label} wrote`).toBe(true);
+          expect(
+            TABLES.every((t) => before[t] === after[t]),
+            `${key} ${label} wrote`,
+          ).toBe(true);
         }
       }
       // The wrong content type.
@@ -260,9 +278,24 @@ describe('hostile input to REST', () => {
       .filter(([p, ops]) => 'get' in ops && !p.includes('{') && !p.startsWith('/api/login') && !p.includes('callback'))
       .map(([p]) => p);
     const queries = [
-      'page=1e308', 'page=9223372036854775808', 'page=-1', 'page=NaN', 'limit=-1', 'limit=1e308', 'limit=abc',
-      'search=a%00b', 'search=%ED%A0%80', `search=${'x'.repeat(20000)}`, 'status=%00', 'page[a]=1', 'page=1&page=2',
-      "search='%29%3B%20DROP%20TABLE%20users%3B%20--", 'all=%00', 'admin=%00', 'role=%00', 'active=%00',
+      'page=1e308',
+      'page=9223372036854775808',
+      'page=-1',
+      'page=NaN',
+      'limit=-1',
+      'limit=1e308',
+      'limit=abc',
+      'search=a%00b',
+      'search=%ED%A0%80',
+      `search=${'x'.repeat(20000)}`,
+      'status=%00',
+      'page[a]=1',
+      'page=1&page=2',
+      "search='%29%3B%20DROP%20TABLE%20users%3B%20--",
+      'all=%00',
+      'admin=%00',
+      'role=%00',
+      'active=%00',
     ];
     for (const p of paths) {
       for (const q of queries) {
@@ -341,7 +374,9 @@ describe('hostile input to GraphQL', () => {
     // Literal arguments carrying a NUL byte or a lone surrogate (escapes inside the document).
     for (const literal of ['"a\\u0000b"', '"a\\ud800b"']) {
       const before = await counts();
-      const res = await admin.gql(`mutation { sendNotification(input: { title: ${literal}, message: ${literal}, targetType: ALL, type: INFO }) { __typename } }`);
+      const res = await admin.gql(
+        `mutation { sendNotification(input: { title: ${literal}, message: ${literal}, targetType: ALL, type: INFO }) { __typename } }`,
+      );
       check({ label: `literal ${literal}`, status: res.status, body: res.body }, before, await counts(), false);
     }
     // Malformed GraphQL bodies.

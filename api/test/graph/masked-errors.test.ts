@@ -47,7 +47,9 @@ describe('risk row ids past the database bigint', () => {
       expect(batch.status, String(id)).toBe(400);
       expect(batch.body.message).toBe('Decision 1: riskDefinitionId must be the id of a risk row');
     }
-    const approve = await admin.put('/api/submissions/00000000-0000-0000-0000-000000000000/approve', { itemComments: [{ riskDefinitionId: '99999999999999999999', comment: 'c' }] });
+    const approve = await admin.put('/api/submissions/00000000-0000-0000-0000-000000000000/approve', {
+      itemComments: [{ riskDefinitionId: '99999999999999999999', comment: 'c' }],
+    });
     expect(approve.status).toBe(400);
     expect(approve.body.message).toBe('riskDefinitionId must be the id of a risk row');
     expect(await decisions()).toBe(0);
@@ -56,7 +58,9 @@ describe('risk row ids past the database bigint', () => {
   it('are refused by the services under their own names (riskRowId, riskRowIds), and by GraphQL under the same names', async () => {
     const user = await server.app.deps.prisma.user.findFirstOrThrow({ where: { role: 'admin' } });
     const caller = createCaller(server.app.deps, { user });
-    await expect(saveDecisions(caller, [{ riskRowId: '99999999999999999999', decision: 'retain' }])).rejects.toThrow('Decision 1: riskRowId must be the id of a risk row');
+    await expect(saveDecisions(caller, [{ riskRowId: '99999999999999999999', decision: 'retain' }])).rejects.toThrow(
+      'Decision 1: riskRowId must be the id of a risk row',
+    );
     await expect(saveDecisions(caller, [{ decision: 'retain' }])).rejects.toThrow('Each decision needs a riskRowId, or a userId and a compositeBusinessRole');
     await expect(reassign(caller, { riskRowIds: ['x1'], toReviewerId: user.id })).rejects.toThrow("riskRowIds must be risk ids (numbers): 'x1' is not");
     await expect(listReassignments(caller, { riskRowId: 'x1' })).rejects.toThrow('riskRowId must be a number');
@@ -66,7 +70,11 @@ describe('risk row ids past the database bigint', () => {
       `mutation($id: ID!, $items: [ItemCommentInput!]) { approveSubmission(id: $id, itemComments: $items) { __typename ... on ValidationError { message field } } }`,
       { id: sub, items: [{ riskRowId: '99999999999999999999', comment: 'c' }] },
     );
-    expect(g.body.data.approveSubmission).toEqual({ __typename: 'ValidationError', message: 'riskRowId must be the id of a risk row', field: 'itemComments.0.riskRowId' });
+    expect(g.body.data.approveSubmission).toEqual({
+      __typename: 'ValidationError',
+      message: 'riskRowId must be the id of a risk row',
+      field: 'itemComments.0.riskRowId',
+    });
     expect(await decisions()).toBe(0);
   });
 });

@@ -49,7 +49,9 @@ describe('a selection of only __typename', () => {
   });
 
   it('queries of records and connections answer too', async () => {
-    const r = await admin.gql(`{ viewer { __typename } reviewPeriods(first: 5) { edges { node { __typename } } } users(first: 5) { edges { node { __typename } } } }`);
+    const r = await admin.gql(
+      `{ viewer { __typename } reviewPeriods(first: 5) { edges { node { __typename } } } users(first: 5) { edges { node { __typename } } } }`,
+    );
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.viewer.__typename).toBe('User');
     expect(r.body.data.reviewPeriods.edges.length).toBeGreaterThan(0);

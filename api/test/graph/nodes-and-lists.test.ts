@@ -48,7 +48,9 @@ const nodeOf = async (c: Client, id: string) => {
 
 describe('node(id:) of stored mapping profiles, analyses, simulation runs and bulk runs', () => {
   it('MappingProfile: an administrator reads it back by the id mappingProfiles gives; a reviewer gets null', async () => {
-    const profile = await server.app.deps.prisma.mappingProfile.create({ data: { name: 'Nodes test profile', columns: [{ header: 'User', field: 'userId' }] } });
+    const profile = await server.app.deps.prisma.mappingProfile.create({
+      data: { name: 'Nodes test profile', columns: [{ header: 'User', field: 'userId' }] },
+    });
     const list = await admin.gql('{ mappingProfiles(first: 10) { totalCount edges { node { id name } } } }');
     const id = encodeGlobalID('MappingProfile', profile.id);
     expect(list.body.data.mappingProfiles).toEqual({ totalCount: 1, edges: [{ node: { id, name: 'Nodes test profile' } }] });
@@ -74,7 +76,12 @@ describe('node(id:) of stored mapping profiles, analyses, simulation runs and bu
   });
 
   it('SimulationRun: an administrator reads a stored run back by the id simulationRuns gives; a reviewer gets null', async () => {
-    const ran = await admin.post('/api/simulation/run', { userId: 'N1', riskId: 'NL_SOD', roleScenarios: [{ roleProfile: 'COMP_PAY', action: 'remove' }], compositeRolesOnly: false });
+    const ran = await admin.post('/api/simulation/run', {
+      userId: 'N1',
+      riskId: 'NL_SOD',
+      roleScenarios: [{ roleProfile: 'COMP_PAY', action: 'remove' }],
+      compositeRolesOnly: false,
+    });
     expect(ran.status, JSON.stringify(ran.body)).toBe(200);
     const id = encodeGlobalID('SimulationRun', ran.body.simulationId);
     const runs = await admin.gql('{ simulationRuns(limit: 5) { id runId } }');
@@ -104,7 +111,10 @@ async function walk<N>(c: Client, field: string, selection: string, size: number
   const pages: Conn<N>[] = [];
   let after: string | null = null;
   do {
-    const r = await c.gql(`query($after: String) { list: ${field}(first: ${size}, after: $after${extra}) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${selection} } } } }`, { after });
+    const r = await c.gql(
+      `query($after: String) { list: ${field}(first: ${size}, after: $after${extra}) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${selection} } } } }`,
+      { after },
+    );
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
     pages.push(r.body.data.list);
     after = pages.at(-1)!.pageInfo.hasNextPage ? pages.at(-1)!.pageInfo.endCursor : null;
@@ -116,17 +126,33 @@ async function walk<N>(c: Client, field: string, selection: string, size: number
 }
 
 describe('the lists that grow with the data are connections', () => {
-  it('reviewerStatus: counts every reviewer, walks them page by page, sorts by name or e-mail, with each one\'s progress', async () => {
+  it("reviewerStatus: counts every reviewer, walks them page by page, sorts by name or e-mail, with each one's progress", async () => {
     const all = [reviewer.user, ...seeded];
-    const { pages, nodes } = await walk<{ reviewer: { id: string; email: string }; assigned: number; decided: number }>(admin, 'reviewerStatus', 'reviewer { id email } assigned decided', 2);
+    const { pages, nodes } = await walk<{ reviewer: { id: string; email: string }; assigned: number; decided: number }>(
+      admin,
+      'reviewerStatus',
+      'reviewer { id email } assigned decided',
+      2,
+    );
     expect(pages[0]!.totalCount).toBe(all.length);
     expect(pages).toHaveLength(Math.ceil(all.length / 2));
     expect(nodes).toHaveLength(all.length);
     const byName = [...all].sort((a, b) => (a.firstName + a.lastName).localeCompare(b.firstName + b.lastName) || a.email.localeCompare(b.email));
     expect(nodes.map((n) => n.reviewer.email)).toEqual(byName.map((u) => u.email));
     expect(nodes.find((n) => n.reviewer.email === reviewer.email)).toMatchObject({ assigned: rows.length, decided: rows.length });
-    const byEmail = await walk<{ reviewer: { email: string } }>(admin, 'reviewerStatus', 'reviewer { email }', 4, ', orderBy: { field: EMAIL, direction: DESC }');
-    expect(byEmail.nodes.map((n) => n.reviewer.email)).toEqual(all.map((u) => u.email).sort().reverse());
+    const byEmail = await walk<{ reviewer: { email: string } }>(
+      admin,
+      'reviewerStatus',
+      'reviewer { email }',
+      4,
+      ', orderBy: { field: EMAIL, direction: DESC }',
+    );
+    expect(byEmail.nodes.map((n) => n.reviewer.email)).toEqual(
+      all
+        .map((u) => u.email)
+        .sort()
+        .reverse(),
+    );
     // A reviewer may not read it.
     expect((await reviewer.client.gql('{ reviewerStatus(first: 1) { totalCount } }')).body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
@@ -141,22 +167,42 @@ describe('the lists that grow with the data are connections', () => {
     expect(times).toEqual([...times].sort().reverse());
     // Another reviewer has made no decision: an empty page, counted as such.
     const other = await userClient(server, admin);
-    expect((await other.client.gql('{ recentReviews { totalCount edges { cursor } pageInfo { hasNextPage } } }')).body.data.recentReviews).toEqual({ totalCount: 0, edges: [], pageInfo: { hasNextPage: false } });
+    expect((await other.client.gql('{ recentReviews { totalCount edges { cursor } pageInfo { hasNextPage } } }')).body.data.recentReviews).toEqual({
+      totalCount: 0,
+      edges: [],
+      pageInfo: { hasNextPage: false },
+    });
   });
 
   it('reassignmentOpenWork: a reviewer their own work; an administrator each deactivated reviewer holding work, counted and paged', async () => {
-    const mine = await reviewer.client.gql('{ reassignmentOpenWork(first: 5) { totalCount edges { node { reviewer { email } pending criteria { name } itemIds } } } }');
-    expect(mine.body.data.reassignmentOpenWork).toEqual({ totalCount: 1, edges: [{ node: { reviewer: { email: reviewer.email }, pending: 0, criteria: [{ name: 'USER GROUP: NODES' }], itemIds: [] } }] });
+    const mine = await reviewer.client.gql(
+      '{ reassignmentOpenWork(first: 5) { totalCount edges { node { reviewer { email } pending criteria { name } itemIds } } } }',
+    );
+    expect(mine.body.data.reassignmentOpenWork).toEqual({
+      totalCount: 1,
+      edges: [{ node: { reviewer: { email: reviewer.email }, pending: 0, criteria: [{ name: 'USER GROUP: NODES' }], itemIds: [] } }],
+    });
     expect((await admin.gql('{ reassignmentOpenWork(first: 5) { totalCount } }')).body.data.reassignmentOpenWork.totalCount).toBe(0);
     // Two seeded reviewers get work and are deactivated: the administrator's list holds both, a page at a time.
     for (const u of seeded.slice(0, 2)) {
       expect((await admin.post('/api/assignment-criteria', { reviewerId: u.id, criteriaType: 'system', criteriaValue: `SYS-${u.id}` })).status).toBe(201);
       expect((await admin.put(`/api/users/${u.id}/deactivate`)).status).toBe(200);
     }
-    const { pages, nodes } = await walk<{ reviewer: { email: string }; criteria: { name: string }[] }>(admin, 'reassignmentOpenWork', 'reviewer { email } criteria { name }', 1, ', orderBy: { field: EMAIL }');
+    const { pages, nodes } = await walk<{ reviewer: { email: string }; criteria: { name: string }[] }>(
+      admin,
+      'reassignmentOpenWork',
+      'reviewer { email } criteria { name }',
+      1,
+      ', orderBy: { field: EMAIL }',
+    );
     expect(pages[0]!.totalCount).toBe(2);
     expect(pages).toHaveLength(2);
-    expect(nodes.map((n) => n.reviewer.email)).toEqual(seeded.slice(0, 2).map((u) => u.email).sort());
+    expect(nodes.map((n) => n.reviewer.email)).toEqual(
+      seeded
+        .slice(0, 2)
+        .map((u) => u.email)
+        .sort(),
+    );
     expect(nodes.every((n) => n.criteria.length === 1)).toBe(true);
   });
 });
@@ -168,9 +214,7 @@ describe('the shape of the schema', () => {
   it('every object with an id of its own is a Node', () => {
     // Objects whose id is another Node's (the criterion, the reviewer), not their own.
     const carriesAnotherNodesId = ['AccessProgress', 'OpenWorkCriterion', 'ReassignableReviewer'];
-    const notNodes = objects
-      .filter((t) => 'id' in t.getFields() && !t.getInterfaces().some((i) => i.name === 'Node'))
-      .map((t) => t.name);
+    const notNodes = objects.filter((t) => 'id' in t.getFields() && !t.getInterfaces().some((i) => i.name === 'Node')).map((t) => t.name);
     expect(notNodes.sort()).toEqual(carriesAnotherNodesId.sort());
   });
 
@@ -202,7 +246,8 @@ describe('the shape of the schema', () => {
       SimulationResult: 'the answer of runSimulation; simulationId is the SimulationRun Node’s stored id',
       SimulationConflict: 'a conflict inside a simulation’s engine answer; riskId names the rule set’s risk',
       SimulationConflictPath: 'a path of a SimulationConflict; riskId and functionId name the rule set’s risk and function',
-      SimulationEngineAnswer: 'the engine’s part of a simulation answer, computed on request and not stored; ruleSetId names the AccessRuleSet version analysed',
+      SimulationEngineAnswer:
+        'the engine’s part of a simulation answer, computed on request and not stored; ruleSetId names the AccessRuleSet version analysed',
       SubmissionItemComment: 'a comment on a RiskRow inside a Submission Node',
       UploadPreview: 'a scratch file kept a day until started: previewUpload(previewId:) reads it again, then it is gone',
       UploadProgress: 'an event of the uploadProgress subscription; uploadId is the DataUpload Node’s global id',
@@ -215,8 +260,23 @@ describe('the shape of the schema', () => {
   });
 
   it('a root list of objects is a connection unless it is one of the bounded lists, which say their ceiling', () => {
-    const bounded = ['accessRuleSets', 'assignmentValues', 'compositeRoleNames', 'latestRiskAnalyses', 'reassignmentReviewers', 'simulationExtractUsers', 'simulationRisks', 'simulationRoles', 'simulationRuns', 'dashboardTrend', 'riskCategories', 'nodes'];
-    const lists = Object.values(schema.getQueryType()!.getFields()).filter((f) => isList(f.type) && getNamedType(f.type) instanceof GraphQLObjectType || (isList(f.type) && getNamedType(f.type).name === 'Node'));
+    const bounded = [
+      'accessRuleSets',
+      'assignmentValues',
+      'compositeRoleNames',
+      'latestRiskAnalyses',
+      'reassignmentReviewers',
+      'simulationExtractUsers',
+      'simulationRisks',
+      'simulationRoles',
+      'simulationRuns',
+      'dashboardTrend',
+      'riskCategories',
+      'nodes',
+    ];
+    const lists = Object.values(schema.getQueryType()!.getFields()).filter(
+      (f) => (isList(f.type) && getNamedType(f.type) instanceof GraphQLObjectType) || (isList(f.type) && getNamedType(f.type).name === 'Node'),
+    );
     expect(lists.map((f) => f.name).sort()).toEqual([...bounded].sort());
     // Their descriptions name the ceiling (the trend has one point per day or week of its range; categories one per category).
     for (const f of lists.filter((l) => !['dashboardTrend', 'riskCategories', 'nodes'].includes(l.name))) {
@@ -235,7 +295,13 @@ describe('the shape of the schema', () => {
     ] as const) {
       const t = enumOf(type, field);
       expect(t, `${type}.${field}`).toBeInstanceOf(GraphQLEnumType);
-      expect((t as GraphQLEnumType).getValues().map((v) => v.value).sort(), `${type}.${field}`).toEqual(values);
+      expect(
+        (t as GraphQLEnumType)
+          .getValues()
+          .map((v) => v.value)
+          .sort(),
+        `${type}.${field}`,
+      ).toEqual(values);
     }
     // The error codes of the mutation results are one enum.
     for (const type of ['BaseError', 'ValidationError']) {

@@ -57,7 +57,8 @@ describe('answers in the OpenAPI document', () => {
         else if (!Object.values<any>(ok[1].content ?? {}).some((c) => c.schema)) withoutReply.push(key);
         const errors = ['400', '404', '409', '429', '500', ...(o.security?.length === 0 ? [] : ['401', '403'])];
         for (const status of errors) {
-          if (o.responses[status]?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error') problems.push(`${key}: ${status} not documented`);
+          if (o.responses[status]?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error')
+            problems.push(`${key}: ${status} not documented`);
         }
       }
     }
@@ -85,7 +86,14 @@ describe('answers in the OpenAPI document', () => {
     // A row with every optional column filled in (dates, numbers, AI fields) validates too.
     await server.app.deps.prisma.riskRow.updateMany({
       where: { userId: 'U1' },
-      data: { executionCount: 12, lastExecutedOn: new Date('2026-10-01'), aiSuggestedCategory: 'Financial Fraud', aiCategoryConfidence: 0.9, aiProcessedAt: new Date(), aiCategoryAccepted: true },
+      data: {
+        executionCount: 12,
+        lastExecutedOn: new Date('2026-10-01'),
+        aiSuggestedCategory: 'Financial Fraud',
+        aiCategoryConfidence: 0.9,
+        aiProcessedAt: new Date(),
+        aiCategoryAccepted: true,
+      },
     });
     expectDocumented('get', '/api/assigned-risks', 200, (await tool.get('/api/assigned-risks')).body);
     expectDocumented('get', '/api/tokens', 200, (await reviewer.client.get('/api/tokens')).body);

@@ -86,7 +86,10 @@ describe('the OpenAPI document carries the schemas the routes check', () => {
     expect(param('get', '/api/risks', 'page')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1_000_000 } });
     expect(param('get', '/api/risks', 'limit').schema).toMatchObject({ maximum: 500 });
     expect(param('get', '/api/risks', 'search').schema).toMatchObject({ type: 'string', maxLength: 500 });
-    expect(param('get', '/api/assignment-values/{criteriaType}', 'criteriaType')).toMatchObject({ in: 'path', schema: { enum: expect.arrayContaining(['system', 'user_id']) } });
+    expect(param('get', '/api/assignment-values/{criteriaType}', 'criteriaType')).toMatchObject({
+      in: 'path',
+      schema: { enum: expect.arrayContaining(['system', 'user_id']) },
+    });
     expect(param('delete', '/api/tokens/{id}', 'id')).toMatchObject({ in: 'path', required: true, schema: { type: 'string', maxLength: 100 } });
 
     const upload = op('post', '/api/upload').requestBody.content['multipart/form-data'].schema;
@@ -123,7 +126,10 @@ describe('the routes check them at the edge', () => {
       expect(r.body.message, `${method} ${url}`).toMatch(field);
       // The message, its code and the field: nothing of the validator's internals.
       expect(r.body.code, `${method} ${url}`).toBe('BAD_USER_INPUT');
-      expect(Object.keys(r.body).filter((k) => k !== 'field'), `${method} ${url}`).toEqual(['message', 'code']);
+      expect(
+        Object.keys(r.body).filter((k) => k !== 'field'),
+        `${method} ${url}`,
+      ).toEqual(['message', 'code']);
       expect([await rows('api_tokens'), await rows('users'), await rows('decisions'), await rows('admin_settings')]).toEqual(before);
     }
   });
@@ -135,7 +141,10 @@ describe('the routes check them at the edge', () => {
     expect(rest.body.message).toBe('system is too long (500 characters at most)');
     const gql = await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { totalCount } }', { f: { system: long } });
     expect(gql.body.errors[0]).toMatchObject({ message: 'system is too long (500 characters at most)', extensions: { code: 'BAD_USER_INPUT' } });
-    expect((await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { totalCount } }', { f: { system: 'x'.repeat(500) } })).body.data.riskQueue.totalCount).toBe(0);
+    expect(
+      (await admin.gql('query($f: RiskFilterInput) { riskQueue(filter: $f) { totalCount } }', { f: { system: 'x'.repeat(500) } })).body.data.riskQueue
+        .totalCount,
+    ).toBe(0);
   });
 
   it('handlers get the parsed values: numbers in a query arrive as numbers, unknown body fields are dropped', async () => {

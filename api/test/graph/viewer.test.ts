@@ -26,13 +26,20 @@ beforeAll(async () => {
   const prisma = server.app.deps.prisma;
   rows = await seedRows(
     prisma,
-    Array.from({ length: 60 }, (_, i) => ({ userId: `Q${String(i).padStart(2, '0')}`, userGroup: 'QG', accessRiskId: `QR${i % 7}`, compositeBusinessRole: `QC${i % 3}` })),
+    Array.from({ length: 60 }, (_, i) => ({
+      userId: `Q${String(i).padStart(2, '0')}`,
+      userGroup: 'QG',
+      accessRiskId: `QR${i % 7}`,
+      compositeBusinessRole: `QC${i % 3}`,
+    })),
   );
   expect((await admin.post('/api/assignment-criteria', { reviewerId: reviewer.user.id, criteriaType: 'user_group', criteriaValue: 'QG' })).status).toBe(201);
   expect((await admin.post('/api/review-periods', { name: 'Viewer test period' })).status).toBe(201);
   // Some decided rows, by the reviewer and by the administrator, so that the lookups find something.
   for (const c of [reviewer.client, admin]) {
-    const r = await c.post('/api/reviews/decisions', { decisions: rows.filter((_, i) => i % 2 === 0).map((id) => ({ riskDefinitionId: Number(id), decision: 'retain' })) });
+    const r = await c.post('/api/reviews/decisions', {
+      decisions: rows.filter((_, i) => i % 2 === 0).map((id) => ({ riskDefinitionId: Number(id), decision: 'retain' })),
+    });
     expect(r.status).toBe(200);
   }
   // An upload still loading: its rows are in the table, assigned by the criteria, and live for nobody.

@@ -16,7 +16,10 @@ export function parseCsv(text: string): Record<string, string>[] {
     }
     return out;
   };
-  const [head, ...lines] = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+  const [head, ...lines] = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   const names = cells(head!);
   return lines.map((l) => Object.fromEntries(cells(l).map((v, i) => [names[i], v])));
 }

@@ -8,7 +8,12 @@ export const row = (user: string, group: string, risk: string, level: string, sy
   `${user},Name ${user},${group},${risk},Risk ${risk},${level},0101,${system},${role}\r\n`;
 
 /** The readers' own counts over the live rows (services/kept/scope-figures.ts). */
-const COUNTS = [/count\(DISTINCT r\.user_id\) FILTER/, /HAVING min\(r\.created_at\)/, /r\.created_at AT TIME ZONE 'UTC'\) AS b, count\(\*\)/, /AS category, count\(\*\)/];
+const COUNTS = [
+  /count\(DISTINCT r\.user_id\) FILTER/,
+  /HAVING min\(r\.created_at\)/,
+  /r\.created_at AT TIME ZONE 'UTC'\) AS b, count\(\*\)/,
+  /AS category, count\(\*\)/,
+];
 
 /** How many of the readers' own counts these statements ran. */
 export const readerCounts = (statements: readonly string[]) => statements.filter((s) => COUNTS.some((x) => x.test(s))).length;

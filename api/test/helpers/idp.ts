@@ -36,8 +36,7 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
-const html = (body: string) =>
-  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Test identity provider</title></head><body>${body}</body></html>`;
+const html = (body: string) => `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Test identity provider</title></head><body>${body}</body></html>`;
 
 function loginPage(uid: string, error?: string): string {
   return html(`<h1>Test identity provider</h1>
@@ -184,7 +183,11 @@ export class Browser {
       const i = pair!.indexOf('=');
       const name = pair!.slice(0, i).trim();
       const value = pair!.slice(i + 1).trim();
-      const path = attrs.map((a) => a.trim()).find((a) => /^path=/i.test(a))?.slice(5) || '/';
+      const path =
+        attrs
+          .map((a) => a.trim())
+          .find((a) => /^path=/i.test(a))
+          ?.slice(5) || '/';
       const expired = attrs.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0/i.test(a.trim()));
       if (!value || expired) this.cookies.delete(name);
       else this.cookies.set(name, { value, path });

@@ -105,7 +105,12 @@ export async function startOpenAiStandin(opts: { port?: number } = {}): Promise<
       const key = authorization?.replace(/^Bearer /, '');
       if (!key || !validKeys.has(key)) {
         return send(res, 401, {
-          error: { message: `Incorrect API key provided: ${(key ?? '').slice(0, 6)}****. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+          error: {
+            message: `Incorrect API key provided: ${(key ?? '').slice(0, 6)}****. You can find your API key at https://platform.openai.com/account/api-keys.`,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
         });
       }
       if (req.method === 'GET' && path === '/v1/models') {
@@ -120,10 +125,18 @@ export async function startOpenAiStandin(opts: { port?: number } = {}): Promise<
           return;
         }
         if (failure === 'rate-limit') {
-          return send(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '10', 'retry-after': '0' });
+          return send(
+            res,
+            429,
+            { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+            { 'retry-after-ms': '10', 'retry-after': '0' },
+          );
         }
         if (failure === 'server-error') return send(res, 500, { error: { message: 'The server had an error', type: 'server_error', param: null, code: null } });
-        const prompt = (body?.messages ?? []).filter((m: { role?: string }) => m.role === 'user').map((m: { content?: string }) => m.content ?? '').join('\n');
+        const prompt = (body?.messages ?? [])
+          .filter((m: { role?: string }) => m.role === 'user')
+          .map((m: { content?: string }) => m.content ?? '')
+          .join('\n');
         const format = String(body?.response_format?.json_schema?.name ?? '');
         if (failure === 'malformed') return send(res, 200, completion('Sure! The category is probably Financial.', model));
         if (failure === 'out-of-range') {

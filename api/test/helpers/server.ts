@@ -28,9 +28,7 @@ export async function startServer(
   env: Record<string, string> = {},
   opts: { sameDatabaseAs?: TestServer; onQuery?: (sql: string) => void } = {},
 ): Promise<TestServer> {
-  const db = opts.sameDatabaseAs
-    ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} }
-    : await freshDatabase();
+  const db = opts.sameDatabaseAs ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} } : await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-test-'));
   const persistedFile = path.join(dataDir, 'persisted.json');
   fs.writeFileSync(persistedFile, '{}');
@@ -212,7 +210,10 @@ export async function userClients(server: TestServer, admin: Client, count: numb
  */
 export async function dashboardJobsDone(server: TestServer): Promise<void> {
   for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
-    const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND state < 'completed'`, JOBS.dashboardFigures);
+    const [r] = await server.app.deps.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND state < 'completed'`,
+      JOBS.dashboardFigures,
+    );
     if (!r!.n) return;
     if (Date.now() > deadline) throw new Error('the dashboard figures job did not finish');
   }

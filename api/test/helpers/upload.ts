@@ -40,7 +40,7 @@ export async function settleUpload(admin: Client, id: string) {
 export async function loadExport(server: TestServer, admin: Client, content: string, opts: { mode?: 'replace' | 'append'; name?: string } = {}) {
   const { body } = await postUpload(server, admin, opts.name ?? 'export.csv', content, { uploadMode: opts.mode ?? 'replace', emailNotification: 'false' });
   const id = (body as { uploadId: string }).uploadId;
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     const s = await admin.get(`/api/upload-status/${id}`);
     if (s.body.status === 'completed') return id;
     if (s.body.status === 'failed' || Date.now() > deadline) throw new Error(`upload: ${JSON.stringify(s.body)}`);

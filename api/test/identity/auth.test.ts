@@ -1,15 +1,7 @@
 // Sign-in, the forced password change, sessions across REST and GraphQL,
 // throttling and permissions, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  ADMIN_INITIAL_PASSWORD,
-  ADMIN_PASSWORD,
-  Client,
-  startServer,
-  userClient,
-  type TestServer,
-} from '../helpers/server.js';
+import { ADMIN_EMAIL, ADMIN_INITIAL_PASSWORD, ADMIN_PASSWORD, Client, startServer, userClient, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 let admin: Client;
@@ -229,7 +221,7 @@ describe('permissions', () => {
     expect(ok.body.data.users.edges.length).toBeGreaterThan(0);
   });
 
-  it("a reviewer cannot read another user through node(id)", async () => {
+  it('a reviewer cannot read another user through node(id)', async () => {
     const a = await userClient(server, admin);
     const b = await userClient(server, admin);
     const bId = (await b.client.gql(VIEWER)).body.data.viewer.id;

@@ -27,7 +27,13 @@ function raw(method: string, path: string, headers: Record<string, string>, body
   const data = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers: { ...headers, ...(data ? { 'content-type': 'application/json' } : {}) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        headers: { ...headers, ...(data ? { 'content-type': 'application/json' } : {}) },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -52,14 +58,24 @@ const count = (title: string) => server.app.deps.prisma.notification.count({ whe
 
 describe('the Origin check with PUBLIC_URL set', () => {
   it('refuses a page whose Origin matches a forged Host header, and writes nothing', async () => {
-    const r = await raw('POST', '/api/notifications', { cookie: admin.cookieHeader, host: 'evil.example', origin: 'http://evil.example' }, notification('forged host'));
+    const r = await raw(
+      'POST',
+      '/api/notifications',
+      { cookie: admin.cookieHeader, host: 'evil.example', origin: 'http://evil.example' },
+      notification('forged host'),
+    );
     expect(r.status).toBe(403);
     expect(r.body.message).toBe('Cross-origin request refused: http://evil.example may not call this application');
     expect(await count('forged host')).toBe(0);
     // GraphQL too.
-    const g = await raw('POST', '/graphql', { cookie: admin.cookieHeader, host: 'evil.example:8443', origin: 'https://evil.example:8443' }, {
-      query: 'mutation { markAllNotificationsRead { __typename } }',
-    });
+    const g = await raw(
+      'POST',
+      '/graphql',
+      { cookie: admin.cookieHeader, host: 'evil.example:8443', origin: 'https://evil.example:8443' },
+      {
+        query: 'mutation { markAllNotificationsRead { __typename } }',
+      },
+    );
     expect(g.status).toBe(403);
   });
 
@@ -84,10 +100,9 @@ describe('a password changes only from a signed-in session', () => {
     const r = await tool.put('/api/internal/change-password', { userId: u.user.id, currentPassword: u.password, newPassword: 'Taken#Over1' });
     expect(r.status).toBe(403);
     expect(r.body.message).toBe(PASSWORD_NEEDS_SESSION);
-    const g = await tool.gql(
-      `mutation($input: ChangePasswordInput!) { changePassword(input: $input) { __typename ... on Error { message } } }`,
-      { input: { currentPassword: u.password, newPassword: 'Taken#Over1' } },
-    );
+    const g = await tool.gql(`mutation($input: ChangePasswordInput!) { changePassword(input: $input) { __typename ... on Error { message } } }`, {
+      input: { currentPassword: u.password, newPassword: 'Taken#Over1' },
+    });
     const message = g.body.data?.changePassword?.message ?? g.body.errors?.[0]?.message;
     expect(message, JSON.stringify(g.body)).toBe(PASSWORD_NEEDS_SESSION);
     // Nor through an administrator's reset of their own account.
@@ -124,7 +139,9 @@ describe('refused sign-ins in the audit trail', () => {
     expect(nobody!.after).toMatchObject({ reason: 'unknown_user' });
     const [deactivated] = await events('auth.sign_in_failed', gone.email);
     expect(deactivated!.after).toMatchObject({ reason: 'deactivated' });
-    const all = JSON.stringify(await server.app.deps.prisma.auditEvent.findMany({ where: { action: { startsWith: 'auth.' } } }), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+    const all = JSON.stringify(await server.app.deps.prisma.auditEvent.findMany({ where: { action: { startsWith: 'auth.' } } }), (_k, v) =>
+      typeof v === 'bigint' ? String(v) : v,
+    );
     expect(all).not.toContain('Wrong#Guess');
     expect(all).not.toContain(gone.password);
   });
@@ -144,7 +161,12 @@ describe('refused sign-ins in the audit trail', () => {
     const res = await fetch(`${server.url}/api/reports/evidence?periodId=${period.body.id}&format=csv`, { headers: { cookie: admin.cookieHeader } });
     expect(res.status).toBe(200);
     const text = await res.text();
-    const trail = parseCsv(text.slice(text.indexOf('Audit Trail') + 'Audit Trail'.length).split('\r\n\r\n')[0]!.trim());
+    const trail = parseCsv(
+      text
+        .slice(text.indexOf('Audit Trail') + 'Audit Trail'.length)
+        .split('\r\n\r\n')[0]!
+        .trim(),
+    );
     const mine = trail.filter((e) => e.Actor === `sign-in attempt <${u.email}>`);
     expect(mine.map((e) => e.Action).sort()).toEqual([...Array(PAIR_FREE_FAILURES).fill('auth.sign_in_failed'), 'auth.locked_out'].sort());
   });

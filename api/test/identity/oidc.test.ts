@@ -20,10 +20,7 @@ const REVIEWER_GROUP = 'grc-reviewers';
 beforeAll(async () => {
   idp = await startIdp();
   const env = idp.env({ OIDC_SCOPES: 'openid email profile groups' });
-  [server, grouped] = await Promise.all([
-    startServer(env),
-    startServer({ ...env, OIDC_REVIEWER_GROUP: REVIEWER_GROUP }),
-  ]);
+  [server, grouped] = await Promise.all([startServer(env), startServer({ ...env, OIDC_REVIEWER_GROUP: REVIEWER_GROUP })]);
   idp.attach([server.url, grouped.url]);
   admin = await adminClient(server);
   // Two servers on fresh databases: more than the default hook time on a busy machine.
@@ -261,7 +258,11 @@ describe('single sign-on: OIDC_REVIEWER_GROUP', () => {
   it('creates an unknown member of the group as a reviewer (audited), and signs them in', async () => {
     const email = unique('sso.group-on');
     const browser = new Browser();
-    const done = await signIn(browser, grouped.url, idpAccount({ email, email_verified: true, given_name: 'Grace', family_name: 'Hopper', groups: ['staff', REVIEWER_GROUP] }));
+    const done = await signIn(
+      browser,
+      grouped.url,
+      idpAccount({ email, email_verified: true, given_name: 'Grace', family_name: 'Hopper', groups: ['staff', REVIEWER_GROUP] }),
+    );
     expect(done.url).toBe(`${grouped.url}/`);
     const me = await apiClient(browser, grouped.url).get('/api/auth/user');
     expect(me.status).toBe(200);
@@ -325,9 +326,7 @@ describe('single sign-on: configuration', () => {
   it('needs the issuer, client id and client secret together', () => {
     expect(() => loadConfig({ ...base, OIDC_ISSUER_URL: 'https://idp.example.com' })).toThrow(/OIDC_CLIENT_SECRET/);
     expect(loadConfig({ ...base }).oidcEnabled).toBe(false);
-    expect(
-      loadConfig({ ...base, OIDC_ISSUER_URL: 'https://idp.example.com', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' }).oidcEnabled,
-    ).toBe(true);
+    expect(loadConfig({ ...base, OIDC_ISSUER_URL: 'https://idp.example.com', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' }).oidcEnabled).toBe(true);
   });
   it('checks OIDC_REDIRECT_URL and OIDC_SCOPES', () => {
     const on = { ...base, OIDC_ISSUER_URL: 'https://idp.example.com', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' };

@@ -183,7 +183,7 @@ const OUTSIDE_API: Record<string, string> = {
   '/graphiql/graphiql.css': 'GraphiQL page asset',
   '/graphiql/favicon.ico': 'GraphiQL page asset',
   '/graphiql/workers/:label': 'GraphiQL page asset',
-  '/graphiql/docs': 'the analysts\' guide to the graph (docs/graph.md), linked from GraphiQL',
+  '/graphiql/docs': "the analysts' guide to the graph (docs/graph.md), linked from GraphiQL",
   '/metrics': 'Prometheus metrics: only with the METRICS_TOKEN bearer (observability.test.ts), never by a session or API token; off (404) here',
 };
 
@@ -399,8 +399,14 @@ describe('REST', () => {
   it('has a matrix entry for every route the app serves, and none for a route it does not', () => {
     const keys = discovered.map((r) => `${r.method} ${r.path}`);
     expect(keys.length).toBeGreaterThan(40);
-    expect(keys.filter((k) => !(k in REST)), 'routes without a matrix entry').toEqual([]);
-    expect(Object.keys(REST).filter((k) => !keys.includes(k)), 'matrix entries of no route').toEqual([]);
+    expect(
+      keys.filter((k) => !(k in REST)),
+      'routes without a matrix entry',
+    ).toEqual([]);
+    expect(
+      Object.keys(REST).filter((k) => !keys.includes(k)),
+      'matrix entries of no route',
+    ).toEqual([]);
   });
 
   it('serves nothing outside /api but the routes known to be public by design', () => {
@@ -512,7 +518,8 @@ function codes(body: any, field: string): string[] {
 function judge(where: string, want: Expected, status: number, got: string[], found: string[], entry: Entry) {
   const refusal = got.filter((c) => c === 'UNAUTHENTICATED' || c === 'FORBIDDEN').filter((c) => want !== 'allowed' || !entry.allowedCodes?.includes(c));
   if (status >= 500 || got.includes('INTERNAL_SERVER_ERROR')) found.push(`${where}: internal error (${status}) ${got.join(',')}`);
-  else if (want === 'unauthenticated' && !refusal.includes('UNAUTHENTICATED')) found.push(`${where}: expected UNAUTHENTICATED, got ${got.join(',') || 'no error'}`);
+  else if (want === 'unauthenticated' && !refusal.includes('UNAUTHENTICATED'))
+    found.push(`${where}: expected UNAUTHENTICATED, got ${got.join(',') || 'no error'}`);
   else if (want === 'forbidden' && !refusal.includes('FORBIDDEN')) found.push(`${where}: expected FORBIDDEN, got ${got.join(',') || 'no error'}`);
   else if (want === 'allowed' && refusal.length) found.push(`${where}: allowed but refused ${refusal.join(',')}`);
 }
@@ -527,8 +534,14 @@ describe('GraphQL', () => {
   it('has a matrix entry for every root field of the schema, and none for a field it does not have', () => {
     for (const [kind, root, matrix] of ROOTS) {
       const fields = Object.keys(root().getFields());
-      expect(fields.filter((f) => !(f in matrix)), `${kind} fields without a matrix entry`).toEqual([]);
-      expect(Object.keys(matrix).filter((f) => !fields.includes(f)), `${kind} matrix entries of no field`).toEqual([]);
+      expect(
+        fields.filter((f) => !(f in matrix)),
+        `${kind} fields without a matrix entry`,
+      ).toEqual([]);
+      expect(
+        Object.keys(matrix).filter((f) => !fields.includes(f)),
+        `${kind} matrix entries of no field`,
+      ).toEqual([]);
     }
   });
 
@@ -622,17 +635,14 @@ describe('GraphQL', () => {
             }
           };
           const results: string[] = [];
-          client.subscribe(
-            { query: op.query, variables: op.variables, documentId } as never,
-            {
-              next: (v) => results.push(...codes(v, field.name)),
-              error: (e) => {
-                if (Array.isArray(e)) finish({ kind: 'result', codes: e.map((x: any) => x?.extensions?.code ?? 'NO_CODE') });
-                else finish({ kind: 'closed', code: (e as { code?: number })?.code ?? 0 });
-              },
-              complete: () => finish({ kind: 'result', codes: results }),
+          client.subscribe({ query: op.query, variables: op.variables, documentId } as never, {
+            next: (v) => results.push(...codes(v, field.name)),
+            error: (e) => {
+              if (Array.isArray(e)) finish({ kind: 'result', codes: e.map((x: any) => x?.extensions?.code ?? 'NO_CODE') });
+              else finish({ kind: 'closed', code: (e as { code?: number })?.code ?? 0 });
             },
-          );
+            complete: () => finish({ kind: 'result', codes: results }),
+          });
           const poll = setInterval(() => {
             if (server.app.deps.pubsub.listening(entry.topic) > before) finish({ kind: 'started' });
           }, 20);
@@ -669,8 +679,7 @@ describe('node(id:) of a record that does not exist', () => {
   };
   // A record that does not exist and one the caller may not see answer alike: null, no error
   // (the 'not visible' describe below checks the second).
-  const summary = (body: any, key: string) =>
-    body.errors ? body.errors.map((e: any) => e.extensions?.code) : JSON.stringify(body.data[key]);
+  const summary = (body: any, key: string) => (body.errors ? body.errors.map((e: any) => e.extensions?.code) : JSON.stringify(body.data[key]));
   it('answers null, never an error, for every Node type', async () => {
     const types = Object.keys(NODE_ID_FORMATS);
     const answers: Record<string, unknown> = {};
@@ -680,18 +689,14 @@ describe('node(id:) of a record that does not exist', () => {
       const many = await clients.admin.gql(`query { nodes(ids: [${JSON.stringify(id)}]) { __typename id } }`);
       answers[type] = { node: summary(one.body, 'node'), nodes: summary(many.body, 'nodes') };
     }
-    expect(answers).toEqual(
-      Object.fromEntries(
-        types.map((t) => [t, { node: 'null', nodes: '[null]' }]),
-      ),
-    );
+    expect(answers).toEqual(Object.fromEntries(types.map((t) => [t, { node: 'null', nodes: '[null]' }])));
   });
 });
 
 describe('node(id:) of a record the caller may not see', () => {
   // Null with no hint of its type (__typename included),
   // the same answer as for a record that does not exist.
-  it('answers a reviewer null, no error and no __typename, for other people\'s records of every kind it can name', async () => {
+  it("answers a reviewer null, no error and no __typename, for other people's records of every kind it can name", async () => {
     const admin = clients.admin;
     const adminId = (await admin.gql('{ viewer { id } }')).body.data.viewer.id;
     const reviewerGid: string = (await clients.reviewer.gql('{ viewer { id } }')).body.data.viewer.id;
@@ -723,7 +728,9 @@ describe('the matrix itself', () => {
     const gqlCells = (Object.keys(QUERY).length + Object.keys(MUTATION).length + Object.keys(SUBSCRIPTION).length) * CALLERS.length;
     expect(restCells).toBeGreaterThan(0);
     expect(gqlCells).toBeGreaterThan(0);
-    console.log(`permission matrix: ${Object.keys(REST).length} routes × ${CALLERS.length} callers = ${restCells}; ` +
-      `${Object.keys(QUERY).length + Object.keys(MUTATION).length + Object.keys(SUBSCRIPTION).length} fields × ${CALLERS.length} callers = ${gqlCells}`);
+    console.log(
+      `permission matrix: ${Object.keys(REST).length} routes × ${CALLERS.length} callers = ${restCells}; ` +
+        `${Object.keys(QUERY).length + Object.keys(MUTATION).length + Object.keys(SUBSCRIPTION).length} fields × ${CALLERS.length} callers = ${gqlCells}`,
+    );
   });
 });

@@ -58,8 +58,7 @@ function wsWithToken(token: string) {
 }
 
 /** Resolves with the close code, or 'open' if the socket is still open after `ms`. */
-const closeCodeWithin = (ws: { closed: Promise<number> }, ms: number) =>
-  Promise.race([ws.closed, new Promise<'open'>((r) => setTimeout(() => r('open'), ms))]);
+const closeCodeWithin = (ws: { closed: Promise<number> }, ms: number) => Promise.race([ws.closed, new Promise<'open'>((r) => setTimeout(() => r('open'), ms))]);
 
 function runOverWs(client: ReturnType<typeof wsWithToken>, query: string): Promise<{ result?: any; error?: any }> {
   return new Promise((resolve) => {
@@ -115,7 +114,9 @@ describe('who may create tokens', () => {
     await setUsersMayCreate(false);
     const events = await server.app.deps.prisma.auditEvent.findMany({ where: { action: 'api_token.settings_changed' } });
     expect(events.some((e) => (e.after as any)?.usersMayCreateTokens === true)).toBe(true);
-    const gql = await admin.gql(`mutation { setApiTokenSettings(usersMayCreateTokens: false) { __typename ... on MutationSetApiTokenSettingsSuccess { data { usersMayCreateTokens } } } }`);
+    const gql = await admin.gql(
+      `mutation { setApiTokenSettings(usersMayCreateTokens: false) { __typename ... on MutationSetApiTokenSettingsSuccess { data { usersMayCreateTokens } } } }`,
+    );
     expect(gql.body.data.setApiTokenSettings.data.usersMayCreateTokens).toBe(false);
   });
 
@@ -148,7 +149,12 @@ describe('token rules', () => {
       expect(r.body.message, String(bad)).toMatch(/expiresInDays/);
     }
     const day = 86_400_000;
-    for (const [days, expected] of [[1, 1], [365, 365], [undefined, 90], [null, 90]] as const) {
+    for (const [days, expected] of [
+      [1, 1],
+      [365, 365],
+      [undefined, 90],
+      [null, 90],
+    ] as const) {
       const t0 = Date.now();
       const r = await createToken(admin, days === undefined ? {} : { expiresInDays: days });
       expect(r.status).toBe(201);
@@ -271,7 +277,10 @@ describe('listing and revoking', () => {
     await setUsersMayCreate(false);
     const list = await admin.gql(`{ apiTokens(all: true, first: 200) { edges { node { id name } } } }`);
     const id = list.body.data.apiTokens.edges.find((e: any) => e.node.name === 'rev gql').node.id;
-    const r = await admin.gql(`mutation($id: ID!) { revokeApiToken(id: $id) { __typename ... on MutationRevokeApiTokenSuccess { data { active revokedAt } } } }`, { id });
+    const r = await admin.gql(
+      `mutation($id: ID!) { revokeApiToken(id: $id) { __typename ... on MutationRevokeApiTokenSuccess { data { active revokedAt } } } }`,
+      { id },
+    );
     expect(r.body.data.revokeApiToken.data.active).toBe(false);
     expect((await bearerClient(created.body.token).get('/api/risks')).status).toBe(401);
     // The owner still sees it, revoked.

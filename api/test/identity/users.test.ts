@@ -42,7 +42,10 @@ describe('create user', () => {
   it('works over GraphQL too, with typed validation errors', async () => {
     const q = `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename ... on MutationCreateUserSuccess { data { email role passwordResetRequired } } ... on ValidationError { message field } } }`;
     const ok = await admin.gql(q, { input: { email: 'gql.user@example.com', firstName: 'G', role: 'REVIEWER' } });
-    expect(ok.body.data.createUser).toEqual({ __typename: 'MutationCreateUserSuccess', data: { email: 'gql.user@example.com', role: 'REVIEWER', passwordResetRequired: true } });
+    expect(ok.body.data.createUser).toEqual({
+      __typename: 'MutationCreateUserSuccess',
+      data: { email: 'gql.user@example.com', role: 'REVIEWER', passwordResetRequired: true },
+    });
     const bad = await admin.gql(q, { input: { email: 'nope', firstName: 'G', role: 'REVIEWER' } });
     expect(bad.body.data.createUser).toEqual({ __typename: 'ValidationError', message: 'Please enter a valid email address', field: 'email' });
   });

@@ -106,7 +106,11 @@ describe('configuration', () => {
 
   it('forwarded headers by trust: none, a hop count, addresses', () => {
     const req = (peer: string, xff: string) =>
-      ({ socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: { 'x-forwarded-for': xff, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'grc.example.com' } }) as unknown as IncomingMessage;
+      ({
+        socket: { remoteAddress: peer },
+        connection: { remoteAddress: peer },
+        headers: { 'x-forwarded-for': xff, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'grc.example.com' },
+      }) as unknown as IncomingMessage;
     const r = req('10.0.0.5', '203.0.113.1, 198.51.100.2');
     expect(requestFacts(r, trustFunction(false))).toEqual({ ip: '10.0.0.5', host: '', protocol: 'http' });
     expect(requestFacts(r, trustFunction(1))).toEqual({ ip: '198.51.100.2', host: 'grc.example.com', protocol: 'https' });
@@ -136,7 +140,9 @@ describe('requests from another origin carrying the session cookie', () => {
     const m = await send(server, admin, 'POST', '/graphql', multipartGraphQL('csrf-multipart'), { ...origin, 'x-graphql-yoga-csrf': '1' });
     expect(m.status).toBe(403);
     // The urlencoded form Yoga would also parse: what an HTML form posts.
-    const form = new URLSearchParams({ query: `mutation { sendNotification(input: { title: "csrf-form", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }` });
+    const form = new URLSearchParams({
+      query: `mutation { sendNotification(input: { title: "csrf-form", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }`,
+    });
     const f = await send(server, admin, 'POST', '/graphql', form, origin);
     expect(f.status).toBe(403);
     expect(await notificationCount(server, 'csrf-json')).toBe(0);
@@ -192,11 +198,18 @@ describe('requests from another origin carrying the session cookie', () => {
     expect(await notificationCount(server, 'own-multipart')).toBe(1);
 
     const email = 'own-origin@example.com';
-    const p = await send(server, admin, 'POST', '/api/users', JSON.stringify({ email, firstName: 'O', lastName: 'O', role: 'reviewer', password: 'Start#123' }), {
-      ...json,
-      ...origin,
-      'sec-fetch-site': 'same-origin',
-    });
+    const p = await send(
+      server,
+      admin,
+      'POST',
+      '/api/users',
+      JSON.stringify({ email, firstName: 'O', lastName: 'O', role: 'reviewer', password: 'Start#123' }),
+      {
+        ...json,
+        ...origin,
+        'sec-fetch-site': 'same-origin',
+      },
+    );
     expect(p.status).toBe(201);
     const put = await send(server, admin, 'PUT', `/api/users/${p.body.user.id}/deactivate`, '{}', { ...json, ...origin });
     expect(put.status).toBe(200);
@@ -213,20 +226,26 @@ describe('requests from another origin carrying the session cookie', () => {
     const m = await send(server, admin, 'POST', '/graphql', multipartGraphQL('no-header'), {});
     expect(m.status).toBe(403);
     expect(m.body.message).toMatch(/x-graphql-yoga-csrf/);
-    const form = new URLSearchParams({ query: `mutation { sendNotification(input: { title: "no-header", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }` });
+    const form = new URLSearchParams({
+      query: `mutation { sendNotification(input: { title: "no-header", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }`,
+    });
     expect((await send(server, admin, 'POST', '/graphql', form, {})).status).toBe(403);
     expect(await notificationCount(server, 'no-header')).toBe(0);
   });
 
   it('a GraphQL GET does not run mutations', async () => {
-    const q = encodeURIComponent(`mutation { sendNotification(input: { title: "via-get", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }`);
+    const q = encodeURIComponent(
+      `mutation { sendNotification(input: { title: "via-get", message: "x", targetType: ALL, type: GENERAL }) { __typename ... on MutationSendNotificationSuccess { data { id } } } }`,
+    );
     const r = await send(server, admin, 'GET', `/graphql?query=${q}`, undefined, { accept: 'application/json' });
     expect(r.status).toBe(405);
     expect(await notificationCount(server, 'via-get')).toBe(0);
   });
 
   it('Bearer tokens without cookies are not forgeable by a page and pass from anywhere', async () => {
-    const created = await admin.gql(`mutation { createApiToken(name: "cross-origin tool", scope: FULL) { ... on MutationCreateApiTokenSuccess { data { token } } } }`);
+    const created = await admin.gql(
+      `mutation { createApiToken(name: "cross-origin tool", scope: FULL) { ... on MutationCreateApiTokenSuccess { data { token } } } }`,
+    );
     const token = created.body.data.createApiToken.data.token as string;
     const res = await fetch(server.url + '/graphql', {
       method: 'POST',
@@ -288,7 +307,12 @@ describe('CORS_ORIGINS', () => {
 describe('forwarded headers (TRUST_PROXY)', () => {
   it("a trusted proxy's forwarded host and scheme make the app's own origin", async () => {
     const body = JSON.stringify({ query: SEND, variables: sendVars('via-proxy') });
-    const headers = { 'content-type': 'application/json', origin: 'https://grc.example.com', 'x-forwarded-host': 'grc.example.com', 'x-forwarded-proto': 'https' };
+    const headers = {
+      'content-type': 'application/json',
+      origin: 'https://grc.example.com',
+      'x-forwarded-host': 'grc.example.com',
+      'x-forwarded-proto': 'https',
+    };
     expect((await send(proxied, proxiedAdmin, 'POST', '/graphql', body, headers)).status).toBe(200);
     expect(await notificationCount(proxied, 'via-proxy')).toBe(1);
     // Unset, the same headers are anyone's: refused.
@@ -313,7 +337,10 @@ describe('forwarded headers (TRUST_PROXY)', () => {
     const c = new Client(server.url);
     const r = await c.request('POST', '/api/internal-login', { email, password }, { 'x-forwarded-for': '203.0.113.9' });
     expect(r.status).toBe(200);
-    const event = await server.app.deps.prisma.auditEvent.findFirstOrThrow({ where: { action: 'user.login', entityId: user.id }, orderBy: { occurredAt: 'desc' } });
+    const event = await server.app.deps.prisma.auditEvent.findFirstOrThrow({
+      where: { action: 'user.login', entityId: user.id },
+      orderBy: { occurredAt: 'desc' },
+    });
     expect(event.ip).not.toBe('203.0.113.9');
     expect(event.ip).toMatch(/127\.0\.0\.1$/);
   });
@@ -374,7 +401,12 @@ describe('sign-in throttling', () => {
     const c = new Client(proxied.url);
     const before = await proxied.app.deps.prisma.notification.count({ where: { title } });
     for (let i = 0; i < ACCOUNT_ALERT_FAILURES + 5; i++) {
-      const r = await c.request('POST', '/api/internal-login', { email, password: `guess-${i}` }, { 'x-forwarded-for': `10.9.${Math.floor(i / 250)}.${i % 250}` });
+      const r = await c.request(
+        'POST',
+        '/api/internal-login',
+        { email, password: `guess-${i}` },
+        { 'x-forwarded-for': `10.9.${Math.floor(i / 250)}.${i % 250}` },
+      );
       expect(r.status).toBe(401);
     }
     const alerts = await proxied.app.deps.prisma.notification.findMany({ where: { title } });
@@ -387,7 +419,6 @@ describe('sign-in throttling', () => {
     // The account is not locked.
     expect((await c.request('POST', '/api/internal-login', { email, password }, { 'x-forwarded-for': '10.9.9.9' })).status).toBe(200);
   }, 300_000);
-
 });
 
 describe('security headers and the session cookie', () => {
@@ -439,7 +470,13 @@ describe('security headers and the session cookie', () => {
       expect(attrs).toMatch(/src="\/graphiql\//);
       expect(body!.trim()).toBe('');
     }
-    for (const asset of ['/graphiql/env.js', '/graphiql/graphiql.js', '/graphiql/start.js', '/graphiql/graphiql.css', '/graphiql/workers/editorWorkerService.js']) {
+    for (const asset of [
+      '/graphiql/env.js',
+      '/graphiql/graphiql.js',
+      '/graphiql/start.js',
+      '/graphiql/graphiql.css',
+      '/graphiql/workers/editorWorkerService.js',
+    ]) {
       const a = await fetch(server.url + asset);
       expect(a.status, asset).toBe(200);
       await a.arrayBuffer();
@@ -503,7 +540,12 @@ describe('the per-address limit', () => {
     const c = new Client(server.url);
     let throttledAt = -1;
     for (let i = 0; i < MAX_FAILURES_PER_IP + 2; i++) {
-      const r = await c.request('POST', '/api/internal-login', { email: `nobody-${i}@example.com`, password: 'guess-1' }, { 'x-forwarded-for': `203.0.113.${i}` });
+      const r = await c.request(
+        'POST',
+        '/api/internal-login',
+        { email: `nobody-${i}@example.com`, password: 'guess-1' },
+        { 'x-forwarded-for': `203.0.113.${i}` },
+      );
       if (r.status === 429) {
         throttledAt = i;
         break;

@@ -58,7 +58,9 @@ async function userEmails(admin: Client): Promise<string[]> {
 describe('backup and restore of DATA_DIR', () => {
   it('restores exactly what was backed up, and refuses while a server runs', async () => {
     let { p, admin } = await start();
-    expect((await admin.post('/api/users', { email: 'kept@example.com', firstName: 'Kept', lastName: 'User', role: 'reviewer', password: 'Kept#Pass1' })).status).toBe(201);
+    expect(
+      (await admin.post('/api/users', { email: 'kept@example.com', firstName: 'Kept', lastName: 'User', role: 'reviewer', password: 'Kept#Pass1' })).status,
+    ).toBe(201);
     fs.mkdirSync(path.join(dataDir, 'uploads'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'uploads', 'marker.csv'), 'stored upload');
 
@@ -73,7 +75,9 @@ describe('backup and restore of DATA_DIR', () => {
     expect(made.out).toMatch(/\[backup\] .* -> .*grc\.tar\.gz/);
 
     ({ p, admin } = await start());
-    expect((await admin.post('/api/users', { email: 'later@example.com', firstName: 'Later', lastName: 'User', role: 'reviewer', password: 'Later#Pass1' })).status).toBe(201);
+    expect(
+      (await admin.post('/api/users', { email: 'later@example.com', firstName: 'Later', lastName: 'User', role: 'reviewer', password: 'Later#Pass1' })).status,
+    ).toBe(201);
     expect(await userEmails(admin)).toEqual(['admin@example.com', 'kept@example.com', 'later@example.com']);
     expect(npm('restore', archive, '--force').code).toBe(1);
     await stop(p);

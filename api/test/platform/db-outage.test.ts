@@ -93,7 +93,14 @@ describe.runIf(onPostgres)('database connections lost', () => {
     proxy = await pgProxy(url);
     url.host = `127.0.0.1:${proxy.port}`;
     proc = spawnServer(
-      { DATABASE_URL: url.toString(), DATA_DIR: dataDir, ADMIN_PASSWORD: 'Outage#Pass1', LOG_LEVEL: 'warn', JOB_POLL_SECONDS: '0.5', UPLOAD_STALE_SECONDS: '3' },
+      {
+        DATABASE_URL: url.toString(),
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD: 'Outage#Pass1',
+        LOG_LEVEL: 'warn',
+        JOB_POLL_SECONDS: '0.5',
+        UPLOAD_STALE_SECONDS: '3',
+      },
       await freePort(),
     );
     await waitReady(proc);
@@ -109,7 +116,11 @@ describe.runIf(onPostgres)('database connections lost', () => {
     const file = path.join(dataDir, 'big.csv');
     writeCsv(file, 60000, { seed: 72 });
     const { uploadId } = (await postUploadFile(admin.baseUrl, admin, file, { batchSize: '5000', emailNotification: 'false' })).body as { uploadId: string };
-    await until('no progress', () => uploadStatus(admin, uploadId), (s) => s.rowsProcessed > 0 || s.status !== 'processing');
+    await until(
+      'no progress',
+      () => uploadStatus(admin, uploadId),
+      (s) => s.rowsProcessed > 0 || s.status !== 'processing',
+    );
 
     // Every connection of the instance to its own database is ended by the server, the slot's held one included.
     const direct = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -121,7 +132,11 @@ describe.runIf(onPostgres)('database connections lost', () => {
       await direct.end();
     }
 
-    const failed = await until('the upload did not fail', () => uploadStatus(admin, uploadId), (s) => s.status !== 'processing');
+    const failed = await until(
+      'the upload did not fail',
+      () => uploadStatus(admin, uploadId),
+      (s) => s.status !== 'processing',
+    );
     expect(failed.status).toBe('failed');
     expect(failed.errorMessage).toMatch(/^The upload was interrupted: the connection to the database was lost.*Use Retry/);
     expect((await admin.get('/api/users')).status).toBe(200);
@@ -129,7 +144,11 @@ describe.runIf(onPostgres)('database connections lost', () => {
 
     const retried = await admin.post(`/api/uploads/${uploadId}/retry`);
     expect(retried.status).toBe(202);
-    const done = await until('the retried upload did not finish', () => uploadStatus(admin, uploadId), (s) => s.status !== 'processing');
+    const done = await until(
+      'the retried upload did not finish',
+      () => uploadStatus(admin, uploadId),
+      (s) => s.status !== 'processing',
+    );
     expect(done).toMatchObject({ status: 'completed', recordCount: 60000 });
     expect(proc!.child.exitCode).toBeNull();
   }, 240_000);
@@ -148,7 +167,11 @@ describe.runIf(onPostgres)('database connections lost', () => {
     expect((await fetch(`${proc!.url}/healthz`)).status).toBe(200);
 
     await proxy!.restore();
-    await until('requests did not work again', async () => (await admin.get('/api/users')).status, (s) => s === 200);
+    await until(
+      'requests did not work again',
+      async () => (await admin.get('/api/users')).status,
+      (s) => s === 200,
+    );
     expect((await fetch(`${proc!.url}/readyz`)).status).toBe(200);
     expect(proc!.child.exitCode).toBeNull();
   }, 120_000);

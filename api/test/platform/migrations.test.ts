@@ -46,10 +46,7 @@ describe('migrations', () => {
     cleanups.push(h.close);
     const dir = copyOfMigrations();
     fs.mkdirSync(path.join(dir, '29990101000000_broken'));
-    fs.writeFileSync(
-      path.join(dir, '29990101000000_broken', 'migration.sql'),
-      'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n',
-    );
+    fs.writeFileSync(path.join(dir, '29990101000000_broken', 'migration.sql'), 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n');
     await expect(migrate(h.db.sql, { migrations: dir })).rejects.toThrow(/29990101000000_broken failed/);
     const t = await h.db.sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`);
     expect(t).toHaveLength(0);

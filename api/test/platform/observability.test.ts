@@ -94,7 +94,10 @@ describe('logs and metrics of a run', () => {
     }
     // stdout is the log; stderr may hold Node's own warnings, which are not ours to format.
     expect(proc.stderr()).not.toMatch(/"level"/);
-    const lines = proc.stdout().split('\n').filter((l) => l.trim());
+    const lines = proc
+      .stdout()
+      .split('\n')
+      .filter((l) => l.trim());
     const entries = lines.map((l) => JSON.parse(l) as Record<string, any>);
     const ofSent = entries.filter((e) => e.reqId === sentId);
     expect(ofSent.length).toBeGreaterThanOrEqual(2);

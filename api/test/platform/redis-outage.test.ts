@@ -120,7 +120,8 @@ async function untilReadyz(p: ServerProcess, check: (b: Record<string, unknown>)
   }
 }
 
-const CSV = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\nU1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\n';
+const CSV =
+  'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\nU1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\n';
 
 describe.runIf(redisServer)('a Redis outage under running instances', () => {
   it('keeps requests and processes up, reports Redis degraded, and delivers live events again once Redis is back', async () => {
@@ -131,7 +132,14 @@ describe.runIf(redisServer)('a Redis outage under running instances', () => {
     const env = () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-redis-outage-'));
       dirs.push(dataDir);
-      return { DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '', REDIS_URL: redisUrl, ADMIN_PASSWORD: 'Outage#Pass1', LOG_LEVEL: 'warn', JOB_POLL_SECONDS: '0.5' };
+      return {
+        DATA_DIR: dataDir,
+        DATABASE_URL: db?.url ?? '',
+        REDIS_URL: redisUrl,
+        ADMIN_PASSWORD: 'Outage#Pass1',
+        LOG_LEVEL: 'warn',
+        JOB_POLL_SECONDS: '0.5',
+      };
     };
 
     const a = await start(env());
@@ -141,7 +149,9 @@ describe.runIf(redisServer)('a Redis outage under running instances', () => {
     const form = new FormData();
     form.append('emailNotification', 'false');
     form.append('file', new Blob([CSV]), 'export.csv');
-    const { uploadId } = (await (await fetch(`${a.url}/api/upload`, { method: 'POST', body: form, headers: { cookie: adminA.cookieHeader } })).json()) as { uploadId: string };
+    const { uploadId } = (await (await fetch(`${a.url}/api/upload`, { method: 'POST', body: form, headers: { cookie: adminA.cookieHeader } })).json()) as {
+      uploadId: string;
+    };
     for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
       const s = (await adminA.get(`/api/upload-status/${uploadId}`)).body;
       if (s.status === 'completed') break;

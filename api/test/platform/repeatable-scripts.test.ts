@@ -86,7 +86,12 @@ describe('database functions and triggers (prisma/functions)', () => {
     const before = await recorded(sql);
     expect(before.map((r) => r.name)).toEqual(readRepeatableScripts().map((s) => s.name));
     for (const r of before) {
-      expect(r.checksum).toBe(crypto.createHash('sha256').update(fs.readFileSync(path.join(defaultFunctionsDir(), r.name))).digest('hex'));
+      expect(r.checksum).toBe(
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(defaultFunctionsDir(), r.name)))
+          .digest('hex'),
+      );
     }
     const dir = copyOfFunctions();
     // Nothing changed: nothing runs (a body changed by hand in the database stays as it is).
@@ -125,7 +130,10 @@ describe('database functions and triggers (prisma/functions)', () => {
     const dir = copyOfFunctions();
     const good = path.join(dir, 'risk_data_changed.sql');
     fs.writeFileSync(good, fs.readFileSync(good, 'utf8').replace('"version" = "version" + 1', '"version" = "version" + 2'));
-    fs.appendFileSync(path.join(dir, 'trend_days_move.sql'), '\nCREATE TRIGGER "nowhere" AFTER INSERT ON "no_such_table" FOR EACH ROW EXECUTE FUNCTION "risk_data_changed"();\n');
+    fs.appendFileSync(
+      path.join(dir, 'trend_days_move.sql'),
+      '\nCREATE TRIGGER "nowhere" AFTER INSERT ON "no_such_table" FOR EACH ROW EXECUTE FUNCTION "risk_data_changed"();\n',
+    );
     const before = await recorded(sql);
     await expect(migrate(sql, { functions: dir })).rejects.toThrow(/trend_days_move\.sql failed: .*no_such_table/);
     expect((await definitions(sql)).functions['risk_data_changed()']).toContain('"version" = "version" + 1');

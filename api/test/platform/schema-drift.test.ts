@@ -9,7 +9,14 @@ import { migratedDatabase } from '../helpers/database.js';
 import type { Database } from '../../src/db/client.js';
 
 /** What the migrations add beyond what schema.prisma can express, on purpose. */
-const EXTRA_INDEXES = new Set(['review_periods_one_active_key', 'ai_bulk_runs_one_running', 'shared_items_totals', 'shared_items_user_counts', 'shared_items_role_counts', 'shared_item_decisions_sums']);
+const EXTRA_INDEXES = new Set([
+  'review_periods_one_active_key',
+  'ai_bulk_runs_one_running',
+  'shared_items_totals',
+  'shared_items_user_counts',
+  'shared_items_role_counts',
+  'shared_item_decisions_sums',
+]);
 
 type Field = {
   name: string;
@@ -27,10 +34,18 @@ type Field = {
   relationOnDelete?: string;
 };
 type Model = { name: string; dbName: string | null; fields: Field[] };
-type Index = { model: string; type: 'id' | 'unique' | 'normal' | 'fulltext'; dbName?: string | null; algorithm?: string; fields: { name: string; sortOrder?: string }[] };
-const dmmf = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, '../../src/generated/dmmf.json'), 'utf8'),
-) as { models: Model[]; enums: { name: string; values: { name: string }[] }[]; indexes: Index[] };
+type Index = {
+  model: string;
+  type: 'id' | 'unique' | 'normal' | 'fulltext';
+  dbName?: string | null;
+  algorithm?: string;
+  fields: { name: string; sortOrder?: string }[];
+};
+const dmmf = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../src/generated/dmmf.json'), 'utf8')) as {
+  models: Model[];
+  enums: { name: string; values: { name: string }[] }[];
+  indexes: Index[];
+};
 
 const table = (m: Model) => m.dbName ?? m.name;
 const column = (f: Field) => f.dbName ?? f.name;
@@ -98,7 +113,14 @@ describe('schema.prisma and the migrations agree', () => {
   });
 
   it('on every column: type, nullability and whether it has a default', async () => {
-    const rows = await db.sql.query<{ table_name: string; column_name: string; udt_name: string; is_nullable: string; column_default: string | null; is_generated: string }>(
+    const rows = await db.sql.query<{
+      table_name: string;
+      column_name: string;
+      udt_name: string;
+      is_nullable: string;
+      column_default: string | null;
+      is_generated: string;
+    }>(
       `SELECT table_name, column_name, udt_name, is_nullable, column_default, is_generated FROM information_schema.columns WHERE table_schema = 'public' AND table_name NOT IN ('_prisma_migrations', '_repeatable_scripts')`,
     );
     // A generated column (shared_items.shared) is filled by the database, as a default is: @default(dbgenerated(...)).

@@ -29,7 +29,9 @@ async function startCollector() {
         posts += 1;
         const parsed = JSON.parse(body) as { resourceSpans: { resource: { attributes: unknown[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
         for (const rs of parsed.resourceSpans) {
-          resources.push(Object.fromEntries((rs.resource.attributes as { key: string; value: { stringValue?: string } }[]).map((a) => [a.key, a.value.stringValue])));
+          resources.push(
+            Object.fromEntries((rs.resource.attributes as { key: string; value: { stringValue?: string } }[]).map((a) => [a.key, a.value.stringValue])),
+          );
           for (const ss of rs.scopeSpans) spans.push(...ss.spans);
         }
       }
@@ -58,7 +60,17 @@ async function start(env: Record<string, string>) {
   dirs.push(dataDir);
   const db = await freshDatabase();
   dbs.push(db);
-  const proc = spawnServer({ DATA_DIR: dataDir, ...(db.url ? { DATABASE_URL: db.url } : {}), ADMIN_PASSWORD: 'Trace#Initial-51c2', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_SECONDS: '0', ...env }, await freePort());
+  const proc = spawnServer(
+    {
+      DATA_DIR: dataDir,
+      ...(db.url ? { DATABASE_URL: db.url } : {}),
+      ADMIN_PASSWORD: 'Trace#Initial-51c2',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_SECONDS: '0',
+      ...env,
+    },
+    await freePort(),
+  );
   procs.push(proc);
   await waitReady(proc);
   const admin = new Client(proc.url);
@@ -74,7 +86,12 @@ describe('OpenTelemetry tracing', () => {
     const collector = await startCollector();
     try {
       const { proc, admin } = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'grc-trace-test' });
-      const res = await admin.request('POST', '/graphql', { operationName: 'TracingProbe', query: 'query TracingProbe { viewer { id email } }' }, { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` });
+      const res = await admin.request(
+        'POST',
+        '/graphql',
+        { operationName: 'TracingProbe', query: 'query TracingProbe { viewer { id email } }' },
+        { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+      );
       expect(res.status).toBe(200);
       expect(res.body.data.viewer.email).toBe('admin@example.com');
       // A graceful stop sends what is buffered.

@@ -16,14 +16,21 @@ let periodId: string;
 const FORMULA = '=HYPERLINK("http://evil.example","click")';
 
 const HEADER = 'User ID,User Name,Access Risk ID,Risk Description,Risk Level,Rule ID,System,Role/Profile\r\n';
-const FIRST = HEADER + 'U1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\nU1,Alice Jones,R02,Post journals,Medium,0102,SAP ERP,Z_GL\r\nU2,Bob Smith,R03,Payroll,Low,0101,Workday,HR_ADMIN\r\n';
+const FIRST =
+  HEADER +
+  'U1,Alice Jones,R01,Pay vendors,High,0301,SAP ERP,Z_AP_CLERK\r\nU1,Alice Jones,R02,Post journals,Medium,0102,SAP ERP,Z_GL\r\nU2,Bob Smith,R03,Payroll,Low,0101,Workday,HR_ADMIN\r\n';
 const SECOND = HEADER + 'U9,Zed Young,R09,Other,High,0301,SAP ERP,Z_OTHER\r\n';
 
 const upload = (content: string, mode: 'append' | 'replace') => loadExport(server, admin, content, { mode, name: `export-${mode}.csv` });
 
 async function download(format: 'xlsx' | 'csv', id = periodId) {
   const res = await fetch(`${server.url}/api/reports/evidence?periodId=${id}&format=${format}`, { headers: { cookie: admin.cookieHeader } });
-  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    disposition: res.headers.get('content-disposition'),
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 /** Every sheet's values, as text, row by row. */
@@ -56,10 +63,16 @@ beforeAll(async () => {
   periodId = (await admin.post('/api/review-periods', { name: 'Q4 2026 SoD review' })).body.id;
   const rows = (await a.client.get('/api/assigned-risks')).body.risks as { id: number; accessRiskId: string }[];
   const id = (risk: string) => rows.find((r) => r.accessRiskId === risk)!.id;
-  expect((await a.client.post('/api/reviews/decisions', { decisions: [
-    { riskDefinitionId: id('R01'), decision: 'retain', comments: FORMULA },
-    { riskDefinitionId: id('R02'), decision: 'remove', comments: 'Not needed' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await a.client.post('/api/reviews/decisions', {
+        decisions: [
+          { riskDefinitionId: id('R01'), decision: 'retain', comments: FORMULA },
+          { riskDefinitionId: id('R02'), decision: 'remove', comments: 'Not needed' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   expect((await a.client.post('/api/reviews/submit')).status).toBe(200);
   const sub = (await admin.get('/api/submissions')).body[0];
   expect((await admin.put(`/api/submissions/${sub.id}/approve`)).status).toBe(200);
@@ -77,7 +90,14 @@ describe('auditor evidence', () => {
     expect(Object.keys(out)).toEqual(['Summary', 'Decisions', 'Audit Trail', 'Scope']);
     expect(formulas).toEqual([]);
     const summary = Object.fromEntries(out.Summary!.slice(1).map(([k, v]) => [k, v]));
-    expect(summary).toMatchObject({ 'Review period': 'Q4 2026 SoD review', Status: 'closed', 'Final decisions': '2', Retained: '1', Removed: '1', 'Decisions approved': '2' });
+    expect(summary).toMatchObject({
+      'Review period': 'Q4 2026 SoD review',
+      Status: 'closed',
+      'Final decisions': '2',
+      Retained: '1',
+      Removed: '1',
+      'Decisions approved': '2',
+    });
     const [head, ...decisions] = out.Decisions!;
     const col = (name: string) => head!.indexOf(name);
     expect(decisions.map((d) => [d[col('Access Risk ID')], d[col('Decision')], d[col('Submission')]])).toEqual([
@@ -122,7 +142,10 @@ describe('auditor evidence', () => {
   it('is served over GraphQL, and refused to reviewers, for unknown periods and formats', async () => {
     const list = await admin.gql(`{ reviewPeriods(first: 5) { edges { node { id name } } } }`);
     const gid = list.body.data.reviewPeriods.edges.find((e: any) => e.node.name === 'Q4 2026 SoD review').node.id;
-    const g = await admin.gql(`query($id: ID!) { periodEvidence(periodId: $id) { periodName frozen decisionCount removed approvedDecisions uploads { originalName recordCount sha256 } decisions { accessRiskId decision approvedBy } xlsxUrl } }`, { id: gid });
+    const g = await admin.gql(
+      `query($id: ID!) { periodEvidence(periodId: $id) { periodName frozen decisionCount removed approvedDecisions uploads { originalName recordCount sha256 } decisions { accessRiskId decision approvedBy } xlsxUrl } }`,
+      { id: gid },
+    );
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.periodEvidence).toMatchObject({ periodName: 'Q4 2026 SoD review', frozen: true, decisionCount: 2, removed: 1, approvedDecisions: 2 });
     expect(g.body.data.periodEvidence.decisions.map((d: any) => d.accessRiskId)).toEqual(['R01', 'R02']);

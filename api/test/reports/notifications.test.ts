@@ -124,7 +124,10 @@ describe('GraphQL', () => {
     expect(list.body.data.notifications.edges[0].node).toMatchObject({ title: 'GraphQL hello', isRead: false, readAt: null });
     const unread = list.body.data.notificationCounts.unreadCount;
 
-    const m = await a.client.gql(`mutation($id: ID!) { markNotificationRead(id: $id) { ... on MutationMarkNotificationReadSuccess { data { isRead readAt } } } }`, { id: node.id });
+    const m = await a.client.gql(
+      `mutation($id: ID!) { markNotificationRead(id: $id) { ... on MutationMarkNotificationReadSuccess { data { isRead readAt } } } }`,
+      { id: node.id },
+    );
     expect(m.body.data.markNotificationRead.data.isRead).toBe(true);
     expect((await a.client.gql('{ notificationCounts { unreadCount } }')).body.data.notificationCounts.unreadCount).toBe(unread - 1);
 

@@ -43,7 +43,23 @@ beforeAll(async () => {
   expect((await admin.post('/api/notifications', { title: 'Hello', message: 'Keep me', type: 'info', targetType: 'all' })).status).toBeLessThan(300);
   const adminUser = (await prisma.user.findFirst({ where: { role: 'admin' } }))!;
   await prisma.remediationItem.create({
-    data: { periodId: period.id, userId: 'U1', userName: 'User One', system: 'PRD', roleProfile: 'Z_AP_CLERK', riskIds: 'R01', riskLevel: 'high', decidedBy: 'rev', approvedBy: 'admin', approvedAt: new Date(), status: 'done', statusNote: 'revoked in PRD', statusSetById: adminUser.id, statusSetBy: 'Administrator', statusSetAt: new Date('2026-11-30T10:00:00Z') },
+    data: {
+      periodId: period.id,
+      userId: 'U1',
+      userName: 'User One',
+      system: 'PRD',
+      roleProfile: 'Z_AP_CLERK',
+      riskIds: 'R01',
+      riskLevel: 'high',
+      decidedBy: 'rev',
+      approvedBy: 'admin',
+      approvedAt: new Date(),
+      status: 'done',
+      statusNote: 'revoked in PRD',
+      statusSetById: adminUser.id,
+      statusSetBy: 'Administrator',
+      statusSetAt: new Date('2026-11-30T10:00:00Z'),
+    },
   });
   await prisma.remediationSource.create({ data: { submissionId: sub.id } });
 }, 60_000);
@@ -60,7 +76,14 @@ describe('purge', () => {
   });
 
   it('removes exactly the listed data in one step, keeps the rest, is audited and announced', async () => {
-    const keep = { remediation_items: await count('remediation_items'), users: await count('users'), admin_settings: await count('admin_settings'), notifications: await count('notifications'), review_periods: await count('review_periods'), ai_usage: await count('ai_usage') };
+    const keep = {
+      remediation_items: await count('remediation_items'),
+      users: await count('users'),
+      admin_settings: await count('admin_settings'),
+      notifications: await count('notifications'),
+      review_periods: await count('review_periods'),
+      ai_usage: await count('ai_usage'),
+    };
     const auditBefore = await count('audit_events');
     const ws = wsClient(server.url, reviewer.cookieHeader);
     const events = collect(ws, 'subscription { riskDataPurged { purgedAt } }');
@@ -69,9 +92,29 @@ describe('purge', () => {
     const r = await admin.request('DELETE', '/api/admin/purge-risk-data');
     expect(r.status).toBe(200);
     expect(r.body.message).toBe('All user risk data has been purged successfully');
-    expect(r.body.deleted).toEqual({ riskRows: 3, uploads: 1, decisions: 1, submissions: 1, assignments: 1, analysisResults: 1, simulations: 1, aiRiskProfiles: 1 });
+    expect(r.body.deleted).toEqual({
+      riskRows: 3,
+      uploads: 1,
+      decisions: 1,
+      submissions: 1,
+      assignments: 1,
+      analysisResults: 1,
+      simulations: 1,
+      aiRiskProfiles: 1,
+    });
 
-    for (const t of ['risk_rows', 'risk_terms', 'uploads', 'decisions', 'submissions', 'assignment_criteria', 'analysis_results', 'simulations', 'ai_risk_profiles', 'ai_response_cache']) {
+    for (const t of [
+      'risk_rows',
+      'risk_terms',
+      'uploads',
+      'decisions',
+      'submissions',
+      'assignment_criteria',
+      'analysis_results',
+      'simulations',
+      'ai_risk_profiles',
+      'ai_response_cache',
+    ]) {
       expect(await count(t), t).toBe(0);
     }
     for (const [t, n] of Object.entries(keep)) expect(await count(t), t).toBe(n);

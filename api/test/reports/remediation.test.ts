@@ -35,14 +35,26 @@ beforeAll(async () => {
   const rows = (await a.client.get('/api/assigned-risks')).body.risks as { id: number; accessRiskId: string }[];
   const id = (risk: string) => rows.find((r) => r.accessRiskId === risk)!.id;
   // The reviewers disagree on R01; both remove R02.
-  expect((await a.client.post('/api/reviews/decisions', { decisions: [
-    { riskDefinitionId: id('R01'), decision: 'retain', comments: 'Needed for AP' },
-    { riskDefinitionId: id('R02'), decision: 'remove', comments: 'Not needed' },
-  ] })).status).toBe(200);
-  expect((await b.client.post('/api/reviews/decisions', { decisions: [
-    { riskDefinitionId: id('R01'), decision: 'remove' },
-    { riskDefinitionId: id('R02'), decision: 'remove' },
-  ] })).status).toBe(200);
+  expect(
+    (
+      await a.client.post('/api/reviews/decisions', {
+        decisions: [
+          { riskDefinitionId: id('R01'), decision: 'retain', comments: 'Needed for AP' },
+          { riskDefinitionId: id('R02'), decision: 'remove', comments: 'Not needed' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await b.client.post('/api/reviews/decisions', {
+        decisions: [
+          { riskDefinitionId: id('R01'), decision: 'remove' },
+          { riskDefinitionId: id('R02'), decision: 'remove' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
   expect((await a.client.post('/api/reviews/submit')).status).toBe(200);
   expect((await b.client.post('/api/reviews/submit')).status).toBe(200);
   const subA = ((await admin.get('/api/submissions')).body as any[]).find((s) => s.reviewerId === a.user.id || s.reviewer?.id === a.user.id);
@@ -56,10 +68,28 @@ describe('risk report', () => {
     const lines = parseCsv(await res.text());
     const head = Object.keys(lines[0]!);
     expect(head.slice(0, 3)).toEqual(['User ID', 'User Name', 'User Group']);
-    expect(head.slice(-13)).toEqual(['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Submission Status', 'Submitted At', 'Approved By', 'Approved At', 'Review Period', 'Mitigating Control', 'Mitigation Expires', 'Approver Comment', 'Assigned To']);
+    expect(head.slice(-13)).toEqual([
+      'Decision',
+      'Decision Comments',
+      'Decided At',
+      'Reviewed By',
+      'Submission Status',
+      'Submitted At',
+      'Approved By',
+      'Approved At',
+      'Review Period',
+      'Mitigating Control',
+      'Mitigation Expires',
+      'Approver Comment',
+      'Assigned To',
+    ]);
     const of = (risk: string) => lines.filter((l) => l['Access Risk ID'] === risk);
     // R01: the disagreement is two lines, each with its own reviewer and state.
-    expect(of('R01').map((l) => [l.Decision, l['Reviewed By']!.includes(a.email) ? 'a' : 'b', l['Submission Status']]).sort()).toEqual([
+    expect(
+      of('R01')
+        .map((l) => [l.Decision, l['Reviewed By']!.includes(a.email) ? 'a' : 'b', l['Submission Status']])
+        .sort(),
+    ).toEqual([
       ['remove', 'b', 'submitted'],
       ['retain', 'a', 'approved'],
     ]);
@@ -82,7 +112,15 @@ describe('remediation list', () => {
     let list = (await admin.get('/api/remediation')).body;
     // Only a's set is approved: R02's role (=Z_GL). b's removal of R01 awaits approval.
     expect(list.items.map((i: any) => i.roleProfile)).toEqual(['=Z_GL']);
-    expect(list.items[0]).toMatchObject({ userId: 'U1', userName: 'Alice Jones', system: 'SAP ERP', riskIds: 'R02', riskLevel: 'medium', status: 'open', periodName: 'Q4 review' });
+    expect(list.items[0]).toMatchObject({
+      userId: 'U1',
+      userName: 'Alice Jones',
+      system: 'SAP ERP',
+      riskIds: 'R02',
+      riskLevel: 'medium',
+      status: 'open',
+      periodName: 'Q4 review',
+    });
     expect(list.items[0].decidedBy).toContain(a.email);
     expect(list.items[0].approvedBy).toContain('admin@example.com');
     const subB = ((await admin.get('/api/submissions')).body as any[]).find((s) => s.status === 'submitted');
@@ -152,7 +190,10 @@ describe('remediation list', () => {
     // Sorted as people work through it (by role, either way), page by page through the same cursors.
     const SORTED = `query($after: String, $dir: OrderDirection) { remediationItems(first: 1, after: $after, orderBy: { field: ROLE_PROFILE, direction: $dir }) {
       pageInfo { hasNextPage endCursor } edges { node { roleProfile } } } }`;
-    for (const [dir, expected] of [['ASC', ['=Z_GL', 'Z_AP_CLERK']], ['DESC', ['Z_AP_CLERK', '=Z_GL']]] as const) {
+    for (const [dir, expected] of [
+      ['ASC', ['=Z_GL', 'Z_AP_CLERK']],
+      ['DESC', ['Z_AP_CLERK', '=Z_GL']],
+    ] as const) {
       const seen: string[] = [];
       let after: string | null = null;
       do {

@@ -54,7 +54,15 @@ beforeAll(async () => {
   await decide(a, rows[2]!, 'retain'); // Dana Martin, by Maria Martin: matched by the row's name and by the reviewer's
   await decide(c, rows[0]!, 'remove'); // Karin Martin, by Rev Thirty
   await decide(c, rows[4]!, 'retain'); // Bob Stone (role Z_MARTINI), by Rev Thirty
-  for (const [i, d] of [[0, 'retain'], [1, 'remove'], [2, 'remove'], [3, 'retain'], [4, 'retain'], [6, 'remove'], [7, 'retain']] as const) {
+  for (const [i, d] of [
+    [0, 'retain'],
+    [1, 'remove'],
+    [2, 'remove'],
+    [3, 'retain'],
+    [4, 'retain'],
+    [6, 'remove'],
+    [7, 'retain'],
+  ] as const) {
     await decide(b, rows[i]!, d);
   }
 });
@@ -76,7 +84,24 @@ async function byTheRule(search: string, decision: string | null, shared: string
 /** Every search and filter combination: the listed set and the total are the rule's. */
 async function expectEveryCombinationByTheRule(atLeast = 30) {
   let nonEmpty = 0;
-  for (const search of ['martin', 'Smith', 'dana', 'z_', 'MARTIN01', 'maria', a.email.slice(0, 12), 'reviewer', 'nobody', 'rev', 'Rev T', 'thirty', 'rev three', 'ar', 'in', 'e']) {
+  for (const search of [
+    'martin',
+    'Smith',
+    'dana',
+    'z_',
+    'MARTIN01',
+    'maria',
+    a.email.slice(0, 12),
+    'reviewer',
+    'nobody',
+    'rev',
+    'Rev T',
+    'thirty',
+    'rev three',
+    'ar',
+    'in',
+    'e',
+  ]) {
     for (const decision of [null, 'retain', 'remove']) {
       for (const shared of [null, 'shared', 'unique']) {
         const qs = new URLSearchParams({ search, limit: '500', ...(decision ? { decision } : {}), ...(shared ? { shared } : {}) });

@@ -111,8 +111,17 @@ describe('GET /api/dashboard/recent-reviews', () => {
   it('gives administrators everyone’s newest decisions and reviewers their own, in the SPEC §3 shape', async () => {
     const all = (await admin.get('/api/dashboard/recent-reviews')).body;
     expect(all).toHaveLength(4);
-    expect(Object.keys(all[0])).toEqual(expect.arrayContaining(['id', 'userName', 'userId', 'riskLevel', 'roleProfile', 'decision', 'reviewerName', 'createdAt']));
-    expect(all[0]).toMatchObject({ userName: 'Bob Smith', userId: 'U2', riskLevel: 'low', roleProfile: 'HR_ADMIN', decision: 'retain', reviewerName: nameOf(c) });
+    expect(Object.keys(all[0])).toEqual(
+      expect.arrayContaining(['id', 'userName', 'userId', 'riskLevel', 'roleProfile', 'decision', 'reviewerName', 'createdAt']),
+    );
+    expect(all[0]).toMatchObject({
+      userName: 'Bob Smith',
+      userId: 'U2',
+      riskLevel: 'low',
+      roleProfile: 'HR_ADMIN',
+      decision: 'retain',
+      reviewerName: nameOf(c),
+    });
     const own = (await b.client.get('/api/dashboard/recent-reviews')).body;
     expect(own.map((x: any) => [x.roleProfile, x.decision])).toEqual([['Z_AP_CLERK', 'remove']]);
   });

@@ -39,7 +39,13 @@ beforeAll(async () => {
     decisions: [
       { riskDefinitionId: Number(rows[0]), decision: 'retain' },
       { riskDefinitionId: Number(rows[1]), decision: 'remove', comments: 'Left the team' },
-      { riskDefinitionId: Number(rows[2]), decision: 'retain_mitigated', mitigationControl: 'MC-9', mitigationExpiresAt: '2099-06-30', comments: 'Monthly check' },
+      {
+        riskDefinitionId: Number(rows[2]),
+        decision: 'retain_mitigated',
+        mitigationControl: 'MC-9',
+        mitigationExpiresAt: '2099-06-30',
+        comments: 'Monthly check',
+      },
       { riskDefinitionId: Number(rows[3]), decision: 'retain' },
     ],
   });
@@ -62,9 +68,16 @@ describe('approval review', () => {
     ]);
     expect(r.body.items[2].recommendation).toEqual({ value: 'remove', reason: 'Not used: the export shows 0 executions' });
     expect(r.body.items[1]).toMatchObject({ mitigationControl: 'MC-9', mitigationExpiresAt: '2099-06-30', comments: 'Monthly check' });
-    const g = await admin.gql(`query($id: ID!) { submissionReview(id: $id) { total items { userId group decision recommendation { value } } } }`, { id: sgid(sub.id) });
+    const g = await admin.gql(`query($id: ID!) { submissionReview(id: $id) { total items { userId group decision recommendation { value } } } }`, {
+      id: sgid(sub.id),
+    });
     expect(g.body.errors).toBeUndefined();
-    expect(g.body.data.submissionReview.items.map((i: { group: string }) => i.group)).toEqual(['REMOVAL', 'MITIGATION', 'RETAINED_AGAINST_RECOMMENDATION', 'OTHER']);
+    expect(g.body.data.submissionReview.items.map((i: { group: string }) => i.group)).toEqual([
+      'REMOVAL',
+      'MITIGATION',
+      'RETAINED_AGAINST_RECOMMENDATION',
+      'OTHER',
+    ]);
     // Reviewers may not read it.
     expect((await a.client.get(`/api/submissions/${sub.id}/review`)).status).toBe(403);
   });
@@ -78,11 +91,15 @@ describe('approval review', () => {
     expect(stranger.status).toBe(400);
     expect(stranger.body.message).toBe('Not an item of this submission: 999999');
 
-    const r = await admin.put(`/api/submissions/${sub.id}/return`, { itemComments: [{ riskDefinitionId: Number(rows[0]), comment: 'Unused for a year: why keep it?' }] });
+    const r = await admin.put(`/api/submissions/${sub.id}/return`, {
+      itemComments: [{ riskDefinitionId: Number(rows[0]), comment: 'Unused for a year: why keep it?' }],
+    });
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('returned');
     const status = await a.client.get('/api/reviews/submission-status');
-    expect(status.body.itemComments).toEqual([{ riskDefinitionId: Number(rows[0]), userId: 'U1', roleProfile: 'Z_AP', accessRiskId: 'R1', comment: 'Unused for a year: why keep it?' }]);
+    expect(status.body.itemComments).toEqual([
+      { riskDefinitionId: Number(rows[0]), userId: 'U1', roleProfile: 'Z_AP', accessRiskId: 'R1', comment: 'Unused for a year: why keep it?' },
+    ]);
     const g = await a.client.gql(`query($id: ID!) { node(id: $id) { ... on Submission { status itemComments { userId comment } } } }`, { id: sgid(sub.id) });
     expect(g.body.data.node).toEqual({ status: 'RETURNED', itemComments: [{ userId: 'U1', comment: 'Unused for a year: why keep it?' }] });
     const notes = await a.client.get('/api/notifications');
@@ -107,7 +124,11 @@ describe('approval review', () => {
       { id: sgid(sub.id), items: [{ riskRowId: String(rows[1]), comment: 'Remove by Friday' }] },
     );
     expect(m.body.errors).toBeUndefined();
-    expect(m.body.data.approveSubmission.data).toEqual({ status: 'APPROVED', reviewComment: 'Checked', itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }] });
+    expect(m.body.data.approveSubmission.data).toEqual({
+      status: 'APPROVED',
+      reviewComment: 'Checked',
+      itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }],
+    });
     const audit = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'submission.approved', entityId: sub.id } });
     expect(audit!.after).toMatchObject({ comment: 'Checked', itemComments: [{ userId: 'U2', comment: 'Remove by Friday' }] });
 
@@ -118,13 +139,20 @@ describe('approval review', () => {
     const line = csv.split('\r\n').find((l) => l.startsWith('U2,'))!;
     expect(line.endsWith(',Remove by Friday')).toBe(true);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await (await fetch(`${server.url}/api/reports/evidence?periodId=${periodId}&format=xlsx`, { headers: { cookie: admin.cookieHeader } })).arrayBuffer()) as ArrayBuffer);
+    await wb.xlsx.load(
+      (await (
+        await fetch(`${server.url}/api/reports/evidence?periodId=${periodId}&format=xlsx`, { headers: { cookie: admin.cookieHeader } })
+      ).arrayBuffer()) as ArrayBuffer,
+    );
     const sheet = wb.getWorksheet('Decisions')!;
     const header = (sheet.getRow(1).values as unknown[]).map(String);
     const u2 = sheet.getRows(2, sheet.rowCount - 1)!.find((r) => r.getCell(1).value === 'U2')!;
     expect(u2.getCell(header.indexOf('Approver Comment')).value).toBe('Remove by Friday');
     // The exports: the risk report and the reviewer's Export Results.
-    expect((await csvOf(admin, '/api/reports/risk-report')).find((l) => l['User ID'] === 'U2')).toMatchObject({ 'Submission Status': 'approved', 'Approver Comment': 'Remove by Friday' });
+    expect((await csvOf(admin, '/api/reports/risk-report')).find((l) => l['User ID'] === 'U2')).toMatchObject({
+      'Submission Status': 'approved',
+      'Approver Comment': 'Remove by Friday',
+    });
     expect((await csvOf(a.client, '/api/risks/export')).find((l) => l['User ID'] === 'U2')!['Approver Comment']).toBe('Remove by Friday');
   });
 });

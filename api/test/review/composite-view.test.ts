@@ -26,16 +26,118 @@ beforeAll(async () => {
   const sap = { system: 'SAP ERP', businessProcess: 'FI', businessProcessDescription: 'Finance' };
   rows = await seedRows(server.app.deps.prisma, [
     // U1: risk R01 under COMP_FIN (two rows) and a direct role; risk R02 (low) under COMP_FIN and COMP_OTHER.
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R01', riskDescription: 'Vendor and payment', riskLevel: 'high', ruleId: '0301', roleProfile: 'Z_AP_CLERK', compositeBusinessRole: 'COMP_FIN', compositeRoleDescription: 'Finance composite', function: 'AP01', functionDescription: 'AP Payments', resource: 'S_TCODE', resourceDescription: 'Transaction Code Check', resourceExtn: 'TCD', resourceExtnDesc: 'Transaction code', action: 'FB60', valueFrom: 'FB60', valueTo: 'FB65', ...sap },
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R01', riskDescription: 'Vendor and payment', riskLevel: 'high', ruleId: '0102', roleProfile: 'Z_VENDOR_MAINT', compositeBusinessRole: 'COMP_FIN', compositeRoleDescription: 'Finance composite', function: 'VM01', functionDescription: 'Vendor Master Maintenance', resource: 'F_LFA1_BUK', action: 'XK01', actionDescription: 'Create Vendor', valueFrom: '1000', ...sap },
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R01', riskDescription: 'Vendor and payment', riskLevel: 'high', ruleId: '0105', roleProfile: 'Z_GL', roleProfileDescription: 'General ledger', compositeBusinessRole: '', ...sap },
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R02', riskDescription: 'Low thing', riskLevel: 'low', ruleId: '0101', roleProfile: 'Z_AP_CLERK', compositeBusinessRole: 'COMP_FIN', ...sap },
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R02', riskDescription: 'Low thing', riskLevel: 'low', ruleId: '0110', roleProfile: 'Z_OTHER', compositeBusinessRole: 'COMP_OTHER', ...sap },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R01',
+      riskDescription: 'Vendor and payment',
+      riskLevel: 'high',
+      ruleId: '0301',
+      roleProfile: 'Z_AP_CLERK',
+      compositeBusinessRole: 'COMP_FIN',
+      compositeRoleDescription: 'Finance composite',
+      function: 'AP01',
+      functionDescription: 'AP Payments',
+      resource: 'S_TCODE',
+      resourceDescription: 'Transaction Code Check',
+      resourceExtn: 'TCD',
+      resourceExtnDesc: 'Transaction code',
+      action: 'FB60',
+      valueFrom: 'FB60',
+      valueTo: 'FB65',
+      ...sap,
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R01',
+      riskDescription: 'Vendor and payment',
+      riskLevel: 'high',
+      ruleId: '0102',
+      roleProfile: 'Z_VENDOR_MAINT',
+      compositeBusinessRole: 'COMP_FIN',
+      compositeRoleDescription: 'Finance composite',
+      function: 'VM01',
+      functionDescription: 'Vendor Master Maintenance',
+      resource: 'F_LFA1_BUK',
+      action: 'XK01',
+      actionDescription: 'Create Vendor',
+      valueFrom: '1000',
+      ...sap,
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R01',
+      riskDescription: 'Vendor and payment',
+      riskLevel: 'high',
+      ruleId: '0105',
+      roleProfile: 'Z_GL',
+      roleProfileDescription: 'General ledger',
+      compositeBusinessRole: '',
+      ...sap,
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R02',
+      riskDescription: 'Low thing',
+      riskLevel: 'low',
+      ruleId: '0101',
+      roleProfile: 'Z_AP_CLERK',
+      compositeBusinessRole: 'COMP_FIN',
+      ...sap,
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R02',
+      riskDescription: 'Low thing',
+      riskLevel: 'low',
+      ruleId: '0110',
+      roleProfile: 'Z_OTHER',
+      compositeBusinessRole: 'COMP_OTHER',
+      ...sap,
+    },
     // U2 on Workday (reviewer B's), U3 in IT (nobody's).
-    { userId: 'U2', userName: 'Bob Smith', userGroup: 'HR', accessRiskId: 'R03', riskLevel: 'medium', ruleId: '0140', system: 'Workday', roleProfile: 'HR_ADMIN', compositeBusinessRole: 'COMP_HR' },
-    { userId: 'U3', userName: 'Carol White', userGroup: 'IT', accessRiskId: 'R04', riskLevel: 'low', ruleId: '0188', system: 'Active Directory', roleProfile: 'DOMAIN_ADMIN', compositeBusinessRole: 'COMP:IT/Ädmin' },
+    {
+      userId: 'U2',
+      userName: 'Bob Smith',
+      userGroup: 'HR',
+      accessRiskId: 'R03',
+      riskLevel: 'medium',
+      ruleId: '0140',
+      system: 'Workday',
+      roleProfile: 'HR_ADMIN',
+      compositeBusinessRole: 'COMP_HR',
+    },
+    {
+      userId: 'U3',
+      userName: 'Carol White',
+      userGroup: 'IT',
+      accessRiskId: 'R04',
+      riskLevel: 'low',
+      ruleId: '0188',
+      system: 'Active Directory',
+      roleProfile: 'DOMAIN_ADMIN',
+      compositeBusinessRole: 'COMP:IT/Ädmin',
+    },
     // U4: one big role.
-    ...Array.from({ length: BIG }, (_, i): SeedRow => ({ userId: 'U4', userName: 'Dan Big', accessRiskId: 'R05', riskLevel: 'low', ruleId: '0150', roleProfile: `P${i}`, compositeBusinessRole: 'COMP_BIG', valueFrom: String(i) })),
+    ...Array.from({ length: BIG }, (_, i): SeedRow => ({
+      userId: 'U4',
+      userName: 'Dan Big',
+      accessRiskId: 'R05',
+      riskLevel: 'low',
+      ruleId: '0150',
+      roleProfile: `P${i}`,
+      compositeBusinessRole: 'COMP_BIG',
+      valueFrom: String(i),
+    })),
   ]);
   await server.app.deps.prisma.assignmentCriteria.createMany({
     data: [
@@ -102,7 +204,16 @@ describe('grouping', () => {
   it('lists the users with their totals, high risks (medium counts as high) and status, paged by user id', async () => {
     const all = await users(admin);
     expect(all.edges.map((e: any) => e.node)).toEqual([
-      { id: gid('CompositeUser', 'U1'), userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', totalRisks: 5, highRisks: 3, decidedRisks: 0, allDecided: false },
+      {
+        id: gid('CompositeUser', 'U1'),
+        userId: 'U1',
+        userName: 'Alice Jones',
+        userGroup: 'FIN',
+        totalRisks: 5,
+        highRisks: 3,
+        decidedRisks: 0,
+        allDecided: false,
+      },
       expect.objectContaining({ userId: 'U2', userName: 'Bob Smith', totalRisks: 1, highRisks: 1 }),
       expect.objectContaining({ userId: 'U3', totalRisks: 1, highRisks: 0 }),
       expect.objectContaining({ userId: 'U4', userName: 'Dan Big', totalRisks: BIG, highRisks: 0 }),
@@ -138,7 +249,16 @@ describe('grouping', () => {
     ]);
     const r01 = rolesOf(groups[0]);
     expect(r01).toEqual([
-      expect.objectContaining({ compositeBusinessRole: '', isDirect: true, name: 'Z_GL', description: 'General ledger', roleProfiles: ['Z_GL'], conflictCount: 1, isHigh: true, decision: null }),
+      expect.objectContaining({
+        compositeBusinessRole: '',
+        isDirect: true,
+        name: 'Z_GL',
+        description: 'General ledger',
+        roleProfiles: ['Z_GL'],
+        conflictCount: 1,
+        isHigh: true,
+        decision: null,
+      }),
       expect.objectContaining({
         compositeBusinessRole: 'COMP_FIN',
         isDirect: false,
@@ -198,8 +318,34 @@ describe('grouping', () => {
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.node.authorizationDetailCount).toBe(2);
     expect(r.body.data.node.authorizationDetails).toEqual([
-      { authObject: 'S_TCODE', authObjectDescription: 'Transaction Code Check', field: 'TCD', fieldDescription: 'Transaction code', valueFrom: 'FB60', valueTo: 'FB65', system: 'SAP ERP', businessProcess: 'FI', roleProfile: 'Z_AP_CLERK', ruleId: '0301', function: 'AP01', riskRowId: gid('RiskRow', String(rows[0])) },
-      { authObject: 'F_LFA1_BUK', authObjectDescription: '', field: 'XK01', fieldDescription: 'Create Vendor', valueFrom: '1000', valueTo: '', system: 'SAP ERP', businessProcess: 'FI', roleProfile: 'Z_VENDOR_MAINT', ruleId: '0102', function: 'VM01', riskRowId: gid('RiskRow', String(rows[1])) },
+      {
+        authObject: 'S_TCODE',
+        authObjectDescription: 'Transaction Code Check',
+        field: 'TCD',
+        fieldDescription: 'Transaction code',
+        valueFrom: 'FB60',
+        valueTo: 'FB65',
+        system: 'SAP ERP',
+        businessProcess: 'FI',
+        roleProfile: 'Z_AP_CLERK',
+        ruleId: '0301',
+        function: 'AP01',
+        riskRowId: gid('RiskRow', String(rows[0])),
+      },
+      {
+        authObject: 'F_LFA1_BUK',
+        authObjectDescription: '',
+        field: 'XK01',
+        fieldDescription: 'Create Vendor',
+        valueFrom: '1000',
+        valueTo: '',
+        system: 'SAP ERP',
+        businessProcess: 'FI',
+        roleProfile: 'Z_VENDOR_MAINT',
+        ruleId: '0102',
+        function: 'VM01',
+        riskRowId: gid('RiskRow', String(rows[1])),
+      },
     ]);
     const big = gid('CompositeRole', 'U4', 'R05', 'COMP_BIG');
     const capped = (await admin.gql(q, { id: big })).body.data.node;
@@ -208,7 +354,11 @@ describe('grouping', () => {
     expect(capped.authorizationDetails[0].valueFrom).toBe('0');
     expect((await admin.gql(q, { id: big, first: 5 })).body.data.node.authorizationDetails).toHaveLength(5);
     expect((await admin.gql(q, { id: big, first: 100_000 })).body.data.node.authorizationDetails).toHaveLength(BIG);
-    const roles = (await admin.gql(`{ node(id: "${gid('CompositeRiskGroup', 'U4', 'R05')}") { ... on CompositeRiskGroup { totalRisks roles { edges { node { conflictCount roleProfiles } } } } } }`)).body.data.node;
+    const roles = (
+      await admin.gql(
+        `{ node(id: "${gid('CompositeRiskGroup', 'U4', 'R05')}") { ... on CompositeRiskGroup { totalRisks roles { edges { node { conflictCount roleProfiles } } } } } }`,
+      )
+    ).body.data.node;
     expect(roles.totalRisks).toBe(BIG);
     expect(roles.roles.edges[0].node.conflictCount).toBe(BIG);
     expect(roles.roles.edges[0].node.roleProfiles).toHaveLength(100);
@@ -234,7 +384,9 @@ describe('visibility', () => {
       ids: [gid('CompositeUser', 'U1'), gid('CompositeRiskGroup', 'U1', 'R01'), gid('CompositeRole', 'U1', 'R01', 'COMP_FIN')],
     });
     expect(byId.body.data.nodes).toEqual([null, null, null]);
-    const own = await b.client.gql(`query($id: ID!) { node(id: $id) { ... on CompositeRiskGroup { accessRiskId totalRisks } } }`, { id: gid('CompositeRiskGroup', 'U2', 'R03') });
+    const own = await b.client.gql(`query($id: ID!) { node(id: $id) { ... on CompositeRiskGroup { accessRiskId totalRisks } } }`, {
+      id: gid('CompositeRiskGroup', 'U2', 'R03'),
+    });
     expect(own.body.data.node).toEqual({ accessRiskId: 'R03', totalRisks: 1 });
     // Nor is anything there for nobody's user.
     expect(await user(a.client, 'U3')).toBeNull();
@@ -264,8 +416,22 @@ describe('decisions', () => {
       { id: gid('CompositeRiskGroup', 'U1', 'R02'), accessRiskId: 'R02', decidedRisks: 1, allDecided: false },
     ]);
     expect(res.data.roles).toEqual([
-      { id: gid('CompositeRole', 'U1', 'R01', 'COMP_FIN'), accessRiskId: 'R01', compositeBusinessRole: 'COMP_FIN', decision: 'REMOVE', decidedCount: 2, allDecided: true },
-      { id: gid('CompositeRole', 'U1', 'R02', 'COMP_FIN'), accessRiskId: 'R02', compositeBusinessRole: 'COMP_FIN', decision: 'REMOVE', decidedCount: 1, allDecided: true },
+      {
+        id: gid('CompositeRole', 'U1', 'R01', 'COMP_FIN'),
+        accessRiskId: 'R01',
+        compositeBusinessRole: 'COMP_FIN',
+        decision: 'REMOVE',
+        decidedCount: 2,
+        allDecided: true,
+      },
+      {
+        id: gid('CompositeRole', 'U1', 'R02', 'COMP_FIN'),
+        accessRiskId: 'R02',
+        compositeBusinessRole: 'COMP_FIN',
+        decision: 'REMOVE',
+        decidedCount: 1,
+        allDecided: true,
+      },
     ]);
 
     // Recorded per risk row, for this reviewer, as a composite-role decision.

@@ -34,7 +34,11 @@ beforeAll(async () => {
     { userId: 'U4', accessRiskId: 'R05', system: 'Active Directory', roleProfile: 'DOMAIN_ADMIN' },
   ]);
   // A: the three SAP ERP rows; B: Workday; C: user U4.
-  for (const [who, criteriaType, criteriaValue] of [[a, 'system', 'SAP ERP'], [b, 'system', 'Workday'], [c, 'user_id', 'U4']] as const) {
+  for (const [who, criteriaType, criteriaValue] of [
+    [a, 'system', 'SAP ERP'],
+    [b, 'system', 'Workday'],
+    [c, 'user_id', 'U4'],
+  ] as const) {
     expect((await admin.post('/api/assignment-criteria', { reviewerId: who.user.id, criteriaType, criteriaValue })).status).toBe(201);
   }
 });
@@ -58,8 +62,16 @@ describe('creating a period with a deadline', () => {
       [{ name: 'P', endDate: 'next friday' }, 400, 'End date is not a valid date'],
       [{ name: 'P', endDate: new Date(Date.now() - DAY).toISOString() }, 409, 'The end date must be after the start date'],
       [{ name: 'P', reminderDaysBefore: [7] }, 400, 'Reminders need an end date'],
-      [{ name: 'P', endDate: new Date(Date.now() + 9 * DAY).toISOString(), reminderDaysBefore: [0] }, 400, 'Reminder days must be whole numbers of days from 1 to 365'],
-      [{ name: 'P', endDate: new Date(Date.now() + 9 * DAY).toISOString(), reminderDaysBefore: [1.5] }, 400, 'Reminder days must be whole numbers of days from 1 to 365'],
+      [
+        { name: 'P', endDate: new Date(Date.now() + 9 * DAY).toISOString(), reminderDaysBefore: [0] },
+        400,
+        'Reminder days must be whole numbers of days from 1 to 365',
+      ],
+      [
+        { name: 'P', endDate: new Date(Date.now() + 9 * DAY).toISOString(), reminderDaysBefore: [1.5] },
+        400,
+        'Reminder days must be whole numbers of days from 1 to 365',
+      ],
       [{ name: 'P', endDate: new Date(Date.now() + 9 * DAY).toISOString(), reminderDaysBefore: '7' }, 400, 'Reminder days must be a list of days'],
       [{ name: 'P', defaultDecisionAtClose: 'approve' }, 400, 'Default at close must be pending, retain or remove'],
     ];
@@ -85,7 +97,12 @@ describe('reminders and escalation, on a controlled clock', () => {
 
   it('stores the end date, the reminder points (deduplicated, latest first) and the default at close', async () => {
     end = new Date(Date.now() + 10 * DAY);
-    const r = await admin.post('/api/review-periods', { name: 'Q1 deadline review', endDate: end.toISOString(), reminderDaysBefore: [1, 7, 7], defaultDecisionAtClose: 'remove' });
+    const r = await admin.post('/api/review-periods', {
+      name: 'Q1 deadline review',
+      endDate: end.toISOString(),
+      reminderDaysBefore: [1, 7, 7],
+      defaultDecisionAtClose: 'remove',
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ endDate: end.toISOString(), reminderDaysBefore: [7, 1], defaultDecisionAtClose: 'remove' });
     periodId = r.body.id;
@@ -107,7 +124,9 @@ describe('reminders and escalation, on a controlled clock', () => {
     const na = ((await a.client.get('/api/notifications')).body.notifications as any[]).filter((n) => n.title === REMINDER_TITLE);
     expect(na).toHaveLength(1);
     expect(na[0]).toMatchObject({ type: 'warning', targetType: 'specific' });
-    expect(na[0].message).toBe(`You have 3 pending items in the review period 'Q1 deadline review', which ends on ${end.toISOString().slice(0, 10)} (in 7 days).`);
+    expect(na[0].message).toBe(
+      `You have 3 pending items in the review period 'Q1 deadline review', which ends on ${end.toISOString().slice(0, 10)} (in 7 days).`,
+    );
     expect((await titles(c.client)).filter((t) => t === REMINDER_TITLE)).toHaveLength(1);
     expect(await titles(b.client)).not.toContain(REMINDER_TITLE);
 
@@ -162,7 +181,9 @@ describe('reminders and escalation, on a controlled clock', () => {
     expect((await a.client.get(`/api/review-periods/${periodId}/reminders`)).status).toBe(403);
     expect((await admin.get('/api/review-periods/00000000-0000-4000-8000-000000000000/reminders')).status).toBe(404);
 
-    const g = await admin.gql(`{ activeReviewPeriod { reminderDaysBefore defaultDecisionAtClose reminders { kind daysBefore pendingCount recipient { email } } } }`);
+    const g = await admin.gql(
+      `{ activeReviewPeriod { reminderDaysBefore defaultDecisionAtClose reminders { kind daysBefore pendingCount recipient { email } } } }`,
+    );
     expect(g.body.data.activeReviewPeriod).toMatchObject({ reminderDaysBefore: [7, 1], defaultDecisionAtClose: 'REMOVE' });
     expect(g.body.data.activeReviewPeriod.reminders).toHaveLength(4);
 
@@ -197,7 +218,11 @@ describe('default at close', () => {
     expect((await pendingWork(prisma, period.id)).map((w) => w.pending)).toEqual([0, 0, 0]);
 
     const applied = await prisma.auditEvent.findFirst({ where: { periodId: period.id, action: 'period.default_applied' } });
-    expect(applied?.after).toMatchObject({ defaultDecisionAtClose: 'remove', decisions: 1, byReviewer: [{ reviewerId: c.user.id, reviewer: c.email, count: 1 }] });
+    expect(applied?.after).toMatchObject({
+      defaultDecisionAtClose: 'remove',
+      decisions: 1,
+      byReviewer: [{ reviewerId: c.user.id, reviewer: c.email, count: 1 }],
+    });
 
     const evidence = await admin.get(`/api/reports/evidence?periodId=${period.id}&format=csv`);
     expect(evidence.status).toBe(200);

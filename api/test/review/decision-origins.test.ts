@@ -48,7 +48,9 @@ describe('the origin of a decision in the audit trail', () => {
     const [own] = await events('decision.changed', { entityId: String(mitigated.id) });
     expect(own?.after).toMatchObject({ decision: 'retain_mitigated', origin: 'user' });
 
-    expect((await a.client.post('/api/reviews/decisions/by-filter', { filter: { userId: 'U2' }, decision: 'remove', comments: 'Left' })).body).toEqual({ count: 1 });
+    expect((await a.client.post('/api/reviews/decisions/by-filter', { filter: { userId: 'U2' }, decision: 'remove', comments: 'Left' })).body).toEqual({
+      count: 1,
+    });
     const [byFilter] = await events('decision.changed', { entityId: String((await rowOf('U2')).id) });
     expect(byFilter?.after).toMatchObject({ decision: 'remove', bulk: true, origin: 'by-filter' });
 

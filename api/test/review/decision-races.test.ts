@@ -63,68 +63,90 @@ async function reviewSetUp(count: number, rowsPerSystem: number, period: Record<
 }
 
 describe('a close while reviewers save', () => {
-  it.skipIf(!onPostgres)('(PostgreSQL only: PGlite runs one transaction at a time) freezes exactly the stored decisions; saves racing it land before it or get 409, none after it', { timeout: 180_000 }, async () => {
-    const { a, admin, reviewers, periodId } = await reviewSetUp(20, 150, { defaultDecisionAtClose: 'retain' });
-    const prisma = a.app.deps.prisma;
-    let closedAt = Infinity;
-    /** Every save: when it was sent and answered, its rows and values, the answer. */
-    const saves: { reviewer: string; sent: number; answered: number; status: number; message?: string; items: { id: bigint; decision: string; comments: string }[] }[] = [];
-    const saver = async (r: (typeof reviewers)[number], i: number) => {
-      // Until each reviewer has tried three saves after the close answered.
-      for (let n = 0, after = 0; after < 3; n++) {
-        const decision = Math.random() < 0.5 ? 'retain' : 'remove';
-        const items = pick(r.rows, 8).map((id) => ({ id, decision, comments: `reviewer ${i}, save ${n}` }));
-        const sent = performance.now();
-        const res = await r.client.post('/api/reviews/decisions', { decisions: items.map((x) => ({ riskDefinitionId: Number(x.id), decision: x.decision, comments: x.comments })) });
-        saves.push({ reviewer: r.user.id, sent, answered: performance.now(), status: res.status, message: res.body?.message, items });
-        if (sent > closedAt) after++;
-      }
-    };
-    const saving = reviewers.map(saver);
-    // The close starts once the reviewers have saved twice each on average, while they go on.
-    while (saves.filter((s) => s.status === 200).length < 2 * reviewers.length) await new Promise((r) => setTimeout(r, 50));
-    const close = await admin.put(`/api/review-periods/${periodId}/close`);
-    closedAt = performance.now();
-    await Promise.all(saving);
-    expect(close.status, JSON.stringify(close.body)).toBe(200);
+  it.skipIf(!onPostgres)(
+    '(PostgreSQL only: PGlite runs one transaction at a time) freezes exactly the stored decisions; saves racing it land before it or get 409, none after it',
+    { timeout: 180_000 },
+    async () => {
+      const { a, admin, reviewers, periodId } = await reviewSetUp(20, 150, { defaultDecisionAtClose: 'retain' });
+      const prisma = a.app.deps.prisma;
+      let closedAt = Infinity;
+      /** Every save: when it was sent and answered, its rows and values, the answer. */
+      const saves: {
+        reviewer: string;
+        sent: number;
+        answered: number;
+        status: number;
+        message?: string;
+        items: { id: bigint; decision: string; comments: string }[];
+      }[] = [];
+      const saver = async (r: (typeof reviewers)[number], i: number) => {
+        // Until each reviewer has tried three saves after the close answered.
+        for (let n = 0, after = 0; after < 3; n++) {
+          const decision = Math.random() < 0.5 ? 'retain' : 'remove';
+          const items = pick(r.rows, 8).map((id) => ({ id, decision, comments: `reviewer ${i}, save ${n}` }));
+          const sent = performance.now();
+          const res = await r.client.post('/api/reviews/decisions', {
+            decisions: items.map((x) => ({ riskDefinitionId: Number(x.id), decision: x.decision, comments: x.comments })),
+          });
+          saves.push({ reviewer: r.user.id, sent, answered: performance.now(), status: res.status, message: res.body?.message, items });
+          if (sent > closedAt) after++;
+        }
+      };
+      const saving = reviewers.map(saver);
+      // The close starts once the reviewers have saved twice each on average, while they go on.
+      while (saves.filter((s) => s.status === 200).length < 2 * reviewers.length) await new Promise((r) => setTimeout(r, 50));
+      const close = await admin.put(`/api/review-periods/${periodId}/close`);
+      closedAt = performance.now();
+      await Promise.all(saving);
+      expect(close.status, JSON.stringify(close.body)).toBe(200);
 
-    // Every save was acknowledged or refused with 409, and every one sent after the close was refused.
-    const byStatus: Record<string, typeof saves> = {};
-    for (const s of saves) (byStatus[s.status] ??= []).push(s);
-    expect(Object.keys(byStatus).sort(), JSON.stringify(saves.find((s) => s.status !== 200 && s.status !== 409))).toEqual(['200', '409']);
-    const late = saves.filter((s) => s.sent > closedAt);
-    expect(late.length).toBeGreaterThanOrEqual(60);
-    expect(late.filter((s) => s.status !== 409)).toEqual([]);
-    expect(saves.filter((s) => s.answered > closedAt && s.status === 200).map((s) => s.answered - closedAt)).toEqual([]);
-    for (const s of byStatus['409']!) expect(s.message).toMatch(/review period (is being closed|is active)|No review period is active/);
-    expect(byStatus['200']!.filter((s) => s.answered < closedAt).length).toBeGreaterThanOrEqual(2 * reviewers.length);
-    const closing = byStatus['409']!.filter((s) => /being closed/.test(s.message ?? '')).length;
-    console.log(`saves: ${byStatus['200']!.length} acknowledged (all before the close answered), ${closing} refused while it ran, ${byStatus['409']!.length - closing} after it`);
+      // Every save was acknowledged or refused with 409, and every one sent after the close was refused.
+      const byStatus: Record<string, typeof saves> = {};
+      for (const s of saves) (byStatus[s.status] ??= []).push(s);
+      expect(Object.keys(byStatus).sort(), JSON.stringify(saves.find((s) => s.status !== 200 && s.status !== 409))).toEqual(['200', '409']);
+      const late = saves.filter((s) => s.sent > closedAt);
+      expect(late.length).toBeGreaterThanOrEqual(60);
+      expect(late.filter((s) => s.status !== 409)).toEqual([]);
+      expect(saves.filter((s) => s.answered > closedAt && s.status === 200).map((s) => s.answered - closedAt)).toEqual([]);
+      for (const s of byStatus['409']!) expect(s.message).toMatch(/review period (is being closed|is active)|No review period is active/);
+      expect(byStatus['200']!.filter((s) => s.answered < closedAt).length).toBeGreaterThanOrEqual(2 * reviewers.length);
+      const closing = byStatus['409']!.filter((s) => /being closed/.test(s.message ?? '')).length;
+      console.log(
+        `saves: ${byStatus['200']!.length} acknowledged (all before the close answered), ${closing} refused while it ran, ${byStatus['409']!.length - closing} after it`,
+      );
 
-    // The stored decisions of the period: each acknowledged save's last value, else the default at close.
-    const stored = await prisma.$queryRawUnsafe<{ reviewer: string; email: string; risk: string; row: bigint; decision: string; comments: string | null; at_close: boolean }[]>(
-      `SELECT d.reviewer_id::text AS reviewer, u.email, r.access_risk_id AS risk, d.risk_row_id AS row, d.decision::text AS decision, d.comments, d.applied_at_close AS at_close
+      // The stored decisions of the period: each acknowledged save's last value, else the default at close.
+      const stored = await prisma.$queryRawUnsafe<
+        { reviewer: string; email: string; risk: string; row: bigint; decision: string; comments: string | null; at_close: boolean }[]
+      >(
+        `SELECT d.reviewer_id::text AS reviewer, u.email, r.access_risk_id AS risk, d.risk_row_id AS row, d.decision::text AS decision, d.comments, d.applied_at_close AS at_close
          FROM decisions d JOIN users u ON u.id = d.reviewer_id JOIN risk_rows r ON r.id = d.risk_row_id WHERE d.period_id = $1::uuid`,
-      periodId,
-    );
-    const last = new Map<string, { decision: string; comments: string }>();
-    for (const s of byStatus['200']!) for (const x of s.items) last.set(`${s.reviewer}:${x.id}`, { decision: x.decision, comments: x.comments });
-    for (const d of stored.filter((d) => !d.at_close)) expect(last.get(`${d.reviewer}:${d.row}`), `${d.email} ${d.risk}`).toEqual({ decision: d.decision, comments: d.comments });
-    for (const [key, v] of last) expect(stored.find((d) => `${d.reviewer}:${d.row}` === key), key).toMatchObject({ ...v, at_close: false });
-    // Every row a reviewer holds has their decision now (theirs, or the default at close).
-    expect(stored.length).toBe(reviewers.reduce((n, r) => n + r.rows.length, 0));
+        periodId,
+      );
+      const last = new Map<string, { decision: string; comments: string }>();
+      for (const s of byStatus['200']!) for (const x of s.items) last.set(`${s.reviewer}:${x.id}`, { decision: x.decision, comments: x.comments });
+      for (const d of stored.filter((d) => !d.at_close))
+        expect(last.get(`${d.reviewer}:${d.row}`), `${d.email} ${d.risk}`).toEqual({ decision: d.decision, comments: d.comments });
+      for (const [key, v] of last)
+        expect(
+          stored.find((d) => `${d.reviewer}:${d.row}` === key),
+          key,
+        ).toMatchObject({ ...v, at_close: false });
+      // Every row a reviewer holds has their decision now (theirs, or the default at close).
+      expect(stored.length).toBe(reviewers.reduce((n, r) => n + r.rows.length, 0));
 
-    // The frozen evidence: the same decisions, row for row, with the same final values.
-    const frozen = await prisma.periodEvidenceDecision.findMany({ where: { periodId }, orderBy: { seq: 'asc' } });
-    const key = (email: string, risk: string, decision: string, comments: string | null) => `${email} ${risk} ${decision} ${comments}`;
-    const evidence = frozen.map((f) => {
-      const r = f.record as Record<string, string | null>;
-      return key(/<([^>]+)>/.exec(r.reviewer!)![1]!, r.accessRiskId!, r.decision!, r.comments ?? null);
-    });
-    expect(evidence.sort()).toEqual(stored.map((d) => key(d.email, d.risk, d.decision, d.comments)).sort());
-    const scope = (await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } })).scope as { summary: { decisions: number } };
-    expect(scope.summary.decisions).toBe(stored.length);
-  });
+      // The frozen evidence: the same decisions, row for row, with the same final values.
+      const frozen = await prisma.periodEvidenceDecision.findMany({ where: { periodId }, orderBy: { seq: 'asc' } });
+      const key = (email: string, risk: string, decision: string, comments: string | null) => `${email} ${risk} ${decision} ${comments}`;
+      const evidence = frozen.map((f) => {
+        const r = f.record as Record<string, string | null>;
+        return key(/<([^>]+)>/.exec(r.reviewer!)![1]!, r.accessRiskId!, r.decision!, r.comments ?? null);
+      });
+      expect(evidence.sort()).toEqual(stored.map((d) => key(d.email, d.risk, d.decision, d.comments)).sort());
+      const scope = (await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } })).scope as { summary: { decisions: number } };
+      expect(scope.summary.decisions).toBe(stored.length);
+    },
+  );
 
   it('refuses a save after the close with 409 in REST and CONFLICT in GraphQL, and the frozen evidence keeps its value', { timeout: 120_000 }, async () => {
     const { admin, reviewers, periodId } = await reviewSetUp(2, 3, {});
@@ -145,28 +167,34 @@ describe('a close while reviewers save', () => {
 });
 
 describe('batch saves and submits of shared rows at once', () => {
-  it.skipIf(!onPostgres)('(PostgreSQL only: PGlite runs one transaction at a time) never answer 500 (no deadlock or serialization failure reaches a user)', { timeout: 240_000 }, async () => {
-    const { reviewers } = await reviewSetUp(20, 40, {});
-    const answers = new Map<string, number>();
-    const count = (what: string, status: number, body: unknown) => {
-      const k = `${what} ${status}${status >= 500 ? ` ${JSON.stringify(body).slice(0, 200)}` : ''}`;
-      answers.set(k, (answers.get(k) ?? 0) + 1);
-    };
-    await Promise.all(
-      reviewers.map(async (r) => {
-        for (let n = 0; n < 12; n++) {
-          const decision = n % 2 ? 'retain' : 'remove';
-          const saved = await r.client.post('/api/reviews/decisions', { decisions: pick(r.rows, 25).map((id) => ({ riskDefinitionId: Number(id), decision })) });
-          count('save', saved.status, saved.body);
-          const submitted = await r.client.post('/api/reviews/submit');
-          count('submit', submitted.status, submitted.body);
-          const recalled = await r.client.post('/api/reviews/recall');
-          count('recall', recalled.status, recalled.body);
-        }
-      }),
-    );
-    expect(Object.fromEntries(answers)).toEqual({ 'save 200': 240, 'submit 200': 240, 'recall 200': 240 });
-  });
+  it.skipIf(!onPostgres)(
+    '(PostgreSQL only: PGlite runs one transaction at a time) never answer 500 (no deadlock or serialization failure reaches a user)',
+    { timeout: 240_000 },
+    async () => {
+      const { reviewers } = await reviewSetUp(20, 40, {});
+      const answers = new Map<string, number>();
+      const count = (what: string, status: number, body: unknown) => {
+        const k = `${what} ${status}${status >= 500 ? ` ${JSON.stringify(body).slice(0, 200)}` : ''}`;
+        answers.set(k, (answers.get(k) ?? 0) + 1);
+      };
+      await Promise.all(
+        reviewers.map(async (r) => {
+          for (let n = 0; n < 12; n++) {
+            const decision = n % 2 ? 'retain' : 'remove';
+            const saved = await r.client.post('/api/reviews/decisions', {
+              decisions: pick(r.rows, 25).map((id) => ({ riskDefinitionId: Number(id), decision })),
+            });
+            count('save', saved.status, saved.body);
+            const submitted = await r.client.post('/api/reviews/submit');
+            count('submit', submitted.status, submitted.body);
+            const recalled = await r.client.post('/api/reviews/recall');
+            count('recall', recalled.status, recalled.body);
+          }
+        }),
+      );
+      expect(Object.fromEntries(answers)).toEqual({ 'save 200': 240, 'submit 200': 240, 'recall 200': 240 });
+    },
+  );
 });
 
 describe('a transaction PostgreSQL aborts as a deadlock or serialization failure', () => {

@@ -17,8 +17,7 @@ let rows: bigint[];
 let periodId: string;
 
 const setting = (settingKey: string, settingValue: string) => admin.post('/api/admin/settings', { settingKey, settingValue });
-const decisionsOf = (userId: string) =>
-  server.app.deps.prisma.decision.findMany({ where: { reviewerId: userId, periodId }, orderBy: { riskRowId: 'asc' } });
+const decisionsOf = (userId: string) => server.app.deps.prisma.decision.findMany({ where: { reviewerId: userId, periodId }, orderBy: { riskRowId: 'asc' } });
 const auditCount = () => server.app.deps.prisma.auditEvent.count();
 
 beforeAll(async () => {
@@ -41,7 +40,11 @@ afterAll(async () => server?.close());
 describe('retain with a mitigating control', () => {
   it('needs an expiry and a comment; the control is typed or taken from the export; a refusal writes nothing; the audit trail holds it', async () => {
     const before = await auditCount();
-    const noComment = await a.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[0]), decision: 'retain_mitigated', mitigationExpiresAt: '2099-01-31' });
+    const noComment = await a.client.post('/api/reviews/decision', {
+      riskDefinitionId: Number(rows[0]),
+      decision: 'retain_mitigated',
+      mitigationExpiresAt: '2099-01-31',
+    });
     expect(noComment.status).toBe(400);
     expect(noComment.body.message).toBe('A mitigated decision needs a justification comment');
     // An expiry in the past is refused, over REST and GraphQL, naming the field.
@@ -73,18 +76,44 @@ describe('retain with a mitigating control', () => {
     expect(fromExport.body).toEqual({ success: true, saved: 1 });
     // The composite-role view offers the same (the same values again: nothing else changes).
     const composite = (expiry: string) =>
-      a.client.gql(`mutation($d: [CompositeRoleDecisionInput!]!) { saveCompositeRoleDecisions(decisions: $d) { __typename ... on MutationSaveCompositeRoleDecisionsSuccess { data { saved roles { decision } } } ... on Error { message } } }`, {
-        d: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'RETAIN_MITIGATED', mitigationExpiresAt: expiry, comments: 'Dual control on payments' }],
-      });
+      a.client.gql(
+        `mutation($d: [CompositeRoleDecisionInput!]!) { saveCompositeRoleDecisions(decisions: $d) { __typename ... on MutationSaveCompositeRoleDecisionsSuccess { data { saved roles { decision } } } ... on Error { message } } }`,
+        {
+          d: [
+            {
+              userId: 'U1',
+              compositeBusinessRole: 'COMP_FIN',
+              decision: 'RETAIN_MITIGATED',
+              mitigationExpiresAt: expiry,
+              comments: 'Dual control on payments',
+            },
+          ],
+        },
+      );
     expect(JSON.stringify((await composite('2020-01-01T00:00:00Z')).body)).toContain('The mitigation expiry date (mitigationExpiresAt) is in the past');
-    expect((await composite('2099-01-31T00:00:00Z')).body.data.saveCompositeRoleDecisions).toMatchObject({ data: { saved: 1, roles: [{ decision: 'RETAIN_MITIGATED' }] } });
+    expect((await composite('2099-01-31T00:00:00Z')).body.data.saveCompositeRoleDecisions).toMatchObject({
+      data: { saved: 1, roles: [{ decision: 'RETAIN_MITIGATED' }] },
+    });
     const typed = await a.client.gql(
       `mutation($d: [DecisionInput!]!) { saveDecisions(decisions: $d) { __typename ... on MutationSaveDecisionsSuccess { data { saved } } } }`,
-      { d: [{ riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'), decision: 'RETAIN_MITIGATED', mitigationControl: 'MC-GL-REVIEW', mitigationExpiresAt: '2099-06-30T00:00:00Z', comments: 'GL reconciliation' }] },
+      {
+        d: [
+          {
+            riskRowId: Buffer.from(`RiskRow:${rows[1]}`).toString('base64'),
+            decision: 'RETAIN_MITIGATED',
+            mitigationControl: 'MC-GL-REVIEW',
+            mitigationExpiresAt: '2099-06-30T00:00:00Z',
+            comments: 'GL reconciliation',
+          },
+        ],
+      },
     );
     expect(typed.body.data.saveDecisions).toEqual({ __typename: 'MutationSaveDecisionsSuccess', data: { saved: 1 } });
     // The audit trail holds the mitigation: decision, control, expiry and comment.
-    const audited = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'decision.changed', actorId: a.user.id, periodId }, orderBy: { id: 'desc' } });
+    const audited = await server.app.deps.prisma.auditEvent.findFirst({
+      where: { action: 'decision.changed', actorId: a.user.id, periodId },
+      orderBy: { id: 'desc' },
+    });
     expect(audited?.after).toMatchObject({ decision: 'retain_mitigated', mitigationControl: 'MC-GL-REVIEW', comments: 'GL reconciliation' });
     expect(String((audited?.after as { mitigationExpiresAt: string }).mitigationExpiresAt)).toMatch(/^2099-06-30/);
 
@@ -106,8 +135,15 @@ describe('retain with a mitigating control', () => {
 
   it('appears in the risk report and in the evidence file', async () => {
     const report = await admin.get('/api/reports/risk-report?accessRiskId=R01');
-    const [header, line] = String(report.body).replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(header!.endsWith('Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires,Approver Comment,Assigned To')).toBe(true);
+    const [header, line] = String(report.body)
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(
+      header!.endsWith(
+        'Decision,Decision Comments,Decided At,Reviewed By,Submission Status,Submitted At,Approved By,Approved At,Review Period,Mitigating Control,Mitigation Expires,Approver Comment,Assigned To',
+      ),
+    ).toBe(true);
     expect(line).toContain('retain_mitigated,Dual control on payments');
     expect(line).toMatch(/,MC-EXPORT-7,2099-01-31,,[^,]*$/);
     const evidence = await admin.get(`/api/reports/evidence?periodId=${periodId}&format=csv`);
@@ -212,7 +248,11 @@ describe('a comment required for removals', () => {
 describe('deciding every item matching a filter', () => {
   it("decides the caller's matching rows in one go, marked bulk in the audit trail", async () => {
     // The reviewer's list is SAP ERP (3 rows); of them, the two pending ones.
-    const r = await a.client.post('/api/reviews/decisions/by-filter', { filter: { decision: 'pending' }, decision: 'retain', comments: 'Confirmed with the manager' });
+    const r = await a.client.post('/api/reviews/decisions/by-filter', {
+      filter: { decision: 'pending' },
+      decision: 'retain',
+      comments: 'Confirmed with the manager',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ count: 1 });
     const all = await a.client.post('/api/reviews/decisions/by-filter', { filter: { search: 'Alice' }, decision: 'retain', comments: 'Confirmed' });
@@ -221,7 +261,11 @@ describe('deciding every item matching a filter', () => {
     expect(list.risks.map((x: any) => x.decision).sort()).toEqual(['remove', 'retain', 'retain']);
     // Not the row outside the reviewer's list (Workday).
     expect(await server.app.deps.prisma.decision.count({ where: { riskRowId: rows[3]! } })).toBe(0);
-    const events = await server.app.deps.prisma.auditEvent.findMany({ where: { action: 'decision.changed', periodId, actorId: a.user.id }, orderBy: { id: 'desc' }, take: 2 });
+    const events = await server.app.deps.prisma.auditEvent.findMany({
+      where: { action: 'decision.changed', periodId, actorId: a.user.id },
+      orderBy: { id: 'desc' },
+      take: 2,
+    });
     expect(events.map((e) => (e.after as any).bulk)).toEqual([true, true]);
     const summary = await server.app.deps.prisma.auditEvent.findFirst({ where: { action: 'decisions.bulk', actorId: a.user.id }, orderBy: { id: 'desc' } });
     expect(summary?.after).toMatchObject({ decision: 'retain', count: 2, filter: { search: 'Alice' } });
@@ -252,7 +296,9 @@ describe('deciding every item matching a filter', () => {
     expect(await auditCount()).toBe(audits);
     // Page selections still work.
     expect((await a.client.post('/api/reviews/decisions', { decisions: [{ riskDefinitionId: Number(rows[2]), decision: 'retain' }] })).body.saved).toBe(1);
-    const rules = await admin.gql(`mutation { saveReviewRules(allowBulkApproval: true) { __typename ... on MutationSaveReviewRulesSuccess { data { settingKey } } } }`);
+    const rules = await admin.gql(
+      `mutation { saveReviewRules(allowBulkApproval: true) { __typename ... on MutationSaveReviewRulesSuccess { data { settingKey } } } }`,
+    );
     expect(rules.body.data.saveReviewRules.data).toEqual([{ settingKey: 'review.allowBulkApproval' }]);
     expect((await a.client.post('/api/reviews/decisions/by-filter', { filter: { userId: 'U2' }, decision: 'retain' })).body).toEqual({ count: 1 });
   });

@@ -79,10 +79,15 @@ describe('items moved one by one', () => {
   it("the evidence file carries 'Assigned To' beside 'Decided By', frozen at the close", async () => {
     expect((await admin.put(`/api/review-periods/${periodId}/close`)).status).toBe(200);
     // A move after the close changes nothing in the frozen evidence.
-    expect((await admin.post('/api/reassignments', { riskDefinitionIds: [Number(rows[0])], fromReviewerId: c.user.id, toReviewerId: a.user.id })).status).toBe(201);
+    expect((await admin.post('/api/reassignments', { riskDefinitionIds: [Number(rows[0])], fromReviewerId: c.user.id, toReviewerId: a.user.id })).status).toBe(
+      201,
+    );
     const res = await fetch(`${server.url}/api/reports/evidence?periodId=${periodId}&format=csv`, { headers: { cookie: admin.cookieHeader } });
     const csv = await res.text();
-    const head = csv.split('\r\n').find((l) => l.startsWith('User ID,'))!.split(',');
+    const head = csv
+      .split('\r\n')
+      .find((l) => l.startsWith('User ID,'))!
+      .split(',');
     const line = csv.split('\r\n').find((l) => l.startsWith('U1,'))!;
     expect(head.slice(head.indexOf('Decided By'), head.indexOf('Decided By') + 3)).toEqual(['Decided By', 'Decided At', 'Assigned To']);
     expect(line).toContain(`${nameOf(b)} <${b.email}>`);

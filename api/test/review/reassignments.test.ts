@@ -68,7 +68,14 @@ describe('reassigning work', () => {
 
     const r = await a.client.post('/api/reassignments', { criteriaId: sapId, toReviewerId: b.user.id, note: 'On leave until March' });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ criteriaId: sapId, criteriaType: 'system', criteriaValue: 'SAP ERP', fromReviewerId: a.user.id, toReviewerId: b.user.id, note: 'On leave until March' });
+    expect(r.body).toMatchObject({
+      criteriaId: sapId,
+      criteriaType: 'system',
+      criteriaValue: 'SAP ERP',
+      fromReviewerId: a.user.id,
+      toReviewerId: b.user.id,
+      note: 'On leave until March',
+    });
 
     expect(await assignedIds(b.client)).toEqual([String(rows[0]), String(rows[1])].sort());
     expect(await assignedIds(a.client)).toEqual([String(rows[2])]);
@@ -108,7 +115,11 @@ describe('reassigning work', () => {
     expect((await admin.put(`/api/users/${a.user.id}/deactivate`)).status).toBe(200);
     const open = (await admin.get('/api/reassignments/open-work')).body as any[];
     expect(open).toHaveLength(1);
-    expect(open[0]).toMatchObject({ reviewer: { id: a.user.id, isActive: false }, pending: 1, criteria: [{ id: workdayId, criteriaType: 'system', criteriaValue: 'Workday' }] });
+    expect(open[0]).toMatchObject({
+      reviewer: { id: a.user.id, isActive: false },
+      pending: 1,
+      criteria: [{ id: workdayId, criteriaType: 'system', criteriaValue: 'Workday' }],
+    });
     // A reviewer sees their own.
     const mine = (await c.client.get('/api/reassignments/open-work')).body as any[];
     // Both SAP ERP items are pending for C: A's decision stays A's.
@@ -131,10 +142,16 @@ describe('reassigning work', () => {
     const items = await admin.gql(m, { input: { riskRowIds: ['x1'], toReviewerId: gid('User', c.user.id) } });
     expect(items.body.data.reassignWork).toEqual({ __typename: 'ValidationError', message: "riskRowIds must be risk ids (numbers): 'x1' is not" });
     const ok = await c.client.gql(m, { input: { criteriaId: gid('AssignmentCriteria', sapId), toReviewerId: gid('User', b.user.id), note: 'Back to you' } });
-    expect(ok.body.data.reassignWork).toMatchObject({ __typename: 'MutationReassignWorkSuccess', data: { criteriaName: 'SYSTEM: SAP ERP', note: 'Back to you' } });
+    expect(ok.body.data.reassignWork).toMatchObject({
+      __typename: 'MutationReassignWorkSuccess',
+      data: { criteriaName: 'SYSTEM: SAP ERP', note: 'Back to you' },
+    });
     expect(ok.body.data.reassignWork.data.toReviewer).toContain(b.email);
 
-    const q = await admin.gql(`query($id: String) { reassignments(riskRowId: $id) { totalCount edges { node { id fromReviewer toReviewer note } } } reassignmentOpenWork { totalCount edges { node { pending } } } }`, { id: String(rows[0]) });
+    const q = await admin.gql(
+      `query($id: String) { reassignments(riskRowId: $id) { totalCount edges { node { id fromReviewer toReviewer note } } } reassignmentOpenWork { totalCount edges { node { pending } } } }`,
+      { id: String(rows[0]) },
+    );
     const moves = q.body.data.reassignments.edges.map((e: any) => e.node);
     expect(moves.map((r: any) => r.note)).toEqual(['On leave until March', 'Rebalancing', 'Back to you']);
     expect(q.body.data.reassignments.totalCount).toBe(3);
@@ -155,7 +172,12 @@ describe('reassigning work', () => {
     expect((await b.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[2]), decision: 'remove' })).status).toBe(200);
     const r = await b.client.post('/api/reassignments', { riskDefinitionIds: [Number(rows[1]), String(rows[2])], toReviewerId: c.user.id, note: 'Your team' });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ criteriaId: null, riskDefinitionIds: [Number(rows[1]), Number(rows[2])], fromReviewerId: b.user.id, toReviewerId: c.user.id });
+    expect(r.body).toMatchObject({
+      criteriaId: null,
+      riskDefinitionIds: [Number(rows[1]), Number(rows[2])],
+      fromReviewerId: b.user.id,
+      toReviewerId: c.user.id,
+    });
     expect(await assignedIds(c.client)).toEqual([String(rows[1]), String(rows[2])].sort());
     expect(await assignedIds(b.client)).toEqual([String(rows[0])]);
     expect([await totalOf(b.client), await totalOf(c.client)]).toEqual([1, 2]);
@@ -165,7 +187,10 @@ describe('reassigning work', () => {
     expect((await b.client.post('/api/reassignments', { riskDefinitionIds: [Number(rows[1])], toReviewerId: b.user.id })).body.message).toBe(NOT_YOUR_WORK);
     expect((await c.client.post('/api/reviews/decision', { riskDefinitionId: Number(rows[2]), decision: 'retain' })).status).toBe(200);
     const ds = await server.app.deps.prisma.decision.findMany({ where: { riskRowId: rows[2]! }, orderBy: { createdAt: 'asc' } });
-    expect(ds.map((d) => [d.reviewerId, d.decision])).toEqual([[b.user.id, 'remove'], [c.user.id, 'retain']]);
+    expect(ds.map((d) => [d.reviewerId, d.decision])).toEqual([
+      [b.user.id, 'remove'],
+      [c.user.id, 'retain'],
+    ]);
     // The item's history: criterion moves, then the item's own.
     const history = (await admin.get(`/api/reassignments?riskDefinitionId=${rows[1]}`)).body as any[];
     expect(history.map((h) => h.note)).toEqual(['On leave until March', 'Rebalancing', 'Back to you', 'Your team']);
@@ -174,7 +199,7 @@ describe('reassigning work', () => {
     expect(audit?.after).toMatchObject({ reviewerId: c.user.id, note: 'Your team' });
   });
 
-  it('an administrator moves items from their one holder, must name whose when shared, and sees a deactivated holder\'s items as open work', async () => {
+  it("an administrator moves items from their one holder, must name whose when shared, and sees a deactivated holder's items as open work", async () => {
     expect((await admin.post('/api/reassignments', { riskDefinitionIds: [Number(rows[1])], toReviewerId: b.user.id })).status).toBe(201);
     expect(await assignedIds(b.client)).toEqual([String(rows[0]), String(rows[1])].sort());
     // C also gets U1 by a criterion: rows[0] is shared by B and C.
@@ -183,14 +208,29 @@ describe('reassigning work', () => {
     expect([shared.status, shared.body.message]).toEqual([400, ONE_HOLDER]);
     // Over GraphQL, naming whose: C's share of rows[2] goes to B (C is the only holder of rows[2]).
     const m = `mutation($input: ReassignWorkInput!) { reassignWork(input: $input) { __typename ... on MutationReassignWorkSuccess { data { riskRowIds fromReviewer } } } }`;
-    const ok = await admin.gql(m, { input: { riskRowIds: [String(rows[0])], fromReviewerId: encodeGlobalID('User', c.user.id), toReviewerId: encodeGlobalID('User', b.user.id), note: 'One is enough' } });
+    const ok = await admin.gql(m, {
+      input: {
+        riskRowIds: [String(rows[0])],
+        fromReviewerId: encodeGlobalID('User', c.user.id),
+        toReviewerId: encodeGlobalID('User', b.user.id),
+        note: 'One is enough',
+      },
+    });
     expect(ok.body.data.reassignWork.data).toMatchObject({ riskRowIds: [String(rows[0])] });
     expect(await assignedIds(c.client)).toEqual([String(rows[2])]);
     // C is deactivated holding rows[2] as a single item: listed as open work.
     expect((await admin.put(`/api/users/${c.user.id}/deactivate`)).status).toBe(200);
     const open = (await admin.get('/api/reassignments/open-work')).body as any[];
     expect(open.find((w) => w.reviewer.id === c.user.id)).toMatchObject({ items: [Number(rows[2])] });
-    expect((await admin.post('/api/reassignments', { riskDefinitionIds: open.find((w) => w.reviewer.id === c.user.id).items, fromReviewerId: c.user.id, toReviewerId: b.user.id })).status).toBe(201);
+    expect(
+      (
+        await admin.post('/api/reassignments', {
+          riskDefinitionIds: open.find((w) => w.reviewer.id === c.user.id).items,
+          fromReviewerId: c.user.id,
+          toReviewerId: b.user.id,
+        })
+      ).status,
+    ).toBe(201);
     expect(await assignedIds(b.client)).toEqual(rows.map(String).sort());
   });
 

@@ -16,7 +16,13 @@ let rows: bigint[];
 const recent = new Date(Date.now() - 10 * 86_400_000);
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-type Row = { id: number; userId: string; recommendation: { value: string; reason: string }; lastPeriodDecision: string | null; sharedWith: { reviewers: number; removed: number; retained: number } };
+type Row = {
+  id: number;
+  userId: string;
+  recommendation: { value: string; reason: string };
+  lastPeriodDecision: string | null;
+  sharedWith: { reviewers: number; removed: number; retained: number };
+};
 
 beforeAll(async () => {
   server = await startServer();
@@ -113,7 +119,10 @@ describe('help deciding', () => {
     // The administrators' queue carries the same fields.
     const queue = await admin.get('/api/risks?recommendation=retain');
     expect(queue.status).toBe(200);
-    expect(queue.body.risks.map((r: Row) => [r.userId, r.recommendation.value])).toEqual([['U2', 'retain'], ['U6', 'retain']]);
+    expect(queue.body.risks.map((r: Row) => [r.userId, r.recommendation.value])).toEqual([
+      ['U2', 'retain'],
+      ['U6', 'retain'],
+    ]);
     // The REST shape, on both lists: recommendation { value, reason } and lastPeriodDecision.
     const u2 = (risks: Row[]) => risks.find((r) => r.userId === 'U2')!;
     for (const row of [u2(queue.body.risks), u2(await assigned())]) {
@@ -140,8 +149,13 @@ describe('help deciding', () => {
     expect(byRow.body.data.assignedRisks.edges.map((e: { node: { userId: string } }) => e.node.userId)).not.toEqual(['U1', 'U7', 'U3', 'U4', 'U5', 'U2', 'U6']);
     const both = await a.client.gql(`{ assignedRisks(orderBy: ROW, sort: RECOMMENDATION) { ${all} } }`);
     expect(both.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const node = await a.client.gql(`query($id: ID!) { node(id: $id) { ... on RiskRow { lastPeriodDecision recommendation { value reason } } } }`, { id: list[1].id });
-    expect(node.body.data.node).toEqual({ lastPeriodDecision: 'REMOVE', recommendation: { value: 'REVIEW', reason: 'Removed in the last period (Q1 review), yet still granted' } });
+    const node = await a.client.gql(`query($id: ID!) { node(id: $id) { ... on RiskRow { lastPeriodDecision recommendation { value reason } } } }`, {
+      id: list[1].id,
+    });
+    expect(node.body.data.node).toEqual({
+      lastPeriodDecision: 'REMOVE',
+      recommendation: { value: 'REVIEW', reason: 'Removed in the last period (Q1 review), yet still granted' },
+    });
   });
 
   it('a decision by filter narrowed by recommendation decides only those rows', async () => {

@@ -121,7 +121,9 @@ describe('assignments', () => {
 
 describe('filter options', () => {
   it('are searched on the server: only the values (or labels) containing the text, at most the limit', async () => {
-    const g = await admin.gql('{ byLabel: assignmentValues(criteriaType: USER_ID, search: "wanda", limit: 5) { value label } capped: assignmentValues(criteriaType: USER_ID, search: "w", limit: 2) { value } }');
+    const g = await admin.gql(
+      '{ byLabel: assignmentValues(criteriaType: USER_ID, search: "wanda", limit: 5) { value label } capped: assignmentValues(criteriaType: USER_ID, search: "w", limit: 2) { value } }',
+    );
     expect(g.body.data.byLabel).toEqual([{ value: 'W1', label: 'W1 — Wanda Webb' }]);
     expect(g.body.data.capped).toHaveLength(2);
   });

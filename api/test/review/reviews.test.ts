@@ -18,9 +18,37 @@ beforeAll(async () => {
   b = await userClient(server, admin);
   rows = await seedRows(server.app.deps.prisma, [
     // U1 holds COMP_FIN with two roles: SAP ERP.
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R01', ruleId: '0301', system: 'SAP ERP', roleProfile: 'Z_AP_CLERK', compositeBusinessRole: 'COMP_FIN' },
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R01', ruleId: '0102', system: 'SAP ERP', roleProfile: 'Z_VENDOR_MAINT', compositeBusinessRole: 'COMP_FIN' },
-    { userId: 'U1', userName: 'Alice Jones', userGroup: 'FIN', accessRiskId: 'R02', ruleId: '0201', system: 'SAP ERP', roleProfile: 'Z_GL', compositeBusinessRole: '', riskLevel: 'medium' },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R01',
+      ruleId: '0301',
+      system: 'SAP ERP',
+      roleProfile: 'Z_AP_CLERK',
+      compositeBusinessRole: 'COMP_FIN',
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R01',
+      ruleId: '0102',
+      system: 'SAP ERP',
+      roleProfile: 'Z_VENDOR_MAINT',
+      compositeBusinessRole: 'COMP_FIN',
+    },
+    {
+      userId: 'U1',
+      userName: 'Alice Jones',
+      userGroup: 'FIN',
+      accessRiskId: 'R02',
+      ruleId: '0201',
+      system: 'SAP ERP',
+      roleProfile: 'Z_GL',
+      compositeBusinessRole: '',
+      riskLevel: 'medium',
+    },
     // U2: Workday, another group.
     { userId: 'U2', userName: 'Bob Smith', userGroup: 'HR', accessRiskId: 'R03', system: 'Workday', roleProfile: 'HR_ADMIN', riskLevel: 'low' },
     { userId: 'U3', userName: 'Carol White', userGroup: 'IT', accessRiskId: 'R04', system: 'Active Directory', roleProfile: 'DOMAIN_ADMIN' },
@@ -139,10 +167,14 @@ describe('decisions, submission and approval', () => {
   });
 
   it('a decision on a composite role applies to all that user\u2019s rows under it; shared roles keep each reviewer\u2019s own decision', async () => {
-    const r = await a.client.post('/api/reviews/decisions', { decisions: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'remove', comments: null }] });
+    const r = await a.client.post('/api/reviews/decisions', {
+      decisions: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'remove', comments: null }],
+    });
     expect(r.body).toEqual({ success: true, saved: 2 });
     // B shares U1's rows (assigned by user id) and decides differently.
-    expect((await b.client.post('/api/reviews/decisions', { decisions: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain' }] })).body.saved).toBe(2);
+    expect(
+      (await b.client.post('/api/reviews/decisions', { decisions: [{ userId: 'U1', compositeBusinessRole: 'COMP_FIN', decision: 'retain' }] })).body.saved,
+    ).toBe(2);
     const ra = (await a.client.get('/api/assigned-risks')).body;
     const rb = (await b.client.get('/api/assigned-risks')).body;
     expect(ra.risks.filter((x: any) => x.compositeBusinessRole === 'COMP_FIN').map((x: any) => x.decision)).toEqual(['remove', 'remove']);
@@ -176,7 +208,11 @@ describe('decisions, submission and approval', () => {
     const note = (await a.client.get('/api/notifications')).body.notifications[0];
     expect(note).toMatchObject({ title: 'Your review decisions were returned', type: 'warning' });
     expect(note.message).toContain('Justify Z_GL');
-    expect((await a.client.get('/api/reviews/submission-status')).body).toMatchObject({ isSubmitted: false, status: 'returned', reviewComment: 'Justify Z_GL' });
+    expect((await a.client.get('/api/reviews/submission-status')).body).toMatchObject({
+      isSubmitted: false,
+      status: 'returned',
+      reviewComment: 'Justify Z_GL',
+    });
     expect((await decide(a.client, rows[2]!, 'remove', 'not needed')).status).toBe(200);
 
     const sub3 = await a.client.post('/api/reviews/submit');
@@ -200,7 +236,18 @@ describe('decisions, submission and approval', () => {
   it('writes every step to the audit trail with actor, before and after', async () => {
     const events = await server.app.deps.prisma.auditEvent.findMany({ orderBy: { id: 'asc' } });
     const actions = events.map((e) => e.action);
-    for (const x of ['period.created', 'period.closed', 'period.reopened', 'assignment.created', 'assignment.deleted', 'decision.changed', 'submission.submitted', 'submission.recalled', 'submission.returned', 'submission.approved']) {
+    for (const x of [
+      'period.created',
+      'period.closed',
+      'period.reopened',
+      'assignment.created',
+      'assignment.deleted',
+      'decision.changed',
+      'submission.submitted',
+      'submission.recalled',
+      'submission.returned',
+      'submission.approved',
+    ]) {
       expect(actions, x).toContain(x);
     }
     const changes = events.filter((e) => e.action === 'decision.changed' && e.entityId === String(rows[2]) && e.actorId === a.user.id);
@@ -244,7 +291,9 @@ describe('dashboard, reviewer status and export', () => {
       await admin.post('/api/assignment-criteria', { reviewerId: c.user.id, criteriaType: x.criteriaType, criteriaValue: x.criteriaValue });
     }
     // A new row a's criteria match: counted once the data changes, not served from the cache.
-    const [added] = await seedRows(server.app.deps.prisma, [{ userId: 'U8', userName: 'Dan Grey', userGroup: 'FIN', accessRiskId: 'R01', system: 'SAP ERP', roleProfile: 'Z_AP_CLERK' }]);
+    const [added] = await seedRows(server.app.deps.prisma, [
+      { userId: 'U8', userName: 'Dan Grey', userGroup: 'FIN', accessRiskId: 'R01', system: 'SAP ERP', roleProfile: 'Z_AP_CLERK' },
+    ]);
     s = await status();
     expect(await queueTotal(a)).toBe(before + 1);
     expect(s.get(a.user.id)).toBe(before + 1);
@@ -289,10 +338,14 @@ describe('dashboard, reviewer status and export', () => {
     const decided = await server.app.deps.prisma.decision.findMany({ where: { reviewerId: b.user.id } });
     expect(decided.length).toBeGreaterThan(0);
     for (const d of decided) {
-      expect(mineLines.some((l) => l.includes(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()},${b.email},${d.mitigationControl ?? ''},,`))).toBe(true);
+      expect(
+        mineLines.some((l) => l.includes(`,${d.decision},${d.comments ?? ''},${d.updatedAt.toISOString()},${b.email},${d.mitigationControl ?? ''},,`)),
+      ).toBe(true);
     }
     // Cells with commas, quotes and line breaks are quoted; an empty cell is empty; lines end in CRLF.
-    await seedRows(server.app.deps.prisma, [{ userId: 'U10', userName: 'Doe, "JJ"\nJr', userGroup: '', accessRiskId: 'R10', roleProfileDescription: '-1 day', system: 'Lab' }]);
+    await seedRows(server.app.deps.prisma, [
+      { userId: 'U10', userName: 'Doe, "JJ"\nJr', userGroup: '', accessRiskId: 'R10', roleProfileDescription: '-1 day', system: 'Lab' },
+    ]);
     const odd = (await (await fetch(server.url + '/api/risks/export?userId=U10', { headers: { cookie: admin.cookieHeader } })).text()).replace(/^\uFEFF/, '');
     expect(odd.startsWith(lines[0]! + '\r\nU10,"Doe, ""JJ""\nJr",,R10,')).toBe(true);
     expect(odd).toContain(",'-1 day,");
@@ -300,7 +353,9 @@ describe('dashboard, reviewer status and export', () => {
     expect(odd.split('\r\n')).toHaveLength(3);
     // Filter values travel as data, whatever they hold (on PostgreSQL they are written into the COPY statement).
     for (const evil of [`x'); DROP TABLE users; --`, `O'Brien\\`, '$1', `{"a","b"}`]) {
-      const r = await fetch(server.url + `/api/risks/export?userId=${encodeURIComponent(evil)}&search=${encodeURIComponent(evil)}`, { headers: { cookie: admin.cookieHeader } });
+      const r = await fetch(server.url + `/api/risks/export?userId=${encodeURIComponent(evil)}&search=${encodeURIComponent(evil)}`, {
+        headers: { cookie: admin.cookieHeader },
+      });
       expect(r.status).toBe(200);
       expect((await r.text()).replace(/^\uFEFF/, '')).toBe(lines[0] + '\r\n');
     }
@@ -329,12 +384,16 @@ describe('dashboard, reviewer status and export', () => {
 
 describe('GraphQL', () => {
   it('exposes the same workflow: queue for administrators, assigned rows for reviewers, decisions by role, submit and recall', async () => {
-    const q = await admin.gql(`{ riskQueue(filter: { search: "alice" }, first: 2) { totalCount pageNumber pageCount edges { node { id userName accessRiskId isHighRiskRule } } } }`);
+    const q = await admin.gql(
+      `{ riskQueue(filter: { search: "alice" }, first: 2) { totalCount pageNumber pageCount edges { node { id userName accessRiskId isHighRiskRule } } } }`,
+    );
     expect(q.body.data.riskQueue).toMatchObject({ totalCount: 3, pageNumber: 1, pageCount: 2 });
     expect(q.body.data.riskQueue.edges[0].node).toMatchObject({ userName: 'Alice Jones', accessRiskId: 'R01', isHighRiskRule: true });
     expect((await b.client.gql('{ riskQueue { totalCount } }')).body.errors[0].extensions.code).toBe('FORBIDDEN');
 
-    const mine = await b.client.gql('{ assignedSummary { totalAssigned } assignedRisks(first: 10) { totalCount edges { node { id userId myDecision } } } submissionStatus { isSubmitted totalDecisions } }');
+    const mine = await b.client.gql(
+      '{ assignedSummary { totalAssigned } assignedRisks(first: 10) { totalCount edges { node { id userId myDecision } } } submissionStatus { isSubmitted totalDecisions } }',
+    );
     expect(mine.body.data.assignedSummary.totalAssigned).toBe(3);
     expect(mine.body.data.assignedRisks.edges.map((e: any) => e.node).every((r: any) => r.userId === 'U1')).toBe(true);
 
@@ -357,7 +416,9 @@ describe('concurrency', () => {
   it('50 reviewers saving at once, on the same shared role, lose nothing and double nothing', async () => {
     const prisma = server.app.deps.prisma;
     const reviewers = await seedUsers(prisma, 50, 'reviewer', 'Conc#Pass1');
-    await prisma.assignmentCriteria.createMany({ data: reviewers.map((r) => ({ name: 'USER ID: U1', reviewerId: r.id, criteriaType: 'user_id' as const, criteriaValue: 'U1' })) });
+    await prisma.assignmentCriteria.createMany({
+      data: reviewers.map((r) => ({ name: 'USER ID: U1', reviewerId: r.id, criteriaType: 'user_id' as const, criteriaValue: 'U1' })),
+    });
     const clients = await Promise.all(
       reviewers.map(async (r) => {
         const c = new Client(server.url);
@@ -379,7 +440,11 @@ describe('concurrency', () => {
     const ids = reviewers.map((r) => r.id);
     const count = await prisma.decision.count({ where: { reviewerId: { in: ids } } });
     expect(count).toBe(50 * 3);
-    const byReviewer = await prisma.decision.groupBy({ by: ['reviewerId'], where: { reviewerId: { in: ids }, riskRowId: { in: [rows[0]!, rows[1]!] } }, _count: true });
+    const byReviewer = await prisma.decision.groupBy({
+      by: ['reviewerId'],
+      where: { reviewerId: { in: ids }, riskRowId: { in: [rows[0]!, rows[1]!] } },
+      _count: true,
+    });
     expect(byReviewer.every((g) => g._count === 2)).toBe(true);
   }, 60_000);
 
@@ -391,7 +456,12 @@ describe('concurrency', () => {
     await c.login(r!.email, 'Race#Pass1');
     await decide(c, rows[0]!, 'retain');
     const [save, submit] = await Promise.all([
-      c.post('/api/reviews/decisions', { decisions: [{ riskDefinitionId: Number(rows[1]), decision: 'remove' }, { riskDefinitionId: Number(rows[2]), decision: 'remove' }] }),
+      c.post('/api/reviews/decisions', {
+        decisions: [
+          { riskDefinitionId: Number(rows[1]), decision: 'remove' },
+          { riskDefinitionId: Number(rows[2]), decision: 'remove' },
+        ],
+      }),
       c.post('/api/reviews/submit'),
     ]);
     expect(submit.status).toBe(200);

@@ -19,14 +19,32 @@ const ROWS: SeedRow[] = [
   { userId: 'S1', userName: 'Sam One', ...sod, function: 'AP01', ruleId: '0301', roleProfile: 'Z_AP', compositeBusinessRole: 'COMP_AP' },
   { userId: 'S1', userName: 'Sam One', ...sod, function: 'AP02', ruleId: '0102', roleProfile: 'Z_PAY', compositeBusinessRole: 'COMP_PAY' },
   { userId: 'S1', userName: 'Sam One', ...sod, function: 'AP02', ruleId: '0102', roleProfile: 'Z_PAY2', compositeBusinessRole: 'COMP_PAY' },
-  { userId: 'S1', userName: 'Sam One', accessRiskId: 'R_LOW', riskLevel: 'low', function: 'GL01', ruleId: '0101', roleProfile: 'Z_GL', compositeBusinessRole: 'COMP_OTHER' },
+  {
+    userId: 'S1',
+    userName: 'Sam One',
+    accessRiskId: 'R_LOW',
+    riskLevel: 'low',
+    function: 'GL01',
+    ruleId: '0101',
+    roleProfile: 'Z_GL',
+    compositeBusinessRole: 'COMP_OTHER',
+  },
   // S2: both sides also granted directly (no composite role); a 0201 rule on a direct role.
   { userId: 'S2', userName: 'Sue Two', ...sod, function: 'AP01', ruleId: '0301', roleProfile: 'Z_AP', compositeBusinessRole: 'COMP_AP' },
   { userId: 'S2', userName: 'Sue Two', ...sod, function: 'AP01', ruleId: '0201', roleProfile: 'Z_DIRECT', compositeBusinessRole: '' },
   { userId: 'S2', userName: 'Sue Two', ...sod, function: 'AP02', ruleId: '0102', roleProfile: 'Z_PAY', compositeBusinessRole: 'COMP_PAY' },
   { userId: 'S2', userName: 'Sue Two', ...sod, function: 'AP02', ruleId: '0103', roleProfile: 'Z_DIRECT2', compositeBusinessRole: '' },
   // S3: nothing high-risk.
-  { userId: 'S3', userName: 'Sid Three', accessRiskId: 'R_LOW', riskLevel: 'low', function: 'GL01', ruleId: '0101', roleProfile: 'Z_GL', compositeBusinessRole: 'COMP_OTHER' },
+  {
+    userId: 'S3',
+    userName: 'Sid Three',
+    accessRiskId: 'R_LOW',
+    riskLevel: 'low',
+    function: 'GL01',
+    ruleId: '0101',
+    roleProfile: 'Z_GL',
+    compositeBusinessRole: 'COMP_OTHER',
+  },
 ];
 
 beforeAll(async () => {
@@ -37,8 +55,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const analyse = (c: Client, userId: string, roleDecisions: unknown[] = []) =>
-  c.post('/api/risk-analysis/baseline-vs-simulation', { userId, roleDecisions });
+const analyse = (c: Client, userId: string, roleDecisions: unknown[] = []) => c.post('/api/risk-analysis/baseline-vs-simulation', { userId, roleDecisions });
 const simulate = (body: Record<string, unknown>) => admin.post('/api/simulation/run', body);
 const remove = (...roles: string[]) => roles.map((roleProfile) => ({ riskId: 'R_SOD', roleProfile, action: 'remove' }));
 
@@ -95,7 +112,10 @@ describe('risk analysis', () => {
   it('refuses users outside the viewer’s rows and malformed input', async () => {
     expect((await analyse(reviewer, 'S1')).status).toBe(404);
     expect((await analyse(admin, 'NOBODY')).status).toBe(404);
-    expect((await admin.post('/api/risk-analysis/baseline-vs-simulation', { userId: 'S1', roleDecisions: [{ compositeBusinessRole: 'X', decision: 'maybe' }] })).status).toBe(400);
+    expect(
+      (await admin.post('/api/risk-analysis/baseline-vs-simulation', { userId: 'S1', roleDecisions: [{ compositeBusinessRole: 'X', decision: 'maybe' }] }))
+        .status,
+    ).toBe(400);
     expect((await analyse(admin, 'S1', [{ userId: 'S2', compositeBusinessRole: 'COMP_AP', decision: 'remove' }])).status).toBe(400);
   });
 
@@ -110,7 +130,9 @@ describe('risk analysis', () => {
     expect(latest.body.data.latestRiskAnalyses).toEqual([expect.objectContaining({ userId: 'S1', userStatus: 'RED' })]);
     // The composite-role view shows each user's latest analysis (none yet for a user never analysed by this viewer).
     const view = await admin.gql(`{ compositeUsers(first: 10) { edges { node { userId latestAnalysis { userStatus redCount totalRisks } } } } }`);
-    const byUser = Object.fromEntries(view.body.data.compositeUsers.edges.map((e: { node: { userId: string; latestAnalysis: unknown } }) => [e.node.userId, e.node.latestAnalysis]));
+    const byUser = Object.fromEntries(
+      view.body.data.compositeUsers.edges.map((e: { node: { userId: string; latestAnalysis: unknown } }) => [e.node.userId, e.node.latestAnalysis]),
+    );
     expect(byUser.S1).toEqual({ userStatus: 'RED', redCount: 1, totalRisks: 2 });
     expect(byUser.S3).toEqual({ userStatus: 'GREEN', redCount: 0, totalRisks: 1 });
     const mine = await reviewer.gql(`{ latestRiskAnalyses { userId } }`);
@@ -163,7 +185,9 @@ describe('risk simulation', () => {
     const missing = await simulate({ userId: 'S1', riskId: 'R_SOD', roleScenarios: [] });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe('Please select user, risk, and configure scenarios');
-    expect((await simulate({ userId: '', riskId: 'R_SOD', roleScenarios: remove('X') })).body.message).toBe('Please select user, risk, and configure scenarios');
+    expect((await simulate({ userId: '', riskId: 'R_SOD', roleScenarios: remove('X') })).body.message).toBe(
+      'Please select user, risk, and configure scenarios',
+    );
     expect((await simulate({ userId: 'S3', riskId: 'R_SOD', roleScenarios: remove('X') })).status).toBe(404);
     expect((await reviewer.post('/api/simulation/run', { userId: 'S1', riskId: 'R_SOD', roleScenarios: remove('X') })).status).toBe(403);
   });
@@ -200,8 +224,18 @@ describe('role-wide what-if', () => {
       { userId: 'S1', userName: 'Sam One', risksHeld: 2, risksLost: 1, redBefore: true, redAfter: false },
       { userId: 'S2', userName: 'Sue Two', risksHeld: 1, risksLost: 0, redBefore: true, redAfter: true },
     ]);
-    const other = await admin.gql(`{ roleWhatIf(compositeBusinessRole: "COMP_OTHER") { usersAffected risksLost usersTurningGreen users { userId risksLost } } }`);
-    expect(other.body.data.roleWhatIf).toEqual({ usersAffected: 2, risksLost: 2, usersTurningGreen: 0, users: [{ userId: 'S1', risksLost: 1 }, { userId: 'S3', risksLost: 1 }] });
+    const other = await admin.gql(
+      `{ roleWhatIf(compositeBusinessRole: "COMP_OTHER") { usersAffected risksLost usersTurningGreen users { userId risksLost } } }`,
+    );
+    expect(other.body.data.roleWhatIf).toEqual({
+      usersAffected: 2,
+      risksLost: 2,
+      usersTurningGreen: 0,
+      users: [
+        { userId: 'S1', risksLost: 1 },
+        { userId: 'S3', risksLost: 1 },
+      ],
+    });
     expect((await admin.get('/api/simulation/role-what-if?compositeBusinessRole=')).status).toBe(400);
   });
 });

@@ -27,7 +27,10 @@ function row(i: number): SeedRow {
 beforeAll(async () => {
   server = await startServer();
   admin = await adminClient(server);
-  await seedRows(server.app.deps.prisma, Array.from({ length: N }, (_, i) => row(i)));
+  await seedRows(
+    server.app.deps.prisma,
+    Array.from({ length: N }, (_, i) => row(i)),
+  );
 });
 afterAll(async () => server?.close());
 

@@ -45,7 +45,8 @@ describe('viewerSubmissionChanged', () => {
       await until(() => pagesOfA.every((p) => p.items.length >= n), 10_000);
       for (const p of pagesOfA) expect(statuses(p).at(-1)).toBe(status);
     };
-    const submitted = async () => (await admin.get('/api/submissions?status=submitted')).body.find((s: { reviewer: { id: string } }) => s.reviewer.id === a.user.id) as { id: string };
+    const submitted = async () =>
+      (await admin.get('/api/submissions?status=submitted')).body.find((s: { reviewer: { id: string } }) => s.reviewer.id === a.user.id) as { id: string };
 
     // A submits (REST) and recalls (GraphQL) in one page; both pages hear it.
     expect((await a.client.post('/api/reviews/submit')).status).toBe(200);

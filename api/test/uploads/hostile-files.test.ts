@@ -202,7 +202,8 @@ describe('hostile upload files, against the server with the heap of npm start', 
     const file = path.join(tmp, 'shared-strings.xlsx');
     await craftedWorkbook(file);
     console.log(`crafted workbook: ${(fs.statSync(file).size / 1024 ** 2).toFixed(1)} MB`);
-    const message = /^This \.xlsx file was not loaded: its shared-strings part \(the workbook's table of distinct text values\) holds more than 1,000,000 strings/;
+    const message =
+      /^This \.xlsx file was not loaded: its shared-strings part \(the workbook's table of distinct text values\) holds more than 1,000,000 strings/;
 
     const p = await preview(file);
     expect(p.status).toBe(400);
@@ -223,7 +224,8 @@ describe('hostile upload files, against the server with the heap of npm start', 
   it('a CSV row with a 100 MB cell is refused by Preview, Start Upload and Retry, naming row, column and the limit', async () => {
     const file = path.join(tmp, 'huge-cell.csv');
     csvWithHugeCell(file);
-    const message = "Row 2, column 5 ('Risk Description'): the value is longer than 32,767 characters, the most a cell may hold (as in Excel). The file was not loaded.";
+    const message =
+      "Row 2, column 5 ('Risk Description'): the value is longer than 32,767 characters, the most a cell may hold (as in Excel). The file was not loaded.";
 
     const p = await preview(file);
     expect(p.status).toBe(400);

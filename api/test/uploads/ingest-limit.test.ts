@@ -78,7 +78,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('ingestion slots shared by all
     for (;;) {
       const all = await Promise.all(ids.map(async (id) => (await admin.get(`/api/upload-status/${id}`)).body));
       if (all.every((s) => s.status !== 'processing')) {
-        expect(all.map((s) => s.status), JSON.stringify(all.map((s) => s.errorMessage))).toEqual(['completed', 'completed', 'completed']);
+        expect(
+          all.map((s) => s.status),
+          JSON.stringify(all.map((s) => s.errorMessage)),
+        ).toEqual(['completed', 'completed', 'completed']);
         break;
       }
       if (Date.now() > deadline) throw new Error(`uploads did not finish: ${JSON.stringify(all.map((s) => s.status))}`);

@@ -30,18 +30,174 @@ async function load(name: string, content: Buffer | string, fields: Record<strin
 /** The stored rows of an upload, in file order, as the fields the product uses. */
 async function stored(uploadId: string) {
   const rows = await server.app.deps.prisma.riskRow.findMany({ where: { uploadId }, orderBy: { id: 'asc' } });
-  return rows.map(({ id: _id, uploadId: _u, rowHash: _h, createdAt: _c, aiSuggestedCategory: _a, aiCategoryConfidence: _b, aiProcessedAt: _p, aiCategoryAccepted: _x, ...r }) => ({
-    ...r,
-    lastExecutedOn: r.lastExecutedOn ? r.lastExecutedOn.toISOString().slice(0, 10) : null,
-  }));
+  return rows.map(
+    ({
+      id: _id,
+      uploadId: _u,
+      rowHash: _h,
+      createdAt: _c,
+      aiSuggestedCategory: _a,
+      aiCategoryConfidence: _b,
+      aiProcessedAt: _p,
+      aiCategoryAccepted: _x,
+      ...r
+    }) => ({
+      ...r,
+      lastExecutedOn: r.lastExecutedOn ? r.lastExecutedOn.toISOString().slice(0, 10) : null,
+    }),
+  );
 }
 
 // A French user-level export, every column, as SAP GRC's spreadsheet download writes it.
-const FR_HEADER = ['ID utilisateur', 'Nom utilisateur', 'Groupe util.', "ID de risque d'accès", 'Description du risque', 'Niveau de risque', 'Type de risque', 'ID règle', 'ID règle organ.', 'Niveau org.', 'Valeur org.', 'Processus de gestion', 'Description du processus de gestion', 'Fonction', 'Description de fonction', 'Système', 'Action', "Description de l'action", 'Ressource', 'Description de ressource', 'Ressource externe', 'Description externe de ressource', 'Valeur de', 'Valeur jusq.', 'Rôle/Profil', 'Description de rôle/profil', 'Rôle utilisateur/composite', 'Description de rôle composite', 'Contrôle', 'Description du contrôle', 'Moniteur', 'Nom du moniteur', 'Description synthét.', 'Comptage des exécutions', 'Dernière exécution'];
+const FR_HEADER = [
+  'ID utilisateur',
+  'Nom utilisateur',
+  'Groupe util.',
+  "ID de risque d'accès",
+  'Description du risque',
+  'Niveau de risque',
+  'Type de risque',
+  'ID règle',
+  'ID règle organ.',
+  'Niveau org.',
+  'Valeur org.',
+  'Processus de gestion',
+  'Description du processus de gestion',
+  'Fonction',
+  'Description de fonction',
+  'Système',
+  'Action',
+  "Description de l'action",
+  'Ressource',
+  'Description de ressource',
+  'Ressource externe',
+  'Description externe de ressource',
+  'Valeur de',
+  'Valeur jusq.',
+  'Rôle/Profil',
+  'Description de rôle/profil',
+  'Rôle utilisateur/composite',
+  'Description de rôle composite',
+  'Contrôle',
+  'Description du contrôle',
+  'Moniteur',
+  'Nom du moniteur',
+  'Description synthét.',
+  'Comptage des exécutions',
+  'Dernière exécution',
+];
 const FR_ROWS = [
-  ['FRU001', 'Chloé Dubois', 'FINANCE', 'F001', 'Créer fournisseur et payer', 'Élevé', 'SoD', '0301', 'ORG01', 'BUKRS', '1000', 'FI', 'Comptabilité', 'FI01', 'Gestion fournisseurs', 'PRD', 'FK01', 'Créer fournisseur', 'F_LFA1_BUK', 'Fournisseur: société', 'ACTVT', 'Activité', '01', '02', 'Z_FI_AP', 'Comptable fournisseurs', 'ZC_FIN_AP', 'Composite finances', 'MC_01', 'Revue mensuelle', 'MON1', 'Hélène Roy', 'Paiement fournisseur', '313,5', '15.03.2026'],
-  ['FRU002', 'Hugo Lefèvre', 'RH', 'H002', 'Paie et données maître', 'Moyen', 'SoD', '0102', '', '', '', 'HR', 'Ressources humaines', 'HR01', 'Paie', 'PRD', 'PA30', 'Gérer données RH', 'P_ORGIN', 'RH: données maître', 'INFTY', 'Infotype', '0008', '', 'Z_HR_ADMIN', 'Administrateur RH', '', '', '', '', '', '', 'Données RH', '1.234', '2026-01-31'],
-  ['FRU003', 'Inès Martin', 'RH', 'H002', 'Paie et données maître', 'Faible', 'SoD', '0102', '', '', '', 'HR', 'Ressources humaines', 'HR01', 'Paie', 'PRD', 'PA30', 'Gérer données RH', 'P_ORGIN', 'RH: données maître', 'INFTY', 'Infotype', '0008', '', 'Z_HR_ADMIN', 'Administrateur RH', '', '', '', '', '', '', 'Données RH', 'beaucoup', 'hier'],
+  [
+    'FRU001',
+    'Chloé Dubois',
+    'FINANCE',
+    'F001',
+    'Créer fournisseur et payer',
+    'Élevé',
+    'SoD',
+    '0301',
+    'ORG01',
+    'BUKRS',
+    '1000',
+    'FI',
+    'Comptabilité',
+    'FI01',
+    'Gestion fournisseurs',
+    'PRD',
+    'FK01',
+    'Créer fournisseur',
+    'F_LFA1_BUK',
+    'Fournisseur: société',
+    'ACTVT',
+    'Activité',
+    '01',
+    '02',
+    'Z_FI_AP',
+    'Comptable fournisseurs',
+    'ZC_FIN_AP',
+    'Composite finances',
+    'MC_01',
+    'Revue mensuelle',
+    'MON1',
+    'Hélène Roy',
+    'Paiement fournisseur',
+    '313,5',
+    '15.03.2026',
+  ],
+  [
+    'FRU002',
+    'Hugo Lefèvre',
+    'RH',
+    'H002',
+    'Paie et données maître',
+    'Moyen',
+    'SoD',
+    '0102',
+    '',
+    '',
+    '',
+    'HR',
+    'Ressources humaines',
+    'HR01',
+    'Paie',
+    'PRD',
+    'PA30',
+    'Gérer données RH',
+    'P_ORGIN',
+    'RH: données maître',
+    'INFTY',
+    'Infotype',
+    '0008',
+    '',
+    'Z_HR_ADMIN',
+    'Administrateur RH',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    'Données RH',
+    '1.234',
+    '2026-01-31',
+  ],
+  [
+    'FRU003',
+    'Inès Martin',
+    'RH',
+    'H002',
+    'Paie et données maître',
+    'Faible',
+    'SoD',
+    '0102',
+    '',
+    '',
+    '',
+    'HR',
+    'Ressources humaines',
+    'HR01',
+    'Paie',
+    'PRD',
+    'PA30',
+    'Gérer données RH',
+    'P_ORGIN',
+    'RH: données maître',
+    'INFTY',
+    'Infotype',
+    '0008',
+    '',
+    'Z_HR_ADMIN',
+    'Administrateur RH',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    'Données RH',
+    'beaucoup',
+    'hier',
+  ],
 ];
 const frField = (v: string) => (/[;"\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
@@ -68,13 +224,42 @@ describe('a French user-level export as Excel writes CSV on Windows', () => {
     ]);
     const rows = await stored(id);
     expect(rows[0]).toEqual({
-      userId: 'FRU001', userName: 'Chloé Dubois', userGroup: 'FINANCE', accessRiskId: 'F001', riskDescription: 'Créer fournisseur et payer',
-      riskLevel: 'high', riskLevelLabel: 'Élevé', riskType: 'SoD', ruleId: '0301', orgRuleId: 'ORG01', orgLevel: 'BUKRS', orgValue: '1000',
-      businessProcess: 'FI', businessProcessDescription: 'Comptabilité', function: 'FI01', functionDescription: 'Gestion fournisseurs', system: 'PRD',
-      action: 'FK01', actionDescription: 'Créer fournisseur', resource: 'F_LFA1_BUK', resourceDescription: 'Fournisseur: société', resourceExtn: 'ACTVT',
-      resourceExtnDesc: 'Activité', valueFrom: '01', valueTo: '02', roleProfile: 'Z_FI_AP', roleProfileDescription: 'Comptable fournisseurs',
-      compositeBusinessRole: 'ZC_FIN_AP', compositeRoleDescription: 'Composite finances', mitigationControl: 'MC_01', mitigationControlDescription: 'Revue mensuelle',
-      monitor: 'MON1', monitorName: 'Hélène Roy', shortDescription: 'Paiement fournisseur', executionCount: 313.5, lastExecutedOn: '2026-03-15',
+      userId: 'FRU001',
+      userName: 'Chloé Dubois',
+      userGroup: 'FINANCE',
+      accessRiskId: 'F001',
+      riskDescription: 'Créer fournisseur et payer',
+      riskLevel: 'high',
+      riskLevelLabel: 'Élevé',
+      riskType: 'SoD',
+      ruleId: '0301',
+      orgRuleId: 'ORG01',
+      orgLevel: 'BUKRS',
+      orgValue: '1000',
+      businessProcess: 'FI',
+      businessProcessDescription: 'Comptabilité',
+      function: 'FI01',
+      functionDescription: 'Gestion fournisseurs',
+      system: 'PRD',
+      action: 'FK01',
+      actionDescription: 'Créer fournisseur',
+      resource: 'F_LFA1_BUK',
+      resourceDescription: 'Fournisseur: société',
+      resourceExtn: 'ACTVT',
+      resourceExtnDesc: 'Activité',
+      valueFrom: '01',
+      valueTo: '02',
+      roleProfile: 'Z_FI_AP',
+      roleProfileDescription: 'Comptable fournisseurs',
+      compositeBusinessRole: 'ZC_FIN_AP',
+      compositeRoleDescription: 'Composite finances',
+      mitigationControl: 'MC_01',
+      mitigationControlDescription: 'Revue mensuelle',
+      monitor: 'MON1',
+      monitorName: 'Hélène Roy',
+      shortDescription: 'Paiement fournisseur',
+      executionCount: 313.5,
+      lastExecutedOn: '2026-03-15',
     });
     expect(rows[1]).toMatchObject({ userId: 'FRU002', riskLevel: 'medium', compositeBusinessRole: '', executionCount: 1234, lastExecutedOn: '2026-01-31' });
     expect(rows[2]).toMatchObject({ userId: 'FRU003', riskLevel: 'low', executionCount: null, lastExecutedOn: null, shortDescription: 'Données RH' });
@@ -101,7 +286,19 @@ describe('encodings and delimiters', () => {
     expect(status).toMatchObject({ status: 'completed', statusLabel: 'Completed', warnings: [], recordCount: 2 });
     expect(details.sourceLayout).toEqual({ format: 'CSV', encoding, delimiter: 'tab', headerRow: 1, decimalSeparator: '.' });
     const rows = await stored(id);
-    expect(rows.map((r) => [r.userId, r.userName, r.accessRiskId, r.riskLevel, r.riskLevelLabel, r.system, r.roleProfile, r.compositeBusinessRole, r.executionCount])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.userId,
+        r.userName,
+        r.accessRiskId,
+        r.riskLevel,
+        r.riskLevelLabel,
+        r.system,
+        r.roleProfile,
+        r.compositeBusinessRole,
+        r.executionCount,
+      ]),
+    ).toEqual([
       ['ENU01', 'Zoë Ångström', 'R001', 'high', 'Critical', 'ERP', 'Z_ROLE_A', 'ZC_A', 1234],
       ['ENU02', 'Łukasz Nowak', 'R002', 'low', 'Low', 'ERP', 'Z_ROLE_B', '', 42.5],
     ]);
@@ -129,7 +326,12 @@ const PREAMBLE = [['Access Risk Analysis'], ['Report Type', 'Permission Level'],
 
 describe('a column the product uses, empty on every row, beside a look-alike that was not loaded', () => {
   it('warns in words and says what to rename', async () => {
-    const body = ['User ID,Access Risk ID,System,Role/Profile,Composite Role,Composite Role (old),Rule ID', 'E1,R1,ERP,Z_R,,ZC_OLD,0301', 'E2,R2,ERP,Z_S,,ZC_OLD,0302'].join('\n') + '\n';
+    const body =
+      [
+        'User ID,Access Risk ID,System,Role/Profile,Composite Role,Composite Role (old),Rule ID',
+        'E1,R1,ERP,Z_R,,ZC_OLD,0301',
+        'E2,R2,ERP,Z_S,,ZC_OLD,0302',
+      ].join('\n') + '\n';
     const { status } = await load('empty-composite.csv', body);
     expect(status).toMatchObject({ status: 'completed', statusLabel: 'Completed with warnings', recordCount: 2 });
     expect(status.warnings).toEqual([
@@ -185,14 +387,17 @@ describe('workbooks: the sheet with the header, below title lines', () => {
 
 describe('a role-level report', () => {
   it('is refused before any row is written, naming the report to export instead', async () => {
-    const body = [
-      'Access Risk Analysis - Role Level',
-      'Role,Role Description,Access Risk ID,Risk Description,Risk Level,System,Function',
-      'Z_FI_AP,Accounts payable,F001,Create vendor and pay,High,ERP,FI01',
-    ].join('\n') + '\n';
+    const body =
+      [
+        'Access Risk Analysis - Role Level',
+        'Role,Role Description,Access Risk ID,Risk Description,Risk Level,System,Function',
+        'Z_FI_AP,Accounts payable,F001,Create vendor and pay,High,ERP,FI01',
+      ].join('\n') + '\n';
     const { id, status } = await load('roles.csv', body);
     expect(status.status).toBe('failed');
-    expect(status.errorMessage).toMatch(/^This is a role-level risk analysis .* at user level \(Analysis Type 'User Level', Report Type 'Permission Level'.* No rows were loaded\.$/);
+    expect(status.errorMessage).toMatch(
+      /^This is a role-level risk analysis .* at user level \(Analysis Type 'User Level', Report Type 'Permission Level'.* No rows were loaded\.$/,
+    );
     expect(await server.app.deps.prisma.riskRow.count({ where: { uploadId: id } })).toBe(0);
   });
 });
@@ -202,7 +407,9 @@ describe('GraphQL and e-mail', () => {
     const body = ['User ID;Access Risk ID;System;Role/Profile;Cost Centre', 'G1;R1;ERP;Z_R;CC9'].join('\n') + '\n';
     const { status } = await load('gql.csv', body, { emailNotification: 'true', skipDuplicates: 'false' });
     expect(status.statusLabel).toBe('Completed with warnings');
-    const list = await admin.gql('{ uploads(first: 1) { edges { node { originalName status statusLabel warnings sourceLayout { format encoding delimiter headerRow decimalSeparator sheet } } } } }');
+    const list = await admin.gql(
+      '{ uploads(first: 1) { edges { node { originalName status statusLabel warnings sourceLayout { format encoding delimiter headerRow decimalSeparator sheet } } } } }',
+    );
     expect(list.body.data.uploads.edges[0].node).toEqual({
       originalName: 'gql.csv',
       status: 'COMPLETED',

@@ -77,7 +77,17 @@ describe('preview of a French Windows-1252 export', () => {
       { header: 'Centre de coût', field: null, suggestion: null },
       { header: 'Rôle composite (ancien)', field: null, suggestion: null },
     ]);
-    expect(p.fields).toEqual(['userId', 'userName', 'accessRiskId', 'riskLevel', 'system', 'roleProfile', 'compositeBusinessRole', 'executionCount', 'lastExecutedOn']);
+    expect(p.fields).toEqual([
+      'userId',
+      'userName',
+      'accessRiskId',
+      'riskLevel',
+      'system',
+      'roleProfile',
+      'compositeBusinessRole',
+      'executionCount',
+      'lastExecutedOn',
+    ]);
     expect(p.rows).toEqual([
       { row: 5, values: ['FRU001', 'Chloé Dubois', 'F001', 'high', 'PRD', 'Z_FI_AP', 'ZC_FIN', '313.5', '2026-03-15'] },
       { row: 6, values: ['FRU002', 'Hugo Lefèvre', 'H002', 'medium', 'PRD', 'Z_HR', '', null, '2026-01-31'] },
@@ -111,7 +121,9 @@ describe('preview of a French Windows-1252 export', () => {
     ]);
     expect(details.columnMapping['Centre de coût']).toBe('orgValue');
     const rows = await rowsOf(started.body.uploadId);
-    expect(rows.map((r) => [r.userId, r.userName, r.riskLevel, r.orgValue, r.compositeBusinessRole, r.executionCount, r.lastExecutedOn?.toISOString().slice(0, 10)])).toEqual([
+    expect(
+      rows.map((r) => [r.userId, r.userName, r.riskLevel, r.orgValue, r.compositeBusinessRole, r.executionCount, r.lastExecutedOn?.toISOString().slice(0, 10)]),
+    ).toEqual([
       ['FRU001', 'Chloé Dubois', 'high', 'CC1', 'ZC_FIN', 313.5, '2026-03-15'],
       ['FRU002', 'Hugo Lefèvre', 'medium', 'CC2', '', null, '2026-01-31'],
     ]);
@@ -126,14 +138,21 @@ describe('preview of a French Windows-1252 export', () => {
     const refused = await admin.post(`/api/upload/preview/${p.previewId}/start`, { ...OPTIONS, columnMapping: noSystem });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/^Missing required column: System\. No rows were loaded\./);
-    const twice = await admin.post(`/api/upload/preview/${p.previewId}`, { columnMapping: [{ header: 'Centre de coût', field: 'userId' }, { header: 'ID utilisateur', field: 'userId' }] });
+    const twice = await admin.post(`/api/upload/preview/${p.previewId}`, {
+      columnMapping: [
+        { header: 'Centre de coût', field: 'userId' },
+        { header: 'ID utilisateur', field: 'userId' },
+      ],
+    });
     expect(twice.status).toBe(400);
     expect(twice.body.message).toBe("columnMapping: columns 'Centre de coût' and 'ID utilisateur' are both mapped to User ID; map each field once");
     const unknown = await admin.post(`/api/upload/preview/${p.previewId}`, { columnMapping: [{ header: 'Centre de coût', field: 'costCentre' }] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe("columnMapping: 'costCentre' is not a field (column 'Centre de coût')");
     expect(await counts()).toEqual(before);
-    expect((await multipart('/api/upload/preview', 'notes.txt', 'hello')).body.message).toBe("Files of type '.txt' cannot be loaded: upload a .csv, .xlsx or .xls file.");
+    expect((await multipart('/api/upload/preview', 'notes.txt', 'hello')).body.message).toBe(
+      "Files of type '.txt' cannot be loaded: upload a .csv, .xlsx or .xls file.",
+    );
   });
 
   it('shows why a role-level report or a broken row would stop the load; a large file is read only at its start', async () => {
@@ -171,7 +190,11 @@ const VENDOR_MAPPING = [
 
 describe("another tool's report, through a saved mapping profile", () => {
   it('is refused as it is, maps in the preview, is saved as a profile, and the next file loads by itself', async () => {
-    const { body: p } = await multipart('/api/upload/preview', 'vendor-march.csv', vendorFile(['jdoe,Jane Doe,SOD-01,Pay and approve,Critical,AP_CLERK,ERP-EU,ok']));
+    const { body: p } = await multipart(
+      '/api/upload/preview',
+      'vendor-march.csv',
+      vendorFile(['jdoe,Jane Doe,SOD-01,Pay and approve,Critical,AP_CLERK,ERP-EU,ok']),
+    );
     expect(p.refusal).toMatch(/^The first row is not a recognisable header\./);
     expect(p.columns.filter((c: any) => c.field)).toEqual([{ header: 'Full Name', field: 'userName', suggestion: null }]);
     expect(p.rows).toEqual([{ row: 2, values: ['Jane Doe'] }]);
@@ -184,13 +207,21 @@ describe("another tool's report, through a saved mapping profile", () => {
     const started = await admin.post(`/api/upload/preview/${p.previewId}/start`, { ...OPTIONS, columnMapping: VENDOR_MAPPING, saveProfileAs: 'Vendor X SoD' });
     expect(started.status).toBe(202);
     const first = await finished(started.body.uploadId);
-    expect(first.status).toMatchObject({ statusLabel: 'Completed with warnings', recordCount: 1, warnings: ["Column 'Reviewer Note' was not loaded: the column mapping leaves it out."] });
+    expect(first.status).toMatchObject({
+      statusLabel: 'Completed with warnings',
+      recordCount: 1,
+      warnings: ["Column 'Reviewer Note' was not loaded: the column mapping leaves it out."],
+    });
 
     const list = await admin.get('/api/mapping-profiles');
     expect(list.body).toEqual([expect.objectContaining({ name: 'Vendor X SoD', columns: VENDOR_MAPPING })]);
 
     // April's file, columns in another order, through the plain upload (no preview): the profile maps it.
-    const april = ['Application,Account,Conflict,Severity,Entitlement,Full Name,Conflict Description,Reviewer Note', 'ERP-US,asmith,SOD-02,Medium,GL_POSTER,Al Smith,Post and approve,'].join('\n') + '\n';
+    const april =
+      [
+        'Application,Account,Conflict,Severity,Entitlement,Full Name,Conflict Description,Reviewer Note',
+        'ERP-US,asmith,SOD-02,Medium,GL_POSTER,Al Smith,Post and approve,',
+      ].join('\n') + '\n';
     const up = await multipart('/api/upload', 'vendor-april.csv', april, { emailNotification: 'false', skipDuplicates: 'false' });
     expect(up.status).toBe(202);
     const second = await finished(up.body.uploadId);
@@ -198,14 +229,23 @@ describe("another tool's report, through a saved mapping profile", () => {
     expect(second.details.sourceLayout).toMatchObject({ format: 'CSV', delimiter: 'comma', headerRow: 1, profile: 'Vendor X SoD' });
     const [row] = await rowsOf(up.body.uploadId);
     expect([row!.userId, row!.userName, row!.accessRiskId, row!.riskDescription, row!.riskLevel, row!.riskLevelLabel, row!.system, row!.roleProfile]).toEqual([
-      'asmith', 'Al Smith', 'SOD-02', 'Post and approve', 'medium', 'Medium', 'ERP-US', 'GL_POSTER',
+      'asmith',
+      'Al Smith',
+      'SOD-02',
+      'Post and approve',
+      'medium',
+      'Medium',
+      'ERP-US',
+      'GL_POSTER',
     ]);
 
     // GraphQL lists and deletes it; a file of that tool is then refused again, before anything is written.
     const g = await admin.gql('{ mappingProfiles(first: 10) { totalCount edges { node { id name columns { header field } } } } }');
     const profileId = encodeGlobalID('MappingProfile', list.body[0].id);
     expect(g.body.data.mappingProfiles).toEqual({ totalCount: 1, edges: [{ node: { id: profileId, name: 'Vendor X SoD', columns: VENDOR_MAPPING } }] });
-    const del = await admin.gql('mutation($id: ID!) { deleteMappingProfile(id: $id) { ... on MutationDeleteMappingProfileSuccess { data } } }', { id: profileId });
+    const del = await admin.gql('mutation($id: ID!) { deleteMappingProfile(id: $id) { ... on MutationDeleteMappingProfileSuccess { data } } }', {
+      id: profileId,
+    });
     expect(del.body.errors).toBeUndefined();
     expect(del.body.data.deleteMappingProfile.data).toBe(profileId);
     expect((await admin.get('/api/mapping-profiles')).body).toEqual([]);
@@ -232,7 +272,9 @@ describe('preview over GraphQL, of a workbook with the data on its second sheet'
     const d = r.body.data.previewUpload.data;
     expect(d.layout).toEqual({ format: 'XLSX', sheet: 'Analysis', sheets: ['Parameters', 'Analysis'], headerRow: 3 });
     expect(d.columns.at(-1)).toEqual({ header: 'Composite Role Name', field: null, suggestion: 'compositeBusinessRole' });
-    expect(d.warnings).toEqual(["Column 'Composite Role Name' was not loaded: its name matches no field. It looks like Composite/Business Role, which no column filled; rename it 'Composite/Business Role' to load it."]);
+    expect(d.warnings).toEqual([
+      "Column 'Composite Role Name' was not loaded: its name matches no field. It looks like Composite/Business Role, which no column filled; rename it 'Composite/Business Role' to load it.",
+    ]);
     expect(d.rows).toEqual([{ row: 4, values: ['GQ01', 'R001', 'high', 'ERP', 'Z_A', '12.5'] }]);
 
     const m = d.columns.map((c: any) => ({ header: c.header, field: c.field ?? c.suggestion }));
@@ -280,20 +322,39 @@ describe('choosing the sheet and the header row in the preview', () => {
     expect(sheet).toMatchObject({ status: 400, body: { message: "A CSV file has no sheets: it cannot be read from sheet 'Data'." } });
     expect(await counts()).toEqual(before);
 
-    const started = await admin.post(`/api/upload/preview/${p.previewId}/start`, { ...OPTIONS, headerRow: 4, columnMapping: VENDOR_MAPPING, saveProfileAs: 'Vendor T' });
+    const started = await admin.post(`/api/upload/preview/${p.previewId}/start`, {
+      ...OPTIONS,
+      headerRow: 4,
+      columnMapping: VENDOR_MAPPING,
+      saveProfileAs: 'Vendor T',
+    });
     expect(started.status).toBe(202);
     const done = await finished(started.body.uploadId);
     expect(done.status).toMatchObject({ status: 'completed', recordCount: 1 });
     expect(done.details.sourceLayout).toMatchObject({ format: 'CSV', headerRow: 4 });
     const [row] = await rowsOf(started.body.uploadId);
     expect([row!.userId, row!.userName, row!.accessRiskId, row!.riskDescription, row!.riskLevel, row!.riskLevelLabel, row!.roleProfile, row!.system]).toEqual([
-      'jdoe', 'Jane Doe', 'SOD-01', 'Pay and approve', 'high', 'Critical', 'AP_CLERK', 'ERP-EU',
+      'jdoe',
+      'Jane Doe',
+      'SOD-01',
+      'Pay and approve',
+      'high',
+      'Critical',
+      'AP_CLERK',
+      'ERP-EU',
     ]);
     // The next file of that tool, title lines and all, loads through the plain upload with the saved profile.
-    const next = await multipart('/api/upload', 'titled-vendor-2.csv', [...TITLED_VENDOR.slice(0, 4), 'bob,Bob Li,SOD-02,Post and approve,Low,GL,ERP-US,'].join('\r\n'), { emailNotification: 'false' });
+    const next = await multipart(
+      '/api/upload',
+      'titled-vendor-2.csv',
+      [...TITLED_VENDOR.slice(0, 4), 'bob,Bob Li,SOD-02,Post and approve,Low,GL,ERP-US,'].join('\r\n'),
+      { emailNotification: 'false' },
+    );
     const second = await finished(next.body.uploadId);
     expect(second.details.sourceLayout).toMatchObject({ headerRow: 4, profile: 'Vendor T' });
-    expect((await rowsOf(next.body.uploadId)).map((x) => [x.userId, x.userName, x.accessRiskId, x.riskLevel, x.roleProfile, x.system])).toEqual([['bob', 'Bob Li', 'SOD-02', 'low', 'GL', 'ERP-US']]);
+    expect((await rowsOf(next.body.uploadId)).map((x) => [x.userId, x.userName, x.accessRiskId, x.riskLevel, x.roleProfile, x.system])).toEqual([
+      ['bob', 'Bob Li', 'SOD-02', 'low', 'GL', 'ERP-US'],
+    ]);
     const [profile] = (await admin.get('/api/mapping-profiles')).body;
     expect((await admin.request('DELETE', `/api/mapping-profiles/${profile.id}`)).status).toBe(204);
   });
@@ -312,7 +373,11 @@ describe('choosing the sheet and the header row in the preview', () => {
     const q = `mutation($id: String, $sheet: String, $row: Int) { previewUpload(previewId: $id, sheet: $sheet, headerRow: $row) {
       ... on MutationPreviewUploadSuccess { data { layout { sheet headerRow } rows { row values } refusal } } ... on ValidationError { message } } }`;
     const r = await admin.gql(q, { id: p.previewId, sheet: 'Detail' });
-    expect(r.body.data.previewUpload.data).toEqual({ layout: { sheet: 'Detail', headerRow: 2 }, rows: [{ row: 3, values: ['SH01', 'R001', 'ERP', 'Z_A', '1234.5'] }], refusal: null });
+    expect(r.body.data.previewUpload.data).toEqual({
+      layout: { sheet: 'Detail', headerRow: 2 },
+      rows: [{ row: 3, values: ['SH01', 'R001', 'ERP', 'Z_A', '1234.5'] }],
+      refusal: null,
+    });
     const bad = await admin.gql(q, { id: p.previewId, sheet: 'Nope' });
     expect(bad.body.data.previewUpload.message).toBe("The workbook has no sheet 'Nope'; its sheets are 'Summary', 'Detail'.");
     const s = await admin.gql(
@@ -323,7 +388,9 @@ describe('choosing the sheet and the header row in the preview', () => {
     const uploadId = Buffer.from(s.body.data.startPreviewedUpload.data.id, 'base64').toString().split(':')[1]!;
     const done = await finished(uploadId);
     expect(done.details.sourceLayout).toMatchObject({ format: 'XLSX', sheet: 'Detail', headerRow: 2 });
-    expect((await rowsOf(uploadId)).map((x) => [x.userId, x.accessRiskId, x.system, x.roleProfile, x.executionCount])).toEqual([['SH01', 'R001', 'ERP', 'Z_A', 1234.5]]);
+    expect((await rowsOf(uploadId)).map((x) => [x.userId, x.accessRiskId, x.system, x.roleProfile, x.executionCount])).toEqual([
+      ['SH01', 'R001', 'ERP', 'Z_A', 1234.5],
+    ]);
   });
 
   it('.xls: rows numbered as Excel shows them; the sheet and header row chosen are loaded; a preview builds only the first rows', async () => {
@@ -341,10 +408,21 @@ describe('choosing the sheet and the header row in the preview', () => {
     const done = await finished(started.body.uploadId);
     expect(done.details.sourceLayout).toMatchObject({ format: 'XLS', sheet: 'Report', headerRow: 4 });
     const [row] = await rowsOf(started.body.uploadId);
-    expect([row!.userId, row!.userName, row!.accessRiskId, row!.riskLevel, row!.roleProfile, row!.system]).toEqual(['jdoe', 'Jane Doe', 'SOD-01', 'high', 'AP_CLERK', 'ERP-EU']);
+    expect([row!.userId, row!.userName, row!.accessRiskId, row!.riskLevel, row!.roleProfile, row!.system]).toEqual([
+      'jdoe',
+      'Jane Doe',
+      'SOD-01',
+      'high',
+      'AP_CLERK',
+      'ERP-EU',
+    ]);
 
     // 2,000 rows and a broken one at the end: the preview does not build that far, the load does.
-    const rows = [['User ID', 'Access Risk ID', 'System', 'Role/Profile'], ...Array.from({ length: 2000 }, (_, i) => [`U${i}`, `R${i}`, 'PRD', 'Z_A']), ['U9', 'R9', 'PRD', 'Z_A', 'extra']];
+    const rows = [
+      ['User ID', 'Access Risk ID', 'System', 'Role/Profile'],
+      ...Array.from({ length: 2000 }, (_, i) => [`U${i}`, `R${i}`, 'PRD', 'Z_A']),
+      ['U9', 'R9', 'PRD', 'Z_A', 'extra'],
+    ];
     const big = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(big, XLSX.utils.aoa_to_sheet(rows), 'Report');
     const { body: b } = await multipart('/api/upload/preview', 'big.xls', XLSX.write(big, { type: 'buffer', bookType: 'biff8' }) as Buffer);
@@ -352,6 +430,9 @@ describe('choosing the sheet and the header row in the preview', () => {
     expect(b.problems).toEqual([]);
     expect(b.rows).toHaveLength(10);
     const up = await admin.post(`/api/upload/preview/${b.previewId}/start`, OPTIONS);
-    expect((await finished(up.body.uploadId)).status).toMatchObject({ status: 'failed', errorMessage: 'Row 2002 has values beyond the last header column (4 columns).' });
+    expect((await finished(up.body.uploadId)).status).toMatchObject({
+      status: 'failed',
+      errorMessage: 'Row 2002 has values beyond the last header column (4 columns).',
+    });
   }, 180_000);
 });

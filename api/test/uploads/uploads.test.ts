@@ -68,7 +68,18 @@ describe('loading a CSV export', () => {
 
   it('reads semicolons, French headers with and without accents, a BOM, quoted newlines and UTF-16 (Excel Unicode text)', async () => {
     const before = await total();
-    const fr = ['ID utilisateur', "Nom d'utilisateur", 'Groupe util.', "ID de risque d'accès", 'Description du risque', 'Niveau du risque', 'ID de règle', 'Système', 'Rôle/Profil', 'Rôle composite'];
+    const fr = [
+      'ID utilisateur',
+      "Nom d'utilisateur",
+      'Groupe util.',
+      "ID de risque d'accès",
+      'Description du risque',
+      'Niveau du risque',
+      'ID de règle',
+      'Système',
+      'Rôle/Profil',
+      'Rôle composite',
+    ];
     const frRows = [
       ['FR001', 'Chloé Dubois', 'FIN', 'FI001', 'Paiements;\nfournisseurs', 'Élevé', '0301', 'SAP ERP', 'Z_FI_CLERK', 'ZC_FIN'],
       ['FR002', 'Hugo Lefèvre', 'HR', 'HR002', 'Données "RH"', 'Faible', '0101', 'Workday', 'HR_ADMIN', ''],
@@ -128,15 +139,27 @@ describe('Excel workbooks', () => {
     const data = zlib.deflateRawSync(Buffer.alloc(size), { level: 9 });
     const name = Buffer.from('xl/worksheets/sheet1.xml');
     const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(data.length, 18); local.writeUInt32LE(size, 22); local.writeUInt16LE(name.length, 26);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(data.length, 20); central.writeUInt32LE(size, 24); central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
     const cdOffset = local.length + name.length + data.length;
     const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(1, 8); end.writeUInt16LE(1, 10);
-    end.writeUInt32LE(central.length + name.length, 12); end.writeUInt32LE(cdOffset, 16);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(central.length + name.length, 12);
+    end.writeUInt32LE(cdOffset, 16);
     const zip = Buffer.concat([local, name, data, central, name, end]);
     const before = await total();
     const done = await settle((await upload('bomb.xlsx', zip)).body.uploadId);
@@ -160,7 +183,9 @@ describe('replace', () => {
 
     const added = sample(4, 23);
     const userTerms = async (ids: string[]) =>
-      (await server.app.deps.db.sql.query<{ value: string }>(`SELECT value FROM risk_terms WHERE kind = 'user' AND value = ANY($1::text[])`, [ids])).map((r) => r.value).sort();
+      (await server.app.deps.db.sql.query<{ value: string }>(`SELECT value FROM risk_terms WHERE kind = 'user' AND value = ANY($1::text[])`, [ids]))
+        .map((r) => r.value)
+        .sort();
     const gone = drop.map((r) => String(r[0])).filter((id) => ![...keep, ...added].some((r) => String(r[0]) === id));
     const kept = [...new Set(keep.map((r) => String(r[0])))].sort();
     expect(gone.length).toBeGreaterThan(0);
@@ -169,7 +194,7 @@ describe('replace', () => {
     expect(next.status).toBe('completed');
     expect(await total()).toBe(7);
     // The replaced rows' search terms go with them (after the purge that follows the swap).
-    for (const deadline = Date.now() + 20_000; (await userTerms(gone)).length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200));
+    for (const deadline = Date.now() + 20_000; (await userTerms(gone)).length && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200));
     expect(await userTerms(gone)).toEqual([]);
     expect(await userTerms(kept)).toEqual(kept);
     const after = (await admin.get('/api/risks?limit=50')).body.risks;
@@ -196,9 +221,20 @@ describe('bad input: failed, a message a person understands, nothing visible', (
     ['missing.csv', 'User ID,User Name,Risk Level\nU1,Ann,High\n', /Missing required columns: Access Risk ID, Role\/Profile or Composite Role, System/],
     ['fields.csv', csv([HEADERS, ...sample(3, 41)]) + 'U1,too,few\r\n', /^Row 5 has 3 fields, but the header has 35/],
     ['quote.csv', csv([HEADERS, ...sample(2, 42)]) + '"U9,unterminated\r\n', /^Row 4 has a quoted field that never ends/],
-    ['level.csv', csv([HEADERS, ...sample(2, 43).map((r, i) => (i === 1 ? r.map((v, j) => (j === 5 ? 'Severe' : v)) : r))]), /^Row 3, column 'Risk Level': 'Severe' is not a risk level/],
+    [
+      'level.csv',
+      csv([HEADERS, ...sample(2, 43).map((r, i) => (i === 1 ? r.map((v, j) => (j === 5 ? 'Severe' : v)) : r))]),
+      /^Row 3, column 'Risk Level': 'Severe' is not a risk level/,
+    ],
     // UTF-8 (it has valid accented characters) with a bad byte: not taken for Windows-1252.
-    ['utf8.csv', Buffer.concat([Buffer.from(csv([HEADERS, ...sample(2, 44).map((r) => [r[0]!, 'Hélène Müller', ...r.slice(2)])])), Buffer.from([0x55, 0xc3, 0x28, 0x2c, 0x0a])]), /not valid UTF-8/],
+    [
+      'utf8.csv',
+      Buffer.concat([
+        Buffer.from(csv([HEADERS, ...sample(2, 44).map((r) => [r[0]!, 'Hélène Müller', ...r.slice(2)])])),
+        Buffer.from([0x55, 0xc3, 0x28, 0x2c, 0x0a]),
+      ]),
+      /not valid UTF-8/,
+    ],
     ['blank-id.csv', csv([HEADERS, ...sample(1, 45).map((r) => ['', ...r.slice(1)])]), /^Row 2, column 'User ID': the value is empty/],
     ['fake.xlsx', 'not a zip', /^This \.xlsx file is not a valid Excel workbook \(it is not a zip archive\)/],
     ['fake.xls', 'not an xls workbook at all, just text', /^This \.xls file is not a readable Excel workbook|not a recognisable header/],
@@ -285,9 +321,7 @@ describe('GraphQL', () => {
     await until(() => ended, 10_000);
     // Whoever subscribes later (a reloaded page) is told where the load stands at once.
     const late: any[] = [];
-    await new Promise<void>((resolve, reject) =>
-      ws.subscribe({ query }, { next: (v) => late.push(v.data?.uploadProgress), error: reject, complete: resolve }),
-    );
+    await new Promise<void>((resolve, reject) => ws.subscribe({ query }, { next: (v) => late.push(v.data?.uploadProgress), error: reject, complete: resolve }));
     expect(late).toEqual([{ status: 'COMPLETED', rowsProcessed: events.at(-1).rowsProcessed, sizeBytes: events.at(-1).sizeBytes }]);
     await ws.dispose();
   });

@@ -189,7 +189,10 @@ console.log(JSON.stringify({ rows, heapLimitMb: v8.getHeapStatistics().heap_size
     );
     // Run without blocking this process: the test server in it keeps answering meanwhile.
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--max-old-space-size=48', '--max-semi-space-size=4', '--import', 'tsx', script, file], { cwd: root, timeout: 80_000 });
+      const child = spawn(process.execPath, ['--max-old-space-size=48', '--max-semi-space-size=4', '--import', 'tsx', script, file], {
+        cwd: root,
+        timeout: 80_000,
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

@@ -95,7 +95,9 @@ function workbook(sheets: { name: string; part: string; xml: string }[], extra: 
       .join('')}</sheets></workbook>`,
     'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets
       .map((s, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="${s.part}"/>`)
-      .join('')}${Object.keys(extra).includes('xl/sharedStrings.xml') ? `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : ''}${
+      .join(
+        '',
+      )}${Object.keys(extra).includes('xl/sharedStrings.xml') ? `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : ''}${
       Object.keys(extra).includes('xl/styles.xml') ? `<Relationship Id="rIdT" Type="${REL}/styles" Target="styles.xml"/>` : ''
     }</Relationships>`,
     ...Object.fromEntries(sheets.map((s) => [path.posix.join('xl', s.part), s.xml])),
@@ -112,7 +114,15 @@ describe('the .xlsx reader', () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Access Risk Analysis');
     ws.addRow(['User ID', 'Access Risk ID', 'System', 'Role/Profile', 'Execution Count', 'Last Executed On', 'Org Value']);
-    ws.addRow(['U1 & <co> "quoted" \'a\'', { richText: [{ text: 'Bo', font: { bold: true } }, { text: 'ld' }] }, 'SAP ERP', 'Z_ROLE', 42, new Date(Date.UTC(2026, 2, 15)), 0.5]);
+    ws.addRow([
+      'U1 & <co> "quoted" \'a\'',
+      { richText: [{ text: 'Bo', font: { bold: true } }, { text: 'ld' }] },
+      'SAP ERP',
+      'Z_ROLE',
+      42,
+      new Date(Date.UTC(2026, 2, 15)),
+      0.5,
+    ]);
     // Row 3 left empty; row 4 with cells left out (B, E, F) and a formula.
     ws.getCell('A4').value = 'Chloé 日本語 😀';
     ws.getCell('C4').value = { formula: 'A4&"x"', result: 'SAP x' } as ExcelJS.CellFormulaValue;
@@ -209,7 +219,7 @@ describe('the .xlsx reader', () => {
     expect(got).toEqual([{ row: 2, fields: ['U1', '2026-03-15'] }]);
   });
 
-  it('refuses a cell, a row\'s columns or a shared string over its budget, naming row, column and the limit', async () => {
+  it("refuses a cell, a row's columns or a shared string over its budget, naming row, column and the limit", async () => {
     const head = `<row r="1"><c r="A1" t="inlineStr"><is><t>User ID</t></is></c><c r="B1" t="inlineStr"><is><t>System</t></is></c></row>`;
     const write = (name: string, rows: string, extra: Record<string, string> = {}) => {
       const f = file(name);
@@ -217,12 +227,24 @@ describe('the .xlsx reader', () => {
       return f;
     };
     const long = 'x'.repeat(40_000);
-    expect((await failure(write('cell.xlsx', `<row r="2"><c r="A2" t="inlineStr"><is><t>U1</t></is></c><c r="B2" t="inlineStr"><is><t>${long}</t></is></c></row>`))).message).toBe(
-      "Row 2, column 2 ('System'): the value is longer than 32,767 characters, the most a cell may hold (as in Excel). The file was not loaded.",
-    );
+    expect(
+      (await failure(write('cell.xlsx', `<row r="2"><c r="A2" t="inlineStr"><is><t>U1</t></is></c><c r="B2" t="inlineStr"><is><t>${long}</t></is></c></row>`)))
+        .message,
+    ).toBe("Row 2, column 2 ('System'): the value is longer than 32,767 characters, the most a cell may hold (as in Excel). The file was not loaded.");
     // A cell beyond column XFD (16,384) in a row above the header (read before the header's width is known).
     const wide = file('columns.xlsx');
-    fs.writeFileSync(wide, zip(workbook([{ name: 'S', part: 'worksheets/sheet1.xml', xml: sheet(`<row r="1"><c r="XFE1" t="inlineStr"><is><t>x</t></is></c></row>${head.replace(/r="(\w)1"/g, 'r="$12"').replace('r="1"', 'r="2"')}`) }])));
+    fs.writeFileSync(
+      wide,
+      zip(
+        workbook([
+          {
+            name: 'S',
+            part: 'worksheets/sheet1.xml',
+            xml: sheet(`<row r="1"><c r="XFE1" t="inlineStr"><is><t>x</t></is></c></row>${head.replace(/r="(\w)1"/g, 'r="$12"').replace('r="1"', 'r="2"')}`),
+          },
+        ]),
+      ),
+    );
     expect((await failure(wide)).message).toBe('Row 1 has more than 16,384 columns, the most a row may have (as in Excel). The file was not loaded.');
     const sst = `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${NS}"><si><t>a</t></si><si><t>${long}</t></si></sst>`;
     expect((await failure(write('shared.xlsx', '', { 'xl/sharedStrings.xml': sst }))).message).toBe(
@@ -235,7 +257,11 @@ describe('the .xlsx reader', () => {
     const values = Array.from({ length: 6000 }, (_, i) => `${'é日本語😀'.repeat((i % 7) + 1)} ${i}`);
     const rows =
       `<row r="1"><c r="A1" t="inlineStr"><is><t>User ID</t></is></c><c r="B1" t="inlineStr"><is><t>System</t></is></c></row>` +
-      values.map((v, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="inlineStr"><is><t>${v}</t></is></c><c r="B${i + 2}" t="str"><v>${'ü'.repeat(i % 50)}x</v></c></row>`).join('');
+      values
+        .map(
+          (v, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="inlineStr"><is><t>${v}</t></is></c><c r="B${i + 2}" t="str"><v>${'ü'.repeat(i % 50)}x</v></c></row>`,
+        )
+        .join('');
     const f = file('multibyte.xlsx');
     fs.writeFileSync(f, zip(workbook([{ name: 'S', part: 'worksheets/sheet1.xml', xml: sheet(rows) }])));
     const { rows: got } = await readAll(f, 500);
@@ -246,7 +272,10 @@ describe('the .xlsx reader', () => {
   describe('damaged workbooks fail with a clear message', () => {
     const good =
       `<row r="1"><c r="A1" t="inlineStr"><is><t>User ID</t></is></c><c r="B1" t="inlineStr"><is><t>System</t></is></c></row>` +
-      Array.from({ length: 200 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="inlineStr"><is><t>U${i}</t></is></c><c r="B${i + 2}" t="inlineStr"><is><t>SAP</t></is></c></row>`).join('');
+      Array.from(
+        { length: 200 },
+        (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="inlineStr"><is><t>U${i}</t></is></c><c r="B${i + 2}" t="inlineStr"><is><t>SAP</t></is></c></row>`,
+      ).join('');
 
     it('a worksheet whose XML stops in the middle (truncated)', async () => {
       const xml = sheet(good);
@@ -277,7 +306,18 @@ describe('the .xlsx reader', () => {
 
     it('values beyond the last header column, an empty sheet, no worksheet, not a zip', async () => {
       const wide = file('wide.xlsx');
-      fs.writeFileSync(wide, zip(workbook([{ name: 'S', part: 'worksheets/sheet1.xml', xml: sheet(good + `<row r="300"><c r="A300" t="str"><v>U</v></c><c r="D300" t="str"><v>extra</v></c></row>`) }])));
+      fs.writeFileSync(
+        wide,
+        zip(
+          workbook([
+            {
+              name: 'S',
+              part: 'worksheets/sheet1.xml',
+              xml: sheet(good + `<row r="300"><c r="A300" t="str"><v>U</v></c><c r="D300" t="str"><v>extra</v></c></row>`),
+            },
+          ]),
+        ),
+      );
       expect((await failure(wide)).message).toBe('Row 300 has values beyond the last header column (2 columns).');
 
       const empty = file('empty.xlsx');

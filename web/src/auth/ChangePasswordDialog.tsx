@@ -191,34 +191,18 @@ export function ChangePasswordDialog({ open, required = false, onCancel, onChang
       size="small"
     >
       <Body1 id="change-password-intro" className={formStyles.intro}>
-        {required
-          ? 'You must change your password before you can continue. Cancelling signs you out.'
-          : 'Enter your current password and choose a new one.'}
+        {required ? 'You must change your password before you can continue. Cancelling signs you out.' : 'Enter your current password and choose a new one.'}
       </Body1>
       {PASSWORD_FIELDS.map(({ field, label, autoComplete }, i) => (
         <Field key={field} label={label} required {...validation(field)}>
-          <Input
-            type="password"
-            autoComplete={autoComplete}
-            value={form[field]}
-            onChange={(_, d) => update(field)(d.value)}
-            autoFocus={i === 0}
-          />
+          <Input type="password" autoComplete={autoComplete} value={form[field]} onChange={(_, d) => update(field)(d.value)} autoFocus={i === 0} />
         </Field>
       ))}
       {hasApiTokens ? (
-        <Checkbox
-          label="Also revoke my API tokens"
-          checked={revokeApiTokens}
-          onChange={(_, d) => setRevokeApiTokens(d.checked === true)}
-        />
+        <Checkbox label="Also revoke my API tokens" checked={revokeApiTokens} onChange={(_, d) => setRevokeApiTokens(d.checked === true)} />
       ) : null}
       <ul className={styles.hints} aria-label="Password requirements">
-        {[
-          'At least 6 characters long',
-          'Different from your current password',
-          'Choose something secure that you have not used before',
-        ].map((hint) => (
+        {['At least 6 characters long', 'Different from your current password', 'Choose something secure that you have not used before'].map((hint) => (
           <li key={hint} className={styles.hint}>
             <CheckmarkCircle16Regular className={styles.hintIcon} aria-hidden />
             <Caption1>{hint}</Caption1>

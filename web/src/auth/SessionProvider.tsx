@@ -13,39 +13,18 @@ import {
   type ErrorInfo,
   type ReactNode,
 } from 'react';
-import {
-  RelayEnvironmentProvider,
-  graphql,
-  loadQuery,
-  usePreloadedQuery,
-  type PreloadedQuery,
-} from 'react-relay';
+import { RelayEnvironmentProvider, graphql, loadQuery, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
 import { useNavigate, useRevalidator } from 'react-router';
-import {
-  commitLocalUpdate,
-  commitMutation,
-  fetchQuery,
-  type Environment,
-} from 'relay-runtime';
+import { commitLocalUpdate, commitMutation, fetchQuery, type Environment } from 'relay-runtime';
 import type { SessionProviderLogoutMutation } from '../__generated__/SessionProviderLogoutMutation.graphql';
-import type {
-  SessionProviderQuery,
-  SessionProviderQuery$data,
-} from '../__generated__/SessionProviderQuery.graphql';
+import type { SessionProviderQuery, SessionProviderQuery$data } from '../__generated__/SessionProviderQuery.graphql';
 import { useNotify } from '../components/forms/toast';
 import { createEnvironment } from '../relay/environment';
 import { onUnauthenticated } from '../relay/errors';
 import { SIGN_IN_PATH, signInPathFor } from './nextPath';
 import { closeSubscriptions } from '../relay/network';
 import { setRouteSession } from '../router/routeSession';
-import {
-  INTERNAL_USER_KEY,
-  clearStoredUser,
-  corruptStoredUserFound,
-  parseStoredUser,
-  readStoredUser,
-  writeStoredUser,
-} from './storage';
+import { INTERNAL_USER_KEY, clearStoredUser, corruptStoredUserFound, parseStoredUser, readStoredUser, writeStoredUser } from './storage';
 import { endServerSession, SSO_LOGIN_URL } from './sso';
 
 const viewerQuery = graphql`
@@ -74,11 +53,7 @@ const logoutMutation = graphql`
 export type Viewer = NonNullable<SessionProviderQuery$data['viewer']>;
 
 /** SPEC §2/§4: authenticated only when a user exists and needs no password reset. */
-export type AuthState =
-  | { status: 'loading' }
-  | { status: 'signedOut' }
-  | { status: 'resetRequired'; viewer: Viewer }
-  | { status: 'signedIn'; viewer: Viewer };
+export type AuthState = { status: 'loading' } | { status: 'signedOut' } | { status: 'resetRequired'; viewer: Viewer } | { status: 'signedIn'; viewer: Viewer };
 
 export type SessionActions = {
   /** Starts a fresh Relay store and loads the viewer from the server (after sign-in or password change). */
@@ -178,10 +153,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // As a transition, so a first load stays responsive: the screen the new state shows (on a first load,
   // the whole shell and its page) renders in slices that yield to the browser, not as one long
   // task; what is on screen (the frame, or the previous state) stays until it is ready.
-  const reportAuth = useCallback(
-    (environment: Environment) => (auth: AuthState) => startTransition(() => setShown({ environment, auth })),
-    [],
-  );
+  const reportAuth = useCallback((environment: Environment) => (auth: AuthState) => startTransition(() => setShown({ environment, auth })), []);
   const onChange = useMemo(() => reportAuth(session.environment), [reportAuth, session.environment]);
   // The latest session asked for (state may lag behind while a transition renders).
   const sessionRef = useRef(session);
@@ -215,9 +187,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const reload = useCallback(async () => {
     const environment = createEnvironment();
-    const data = await fetchQuery<SessionProviderQuery>(environment, viewerQuery, {}, {
-      fetchPolicy: 'network-only',
-    }).toPromise();
+    const data = await fetchQuery<SessionProviderQuery>(
+      environment,
+      viewerQuery,
+      {},
+      {
+        fetchPolicy: 'network-only',
+      },
+    ).toPromise();
     replaceSession({
       generation: ++generations,
       environment,
@@ -310,10 +287,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [navigate, notify, resetSignedOut],
   );
 
-  const actions = useMemo<SessionActions>(
-    () => ({ reload, signOut, resetSignedOut }),
-    [reload, signOut, resetSignedOut],
-  );
+  const actions = useMemo<SessionActions>(() => ({ reload, signOut, resetSignedOut }), [reload, signOut, resetSignedOut]);
 
   return (
     <SessionActionsContext.Provider value={actions}>
@@ -335,13 +309,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 }
 
 /** Reads the viewer and reports the authentication state it implies. */
-function ViewerReader({
-  queryRef,
-  onChange,
-}: {
-  queryRef: PreloadedQuery<SessionProviderQuery>;
-  onChange: (state: AuthState) => void;
-}) {
+function ViewerReader({ queryRef, onChange }: { queryRef: PreloadedQuery<SessionProviderQuery>; onChange: (state: AuthState) => void }) {
   const { viewer } = usePreloadedQuery<SessionProviderQuery>(viewerQuery, queryRef);
 
   const state = useMemo<AuthState>(() => {

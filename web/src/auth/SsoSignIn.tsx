@@ -21,14 +21,7 @@ export function SsoSignIn() {
   return (
     <div className={styles.root}>
       <Divider>or</Divider>
-      <Button
-        as="a"
-        href={SSO_LOGIN_URL}
-        appearance="secondary"
-        size="large"
-        className={styles.button}
-        icon={<Building20Regular />}
-      >
+      <Button as="a" href={SSO_LOGIN_URL} appearance="secondary" size="large" className={styles.button} icon={<Building20Regular />}>
         Sign in with single sign-on
       </Button>
     </div>

@@ -13,10 +13,7 @@ export type InternalUser = {
   passwordResetRequired: boolean;
 };
 
-export type StoredUserResult =
-  | { status: 'none' }
-  | { status: 'valid'; user: InternalUser }
-  | { status: 'corrupt' };
+export type StoredUserResult = { status: 'none' } | { status: 'valid'; user: InternalUser } | { status: 'corrupt' };
 
 function isInternalUser(value: unknown): value is InternalUser {
   if (typeof value !== 'object' || value === null) return false;

@@ -99,12 +99,24 @@ const CSS = [
 const svg = (size: number, box: number, d: string) =>
   `<svg fill="currentColor" aria-hidden="true" width="${size}" height="${size}" viewBox="0 0 ${box} ${box}" xmlns="http://www.w3.org/2000/svg"><path d="${d}"/></svg>`;
 // Fluent's Navigation20Regular (the Hamburger's), ShieldCheckmark24Filled (the logo) and Alert24Regular (the bell, at a button's 20 px).
-const MENU = svg(20, 20, 'M2 4.75c0-.41.34-.75.75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 4.75m0 5c0-.41.34-.75.75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 9.75M2.75 14a.75.75 0 0 0 0 1.5h14.5a.75.75 0 0 0 0-1.5z');
-const SHIELD = svg(24, 24, 'M3 5.75c0-.41.34-.75.75-.75q3.99 0 7.8-2.85c.27-.2.63-.2.9 0Q16.26 5 20.25 5c.41 0 .75.34.75.75V11q0 .5-.04 1a6.5 6.5 0 0 0-8.33 9.8l-.36.15a.8.8 0 0 1-.54 0C5.96 19.68 3 16 3 11zM23 17.5a5.5 5.5 0 1 0-11 0 5.5 5.5 0 0 0 11 0m-2.15-2.35c.2.2.2.5 0 .7l-4 4a.5.5 0 0 1-.7 0l-2-2a.5.5 0 0 1 .7-.7l1.65 1.64 3.65-3.64c.2-.2.5-.2.7 0');
+const MENU = svg(
+  20,
+  20,
+  'M2 4.75c0-.41.34-.75.75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 4.75m0 5c0-.41.34-.75.75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 9.75M2.75 14a.75.75 0 0 0 0 1.5h14.5a.75.75 0 0 0 0-1.5z',
+);
+const SHIELD = svg(
+  24,
+  24,
+  'M3 5.75c0-.41.34-.75.75-.75q3.99 0 7.8-2.85c.27-.2.63-.2.9 0Q16.26 5 20.25 5c.41 0 .75.34.75.75V11q0 .5-.04 1a6.5 6.5 0 0 0-8.33 9.8l-.36.15a.8.8 0 0 1-.54 0C5.96 19.68 3 16 3 11zM23 17.5a5.5 5.5 0 1 0-11 0 5.5 5.5 0 0 0 11 0m-2.15-2.35c.2.2.2.5 0 .7l-4 4a.5.5 0 0 1-.7 0l-2-2a.5.5 0 0 1 .7-.7l1.65 1.64 3.65-3.64c.2-.2.5-.2.7 0',
+);
 // Fluent's Warning20Filled (the MessageBar's warning icon, 1em).
 const WARNING =
   '<svg fill="currentColor" aria-hidden="true" width="1em" height="1em" viewBox="0 0 20 20" xmlns="http://www.w3.org/2000/svg"><path d="M7.37 3.56a3 3 0 0 1 5.26 0l5.5 10A3 3 0 0 1 15.5 18h-11a3 3 0 0 1-2.63-4.44zM10 12.75a.75.75 0 1 0 0 1.5.75.75 0 0 0 0-1.5m0-6.25a.5.5 0 0 0-.5.5v4a.5.5 0 0 0 1 0V7a.5.5 0 0 0-.5-.5"/></svg>';
-const BELL = svg(20, 24, 'M12 2a7.5 7.5 0 0 1 7.5 7.25v4.35l1.38 3.15a1.25 1.25 0 0 1-1.15 1.75H15a3 3 0 0 1-6 .18v-.18H4.27a1.25 1.25 0 0 1-1.14-1.75L4.5 13.6V9.5C4.5 5.35 7.85 2 12 2m1.5 16.5h-3a1.5 1.5 0 0 0 3 .15zM12 3.5c-3.32 0-6 2.67-6 6v4.4L4.66 17h14.7L18 13.9V9.29a6 6 0 0 0-6-5.78');
+const BELL = svg(
+  20,
+  24,
+  'M12 2a7.5 7.5 0 0 1 7.5 7.25v4.35l1.38 3.15a1.25 1.25 0 0 1-1.15 1.75H15a3 3 0 0 1-6 .18v-.18H4.27a1.25 1.25 0 0 1-1.14-1.75L4.5 13.6V9.5C4.5 5.35 7.85 2 12 2m1.5 16.5h-3a1.5 1.5 0 0 0 3 .15zM12 3.5c-3.32 0-6 2.67-6 6v4.4L4.66 17h14.7L18 13.9V9.29a6 6 0 0 0-6-5.78',
+);
 
 /** Paths whose screens are outside the signed-in layout: never framed. */
 export const UNFRAMED_PATHS: readonly string[] = ['/internal-login', '/sign-in-refused'];

@@ -11,7 +11,11 @@ export type EarlyAnswer = { status: number; statusText: string; text: string };
 export function earlyKey(id: string, variables: unknown): string {
   const sorted = (v: unknown): unknown =>
     v != null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
       : v;
   return `${id}:${JSON.stringify(sorted(variables))}`;
 }

@@ -14,10 +14,7 @@ export class NetworkError extends Error {
   readonly errors: ReadonlyArray<GraphQLResponseError>;
   readonly status: number | undefined;
 
-  constructor(
-    message: string,
-    options: { code?: string; errors?: ReadonlyArray<GraphQLResponseError>; status?: number } = {},
-  ) {
+  constructor(message: string, options: { code?: string; errors?: ReadonlyArray<GraphQLResponseError>; status?: number } = {}) {
     super(message);
     this.name = 'NetworkError';
     this.code = options.code;

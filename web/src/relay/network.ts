@@ -1,11 +1,5 @@
 import type { Client, SubscribePayload } from 'graphql-ws';
-import {
-  Network,
-  Observable,
-  type FetchFunction,
-  type GraphQLResponse,
-  type SubscribeFunction,
-} from 'relay-runtime';
+import { Network, Observable, type FetchFunction, type GraphQLResponse, type SubscribeFunction } from 'relay-runtime';
 import { NetworkError, notifyUnauthenticated, type GraphQLResponseError } from './errors';
 import { takeEarlyAnswer } from '../boot/earlyQueries';
 
@@ -50,8 +44,7 @@ const fetchFn: FetchFunction = (params, variables) => {
       } catch {
         throw new NetworkError(response.statusText || 'Unknown error', { status: response.status });
       }
-      const code =
-        firstErrorCode(body.errors) ?? (response.status === 401 ? 'UNAUTHENTICATED' : undefined);
+      const code = firstErrorCode(body.errors) ?? (response.status === 401 ? 'UNAUTHENTICATED' : undefined);
       if (code === 'UNAUTHENTICATED') {
         notifyUnauthenticated(operationName);
       }
@@ -179,8 +172,7 @@ const subscribeFn: SubscribeFunction = (params, variables) => {
           }
           sink.next(result as GraphQLResponse);
         },
-        error: (error) =>
-          sink.error(error instanceof Error ? error : new NetworkError('Subscription failed')),
+        error: (error) => sink.error(error instanceof Error ? error : new NetworkError('Subscription failed')),
         complete: () => sink.complete(),
       });
     if (graphqlWs != null) return subscribe(graphqlWs);

@@ -30,8 +30,7 @@ export type RestForm<P extends keyof paths, M extends Method> =
   Operation<P, M> extends { requestBody?: { content: { 'multipart/form-data': infer F } } } ? F : never;
 
 /** The query parameters of a route. */
-export type RestQuery<P extends keyof paths, M extends Method = 'get'> =
-  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type RestQuery<P extends keyof paths, M extends Method = 'get'> = Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 /** A route's refusal as the document declares it (`components.schemas.Error`), its message always there. */
 export type RestFailure = Pick<components['schemas']['Error'], 'message'> & Partial<Omit<components['schemas']['Error'], 'message'>>;
@@ -45,7 +44,12 @@ export function restFailure(body: unknown, statusText: string): RestFailure {
     const b = body as { message?: unknown; details?: unknown };
     const message = typeof b.message === 'string' && b.message ? b.message : typeof b.details === 'string' && b.details ? b.details : '';
     const { code, field, uploadId } = body as Partial<RestFailure>;
-    return { message: message || statusText || 'Unknown error', code, field: typeof field === 'string' ? field : undefined, uploadId: typeof uploadId === 'string' ? uploadId : undefined };
+    return {
+      message: message || statusText || 'Unknown error',
+      code,
+      field: typeof field === 'string' ? field : undefined,
+      uploadId: typeof uploadId === 'string' ? uploadId : undefined,
+    };
   }
   const text = typeof body === 'string' ? body.trim() : '';
   return { message: text || statusText || 'Unknown error' };

@@ -62,18 +62,12 @@ export function routeLoader<T>(
     },
     shouldRevalidate: ({ currentUrl, nextUrl }: ShouldRevalidateFunctionArgs): boolean =>
       preparedFor !== generation ||
-      (!perSession &&
-        (currentUrl.pathname !== nextUrl.pathname ||
-          (currentUrl.search !== nextUrl.search && !(sameScreen?.(currentUrl, nextUrl) ?? false)))),
+      (!perSession && (currentUrl.pathname !== nextUrl.pathname || (currentUrl.search !== nextUrl.search && !(sameScreen?.(currentUrl, nextUrl) ?? false)))),
   };
 }
 
 /** Starts loading `query` in the session's store (the screens' policy: what the store has at once, then the network's). */
-export function prepareQuery<T extends OperationType>(
-  session: RouteSession,
-  query: GraphQLTaggedNode,
-  variables: T['variables'],
-): PreloadedQuery<T> {
+export function prepareQuery<T extends OperationType>(session: RouteSession, query: GraphQLTaggedNode, variables: T['variables']): PreloadedQuery<T> {
   return loadQuery<T>(session.environment, query, variables, { fetchPolicy: 'store-and-network' });
 }
 

@@ -19,8 +19,7 @@ export function usePreparedQuery<T extends OperationType>(query: GraphQLTaggedNo
   const [isPending, startTransition] = useTransition();
 
   const load = useCallback(
-    (variables: T['variables'], fetchPolicy: FetchPolicy = 'store-and-network') =>
-      startTransition(() => loadQuery(variables, { fetchPolicy })),
+    (variables: T['variables'], fetchPolicy: FetchPolicy = 'store-and-network') => startTransition(() => loadQuery(variables, { fetchPolicy })),
     [loadQuery],
   );
   const variables = queryRef?.variables;

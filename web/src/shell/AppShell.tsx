@@ -1,11 +1,4 @@
-import {
-  Caption1,
-  Hamburger,
-  makeStyles,
-  mergeClasses,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Caption1, Hamburger, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
 import { ShieldCheckmark24Filled } from '@fluentui/react-icons';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { Outlet, useLocation } from 'react-router';

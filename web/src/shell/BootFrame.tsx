@@ -7,7 +7,9 @@ import { bootFrameContentHtml, bootFrameHtml, NONCE_PLACEHOLDER, VIEWER_VARIANTS
 const painted = typeof document === 'undefined' ? null : document.querySelector('#root > .bf');
 const paintedCollapsed = painted?.querySelector('.bf-collapsed') != null;
 const paintedPath = typeof window === 'undefined' ? '' : window.location.pathname;
-const paintedVariant: BootVariant = ((v) => ((VIEWER_VARIANTS as readonly string[]).includes(v) ? (v as BootVariant) : ''))(painted?.getAttribute('data-variant') ?? '');
+const paintedVariant: BootVariant = ((v) => ((VIEWER_VARIANTS as readonly string[]).includes(v) ? (v as BootVariant) : ''))(
+  painted?.getAttribute('data-variant') ?? '',
+);
 /** Until the first screen has shown itself (bootScreenShown), the painted frame's content stands in for it. */
 let firstScreenPending = painted != null;
 
@@ -44,10 +46,7 @@ function storedCollapsed(): boolean {
  * itself: nothing flashes or moves.
  */
 export function BootFrame() {
-  const html = useMemo(
-    () => bootFrameHtml(window.location.pathname, nonce(), painted ? paintedCollapsed : storedCollapsed(), bootVariant() ?? ''),
-    [],
-  );
+  const html = useMemo(() => bootFrameHtml(window.location.pathname, nonce(), painted ? paintedCollapsed : storedCollapsed(), bootVariant() ?? ''), []);
   return <div dangerouslySetInnerHTML={{ __html: html }} />;
 }
 

@@ -1,15 +1,4 @@
-import {
-  Avatar,
-  Button,
-  Caption1,
-  makeStyles,
-  mergeClasses,
-  Nav,
-  NavItem,
-  Text,
-  tokens,
-  Tooltip,
-} from '@fluentui/react-components';
+import { Avatar, Button, Caption1, makeStyles, mergeClasses, Nav, NavItem, Text, tokens, Tooltip } from '@fluentui/react-components';
 import {
   Alert20Regular,
   ArrowUpload20Regular,
@@ -59,9 +48,7 @@ export function navEntriesFor(role: string): NavEntry[] {
 
 function selectedEntry(pathname: string, entries: NavEntry[]): string | undefined {
   if (pathname === '/') return '/';
-  const match = entries
-    .filter((e) => e.to !== '/' && (pathname === e.to || pathname.startsWith(`${e.to}/`)))
-    .sort((a, b) => b.to.length - a.to.length)[0];
+  const match = entries.filter((e) => e.to !== '/' && (pathname === e.to || pathname.startsWith(`${e.to}/`))).sort((a, b) => b.to.length - a.to.length)[0];
   if (match) return match.to;
   if (pathname === '/assigned-risks' || pathname === '/risks') return '/risk-review';
   if (pathname === '/all-reviews') return '/reports';
@@ -218,17 +205,16 @@ export function Sidebar({ viewer, collapsed = false, onToggleCollapsed, onClose,
           {entries.map((entry) =>
             collapsed ? (
               <Tooltip key={entry.to} content={entry.label} relationship="label" positioning="after">
-                <NavItem value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)} className={mergeClasses(styles.navItem, styles.navItemCollapsed)} />
+                <NavItem
+                  value={entry.to}
+                  href={entry.to}
+                  icon={entry.icon}
+                  onClick={go(entry.to)}
+                  className={mergeClasses(styles.navItem, styles.navItemCollapsed)}
+                />
               </Tooltip>
             ) : (
-              <NavItem
-                key={entry.to}
-                value={entry.to}
-                href={entry.to}
-                icon={entry.icon}
-                onClick={go(entry.to)}
-                className={styles.navItem}
-              >
+              <NavItem key={entry.to} value={entry.to} href={entry.to} icon={entry.icon} onClick={go(entry.to)} className={styles.navItem}>
                 {entry.label}
               </NavItem>
             ),
@@ -279,9 +265,7 @@ function SidebarHeader({ collapsed, onToggleCollapsed, onClose }: Pick<SidebarPr
           />
         </Tooltip>
       ) : null}
-      {onClose ? (
-        <Button appearance="subtle" icon={<Dismiss20Regular />} onClick={onClose} aria-label="Close navigation" />
-      ) : null}
+      {onClose ? <Button appearance="subtle" icon={<Dismiss20Regular />} onClick={onClose} aria-label="Close navigation" /> : null}
     </div>
   );
 }

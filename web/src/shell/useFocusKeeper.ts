@@ -32,9 +32,7 @@ function canTakeFocus(el: Element): el is HTMLElement {
 }
 
 function tabbablesIn(root: Element): HTMLElement[] {
-  return [...root.querySelectorAll(TABBABLE)].filter(
-    (el): el is HTMLElement => el.getAttribute('tabindex') !== '-1' && canTakeFocus(el),
-  );
+  return [...root.querySelectorAll(TABBABLE)].filter((el): el is HTMLElement => el.getAttribute('tabindex') !== '-1' && canTakeFocus(el));
 }
 
 const follows = (a: Node, b: Node) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
@@ -88,11 +86,7 @@ export function useFocusKeeper(mainId: string) {
         const found = tabbablesIn(node);
         // Where the lost element stood: itself (still there but disabled), else the sibling that followed it.
         const child = trail[i - 1];
-        const anchor = child.node.isConnected
-          ? child.node
-          : child.next?.isConnected && child.next.parentElement === node
-            ? child.next
-            : null;
+        const anchor = child.node.isConnected ? child.node : child.next?.isConnected && child.next.parentElement === node ? child.next : null;
         const after = anchor ? found.find((el) => el === anchor || anchor.contains(el) || follows(anchor, el)) : undefined;
         const pick = after ?? found[found.length - 1] ?? found[0];
         if (pick) return focus(pick);

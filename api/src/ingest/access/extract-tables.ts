@@ -11,18 +11,55 @@ import { cellError, columnPositions } from './table-columns.js';
 import type { ZipTables } from './zip-tables.js';
 
 type Kind = 'text' | 'date' | 'int';
-interface Column { sap: string; column: string; kind: Kind; required: boolean }
-export interface ExtractTable { name: string; table: string; required: boolean; columns: Column[] }
+interface Column {
+  sap: string;
+  column: string;
+  kind: Kind;
+  required: boolean;
+}
+export interface ExtractTable {
+  name: string;
+  table: string;
+  required: boolean;
+  columns: Column[];
+}
 
 const col = (sap: string, kind: Kind = 'text', required = true): Column => ({ sap, column: sap.toLowerCase(), kind, required });
 
 /** Every table an extract may hold, in load order. */
 export const EXTRACT_TABLES: ExtractTable[] = [
-  { name: 'usr02', table: 'access_x_usr02', required: true, columns: [col('BNAME'), col('CLASS', 'text', false), col('USTYP', 'text', false), col('UFLAG', 'int'), col('GLTGV', 'date', false), col('GLTGB', 'date', false)] },
-  { name: 'user_addr', table: 'access_x_user_addr', required: false, columns: [col('BNAME'), col('NAME_FIRST', 'text', false), col('NAME_LAST', 'text', false)] },
-  { name: 'agr_users', table: 'access_x_agr_users', required: true, columns: [col('AGR_NAME'), col('UNAME'), col('FROM_DAT', 'date', false), col('TO_DAT', 'date', false), col('COL_FLAG', 'text', false)] },
+  {
+    name: 'usr02',
+    table: 'access_x_usr02',
+    required: true,
+    columns: [
+      col('BNAME'),
+      col('CLASS', 'text', false),
+      col('USTYP', 'text', false),
+      col('UFLAG', 'int'),
+      col('GLTGV', 'date', false),
+      col('GLTGB', 'date', false),
+    ],
+  },
+  {
+    name: 'user_addr',
+    table: 'access_x_user_addr',
+    required: false,
+    columns: [col('BNAME'), col('NAME_FIRST', 'text', false), col('NAME_LAST', 'text', false)],
+  },
+  {
+    name: 'agr_users',
+    table: 'access_x_agr_users',
+    required: true,
+    columns: [col('AGR_NAME'), col('UNAME'), col('FROM_DAT', 'date', false), col('TO_DAT', 'date', false), col('COL_FLAG', 'text', false)],
+  },
   { name: 'agr_agrs', table: 'access_x_agr_agrs', required: true, columns: [col('AGR_NAME'), col('CHILD_AGR')] },
-  { name: 'agr_1251', table: 'access_x_agr_1251', required: true, columns: [col('AGR_NAME'), col('OBJECT'), col('AUTH'), col('FIELD'), col('LOW', 'text', false), col('HIGH', 'text', false), col('DELETED', 'text', false)] },
+  {
+    name: 'agr_1251',
+    table: 'access_x_agr_1251',
+    required: true,
+    columns: [col('AGR_NAME'), col('OBJECT'), col('AUTH'), col('FIELD'), col('LOW', 'text', false), col('HIGH', 'text', false), col('DELETED', 'text', false)],
+  },
   { name: 'agr_texts', table: 'access_x_agr_texts', required: false, columns: [col('AGR_NAME'), col('TEXT', 'text', false)] },
   { name: 'usage', table: 'access_x_usage', required: false, columns: [col('BNAME'), col('TCODE'), col('COUNT', 'int'), col('LAST_USED', 'date', false)] },
 ];
@@ -70,7 +107,11 @@ export async function checkExtractColumns(zip: ZipTables): Promise<void> {
     const entry = zip.tables.get(t.name);
     if (!entry) continue;
     const header = await zip.header(t.name);
-    columnPositions(entry.fileName, { header }, t.columns.map((c) => ({ name: c.sap, required: c.required })));
+    columnPositions(
+      entry.fileName,
+      { header },
+      t.columns.map((c) => ({ name: c.sap, required: c.required })),
+    );
   }
 }
 
@@ -83,10 +124,20 @@ export interface TableProgress {
  * Loads one table of the zip into its access_x_* table for `extractId`.
  * Returns the rows loaded; `onChunk` is told after each chunk is written.
  */
-export async function loadExtractTable(sql: Sql, zip: ZipTables, t: ExtractTable, extractId: string, onChunk: (rows: number) => Promise<void>): Promise<number> {
+export async function loadExtractTable(
+  sql: Sql,
+  zip: ZipTables,
+  t: ExtractTable,
+  extractId: string,
+  onChunk: (rows: number) => Promise<void>,
+): Promise<number> {
   const fileName = zip.tables.get(t.name)!.fileName;
   const reader = await zip.open(t.name, BATCH_ROWS);
-  const at = columnPositions(fileName, reader, t.columns.map((c) => ({ name: c.sap, required: c.required })));
+  const at = columnPositions(
+    fileName,
+    reader,
+    t.columns.map((c) => ({ name: c.sap, required: c.required })),
+  );
   const columns = ['extract_id', 'line', ...t.columns.map((c) => c.column)];
   const buf = new CopyBuffer();
   let copy: Awaited<ReturnType<Sql['openCopy']>> | undefined;

@@ -9,12 +9,50 @@ import { cellError, columnPositions, type ColumnSpec } from './table-columns.js'
 import { openZipTables, type ZipTables } from './zip-tables.js';
 
 export type RiskLevel = 'Critical' | 'High' | 'Medium' | 'Low';
-export interface RuleRisk { riskId: string; description: string; level: RiskLevel; type: 'S' | 'A' | 'P'; businessProcess: string; enabled: boolean; line: number }
-export interface RuleFunction { functionId: string; description: string; businessProcess: string; scope: 'Single' | 'Cross'; line: number }
-export interface RuleRiskFunction { riskId: string; functionId: string; line: number }
-export interface RuleAction { functionId: string; system: string; action: string; description: string; enabled: boolean; line: number }
-export interface RulePermission { functionId: string; system: string; action: string; object: string; field: string; valueFrom: string; valueTo: string; enabled: boolean; line: number }
-export interface RuleProcess { process: string; description: string }
+export interface RuleRisk {
+  riskId: string;
+  description: string;
+  level: RiskLevel;
+  type: 'S' | 'A' | 'P';
+  businessProcess: string;
+  enabled: boolean;
+  line: number;
+}
+export interface RuleFunction {
+  functionId: string;
+  description: string;
+  businessProcess: string;
+  scope: 'Single' | 'Cross';
+  line: number;
+}
+export interface RuleRiskFunction {
+  riskId: string;
+  functionId: string;
+  line: number;
+}
+export interface RuleAction {
+  functionId: string;
+  system: string;
+  action: string;
+  description: string;
+  enabled: boolean;
+  line: number;
+}
+export interface RulePermission {
+  functionId: string;
+  system: string;
+  action: string;
+  object: string;
+  field: string;
+  valueFrom: string;
+  valueTo: string;
+  enabled: boolean;
+  line: number;
+}
+export interface RuleProcess {
+  process: string;
+  description: string;
+}
 
 export interface RuleSetData {
   risks: RuleRisk[];
@@ -39,7 +77,10 @@ type FileName = keyof typeof RULE_SET_FILES;
 const specsOf = (f: FileName): ColumnSpec[] => RULE_SET_FILES[f].map((c) => ({ name: c.replace(/\?$/, ''), required: !c.endsWith('?') }));
 
 /** A row of a file: its line and a reader of its cells by column name. */
-interface Row { line: number; get(column: string): string }
+interface Row {
+  line: number;
+  get(column: string): string;
+}
 
 async function readAll(zip: ZipTables, file: FileName, rows: (r: Row) => void): Promise<void> {
   const reader = await zip.open(file, 10_000);
@@ -89,7 +130,11 @@ export async function readRuleSet(file: string): Promise<RuleSetData> {
   try {
     for (const f of Object.keys(RULE_SET_FILES) as FileName[]) {
       if (f !== 'business_processes' && !zip.tables.has(f)) {
-        throw new IngestError(`The rule set has no file '${f}' (it needs ${Object.keys(RULE_SET_FILES).filter((n) => n !== 'business_processes').join(', ')}; business_processes is optional).`);
+        throw new IngestError(
+          `The rule set has no file '${f}' (it needs ${Object.keys(RULE_SET_FILES)
+            .filter((n) => n !== 'business_processes')
+            .join(', ')}; business_processes is optional).`,
+        );
       }
     }
     const data: RuleSetData = { risks: [], functions: [], riskFunctions: [], actions: [], permissions: [], processes: [] };
@@ -115,7 +160,13 @@ export async function readRuleSet(file: string): Promise<RuleSetData> {
     await readAll(zip, 'functions', (r) => {
       const functionId = required(fnName, r, 'Function ID');
       fnDupe(r, functionId);
-      data.functions.push({ functionId, description: r.get('Function Description'), businessProcess: r.get('Business Process'), scope: choice(fnName, r, 'Analysis Scope', SCOPES), line: r.line });
+      data.functions.push({
+        functionId,
+        description: r.get('Function Description'),
+        businessProcess: r.get('Business Process'),
+        scope: choice(fnName, r, 'Analysis Scope', SCOPES),
+        line: r.line,
+      });
     });
     const functions = new Set(data.functions.map((f) => f.functionId));
     const knownFunction = (fileName: string, r: Row) => {
@@ -138,7 +189,8 @@ export async function readRuleSet(file: string): Promise<RuleSetData> {
     for (const risk of data.risks) {
       const n = fnCount.get(risk.riskId) ?? 0;
       if (n === 0) throw cellError(rkName, risk.line, 'Access Risk ID', `the risk '${risk.riskId}' has no function in ${rfName}.`);
-      if (risk.type !== 'S' && n !== 1) throw cellError(rkName, risk.line, 'Risk Type', `a risk of type ${risk.type} has one function; '${risk.riskId}' has ${n} in ${rfName}.`);
+      if (risk.type !== 'S' && n !== 1)
+        throw cellError(rkName, risk.line, 'Risk Type', `a risk of type ${risk.type} has one function; '${risk.riskId}' has ${n} in ${rfName}.`);
     }
 
     const faName = zip.tables.get('function_actions')!.fileName;
@@ -148,7 +200,14 @@ export async function readRuleSet(file: string): Promise<RuleSetData> {
       const system = r.get('System');
       const action = required(faName, r, 'Action');
       faDupe(r, functionId, system, action);
-      data.actions.push({ functionId, system, action, description: r.get('Action Description'), enabled: choice(faName, r, 'Status', STATUS) === 'Enabled', line: r.line });
+      data.actions.push({
+        functionId,
+        system,
+        action,
+        description: r.get('Action Description'),
+        enabled: choice(faName, r, 'Status', STATUS) === 'Enabled',
+        line: r.line,
+      });
     });
     const actionsOf = new Set(data.actions.map((a) => `${a.functionId}\u0000${a.action}`));
 
@@ -157,7 +216,8 @@ export async function readRuleSet(file: string): Promise<RuleSetData> {
     await readAll(zip, 'function_permissions', (r) => {
       const functionId = knownFunction(fpName, r);
       const action = required(fpName, r, 'Action');
-      if (!actionsOf.has(`${functionId}\u0000${action}`)) throw cellError(fpName, r.line, 'Action', `'${action}' is not an action of the function '${functionId}' in ${faName}.`);
+      if (!actionsOf.has(`${functionId}\u0000${action}`))
+        throw cellError(fpName, r.line, 'Action', `'${action}' is not an action of the function '${functionId}' in ${faName}.`);
       const p = {
         functionId,
         system: r.get('System'),

@@ -17,7 +17,8 @@ export function columnPositions(fileName: string, reader: Pick<CsvReader, 'heade
   const header = reader.header.map((h) => key(h.replace(/^\uFEFF/, '')));
   return specs.map((s) => {
     const at = header.indexOf(key(s.name));
-    if (at < 0 && s.required) throw new IngestError(`${fileName}, line 1: the column '${s.name}' is missing (the header has ${reader.header.map((h) => `'${h.trim()}'`).join(', ')}).`);
+    if (at < 0 && s.required)
+      throw new IngestError(`${fileName}, line 1: the column '${s.name}' is missing (the header has ${reader.header.map((h) => `'${h.trim()}'`).join(', ')}).`);
     return at;
   });
 }

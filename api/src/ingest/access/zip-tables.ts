@@ -37,7 +37,10 @@ export interface ZipTables {
 
 /** A table's name from an entry's file name: no folder, no .csv/.txt/.xlsx, lower case. */
 export function tableName(fileName: string): string {
-  return path.posix.basename(fileName.replace(/\\/g, '/')).replace(/\.(csv|txt|xlsx)$/i, '').toLowerCase();
+  return path.posix
+    .basename(fileName.replace(/\\/g, '/'))
+    .replace(/\.(csv|txt|xlsx)$/i, '')
+    .toLowerCase();
 }
 
 /** Opens the zip's directory; `what` names the archive in messages ('The rule set'). */
@@ -47,7 +50,8 @@ export async function openZipTables(file: string, what: string): Promise<ZipTabl
     z = await openZip(file);
   } catch (e) {
     // The workbook reader's words (Excel, .xlsx) would mislead someone loading SAP tables.
-    if (e instanceof IngestError && e.message === NOT_A_ZIP) throw new IngestError(`${what} must be a .zip archive of CSV files: this file is not a zip archive.`);
+    if (e instanceof IngestError && e.message === NOT_A_ZIP)
+      throw new IngestError(`${what} must be a .zip archive of CSV files: this file is not a zip archive.`);
     if (e instanceof IngestError) throw new IngestError(`${what} must be a .zip archive of CSV files: ${e.message.replace(/^This \.xlsx file/, 'this file')}`);
     throw e;
   }
@@ -73,7 +77,10 @@ export async function openZipTables(file: string, what: string): Promise<ZipTabl
     try {
       await pipeline(Readable.from(limited(inflateEntry(z, entry, t.fileName), limit)), fs.createWriteStream(out));
     } catch (e) {
-      if (e instanceof IngestError) throw new IngestError(`${t.fileName}: ${e.message.replace(/^This \.xlsx file is damaged: /, '').replace(/ Save it again from Excel, or export the report as CSV\.$/, '')}`);
+      if (e instanceof IngestError)
+        throw new IngestError(
+          `${t.fileName}: ${e.message.replace(/^This \.xlsx file is damaged: /, '').replace(/ Save it again from Excel, or export the report as CSV\.$/, '')}`,
+        );
       throw e;
     }
     try {
@@ -190,7 +197,10 @@ async function se16ToTsv(from: string, to: string): Promise<void> {
       // Title, date and other lines above the list, and the ruled lines around and inside it.
       if (!l.startsWith('|') || RULE.test(l)) continue;
       const row = l.trimEnd();
-      const cells = row.split('|').slice(1, row.endsWith('|') ? -1 : undefined).map((c) => c.trim());
+      const cells = row
+        .split('|')
+        .slice(1, row.endsWith('|') ? -1 : undefined)
+        .map((c) => c.trim());
       const text = cells.map(tsvCell).join('\t');
       if (header === undefined) header = text;
       else if (text === header) continue;

@@ -119,7 +119,9 @@ export async function openXls(file: string, batchRows: number, at: LayoutChoice 
   // message it sent has been delivered.
   child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
     failure ??= OUT_OF_MEMORY.test(stderr)
-      ? new IngestError(`This .xls file is too large to read: the legacy format is read whole, and this one needs more than the ${heapMb} MB set aside for it. Save it as .xlsx or CSV (those are read as a stream, at any size).`)
+      ? new IngestError(
+          `This .xls file is too large to read: the legacy format is read whole, and this one needs more than the ${heapMb} MB set aside for it. Save it as .xlsx or CSV (those are read as a stream, at any size).`,
+        )
       : new IngestError(`This .xls file could not be read: its reader stopped (${signal ? `signal ${signal}` : `exit code ${code}`}).`);
     notify();
   });
@@ -176,7 +178,13 @@ export async function openXls(file: string, batchRows: number, at: LayoutChoice 
       return { headerRow: h.rows[i]?.rowNo ?? 1, score: h.rows[i] ? headerScore(h.rows[i].cells) : 0 };
     });
     sheets = heads.sheets.map((h) => h.name);
-    const chosen = at.sheet === undefined ? Math.max(0, choices.findIndex((c) => c.score >= HEADER_MIN_SCORE)) : sheets.indexOf(at.sheet);
+    const chosen =
+      at.sheet === undefined
+        ? Math.max(
+            0,
+            choices.findIndex((c) => c.score >= HEADER_MIN_SCORE),
+          )
+        : sheets.indexOf(at.sheet);
     if (chosen < 0) throw new IngestError(`The workbook has no sheet '${at.sheet}'; its sheets are ${sheets.map((x) => `'${x}'`).join(', ')}.`);
     sheet = sheets[chosen] ?? '';
     if (child.connected) child.send({ sheet: chosen, headerRow: at.headerRow ?? choices[chosen]?.headerRow ?? 1 }, () => {});

@@ -98,7 +98,13 @@ function* sheetRows(ws, upTo = Infinity) {
     const last = Math.min(r + SLICE - 1, end);
     let rows;
     try {
-      rows = XLSX.utils.sheet_to_json(ws, { header: 1, raw: true, defval: '', blankrows: true, range: { s: { r, c: range.s.c }, e: { r: last, c: range.e.c } } });
+      rows = XLSX.utils.sheet_to_json(ws, {
+        header: 1,
+        raw: true,
+        defval: '',
+        blankrows: true,
+        range: { s: { r, c: range.s.c }, e: { r: last, c: range.e.c } },
+      });
     } catch (e) {
       throw notReadable(e);
     }
@@ -121,7 +127,8 @@ function* batches(ws, headerRow) {
   while (!first.done && first.value.rowNo < headerRow) first = rows.next();
   const header = (first.done ? [] : first.value.row).map(text);
   while (header.length && header[header.length - 1] === '') header.pop();
-  if (!header.length) throw new FileError(headerRow > 1 ? `The sheet has no row ${headerRow} or below it to read the header from.` : 'The first worksheet is empty.');
+  if (!header.length)
+    throw new FileError(headerRow > 1 ? `The sheet has no row ${headerRow} or below it to read the header from.` : 'The first worksheet is empty.');
   yield { type: 'header', header, headerRow: first.value.rowNo };
   let out = [];
   for (const { row, rowNo, done } of rows) {

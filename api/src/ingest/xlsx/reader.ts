@@ -63,7 +63,8 @@ export async function openXlsx(file: string, batchRows: number, at: LayoutChoice
     // passed over if another has a header; its error is the answer only if it
     // is the one used.
     const open = (k: number) => openSheet(z, wb.sheets[k]!, shared, dateStyle, wb.date1904, at.headerRow);
-    const recognised = (x: ReturnType<typeof openSheet>) => !x.failure && (at.headerRow ? !!x.rows.header() : headerScore(x.rows.header() ?? []) >= HEADER_MIN_SCORE);
+    const recognised = (x: ReturnType<typeof openSheet>) =>
+      !x.failure && (at.headerRow ? !!x.rows.header() : headerScore(x.rows.header() ?? []) >= HEADER_MIN_SCORE);
     const chosen = at.sheet === undefined ? 0 : wb.sheets.findIndex((x) => x.name === at.sheet);
     if (chosen < 0) throw new IngestError(`The workbook has no sheet '${at.sheet}'; its sheets are ${wb.sheets.map((x) => `'${x.name}'`).join(', ')}.`);
     let sheet = open(chosen);

@@ -10,7 +10,9 @@ import { elements, isNameEnd, localAttr, richText, rootPrefix } from './xml.js';
 
 // --- numbers and dates ---------------------------------------------------
 
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** True when a number format code shows a date (d, y, or m without h/s). */
 function isDateFormat(code: string): boolean {
@@ -59,7 +61,9 @@ export interface Workbook {
 
 export async function locateSheet(z: Zip): Promise<Workbook> {
   const rels = (xml: string | undefined) =>
-    new Map(elements(xml ?? '', 'Relationship').map((a) => [a.Id ?? '', { type: a.Type ?? '', target: a.Target ?? '', external: a.TargetMode === 'External' }]));
+    new Map(
+      elements(xml ?? '', 'Relationship').map((a) => [a.Id ?? '', { type: a.Type ?? '', target: a.Target ?? '', external: a.TargetMode === 'External' }]),
+    );
   const resolve = (base: string, target: string) =>
     target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(path.posix.dirname(base), target));
   let workbookPath = 'xl/workbook.xml';

@@ -39,7 +39,10 @@ function codePoint(n: number, m: string): string {
 
 /** XML text: entities, then Excel's _xHHHH_ escapes (e.g. _x000D_ for a carriage return). */
 export function unescapeXml(v: string): string {
-  if (v.indexOf('&') >= 0) v = v.replace(ENTITY, (m, name: string | undefined, dec: string | undefined, hex: string | undefined) => (name ? NAMED[name]! : codePoint(dec ? parseInt(dec, 10) : parseInt(hex!, 16), m)));
+  if (v.indexOf('&') >= 0)
+    v = v.replace(ENTITY, (m, name: string | undefined, dec: string | undefined, hex: string | undefined) =>
+      name ? NAMED[name]! : codePoint(dec ? parseInt(dec, 10) : parseInt(hex!, 16), m),
+    );
   if (v.indexOf('_x') >= 0) v = v.replace(OOXML_ESCAPE, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   return v;
 }

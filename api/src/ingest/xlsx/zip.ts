@@ -65,7 +65,8 @@ export function findEntry(z: Zip, name: string): yauzl.Entry | undefined {
   return undefined;
 }
 
-export const damaged = (what: string, why: string) => new IngestError(`This .xlsx file is damaged: ${what} ${why}. Save it again from Excel, or export the report as CSV.`);
+export const damaged = (what: string, why: string) =>
+  new IngestError(`This .xlsx file is damaged: ${what} ${why}. Save it again from Excel, or export the report as CSV.`);
 
 /**
  * The inflated bytes of an entry, as they stream from the file, with the
@@ -97,7 +98,8 @@ export async function* inflateEntry(z: Zip, e: yauzl.Entry, what: string, progre
     for await (const chunk of source) {
       inflated += chunk.length;
       if (!inflate) compressed = inflated;
-      if (inflated > e.uncompressedSize) throw damaged(what, `inflates to more than the ${e.uncompressedSize.toLocaleString('en-US')} bytes its zip directory declares`);
+      if (inflated > e.uncompressedSize)
+        throw damaged(what, `inflates to more than the ${e.uncompressedSize.toLocaleString('en-US')} bytes its zip directory declares`);
       progress?.(compressed);
       yield chunk;
     }
@@ -116,7 +118,8 @@ export async function* inflateEntry(z: Zip, e: yauzl.Entry, what: string, progre
 export async function readPart(z: Zip, name: string): Promise<string | undefined> {
   const e = findEntry(z, name);
   if (!e) return undefined;
-  if (e.uncompressedSize > MAX_PART_BYTES) throw new IngestError(`This .xlsx file cannot be read: its part ${name} is larger than ${MAX_PART_BYTES / 1024 ** 2} MB.`);
+  if (e.uncompressedSize > MAX_PART_BYTES)
+    throw new IngestError(`This .xlsx file cannot be read: its part ${name} is larger than ${MAX_PART_BYTES / 1024 ** 2} MB.`);
   const chunks: Buffer[] = [];
   for await (const c of inflateEntry(z, e, `its part ${name}`)) chunks.push(c);
   try {

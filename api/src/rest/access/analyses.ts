@@ -20,7 +20,10 @@ const AnalysisJson = z.strictObject({
   id: z.uuid(),
   ruleSetId: z.uuid(),
   test: z.boolean().describe('A test run: its rule set version is not the active one; compared with compareTo, never sent to the review'),
-  compareTo: z.uuid().nullable().describe('A test run: the latest completed run of the active version it is compared with (null: none yet, all its conflicts are added)'),
+  compareTo: z
+    .uuid()
+    .nullable()
+    .describe('A test run: the latest completed run of the active version it is compared with (null: none yet, all its conflicts are added)'),
   systems: z.array(z.string()).describe('The systems analysed'),
   asOf: z.iso.date().describe('The analysis date (YYYY-MM-DD)'),
   status: z.enum(['processing', 'completed', 'failed']),
@@ -29,9 +32,25 @@ const AnalysisJson = z.strictObject({
   rows: z.number().int().describe('Rows of those conflicts (conflicts.csv)'),
   users: z.number().int().describe('Users with at least one conflict'),
   exercised: z.number().int().describe('Conflicts whose every function the user ran (USAGE)'),
-  added: z.number().int().describe('(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all); of a test run, not in compareTo (it would add them)'),
-  removed: z.number().int().describe('(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove'),
-  recomputedUsers: z.number().int().nullable().describe('Users whose conflicts this run computed: every analysed user in a full run, only the users a new extract touched in an incremental run (null before it completes)'),
+  added: z
+    .number()
+    .int()
+    .describe(
+      '(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all); of a test run, not in compareTo (it would add them)',
+    ),
+  removed: z
+    .number()
+    .int()
+    .describe(
+      '(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove',
+    ),
+  recomputedUsers: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Users whose conflicts this run computed: every analysed user in a full run, only the users a new extract touched in an incremental run (null before it completes)',
+    ),
   baseRunId: z.uuid().nullable().describe('The run an incremental run copied every other user from; null for a full run'),
   startedBy: z.string().nullable(),
   startedAt: isoDate(),
@@ -48,7 +67,9 @@ function analysisJson(run: Awaited<ReturnType<typeof analysis.getAnalysis>>) {
 const ChangeJson = z.strictObject({ userId: z.string(), riskId: z.string(), riskDescription: z.string() });
 const ChangesJson = z.strictObject({
   compareTo: z.uuid().nullable().describe('The run of the active version compared with (null: none, every conflict would be added)'),
-  wouldAdd: z.array(ChangeJson).describe(`Conflicts the test run found that compareTo did not, by user then risk (at most ${analysis.MAX_CHANGES}; added counts them all)`),
+  wouldAdd: z
+    .array(ChangeJson)
+    .describe(`Conflicts the test run found that compareTo did not, by user then risk (at most ${analysis.MAX_CHANGES}; added counts them all)`),
   wouldRemove: z.array(ChangeJson).describe(`Conflicts of compareTo the test run did not find (at most ${analysis.MAX_CHANGES}; removed counts them all)`),
 });
 
@@ -58,7 +79,8 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     {
       config: { access: 'admin' },
       schema: routeSchema({
-        summary: 'Start an analysis of a rule set version against the current extracts (systems left out: every system with one) on a date (today unless given)',
+        summary:
+          'Start an analysis of a rule set version against the current extracts (systems left out: every system with one) on a date (today unless given)',
         body: analysis.analysisInputSchema,
         reply: z.strictObject({ id: z.uuid().describe('Follow it with GET /api/analyses/{id}') }),
         replyStatus: 202,
@@ -67,8 +89,10 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     async (req, reply) => reply.status(202).send(await analysis.startAnalysis(req.ctx.caller!, req.body)),
   );
 
-  app.get<{ Params: { id: string } }>('/api/analyses/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: AnalysisJson }) }, async (req) =>
-    analysisJson(await analysis.getAnalysis(req.ctx.caller!, req.params.id)),
+  app.get<{ Params: { id: string } }>(
+    '/api/analyses/:id',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: AnalysisJson }) },
+    async (req) => analysisJson(await analysis.getAnalysis(req.ctx.caller!, req.params.id)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -76,7 +100,8 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     {
       config: { access: 'admin' },
       schema: routeSchema({
-        summary: 'What a completed test run would change against the latest completed run of the active version: the conflicts it would add and remove; 409 for a run that is not a test or has not completed',
+        summary:
+          'What a completed test run would change against the latest completed run of the active version: the conflicts it would add and remove; 409 for a run that is not a test or has not completed',
         params: idParams,
         reply: ChangesJson,
       }),
@@ -117,7 +142,11 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
         summary: "A completed run's conflict rows as a workbook, in the same columns as conflicts.csv (it loads back through Data Upload); 409 while it runs",
         params: idParams,
         replyDescription: 'The workbook, streamed (one sheet; Content-Disposition names the file).',
-        replyFiles: { [XLSX]: { schema: { type: 'string', format: 'binary', description: 'A header row (User ID, User Name, …, Last Executed On), then a row per conflict row' } } },
+        replyFiles: {
+          [XLSX]: {
+            schema: { type: 'string', format: 'binary', description: 'A header row (User ID, User Name, …, Last Executed On), then a row per conflict row' },
+          },
+        },
         replyHeaders: totalRowsHeader('The rows the workbook carries, known before the first byte.'),
       }),
     },
@@ -125,7 +154,10 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
       // Everything that can fail with a message fails before the first byte.
       const caller = req.ctx.caller!;
       const run = await completedAnalysis(caller, req.params.id);
-      reply.header(TOTAL_ROWS_HEADER, String(run.rows)).header('content-type', XLSX).header('content-disposition', `attachment; filename="conflicts-${run.id}.xlsx"`);
+      reply
+        .header(TOTAL_ROWS_HEADER, String(run.rows))
+        .header('content-type', XLSX)
+        .header('content-disposition', `attachment; filename="conflicts-${run.id}.xlsx"`);
       const out = new PassThrough();
       writeConflictsXlsx(caller, run.id, out).catch((err: Error) => out.destroy(err));
       return reply.send(out);
@@ -137,7 +169,8 @@ export function registerAnalysisRoutes(app: FastifyInstance) {
     {
       config: { access: 'admin' },
       schema: routeSchema({
-        summary: "Send a completed run's conflicts to the review as a data upload (append or replace; decisions carried over on replace as for a replaced file); 409 while it runs",
+        summary:
+          "Send a completed run's conflicts to the review as a data upload (append or replace; decisions carried over on replace as for a replaced file); 409 while it runs",
         params: idParams,
         body: review.sendToReviewSchema,
         reply: z.strictObject({ uploadId: z.uuid().describe('Follow it with GET /api/upload-status/{uploadId}') }),

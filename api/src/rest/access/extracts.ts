@@ -12,7 +12,10 @@ import { isoDate, routeSchema, text } from '../edge.js';
 const STATUS = z.enum(['processing', 'completed', 'failed']);
 
 /** A system's name in a path, checked before the body is read. */
-const system = text('system', 40).regex(extracts.SYSTEM_NAME, "system: not a system name (letters, digits, '-', '_' or '.', 40 at most, starting with a letter or digit)");
+const system = text('system', 40).regex(
+  extracts.SYSTEM_NAME,
+  "system: not a system name (letters, digits, '-', '_' or '.', 40 at most, starting with a letter or digit)",
+);
 
 const ExtractJson = z.strictObject({
   id: z.uuid(),
@@ -32,7 +35,10 @@ const ExtractJson = z.strictObject({
 });
 
 const ExtractForm = z.object({
-  file: z.string().meta({ format: 'binary', description: 'A .zip of the SAP tables USR02, AGR_USERS, AGR_AGRS, AGR_1251 (USER_ADDR, AGR_TEXTS, USAGE optional): CSV, SE16 lists or XLSX' }),
+  file: z.string().meta({
+    format: 'binary',
+    description: 'A .zip of the SAP tables USR02, AGR_USERS, AGR_AGRS, AGR_1251 (USER_ADDR, AGR_TEXTS, USAGE optional): CSV, SE16 lists or XLSX',
+  }),
 });
 
 export function registerExtractRoutes(app: FastifyInstance) {

@@ -30,13 +30,18 @@ const RuleSetForm = z.object({
     format: 'binary',
     description: 'A .zip of CSV files: risks, risk_functions, functions, function_actions, function_permissions, and optionally business_processes',
   }),
-  name: text('name', ruleSets.MAX_RULE_SET_NAME).optional().meta({ description: "The rule set's name (an existing name makes a new version); left out, the file's name without .zip" }),
+  name: text('name', ruleSets.MAX_RULE_SET_NAME)
+    .optional()
+    .meta({ description: "The rule set's name (an existing name makes a new version); left out, the file's name without .zip" }),
 });
 
 export function registerRuleSetRoutes(app: FastifyInstance) {
   app.post(
     '/api/rule-sets',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Upload a rule set: the next version of its name', multipartBody: RuleSetForm, reply: RuleSetJson, replyStatus: 201 }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({ summary: 'Upload a rule set: the next version of its name', multipartBody: RuleSetForm, reply: RuleSetJson, replyStatus: 201 }),
+    },
     async (req, reply) => {
       const { file, fields } = await receiveMultipart(req, reply);
       try {
@@ -49,8 +54,10 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/rule-sets', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(RuleSetJson).describe('By name, newest version first') }) }, async (req) =>
-    ruleSets.listRuleSets(req.ctx.caller!),
+  app.get(
+    '/api/rule-sets',
+    { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(RuleSetJson).describe('By name, newest version first') }) },
+    async (req) => ruleSets.listRuleSets(req.ctx.caller!),
   );
 
   app.put<{ Params: { id: string } }>(
@@ -67,13 +74,28 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
         summary: 'Download a version as a .zip of CSV files in the layout of an upload (it uploads again as a new version with the same counts)',
         params: idParams,
         replyDescription: 'The .zip (Content-Disposition names it after the rule set and version).',
-        replyFiles: { 'application/zip': { schema: { type: 'string', format: 'binary', description: 'risks, risk_functions, functions, function_actions, function_permissions and business_processes (when the version has any), as CSV' } } },
+        replyFiles: {
+          'application/zip': {
+            schema: {
+              type: 'string',
+              format: 'binary',
+              description: 'risks, risk_functions, functions, function_actions, function_permissions and business_processes (when the version has any), as CSV',
+            },
+          },
+        },
       }),
     },
     async (req, reply) => {
       const { name, version, files } = await ruleSetFiles(req.ctx.caller!, req.params.id);
-      const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'rule-set';
-      return reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${safe}-v${version}.zip"`).send(zipArchive(files));
+      const safe =
+        name
+          .replace(/[^A-Za-z0-9._-]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 60) || 'rule-set';
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${safe}-v${version}.zip"`)
+        .send(zipArchive(files));
     },
   );
 }

@@ -24,7 +24,13 @@ const EstimateJson = z.strictObject({
 export function registerAiBulkRoutes(app: FastifyInstance) {
   app.get(
     '/api/ai/bulk-categorize',
-    { config: { access: 'admin' }, schema: doc('Uncategorised risk ids with the estimated cost and spend cap, and the latest bulk run: { estimate, run }', z.strictObject({ estimate: EstimateJson, run: ProgressJson.nullable() })) },
+    {
+      config: { access: 'admin' },
+      schema: doc(
+        'Uncategorised risk ids with the estimated cost and spend cap, and the latest bulk run: { estimate, run }',
+        z.strictObject({ estimate: EstimateJson, run: ProgressJson.nullable() }),
+      ),
+    },
     async (req) => {
       const run = await bulk.latestBulkRun(req.ctx.caller!);
       return { estimate: await bulk.estimateBulk(req.ctx.caller!), run: run ? bulk.progressOf(run) : null };
@@ -33,7 +39,10 @@ export function registerAiBulkRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/ai/bulk-categorize',
-    { config: { access: 'admin' }, schema: doc('Start categorising every uncategorised risk id in the background (one run at a time)', z.strictObject({ run: ProgressJson }), 202) },
+    {
+      config: { access: 'admin' },
+      schema: doc('Start categorising every uncategorised risk id in the background (one run at a time)', z.strictObject({ run: ProgressJson }), 202),
+    },
     async (req, reply) => reply.status(202).send({ run: bulk.progressOf(await bulk.startBulk(req.ctx.caller!)) }),
   );
 }

@@ -42,7 +42,13 @@ const RiskIdParams = z.object({ riskId: ai.riskIdField });
 export function registerAiRoutes(app: FastifyInstance) {
   app.post(
     '/api/ai/categorize-risk',
-    { config: { access: 'signedIn' }, schema: doc('Suggest a category for a risk id { riskId, ... } and store it on its rows: { suggestedCategory, confidence, processedAt }', { body: ai.categorizeInput, reply: CategorizationJson }) },
+    {
+      config: { access: 'signedIn' },
+      schema: doc('Suggest a category for a risk id { riskId, ... } and store it on its rows: { suggestedCategory, confidence, processedAt }', {
+        body: ai.categorizeInput,
+        reply: CategorizationJson,
+      }),
+    },
     async (req) => {
       const r = await ai.categorizeRisk(req.ctx.caller!, req.body);
       return { suggestedCategory: r.suggestedCategory, confidence: r.confidence, processedAt: r.processedAt, processingMs: r.processingMs, cached: r.cached };
@@ -51,19 +57,32 @@ export function registerAiRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { riskId: string } }>(
     '/api/ai/accept-suggestion/:riskId',
-    { config: { access: 'signedIn' }, schema: doc('Accept or reject the suggested category of a risk id { accepted }', { body: ai.acceptInput, params: RiskIdParams, reply: z.strictObject({ riskId: z.string(), accepted: z.boolean(), suggestedCategory: z.string() }) }) },
+    {
+      config: { access: 'signedIn' },
+      schema: doc('Accept or reject the suggested category of a risk id { accepted }', {
+        body: ai.acceptInput,
+        params: RiskIdParams,
+        reply: z.strictObject({ riskId: z.string(), accepted: z.boolean(), suggestedCategory: z.string() }),
+      }),
+    },
     async (req) => ai.acceptSuggestion(req.ctx.caller!, req.params.riskId, req.body),
   );
 
   app.post(
     '/api/ai/risk-profile',
-    { config: { access: 'signedIn' }, schema: doc('A risk profile of a risk for a user { accessRiskId, userId }, written from their rows', { body: ai.profileInput, reply: ProfileJson }) },
+    {
+      config: { access: 'signedIn' },
+      schema: doc('A risk profile of a risk for a user { accessRiskId, userId }, written from their rows', { body: ai.profileInput, reply: ProfileJson }),
+    },
     async (req) => ai.riskProfile(req.ctx.caller!, req.body),
   );
 
   app.get(
     '/api/ai/usage-stats',
-    { config: { access: 'admin' }, schema: doc('AI calls of the last 30 days: { totalCalls, successfulCalls, failedCalls, totalCost, totalTokens, days }', { reply: UsageJson }) },
+    {
+      config: { access: 'admin' },
+      schema: doc('AI calls of the last 30 days: { totalCalls, successfulCalls, failedCalls, totalCost, totalTokens, days }', { reply: UsageJson }),
+    },
     async (req) => ai.usageStats(req.ctx.caller!),
   );
 }

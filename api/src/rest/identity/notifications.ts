@@ -39,43 +39,60 @@ function shape(n: View) {
     targetType: n.targetType,
     targetUserId: n.targetUserId,
     createdAt: n.createdAt,
-    ...(n.targetUser !== undefined
-      ? { targetUserName: n.targetUser ? displayName(n.targetUser) : null }
-      : {}),
+    ...(n.targetUser !== undefined ? { targetUserName: n.targetUser ? displayName(n.targetUser) : null } : {}),
     ...(n._count ? { readCount: n._count.reads } : {}),
   };
 }
 
 export function registerNotificationRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: z.infer<typeof ListQuery> }>('/api/notifications', { config: { access: 'signedIn' }, schema: routeSchema({ querystring: ListQuery, reply: z.strictObject({ notifications: z.array(NotificationJson).describe('Newest first'), total: z.number().int(), unreadCount: z.number().int() }) }) }, async (req) => {
-    const { ctx } = req;
-    const r =
-      req.query.admin === 'true'
-        ? await notifications.listAll(ctx.caller!)
-        : await notifications.listForUser(ctx.caller!);
-    return { notifications: r.notifications.map(shape), total: r.total, unreadCount: r.unreadCount };
-  });
+  app.get<{ Querystring: z.infer<typeof ListQuery> }>(
+    '/api/notifications',
+    {
+      config: { access: 'signedIn' },
+      schema: routeSchema({
+        querystring: ListQuery,
+        reply: z.strictObject({ notifications: z.array(NotificationJson).describe('Newest first'), total: z.number().int(), unreadCount: z.number().int() }),
+      }),
+    },
+    async (req) => {
+      const { ctx } = req;
+      const r = req.query.admin === 'true' ? await notifications.listAll(ctx.caller!) : await notifications.listForUser(ctx.caller!);
+      return { notifications: r.notifications.map(shape), total: r.total, unreadCount: r.unreadCount };
+    },
+  );
 
   app.post<{ Body: notifications.SendNotificationInput }>(
     '/api/notifications',
     { config: { access: 'admin' }, schema: routeSchema({ body: notifications.sendSchema, reply: NotificationJson, replyStatus: 201 }) },
     async (req, reply) => {
-    const n = await notifications.sendNotification(req.ctx.caller!, req.body);
-    return reply.status(201).send(shape({ ...n, isRead: false, readAt: null }));
+      const n = await notifications.sendNotification(req.ctx.caller!, req.body);
+      return reply.status(201).send(shape({ ...n, isRead: false, readAt: null }));
     },
   );
 
-  app.put('/api/notifications/read-all', { config: { access: 'signedIn' }, schema: routeSchema({ reply: Success.extend({ count: z.number().int().describe('Notifications marked read') }) }) }, async (req) => {
-    const count = await notifications.markAllRead(req.ctx.caller!);
-    return { success: true, count };
-  });
+  app.put(
+    '/api/notifications/read-all',
+    { config: { access: 'signedIn' }, schema: routeSchema({ reply: Success.extend({ count: z.number().int().describe('Notifications marked read') }) }) },
+    async (req) => {
+      const count = await notifications.markAllRead(req.ctx.caller!);
+      return { success: true, count };
+    },
+  );
 
-  app.put<{ Params: { id: string } }>('/api/notifications/:id/read', { config: { access: 'signedIn' }, schema: routeSchema({ params: idParams, reply: NotificationJson }) }, async (req) => {
-    return shape(await notifications.markRead(req.ctx.caller!, req.params.id));
-  });
+  app.put<{ Params: { id: string } }>(
+    '/api/notifications/:id/read',
+    { config: { access: 'signedIn' }, schema: routeSchema({ params: idParams, reply: NotificationJson }) },
+    async (req) => {
+      return shape(await notifications.markRead(req.ctx.caller!, req.params.id));
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/notifications/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) }, async (req) => {
-    await notifications.deleteNotification(req.ctx.caller!, req.params.id);
-    return { success: true };
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/api/notifications/:id',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: Success }) },
+    async (req) => {
+      await notifications.deleteNotification(req.ctx.caller!, req.params.id);
+      return { success: true };
+    },
+  );
 }

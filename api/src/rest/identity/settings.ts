@@ -16,7 +16,13 @@ const SettingKeyParams = z.object({ settingKey: text('settingKey', 100).min(1, '
 export function registerSettingsRoutes(app: FastifyInstance) {
   app.get<{ Params: { settingKey: string } }>(
     '/api/admin/settings/:settingKey',
-    { config: { access: 'admin' }, schema: doc('Whether a setting has a value and when it changed (never the value): { hasValue, updatedAt }', { params: SettingKeyParams, reply: StatusJson }) },
+    {
+      config: { access: 'admin' },
+      schema: doc('Whether a setting has a value and when it changed (never the value): { hasValue, updatedAt }', {
+        params: SettingKeyParams,
+        reply: StatusJson,
+      }),
+    },
     async (req) => {
       const s = await settings.getSettingStatus(req.ctx.caller!, req.params.settingKey);
       return { hasValue: s.hasValue, updatedAt: s.updatedAt };
@@ -25,7 +31,14 @@ export function registerSettingsRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/admin/settings',
-    { config: { access: 'admin' }, preValidation: adminSessionFirst, schema: doc('Store a setting { settingKey, settingValue, description, isEncrypted }; secrets are encrypted at rest', { body: settings.saveInput, reply: StatusJson.extend({ settingKey: z.string() }) }) },
+    {
+      config: { access: 'admin' },
+      preValidation: adminSessionFirst,
+      schema: doc('Store a setting { settingKey, settingValue, description, isEncrypted }; secrets are encrypted at rest', {
+        body: settings.saveInput,
+        reply: StatusJson.extend({ settingKey: z.string() }),
+      }),
+    },
     async (req) => {
       const s = await settings.saveSetting(req.ctx.caller!, req.body);
       return { settingKey: s.settingKey, hasValue: s.hasValue, updatedAt: s.updatedAt };
@@ -34,7 +47,12 @@ export function registerSettingsRoutes(app: FastifyInstance) {
 
   app.post(
     '/api/admin/validate-openai-key',
-    { config: { access: 'admin' }, schema: doc('Check the stored OpenAI API key with a real, free call to the provider: { isValid, error }', { reply: z.strictObject({ isValid: z.boolean(), error: z.string().nullable() }) }) },
+    {
+      config: { access: 'admin' },
+      schema: doc('Check the stored OpenAI API key with a real, free call to the provider: { isValid, error }', {
+        reply: z.strictObject({ isValid: z.boolean(), error: z.string().nullable() }),
+      }),
+    },
     async (req) => validateStoredKey(req.ctx.caller!),
   );
 }

@@ -93,13 +93,25 @@ export function registerTokenRoutes(app: FastifyInstance) {
 
   app.put<{ Body: z.infer<typeof SettingsBody> }>(
     '/api/tokens/settings',
-    { config: { access: 'admin' }, preValidation: sessionFirst, schema: routeSchema({ summary: 'Allow or forbid users to create their own API tokens { usersMayCreateTokens }', body: SettingsBody, reply: SettingsJson }) },
+    {
+      config: { access: 'admin' },
+      preValidation: sessionFirst,
+      schema: routeSchema({
+        summary: 'Allow or forbid users to create their own API tokens { usersMayCreateTokens }',
+        body: SettingsBody,
+        reply: SettingsJson,
+      }),
+    },
     async (req) => tokens.setTokenSettings(req.ctx.caller!, req.body),
   );
 
   app.delete<{ Params: { id: string } }>(
     '/api/tokens/:id',
-    { config: { access: 'signedIn' }, preValidation: sessionFirst, schema: routeSchema({ summary: 'Revoke an API token (its owner or an administrator)', params: idParams, reply: z.strictObject({ apiToken: TokenJson }) }) },
+    {
+      config: { access: 'signedIn' },
+      preValidation: sessionFirst,
+      schema: routeSchema({ summary: 'Revoke an API token (its owner or an administrator)', params: idParams, reply: z.strictObject({ apiToken: TokenJson }) }),
+    },
     async (req) => ({ apiToken: shape(await tokens.revokeToken(req.ctx.caller!, req.params.id)) }),
   );
 }

@@ -58,7 +58,10 @@ export function registerUserRoutes(app: FastifyInstance) {
     },
   );
 
-  for (const [suffix, active] of [['deactivate', false], ['activate', true]] as const) {
+  for (const [suffix, active] of [
+    ['deactivate', false],
+    ['activate', true],
+  ] as const) {
     app.put<{ Params: { id: string } }>(
       `/api/users/:id/${suffix}`,
       { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UserAnswer }) },

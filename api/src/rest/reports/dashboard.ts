@@ -26,9 +26,17 @@ const TrendJson = z.strictObject({
 const TrendQuery = z.object({ range: text('range', 10).optional().describe('30d (default), 90d or 6m') });
 
 export function registerDashboardRoutes(app: FastifyInstance) {
-  app.get('/api/dashboard/stats', { config: { access: 'signedIn' }, schema: routeSchema({ reply: StatsJson }) }, async (req) => dashboard.dashboardStats(req.ctx.caller!));
-  app.get<{ Querystring: { range?: string } }>('/api/dashboard/trend', { config: { access: 'signedIn' }, schema: routeSchema({ querystring: TrendQuery, reply: TrendJson }) }, async (req) =>
-    dashboard.dashboardTrend(req.ctx.caller!, req.query.range ?? '30d'),
+  app.get('/api/dashboard/stats', { config: { access: 'signedIn' }, schema: routeSchema({ reply: StatsJson }) }, async (req) =>
+    dashboard.dashboardStats(req.ctx.caller!),
   );
-  app.get('/api/dashboard/categories', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.strictObject({ category: z.string(), count: z.number().int() })) }) }, async (req) => dashboard.riskCategories(req.ctx.caller!));
+  app.get<{ Querystring: { range?: string } }>(
+    '/api/dashboard/trend',
+    { config: { access: 'signedIn' }, schema: routeSchema({ querystring: TrendQuery, reply: TrendJson }) },
+    async (req) => dashboard.dashboardTrend(req.ctx.caller!, req.query.range ?? '30d'),
+  );
+  app.get(
+    '/api/dashboard/categories',
+    { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.strictObject({ category: z.string(), count: z.number().int() })) }) },
+    async (req) => dashboard.riskCategories(req.ctx.caller!),
+  );
 }

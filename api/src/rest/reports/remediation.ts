@@ -42,12 +42,18 @@ const StatusBody = z.object({
 export function registerRemediationRoutes(app: FastifyInstance) {
   app.get<{ Querystring: z.infer<typeof ListQuery> }>(
     '/api/remediation',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The remediation list (approved removals), as JSON or CSV',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'The remediation list (approved removals), as JSON or CSV',
         querystring: ListQuery,
         reply: z.strictObject({ items: z.array(ItemJson), total: z.number().int() }),
         replyFiles: csvFile('?format=csv: every item matching the filter'),
-        replyHeaders: totalRowsHeader('?format=csv: the items the file lists after its header line, known before the first byte (the file has no Content-Length)'),
-      }) },
+        replyHeaders: totalRowsHeader(
+          '?format=csv: the items the file lists after its header line, known before the first byte (the file has no Content-Length)',
+        ),
+      }),
+    },
     async (req, reply) => {
       const { format, limit, offset, ...filter } = req.query;
       if (format === 'csv') {
@@ -62,7 +68,10 @@ export function registerRemediationRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { id: string }; Body: z.infer<typeof StatusBody> }>(
     '/api/remediation/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Sets a remediation item open, done or failed', params: idParams, body: StatusBody, reply: ItemJson }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({ summary: 'Sets a remediation item open, done or failed', params: idParams, body: StatusBody, reply: ItemJson }),
+    },
     async (req) => remediation.remediationJson(await remediation.setRemediationStatus(req.ctx.caller!, req.params.id, req.body.status, req.body.note)),
   );
 }

@@ -24,8 +24,14 @@ const SharedReviewJson = ReviewJson.extend({
 });
 const AllQuery = z.object({
   search: z.string().optional().describe('Words in the user, role or reviewer'),
-  decision: z.string().optional().describe(`${history.REVIEW_DECISION_FILTERS.join(', ')} or all`),
-  shared: z.string().optional().describe(`${history.REVIEW_SHARED_FILTERS.join(', ')} or all`),
+  decision: z
+    .string()
+    .optional()
+    .describe(`${history.REVIEW_DECISION_FILTERS.join(', ')} or all`),
+  shared: z
+    .string()
+    .optional()
+    .describe(`${history.REVIEW_SHARED_FILTERS.join(', ')} or all`),
   page: z.string().optional().describe('The page, from 1'),
   limit: z.string().optional().describe('Rows per page'),
 });
@@ -35,10 +41,18 @@ type AllQuery = history.ReviewFilter & { page?: string; limit?: string };
 export function registerReviewHistoryRoutes(app: FastifyInstance) {
   app.get<{ Querystring: AllQuery }>(
     '/api/reviews/all',
-    { config: { access: 'signedIn' }, schema: routeSchema({ querystring: AllQuery, reply: z.strictObject({ reviews: z.array(SharedReviewJson), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) }) }, async (req) => {
-    const r = await history.listReviews(req.ctx.caller!, req.query, req.query);
-    return { reviews: r.reviews.map((x) => reviewJson(x, true)), total: r.total, page: r.page, limit: r.limit };
-  });
+    {
+      config: { access: 'signedIn' },
+      schema: routeSchema({
+        querystring: AllQuery,
+        reply: z.strictObject({ reviews: z.array(SharedReviewJson), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+      }),
+    },
+    async (req) => {
+      const r = await history.listReviews(req.ctx.caller!, req.query, req.query);
+      return { reviews: r.reviews.map((x) => reviewJson(x, true)), total: r.total, page: r.page, limit: r.limit };
+    },
+  );
 
   app.get('/api/dashboard/recent-reviews', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(ReviewJson) }) }, async (req) =>
     (await history.recentReviews(req.ctx.caller!)).map((x) => reviewJson(x, false)),

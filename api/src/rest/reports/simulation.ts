@@ -78,19 +78,32 @@ const WhatIfJson = z.strictObject({
   risksLost: z.number().int(),
   usersLosingRisks: z.number().int(),
   usersTurningGreen: z.number().int(),
-  users: z.array(z.strictObject({ userId: z.string(), userName: z.string(), risksHeld: z.number().int(), risksLost: z.number().int(), redBefore: z.boolean(), redAfter: z.boolean() })),
+  users: z.array(
+    z.strictObject({
+      userId: z.string(),
+      userName: z.string(),
+      risksHeld: z.number().int(),
+      risksLost: z.number().int(),
+      redBefore: z.boolean(),
+      redAfter: z.boolean(),
+    }),
+  ),
 });
 
 const RunsQuery = z.object({ limit: wholeNumber('limit', 1, 100).optional() });
 const WhatIfQuery = z.object({ compositeBusinessRole: text('compositeBusinessRole', 500).optional() });
 
 export function registerSimulationRoutes(app: FastifyInstance) {
-  app.post('/api/simulation/run', { config: { access: 'admin' }, schema: routeSchema({ body: simulation.simulationInputSchema, reply: ResultJson }) }, async (req) =>
-    simulation.runSimulation(req.ctx.caller!, req.body),
+  app.post(
+    '/api/simulation/run',
+    { config: { access: 'admin' }, schema: routeSchema({ body: simulation.simulationInputSchema, reply: ResultJson }) },
+    async (req) => simulation.runSimulation(req.ctx.caller!, req.body),
   );
 
-  app.get<{ Querystring: z.infer<typeof RunsQuery> }>('/api/simulation/runs', { config: { access: 'admin' }, schema: routeSchema({ querystring: RunsQuery, reply: z.array(RunJson).describe('Newest first') }) }, async (req) =>
-    simulation.recentSimulations(req.ctx.caller!, req.query.limit ?? 20),
+  app.get<{ Querystring: z.infer<typeof RunsQuery> }>(
+    '/api/simulation/runs',
+    { config: { access: 'admin' }, schema: routeSchema({ querystring: RunsQuery, reply: z.array(RunJson).describe('Newest first') }) },
+    async (req) => simulation.recentSimulations(req.ctx.caller!, req.query.limit ?? 20),
   );
 
   app.get<{ Querystring: z.infer<typeof WhatIfQuery> }>(

@@ -40,7 +40,14 @@ export function registerAssignmentRoutes(app: FastifyInstance) {
 
   app.get<{ Params: z.infer<typeof ValuesParams>; Querystring: z.infer<typeof ValuesQuery> }>(
     '/api/assignment-values/:criteriaType',
-    { config: { access: 'admin' }, schema: routeSchema({ params: ValuesParams, querystring: ValuesQuery, reply: z.array(z.strictObject({ value: z.string(), label: z.string() })).describe('The values of that column, with their row counts in the label') }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        params: ValuesParams,
+        querystring: ValuesQuery,
+        reply: z.array(z.strictObject({ value: z.string(), label: z.string() })).describe('The values of that column, with their row counts in the label'),
+      }),
+    },
     async (req) => assignments.criteriaValues(req.ctx.caller!, req.params.criteriaType, req.query.reviewerId),
   );
 

@@ -124,20 +124,31 @@ export function registerDecisionRoutes(app: FastifyInstance) {
 
   app.post<{ Body: bulk.ByFilterInput }>(
     '/api/reviews/decisions/by-filter',
-    { config: { access: 'signedIn' }, schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema, reply: Count }) },
+    {
+      config: { access: 'signedIn' },
+      schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema, reply: Count }),
+    },
     async (req) => bulk.decideByFilter(req.ctx.caller!, req.body),
   );
 
-  app.get('/api/reviews/rules', { config: { access: 'signedIn' }, schema: routeSchema({ summary: 'The review rules: { requireRemovalComment, allowBulkApproval }', reply: RulesJson }) }, async (req) =>
-    reviewRules(req.ctx.prisma),
+  app.get(
+    '/api/reviews/rules',
+    { config: { access: 'signedIn' }, schema: routeSchema({ summary: 'The review rules: { requireRemovalComment, allowBulkApproval }', reply: RulesJson }) },
+    async (req) => reviewRules(req.ctx.prisma),
   );
 
   app.get(
     '/api/reviews/expired-mitigations',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Mitigations of the current period whose expiry date has passed: { total, items }', reply: ExpiredJson }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({ summary: 'Mitigations of the current period whose expiry date has passed: { total, items }', reply: ExpiredJson }),
+    },
     async (req) => {
       const r = await mitigations.expiredMitigations(req.ctx.caller!);
-      return { total: r.total, items: r.items.map((m) => ({ ...m, riskRowId: Number(m.riskRowId), mitigationExpiresAt: m.mitigationExpiresAt.toISOString().slice(0, 10) })) };
+      return {
+        total: r.total,
+        items: r.items.map((m) => ({ ...m, riskRowId: Number(m.riskRowId), mitigationExpiresAt: m.mitigationExpiresAt.toISOString().slice(0, 10) })),
+      };
     },
   );
 
@@ -146,32 +157,49 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     return { ...s, itemComments: s.itemComments.map(({ riskRowId, ...c }) => ({ riskDefinitionId: riskRowId, ...c })) };
   });
 
-  app.post('/api/reviews/submit', { config: { access: 'reviewer' }, schema: routeSchema({ reply: z.strictObject({ count: z.number().int().describe('Decisions submitted'), submissionId: z.uuid() }) }) }, async (req) => {
-    const r = await decisions.submit(req.ctx.caller!);
-    return { count: r.count, submissionId: r.submission.id };
-  });
+  app.post(
+    '/api/reviews/submit',
+    {
+      config: { access: 'reviewer' },
+      schema: routeSchema({ reply: z.strictObject({ count: z.number().int().describe('Decisions submitted'), submissionId: z.uuid() }) }),
+    },
+    async (req) => {
+      const r = await decisions.submit(req.ctx.caller!);
+      return { count: r.count, submissionId: r.submission.id };
+    },
+  );
 
   app.post('/api/reviews/recall', { config: { access: 'reviewer' }, schema: routeSchema({ reply: Count }) }, async (req) => decisions.recall(req.ctx.caller!));
 
-  app.get<{ Querystring: z.infer<typeof SubmissionsQuery> }>('/api/submissions', { config: { access: 'admin' }, schema: routeSchema({ querystring: SubmissionsQuery, reply: SubmissionListJson }) }, async (req) =>
-    (await decisions.listSubmissions(req.ctx.caller!, req.query)).map((s) => ({
-      id: s.id,
-      status: s.status,
-      decisionCount: s.decisionCount,
-      submittedAt: s.submittedAt,
-      recalledAt: s.recalledAt,
-      reviewedAt: s.reviewedAt,
-      reviewComment: s.reviewComment,
-      period: { id: s.period.id, name: s.period.name },
-      reviewer: { id: s.reviewer.id, firstName: s.reviewer.firstName, lastName: s.reviewer.lastName, email: s.reviewer.email },
-      reviewedBy: s.reviewedBy ? { id: s.reviewedBy.id, firstName: s.reviewedBy.firstName, lastName: s.reviewedBy.lastName } : null,
-    })),
+  app.get<{ Querystring: z.infer<typeof SubmissionsQuery> }>(
+    '/api/submissions',
+    { config: { access: 'admin' }, schema: routeSchema({ querystring: SubmissionsQuery, reply: SubmissionListJson }) },
+    async (req) =>
+      (await decisions.listSubmissions(req.ctx.caller!, req.query)).map((s) => ({
+        id: s.id,
+        status: s.status,
+        decisionCount: s.decisionCount,
+        submittedAt: s.submittedAt,
+        recalledAt: s.recalledAt,
+        reviewedAt: s.reviewedAt,
+        reviewComment: s.reviewComment,
+        period: { id: s.period.id, name: s.period.name },
+        reviewer: { id: s.reviewer.id, firstName: s.reviewer.firstName, lastName: s.reviewer.lastName, email: s.reviewer.email },
+        reviewedBy: s.reviewedBy ? { id: s.reviewedBy.id, firstName: s.reviewedBy.firstName, lastName: s.reviewedBy.lastName } : null,
+      })),
   );
 
   // The approver's review of a submission: the items attention-first, then approve or return with comments.
   app.get<{ Params: { id: string } }>(
     '/api/submissions/:id/review',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: "A submission's items, removals, mitigations and retained-against-recommendation first", params: idParams, reply: ApprovalReviewJson }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: "A submission's items, removals, mitigations and retained-against-recommendation first",
+        params: idParams,
+        reply: ApprovalReviewJson,
+      }),
+    },
     async (req) => {
       const r = await approval.approvalReview(req.ctx.caller!, req.params.id);
       return {
@@ -187,7 +215,10 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     },
   );
 
-  for (const [suffix, outcome] of [['approve', 'approved'], ['return', 'returned']] as const) {
+  for (const [suffix, outcome] of [
+    ['approve', 'approved'],
+    ['return', 'returned'],
+  ] as const) {
     app.put<{ Params: { id: string }; Body: ReviewBody | null | undefined }>(
       `/api/submissions/:id/${suffix}`,
       { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ReviewBody.nullish(), reply: SubmissionJson }) },

@@ -17,11 +17,17 @@ const ReminderJson = z.strictObject({
 });
 
 export function registerPeriodRoutes(app: FastifyInstance) {
-  app.get('/api/review-periods/active', { config: { access: 'signedIn' }, schema: routeSchema({ reply: PeriodJson.nullable().describe('The active period, or null') }) }, async (req) => {
-    return (await req.ctx.caller!.viewer.activePeriod()) ?? null;
-  });
+  app.get(
+    '/api/review-periods/active',
+    { config: { access: 'signedIn' }, schema: routeSchema({ reply: PeriodJson.nullable().describe('The active period, or null') }) },
+    async (req) => {
+      return (await req.ctx.caller!.viewer.activePeriod()) ?? null;
+    },
+  );
 
-  app.get('/api/review-periods', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(PeriodJson).describe('Newest first') }) }, async (req) => periods.listPeriods(req.ctx.caller!));
+  app.get('/api/review-periods', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(PeriodJson).describe('Newest first') }) }, async (req) =>
+    periods.listPeriods(req.ctx.caller!),
+  );
 
   app.post<{ Body: periods.CreatePeriodInput }>(
     '/api/review-periods',
@@ -30,13 +36,27 @@ export function registerPeriodRoutes(app: FastifyInstance) {
   );
 
   /** The reminders and escalations sent for a period. */
-  app.get<{ Params: { id: string } }>('/api/review-periods/:id/reminders', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.array(ReminderJson) }) }, async (req) => {
-    return (await reminders.listReminders(req.ctx.caller!, req.params.id)).map(({ user, ...r }) => ({ ...r, recipient: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } }));
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/review-periods/:id/reminders',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.array(ReminderJson) }) },
+    async (req) => {
+      return (await reminders.listReminders(req.ctx.caller!, req.params.id)).map(({ user, ...r }) => ({
+        ...r,
+        recipient: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName },
+      }));
+    },
+  );
 
-  for (const [suffix, status] of [['open', 'active'], ['close', 'closed']] as const) {
-    app.put<{ Params: { id: string } }>(`/api/review-periods/:id/${suffix}`, { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: PeriodJson }) }, async (req) => {
-      return periods.setPeriodStatus(req.ctx.caller!, req.params.id, status);
-    });
+  for (const [suffix, status] of [
+    ['open', 'active'],
+    ['close', 'closed'],
+  ] as const) {
+    app.put<{ Params: { id: string } }>(
+      `/api/review-periods/:id/${suffix}`,
+      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: PeriodJson }) },
+      async (req) => {
+        return periods.setPeriodStatus(req.ctx.caller!, req.params.id, status);
+      },
+    );
   }
 }

@@ -39,7 +39,10 @@ const PageQuery = FilterQuery.extend({
   limit: wholeNumber('limit', 1, risks.MAX_PAGE_SIZE).optional(),
   after: text('after', 40).optional(),
   before: text('before', 40).optional(),
-  sort: z.enum(RISK_SORTS, { error: `sort must be ${orList(RISK_SORTS)}` }).optional().describe('row (default) or recommendation: remove, review, retain first (paged by number)'),
+  sort: z
+    .enum(RISK_SORTS, { error: `sort must be ${orList(RISK_SORTS)}` })
+    .optional()
+    .describe('row (default) or recommendation: remove, review, retain first (paged by number)'),
 });
 type RiskQuery = z.infer<typeof PageQuery>;
 
@@ -66,7 +69,10 @@ const RiskRowJson = z.strictObject({
       reason: str('Why, in words, from the facts'),
     })
     .describe('Help deciding: a recommendation derived from usage, the last period’s decision, the rule and the other reviewers'),
-  lastPeriodDecision: z.enum(['retain', 'remove', 'retain_mitigated']).nullable().describe('The decision on the same user and role in the period before this one'),
+  lastPeriodDecision: z
+    .enum(['retain', 'remove', 'retain_mitigated'])
+    .nullable()
+    .describe('The decision on the same user and role in the period before this one'),
   sharedWith: z
     .strictObject({
       reviewers: z.number().int().describe('Other reviewers sharing the row (assigned it, or having decided it)'),
@@ -106,10 +112,14 @@ const pageFields = {
 };
 
 export function registerRiskRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: RiskQuery }>('/api/risks', { config: { access: 'admin' }, schema: routeSchema({ querystring: PageQuery, reply: z.strictObject(pageFields) }) }, async (req) => {
-    const r = await risks.listRisks(req.ctx.caller!, req.query, req.query);
-    return { risks: r.risks.map(riskRowJson), total: r.total, page: r.page, limit: r.limit };
-  });
+  app.get<{ Querystring: RiskQuery }>(
+    '/api/risks',
+    { config: { access: 'admin' }, schema: routeSchema({ querystring: PageQuery, reply: z.strictObject(pageFields) }) },
+    async (req) => {
+      const r = await risks.listRisks(req.ctx.caller!, req.query, req.query);
+      return { risks: r.risks.map(riskRowJson), total: r.total, page: r.page, limit: r.limit };
+    },
+  );
 
   const assignedReply = z.strictObject({
     ...pageFields,
@@ -118,16 +128,22 @@ export function registerRiskRoutes(app: FastifyInstance) {
     reviewed: z.number().int().describe('Of those, rows the caller has decided in the active period'),
     pendingReview: z.number().int().describe('Of those, rows still to decide'),
   });
-  app.get<{ Querystring: RiskQuery }>('/api/assigned-risks', { config: { access: 'reviewer' }, schema: routeSchema({ querystring: PageQuery, reply: assignedReply }) }, async (req) => {
-    const [summary, page] = await Promise.all([
-      risks.assignedSummary(req.ctx.caller!),
-      risks.listRisks(req.ctx.caller!, req.query, { page: req.query.page, limit: req.query.limit ?? 100, sort: req.query.sort }),
-    ]);
-    return { ...summary, risks: page.risks.map(riskRowJson), total: page.total, page: page.page, limit: page.limit };
-  });
+  app.get<{ Querystring: RiskQuery }>(
+    '/api/assigned-risks',
+    { config: { access: 'reviewer' }, schema: routeSchema({ querystring: PageQuery, reply: assignedReply }) },
+    async (req) => {
+      const [summary, page] = await Promise.all([
+        risks.assignedSummary(req.ctx.caller!),
+        risks.listRisks(req.ctx.caller!, req.query, { page: req.query.page, limit: req.query.limit ?? 100, sort: req.query.sort }),
+      ]);
+      return { ...summary, risks: page.risks.map(riskRowJson), total: page.total, page: page.page, limit: page.limit };
+    },
+  );
 
-  app.get('/api/risks/systems', { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.string()).describe('The systems of the rows the caller may see') }) }, async (req) =>
-    risks.listSystems(req.ctx.caller!),
+  app.get(
+    '/api/risks/systems',
+    { config: { access: 'signedIn' }, schema: routeSchema({ reply: z.array(z.string()).describe('The systems of the rows the caller may see') }) },
+    async (req) => risks.listSystems(req.ctx.caller!),
   );
 
   // Export Results (the filtered queue, with the viewer's own decisions) and the
@@ -158,12 +174,18 @@ export function registerRiskRoutes(app: FastifyInstance) {
     });
   app.get<{ Querystring: risks.RiskFilter }>(
     '/api/risks/export',
-    { config: { access: 'signedIn' }, schema: exportSchema("Export Results: the rows of the caller's list matching the filter, with the caller's own decisions") },
+    {
+      config: { access: 'signedIn' },
+      schema: exportSchema("Export Results: the rows of the caller's list matching the filter, with the caller's own decisions"),
+    },
     exportCsv(false),
   );
   app.get<{ Querystring: risks.RiskFilter }>(
     '/api/reports/risk-report',
-    { config: { access: 'signedIn' }, schema: exportSchema("The risk report: the rows matching the filter with every reviewer's decision (a reviewer: their own)") },
+    {
+      config: { access: 'signedIn' },
+      schema: exportSchema("The risk report: the rows matching the filter with every reviewer's decision (a reviewer: their own)"),
+    },
     exportCsv(true),
   );
 }

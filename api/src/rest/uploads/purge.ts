@@ -16,7 +16,18 @@ export function registerPurgeRoutes(app: FastifyInstance) {
         reply: z.strictObject({
           message: z.string(),
           purgedAt: isoDate(),
-          deleted: z.strictObject({ riskRows: count, uploads: count, decisions: count, submissions: count, assignments: count, analysisResults: count, simulations: count, aiRiskProfiles: count }).describe('Rows deleted per table'),
+          deleted: z
+            .strictObject({
+              riskRows: count,
+              uploads: count,
+              decisions: count,
+              submissions: count,
+              assignments: count,
+              analysisResults: count,
+              simulations: count,
+              aiRiskProfiles: count,
+            })
+            .describe('Rows deleted per table'),
         }),
       }),
     },

@@ -28,7 +28,10 @@ function tooLarge(reply: FastifyReply): never {
 }
 
 /** The first file of a multipart request, streamed to a temporary file (its fields beside it). */
-export async function receiveMultipart(req: FastifyRequest, reply: FastifyReply): Promise<{ file: uploads.ReceivedFile | undefined; fields: Record<string, string> }> {
+export async function receiveMultipart(
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ file: uploads.ReceivedFile | undefined; fields: Record<string, string> }> {
   if (Number(req.headers['content-length'] ?? 0) > uploads.MAX_UPLOAD_BYTES + MAX_FORM_OVERHEAD) tooLarge(reply);
   if (!req.isMultipart()) throw new ValidationError('Send the file as multipart/form-data, in a field named file');
   const fields: Record<string, string> = {};
@@ -110,7 +113,9 @@ const StartBody = z.object({
   batchSize: z.number().int().optional(),
   emailNotification: z.boolean().optional(),
   columnMapping: ColumnMappingBody.optional(),
-  saveProfileAs: text('saveProfileAs', profiles.MAX_PROFILE_NAME).optional().meta({ description: 'Save the mapping as a profile of this name (replacing one of the same name)' }),
+  saveProfileAs: text('saveProfileAs', profiles.MAX_PROFILE_NAME)
+    .optional()
+    .meta({ description: 'Save the mapping as a profile of this name (replacing one of the same name)' }),
 });
 
 const LayoutJson = z
@@ -179,27 +184,39 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     throwFileSizeLimit: false,
   });
 
-  app.post('/api/upload', { config: { access: 'admin' }, schema: routeSchema({ multipartBody: UploadForm, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {
-    const { file, fields } = await receiveMultipart(req, reply);
-    try {
-      if (!file) throw new ValidationError('No file was sent: add it in a field named file');
-      const u = await uploads.acceptUpload(req.ctx.caller!, file, {
-        uploadMode: fields.uploadMode as 'append' | 'replace' | undefined,
-        skipDuplicates: fields.skipDuplicates as never,
-        batchSize: fields.batchSize as never,
-        emailNotification: fields.emailNotification as never,
-      });
-      if (u.status === 'failed') return reply.status(400).send({ ...errorBody(400, u.errorMessage ?? 'The upload failed'), uploadId: u.id, status: u.status });
-      return reply.status(202).send({ uploadId: u.id, status: u.status });
-    } finally {
-      // Whatever was not handed over (abort, refusal, error) is removed.
-      if (file) await fs.promises.rm(file.tempPath, { force: true });
-    }
-  });
+  app.post(
+    '/api/upload',
+    { config: { access: 'admin' }, schema: routeSchema({ multipartBody: UploadForm, reply: UploadAccepted, replyStatus: 202 }) },
+    async (req, reply) => {
+      const { file, fields } = await receiveMultipart(req, reply);
+      try {
+        if (!file) throw new ValidationError('No file was sent: add it in a field named file');
+        const u = await uploads.acceptUpload(req.ctx.caller!, file, {
+          uploadMode: fields.uploadMode as 'append' | 'replace' | undefined,
+          skipDuplicates: fields.skipDuplicates as never,
+          batchSize: fields.batchSize as never,
+          emailNotification: fields.emailNotification as never,
+        });
+        if (u.status === 'failed')
+          return reply.status(400).send({ ...errorBody(400, u.errorMessage ?? 'The upload failed'), uploadId: u.id, status: u.status });
+        return reply.status(202).send({ uploadId: u.id, status: u.status });
+      } finally {
+        // Whatever was not handed over (abort, refusal, error) is removed.
+        if (file) await fs.promises.rm(file.tempPath, { force: true });
+      }
+    },
+  );
 
   app.post(
     '/api/upload/preview',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Preview a file before loading it: layout, column mapping, first rows, problems', multipartBody: z.object({ file: UploadForm.shape.file }), reply: PreviewJson }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'Preview a file before loading it: layout, column mapping, first rows, problems',
+        multipartBody: z.object({ file: UploadForm.shape.file }),
+        reply: PreviewJson,
+      }),
+    },
     async (req, reply) => {
       const { file } = await receiveMultipart(req, reply);
       try {
@@ -214,13 +231,30 @@ export async function registerUploadRoutes(app: FastifyInstance) {
   const AgainBody = z.object({ columnMapping: ColumnMappingBody.optional(), ...LayoutBody });
   app.post<{ Params: { id: string }; Body: z.infer<typeof AgainBody> }>(
     '/api/upload/preview/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'The preview again, with the columns mapped as sent, from the sheet and header row sent', params: idParams, body: AgainBody, reply: PreviewJson }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'The preview again, with the columns mapped as sent, from the sheet and header row sent',
+        params: idParams,
+        body: AgainBody,
+        reply: PreviewJson,
+      }),
+    },
     async (req) => preview.previewAgain(req.ctx.caller!, req.params.id, req.body),
   );
 
   app.post<{ Params: { id: string }; Body: z.infer<typeof StartBody> }>(
     '/api/upload/preview/:id/start',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Start Upload: load the previewed file with this mapping', params: idParams, body: StartBody, reply: UploadAccepted, replyStatus: 202 }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'Start Upload: load the previewed file with this mapping',
+        params: idParams,
+        body: StartBody,
+        reply: UploadAccepted,
+        replyStatus: 202,
+      }),
+    },
     async (req, reply) => {
       const { columnMapping, saveProfileAs, sheet, headerRow, ...options } = req.body;
       const u = await preview.startPreviewed(req.ctx.caller!, req.params.id, { options, columnMapping, saveProfileAs, sheet, headerRow });
@@ -233,31 +267,55 @@ export async function registerUploadRoutes(app: FastifyInstance) {
     {
       config: { access: 'admin' },
       schema: routeSchema({
-        reply: z.array(z.strictObject({ id: z.uuid(), name: z.string(), columns: z.array(z.strictObject({ header: z.string(), field: z.string().nullable() })), updatedAt: isoDate() })),
+        reply: z.array(
+          z.strictObject({
+            id: z.uuid(),
+            name: z.string(),
+            columns: z.array(z.strictObject({ header: z.string(), field: z.string().nullable() })),
+            updatedAt: isoDate(),
+          }),
+        ),
       }),
-    }, async (req) => (await profiles.listProfiles(req.ctx.caller!)).map(profiles.profileJson));
+    },
+    async (req) => (await profiles.listProfiles(req.ctx.caller!)).map(profiles.profileJson),
+  );
 
   app.delete<{ Params: { id: string } }>(
     '/api/mapping-profiles/:id',
-    { config: { access: 'admin' }, schema: routeSchema({ summary: 'Delete a column-mapping profile', params: idParams, replyStatus: 204, replyDescription: 'Deleted (no content)' }) },
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({ summary: 'Delete a column-mapping profile', params: idParams, replyStatus: 204, replyDescription: 'Deleted (no content)' }),
+    },
     async (req, reply) => {
       await profiles.deleteProfile(req.ctx.caller!, req.params.id);
       return reply.status(204).send();
     },
   );
 
-  app.get<{ Params: { id: string } }>('/api/upload-status/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.strictObject(statusFields) }) }, async (req) => {
-    return uploadStatusJson(await uploads.getUpload(req.ctx.caller!, req.params.id));
-  });
-
-  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) => (await uploads.listUploads(req.ctx.caller!)).map(uploadJson));
-
-  app.get<{ Params: { id: string } }>('/api/uploads/:id', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadJson }) }, async (req) =>
-    uploadJson(await uploads.getUpload(req.ctx.caller!, req.params.id)),
+  app.get<{ Params: { id: string } }>(
+    '/api/upload-status/:id',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: z.strictObject(statusFields) }) },
+    async (req) => {
+      return uploadStatusJson(await uploads.getUpload(req.ctx.caller!, req.params.id));
+    },
   );
 
-  app.post<{ Params: { id: string } }>('/api/uploads/:id/retry', { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadAccepted, replyStatus: 202 }) }, async (req, reply) => {
-    const u = await uploads.retryUpload(req.ctx.caller!, req.params.id);
-    return reply.status(202).send({ uploadId: u.id, status: u.status });
-  });
+  app.get('/api/uploads', { config: { access: 'admin' }, schema: routeSchema({ reply: z.array(UploadJson).describe('Newest first') }) }, async (req) =>
+    (await uploads.listUploads(req.ctx.caller!)).map(uploadJson),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/uploads/:id',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadJson }) },
+    async (req) => uploadJson(await uploads.getUpload(req.ctx.caller!, req.params.id)),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/uploads/:id/retry',
+    { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: UploadAccepted, replyStatus: 202 }) },
+    async (req, reply) => {
+      const u = await uploads.retryUpload(req.ctx.caller!, req.params.id);
+      return reply.status(202).send({ uploadId: u.id, status: u.status });
+    },
+  );
 }

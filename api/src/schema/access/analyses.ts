@@ -21,7 +21,8 @@ import { UploadModeEnum } from '../uploads/uploads.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 
 const AccessConflictRowObject = builder.prismaObject('AccessConflictRow', {
-  description: 'One row of a conflict as reviewers see it: a function held through an action, a role path and, where the action needs them, the authorization values that met its permissions.',
+  description:
+    'One row of a conflict as reviewers see it: a function held through an action, a role path and, where the action needs them, the authorization values that met its permissions.',
   fields: (t) => ({
     ruleId: t.exposeString('ruleId', { description: 'The risk id and the number of the combination of actions, counted the same way on every run.' }),
     functionId: t.exposeString('functionId', { description: 'The function this row shows held.' }),
@@ -33,8 +34,16 @@ const AccessConflictRowObject = builder.prismaObject('AccessConflictRow', {
     resourceExtn: t.exposeString('resourceExtn', { description: 'The field of that object.' }),
     valueFrom: t.exposeString('valueFrom', { description: 'The granted value (or the start of the granted range).' }),
     valueTo: t.exposeString('valueTo', { description: 'The end of the granted range; empty for a single value.' }),
-    executionCount: t.float({ nullable: true, description: 'How often the user ran the action (USAGE); null when the extract has no usage of it.', resolve: (r) => (r.executionCount == null ? null : Number(r.executionCount)) }),
-    lastExecutedOn: t.string({ nullable: true, description: 'When the user last ran the action (YYYY-MM-DD).', resolve: (r) => r.lastExecutedOn?.toISOString().slice(0, 10) ?? null }),
+    executionCount: t.float({
+      nullable: true,
+      description: 'How often the user ran the action (USAGE); null when the extract has no usage of it.',
+      resolve: (r) => (r.executionCount == null ? null : Number(r.executionCount)),
+    }),
+    lastExecutedOn: t.string({
+      nullable: true,
+      description: 'When the user last ran the action (YYYY-MM-DD).',
+      resolve: (r) => r.lastExecutedOn?.toISOString().slice(0, 10) ?? null,
+    }),
   }),
 });
 
@@ -55,7 +64,13 @@ const AccessConflictObject = builder.objectRef<conflicts.ConflictSummary>('Acces
       description: `Its rows, in the order of conflicts.csv (at most ${MAX_ROWS}).`,
       // Read for every conflict of the page at once.
       resolve: (c, _args, ctx) =>
-        ctx.caller!.viewer.loader('access.conflictRows', (keys: readonly conflicts.ConflictKey[]) => conflicts.rowsOfConflicts(ctx.caller!, keys, MAX_ROWS), (k) => JSON.stringify([k.runId, k.userId, k.riskId])).load(c),
+        ctx
+          .caller!.viewer.loader(
+            'access.conflictRows',
+            (keys: readonly conflicts.ConflictKey[]) => conflicts.rowsOfConflicts(ctx.caller!, keys, MAX_ROWS),
+            (k) => JSON.stringify([k.runId, k.userId, k.riskId]),
+          )
+          .load(c),
     }),
   }),
 });
@@ -134,19 +149,24 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
   description: 'An analysis run: a rule set version against the systems’ extracts on a date.',
   fields: (t) => ({
     ruleSet: t.relation('ruleSet', { description: 'The rule set version analysed.' }),
-    test: t.exposeBoolean('test', { description: 'A test run: its rule set version is not the active one of its name. It is compared with compareTo and cannot be sent to the review.' }),
+    test: t.exposeBoolean('test', {
+      description: 'A test run: its rule set version is not the active one of its name. It is compared with compareTo and cannot be sent to the review.',
+    }),
     recomputedUsers: t.exposeInt('recomputedUsers', {
       nullable: true,
-      description: 'Users whose conflicts this run computed: every analysed user in a full run; in an incremental run (baseRunId set) only the users its new extract touched, the others copied from that run. Null until it completes.',
+      description:
+        'Users whose conflicts this run computed: every analysed user in a full run; in an incremental run (baseRunId set) only the users its new extract touched, the others copied from that run. Null until it completes.',
     }),
     baseRunId: t.string({
       nullable: true,
-      description: 'Of an incremental run: the database id of the previous run of the same version whose untouched users it copied (the run of that id is `node`-readable as AccessAnalysis). Null for a full run.',
+      description:
+        'Of an incremental run: the database id of the previous run of the same version whose untouched users it copied (the run of that id is `node`-readable as AccessAnalysis). Null for a full run.',
       resolve: (r) => r.baseRunId,
     }),
     compareTo: t.relation('compareTo', {
       nullable: true,
-      description: 'Of a test run: the latest completed run of the active version it is compared with when it started (null: none yet, every conflict would be added).',
+      description:
+        'Of a test run: the latest completed run of the active version it is compared with when it started (null: none yet, every conflict would be added).',
     }),
     wouldAdd: t.field({
       type: [AccessTestConflictObject],
@@ -168,8 +188,14 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     rowCount: t.exposeInt('rows', { description: 'Rows of those conflicts (the lines of conflicts.csv).' }),
     userCount: t.exposeInt('users', { description: 'Users with at least one conflict.' }),
     exercisedCount: t.exposeInt('exercised', { description: 'Conflicts the user exercised (USAGE shows an action of every function run).' }),
-    addedCount: t.exposeInt('added', { description: '(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all of them); of a test run, those not in compareTo (it would add them).' }),
-    removedCount: t.exposeInt('removed', { description: '(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove.' }),
+    addedCount: t.exposeInt('added', {
+      description:
+        '(user, risk) pairs not in the previous completed run of the same rule set version (a first run: all of them); of a test run, those not in compareTo (it would add them).',
+    }),
+    removedCount: t.exposeInt('removed', {
+      description:
+        '(user, risk) pairs of the previous completed run of the same rule set version no longer found; of a test run, those of compareTo it would remove.',
+    }),
     startedBy: t.exposeString('startedBy', { nullable: true, description: 'Who started it, as shown at the time.' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When it was started.' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true, description: 'When it completed or failed.' }),
@@ -182,7 +208,8 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
     previousRun: t.prismaField({
       type: 'AccessAnalysisRun',
       nullable: true,
-      description: 'The run that changes, conflicts(change:) and the added / removed counts compare against: of a test run compareTo, of any other the previous completed run (not a test) of the same rule set version; null when there is none.',
+      description:
+        'The run that changes, conflicts(change:) and the added / removed counts compare against: of a test run compareTo, of any other the previous completed run (not a test) of the same rule set version; null when there is none.',
       resolve: async (query, run, _args, ctx) => {
         const id = await comparedRunOf(ctx.caller!, run);
         return id ? ctx.prisma.accessAnalysisRun.findUnique({ ...query, where: { id } }) : null;
@@ -210,7 +237,10 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
           system: t.arg.string({ description: 'Only conflicts with rows on this system.' }),
           userId: t.arg.string({ description: 'Only conflicts of this user.' }),
           exercised: t.arg.boolean({ description: 'true: only exercised conflicts; false: only latent ones; left out: both.' }),
-          change: t.arg({ type: AccessConflictChangeEnum, description: 'Only the conflicts new, resolved or unchanged against the run it is compared with (previousRun); left out: this run’s conflicts.' }),
+          change: t.arg({
+            type: AccessConflictChangeEnum,
+            description: 'Only the conflicts new, resolved or unchanged against the run it is compared with (previousRun); left out: this run’s conflicts.',
+          }),
         },
         resolve: async (run, args, ctx) => {
           const caller = ctx.caller!;
@@ -218,9 +248,19 @@ export const AccessAnalysisNode = builder.prismaNode('AccessAnalysisRun', {
           // A change reads the run's conflicts, or for resolved ones the previous run's, against the other run.
           const scope = args.change ? changes.changeScope(run.id, await comparedRunOf(caller, run), args.change, asked) : { runId: run.id, filter: asked };
           const { runId, filter } = scope;
-          if (!runId) return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: () => Promise.resolve(0) };
+          if (!runId)
+            return {
+              edges: [],
+              pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+              totalCount: () => Promise.resolve(0),
+            };
           const page = await resolveCursorConnection({ args, toCursor: cursorOf, defaultSize: 50, maxSize: MAX_ROWS }, (p: ResolveCursorConnectionArgs) =>
-            conflicts.listConflicts(caller, runId, filter, { after: keyOf(p.after, 'after'), before: keyOf(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
+            conflicts.listConflicts(caller, runId, filter, {
+              after: keyOf(p.after, 'after'),
+              before: keyOf(p.before, 'before'),
+              limit: p.limit,
+              inverted: p.inverted,
+            }),
           );
           return { ...page, totalCount: () => conflicts.countConflicts(caller, runId, filter) };
         },
@@ -238,7 +278,11 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     args: { ruleSetId: t.arg.globalID({ for: AccessRuleSetNode, description: 'Only the runs of this rule set version.' }) },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.accessAnalysisRun.findMany({ ...query, where: args.ruleSetId ? { ruleSetId: args.ruleSetId.id } : {}, orderBy: [{ startedAt: 'desc' }, { id: 'desc' }] }),
+      ctx.prisma.accessAnalysisRun.findMany({
+        ...query,
+        where: args.ruleSetId ? { ruleSetId: args.ruleSetId.id } : {},
+        orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+      }),
     totalCount: (_root, args, ctx) => ctx.prisma.accessAnalysisRun.count({ where: args.ruleSetId ? { ruleSetId: args.ruleSetId.id } : {} }),
   }),
 }));
@@ -256,7 +300,11 @@ builder.mutationFields((t) => ({
       asOf: t.arg.string({ description: 'The analysis date (YYYY-MM-DD); left out, today (UTC).' }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const input = parseOrThrow(analysis.analysisInputSchema, { ruleSetId: args.ruleSetId.id, systems: args.systems ?? undefined, asOf: args.asOf ?? undefined });
+      const input = parseOrThrow(analysis.analysisInputSchema, {
+        ruleSetId: args.ruleSetId.id,
+        systems: args.systems ?? undefined,
+        asOf: args.asOf ?? undefined,
+      });
       const { id } = await analysis.startAnalysis(ctx.caller!, input);
       return ctx.prisma.accessAnalysisRun.findUniqueOrThrow({ ...query, where: { id } });
     },
@@ -281,7 +329,11 @@ builder.mutationFields((t) => ({
 const AccessProgressObject = builder.objectRef<progress.AccessProgress>('AccessProgress').implement({
   description: 'Where an extract’s load or an analysis run stands.',
   fields: (t) => ({
-    id: t.field({ type: 'ID', description: 'The global id of the extract or run.', resolve: (p) => encodeGlobalID(p.kind === 'extract' ? 'AccessExtract' : 'AccessAnalysis', p.id) }),
+    id: t.field({
+      type: 'ID',
+      description: 'The global id of the extract or run.',
+      resolve: (p) => encodeGlobalID(p.kind === 'extract' ? 'AccessExtract' : 'AccessAnalysis', p.id),
+    }),
     status: t.field({ type: AccessLoadStatusEnum, description: 'Where it stands.', resolve: (p) => p.status }),
     progress: t.exposeInt('progress', { description: 'Percent done (a run moves from 0 to 100 as it commits).' }),
     errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed.' }),

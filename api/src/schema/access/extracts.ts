@@ -34,7 +34,11 @@ export const AccessExtractNode = builder.prismaNode('AccessExtract', {
     loadedBy: t.exposeString('loadedBy', { nullable: true, description: 'Who loaded it, as shown at the time.' }),
     loadedAt: t.expose('loadedAt', { type: 'DateTime', description: 'When it was uploaded.' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When its load completed.' }),
-    supersededAt: t.expose('supersededAt', { type: 'DateTime', nullable: true, description: 'When a newer extract of the system replaced it for later analyses.' }),
+    supersededAt: t.expose('supersededAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a newer extract of the system replaced it for later analyses.',
+    }),
     current: t.boolean({
       description: 'Whether later analyses of its system use it (its newest completed extract).',
       select: { status: true, supersededAt: true },

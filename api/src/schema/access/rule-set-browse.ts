@@ -38,8 +38,12 @@ const AccessRuleActionObject = builder.objectRef<browse.RuleAction>('AccessRuleA
       type: [AccessRulePermissionObject],
       description: `The permission rows this action needs on its system, in file order (at most ${MAX_PERMISSIONS}); none: the transaction alone gives the function.`,
       resolve: (a, _args, ctx) =>
-        ctx.caller!.viewer
-          .loader('access.rulePermissions', (keys: readonly browse.RuleAction[]) => browse.permissionsOfActions(ctx.caller!, keys), (k) => JSON.stringify([k.ruleSetId, k.functionId, k.system, k.action]))
+        ctx
+          .caller!.viewer.loader(
+            'access.rulePermissions',
+            (keys: readonly browse.RuleAction[]) => browse.permissionsOfActions(ctx.caller!, keys),
+            (k) => JSON.stringify([k.ruleSetId, k.functionId, k.system, k.action]),
+          )
           .load(a)
           .then((rows) => rows.slice(0, MAX_PERMISSIONS)),
     }),
@@ -57,8 +61,12 @@ const AccessRuleFunctionObject = builder.objectRef<browse.RuleFunction>('AccessR
       type: [AccessRuleActionObject],
       description: `Its actions in file order, disabled ones included (at most ${MAX_ACTIONS}).`,
       resolve: (f, _args, ctx) =>
-        ctx.caller!.viewer
-          .loader('access.ruleActions', (keys: readonly browse.RuleFunction[]) => browse.actionsOfFunctions(ctx.caller!, keys), (k) => JSON.stringify([k.ruleSetId, k.functionId]))
+        ctx
+          .caller!.viewer.loader(
+            'access.ruleActions',
+            (keys: readonly browse.RuleFunction[]) => browse.actionsOfFunctions(ctx.caller!, keys),
+            (k) => JSON.stringify([k.ruleSetId, k.functionId]),
+          )
           .load(f)
           .then((rows) => rows.slice(0, MAX_ACTIONS)),
     }),
@@ -78,8 +86,12 @@ const AccessRuleRiskObject = builder.objectRef<browse.RuleRisk>('AccessRuleRisk'
       type: [AccessRuleFunctionObject],
       description: `Its functions in the order of risk_functions (at most ${MAX_FUNCTIONS}).`,
       resolve: (r, _args, ctx) =>
-        ctx.caller!.viewer
-          .loader('access.ruleFunctions', (keys: readonly browse.RuleRisk[]) => browse.functionsOfRisks(ctx.caller!, keys), (k) => JSON.stringify([k.ruleSetId, k.riskId]))
+        ctx
+          .caller!.viewer.loader(
+            'access.ruleFunctions',
+            (keys: readonly browse.RuleRisk[]) => browse.functionsOfRisks(ctx.caller!, keys),
+            (k) => JSON.stringify([k.ruleSetId, k.riskId]),
+          )
           .load(r)
           .then((rows) => rows.slice(0, MAX_FUNCTIONS)),
     }),
@@ -101,7 +113,8 @@ builder.prismaObjectFields('AccessRuleSet', (t) => ({
         const caller = ctx.caller!;
         const page = await resolveCursorConnection(
           { args, toCursor: (r: browse.RuleRisk) => encodeCursor(PREFIX + r.riskId), defaultSize: 50, maxSize: MAX_RISKS_PAGE },
-          (p: ResolveCursorConnectionArgs) => browse.listRisks(caller, set.id, { after: riskKey(p.after, 'after'), before: riskKey(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
+          (p: ResolveCursorConnectionArgs) =>
+            browse.listRisks(caller, set.id, { after: riskKey(p.after, 'after'), before: riskKey(p.before, 'before'), limit: p.limit, inverted: p.inverted }),
         );
         return { ...page, totalCount: () => browse.countRisks(caller, set.id) };
       },

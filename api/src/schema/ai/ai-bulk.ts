@@ -37,7 +37,9 @@ const Progress = builder.node(builder.objectRef<bulk.BulkProgress>('AiBulkProgre
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'runId' in v && 'costUsd' in v && 'spendCapUsd' in v,
   loadMany: (ids, ctx) => bulk.bulkRunsById(ctx.caller!, ids),
   fields: (t) => ({
-    runId: t.exposeString('runId', { description: 'The run’s id as stored (the audit log’s entity id, `GET /api/ai/bulk-categorize`’s `run.runId`); `id` is the global one.' }),
+    runId: t.exposeString('runId', {
+      description: 'The run’s id as stored (the audit log’s entity id, `GET /api/ai/bulk-categorize`’s `run.runId`); `id` is the global one.',
+    }),
     status: t.expose('status', { type: AiBulkStatusEnum, description: 'Where the run stands.' }),
     total: t.exposeInt('total', { description: 'Risk ids the run will categorise.' }),
     done: t.exposeInt('done', { description: 'Risk ids categorised so far.' }),
@@ -83,7 +85,11 @@ builder.subscriptionFields((t) => ({
     type: Progress,
     description: 'The bulk categorisation’s progress as it moves (administrators).',
     authScopes: { admin: true },
-    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('ai-bulk:progress'), filter(() => stillSignedIn(ctx))),
+    subscribe: (_root, _args, ctx) =>
+      pipe(
+        ctx.pubsub.subscribe('ai-bulk:progress'),
+        filter(() => stillSignedIn(ctx)),
+      ),
     resolve: (p) => p,
   }),
 }));

@@ -21,7 +21,13 @@ builder.objectFields(CompositeRiskGroupRef, (t) => ({
     nullable: true,
     description: 'The AI’s suggested category for the risk (null: none).',
     resolve: (g, _args, ctx) =>
-      ctx.caller!.viewer.loader('aiSuggestion', (ids: readonly string[]) => ai.suggestionsFor(ctx.caller!, ids), (id) => id).load(g.accessRiskId),
+      ctx
+        .caller!.viewer.loader(
+          'aiSuggestion',
+          (ids: readonly string[]) => ai.suggestionsFor(ctx.caller!, ids),
+          (id) => id,
+        )
+        .load(g.accessRiskId),
   }),
 }));
 
@@ -49,14 +55,22 @@ const SuggestionDecision = builder.objectRef<ai.SuggestionDecision>('AiSuggestio
 type Dimension = ai.RiskProfile['severityAssessment']['dimensions'][number];
 const SeverityDimension = builder.objectRef<Dimension>('AiSeverityDimension').implement({
   description: 'One dimension of a severity assessment.',
-  fields: (t) => ({ dimension: t.exposeString('dimension', { description: 'What is weighed, e.g. Financial impact.' }), observation: t.exposeString('observation', { description: 'What the AI saw in the data for it.' }), impact: t.exposeString('impact', { description: 'How much it weighs, in the AI’s words.' }) }),
+  fields: (t) => ({
+    dimension: t.exposeString('dimension', { description: 'What is weighed, e.g. Financial impact.' }),
+    observation: t.exposeString('observation', { description: 'What the AI saw in the data for it.' }),
+    impact: t.exposeString('impact', { description: 'How much it weighs, in the AI’s words.' }),
+  }),
 });
 const SeverityAssessment = builder.objectRef<ai.RiskProfile['severityAssessment']>('AiSeverityAssessment').implement({
   description: 'The severity of a risk, as the AI assesses it.',
   fields: (t) => ({
     level: t.exposeString('level', { description: 'The severity the AI gives, e.g. High.' }),
     reasoning: t.exposeString('reasoning', { description: 'Why that severity.' }),
-    dimensions: t.field({ type: [SeverityDimension], description: 'The dimensions weighed (e.g. financial impact, detectability).', resolve: (s) => s.dimensions }),
+    dimensions: t.field({
+      type: [SeverityDimension],
+      description: 'The dimensions weighed (e.g. financial impact, detectability).',
+      resolve: (s) => s.dimensions,
+    }),
   }),
 });
 const RiskProfile = builder.objectRef<ai.RiskProfile & { rowsUsed: number; rowsTotal: number; cached: boolean }>('AiRiskProfile').implement({
@@ -119,7 +133,10 @@ builder.mutationFields((t) => ({
     description: 'Accepts or rejects the suggested category of a risk id.',
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
-    args: { riskId: t.arg.string({ required: true, description: 'The access risk id whose suggested category is decided.' }), accepted: t.arg.boolean({ required: true, description: 'true to accept the suggestion, false to reject it.' }) },
+    args: {
+      riskId: t.arg.string({ required: true, description: 'The access risk id whose suggested category is decided.' }),
+      accepted: t.arg.boolean({ required: true, description: 'true to accept the suggestion, false to reject it.' }),
+    },
     resolve: (_root, args, ctx) => ai.acceptSuggestion(ctx.caller!, args.riskId, { accepted: args.accepted }),
   }),
   generateRiskProfile: t.field({
@@ -127,7 +144,10 @@ builder.mutationFields((t) => ({
     description: "A risk profile of a risk for a user, written from that user's rows of it.",
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
-    args: { accessRiskId: t.arg.string({ required: true, description: 'The access risk id to profile for that user.' }), userId: t.arg.string({ required: true, description: 'The user (id in the loaded data) whose risk is profiled.' }) },
+    args: {
+      accessRiskId: t.arg.string({ required: true, description: 'The access risk id to profile for that user.' }),
+      userId: t.arg.string({ required: true, description: 'The user (id in the loaded data) whose risk is profiled.' }),
+    },
     resolve: (_root, args, ctx) => ai.riskProfile(ctx.caller!, args),
   }),
 }));

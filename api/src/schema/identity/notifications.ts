@@ -43,7 +43,11 @@ export const NotificationNode = builder.prismaNode('Notification', {
     message: t.exposeString('message', { description: 'The body of the notification, as the sender wrote it (plain text).' }),
     senderName: t.exposeString('senderName', { nullable: true, description: 'Who sent it.' }),
     targetType: t.expose('targetType', { type: NotificationTargetEnum, description: 'Sent to everyone or to one user.' }),
-    targetUser: t.relation('targetUser', { nullable: true, authScopes: { admin: true }, description: 'The one user it was sent to (null when sent to everyone).' }),
+    targetUser: t.relation('targetUser', {
+      nullable: true,
+      authScopes: { admin: true },
+      description: 'The one user it was sent to (null when sent to everyone).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was sent.' }),
     /** Read state of the viewer. */
     readAt: t.field({
@@ -90,7 +94,11 @@ builder.queryFields((t) => ({
     authScopes: { signedIn: true },
     args: notificationOrder.arg(),
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.notification.findMany({ ...runnable(query), where: notifications.visibleTo(ctx.user!.id), orderBy: notificationOrder.orderBy<Prisma.NotificationOrderByWithRelationInput>(args.orderBy) }),
+      ctx.prisma.notification.findMany({
+        ...runnable(query),
+        where: notifications.visibleTo(ctx.user!.id),
+        orderBy: notificationOrder.orderBy<Prisma.NotificationOrderByWithRelationInput>(args.orderBy),
+      }),
     totalCount: (_root, _args, ctx) => ctx.prisma.notification.count({ where: notifications.visibleTo(ctx.user!.id) }),
   }),
   notificationCounts: t.field({
@@ -99,10 +107,7 @@ builder.queryFields((t) => ({
     authScopes: { signedIn: true },
     resolve: async (_root, _args, ctx) => {
       const where = notifications.visibleTo(ctx.user!.id);
-      const [total, unreadCount] = await Promise.all([
-        ctx.prisma.notification.count({ where }),
-        notifications.unreadCount(ctx.caller!, where),
-      ]);
+      const [total, unreadCount] = await Promise.all([ctx.prisma.notification.count({ where }), notifications.unreadCount(ctx.caller!, where)]);
       return { total, unreadCount };
     },
   }),
@@ -112,7 +117,8 @@ builder.queryFields((t) => ({
     description: 'Every notification sent, newest first unless `orderBy` says otherwise (administrators).',
     authScopes: { admin: true },
     args: notificationOrder.arg(),
-    resolve: (query, _root, args, ctx) => ctx.prisma.notification.findMany({ ...runnable(query), orderBy: notificationOrder.orderBy<Prisma.NotificationOrderByWithRelationInput>(args.orderBy) }),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.notification.findMany({ ...runnable(query), orderBy: notificationOrder.orderBy<Prisma.NotificationOrderByWithRelationInput>(args.orderBy) }),
     totalCount: (_root, _args, ctx) => ctx.prisma.notification.count(),
   }),
   allNotificationCounts: t.field({
@@ -146,7 +152,13 @@ builder.mutationFields((t) => ({
     description: 'Sends a notification (administrators); it arrives at once over notificationAdded.',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: SendNotificationInput, required: true, description: 'The title, message, type and recipients (every user or one) of the notification.' }) },
+    args: {
+      input: t.arg({
+        type: SendNotificationInput,
+        required: true,
+        description: 'The title, message, type and recipients (every user or one) of the notification.',
+      }),
+    },
     resolve: async (query, _root, { input }, ctx) => {
       const n = await notifications.sendNotification(ctx.caller!, { ...input, targetUserId: input.targetUserId?.id ?? null });
       return ctx.prisma.notification.findUniqueOrThrow({ ...runnable(query), where: { id: n.id } });

@@ -37,8 +37,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: { apiKey: t.arg.string({ required: true, description: 'The OpenAI API key; stored encrypted, never returned.' }) },
-    resolve: (_root, args, ctx) =>
-      settings.saveSetting(ctx.caller!, { settingKey: settings.OPENAI_API_KEY, settingValue: args.apiKey, isEncrypted: true }),
+    resolve: (_root, args, ctx) => settings.saveSetting(ctx.caller!, { settingKey: settings.OPENAI_API_KEY, settingValue: args.apiKey, isEncrypted: true }),
   }),
   saveAiSpendCap: t.field({
     type: SettingStatus,
@@ -46,8 +45,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: { amountUsd: t.arg.string({ required: true, description: 'The most the AI features may spend in a month, in US dollars (empty: no cap).' }) },
-    resolve: (_root, args, ctx) =>
-      settings.saveSetting(ctx.caller!, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
+    resolve: (_root, args, ctx) => settings.saveSetting(ctx.caller!, { settingKey: settings.AI_SPEND_CAP_KEY, settingValue: args.amountUsd }),
   }),
   saveReviewRules: t.field({
     type: [SettingStatus],
@@ -56,7 +54,9 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: {
       requireRemovalComment: t.arg.boolean({ description: 'true: a removal needs a justification comment; left out: unchanged.' }),
-      allowBulkApproval: t.arg.boolean({ description: 'true: reviewers and administrators may decide every item matching a filter at once; left out: unchanged.' }),
+      allowBulkApproval: t.arg.boolean({
+        description: 'true: reviewers and administrators may decide every item matching a filter at once; left out: unchanged.',
+      }),
     },
     resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.caller!, args),
   }),

@@ -30,7 +30,11 @@ export const ApiTokenNode = builder.prismaNode('ApiToken', {
     prefix: t.exposeString('prefix', { description: 'The first characters of the token, to recognise it.' }),
     scope: t.expose('scope', { type: ApiTokenScopeEnum, description: 'What the token may do.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the token was created.' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'When a request last presented the token (written at most once a minute).' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a request last presented the token (written at most once a minute).',
+    }),
     lastUsedIp: t.exposeString('lastUsedIp', { nullable: true, description: 'The address of that last request.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the token stops working.' }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When the token was revoked (null: not revoked).' }),
@@ -48,17 +52,15 @@ const ApiTokenSettings = builder.objectRef<tokens.TokenSettings>('ApiTokenSettin
   }),
 });
 
-const ApiTokenCreated = builder
-  .objectRef<{ token: string; record: tokens.ApiTokenWithOwner }>('ApiTokenCreated')
-  .implement({
-    description: 'A new token: the secret itself is only in the REST answer or shown once on the API Tokens page.',
-    fields: (t) => ({
-      token: t.exposeString('token', { description: 'Shown once; only its hash is stored.' }),
-      name: t.string({ description: 'What the owner called it.', resolve: (p) => p.record.name }),
-      expiresAt: t.field({ type: 'DateTime', description: 'When it stops working.', resolve: (p) => p.record.expiresAt }),
-      apiToken: t.field({ type: ApiTokenNode, description: 'The token as it is listed from now on.', resolve: (p) => p.record }),
-    }),
-  });
+const ApiTokenCreated = builder.objectRef<{ token: string; record: tokens.ApiTokenWithOwner }>('ApiTokenCreated').implement({
+  description: 'A new token: the secret itself is only in the REST answer or shown once on the API Tokens page.',
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'Shown once; only its hash is stored.' }),
+    name: t.string({ description: 'What the owner called it.', resolve: (p) => p.record.name }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When it stops working.', resolve: (p) => p.record.expiresAt }),
+    apiToken: t.field({ type: ApiTokenNode, description: 'The token as it is listed from now on.', resolve: (p) => p.record }),
+  }),
+});
 
 builder.prismaObjectFields('User', (t) => ({
   canCreateApiTokens: t.boolean({

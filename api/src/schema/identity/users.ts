@@ -25,7 +25,9 @@ export const UserNode = builder.prismaNode('User', {
   // Administrators see everyone; others see only themselves.
   authScopes: (user, ctx) => access.admin(ctx.user) || ctx.user?.id === user.id,
   fields: (t) => ({
-    userId: t.exposeString('id', { description: 'The user’s stored id: the one the REST calls take (`/api/users/{id}`) and the id of the internal user the web app keeps (SPEC §3).' }),
+    userId: t.exposeString('id', {
+      description: 'The user’s stored id: the one the REST calls take (`/api/users/{id}`) and the id of the internal user the web app keeps (SPEC §3).',
+    }),
     firstName: t.exposeString('firstName', { description: 'Given name, as shown in the app.' }),
     lastName: t.exposeString('lastName', { description: 'Family name, as shown in the app (may be empty).' }),
     displayName: t.string({
@@ -36,7 +38,9 @@ export const UserNode = builder.prismaNode('User', {
     email: t.exposeString('email', { description: 'The e-mail address the user signs in with (unique, lower-case).' }),
     role: t.expose('role', { type: RoleEnum, description: 'What the user may do: administer everything, or review their assigned risks.' }),
     isActive: t.exposeBoolean('isActive', { description: 'The user may sign in; a deactivated user cannot, and their API tokens are refused.' }),
-    passwordResetRequired: t.exposeBoolean('passwordResetRequired', { description: 'The user must choose a new password at their next sign-in (after an administrator set one).' }),
+    passwordResetRequired: t.exposeBoolean('passwordResetRequired', {
+      description: 'The user must choose a new password at their next sign-in (after an administrator set one).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the account was created.' }),
     lastLoginAt: t.expose('lastLoginAt', { type: 'DateTime', nullable: true, description: 'When the user last signed in (null: never).' }),
   }),
@@ -67,8 +71,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'The signed-in user, or null when not signed in.',
     authScopes: { public: true },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.user ? ctx.prisma.user.findUnique({ ...runnable(query), where: { id: ctx.user.id } }) : null,
+    resolve: (query, _root, _args, ctx) => (ctx.user ? ctx.prisma.user.findUnique({ ...runnable(query), where: { id: ctx.user.id } }) : null),
   }),
   users: t.prismaConnection({
     type: 'User',
@@ -82,7 +85,11 @@ builder.queryFields((t) => ({
       active: t.arg.boolean({ description: 'Only active (true) or only deactivated (false) users.' }),
     },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.user.findMany({ ...runnable(query), where: users.userFilter(args), orderBy: userOrder.orderBy<Prisma.UserOrderByWithRelationInput>(args.orderBy) }),
+      ctx.prisma.user.findMany({
+        ...runnable(query),
+        where: users.userFilter(args),
+        orderBy: userOrder.orderBy<Prisma.UserOrderByWithRelationInput>(args.orderBy),
+      }),
     totalCount: (_root, args, ctx) => ctx.prisma.user.count({ where: users.userFilter(args) }),
   }),
 }));

@@ -6,20 +6,21 @@ import { stillSignedIn } from '../../context.js';
 import * as dashboard from '../../services/dashboard.js';
 import { HIGH_RISK_TREND_DAYS } from '../../services/kept/index.js';
 
-const DashboardStats = builder
-  .objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats')
-  .implement({
-    description: 'The dashboard’s four figures.',
-    fields: (t) => ({
-      totalConflicts: t.exposeInt('totalConflicts', { description: 'Risk rows loaded (active records).' }),
-      highRiskUsers: t.exposeInt('highRiskUsers', { description: 'Users with at least one high-risk row.' }),
-      newHighRiskUsers: t.exposeInt('newHighRiskUsers', {
-        description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
-      }),
-      pendingReviews: t.exposeInt('pendingReviews', { description: 'Risk rows not yet decided in the period whose decisions are shown (the active one, else the one closed last; every row when there is none): the same figure as the trend’s last pending.' }),
-      activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
+const DashboardStats = builder.objectRef<Awaited<ReturnType<typeof dashboard.dashboardStats>>>('DashboardStats').implement({
+  description: 'The dashboard’s four figures.',
+  fields: (t) => ({
+    totalConflicts: t.exposeInt('totalConflicts', { description: 'Risk rows loaded (active records).' }),
+    highRiskUsers: t.exposeInt('highRiskUsers', { description: 'Users with at least one high-risk row.' }),
+    newHighRiskUsers: t.exposeInt('newHighRiskUsers', {
+      description: `Of the high-risk users, those whose first high-risk row was loaded in the last ${HIGH_RISK_TREND_DAYS} days (the card's trend text).`,
     }),
-  });
+    pendingReviews: t.exposeInt('pendingReviews', {
+      description:
+        'Risk rows not yet decided in the period whose decisions are shown (the active one, else the one closed last; every row when there is none): the same figure as the trend’s last pending.',
+    }),
+    activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
+  }),
+});
 
 builder.queryFields((t) => ({
   dashboardStats: t.field({
@@ -55,7 +56,10 @@ const TrendPointRef = builder.objectRef<dashboard.TrendPoint>('TrendPoint').impl
 
 const CategoryCountRef = builder.objectRef<{ category: string; count: number }>('RiskCategoryCount').implement({
   description: 'Conflicts of one risk category.',
-  fields: (t) => ({ category: t.exposeString('category', { description: 'The category (accepted AI category, or Uncategorised).' }), count: t.exposeInt('count', { description: 'Risk rows in it.' }) }),
+  fields: (t) => ({
+    category: t.exposeString('category', { description: 'The category (accepted AI category, or Uncategorised).' }),
+    count: t.exposeInt('count', { description: 'Risk rows in it.' }),
+  }),
 });
 
 const DashboardChangeReasonEnum = enumOf('DashboardChangeReason', {
@@ -94,7 +98,11 @@ builder.subscriptionFields((t) => ({
     type: DashboardChangeRef,
     description: 'The dashboard figures moved (decisions saved, an upload went live): refetch them. Carries no figures.',
     authScopes: { signedIn: true },
-    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('dashboard:changed'), filter(() => stillSignedIn(ctx))),
+    subscribe: (_root, _args, ctx) =>
+      pipe(
+        ctx.pubsub.subscribe('dashboard:changed'),
+        filter(() => stillSignedIn(ctx)),
+      ),
     resolve: (payload: DashboardChange) => payload,
   }),
 }));

@@ -35,7 +35,12 @@ const EvidenceDecisionRef = builder.objectRef<Record<string, unknown>>('Evidence
       accessRiskId: text('accessRiskId', 'The access risk id.'),
       roleProfile: text('roleProfile', 'The role profile decided on.'),
       system: text('system', 'The source system of the decided access (e.g. SAP ERP), as exported.'),
-      decision: t.field({ type: DecisionValueEnum, nullable: true, description: 'RETAIN, RETAIN_MITIGATED or REMOVE.', resolve: (r) => (r.decision ?? null) as DecisionValue | null }),
+      decision: t.field({
+        type: DecisionValueEnum,
+        nullable: true,
+        description: 'RETAIN, RETAIN_MITIGATED or REMOVE.',
+        resolve: (r) => (r.decision ?? null) as DecisionValue | null,
+      }),
       comments: text('comments', 'The reviewer’s comment.'),
       reviewer: text('reviewer', 'Who decided.'),
       decidedAt: text('decidedAt', 'When the reviewer last set this decision (ISO-8601).'),
@@ -45,7 +50,8 @@ const EvidenceDecisionRef = builder.objectRef<Record<string, unknown>>('Evidence
       recommendation: t.field({
         type: RecommendationValueEnum,
         nullable: true,
-        description: "What the help-deciding rules recommended to the decision's reviewer when the evidence was made (advice, never applied; empty in evidence frozen before it was recorded).",
+        description:
+          "What the help-deciding rules recommended to the decision's reviewer when the evidence was made (advice, never applied; empty in evidence frozen before it was recorded).",
         resolve: (r) => (r.recommendation ?? null) as RecommendationValue | null,
       }),
     };
@@ -63,10 +69,21 @@ const PeriodEvidenceRef = builder.objectRef<EvidenceView>('PeriodEvidence').impl
     retainedMitigated: t.int({ description: 'Of those, retained with a mitigating control.', resolve: (e) => e.scope.summary.retainedMitigated }),
     removed: t.int({ description: 'Of those, removed.', resolve: (e) => e.scope.summary.removed }),
     approvedDecisions: t.int({ description: 'Of those, decisions in approved submissions.', resolve: (e) => e.scope.summary.approvedDecisions }),
-    uploads: t.field({ type: [EvidenceUploadRef], description: 'Every upload the decisions were made on (loaded during the period or live at its end), oldest first: the evidence lists them all, one per data load.', resolve: (e) => e.scope.uploads }),
+    uploads: t.field({
+      type: [EvidenceUploadRef],
+      description:
+        'Every upload the decisions were made on (loaded during the period or live at its end), oldest first: the evidence lists them all, one per data load.',
+      resolve: (e) => e.scope.uploads,
+    }),
     decisions: t.field({ type: [EvidenceDecisionRef], description: 'The first 500 final decisions; the files hold them all.', resolve: (e) => e.decisions }),
-    xlsxUrl: t.string({ description: 'Where to download every decision as an Excel workbook.', resolve: (e) => `/api/reports/evidence?periodId=${e.scope.period.id}&format=xlsx` }),
-    csvUrl: t.string({ description: 'Where to download every decision as CSV (same session or token).', resolve: (e) => `/api/reports/evidence?periodId=${e.scope.period.id}&format=csv` }),
+    xlsxUrl: t.string({
+      description: 'Where to download every decision as an Excel workbook.',
+      resolve: (e) => `/api/reports/evidence?periodId=${e.scope.period.id}&format=xlsx`,
+    }),
+    csvUrl: t.string({
+      description: 'Where to download every decision as CSV (same session or token).',
+      resolve: (e) => `/api/reports/evidence?periodId=${e.scope.period.id}&format=csv`,
+    }),
   }),
 });
 

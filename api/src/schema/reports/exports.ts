@@ -12,7 +12,8 @@ const RiskExportKindEnum = enumOf('RiskExportKind', {
   values: {
     queue: { description: "Export Results: the rows of the caller's list with the caller's own decision (GET /api/risks/export)." },
     risk_report: {
-      description: "The risk report: a line per reviewer decision with its review metadata; an administrator sees every reviewer's (GET /api/reports/risk-report).",
+      description:
+        "The risk report: a line per reviewer decision with its review metadata; an administrator sees every reviewer's (GET /api/reports/risk-report).",
     },
   } satisfies Record<(typeof RISK_EXPORT_KINDS)[number], { description: string }>,
 });

@@ -11,7 +11,7 @@ import { RiskLevelEnum } from '../review/risks.js';
 import * as remediation from '../../services/review/remediation.js';
 
 const RemediationStatusEnum = enumOf('RemediationStatus', {
-  description: "Where a removal stands: open (to do), done, failed (could not be revoked), verified (the next upload no longer holds the access).",
+  description: 'Where a removal stands: open (to do), done, failed (could not be revoked), verified (the next upload no longer holds the access).',
   values: {
     open: { description: 'To be revoked (again, after an upload still held it).' },
     done: { description: 'Revoked, says whoever set it; the next upload checks it.' },
@@ -48,7 +48,10 @@ export const RemediationItemNode = builder.prismaNode('RemediationItem', {
     approvedAt: t.expose('approvedAt', { type: 'DateTime', nullable: true, description: 'When they were approved.' }),
     status: t.expose('status', { type: RemediationStatusEnum, description: 'Where the removal stands.' }),
     statusNote: t.exposeString('statusNote', { nullable: true, description: 'The note given with the status (why it failed, say).' }),
-    statusSetBy: t.exposeString('statusSetBy', { nullable: true, description: "Who set the status, as shown at the time ('system (upload check)' for an upload); null while never set." }),
+    statusSetBy: t.exposeString('statusSetBy', {
+      nullable: true,
+      description: "Who set the status, as shown at the time ('system (upload check)' for an upload); null while never set.",
+    }),
     statusSetAt: t.expose('statusSetAt', { type: 'DateTime', nullable: true, description: 'When the status was set.' }),
     verifiedAt: t.expose('verifiedAt', { type: 'DateTime', nullable: true, description: 'When an upload found the access gone.' }),
     reopenedCount: t.exposeInt('reopenedCount', { description: 'How many times an upload found the access still there after it was marked done.' }),
@@ -95,7 +98,11 @@ builder.queryFields((t) => ({
     totalCount: async (_conn, args, ctx) => ctx.prisma.remediationItem.count({ where: remediation.remediationWhere(filterOf(args.filter)) }),
     resolve: async (query, _root, args, ctx) => {
       const where = await remediation.remediationScope(ctx.caller!, filterOf(args.filter));
-      return ctx.prisma.remediationItem.findMany({ ...runnable(query), where, orderBy: remediationOrder.orderBy<Prisma.RemediationItemOrderByWithRelationInput>(args.orderBy) });
+      return ctx.prisma.remediationItem.findMany({
+        ...runnable(query),
+        where,
+        orderBy: remediationOrder.orderBy<Prisma.RemediationItemOrderByWithRelationInput>(args.orderBy),
+      });
     },
   }),
 }));

@@ -31,7 +31,12 @@ const SharedWithRef = builder.objectRef<history.SharedWith>('ReviewSharedWith').
   description: 'Another reviewer of the same user and role in the period, with their decision (null: pending).',
   fields: (t) => ({
     reviewerName: t.exposeString('reviewerName', { description: 'The other reviewer.' }),
-    decision: t.field({ type: DecisionValueEnum, nullable: true, description: 'Their decision (null: pending).', resolve: (s) => s.decision as DecisionValue | null }),
+    decision: t.field({
+      type: DecisionValueEnum,
+      nullable: true,
+      description: 'Their decision (null: pending).',
+      resolve: (s) => s.decision as DecisionValue | null,
+    }),
   }),
 });
 
@@ -46,12 +51,20 @@ const ReviewRef = builder.node(builder.objectRef<history.ReviewRecord>('ReviewDe
     userName: t.exposeString('userName', { description: 'The user’s name.' }),
     riskLevel: t.field({ type: RiskLevelEnum, description: 'The risk level of the row.', resolve: (r) => r.riskLevel as RiskLevel }),
     roleProfile: t.exposeString('roleProfile', { description: 'The role profile decided on.' }),
-    decision: t.field({ type: DecisionValueEnum, description: 'What the reviewer decided for the access: retain, retain with a mitigating control, or remove.', resolve: (r) => r.decision as DecisionValue }),
+    decision: t.field({
+      type: DecisionValueEnum,
+      description: 'What the reviewer decided for the access: retain, retain with a mitigating control, or remove.',
+      resolve: (r) => r.decision as DecisionValue,
+    }),
     comments: t.exposeString('comments', { nullable: true, description: 'The reviewer’s comment.' }),
     reviewerName: t.exposeString('reviewerName', { description: 'Who decided.' }),
     periodName: t.exposeString('periodName', { description: 'The review period it was made in.' }),
     isSharedRole: t.exposeBoolean('isSharedRole', { description: 'More than one reviewer reviews this user and role in the period (README).' }),
-    sharedWith: t.field({ type: [SharedWithRef], description: 'The other reviewers of the same user and role, with their decisions.', resolve: (r) => r.sharedWith }),
+    sharedWith: t.field({
+      type: [SharedWithRef],
+      description: 'The other reviewers of the same user and role, with their decisions.',
+      resolve: (r) => r.sharedWith,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the decision was made (its last change).' }),
   }),
 });
@@ -112,7 +125,12 @@ async function reviewPage(ctx: Context, args: ConnectionArgs & { page?: number |
 
 /** The totalCount of a decisions connection. */
 const reviewCount = {
-  fields: (c: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never>, object>) => ({
+  fields: (
+    c: PothosSchemaTypes.ObjectFieldBuilder<
+      PothosSchemaTypes.ExtendDefaultTypes<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never>,
+      object
+    >,
+  ) => ({
     totalCount: c.int({ description: 'How many decisions match the filters.', resolve: (conn) => (conn as unknown as { totalCount: number }).totalCount }),
   }),
 };

@@ -56,7 +56,8 @@ builder.objectFields(CompositeUserRef, (t) => ({
     nullable: true,
     description: "The viewer's latest stored analysis of this user, if any.",
     resolve: (u, _args, ctx) =>
-      ctx.caller!.viewer.loader(
+      ctx
+        .caller!.viewer.loader(
           'analysis.latest',
           async (ids: readonly string[]) => {
             const byUser = new Map((await analysis.latestResults(ctx.caller!, ids)).map((r) => [r.userId, r]));

@@ -39,8 +39,16 @@ const AccessItem = builder.objectRef<simulation.AccessItem>('SimulationAccessIte
 const TableComparison = builder.objectRef<simulation.SimulationResult['tableComparison']>('SimulationTableComparison').implement({
   description: 'The user’s access items before and after a simulation.',
   fields: (t) => ({
-    originalData: t.field({ type: [AccessItem], description: 'The user’s access rows for the risk as loaded, before the simulated role changes.', resolve: (r) => r.originalData }),
-    simulationData: t.field({ type: [AccessItem], description: 'The same rows after the simulated role changes: what would remain of the risk.', resolve: (r) => r.simulationData }),
+    originalData: t.field({
+      type: [AccessItem],
+      description: 'The user’s access rows for the risk as loaded, before the simulated role changes.',
+      resolve: (r) => r.originalData,
+    }),
+    simulationData: t.field({
+      type: [AccessItem],
+      description: 'The same rows after the simulated role changes: what would remain of the risk.',
+      resolve: (r) => r.simulationData,
+    }),
   }),
 });
 
@@ -67,12 +75,17 @@ const EngineConflict = builder.objectRef<EngineConflictT>('SimulationConflict').
     riskId: t.exposeString('riskId', { description: 'The access risk.' }),
     riskDescription: t.exposeString('riskDescription', { description: 'The risk’s description in the rule set.' }),
     riskLevel: t.exposeString('riskLevel', { description: 'Critical, High, Medium or Low.' }),
-    paths: t.field({ type: [EnginePath], description: 'Its paths (risk, function, system, action, role), in the order of a run’s rows.', resolve: (c) => c.paths }),
+    paths: t.field({
+      type: [EnginePath],
+      description: 'Its paths (risk, function, system, action, role), in the order of a run’s rows.',
+      resolve: (c) => c.paths,
+    }),
   }),
 });
 
 const EngineAnswer = builder.objectRef<EngineSimulationT>('SimulationEngineAnswer').implement({
-  description: 'The access-analysis engine’s answer: the user’s roles in the loaded system extracts, changed as the scenarios say, analysed with the active rule set version as of today.',
+  description:
+    'The access-analysis engine’s answer: the user’s roles in the loaded system extracts, changed as the scenarios say, analysed with the active rule set version as of today.',
   fields: (t) => ({
     ruleSetId: t.exposeString('ruleSetId', { description: 'The rule set version analysed (its database id).' }),
     ruleSetName: t.exposeString('ruleSetName', { description: 'Its name.' }),
@@ -81,14 +94,20 @@ const EngineAnswer = builder.objectRef<EngineSimulationT>('SimulationEngineAnswe
     systems: t.exposeStringList('systems', { description: 'The systems whose current extract holds the user.' }),
     appear: t.field({ type: [EngineConflict], description: 'Conflicts that would appear, with their paths after the changes.', resolve: (e) => e.appear }),
     go: t.field({ type: [EngineConflict], description: 'Conflicts that would go, with their paths as the roles are now.', resolve: (e) => e.go }),
-    remain: t.field({ type: [EngineConflict], description: 'Conflicts the user holds either way, with their paths after the changes.', resolve: (e) => e.remain }),
+    remain: t.field({
+      type: [EngineConflict],
+      description: 'Conflicts the user holds either way, with their paths after the changes.',
+      resolve: (e) => e.remain,
+    }),
   }),
 });
 
 const SimulationResult = builder.objectRef<simulation.SimulationResult>('SimulationResult').implement({
   description: 'What removing roles would do to one risk of one user.',
   fields: (t) => ({
-    simulationId: t.exposeString('simulationId', { description: 'The stored run’s id (`SimulationRun.runId`; node(id:) reads the run back by `SimulationRun.id`).' }),
+    simulationId: t.exposeString('simulationId', {
+      description: 'The stored run’s id (`SimulationRun.runId`; node(id:) reads the run back by `SimulationRun.id`).',
+    }),
     userId: t.exposeString('userId', { description: 'The user id.' }),
     riskId: t.exposeString('riskId', { description: 'The access risk id.' }),
     compositeRolesOnly: t.exposeBoolean('compositeRolesOnly', { description: 'Run on composite roles only.' }),
@@ -107,7 +126,8 @@ const SimulationResult = builder.objectRef<simulation.SimulationResult>('Simulat
     engine: t.field({
       type: EngineAnswer,
       nullable: true,
-      description: 'When a loaded system extract holds the user: the engine’s answer (the items above are then its rows of the risk). Null when the simulation answered from the imported rows.',
+      description:
+        'When a loaded system extract holds the user: the engine’s answer (the items above are then its rows of the risk). Null when the simulation answered from the imported rows.',
       resolve: (r) => r.engine,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it ran.' }),
@@ -135,7 +155,10 @@ const SimulationRun = builder.node(builder.objectRef<simulation.SimulationRun>('
 
 const PickerOption = builder.objectRef<simulation.PickerOption>('SimulationOption').implement({
   description: 'A value to pick in the simulation’s pickers.',
-  fields: (t) => ({ value: t.exposeString('value', { description: 'The value to send.' }), label: t.exposeString('label', { description: 'How to show it.' }) }),
+  fields: (t) => ({
+    value: t.exposeString('value', { description: 'The value to send.' }),
+    label: t.exposeString('label', { description: 'How to show it.' }),
+  }),
 });
 
 const WhatIfUser = builder.objectRef<whatIf.WhatIfUser>('RoleWhatIfUser').implement({
@@ -167,25 +190,37 @@ const ScenarioInput = builder.inputType('SimulationScenarioInput', {
   fields: (t) => ({
     riskId: t.string({ description: 'The risk id it applies to (defaults to the simulated one).' }),
     roleProfile: t.string({ required: true, description: 'The role: a composite role or a role profile of the user.' }),
-    action: t.field({ type: ScenarioActionEnum, required: true, description: 'RETAIN keeps the role; REMOVE takes it away; ADD gives it (needs the user’s system data loaded).' }),
+    action: t.field({
+      type: ScenarioActionEnum,
+      required: true,
+      description: 'RETAIN keeps the role; REMOVE takes it away; ADD gives it (needs the user’s system data loaded).',
+    }),
     system: t.string({ description: 'The system the change applies to (the engine’s answer only); left out, every system of the user where the role exists.' }),
   }),
 });
-
 
 builder.queryFields((t) => ({
   simulationRisks: t.field({
     type: [PickerOption],
     description: `The access risks of a user (id and description), for the simulation's risk picker; for a user of a loaded extract, also the enabled risks of the active rule sets. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
-    args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), search: t.arg.string({ description: 'Part of the risk id or description.' }), limit: t.arg.int({ description: 'At most this many.' }) },
+    args: {
+      userId: t.arg.string({ required: true, description: 'The user id in the source system.' }),
+      search: t.arg.string({ description: 'Part of the risk id or description.' }),
+      limit: t.arg.int({ description: 'At most this many.' }),
+    },
     resolve: (_root, args, ctx) => simulation.userRisks(ctx.caller!, args.userId, args.search, args.limit),
   }),
   simulationRoles: t.field({
     type: [PickerOption],
     description: `A user's composite roles and (unless compositeRolesOnly) role profiles, for the scenarios' role picker; for a user of a loaded extract, also the roles of their systems. A picker list bounded by \`limit\` (20 when left out, at most 50), not a connection.`,
     authScopes: { admin: true },
-    args: { userId: t.arg.string({ required: true, description: 'The user id in the source system.' }), compositeRolesOnly: t.arg.boolean({ description: 'List only composite roles, not the role profiles under them.' }), search: t.arg.string({ description: 'Part of the role’s name.' }), limit: t.arg.int({ description: 'At most this many.' }) },
+    args: {
+      userId: t.arg.string({ required: true, description: 'The user id in the source system.' }),
+      compositeRolesOnly: t.arg.boolean({ description: 'List only composite roles, not the role profiles under them.' }),
+      search: t.arg.string({ description: 'Part of the role’s name.' }),
+      limit: t.arg.int({ description: 'At most this many.' }),
+    },
     resolve: (_root, args, ctx) =>
       simulation.userRoles(ctx.caller!, args.userId, { compositeOnly: args.compositeRolesOnly, search: args.search, limit: args.limit }),
   }),

@@ -16,7 +16,7 @@ const ApprovalGroupEnum = enumOf('ApprovalGroup', {
   descriptions: {
     removal: 'The reviewer decided to remove the access: approving it puts the row on the remediation list.',
     mitigation: 'A retain with a mitigating control.',
-    retained_against_recommendation: "Retained although the recommendation was REMOVE.",
+    retained_against_recommendation: 'Retained although the recommendation was REMOVE.',
     other: 'Any other item (retained as recommended, or to review).',
   },
 });

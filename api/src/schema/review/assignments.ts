@@ -43,7 +43,10 @@ export const AssignmentCriteriaNode = builder.prismaNode('AssignmentCriteria', {
 
 const ValueOption = builder.objectRef<assignments.ValueOption>('AssignmentValueOption').implement({
   description: 'A value to pick for an assignment.',
-  fields: (t) => ({ value: t.exposeString('value', { description: 'The value to send as criteriaValue.' }), label: t.exposeString('label', { description: 'How to show it (e.g. with the user’s name).' }) }),
+  fields: (t) => ({
+    value: t.exposeString('value', { description: 'The value to send as criteriaValue.' }),
+    label: t.exposeString('label', { description: 'How to show it (e.g. with the user’s name).' }),
+  }),
 });
 
 const criteriaOrder = listOrder(
@@ -65,12 +68,16 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     args: criteriaOrder.arg(),
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.assignmentCriteria.findMany({ ...runnable(query), orderBy: criteriaOrder.orderBy<Prisma.AssignmentCriteriaOrderByWithRelationInput>(args.orderBy) }),
+      ctx.prisma.assignmentCriteria.findMany({
+        ...runnable(query),
+        orderBy: criteriaOrder.orderBy<Prisma.AssignmentCriteriaOrderByWithRelationInput>(args.orderBy),
+      }),
     totalCount: (_root, _args, ctx) => ctx.prisma.assignmentCriteria.count(),
   }),
   assignmentValues: t.field({
     type: [ValueOption],
-    description: 'The values a criteria type can take in the loaded data; values the reviewer already has are left out. A picker list bounded by `limit` (at most 1,000), not a connection.',
+    description:
+      'The values a criteria type can take in the loaded data; values the reviewer already has are left out. A picker list bounded by `limit` (at most 1,000), not a connection.',
     authScopes: { admin: true },
     args: {
       criteriaType: t.arg({ type: CriteriaTypeEnum, required: true, description: 'Which field’s values.' }),
@@ -102,7 +109,13 @@ builder.mutationFields((t) => ({
     description: 'Assigns the matching rows to a reviewer (administrators).',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: CreateAssignmentInput, required: true, description: 'The reviewer and the one field value (criteria type and value) whose rows they are to review.' }) },
+    args: {
+      input: t.arg({
+        type: CreateAssignmentInput,
+        required: true,
+        description: 'The reviewer and the one field value (criteria type and value) whose rows they are to review.',
+      }),
+    },
     resolve: async (query, _root, { input }, ctx) => {
       const c = await assignments.createCriteria(ctx.caller!, { ...input, reviewerId: input.reviewerId.id });
       return ctx.prisma.assignmentCriteria.findUniqueOrThrow({ ...runnable(query), where: { id: c.id } });

@@ -22,28 +22,39 @@ import type { Context } from '../../context.js';
  */
 const json = (k: unknown) => JSON.stringify(k);
 function groupsOf(ctx: Context, page: view.Keyset) {
-  return ctx.caller!.viewer.loader(`composite.groups|${json(page)}`, (userIds: readonly string[]) =>
-    view.listRiskGroupsOf(ctx.caller!, userIds, page), String);
+  return ctx.caller!.viewer.loader(`composite.groups|${json(page)}`, (userIds: readonly string[]) => view.listRiskGroupsOf(ctx.caller!, userIds, page), String);
 }
 function rolesOf(ctx: Context, page: view.Keyset) {
-  return ctx.caller!.viewer.loader(`composite.roles|${json(page)}`, (groups: readonly { userId: string; accessRiskId: string }[]) =>
-    view.listRolesOf(ctx.caller!, groups, page), (g) => json([g.userId, g.accessRiskId]));
+  return ctx.caller!.viewer.loader(
+    `composite.roles|${json(page)}`,
+    (groups: readonly { userId: string; accessRiskId: string }[]) => view.listRolesOf(ctx.caller!, groups, page),
+    (g) => json([g.userId, g.accessRiskId]),
+  );
 }
 function groupCountsOf(ctx: Context) {
-  return ctx.caller!.viewer.loader('composite.groupCounts', (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.caller!, userIds), (u) => u);
+  return ctx.caller!.viewer.loader(
+    'composite.groupCounts',
+    (userIds: readonly string[]) => view.countRiskGroupsOf(ctx.caller!, userIds),
+    (u) => u,
+  );
 }
 function roleCountsOf(ctx: Context) {
-  return ctx.caller!.viewer.loader('composite.roleCounts', (groups: readonly { userId: string; accessRiskId: string }[]) =>
-    view.countRolesOf(ctx.caller!, groups), (g) => json([g.userId, g.accessRiskId]));
+  return ctx.caller!.viewer.loader(
+    'composite.roleCounts',
+    (groups: readonly { userId: string; accessRiskId: string }[]) => view.countRolesOf(ctx.caller!, groups),
+    (g) => json([g.userId, g.accessRiskId]),
+  );
 }
 const roleKeyOf = (r: view.RoleKey) => json([r.userId, r.accessRiskId, r.compositeBusinessRole]);
 function detailsOf(ctx: Context, first: number) {
-  return ctx.caller!.viewer.loader(`composite.details|${first}`, (roles: readonly view.RoleKey[]) =>
-    view.authorizationDetailsOf(ctx.caller!, roles, first), roleKeyOf);
+  return ctx.caller!.viewer.loader(
+    `composite.details|${first}`,
+    (roles: readonly view.RoleKey[]) => view.authorizationDetailsOf(ctx.caller!, roles, first),
+    roleKeyOf,
+  );
 }
 function detailCountsOf(ctx: Context) {
-  return ctx.caller!.viewer.loader('composite.detailCounts', (roles: readonly view.RoleKey[]) =>
-    view.authorizationDetailCounts(ctx.caller!, roles), roleKeyOf);
+  return ctx.caller!.viewer.loader('composite.detailCounts', (roles: readonly view.RoleKey[]) => view.authorizationDetailCounts(ctx.caller!, roles), roleKeyOf);
 }
 
 // Cursors carry the grouping key of the edge's node (user id, risk id, role name).
@@ -99,26 +110,33 @@ builder.node(CompositeUserRef, {
     highRisks: t.exposeInt('highRisks', { description: 'Of those, rows of level high or medium (medium counts as high).' }),
     decidedRisks: t.exposeInt('decidedRisks', { description: 'Rows the viewer has decided in the active period.' }),
     allDecided: t.exposeBoolean('allDecided', { description: 'Every row decided by the viewer in the active period (the green dot).' }),
-    riskGroups: t.connection({
-      type: CompositeRiskGroupRef,
-      description: "The user's risk groups (one per access risk id), by risk id.",
-      resolve: async (u, args, ctx) => ({
-        ...(await resolveCursorConnection({ args, toCursor: (g: view.RiskGroupSummary) => cursorOf(g.accessRiskId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-          groupsOf(ctx, keyset(p)).load(u.userId),
-        )),
-        // Counted only when asked for, for every user of the page in one query.
-        totalCount: () => groupCountsOf(ctx).load(u.userId),
-      }),
-    }, lazyTotalCount),
+    riskGroups: t.connection(
+      {
+        type: CompositeRiskGroupRef,
+        description: "The user's risk groups (one per access risk id), by risk id.",
+        resolve: async (u, args, ctx) => ({
+          ...(await resolveCursorConnection(
+            { args, toCursor: (g: view.RiskGroupSummary) => cursorOf(g.accessRiskId), ...PAGE },
+            (p: ResolveCursorConnectionArgs) => groupsOf(ctx, keyset(p)).load(u.userId),
+          )),
+          // Counted only when asked for, for every user of the page in one query.
+          totalCount: () => groupCountsOf(ctx).load(u.userId),
+        }),
+      },
+      lazyTotalCount,
+    ),
   }),
 });
 
 builder.node(CompositeRiskGroupRef, {
-  description: "One access risk of a user in the composite-role view, with the composite roles that carry it.",
+  description: 'One access risk of a user in the composite-role view, with the composite roles that carry it.',
   id: { description: 'The global id of this risk group.', resolve: (g) => JSON.stringify([g.userId, g.accessRiskId]), parse: (id) => parseKey(id, 2) },
   isTypeOf: (v) => (v as { kind?: string }).kind === 'CompositeRiskGroup',
   loadMany: (ids, ctx) =>
-    view.getRiskGroups(ctx.caller!, ids.map(([userId, accessRiskId]) => ({ userId: userId!, accessRiskId: accessRiskId! }))),
+    view.getRiskGroups(
+      ctx.caller!,
+      ids.map(([userId, accessRiskId]) => ({ userId: userId!, accessRiskId: accessRiskId! })),
+    ),
   fields: (t) => ({
     userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk id.' }),
@@ -128,17 +146,21 @@ builder.node(CompositeRiskGroupRef, {
     totalRisks: t.exposeInt('totalRisks', { description: 'The viewer’s rows of the user under this risk.' }),
     decidedRisks: t.exposeInt('decidedRisks', { description: 'Of those, rows the viewer has decided.' }),
     allDecided: t.exposeBoolean('allDecided', { description: 'Every one of them is decided.' }),
-    roles: t.connection({
-      type: CompositeRoleRef,
-      description: 'The composite roles (or the directly assigned roles, under an empty composite role) carrying this risk.',
-      resolve: async (g, args, ctx) => ({
-        ...(await resolveCursorConnection({ args, toCursor: (r: view.CompositeRoleSummary) => cursorOf(r.compositeBusinessRole), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-          rolesOf(ctx, keyset(p)).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
-        )),
-        // Counted only when asked for, for every group of the page in one query.
-        totalCount: () => roleCountsOf(ctx).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
-      }),
-    }, lazyTotalCount),
+    roles: t.connection(
+      {
+        type: CompositeRoleRef,
+        description: 'The composite roles (or the directly assigned roles, under an empty composite role) carrying this risk.',
+        resolve: async (g, args, ctx) => ({
+          ...(await resolveCursorConnection(
+            { args, toCursor: (r: view.CompositeRoleSummary) => cursorOf(r.compositeBusinessRole), ...PAGE },
+            (p: ResolveCursorConnectionArgs) => rolesOf(ctx, keyset(p)).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
+          )),
+          // Counted only when asked for, for every group of the page in one query.
+          totalCount: () => roleCountsOf(ctx).load({ userId: g.userId, accessRiskId: g.accessRiskId }),
+        }),
+      },
+      lazyTotalCount,
+    ),
   }),
 });
 
@@ -159,8 +181,7 @@ const RoleFunction = builder.objectRef<view.RoleFunction>('CompositeRoleFunction
 });
 
 const AuthorizationDetail = builder.objectRef<view.AuthorizationDetail>('AuthorizationDetail').implement({
-  description:
-    'One permission of a role: Auth Object is the export\u2019s Resource; Field its Resource Extn, or the Action when that is empty.',
+  description: 'One permission of a role: Auth Object is the export\u2019s Resource; Field its Resource Extn, or the Action when that is empty.',
   fields: (t) => ({
     riskRowId: t.field({ type: 'ID', description: 'The RiskRow node this line comes from.', resolve: (d) => encodeGlobalID('RiskRow', String(d.id)) }),
     authObject: t.exposeString('authObject', { description: 'The authorisation object (the export’s Resource).' }),
@@ -189,7 +210,11 @@ builder.node(CompositeRoleRef, {
   loadMany: (ids, ctx) =>
     view.getRoles(
       ctx.caller!,
-      ids.map(([userId, accessRiskId, compositeBusinessRole]) => ({ userId: userId!, accessRiskId: accessRiskId!, compositeBusinessRole: compositeBusinessRole! })),
+      ids.map(([userId, accessRiskId, compositeBusinessRole]) => ({
+        userId: userId!,
+        accessRiskId: accessRiskId!,
+        compositeBusinessRole: compositeBusinessRole!,
+      })),
     ),
   fields: (t) => ({
     userId: t.exposeString('userId', { description: 'The user id in the source system.' }),
@@ -231,8 +256,9 @@ builder.queryFields((t) => ({
       authScopes: { signedIn: true },
       args: { search: t.arg.string({ description: 'Part of the user id or name.' }) },
       resolve: async (_root, args, ctx) => {
-        const connection = await resolveCursorConnection({ args, toCursor: (u: view.CompositeUserSummary) => cursorOf(u.userId), ...PAGE }, (p: ResolveCursorConnectionArgs) =>
-          view.listUsers(ctx.caller!, { search: args.search }, keyset(p)),
+        const connection = await resolveCursorConnection(
+          { args, toCursor: (u: view.CompositeUserSummary) => cursorOf(u.userId), ...PAGE },
+          (p: ResolveCursorConnectionArgs) => view.listUsers(ctx.caller!, { search: args.search }, keyset(p)),
         );
         // Counted only when asked for (a count over every visible row), cached per data version.
         return { ...connection, totalCount: () => view.countUsers(ctx.caller!, { search: args.search }) };
@@ -257,7 +283,7 @@ const CompositeRoleDecisionInput = builder.inputType('CompositeRoleDecisionInput
     compositeBusinessRole: t.string({ required: true, description: 'The composite role (empty for directly assigned roles).' }),
     decision: t.field({ type: DecisionValueEnum, required: true, description: 'The decision for every row of the user under the role.' }),
     comments: t.string({ description: 'Why (optional).' }),
-    mitigationControl: t.string({ description: 'RETAIN_MITIGATED: the mitigating control (else each row\'s Control column from the export).' }),
+    mitigationControl: t.string({ description: "RETAIN_MITIGATED: the mitigating control (else each row's Control column from the export)." }),
     mitigationExpiresAt: t.field({ type: 'DateTime', description: 'RETAIN_MITIGATED: when the control expires (not in the past).' }),
   }),
 });
@@ -266,9 +292,22 @@ const CompositeRoleDecisionResult = builder.objectRef<view.RoleDecisionResult>('
   description: 'What saving composite-role decisions did, with the view’s objects as they are now.',
   fields: (t) => ({
     saved: t.exposeInt('saved', { description: 'How many risk rows the decisions covered.' }),
-    users: t.field({ type: [CompositeUserRef], description: 'The users touched, as the viewer now sees them: one per user named in `decisions`, so bounded by the input (at most 100,000 decisions a call), not a connection.', resolve: (r) => r.users }),
-    riskGroups: t.field({ type: [CompositeRiskGroupRef], description: 'Every risk group holding a touched role (bounded by the input, as `users`), for the client to update in place.', resolve: (r) => r.riskGroups }),
-    roles: t.field({ type: [CompositeRoleRef], description: 'The touched roles, in every risk group (bounded by the input, as `users`).', resolve: (r) => r.roles }),
+    users: t.field({
+      type: [CompositeUserRef],
+      description:
+        'The users touched, as the viewer now sees them: one per user named in `decisions`, so bounded by the input (at most 100,000 decisions a call), not a connection.',
+      resolve: (r) => r.users,
+    }),
+    riskGroups: t.field({
+      type: [CompositeRiskGroupRef],
+      description: 'Every risk group holding a touched role (bounded by the input, as `users`), for the client to update in place.',
+      resolve: (r) => r.riskGroups,
+    }),
+    roles: t.field({
+      type: [CompositeRoleRef],
+      description: 'The touched roles, in every risk group (bounded by the input, as `users`).',
+      resolve: (r) => r.roles,
+    }),
   }),
 });
 

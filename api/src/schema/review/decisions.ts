@@ -88,16 +88,24 @@ const ReviewRulesRef = builder.objectRef<ReviewRules>('ReviewRules').implement({
 });
 
 const ExpiredMitigationRef = builder.objectRef<mitigations.ExpiredMitigation>('ExpiredMitigation').implement({
-  description: "A mitigation (RETAIN_MITIGATED decision) whose expiry date has passed: the risk it kept, under which control, until when.",
+  description: 'A mitigation (RETAIN_MITIGATED decision) whose expiry date has passed: the risk it kept, under which control, until when.',
   fields: (t) => ({
-    riskRowId: t.string({ description: "The risk row's numeric id, as text (the item's id in the REST API), not a global id.", resolve: (m) => String(m.riskRowId) }),
+    riskRowId: t.string({
+      description: "The risk row's numeric id, as text (the item's id in the REST API), not a global id.",
+      resolve: (m) => String(m.riskRowId),
+    }),
     userId: t.exposeString('userId', { description: "The user's id in the source system whose access carries the risk." }),
     userName: t.exposeString('userName', { description: 'That user’s name, as loaded.' }),
     accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk (segregation-of-duties conflict) id, e.g. P001.' }),
     roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
-    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The composite (business) role that grants the role profile (empty: assigned directly).' }),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', {
+      description: 'The composite (business) role that grants the role profile (empty: assigned directly).',
+    }),
     system: t.exposeString('system', { description: 'The system the access is in, e.g. SAP ERP.' }),
-    mitigationControl: t.exposeString('mitigationControl', { nullable: true, description: 'The mitigating control that was to cover the risk; null: none named.' }),
+    mitigationControl: t.exposeString('mitigationControl', {
+      nullable: true,
+      description: 'The mitigating control that was to cover the risk; null: none named.',
+    }),
     mitigationExpiresAt: t.expose('mitigationExpiresAt', { type: 'DateTime', description: 'The date the mitigation stopped holding (before today).' }),
     comments: t.exposeString('comments', { nullable: true, description: "The reviewer's justification of the mitigation." }),
     reviewer: t.exposeString('reviewer', { description: "The reviewer's e-mail." }),
@@ -109,24 +117,26 @@ const ExpiredMitigationsRef = builder.objectRef<{ total: number; items: mitigati
   description: 'The expired mitigations of the current period: how many, and the first of them.',
   fields: (t) => ({
     total: t.exposeInt('total', { description: 'How many mitigations have expired, all of them (items lists at most the first 500).' }),
-    items: t.field({ type: [ExpiredMitigationRef], resolve: (e) => e.items, description: `The first ${mitigations.MAX_EXPIRED_LISTED}, soonest expired first.` }),
+    items: t.field({
+      type: [ExpiredMitigationRef],
+      resolve: (e) => e.items,
+      description: `The first ${mitigations.MAX_EXPIRED_LISTED}, soonest expired first.`,
+    }),
   }),
 });
 
-export const SubmissionStateRef = builder
-  .objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState')
-  .implement({
-    description: 'The viewer’s own submission in the active period.',
-    fields: (t) => ({
-      periodActive: t.exposeBoolean('periodActive', { description: 'A review period is active.' }),
-      isSubmitted: t.exposeBoolean('isSubmitted', { description: 'They are submitted and waiting for approval.' }),
-      hasDecisions: t.exposeBoolean('hasDecisions', { description: 'The viewer has made decisions in it.' }),
-      totalDecisions: t.exposeInt('totalDecisions', { description: 'How many.' }),
-      submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true, description: 'When it was submitted.' }),
-      status: t.expose('status', { type: SubmissionStatusEnum, nullable: true, description: 'The latest submission’s status (null: never submitted).' }),
-      reviewComment: t.exposeString('reviewComment', { nullable: true, description: 'The administrator’s comment on it.' }),
-    }),
-  });
+export const SubmissionStateRef = builder.objectRef<Awaited<ReturnType<typeof decisions.submissionStatus>>>('SubmissionState').implement({
+  description: 'The viewer’s own submission in the active period.',
+  fields: (t) => ({
+    periodActive: t.exposeBoolean('periodActive', { description: 'A review period is active.' }),
+    isSubmitted: t.exposeBoolean('isSubmitted', { description: 'They are submitted and waiting for approval.' }),
+    hasDecisions: t.exposeBoolean('hasDecisions', { description: 'The viewer has made decisions in it.' }),
+    totalDecisions: t.exposeInt('totalDecisions', { description: 'How many.' }),
+    submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true, description: 'When it was submitted.' }),
+    status: t.expose('status', { type: SubmissionStatusEnum, nullable: true, description: 'The latest submission’s status (null: never submitted).' }),
+    reviewComment: t.exposeString('reviewComment', { nullable: true, description: 'The administrator’s comment on it.' }),
+  }),
+});
 
 export const SubmissionNode = builder.prismaNode('Submission', {
   description: 'A reviewer’s decisions of a period, handed in for an administrator’s approval.',
@@ -184,7 +194,11 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     args: { status: t.arg({ type: SubmissionStatusEnum, description: 'Only submissions in this status.' }), ...submissionOrder.arg() },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.submission.findMany({ ...runnable(query), where: args.status ? { status: args.status } : {}, orderBy: submissionOrder.orderBy<Prisma.SubmissionOrderByWithRelationInput>(args.orderBy) }),
+      ctx.prisma.submission.findMany({
+        ...runnable(query),
+        where: args.status ? { status: args.status } : {},
+        orderBy: submissionOrder.orderBy<Prisma.SubmissionOrderByWithRelationInput>(args.orderBy),
+      }),
     totalCount: (_root, args, ctx) => ctx.prisma.submission.count({ where: args.status ? { status: args.status } : {} }),
   }),
 }));
@@ -195,7 +209,11 @@ const DecisionInput = builder.inputType('DecisionInput', {
     riskRowId: t.globalID({ for: RiskRowNode, description: 'The risk row’s global id (or give userId and compositeBusinessRole).' }),
     userId: t.string({ description: 'With compositeBusinessRole: the user id whose rows under that role are decided.' }),
     compositeBusinessRole: t.string({ description: 'With userId: the composite role (empty for directly assigned roles).' }),
-    decision: t.field({ type: DecisionValueEnum, required: true, description: 'Keep the access (RETAIN), keep it under a mitigating control (RETAIN_MITIGATED) or take it away (REMOVE).' }),
+    decision: t.field({
+      type: DecisionValueEnum,
+      required: true,
+      description: 'Keep the access (RETAIN), keep it under a mitigating control (RETAIN_MITIGATED) or take it away (REMOVE).',
+    }),
     comments: t.string({ description: 'Why (optional; shown to approvers and auditors).' }),
     mitigationControl: t.string({ description: 'With RETAIN_MITIGATED: the control that mitigates the risk.' }),
     mitigationExpiresAt: t.field({ type: 'DateTime', description: 'With RETAIN_MITIGATED: when the mitigation must be reviewed again.' }),
@@ -228,7 +246,10 @@ function reviewField(t: Parameters<Parameters<typeof builder.mutationFields>[0]>
     args: {
       id: t.arg.globalID({ required: true, for: SubmissionNode, description: 'The submission’s global id.' }),
       comment: t.arg.string({ description: 'A comment on the whole set (a return needs it, or an item comment).' }),
-      itemComments: t.arg({ type: [ItemCommentInput], description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.' }),
+      itemComments: t.arg({
+        type: [ItemCommentInput],
+        description: 'Comments on single items, shown to the reviewer and kept in the audit trail and the evidence file.',
+      }),
     },
     resolve: (_root, { id, ...body }, ctx) => approval.reviewSubmission(ctx.caller!, id.id, outcome, body),
   });
@@ -263,9 +284,11 @@ builder.mutationFields((t) => ({
     args: {
       filter: t.arg({ type: RiskFilterInput, description: "Which rows of the viewer's list to decide, as the list is filtered; left out: every row of it." }),
       decision: t.arg({ type: DecisionValueEnum, required: true, description: 'The decision each matching row gets.' }),
-      comments: t.arg.string({ description: 'The justification saved with each decision; needed for a mitigation (and for a removal when the review rules ask for it).' }),
+      comments: t.arg.string({
+        description: 'The justification saved with each decision; needed for a mitigation (and for a removal when the review rules ask for it).',
+      }),
       mitigationControl: t.arg.string({ description: "For RETAIN_MITIGATED: the mitigating control; left out, each row's own Control column is used." }),
-      mitigationExpiresAt: t.arg({ type: 'DateTime', description: "For RETAIN_MITIGATED (and needed by it): until when the mitigation holds." }),
+      mitigationExpiresAt: t.arg({ type: 'DateTime', description: 'For RETAIN_MITIGATED (and needed by it): until when the mitigation holds.' }),
     },
     resolve: (_root, args, ctx) => bulk.decideByFilter(ctx.caller!, args),
   }),
@@ -311,7 +334,11 @@ builder.subscriptionFields((t) => ({
       "The viewer's own set as it is submitted or recalled (in any of their pages) or approved or returned by an administrator: every open page of the reviewer refetches its submission state. Never another reviewer's.",
     authScopes: { reviewer: true },
     // Keyed by the viewer's own id: the topic itself keeps other reviewers' changes out.
-    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('review:submission-changed', ctx.user!.id), filter(() => stillSignedIn(ctx))),
+    subscribe: (_root, _args, ctx) =>
+      pipe(
+        ctx.pubsub.subscribe('review:submission-changed', ctx.user!.id),
+        filter(() => stillSignedIn(ctx)),
+      ),
     resolve: (e) => e,
   }),
 }));

@@ -40,7 +40,10 @@ const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
   fields: (t) => ({
     kind: t.field({ type: ReminderKindEnum, description: 'A reminder or the escalation.', resolve: (r) => r.kind as 'reminder' | 'escalation' }),
     daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
-    pendingCount: t.exposeInt('pendingCount', { description: 'How many items were still without a decision when it was sent: the reviewer\'s own for a reminder, every late reviewer\'s for the escalation.' }),
+    pendingCount: t.exposeInt('pendingCount', {
+      description:
+        "How many items were still without a decision when it was sent: the reviewer's own for a reminder, every late reviewer's for the escalation.",
+    }),
     sentAt: t.expose('sentAt', { type: 'DateTime', description: 'When it was sent.' }),
     recipient: t.relation('user', { description: 'Who it went to: the reviewer reminded, or the administrator told of the late reviewers.' }),
   }),
@@ -63,7 +66,8 @@ export const ReviewPeriodNode = builder.prismaNode('ReviewPeriod', {
     reminderDaysBefore: t.exposeIntList('reminderDaysBefore', { description: 'Days before the end date at which reviewers with pending items are reminded.' }),
     defaultDecisionAtClose: t.expose('defaultDecisionAtClose', {
       type: DefaultAtCloseEnum,
-      description: "The decision closing the period gives each reviewer's assigned items they have not decided (marked as applied at close), or none (pending).",
+      description:
+        "The decision closing the period gives each reviewer's assigned items they have not decided (marked as applied at close), or none (pending).",
     }),
     reminders: t.field({
       type: [PeriodReminderRef],
@@ -100,7 +104,8 @@ builder.queryFields((t) => ({
     description: 'Every review period, newest first unless `orderBy` says otherwise.',
     authScopes: { admin: true },
     args: periodOrder.arg(),
-    resolve: (query, _root, args, ctx) => ctx.prisma.reviewPeriod.findMany({ ...runnable(query), orderBy: periodOrder.orderBy<Prisma.ReviewPeriodOrderByWithRelationInput>(args.orderBy) }),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.reviewPeriod.findMany({ ...runnable(query), orderBy: periodOrder.orderBy<Prisma.ReviewPeriodOrderByWithRelationInput>(args.orderBy) }),
     totalCount: (_root, _args, ctx) => ctx.prisma.reviewPeriod.count(),
   }),
 }));

@@ -12,7 +12,13 @@ import { SubmissionNode, SubmissionStatusEnum } from './decisions.js';
 
 /** The progress of a reviewer, asked for every reviewer of the page at once. */
 const progressOf = (ctx: Context, reviewer: ReviewerKey) =>
-  ctx.caller!.viewer.loader('reviewerProgress', (rs: readonly ReviewerKey[]) => reviewerProgress(ctx.caller!, rs), (r) => r.id).load(reviewer);
+  ctx
+    .caller!.viewer.loader(
+      'reviewerProgress',
+      (rs: readonly ReviewerKey[]) => reviewerProgress(ctx.caller!, rs),
+      (r) => r.id,
+    )
+    .load(reviewer);
 
 export const ReviewerStatusRef = builder.prismaObject('User', {
   description: 'One reviewer’s progress in the active period.',
@@ -22,7 +28,12 @@ export const ReviewerStatusRef = builder.prismaObject('User', {
     reviewer: t.variant(UserNode, { description: 'The reviewer whose progress this is (a User).' }),
     assigned: t.int({ description: 'Rows assigned to them.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).assigned }),
     decided: t.int({ description: 'Rows they have decided.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).decided }),
-    submissionStatus: t.field({ type: SubmissionStatusEnum, nullable: true, description: 'Their latest submission’s status (null: none).', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submissionStatus as never }),
+    submissionStatus: t.field({
+      type: SubmissionStatusEnum,
+      nullable: true,
+      description: 'Their latest submission’s status (null: none).',
+      resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submissionStatus as never,
+    }),
     submission: t.field({
       type: SubmissionNode,
       nullable: true,
@@ -31,22 +42,23 @@ export const ReviewerStatusRef = builder.prismaObject('User', {
     }),
     submitted: t.int({ description: 'Decisions they have submitted.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).submittedCount }),
     approved: t.int({ description: 'Decisions an administrator has approved.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).approvedCount }),
-    lastActivity: t.field({ type: 'DateTime', nullable: true, description: 'When they last decided or submitted.', resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).lastActivity }),
+    lastActivity: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When they last decided or submitted.',
+      resolve: async (u, _args, ctx) => (await progressOf(ctx, u)).lastActivity,
+    }),
   }),
 });
 
-const reviewerOrder = listOrder(
-  'ReviewerStatus',
-  'the reviewers',
-  PERSON_ORDER_FIELDS,
-  { field: 'NAME', direction: 'asc' },
-);
+const reviewerOrder = listOrder('ReviewerStatus', 'the reviewers', PERSON_ORDER_FIELDS, { field: 'NAME', direction: 'asc' });
 
 builder.queryFields((t) => ({
   reviewerStatus: t.prismaConnection({
     type: ReviewerStatusRef,
     cursor: 'id',
-    description: 'Per reviewer (every reviewer account) in the active period: assigned, decided, submitted, approved, last activity; by name unless `orderBy` says otherwise.',
+    description:
+      'Per reviewer (every reviewer account) in the active period: assigned, decided, submitted, approved, last activity; by name unless `orderBy` says otherwise.',
     authScopes: { admin: true },
     args: reviewerOrder.arg(),
     resolve: (query, _root, args, ctx) =>

@@ -72,7 +72,9 @@ const RiskRowObject = builder.prismaObject('RiskRow', {
     system: t.exposeString('system', { description: 'The system the access is in, e.g. SAP ERP.' }),
     roleProfile: t.exposeString('roleProfile', { description: 'The role profile that grants the access.' }),
     roleProfileDescription: t.exposeString('roleProfileDescription', { description: 'What that role profile is.' }),
-    compositeBusinessRole: t.exposeString('compositeBusinessRole', { description: 'The composite (business) role that grants the role profile (empty: assigned directly).' }),
+    compositeBusinessRole: t.exposeString('compositeBusinessRole', {
+      description: 'The composite (business) role that grants the role profile (empty: assigned directly).',
+    }),
     compositeRoleDescription: t.exposeString('compositeRoleDescription', { description: 'What that composite role is.' }),
     businessProcess: t.exposeString('businessProcess', { description: 'The business process of the function.' }),
     businessProcessDescription: t.exposeString('businessProcessDescription', { description: 'What that business process is.' }),
@@ -89,10 +91,20 @@ const RiskRowObject = builder.prismaObject('RiskRow', {
     mitigationControl: t.exposeString('mitigationControl', { description: 'The control that mitigates the risk, if the source names one.' }),
     mitigationControlDescription: t.exposeString('mitigationControlDescription', { description: 'What that control is.' }),
     executionCount: t.exposeFloat('executionCount', { nullable: true, description: 'How many times the user executed the action (null: unknown).' }),
-    lastExecutedOn: t.expose('lastExecutedOn', { type: 'DateTime', nullable: true, description: 'When the user last executed the action (null: never or unknown).' }),
-    aiSuggestedCategory: t.exposeString('aiSuggestedCategory', { nullable: true, description: 'The category the AI suggests for the access risk (null: none yet).' }),
+    lastExecutedOn: t.expose('lastExecutedOn', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the user last executed the action (null: never or unknown).',
+    }),
+    aiSuggestedCategory: t.exposeString('aiSuggestedCategory', {
+      nullable: true,
+      description: 'The category the AI suggests for the access risk (null: none yet).',
+    }),
     aiCategoryConfidence: t.exposeFloat('aiCategoryConfidence', { nullable: true, description: 'How sure the AI is of it, from 0 to 1.' }),
-    aiCategoryAccepted: t.exposeBoolean('aiCategoryAccepted', { nullable: true, description: 'An administrator accepted (true) or rejected (false) it; null: not decided.' }),
+    aiCategoryAccepted: t.exposeBoolean('aiCategoryAccepted', {
+      nullable: true,
+      description: 'An administrator accepted (true) or rejected (false) it; null: not decided.',
+    }),
   }),
 });
 
@@ -157,9 +169,18 @@ export const RiskRowConnection = builder.connectionObject(
       'Next and previous pages: `after: pageInfo.endCursor` or `before: pageInfo.startCursor` (the server seeks, ' +
       'fast however deep); any page by number: `page` with `first` as the page size.',
     fields: (t) => ({
-      totalCount: t.int({ description: 'How many rows match the filter in all (cached counts).', resolve: (c) => (c as unknown as RiskConnectionShape).totalCount }),
-      pageNumber: t.int({ description: 'The number of this page, from 1, with the page size asked for.', resolve: (c) => (c as unknown as RiskConnectionShape).pageNumber }),
-      pageCount: t.int({ description: 'How many pages of this size the rows matching the filter fill.', resolve: (c) => (c as unknown as RiskConnectionShape).pageCount }),
+      totalCount: t.int({
+        description: 'How many rows match the filter in all (cached counts).',
+        resolve: (c) => (c as unknown as RiskConnectionShape).totalCount,
+      }),
+      pageNumber: t.int({
+        description: 'The number of this page, from 1, with the page size asked for.',
+        resolve: (c) => (c as unknown as RiskConnectionShape).pageNumber,
+      }),
+      pageCount: t.int({
+        description: 'How many pages of this size the rows matching the filter fill.',
+        resolve: (c) => (c as unknown as RiskConnectionShape).pageCount,
+      }),
     }),
   },
   { name: 'RiskRowEdge', description: 'One risk row of a page, with its cursor.' },
@@ -217,26 +238,33 @@ async function riskConnection(
   };
 }
 
-const AssignedSummary = builder
-  .objectRef<{ totalAssigned: number; highRisk: number; pendingReview: number; reviewed: number }>('AssignedSummary')
-  .implement({
-    description: 'The viewer’s assigned rows, counted (reviewers).',
-    fields: (t) => ({
-      totalAssigned: t.exposeInt('totalAssigned', { description: 'Rows assigned to the viewer.' }),
-      highRisk: t.exposeInt('highRisk', { description: 'Of those, rows of level high or medium.' }),
-      pendingReview: t.exposeInt('pendingReview', { description: 'Of those, rows still without the viewer’s decision.' }),
-      reviewed: t.exposeInt('reviewed', { description: 'Of those, rows the viewer has decided in the active period.' }),
-    }),
-  });
+const AssignedSummary = builder.objectRef<{ totalAssigned: number; highRisk: number; pendingReview: number; reviewed: number }>('AssignedSummary').implement({
+  description: 'The viewer’s assigned rows, counted (reviewers).',
+  fields: (t) => ({
+    totalAssigned: t.exposeInt('totalAssigned', { description: 'Rows assigned to the viewer.' }),
+    highRisk: t.exposeInt('highRisk', { description: 'Of those, rows of level high or medium.' }),
+    pendingReview: t.exposeInt('pendingReview', { description: 'Of those, rows still without the viewer’s decision.' }),
+    reviewed: t.exposeInt('reviewed', { description: 'Of those, rows the viewer has decided in the active period.' }),
+  }),
+});
 
 builder.queryFields((t) => {
   const riskListArgs = () => ({
     filter: t.arg({ type: RiskFilterInput, description: 'Which rows.' }),
     page: t.arg.int({
-      description: 'A page by number (from 1), with `first` as the page size (25 by default, at most 500); not with `after`/`before`, whose cursor says where the page is.',
+      description:
+        'A page by number (from 1), with `first` as the page size (25 by default, at most 500); not with `after`/`before`, whose cursor says where the page is.',
     }),
-    orderBy: t.arg({ type: RiskSortEnum, description: 'The order of the rows: by row (default) or by recommendation (remove, review, retain; then by row). Sorted by recommendation, pages go by `page` number; `after`/`before` are not used.' }),
-    sort: t.arg({ type: RiskSortEnum, deprecationReason: 'Use `orderBy` (the name every connection of the graph uses).', description: 'The older name of `orderBy`.' }),
+    orderBy: t.arg({
+      type: RiskSortEnum,
+      description:
+        'The order of the rows: by row (default) or by recommendation (remove, review, retain; then by row). Sorted by recommendation, pages go by `page` number; `after`/`before` are not used.',
+    }),
+    sort: t.arg({
+      type: RiskSortEnum,
+      deprecationReason: 'Use `orderBy` (the name every connection of the graph uses).',
+      description: 'The older name of `orderBy`.',
+    }),
   });
 
   return {

@@ -28,7 +28,13 @@ const PurgeResultRef = builder.objectRef<PurgeResult>('PurgeResult').implement({
 
 const RiskDataPurged = builder.objectRef<{ purgedAt: string }>('RiskDataPurged').implement({
   description: 'Every risk row was deleted by an administrator.',
-  fields: (t) => ({ purgedAt: t.field({ type: 'DateTime', description: 'When the risk data was deleted (pages showing rows should reload).', resolve: (e) => new Date(e.purgedAt) }) }),
+  fields: (t) => ({
+    purgedAt: t.field({
+      type: 'DateTime',
+      description: 'When the risk data was deleted (pages showing rows should reload).',
+      resolve: (e) => new Date(e.purgedAt),
+    }),
+  }),
 });
 
 builder.mutationFields((t) => ({
@@ -46,7 +52,11 @@ builder.subscriptionFields((t) => ({
     type: RiskDataPurged,
     description: 'An administrator purged all risk data: refetch what the page shows.',
     authScopes: { signedIn: true },
-    subscribe: (_root, _args, ctx) => pipe(ctx.pubsub.subscribe('risk-data:purged'), filter(() => stillSignedIn(ctx))),
+    subscribe: (_root, _args, ctx) =>
+      pipe(
+        ctx.pubsub.subscribe('risk-data:purged'),
+        filter(() => stillSignedIn(ctx)),
+      ),
     resolve: (e) => e,
   }),
 }));

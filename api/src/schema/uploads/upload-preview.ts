@@ -25,14 +25,18 @@ const PreviewRow = builder.objectRef<{ row: number; values: (string | null)[] }>
   description: 'One of the first records of the file, as the load would store it.',
   fields: (t) => ({
     row: t.exposeInt('row', { description: 'Its row in the file (1-based).' }),
-    values: t.stringList({ nullable: { list: false, items: true }, description: "The stored values, in the order of the preview's fields.", resolve: (r) => r.values }),
+    values: t.stringList({
+      nullable: { list: false, items: true },
+      description: "The stored values, in the order of the preview's fields.",
+      resolve: (r) => r.values,
+    }),
   }),
 });
 
 const MappableField = builder.objectRef<{ field: string; label: string }>('MappableField').implement({
   description: 'A stored field a column can be mapped to, for the column picker.',
   fields: (t) => ({
-    field: t.exposeString('field', { description: 'The key to send as a column mapping\'s field, e.g. accessRiskId.' }),
+    field: t.exposeString('field', { description: "The key to send as a column mapping's field, e.g. accessRiskId." }),
     label: t.exposeString('label', { description: 'How the field is shown to people, e.g. Access Risk ID.' }),
   }),
 });
@@ -43,21 +47,35 @@ const UploadPreviewRef = builder.objectRef<preview.UploadPreview>('UploadPreview
     previewId: t.exposeString('previewId', { description: 'Pass to startPreviewedUpload (or previewUpload again with another mapping).' }),
     originalName: t.exposeString('originalName', { description: 'The file name as it was sent.' }),
     sizeBytes: t.exposeFloat('sizeBytes', { description: 'The size of the file received, in bytes.' }),
-    layout: t.field({ type: SourceLayout, description: 'How the file was read: format, sheet, header row, encoding, delimiter, decimal separator.', resolve: (p) => p.layout }),
-    columns: t.field({ type: [PreviewColumn], description: 'Every column of the file, in file order, with the field it would load into.', resolve: (p) => p.columns }),
+    layout: t.field({
+      type: SourceLayout,
+      description: 'How the file was read: format, sheet, header row, encoding, delimiter, decimal separator.',
+      resolve: (p) => p.layout,
+    }),
+    columns: t.field({
+      type: [PreviewColumn],
+      description: 'Every column of the file, in file order, with the field it would load into.',
+      resolve: (p) => p.columns,
+    }),
     fields: t.exposeStringList('fields', { description: 'The stored fields the rows show.' }),
     rows: t.field({ type: [PreviewRow], description: 'The first records of the file (at most 10) as they would be stored.', resolve: (p) => p.rows }),
-    problems: t.exposeStringList('problems', { description: 'Problems in the first records read (up to 500): a value that will not be read, or a row that would stop the load; in words.' }),
+    problems: t.exposeStringList('problems', {
+      description: 'Problems in the first records read (up to 500): a value that will not be read, or a row that would stop the load; in words.',
+    }),
     warnings: t.exposeStringList('warnings', { description: 'Columns that will not be loaded, in words.' }),
     refusal: t.exposeString('refusal', { nullable: true, description: 'Why the file cannot be loaded with this mapping; null when it can.' }),
-    mappableFields: t.field({ type: [MappableField], description: 'Every field a column can be mapped to, for choosing another mapping.', resolve: (p) => p.mappableFields }),
+    mappableFields: t.field({
+      type: [MappableField],
+      description: 'Every field a column can be mapped to, for choosing another mapping.',
+      resolve: (p) => p.mappableFields,
+    }),
   }),
 });
 
 const ColumnMappingInput = builder.inputType('ColumnMappingInput', {
   description: 'Which field one column of the file loads into (or that it is left out).',
   fields: (t) => ({
-    header: t.string({ required: true, description: 'The column heading, as in the preview\'s columns.' }),
+    header: t.string({ required: true, description: "The column heading, as in the preview's columns." }),
     field: t.string({ description: 'The field it loads into; null leaves the column out.' }),
   }),
 });
@@ -78,7 +96,11 @@ const MappingProfileNode = builder.prismaNode('MappingProfile', {
   authScopes: { admin: true },
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The name it was saved under (unique; saving under it again replaces its columns).' }),
-    columns: t.field({ type: [PreviewColumnChoice], description: 'The columns it maps, each with its field or left out.', resolve: (p) => profiles.profileJson(p).columns }),
+    columns: t.field({
+      type: [PreviewColumnChoice],
+      description: 'The columns it maps, each with its field or left out.',
+      resolve: (p) => profiles.profileJson(p).columns,
+    }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last saved.' }),
   }),
 });
@@ -115,12 +137,20 @@ builder.mutationFields((t) => ({
     args: {
       file: t.arg({ type: 'Upload', description: 'The file to preview (CSV or Excel), as a multipart upload; not needed with previewId.' }),
       previewId: t.arg.string({ description: 'An earlier preview to show again with another mapping (kept for a day, until started).' }),
-      columnMapping: t.arg({ type: [ColumnMappingInput], description: 'With previewId: the mapping to preview with; left out, the saved profiles and the usual headings decide.' }),
+      columnMapping: t.arg({
+        type: [ColumnMappingInput],
+        description: 'With previewId: the mapping to preview with; left out, the saved profiles and the usual headings decide.',
+      }),
       sheet: t.arg.string({ description: "With previewId: the workbook's sheet to read, by name; left out, the sheet whose header is recognisable." }),
       headerRow: t.arg.int({ description: 'With previewId: the row holding the header (1-based, as the layout numbers rows); left out, the row found.' }),
     },
     resolve: async (_root, args, ctx) => {
-      if (args.previewId) return preview.previewAgain(ctx.caller!, args.previewId, { columnMapping: args.columnMapping ?? undefined, sheet: args.sheet, headerRow: args.headerRow });
+      if (args.previewId)
+        return preview.previewAgain(ctx.caller!, args.previewId, {
+          columnMapping: args.columnMapping ?? undefined,
+          sheet: args.sheet,
+          headerRow: args.headerRow,
+        });
       if (!args.file) throw new ValidationError('Send the file, or the previewId of an earlier preview', 'file');
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
       const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
@@ -133,7 +163,8 @@ builder.mutationFields((t) => ({
   }),
   startPreviewedUpload: t.prismaField({
     type: 'Upload',
-    description: 'Start Upload on a preview: loads the previewed file with this column mapping (else as previewed), saving it as a profile when saveProfileAs is given.',
+    description:
+      'Start Upload on a preview: loads the previewed file with this column mapping (else as previewed), saving it as a profile when saveProfileAs is given.',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {
@@ -160,7 +191,7 @@ builder.mutationFields((t) => ({
     description: 'Deletes a column-mapping profile; returns its global id.',
     authScopes: { admin: true },
     errors: {},
-    args: { id: t.arg.globalID({ required: true, for: MappingProfileNode, description: 'The profile\'s global id (MappingProfile.id).' }) },
+    args: { id: t.arg.globalID({ required: true, for: MappingProfileNode, description: "The profile's global id (MappingProfile.id)." }) },
     resolve: async (_root, { id }, ctx) => {
       await profiles.deleteProfile(ctx.caller!, id.id);
       return encodeGlobalID('MappingProfile', id.id);

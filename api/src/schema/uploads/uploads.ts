@@ -110,36 +110,45 @@ export const SourceLayout = builder.objectRef<SourceLayoutShape>('SourceLayout')
   description: 'How the file of an upload was read: format, encoding, separators, sheet and header row.',
   fields: (t) => ({
     format: t.expose('format', { type: SourceFormatEnum, description: 'The kind of file.' }),
-    encoding: t.string({ nullable: true, description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.', resolve: (l) => l.encoding ?? null }),
+    encoding: t.string({
+      nullable: true,
+      description: 'CSV: UTF-8, UTF-8 with BOM, UTF-16 LE, UTF-16 BE or Windows-1252.',
+      resolve: (l) => l.encoding ?? null,
+    }),
     delimiter: t.string({ nullable: true, description: 'CSV: comma, semicolon, tab or pipe.', resolve: (l) => l.delimiter ?? null }),
     sheet: t.string({ nullable: true, description: 'Workbooks: the sheet read.', resolve: (l) => l.sheet ?? null }),
     sheets: t.stringList({ description: "Workbooks: every sheet's name.", resolve: (l) => l.sheets ?? [] }),
     headerRow: t.exposeInt('headerRow', { description: 'The row holding the header (rows above it were skipped).' }),
     decimalSeparator: t.exposeString('decimalSeparator', { description: 'The decimal separator numbers were read with: . or ,.' }),
-    profile: t.string({ nullable: true, description: 'The saved column-mapping profile applied (a file of another tool), if any.', resolve: (l) => l.profile ?? null }),
+    profile: t.string({
+      nullable: true,
+      description: 'The saved column-mapping profile applied (a file of another tool), if any.',
+      resolve: (l) => l.profile ?? null,
+    }),
   }),
 });
 
 const ColumnMapping = builder.objectRef<{ header: string; field: string }>('ColumnMapping').implement({
   description: 'Which field of a risk row a column of the file was read into.',
-  fields: (t) => ({ header: t.exposeString('header', { description: 'The column’s header in the file.' }), field: t.exposeString('field', { description: 'The risk row field it fills.' }) }),
+  fields: (t) => ({
+    header: t.exposeString('header', { description: 'The column’s header in the file.' }),
+    field: t.exposeString('field', { description: 'The risk row field it fills.' }),
+  }),
 });
 
-const UploadProgress = builder
-  .objectRef<uploads.UploadProgress>('UploadProgress')
-  .implement({
-    description: 'How far loading a file is.',
-    fields: (t) => ({
-      uploadId: t.field({ type: 'ID', description: 'The upload’s global id.', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
-      status: t.expose('status', { type: UploadStatusEnum, description: 'Where loading it is.' }),
-      rowsProcessed: t.exposeInt('rowsProcessed', { description: 'Rows read so far.' }),
-      bytesProcessed: t.exposeFloat('bytesProcessed', { description: 'Bytes read so far.' }),
-      sizeBytes: t.exposeFloat('sizeBytes', { description: 'The file’s size in bytes.' }),
-      duplicatesSkipped: t.exposeInt('duplicatesSkipped', { description: 'Rows left out as duplicates so far.' }),
-      errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed (null unless failed).' }),
-      warnings: t.exposeStringList('warnings', { description: "A completed upload's warnings; any makes it 'Completed with warnings'." }),
-    }),
-  });
+const UploadProgress = builder.objectRef<uploads.UploadProgress>('UploadProgress').implement({
+  description: 'How far loading a file is.',
+  fields: (t) => ({
+    uploadId: t.field({ type: 'ID', description: 'The upload’s global id.', resolve: (p) => encodeGlobalID('DataUpload', p.uploadId) }),
+    status: t.expose('status', { type: UploadStatusEnum, description: 'Where loading it is.' }),
+    rowsProcessed: t.exposeInt('rowsProcessed', { description: 'Rows read so far.' }),
+    bytesProcessed: t.exposeFloat('bytesProcessed', { description: 'Bytes read so far.' }),
+    sizeBytes: t.exposeFloat('sizeBytes', { description: 'The file’s size in bytes.' }),
+    duplicatesSkipped: t.exposeInt('duplicatesSkipped', { description: 'Rows left out as duplicates so far.' }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true, description: 'Why it failed (null unless failed).' }),
+    warnings: t.exposeStringList('warnings', { description: "A completed upload's warnings; any makes it 'Completed with warnings'." }),
+  }),
+});
 
 const uploadOrder = listOrder(
   'Upload',
@@ -160,7 +169,8 @@ builder.queryFields((t) => ({
     description: 'Upload history, newest first unless `orderBy` says otherwise.',
     authScopes: { admin: true },
     args: uploadOrder.arg(),
-    resolve: (query, _root, args, ctx) => ctx.prisma.upload.findMany({ ...runnable(query), orderBy: uploadOrder.orderBy<Prisma.UploadOrderByWithRelationInput>(args.orderBy) }),
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.upload.findMany({ ...runnable(query), orderBy: uploadOrder.orderBy<Prisma.UploadOrderByWithRelationInput>(args.orderBy) }),
     totalCount: (_root, _args, ctx) => ctx.prisma.upload.count(),
   }),
 }));
@@ -175,7 +185,10 @@ export const UploadOptionsInput = builder.inputType('UploadOptionsInput', {
   }),
 });
 
-type OptionsArg = { uploadMode?: 'append' | 'replace' | null; skipDuplicates?: boolean | null; batchSize?: number | null; emailNotification?: boolean | null } | null | undefined;
+type OptionsArg =
+  | { uploadMode?: 'append' | 'replace' | null; skipDuplicates?: boolean | null; batchSize?: number | null; emailNotification?: boolean | null }
+  | null
+  | undefined;
 
 /** The upload options a mutation was given, unset ones left to the service's defaults. */
 export function uploadOptionsOf(o: OptionsArg): uploads.UploadOptions {

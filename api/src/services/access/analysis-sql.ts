@@ -52,7 +52,14 @@ const meets = (g: string, r: string) => `(CASE WHEN ${r}.value_from = '*' THEN t
  * then the INSERT of the run's rows. The values are written into the text
  * (checked first: uuids and a date), as CREATE TABLE AS takes no parameters.
  */
-export function analysisStatements(p: { runId: string; ruleSetId: string; extractIds: string[]; asOf: string; touchedOnly?: boolean; assignments?: string }): string[] {
+export function analysisStatements(p: {
+  runId: string;
+  ruleSetId: string;
+  extractIds: string[];
+  asOf: string;
+  touchedOnly?: boolean;
+  assignments?: string;
+}): string[] {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   for (const id of [p.runId, p.ruleSetId, ...p.extractIds]) if (!uuid.test(id)) throw new Error(`Not an id: ${id}`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(p.asOf)) throw new Error(`Not a date: ${p.asOf}`);

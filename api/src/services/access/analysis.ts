@@ -32,12 +32,36 @@ export const analysisInputSchema = z.object({
   asOf: z
     .string({ error: 'asOf must be a date (YYYY-MM-DD)' })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'asOf must be a date (YYYY-MM-DD)')
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'asOf must be a real date (YYYY-MM-DD)')
+    .refine(
+      (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+      'asOf must be a real date (YYYY-MM-DD)',
+    )
     .optional(),
 });
 export type AnalysisInput = z.infer<typeof analysisInputSchema>;
 
-const RUN = { id: true, ruleSetId: true, test: true, compareToId: true, systems: true, asOf: true, status: true, progress: true, conflicts: true, rows: true, users: true, exercised: true, added: true, removed: true, recomputedUsers: true, baseRunId: true, startedBy: true, startedAt: true, finishedAt: true, errorMessage: true } as const;
+const RUN = {
+  id: true,
+  ruleSetId: true,
+  test: true,
+  compareToId: true,
+  systems: true,
+  asOf: true,
+  status: true,
+  progress: true,
+  conflicts: true,
+  rows: true,
+  users: true,
+  exercised: true,
+  added: true,
+  removed: true,
+  recomputedUsers: true,
+  baseRunId: true,
+  startedBy: true,
+  startedAt: true,
+  finishedAt: true,
+  errorMessage: true,
+} as const;
 
 /** Creates a run (status 'processing') with the extracts it will use, and queues it. */
 export async function startAnalysis(caller: Caller, input: AnalysisInput): Promise<{ id: string }> {
@@ -60,11 +84,24 @@ export async function startAnalysis(caller: Caller, input: AnalysisInput): Promi
     // Read under the lock, so the comparison is the active version's latest run at this moment.
     const compareTo = ruleSet.active ? null : await activeVersionRun(tx, ruleSet.name);
     const run = await tx.accessAnalysisRun.create({
-      data: { ruleSetId: input.ruleSetId, test: !ruleSet.active, compareToId: compareTo?.id ?? null, systems: extracts.map((x) => x.system), extractIds: extracts.map((x) => x.id), asOf: new Date(`${asOf}T00:00:00Z`), startedBy: actorLabel(actor) },
+      data: {
+        ruleSetId: input.ruleSetId,
+        test: !ruleSet.active,
+        compareToId: compareTo?.id ?? null,
+        systems: extracts.map((x) => x.system),
+        extractIds: extracts.map((x) => x.id),
+        asOf: new Date(`${asOf}T00:00:00Z`),
+        startedBy: actorLabel(actor),
+      },
       select: { id: true },
     });
     await deps.jobs.boss.send(JOBS.accessAnalysis, { runId: run.id }, { db: onTransaction(tx) });
-    await recordAudit(tx, actor, { action: 'access.analysis.started', entityType: 'access_analysis_run', entityId: run.id, after: { ruleSetId: input.ruleSetId, test: !ruleSet.active, systems: extracts.map((x) => x.system), asOf } });
+    await recordAudit(tx, actor, {
+      action: 'access.analysis.started',
+      entityType: 'access_analysis_run',
+      entityId: run.id,
+      after: { ruleSetId: input.ruleSetId, test: !ruleSet.active, systems: extracts.map((x) => x.system), asOf },
+    });
     return run;
   });
 }
@@ -88,12 +125,15 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
           await tx.$executeRawUnsafe(touchedUsersSql(base.oldExtract, base.newExtract));
           await tx.$executeRawUnsafe('ANALYZE access_t_touched');
         }
-        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf, touchedOnly: Boolean(base) })) await tx.$executeRawUnsafe(statement);
+        for (const statement of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf, touchedOnly: Boolean(base) }))
+          await tx.$executeRawUnsafe(statement);
         await tx.$executeRawUnsafe(ANALYSIS_CONFLICTS_SQL, runId);
         const [recomputed] = base
           ? await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_TOUCHED_SQL, base.baseRunId)
           : await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_ALL_SQL);
-        if (base) for (const statement of INCREMENTAL_MERGE_SQL) await tx.$executeRawUnsafe(statement, ...[runId, base.baseRunId].slice(0, statement.includes('$2') ? 2 : 1));
+        if (base)
+          for (const statement of INCREMENTAL_MERGE_SQL)
+            await tx.$executeRawUnsafe(statement, ...[runId, base.baseRunId].slice(0, statement.includes('$2') ? 2 : 1));
         const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
           `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
                   (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
@@ -106,12 +146,18 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
           runId,
           previousId,
         );
-        await tx.accessAnalysisRun.update({ where: { id: runId }, data: { ...c!, recomputedUsers: recomputed!.n, baseRunId: base?.baseRunId ?? null, status: 'completed', progress: 100, finishedAt: new Date() } });
+        await tx.accessAnalysisRun.update({
+          where: { id: runId },
+          data: { ...c!, recomputedUsers: recomputed!.n, baseRunId: base?.baseRunId ?? null, status: 'completed', progress: 100, finishedAt: new Date() },
+        });
       },
       { timeout: 30 * 60_000, maxWait: 60_000 },
     );
   } catch (e) {
-    await deps.prisma.accessAnalysisRun.update({ where: { id: runId }, data: { status: 'failed', finishedAt: new Date(), errorMessage: `The analysis failed: ${(e as Error).message}` } });
+    await deps.prisma.accessAnalysisRun.update({
+      where: { id: runId },
+      data: { status: 'failed', finishedAt: new Date(), errorMessage: `The analysis failed: ${(e as Error).message}` },
+    });
   }
 }
 
@@ -147,7 +193,12 @@ export const MAX_CHANGES = 500;
  * run it is compared with did not (add) and the reverse (remove), by user then
  * risk; empty lists for a run that is not a test or has not completed.
  */
-export async function testChanges(caller: Caller, run: { id: string; test: boolean; status: string; compareToId: string | null }, side: 'add' | 'remove', limit = MAX_CHANGES): Promise<ConflictChange[]> {
+export async function testChanges(
+  caller: Caller,
+  run: { id: string; test: boolean; status: string; compareToId: string | null },
+  side: 'add' | 'remove',
+  limit = MAX_CHANGES,
+): Promise<ConflictChange[]> {
   if (!run.test || run.status !== 'completed') return [];
   const [from, against] = side === 'add' ? [run.id, run.compareToId] : [run.compareToId, run.id];
   if (!from) return [];

@@ -16,7 +16,12 @@ export type ConflictChange = (typeof CONFLICT_CHANGES)[number];
  * Where the conflicts of one kind of change are read: the run whose
  * conflicts they are (null: there are none) and the filter that picks them.
  */
-export function changeScope(runId: string, previousId: string | null, change: ConflictChange, filter: ConflictFilter): { runId: string | null; filter: ConflictFilter } {
+export function changeScope(
+  runId: string,
+  previousId: string | null,
+  change: ConflictChange,
+  filter: ConflictFilter,
+): { runId: string | null; filter: ConflictFilter } {
   if (change === 'new') return { runId, filter: { ...filter, absentFrom: previousId } };
   if (!previousId) return { runId: null, filter };
   if (change === 'unchanged') return { runId, filter: { ...filter, presentIn: previousId } };

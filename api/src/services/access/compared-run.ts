@@ -30,4 +30,3 @@ export function comparedRunId(run: Pick<RunRef, 'test' | 'compareToId'>, previou
 export async function comparedRunOf(caller: Caller, run: RunRef): Promise<string | null> {
   return comparedRunId(run, run.test ? null : await previousRealRun(caller.deps.prisma, run));
 }
-

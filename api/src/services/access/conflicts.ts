@@ -48,17 +48,27 @@ export interface ConflictPage {
 const MAX_FILTER = 200;
 
 function filterSql(runId: string, f: ConflictFilter): Prisma.Sql {
-  for (const [field, v] of [['riskId', f.riskId], ['system', f.system], ['userId', f.userId]] as const) {
+  for (const [field, v] of [
+    ['riskId', f.riskId],
+    ['system', f.system],
+    ['userId', f.userId],
+  ] as const) {
     if (v != null && v.length > MAX_FILTER) throw new ValidationError(`${field}: at most ${MAX_FILTER} characters`, field);
   }
   const parts = [Prisma.sql`c.run_id = ${runId}::uuid`];
   if (f.riskId) parts.push(Prisma.sql`c.risk_id = ${f.riskId}`);
   if (f.userId) parts.push(Prisma.sql`c.user_id = ${f.userId}`);
   if (f.exercised != null) parts.push(Prisma.sql`c.exercised = ${f.exercised}`);
-  if (f.absentFrom) parts.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.absentFrom}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`);
-  if (f.presentIn) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.presentIn}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`);
+  if (f.absentFrom)
+    parts.push(
+      Prisma.sql`NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.absentFrom}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`,
+    );
+  if (f.presentIn)
+    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.presentIn}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`);
   if (f.system) {
-    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id AND w.system = ${f.system})`);
+    parts.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id AND w.system = ${f.system})`,
+    );
   }
   return Prisma.join(parts, ' AND ');
 }
@@ -211,7 +221,6 @@ SELECT ${page === '' ? '' : 'r.row_no, '}${select}
  WHERE r.run_id = $1::uuid ${page}
  ORDER BY r.row_no`;
 
-
 /**
  * A completed run's rows as CSV (header line first), streamed: on PostgreSQL
  * written by the database (COPY), on PGlite in batches of 10,000 rows, so
@@ -254,7 +263,11 @@ export async function* conflictTextRows(caller: Caller, runId: string): AsyncGen
 export async function completedAnalysis(caller: Caller, runId: string) {
   const run = await getAnalysis(caller, runId);
   if (run.status !== 'completed') {
-    throw new ConflictError(run.status === 'failed' ? 'The analysis failed: it has no conflicts to download' : 'The analysis is still running: download its conflicts once it has completed');
+    throw new ConflictError(
+      run.status === 'failed'
+        ? 'The analysis failed: it has no conflicts to download'
+        : 'The analysis is still running: download its conflicts once it has completed',
+    );
   }
   return run;
 }

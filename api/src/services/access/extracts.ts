@@ -28,7 +28,22 @@ export function checkSystem(system: string): string {
   return system;
 }
 
-const SUMMARY = { id: true, system: true, status: true, errorMessage: true, progress: true, users: true, roles: true, assignments: true, authorizations: true, fileName: true, loadedBy: true, loadedAt: true, completedAt: true, supersededAt: true } as const;
+const SUMMARY = {
+  id: true,
+  system: true,
+  status: true,
+  errorMessage: true,
+  progress: true,
+  users: true,
+  roles: true,
+  assignments: true,
+  authorizations: true,
+  fileName: true,
+  loadedBy: true,
+  loadedAt: true,
+  completedAt: true,
+  supersededAt: true,
+} as const;
 
 /** Where an extract's file is kept from its upload until its load ends. */
 export const fileOf = (deps: Pick<AppDeps, 'config'>, id: string) => path.join(deps.config.uploadsDir, 'access-extracts', `${id}.zip`);
@@ -46,7 +61,9 @@ export async function startExtract(caller: Caller, system: string, file: Receive
       try {
         const missing = REQUIRED_TABLES.filter((t) => !zip.tables.has(t));
         if (missing.length) {
-          throw new IngestError(`The extract has no ${missing.map((m) => m.toUpperCase()).join(', ')} (it needs ${REQUIRED_TABLES.map((m) => m.toUpperCase()).join(', ')}; USER_ADDR, AGR_TEXTS and USAGE are optional).`);
+          throw new IngestError(
+            `The extract has no ${missing.map((m) => m.toUpperCase()).join(', ')} (it needs ${REQUIRED_TABLES.map((m) => m.toUpperCase()).join(', ')}; USER_ADDR, AGR_TEXTS and USAGE are optional).`,
+          );
         }
         await checkExtractColumns(zip);
       } finally {
@@ -57,14 +74,22 @@ export async function startExtract(caller: Caller, system: string, file: Receive
       throw e;
     }
     return await deps.prisma.$transaction(async (tx) => {
-      const x = await tx.accessExtract.create({ data: { system, fileName: file.originalName, loadedBy: actorLabel(actor) }, select: { id: true, status: true } });
+      const x = await tx.accessExtract.create({
+        data: { system, fileName: file.originalName, loadedBy: actorLabel(actor) },
+        select: { id: true, status: true },
+      });
       const dest = path.join(deps.config.uploadsDir, 'access-extracts', `${x.id}.zip`);
       await fs.promises.mkdir(path.dirname(dest), { recursive: true });
       await fs.promises.rename(file.tempPath, dest);
       // The load job exists once the extract does (a rollback sends none).
       // Retries and expiry are the queue's (jobs/access.ts).
       await deps.jobs.boss.send(JOBS.accessExtract, { extractId: x.id }, { db: onTransaction(tx) });
-      await recordAudit(tx, actor, { action: 'access.extract.started', entityType: 'access_extract', entityId: x.id, after: { system, file: file.originalName } });
+      await recordAudit(tx, actor, {
+        action: 'access.extract.started',
+        entityType: 'access_extract',
+        entityId: x.id,
+        after: { system, file: file.originalName },
+      });
       return x;
     });
   } finally {
@@ -119,9 +144,15 @@ export async function loadExtract(deps: ExtractLoadDeps, id: string, file = file
     await prisma.$transaction(async (tx) => {
       const now = new Date();
       // The newest completed extract of a system is the one later runs use.
-      await tx.accessExtract.updateMany({ where: { system: x.system, status: 'completed', supersededAt: null, loadedAt: { lt: x.loadedAt } }, data: { supersededAt: now } });
+      await tx.accessExtract.updateMany({
+        where: { system: x.system, status: 'completed', supersededAt: null, loadedAt: { lt: x.loadedAt } },
+        data: { supersededAt: now },
+      });
       const newer = await tx.accessExtract.count({ where: { system: x.system, status: 'completed', loadedAt: { gt: x.loadedAt } } });
-      await tx.accessExtract.update({ where: { id }, data: { status: 'completed', progress: 100, completedAt: now, supersededAt: newer ? now : null, ...counts! } });
+      await tx.accessExtract.update({
+        where: { id },
+        data: { status: 'completed', progress: 100, completedAt: now, supersededAt: newer ? now : null, ...counts! },
+      });
     });
   } catch (e) {
     const message = e instanceof IngestError || e instanceof ValidationError ? e.message : `The extract could not be loaded: ${(e as Error).message}`;

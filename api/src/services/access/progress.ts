@@ -15,7 +15,10 @@ const FIELDS = { id: true, status: true, progress: true, errorMessage: true } as
 
 /** Where an extract or a run stands now, or null when there is none. */
 export async function readProgress(prisma: PrismaClient, kind: AccessKind, id: string): Promise<AccessProgress | null> {
-  const row = kind === 'extract' ? await prisma.accessExtract.findUnique({ where: { id }, select: FIELDS }) : await prisma.accessAnalysisRun.findUnique({ where: { id }, select: FIELDS });
+  const row =
+    kind === 'extract'
+      ? await prisma.accessExtract.findUnique({ where: { id }, select: FIELDS })
+      : await prisma.accessAnalysisRun.findUnique({ where: { id }, select: FIELDS });
   return row ? { ...row, kind, status: row.status as AccessProgress['status'] } : null;
 }
 
@@ -26,7 +29,13 @@ const same = (a: AccessProgress | null, b: AccessProgress | null) => a?.status =
  * shows every `everyMs` while it runs (an extract's only: a run's is not
  * visible before it commits) and once more when it ends.
  */
-export async function publishingProgress(deps: { prisma: PrismaClient; pubsub: PubSub }, kind: AccessKind, id: string, work: () => Promise<void>, everyMs = 1000): Promise<void> {
+export async function publishingProgress(
+  deps: { prisma: PrismaClient; pubsub: PubSub },
+  kind: AccessKind,
+  id: string,
+  work: () => Promise<void>,
+  everyMs = 1000,
+): Promise<void> {
   let last: AccessProgress | null = null;
   let reading = false;
   const publish = async () => {

@@ -15,7 +15,8 @@ import { completedAnalysis, conflictsCsv } from './conflicts.js';
 import { getRuleSet } from './rule-sets.js';
 import { ConflictError } from '../../core/errors.js';
 
-export const TEST_RUN_REFUSED = 'This is a test run of a rule set version that is not active: it cannot be sent to the review. Activate the version and run it again to review its conflicts';
+export const TEST_RUN_REFUSED =
+  'This is a test run of a rule set version that is not active: it cannot be sent to the review. Activate the version and run it again to review its conflicts';
 
 export const sendToReviewSchema = z.object({
   mode: z.enum(['append', 'replace'], { error: 'mode must be append or replace' }),

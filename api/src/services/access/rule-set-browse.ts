@@ -13,7 +13,11 @@ export type RuleAction = Awaited<ReturnType<PrismaClient['accessFunctionAction']
 export type RulePermission = Awaited<ReturnType<PrismaClient['accessFunctionPermission']['findFirstOrThrow']>>;
 
 /** A page of a version's risks by risk id: after / before are risk ids; `inverted` reads backwards from `before`. */
-export async function listRisks(caller: Caller, ruleSetId: string, page: { after?: string | null; before?: string | null; limit: number; inverted?: boolean }): Promise<RuleRisk[]> {
+export async function listRisks(
+  caller: Caller,
+  ruleSetId: string,
+  page: { after?: string | null; before?: string | null; limit: number; inverted?: boolean },
+): Promise<RuleRisk[]> {
   const keys: Prisma.Sql[] = [Prisma.sql`rule_set_id = ${ruleSetId}::uuid`];
   if (page.after != null) keys.push(Prisma.sql`risk_id COLLATE "C" > ${page.after}`);
   if (page.before != null) keys.push(Prisma.sql`risk_id COLLATE "C" < ${page.before}`);
@@ -57,7 +61,10 @@ export async function actionsOfFunctions(caller: Caller, keys: readonly Pick<Rul
   const { prisma } = caller.deps;
   const found = new Map<string, RuleAction[]>();
   for (const [ruleSetId, ks] of byVersion(keys)) {
-    for (const a of await prisma.accessFunctionAction.findMany({ where: { ruleSetId, functionId: { in: ks.map((k) => k.functionId) } }, orderBy: { line: 'asc' } })) {
+    for (const a of await prisma.accessFunctionAction.findMany({
+      where: { ruleSetId, functionId: { in: ks.map((k) => k.functionId) } },
+      orderBy: { line: 'asc' },
+    })) {
       const k = JSON.stringify([ruleSetId, a.functionId]);
       found.set(k, [...(found.get(k) ?? []), a]);
     }
@@ -70,7 +77,10 @@ export async function actionsOfFunctions(caller: Caller, keys: readonly Pick<Rul
  * action whose system is the action's or empty (every system); for an action
  * of every system, the rows of any system.
  */
-export async function permissionsOfActions(caller: Caller, keys: readonly Pick<RuleAction, 'ruleSetId' | 'functionId' | 'system' | 'action'>[]): Promise<RulePermission[][]> {
+export async function permissionsOfActions(
+  caller: Caller,
+  keys: readonly Pick<RuleAction, 'ruleSetId' | 'functionId' | 'system' | 'action'>[],
+): Promise<RulePermission[][]> {
   const { prisma } = caller.deps;
   const rows = new Map<string, RulePermission[]>();
   for (const [ruleSetId, ks] of byVersion(keys)) {
@@ -83,5 +93,7 @@ export async function permissionsOfActions(caller: Caller, keys: readonly Pick<R
       rows.set(k, [...(rows.get(k) ?? []), p]);
     }
   }
-  return keys.map((k) => (rows.get(JSON.stringify([k.ruleSetId, k.functionId, k.action])) ?? []).filter((p) => k.system === '' || p.system === '' || p.system === k.system));
+  return keys.map((k) =>
+    (rows.get(JSON.stringify([k.ruleSetId, k.functionId, k.action])) ?? []).filter((p) => k.system === '' || p.system === '' || p.system === k.system),
+  );
 }

@@ -38,16 +38,50 @@ export async function ruleSetFiles(caller: Caller, id: string): Promise<{ name: 
     prisma.accessBusinessProcess.findMany({ where, orderBy: { process: 'asc' } }),
   ]);
   const files = [
-    { name: 'risks.csv', data: csv('risks', risks.map((r) => [r.riskId, r.description, r.level, r.type, r.businessProcess, status(r.enabled)])) },
-    { name: 'risk_functions.csv', data: csv('risk_functions', riskFunctions.map((r) => [r.riskId, r.functionId])) },
-    { name: 'functions.csv', data: csv('functions', functions.map((f) => [f.functionId, f.description, f.businessProcess, f.scope])) },
-    { name: 'function_actions.csv', data: csv('function_actions', actions.map((a) => [a.functionId, a.system, a.action, a.description, status(a.enabled)])) },
+    {
+      name: 'risks.csv',
+      data: csv(
+        'risks',
+        risks.map((r) => [r.riskId, r.description, r.level, r.type, r.businessProcess, status(r.enabled)]),
+      ),
+    },
+    {
+      name: 'risk_functions.csv',
+      data: csv(
+        'risk_functions',
+        riskFunctions.map((r) => [r.riskId, r.functionId]),
+      ),
+    },
+    {
+      name: 'functions.csv',
+      data: csv(
+        'functions',
+        functions.map((f) => [f.functionId, f.description, f.businessProcess, f.scope]),
+      ),
+    },
+    {
+      name: 'function_actions.csv',
+      data: csv(
+        'function_actions',
+        actions.map((a) => [a.functionId, a.system, a.action, a.description, status(a.enabled)]),
+      ),
+    },
     {
       name: 'function_permissions.csv',
-      data: csv('function_permissions', permissions.map((p) => [p.functionId, p.system, p.action, p.object, p.field, p.valueFrom, p.valueTo, status(p.enabled)])),
+      data: csv(
+        'function_permissions',
+        permissions.map((p) => [p.functionId, p.system, p.action, p.object, p.field, p.valueFrom, p.valueTo, status(p.enabled)]),
+      ),
     },
   ];
-  if (processes.length) files.push({ name: 'business_processes.csv', data: csv('business_processes', processes.map((p) => [p.process, p.description])) });
+  if (processes.length)
+    files.push({
+      name: 'business_processes.csv',
+      data: csv(
+        'business_processes',
+        processes.map((p) => [p.process, p.description]),
+      ),
+    });
   return { name: set.name, version: set.version, files };
 }
 

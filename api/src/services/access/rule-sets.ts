@@ -26,7 +26,18 @@ export interface RuleSetSummary {
 
 export const MAX_RULE_SET_NAME = 200;
 
-const SUMMARY = { id: true, name: true, version: true, active: true, risks: true, functions: true, actions: true, permissions: true, uploadedBy: true, uploadedAt: true } as const;
+const SUMMARY = {
+  id: true,
+  name: true,
+  version: true,
+  active: true,
+  risks: true,
+  functions: true,
+  actions: true,
+  permissions: true,
+  uploadedBy: true,
+  uploadedAt: true,
+} as const;
 
 /** The name a rule set gets from its file when none is given: the file's name without .zip. */
 function nameOf(given: string | undefined, originalName: string): string {
@@ -38,7 +49,10 @@ function nameOf(given: string | undefined, originalName: string): string {
 
 /** Reads, checks and stores a rule set's .zip as the next version of its name. */
 export async function uploadRuleSet(caller: Caller, file: string, originalName: string, givenName?: string): Promise<RuleSetSummary> {
-  const { deps: { prisma }, actor } = caller;
+  const {
+    deps: { prisma },
+    actor,
+  } = caller;
   const name = nameOf(givenName, originalName);
   let data;
   try {
@@ -70,7 +84,12 @@ export async function uploadRuleSet(caller: Caller, file: string, originalName: 
       await tx.accessFunctionAction.createMany({ data: withSet(data.actions) });
       await tx.accessFunctionPermission.createMany({ data: withSet(data.permissions) });
       await tx.accessBusinessProcess.createMany({ data: withSet(data.processes) });
-      await recordAudit(tx, actor, { action: 'access.rule_set.uploaded', entityType: 'access_rule_set', entityId: ruleSetId, after: { name, version: set.version, ...counts } });
+      await recordAudit(tx, actor, {
+        action: 'access.rule_set.uploaded',
+        entityType: 'access_rule_set',
+        entityId: ruleSetId,
+        after: { name, version: set.version, ...counts },
+      });
       return set;
     },
     { timeout: 120_000 },
@@ -99,7 +118,12 @@ export async function activateRuleSet(caller: Caller, id: string): Promise<RuleS
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'access-rule-set:' + set.name}))`;
     await tx.accessRuleSet.updateMany({ where: { name: set.name, active: true, NOT: { id } }, data: { active: false } });
     const after = await tx.accessRuleSet.update({ where: { id }, data: { active: true }, select: SUMMARY });
-    await recordAudit(tx, caller.actor, { action: 'access.rule_set.activated', entityType: 'access_rule_set', entityId: id, after: { name: set.name, version: set.version } });
+    await recordAudit(tx, caller.actor, {
+      action: 'access.rule_set.activated',
+      entityType: 'access_rule_set',
+      entityId: id,
+      after: { name: set.name, version: set.version },
+    });
     return after;
   });
 }

@@ -85,7 +85,11 @@ async function scopeOf(prisma: PrismaClient, userId: string, riskId: string): Pr
   const held = new Set(holding.map((h) => h.extract_id));
   const mine = extracts.filter((x) => held.has(x.id)).map((x) => ({ id: x.id, system: x.system }));
   if (!mine.length) return null;
-  const active = await prisma.accessRuleSet.findMany({ where: { active: true }, orderBy: [{ uploadedAt: 'desc' }, { id: 'asc' }], select: { id: true, name: true, version: true } });
+  const active = await prisma.accessRuleSet.findMany({
+    where: { active: true },
+    orderBy: [{ uploadedAt: 'desc' }, { id: 'asc' }],
+    select: { id: true, name: true, version: true },
+  });
   if (!active.length) return null;
   const withRisk = await prisma.accessRisk.findFirst({ where: { riskId, ruleSetId: { in: active.map((a) => a.id) } }, select: { ruleSetId: true } });
   const ruleSet = active.find((a) => a.id === withRisk?.ruleSetId) ?? active[0]!;
@@ -99,7 +103,14 @@ async function engineRows(prisma: PrismaClient, scope: Scope, userId: string, ch
     await prisma.$transaction(
       async (tx) => {
         const run = await tx.accessAnalysisRun.create({
-          data: { ruleSetId: scope.ruleSet.id, systems: scope.extracts.map((x) => x.system), extractIds, asOf: new Date(`${scope.asOf}T00:00:00Z`), test: true, startedBy: 'Risk Simulation' },
+          data: {
+            ruleSetId: scope.ruleSet.id,
+            systems: scope.extracts.map((x) => x.system),
+            extractIds,
+            asOf: new Date(`${scope.asOf}T00:00:00Z`),
+            test: true,
+            startedBy: 'Risk Simulation',
+          },
           select: { id: true },
         });
         await tx.$executeRawUnsafe(
@@ -112,7 +123,11 @@ async function engineRows(prisma: PrismaClient, scope: Scope, userId: string, ch
           const ids = scope.extracts.filter((x) => c.system == null || x.system === c.system).map((x) => x.id);
           if (c.action === 'remove') {
             const n = await tx.$executeRawUnsafe(`DELETE FROM ${SIM_TABLE} WHERE extract_id = ANY($1::uuid[]) AND agr_name = $2`, ids, c.roleProfile);
-            if (!n) throw new ValidationError(`roleScenarios: ${userId} is assigned no role ${c.roleProfile}${c.system ? ` on ${c.system}` : ''} to remove`, 'roleScenarios');
+            if (!n)
+              throw new ValidationError(
+                `roleScenarios: ${userId} is assigned no role ${c.roleProfile}${c.system ? ` on ${c.system}` : ''} to remove`,
+                'roleScenarios',
+              );
           } else if (c.action === 'add') {
             // A role exists on a system when its extract grants through it (AGR_1251) or has it as a composite (AGR_AGRS).
             const n = await tx.$executeRawUnsafe(
@@ -124,15 +139,32 @@ async function engineRows(prisma: PrismaClient, scope: Scope, userId: string, ch
               c.roleProfile,
               userId,
             );
-            if (!n) throw new ValidationError(`roleScenarios: no role ${c.roleProfile} on ${c.system ?? scope.extracts.map((x) => x.system).join(', ')}`, 'roleScenarios');
+            if (!n)
+              throw new ValidationError(
+                `roleScenarios: no role ${c.roleProfile} on ${c.system ?? scope.extracts.map((x) => x.system).join(', ')}`,
+                'roleScenarios',
+              );
           }
         }
         await tx.$executeRawUnsafe(`ANALYZE ${SIM_TABLE}`);
-        for (const statement of analysisStatements({ runId: run.id, ruleSetId: scope.ruleSet.id, extractIds, asOf: scope.asOf, assignments: SIM_TABLE })) await tx.$executeRawUnsafe(statement);
+        for (const statement of analysisStatements({ runId: run.id, ruleSetId: scope.ruleSet.id, extractIds, asOf: scope.asOf, assignments: SIM_TABLE }))
+          await tx.$executeRawUnsafe(statement);
         const paths = await tx.accessConflictRow.findMany({
           where: { runId: run.id },
           orderBy: { rowNo: 'asc' },
-          select: { riskId: true, ruleId: true, functionId: true, system: true, action: true, role: true, composite: true, resource: true, resourceExtn: true, valueFrom: true, valueTo: true },
+          select: {
+            riskId: true,
+            ruleId: true,
+            functionId: true,
+            system: true,
+            action: true,
+            role: true,
+            composite: true,
+            resource: true,
+            resourceExtn: true,
+            valueFrom: true,
+            valueTo: true,
+          },
         });
         const held = await tx.$queryRawUnsafe<{ function_id: string }[]>('SELECT DISTINCT function_id FROM access_t_held ORDER BY 1');
         // Nothing of it is kept: the run, its rows and the temporary tables go with the rollback.
@@ -161,7 +193,12 @@ export async function engineSimulation(prisma: PrismaClient, userId: string, ris
     }
   }
   const before = await engineRows(prisma, scope, userId, []);
-  const after = await engineRows(prisma, scope, userId, changes.filter((c) => c.action !== 'retain'));
+  const after = await engineRows(
+    prisma,
+    scope,
+    userId,
+    changes.filter((c) => c.action !== 'retain'),
+  );
   const risks = await prisma.accessRisk.findMany({ where: { ruleSetId: scope.ruleSet.id }, select: { riskId: true, description: true, level: true } });
   const riskOf = new Map(risks.map((r) => [r.riskId, r]));
   const byRisk = (paths: EnginePath[]) => {
@@ -170,8 +207,17 @@ export async function engineSimulation(prisma: PrismaClient, userId: string, ris
     return m;
   };
   const [was, will] = [byRisk(before.paths), byRisk(after.paths)];
-  const conflict = (id: string, paths: EnginePath[]): EngineConflict => ({ riskId: id, riskDescription: riskOf.get(id)?.description ?? '', riskLevel: riskOf.get(id)?.level ?? '', paths });
-  const needed = await prisma.accessRiskFunction.findMany({ where: { ruleSetId: scope.ruleSet.id, riskId }, orderBy: { functionId: 'asc' }, select: { functionId: true } });
+  const conflict = (id: string, paths: EnginePath[]): EngineConflict => ({
+    riskId: id,
+    riskDescription: riskOf.get(id)?.description ?? '',
+    riskLevel: riskOf.get(id)?.level ?? '',
+    paths,
+  });
+  const needed = await prisma.accessRiskFunction.findMany({
+    where: { ruleSetId: scope.ruleSet.id, riskId },
+    orderBy: { functionId: 'asc' },
+    select: { functionId: true },
+  });
   return {
     ruleSetId: scope.ruleSet.id,
     ruleSetName: scope.ruleSet.name,

@@ -15,7 +15,10 @@ type Deps = Pick<AppDeps, 'prisma' | 'db' | 'config'>;
 
 /** Ends an extract still 'processing' as failed, without its rows or file; false when it had ended already. */
 export async function endStoppedExtract(deps: Deps, id: string): Promise<boolean> {
-  const { count } = await deps.prisma.accessExtract.updateMany({ where: { id, status: 'processing' }, data: { status: 'failed', errorMessage: EXTRACT_STOPPED } });
+  const { count } = await deps.prisma.accessExtract.updateMany({
+    where: { id, status: 'processing' },
+    data: { status: 'failed', errorMessage: EXTRACT_STOPPED },
+  });
   if (!count) return false;
   await removeRows(deps, id);
   await fs.promises.rm(fileOf(deps, id), { force: true });
@@ -24,7 +27,10 @@ export async function endStoppedExtract(deps: Deps, id: string): Promise<boolean
 
 /** Ends a run still 'processing' as failed (a run writes its conflicts in one transaction: none are left); false when it had ended already. */
 export async function endStoppedRun(deps: Pick<AppDeps, 'prisma'>, id: string): Promise<boolean> {
-  const { count } = await deps.prisma.accessAnalysisRun.updateMany({ where: { id, status: 'processing' }, data: { status: 'failed', finishedAt: new Date(), errorMessage: ANALYSIS_STOPPED } });
+  const { count } = await deps.prisma.accessAnalysisRun.updateMany({
+    where: { id, status: 'processing' },
+    data: { status: 'failed', finishedAt: new Date(), errorMessage: ANALYSIS_STOPPED },
+  });
   return count > 0;
 }
 

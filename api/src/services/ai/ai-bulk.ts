@@ -183,7 +183,12 @@ export async function runBulk(deps: BulkDeps, runId: string, startedBy: string |
     heartbeat = new Date();
     const updated = await deps.prisma.aiBulkRun.update({
       where: { id: runId },
-      data: { done: { increment: 1 - failed }, failed: { increment: failed }, costUsd: { increment: new Prisma.Decimal(cost.toFixed(6)) }, updatedAt: heartbeat },
+      data: {
+        done: { increment: 1 - failed },
+        failed: { increment: failed },
+        costUsd: { increment: new Prisma.Decimal(cost.toFixed(6)) },
+        updatedAt: heartbeat,
+      },
     });
     deps.pubsub.publish('ai-bulk:progress', progressOf(updated));
   }

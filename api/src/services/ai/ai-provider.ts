@@ -113,7 +113,10 @@ export interface ModelAnswer<T> {
 }
 
 function requestHash(model: string, r: ModelRequest<unknown>): string {
-  return crypto.createHash('sha256').update(JSON.stringify([r.operation, model, r.formatName, r.system, r.prompt])).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([r.operation, model, r.formatName, r.system, r.prompt]))
+    .digest('hex');
 }
 
 /**
@@ -193,7 +196,13 @@ export async function validateStoredKey(caller: Caller): Promise<KeyValidation> 
     return { isValid: true, error: null };
   } catch (err) {
     const e = explain(deps.config, err);
-    await recordUsage(deps.prisma, deps.config, actor, { operation: 'validate-key', model, usage: { promptTokens: 0, completionTokens: 0 }, success: false, error: e.message });
+    await recordUsage(deps.prisma, deps.config, actor, {
+      operation: 'validate-key',
+      model,
+      usage: { promptTokens: 0, completionTokens: 0 },
+      success: false,
+      error: e.message,
+    });
     return { isValid: false, error: e instanceof AiServiceError && e.reason === 'invalid_key' ? 'The API key is not valid' : e.message };
   }
 }

@@ -25,7 +25,11 @@ export const riskIdField = z
   .trim()
   .min(1, 'riskId is required')
   .max(200, 'riskId is too long (200 characters at most)');
-const hint = (name: string) => z.unknown().refine((v) => v == null || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')), `${name} must be text`).optional();
+const hint = (name: string) =>
+  z
+    .unknown()
+    .refine((v) => v == null || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')), `${name} must be text`)
+    .optional();
 
 export const categorizeInput = z.object({
   riskId: riskIdField,
@@ -194,9 +198,18 @@ const PROFILE_SYSTEM =
   'Use only the rows given; be concrete and brief. Severity level is Critical, High, Medium or Low.';
 
 interface ProfileRow {
-  function: string; function_description: string; action: string; action_description: string;
-  role_profile: string; composite_business_role: string; system: string; business_process: string; rule_id: string;
-  risk_description: string; risk_level: string; user_name: string;
+  function: string;
+  function_description: string;
+  action: string;
+  action_description: string;
+  role_profile: string;
+  composite_business_role: string;
+  system: string;
+  business_process: string;
+  rule_id: string;
+  risk_description: string;
+  risk_level: string;
+  user_name: string;
 }
 
 /** A risk profile from the real rows of that risk for that user, at most AI_PROFILE_MAX_ROWS of them (SPEC §7 POST /api/ai/risk-profile). */
@@ -216,10 +229,12 @@ export async function riskProfile(caller: Caller, input: unknown): Promise<RiskP
     SELECT count(*) AS n FROM risk_rows r WHERE r.access_risk_id = ${accessRiskId} AND r.user_id = ${userId} AND ${scope.visible}`) as [{ n: bigint }];
   const used = rows.slice(0, max);
   const first = used[0]!;
-  const lines = used.map((r, i) =>
-    `${i + 1}. function ${clip(r.function)} (${clip(r.function_description)}); action ${clip(r.action)} (${clip(r.action_description)}); ` +
-    `role ${clip(r.role_profile)}${r.composite_business_role ? ` via composite ${clip(r.composite_business_role)}` : ''}; system ${clip(r.system)}; ` +
-    `process ${clip(r.business_process)}; rule ${clip(r.rule_id)}`);
+  const lines = used.map(
+    (r, i) =>
+      `${i + 1}. function ${clip(r.function)} (${clip(r.function_description)}); action ${clip(r.action)} (${clip(r.action_description)}); ` +
+      `role ${clip(r.role_profile)}${r.composite_business_role ? ` via composite ${clip(r.composite_business_role)}` : ''}; system ${clip(r.system)}; ` +
+      `process ${clip(r.business_process)}; rule ${clip(r.rule_id)}`,
+  );
   const prompt = [
     `Risk ID: ${accessRiskId}`,
     `Risk description: ${clip(first.risk_description)}`,
@@ -228,7 +243,14 @@ export async function riskProfile(caller: Caller, input: unknown): Promise<RiskP
     `Rows (${used.length} of ${Number(n)}):`,
     ...lines,
   ].join('\n');
-  const answer = await askModel(deps, actor, { operation: 'risk-profile', formatName: 'risk_profile', format: profileFormat, check: profileCheck, system: PROFILE_SYSTEM, prompt });
+  const answer = await askModel(deps, actor, {
+    operation: 'risk-profile',
+    formatName: 'risk_profile',
+    format: profileFormat,
+    check: profileCheck,
+    system: PROFILE_SYSTEM,
+    prompt,
+  });
   const profile = { ...answer.value, accessRiskId };
   await deps.prisma.$transaction(async (tx) => {
     await tx.aiRiskProfile.create({ data: { accessRiskId, profile: profile as Prisma.InputJsonValue, model: answer.model, createdById: actor.user.id } });
@@ -275,7 +297,6 @@ export async function usageStats(caller: Caller): Promise<UsageStats> {
   };
 }
 
-
 // ------------------------------------------------------------ stored suggestions
 export interface StoredSuggestion {
   category: string;
@@ -286,7 +307,9 @@ export interface StoredSuggestion {
 
 /** The stored suggestion of each risk id (null when none), in the order asked. */
 export async function suggestionsFor(caller: Caller, riskIds: readonly string[]): Promise<(StoredSuggestion | null)[]> {
-  const rows = await caller.deps.prisma.$queryRaw<{ id: string; category: string; confidence: number | null; processed_at: Date | null; accepted: boolean | null }[]>`
+  const rows = await caller.deps.prisma.$queryRaw<
+    { id: string; category: string; confidence: number | null; processed_at: Date | null; accepted: boolean | null }[]
+  >`
     SELECT DISTINCT ON (access_risk_id) access_risk_id AS id, ai_suggested_category AS category, ai_category_confidence AS confidence,
            ai_processed_at AS processed_at, ai_category_accepted AS accepted
       FROM risk_rows WHERE access_risk_id = ANY(${[...riskIds]}::text[]) AND ai_suggested_category IS NOT NULL

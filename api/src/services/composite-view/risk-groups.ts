@@ -77,10 +77,7 @@ export async function listRiskGroupsOf(caller: Caller, userIds: readonly string[
 }
 
 /** The given risk groups as the viewer sees them; one with no visible row is null. */
-export async function getRiskGroups(
-  caller: Caller,
-  keys: readonly { userId: string; accessRiskId: string }[],
-): Promise<(RiskGroupSummary | null)[]> {
+export async function getRiskGroups(caller: Caller, keys: readonly { userId: string; accessRiskId: string }[]): Promise<(RiskGroupSummary | null)[]> {
   const db = caller.deps.prisma;
   const scope = await viewScope(caller.viewer);
   if (!keys.length) return [];
@@ -93,7 +90,6 @@ export async function getRiskGroups(
   const byKey = new Map(rows.map((r) => [JSON.stringify([r.user_id, r.access_risk_id]), groupFromRaw(r)]));
   return keys.map((k) => byKey.get(JSON.stringify([k.userId, k.accessRiskId])) ?? null);
 }
-
 
 /** How many risk groups (distinct access risk ids) each user has that the viewer may see, in one query. */
 export async function countRiskGroupsOf(caller: Caller, userIds: readonly string[]): Promise<number[]> {

@@ -188,20 +188,12 @@ const roleKey = (u: string, a: string, c: string) => JSON.stringify([u, a, c]);
  * The Authorization Details of one role in one risk group: its first `limit`
  * permission rows, by row id (see authorizationDetailCount for how many there are).
  */
-export async function authorizationDetails(
-  caller: Caller,
-  key: RoleKey,
-  limit: number = DEFAULT_DETAIL_LIMIT,
-): Promise<AuthorizationDetail[]> {
+export async function authorizationDetails(caller: Caller, key: RoleKey, limit: number = DEFAULT_DETAIL_LIMIT): Promise<AuthorizationDetail[]> {
   return (await authorizationDetailsOf(caller, [key], limit))[0]!;
 }
 
 /** The first `limit` Authorization Details of each of several roles, in one query. */
-export async function authorizationDetailsOf(
-  caller: Caller,
-  keys: readonly RoleKey[],
-  limit: number = DEFAULT_DETAIL_LIMIT,
-): Promise<AuthorizationDetail[][]> {
+export async function authorizationDetailsOf(caller: Caller, keys: readonly RoleKey[], limit: number = DEFAULT_DETAIL_LIMIT): Promise<AuthorizationDetail[][]> {
   const db = caller.deps.prisma;
   const scope = await viewScope(caller.viewer);
   const n = Math.min(Math.max(Math.trunc(limit) || 0, 0), MAX_DETAIL_LIMIT);

@@ -66,5 +66,3 @@ export function keysetWhere(col: Prisma.Sql, k: Keyset): Prisma.Sql {
   if (k.before != null) parts.push(Prisma.sql`${col} < ${k.before}`);
   return parts.length ? Prisma.join(parts, ' AND ') : Prisma.sql`TRUE`;
 }
-
-

@@ -136,7 +136,6 @@ export async function getUsers(caller: Caller, userIds: readonly string[]): Prom
   return userIds.map((id) => byId.get(id) ?? null);
 }
 
-
 /** How many users listUsers lists in all (every page), cached per data version. */
 export async function countUsers(caller: Caller, filter: { search?: string | null }): Promise<number> {
   const db = caller.deps.prisma;

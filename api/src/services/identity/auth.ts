@@ -16,7 +16,6 @@ import type { Caller } from '../caller.js';
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 export const ACCOUNT_DEACTIVATED = 'Account is deactivated';
 
-
 export interface LoginInput {
   email?: string | null;
   password?: string | null;
@@ -100,16 +99,20 @@ async function alertAdministrators(deps: NotificationDeps, user: User, ip: strin
   const admins = await deps.prisma.user.findMany({ where: { role: 'admin', isActive: true }, select: { id: true } });
   const minutes = THROTTLE_WINDOW_MS / 60_000;
   for (const admin of admins) {
-    await sendNotificationAs(deps, { user: null, ip: ip ?? null }, {
-      type: 'warning',
-      title: 'Repeated failed sign-ins',
-      message:
-        `There have been ${ACCOUNT_ALERT_FAILURES} failed sign-in attempts for ${user.email} in the last ${minutes} minutes. ` +
-        'The account is not locked: each address is slowed down after a few failures. ' +
-        'If the attempts were not made by its owner, someone may be guessing the password.',
-      targetType: 'specific',
-      targetUserId: admin.id,
-    });
+    await sendNotificationAs(
+      deps,
+      { user: null, ip: ip ?? null },
+      {
+        type: 'warning',
+        title: 'Repeated failed sign-ins',
+        message:
+          `There have been ${ACCOUNT_ALERT_FAILURES} failed sign-in attempts for ${user.email} in the last ${minutes} minutes. ` +
+          'The account is not locked: each address is slowed down after a few failures. ' +
+          'If the attempts were not made by its owner, someone may be guessing the password.',
+        targetType: 'specific',
+        targetUserId: admin.id,
+      },
+    );
   }
 }
 

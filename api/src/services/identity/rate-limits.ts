@@ -33,10 +33,7 @@ export async function consumeRate(deps: Pick<AppDeps, 'prisma' | 'config'>, acti
     RETURNING count`;
   if ((row?.count ?? 0) > limit) {
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_SECONDS * 1000 - now) / 1000));
-    throw new TooManyRequestsError(
-      `Too many ${LABELS[action]}: at most ${limit} a minute. Try again in ${retryAfter} s.`,
-      retryAfter,
-    );
+    throw new TooManyRequestsError(`Too many ${LABELS[action]}: at most ${limit} a minute. Try again in ${retryAfter} s.`, retryAfter);
   }
   // Old windows are of no use; a few rows at a time, now and then.
   if (Math.random() < 0.02) await pruneRateLimits(deps.prisma);

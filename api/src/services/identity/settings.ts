@@ -86,7 +86,9 @@ async function settingStatusIn(db: DbClient, settingKey: string): Promise<Settin
 
 export const saveInput = z.object({
   settingKey: z.string({ error: 'settingKey must be text' }).max(100),
-  settingValue: z.string({ error: 'settingValue must be text' }).max(MAX_SETTING_VALUE_LENGTH, `settingValue is too long (${MAX_SETTING_VALUE_LENGTH} characters at most)`),
+  settingValue: z
+    .string({ error: 'settingValue must be text' })
+    .max(MAX_SETTING_VALUE_LENGTH, `settingValue is too long (${MAX_SETTING_VALUE_LENGTH} characters at most)`),
   description: z.string({ error: 'description must be text' }).max(500).nullish(),
   isEncrypted: z.boolean({ error: 'isEncrypted must be true or false' }).nullish(),
 });
@@ -107,7 +109,8 @@ export async function saveSetting(caller: Caller, input: unknown): Promise<Setti
   }
   if (data.settingKey === AI_SPEND_CAP_KEY) {
     const n = Number(value);
-    if (!value || !Number.isFinite(n) || n <= 0 || n > 100_000) throw new ValidationError('The spend cap must be a number of dollars above 0 and at most 100,000', 'settingValue');
+    if (!value || !Number.isFinite(n) || n <= 0 || n > 100_000)
+      throw new ValidationError('The spend cap must be a number of dollars above 0 and at most 100,000', 'settingValue');
   }
   if (data.settingKey in REVIEW_RULE_DEFAULTS && value !== 'true' && value !== 'false') {
     throw new ValidationError(`${data.settingKey} must be "true" or "false"`, 'settingValue');
@@ -117,8 +120,20 @@ export async function saveSetting(caller: Caller, input: unknown): Promise<Setti
     const before = await settingStatusIn(tx, data.settingKey);
     const row = await tx.adminSetting.upsert({
       where: { settingKey: data.settingKey },
-      create: { settingKey: data.settingKey, settingValue: stored, description: data.description ?? known.description, isEncrypted: known.encrypted, updatedById: me.id },
-      update: { settingValue: stored, description: data.description ?? known.description, isEncrypted: known.encrypted, updatedById: me.id, updatedAt: new Date() },
+      create: {
+        settingKey: data.settingKey,
+        settingValue: stored,
+        description: data.description ?? known.description,
+        isEncrypted: known.encrypted,
+        updatedById: me.id,
+      },
+      update: {
+        settingValue: stored,
+        description: data.description ?? known.description,
+        isEncrypted: known.encrypted,
+        updatedById: me.id,
+        updatedAt: new Date(),
+      },
     });
     await recordAudit(tx, actor, {
       action: 'setting.updated',
@@ -145,7 +160,10 @@ export interface ReviewRules {
 }
 
 export async function reviewRules(db: DbClient): Promise<ReviewRules> {
-  const rows = await db.adminSetting.findMany({ where: { settingKey: { in: Object.keys(REVIEW_RULE_DEFAULTS) } }, select: { settingKey: true, settingValue: true } });
+  const rows = await db.adminSetting.findMany({
+    where: { settingKey: { in: Object.keys(REVIEW_RULE_DEFAULTS) } },
+    select: { settingKey: true, settingValue: true },
+  });
   const value = (key: string) => {
     const v = rows.find((r) => r.settingKey === key)?.settingValue;
     return v === 'true' ? true : v === 'false' ? false : REVIEW_RULE_DEFAULTS[key]!;

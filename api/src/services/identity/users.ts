@@ -28,7 +28,6 @@ export function signInLink(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl}/internal-login`;
 }
 
-
 /** First start: creates the administrator when there is no user at all. */
 export async function ensureFirstAdmin(
   deps: Pick<AppDeps, 'prisma' | 'log'>,
@@ -37,23 +36,25 @@ export async function ensureFirstAdmin(
   if ((await deps.prisma.user.count()) > 0) return { created: false };
   const password = opts.password ?? generatePassword();
   // Start-up runs this under an advisory lock; a user created meanwhile by other means still wins.
-  const user = await deps.prisma.$transaction(async (tx) => {
-    const u = await tx.user.create({
-      data: {
-        email: normalizeEmail(opts.email),
-        firstName: 'Administrator',
-        lastName: '',
-        role: 'admin',
-        passwordHash: await hashPassword(password),
-        passwordResetRequired: true,
-      },
+  const user = await deps.prisma
+    .$transaction(async (tx) => {
+      const u = await tx.user.create({
+        data: {
+          email: normalizeEmail(opts.email),
+          firstName: 'Administrator',
+          lastName: '',
+          role: 'admin',
+          passwordHash: await hashPassword(password),
+          passwordResetRequired: true,
+        },
+      });
+      await recordAudit(tx, null, { action: 'user.created', entityType: 'User', entityId: u.id, after: publicUser(u) });
+      return u;
+    })
+    .catch((err: unknown) => {
+      if ((err as { code?: string }).code === 'P2002') return null;
+      throw err;
     });
-    await recordAudit(tx, null, { action: 'user.created', entityType: 'User', entityId: u.id, after: publicUser(u) });
-    return u;
-  }).catch((err: unknown) => {
-    if ((err as { code?: string }).code === 'P2002') return null;
-    throw err;
-  });
   if (!user) return { created: false };
   deps.log(`created the first administrator ${user.email}`);
   return { created: true, generatedPassword: opts.password ? undefined : password };
@@ -68,8 +69,19 @@ export const createUserSchema = z.object({
     .min(1, 'Email is required')
     .max(MAX_EMAIL_LENGTH, `Email is too long (${MAX_EMAIL_LENGTH} characters at most)`)
     .email('Please enter a valid email address'),
-  firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).refine(isSingleLine, singleLineMessage('First name')),
-  lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).refine(isSingleLine, singleLineMessage('Last name')).optional().default(''),
+  firstName: z
+    .string({ error: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name'))
+    .refine(isSingleLine, singleLineMessage('First name')),
+  lastName: z
+    .string({ error: 'Last name must be text' })
+    .trim()
+    .max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name'))
+    .refine(isSingleLine, singleLineMessage('Last name'))
+    .optional()
+    .default(''),
   role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }),
   password: z
     .string({ error: 'Password must be text' })
@@ -79,7 +91,6 @@ export const createUserSchema = z.object({
 });
 
 export type CreateUserInput = z.input<typeof createUserSchema>;
-
 
 /**
  * Creates a user with an initial password (given, or generated and e-mailed);
@@ -133,8 +144,19 @@ export async function createUser(caller: Caller, input: CreateUserInput): Promis
  */
 export const updateUserSchema = z.strictObject(
   {
-    firstName: z.string({ error: 'First name must be text' }).trim().min(1, 'First name is required').max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name')).refine(isSingleLine, singleLineMessage('First name')).optional(),
-    lastName: z.string({ error: 'Last name must be text' }).trim().max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name')).refine(isSingleLine, singleLineMessage('Last name')).optional(),
+    firstName: z
+      .string({ error: 'First name must be text' })
+      .trim()
+      .min(1, 'First name is required')
+      .max(MAX_NAME_LENGTH, NAME_TOO_LONG('First name'))
+      .refine(isSingleLine, singleLineMessage('First name'))
+      .optional(),
+    lastName: z
+      .string({ error: 'Last name must be text' })
+      .trim()
+      .max(MAX_NAME_LENGTH, NAME_TOO_LONG('Last name'))
+      .refine(isSingleLine, singleLineMessage('Last name'))
+      .optional(),
     role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
   },
   {
@@ -183,13 +205,19 @@ export async function updateUser(caller: Caller, userId: string, input: UpdateUs
 export async function resetAdministratorPassword(prisma: PrismaClient, email: string): Promise<{ email: string; password: string }> {
   const user = await prisma.user.findFirst({ where: { email: normalizeEmail(email) } });
   if (!user) throw new NotFoundError(`No user has the e-mail address ${normalizeEmail(email)}`);
-  if (user.role !== 'admin') throw new ValidationError(`${user.email} is not an administrator: an administrator resets other users' passwords in Users`, 'email');
+  if (user.role !== 'admin')
+    throw new ValidationError(`${user.email} is not an administrator: an administrator resets other users' passwords in Users`, 'email');
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   await prisma.$transaction(async (tx) => {
     await tx.user.update({ where: { id: user.id }, data: { passwordHash, passwordResetRequired: true } });
     await endUserSessions(tx, user.id, null);
-    await recordAudit(tx, null, { action: 'user.password_reset', entityType: 'User', entityId: user.id, after: { passwordResetRequired: true, by: 'console' } });
+    await recordAudit(tx, null, {
+      action: 'user.password_reset',
+      entityType: 'User',
+      entityId: user.id,
+      after: { passwordResetRequired: true, by: 'console' },
+    });
   });
   return { email: user.email, password };
 }

@@ -137,7 +137,14 @@ async function keptFiguresOfNewRows(tx: DbClient): Promise<boolean> {
       select: { id: true },
       orderBy: { id: 'asc' },
     });
-    await rewriteReviewerDays(tx, shown, await sightsOf(tx, reviewers.map((u) => u.id)));
+    await rewriteReviewerDays(
+      tx,
+      shown,
+      await sightsOf(
+        tx,
+        reviewers.map((u) => u.id),
+      ),
+    );
   }
   return true;
 }

@@ -25,7 +25,14 @@ export {
   warmDashboardFigures,
 } from './scope-figures.js';
 export { countKeptDecisions, decidedRowsLive, freshSharedItems, isSharedSql, keptDecidedRows, periodsWithDecisions, sharedFilterSql } from './shared-items.js';
-export { keptDecidedBuckets, keptReviewerBuckets, keptReviewerDecidedRows, keptReviewerDecisions, latestDecisionsByBucket, ownDecisions } from './trend-days.js';
+export {
+  keptDecidedBuckets,
+  keptReviewerBuckets,
+  keptReviewerDecidedRows,
+  keptReviewerDecisions,
+  latestDecisionsByBucket,
+  ownDecisions,
+} from './trend-days.js';
 
 /** Every kept aggregate, in the order docs/architecture.md tabulates them. */
 export const KEPT_AGGREGATES: readonly KeptAggregate[] = [SHARED_ITEMS, DECISION_TOTALS, TREND_DAYS, REVIEWER_DAYS, SCOPE_FIGURES, RISK_COUNTS];

@@ -99,7 +99,9 @@ export async function keepFigures(db: DbClient, version: bigint, figures: Map<st
 /** Of these keys, those with no figure kept at `version`. */
 export async function figuresNotKept(db: DbClient, version: bigint, keys: string[]): Promise<Set<string>> {
   const hashes = keys.map(keyHash);
-  const rows = await db.$queryRaw<{ h: string }[]>`SELECT key_hash AS h FROM kept_figures WHERE data_version = ${version} AND key_hash = ANY(${hashes}::text[])`;
+  const rows = await db.$queryRaw<
+    { h: string }[]
+  >`SELECT key_hash AS h FROM kept_figures WHERE data_version = ${version} AND key_hash = ANY(${hashes}::text[])`;
   const there = new Set(rows.map((r) => r.h));
   return new Set(keys.filter((_k, i) => !there.has(hashes[i]!)));
 }

@@ -103,17 +103,24 @@ export async function newHighRiskUsers(db: DbClient, scope: RowScope): Promise<n
 
 /** The rows the scope sees loaded per bucket (the trend's 'loaded'). */
 export function loadsPerBucket(db: DbClient, scope: RowScope, unit: Unit): Promise<Loads> {
-  return kept(db, KEYS.loads(scope.key, unit), async () =>
-    db.$queryRaw<Loads>`
+  return kept(
+    db,
+    KEYS.loads(scope.key, unit),
+    async () =>
+      db.$queryRaw<Loads>`
       SELECT date_trunc(${Prisma.raw(`'${unit}'`)}, r.created_at AT TIME ZONE 'UTC') AS b, count(*) AS n FROM risk_rows r WHERE ${scope.visible} GROUP BY 1`,
   );
 }
 
 /** The rows the scope sees per category. */
 export async function categoryCounts(db: DbClient, { visible, key }: RowScope): Promise<Categories> {
-  return kept(db, KEYS.categories(key, await categoryVersion(db)), () =>
-    db.$queryRaw<Categories>`
-      SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`);
+  return kept(
+    db,
+    KEYS.categories(key, await categoryVersion(db)),
+    () =>
+      db.$queryRaw<Categories>`
+      SELECT ${categoryOfRowSql} AS category, count(*) AS n FROM risk_rows r WHERE ${visible} GROUP BY 1`,
+  );
 }
 
 /** A scope whose figures keepScopeFigures works out: its key, and its reviewer's sets (null: every live row). */
@@ -126,7 +133,12 @@ export interface FigureScope {
 export async function dashboardScopes(db: DbClient): Promise<FigureScope[]> {
   const reviewers = await db.user.findMany({ where: { role: 'reviewer', isActive: true, ...HOLDS_WORK }, select: { id: true }, orderBy: { id: 'asc' } });
   const byKey = new Map<string, FigureScope>([[ADMIN_SCOPE.key, { key: ADMIN_SCOPE.key, sets: null }]]);
-  for (const sets of (await criteriaSetsOf(db, reviewers.map((u) => u.id))).values()) {
+  for (const sets of (
+    await criteriaSetsOf(
+      db,
+      reviewers.map((u) => u.id),
+    )
+  ).values()) {
     const key = scopeKey(sets);
     if (!byKey.has(key)) byKey.set(key, { key, sets });
   }
@@ -160,7 +172,11 @@ export async function warmDashboardFigures(prisma: PrismaClient, now = new Date(
   for (const at of days) {
     const keys = new Map(scopes.map((s) => [s, Object.values(keysOf(s.key, v?.c ?? 0n, at))]));
     const missing = await figuresNotKept(prisma, v?.version ?? 0n, [...keys.values()].flat());
-    await keepScopeFigures(prisma, scopes.filter((s) => keys.get(s)!.some((k) => missing.has(k))), at);
+    await keepScopeFigures(
+      prisma,
+      scopes.filter((s) => keys.get(s)!.some((k) => missing.has(k))),
+      at,
+    );
   }
 }
 
@@ -235,8 +251,7 @@ export async function keepScopeFigures(db: PrismaClient, scopes: FigureScope[], 
     else if (r.f === 'users') {
       totals[r.k]!.highUsers = Number(n);
       highTrend[r.k] = Number(r.high ?? 0n);
-    }
-    else if (r.f === 'day' || r.f === 'week') loads[r.f][r.k]!.push({ b: r.b!, n });
+    } else if (r.f === 'day' || r.f === 'week') loads[r.f][r.k]!.push({ b: r.b!, n });
     else if (r.f === 'category') categories[r.k]!.push({ category: r.category!, n });
   }
   const figures = new Map<string, unknown>();
@@ -262,7 +277,16 @@ export async function fewValued(db: DbClient): Promise<Set<string>> {
 }
 
 /** A row of scopeFiguresSql: figure f of scope k (for 'users': n users with a high row, `high` of them new). */
-type FigureRow = { version: bigint; c: bigint; f: string | null; k: number | null; b: Date | null; category: string | null; n: bigint | null; high: bigint | null };
+type FigureRow = {
+  version: bigint;
+  c: bigint;
+  f: string | null;
+  k: number | null;
+  b: Date | null;
+  category: string | null;
+  n: bigint | null;
+  high: bigint | null;
+};
 
 /** keepScopeFigures' statement (its steps 1-3): per scope index k, its figures; with the data and category versions it read. */
 export function scopeFiguresSql(scopes: FigureScope[], since: string, few: ReadonlySet<string> = new Set()): Prisma.Sql {

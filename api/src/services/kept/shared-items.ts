@@ -148,7 +148,9 @@ export async function keepSharedItemsAfter(tx: DbClient, before: bigint, touched
     await tx.$executeRaw`
       WITH held AS MATERIALIZED (
         ${Prisma.join(
-          touched.map((t) => Prisma.sql`SELECT DISTINCT r.user_id, r.role_profile, ${t.id}::uuid AS reviewer_id FROM risk_rows r WHERE ${LIVE_ROWS} AND ${t.sees}`),
+          touched.map(
+            (t) => Prisma.sql`SELECT DISTINCT r.user_id, r.role_profile, ${t.id}::uuid AS reviewer_id FROM risk_rows r WHERE ${LIVE_ROWS} AND ${t.sees}`,
+          ),
           ' UNION ALL ',
         )}
       ), theirs AS MATERIALIZED (

@@ -60,17 +60,17 @@ export async function keptDecidedBuckets(prisma: PrismaClient, periodId: string,
 /** Works the period's days out again from the decisions on the live rows, unless already up to date (one set-based statement). */
 export async function refreshTrendDays(db: DbClient, periodId: string, opts: { inTransaction?: boolean } = {}): Promise<void> {
   const run = async (tx: DbClient) => {
-      await lockTrendPeriod(tx, periodId);
-      const [v] = await tx.$queryRaw<{ version: bigint; fresh: boolean }[]>`
+    await lockTrendPeriod(tx, periodId);
+    const [v] = await tx.$queryRaw<{ version: bigint; fresh: boolean }[]>`
         SELECT v.version, EXISTS (SELECT 1 FROM trend_periods t WHERE t.period_id = ${periodId}::uuid AND t.data_version = v.version) AS fresh
           FROM risk_data_version v WHERE v.id = 1`;
-      if (!v || v.fresh) return;
-      await tx.$executeRaw`DELETE FROM trend_days WHERE period_id = ${periodId}::uuid`;
-      await tx.$executeRaw`INSERT INTO trend_days (period_id, day, retained, removed)
+    if (!v || v.fresh) return;
+    await tx.$executeRaw`DELETE FROM trend_days WHERE period_id = ${periodId}::uuid`;
+    await tx.$executeRaw`INSERT INTO trend_days (period_id, day, retained, removed)
         SELECT ${periodId}::uuid, (x.updated_at AT TIME ZONE 'UTC')::date,
                count(*) FILTER (WHERE x.decision <> 'remove'), count(*) FILTER (WHERE x.decision = 'remove')
           FROM (${latestDecisions(periodId, LIVE_ROWS)}) x GROUP BY 2`;
-      await tx.$executeRaw`INSERT INTO trend_periods (period_id, data_version, refreshed_at) VALUES (${periodId}::uuid, ${v.version}, now())
+    await tx.$executeRaw`INSERT INTO trend_periods (period_id, data_version, refreshed_at) VALUES (${periodId}::uuid, ${v.version}, now())
         ON CONFLICT (period_id) DO UPDATE SET data_version = EXCLUDED.data_version, refreshed_at = now()`;
   };
   // Inside the caller's transaction, else in its own.

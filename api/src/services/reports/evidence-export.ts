@@ -21,7 +21,11 @@ const cell = (v: unknown): string | number =>
 
 /** A file name for the download: the period's name made safe, and the date of the evidence. */
 export function evidenceFileName(e: Evidence, format: EvidenceFormat): string {
-  const name = e.scope.period.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'period';
+  const name =
+    e.scope.period.name
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'period';
   return `evidence-${name}-${e.scope.asOf.slice(0, 10)}.${format}`;
 }
 
@@ -63,10 +67,18 @@ export async function writeEvidenceXlsx(e: Evidence, out: Writable): Promise<voi
   );
   for await (const batch of e.decisions()) for (const r of batch) decisions.addRow(DECISION_COLUMNS.map(([, k]) => cell(r[k]))).commit();
   decisions.commit();
-  const audit = sheet('Audit Trail', AUDIT_COLUMNS.map(([h]) => h), [10, 26, 36, 24, 16, 38, 50, 50, 16]);
+  const audit = sheet(
+    'Audit Trail',
+    AUDIT_COLUMNS.map(([h]) => h),
+    [10, 26, 36, 24, 16, 38, 50, 50, 16],
+  );
   for await (const batch of e.audit()) for (const r of batch) audit.addRow(AUDIT_COLUMNS.map(([, k]) => cell(r[k]))).commit();
   audit.commit();
-  const scope = sheet('Scope', UPLOAD_COLUMNS.map(([h]) => h), [38, 30, 12, 10, 12, 12, 36, 26, 26, 12, 66]);
+  const scope = sheet(
+    'Scope',
+    UPLOAD_COLUMNS.map(([h]) => h),
+    [38, 30, 12, 10, 12, 12, 36, 26, 26, 12, 66],
+  );
   for (const u of e.scope.uploads) scope.addRow(UPLOAD_COLUMNS.map(([, k]) => cell(u[k]))).commit();
   scope.commit();
   await wb.commit();

@@ -51,7 +51,15 @@ export interface EvidenceScope {
     removed: number;
     reviewers: number;
     approvedDecisions: number;
-    submissions: { reviewer: string; status: string; decisionCount: number; submittedAt: string; reviewedBy: string | null; reviewedAt: string | null; comment: string | null }[];
+    submissions: {
+      reviewer: string;
+      status: string;
+      decisionCount: number;
+      submittedAt: string;
+      reviewedBy: string | null;
+      reviewedAt: string | null;
+      comment: string | null;
+    }[];
     /** Work moved between reviewers during the period (absent in evidence frozen before reassignments were recorded). */
     reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
   };
@@ -96,7 +104,8 @@ export const AUDIT_COLUMNS: [string, string][] = [
   ['Address', 'ip'],
 ];
 
-const person = (alias: string) => Prisma.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '') || ' <' || coalesce(${alias}.email, '') || '>'), '<>')`);
+const person = (alias: string) =>
+  Prisma.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '') || ' <' || coalesce(${alias}.email, '') || '>'), '<>')`);
 const iso = (expr: string) => Prisma.raw(`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /** Each final decision of the period as one JSON record, in a stable order (user, risk, role, decision id). */

@@ -41,7 +41,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
     }
     scope = frozen.scope as unknown as EvidenceScope;
     decisions = async function* () {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = await prisma.periodEvidenceDecision.findMany({ where: { periodId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
         if (!rows.length) return;
         yield rows.map((r) => r.record as Record<string, unknown>);
@@ -52,7 +52,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
     const now = new Date();
     scope = await buildScope(prisma, period, now, false, await evidenceUploads(prisma, period, now, uploadsDir));
     decisions = async function* () {
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows = await prisma.$queryRaw<{ seq: number; record: Record<string, unknown> }[]>`
           SELECT x.seq, x.record FROM (${decisionRecordsSql(periodId)}) x WHERE x.seq > ${after} ORDER BY x.seq LIMIT ${BATCH}`;
         if (!rows.length) return;
@@ -63,8 +63,20 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
   }
   const until = scope.lastAuditId === null ? Prisma.sql`TRUE` : Prisma.sql`e.id <= ${BigInt(scope.lastAuditId)}`;
   const audit = async function* () {
-    for (let after = 0n; ; ) {
-      const rows = await prisma.$queryRaw<{ id: bigint; occurred_at: Date; actor_label: string; action: string; entity_type: string; entity_id: string | null; before: unknown; after: unknown; ip: string | null }[]>`
+    for (let after = 0n; ;) {
+      const rows = await prisma.$queryRaw<
+        {
+          id: bigint;
+          occurred_at: Date;
+          actor_label: string;
+          action: string;
+          entity_type: string;
+          entity_id: string | null;
+          before: unknown;
+          after: unknown;
+          ip: string | null;
+        }[]
+      >`
         SELECT e.id, e.occurred_at, e.actor_label, e.action, e.entity_type, e.entity_id, e.before, e.after, e.ip FROM audit_events e
          WHERE e.id > ${after} AND ${until}
            AND (e.period_id = ${periodId}::uuid

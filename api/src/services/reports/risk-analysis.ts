@@ -21,7 +21,10 @@ export const MAX_ROLE_DECISIONS = 10_000;
 export const MAX_LATEST = 1000;
 
 const text = (label: string) =>
-  z.string({ error: `${label} must be a string` }).trim().max(MAX_ID_LENGTH, `${label} is too long (${MAX_ID_LENGTH} characters at most)`);
+  z
+    .string({ error: `${label} must be a string` })
+    .trim()
+    .max(MAX_ID_LENGTH, `${label} is too long (${MAX_ID_LENGTH} characters at most)`);
 
 export const analysisInputSchema = z.object({
   userId: text('userId').min(1, 'userId is required'),
@@ -91,7 +94,16 @@ export async function analyseUser(caller: Caller, raw: unknown): Promise<Analysi
   const stored = await prisma.analysisResult.create({
     data: { subjectUserId: input.userId, status: userStatus, riskBreakdown: riskBreakdown as unknown as Prisma.InputJsonValue, createdById: actor.user.id },
   });
-  return { id: stored.id, userId: input.userId, userStatus, riskBreakdown, redCount, mitigatedCount, totalRisks: riskBreakdown.length, timestamp: stored.createdAt };
+  return {
+    id: stored.id,
+    userId: input.userId,
+    userStatus,
+    riskBreakdown,
+    redCount,
+    mitigatedCount,
+    totalRisks: riskBreakdown.length,
+    timestamp: stored.createdAt,
+  };
 }
 
 type StoredRaw = { id: string; subject_user_id: string; status: AnalysisStatus; risk_breakdown: unknown; created_at: Date };

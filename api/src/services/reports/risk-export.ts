@@ -23,7 +23,16 @@ export const EXPORT_COLUMNS: [header: string, column: string][] = EXPORT_FIELDS.
  * own decision, and the recommendation the viewer is shown beside the row:
  * advice, never applied).
  */
-export const QUEUE_EXPORT_EXTRA = ['Decision', 'Decision Comments', 'Decided At', 'Reviewed By', 'Mitigating Control', 'Mitigation Expires', 'Approver Comment', 'Recommendation'];
+export const QUEUE_EXPORT_EXTRA = [
+  'Decision',
+  'Decision Comments',
+  'Decided At',
+  'Reviewed By',
+  'Mitigating Control',
+  'Mitigation Expires',
+  'Approver Comment',
+  'Recommendation',
+];
 /**
  * The risk report's review metadata (SPEC §7 /api/reports/risk-report): one
  * line per reviewer decision in the decision period (a row two reviewers
@@ -55,7 +64,21 @@ const ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T
 const NOT_NULL_TEXT = new Set(EXPORT_COLUMNS.map(([, c]) => c).filter((c) => c !== 'last_executed_on' && c !== 'execution_count'));
 
 /** The risk report's metadata cells (RISK_REPORT_EXTRA), over riskReportMetadata's aliases x and hx. */
-export const RISK_REPORT_CELLS = [`coalesce(x.decision, '${PENDING}')`, 'x.comments', 'x.decided_at', 'x.reviewer', 'x.submission', 'x.submitted_at', 'x.approved_by', 'x.approved_at', 'x.period', 'x.mitigation_control', 'x.mitigation_expires', 'x.approver_comment', 'hx.assigned_to'];
+export const RISK_REPORT_CELLS = [
+  `coalesce(x.decision, '${PENDING}')`,
+  'x.comments',
+  'x.decided_at',
+  'x.reviewer',
+  'x.submission',
+  'x.submitted_at',
+  'x.approved_by',
+  'x.approved_at',
+  'x.period',
+  'x.mitigation_control',
+  'x.mitigation_expires',
+  'x.approver_comment',
+  'hx.assigned_to',
+];
 
 const person = personLabelSql;
 
@@ -110,7 +133,16 @@ export async function* exportRisksCsv(caller: Caller, filter: RiskFilter, opts: 
   const rowCells = EXPORT_COLUMNS.map(([, c]) => (c === 'last_executed_on' ? `to_char(r.${c}, 'YYYY-MM-DD')` : `r.${c}`));
   const extra = report
     ? RISK_REPORT_CELLS
-    : [`coalesce(d.decision::text, '${PENDING}')`, 'd.comments', ISO('d.updated_at'), 'u.email', 'd.mitigation_control', `to_char(d.mitigation_expires_at, 'YYYY-MM-DD')`, 'ic.comment', 'rec.value'];
+    : [
+        `coalesce(d.decision::text, '${PENDING}')`,
+        'd.comments',
+        ISO('d.updated_at'),
+        'u.email',
+        'd.mitigation_control',
+        `to_char(d.mitigation_expires_at, 'YYYY-MM-DD')`,
+        'ic.comment',
+        'rec.value',
+      ];
   const cells = [...rowCells, ...extra];
   // The export's own text columns are never NULL: no cast, no coalesce.
   const cols = Prisma.raw(cells.map((c, i) => `${sqlCsvText(c, !(c.startsWith('r.') && NOT_NULL_TEXT.has(c.slice(2))))} AS c${i}`).join(', '));

@@ -53,7 +53,8 @@ export async function roleWhatIf(caller: Caller, role: string): Promise<RoleWhat
   const { prisma } = caller.deps;
   const name = typeof role === 'string' ? role.trim() : '';
   if (!name) throw new ValidationError('Choose a composite role', 'compositeBusinessRole');
-  if (name.length > MAX_ID_LENGTH) throw new ValidationError(`compositeBusinessRole is too long (${MAX_ID_LENGTH} characters at most)`, 'compositeBusinessRole');
+  if (name.length > MAX_ID_LENGTH)
+    throw new ValidationError(`compositeBusinessRole is too long (${MAX_ID_LENGTH} characters at most)`, 'compositeBusinessRole');
   const { visible } = await viewer.scope();
   const rows = await prisma.$queryRaw<Raw[]>`
     WITH holders AS MATERIALIZED (

@@ -27,7 +27,16 @@ import { likeContains } from '../risk-rules.js';
 import { isUuid, type Actor } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { MAX_ID_LENGTH } from './risk-analysis.js';
-import { engineRisks, engineRoles, engineUsers, mergeOptions, engineSimulation, type EngineAnswer, type EnginePath, type EngineSimulation } from '../access/simulate.js';
+import {
+  engineRisks,
+  engineRoles,
+  engineUsers,
+  mergeOptions,
+  engineSimulation,
+  type EngineAnswer,
+  type EnginePath,
+  type EngineSimulation,
+} from '../access/simulate.js';
 
 export const SIMULATION_INCOMPLETE = 'Please select user, risk, and configure scenarios';
 export const MAX_SCENARIOS = 500;
@@ -159,7 +168,15 @@ export async function runSimulation(caller: Caller, raw: unknown): Promise<Simul
     removed: gone(r),
   });
   const match = original.length === simulated.length;
-  const summary = { match, originalCount: original.length, simulatedCount: simulated.length, riskResolved, neededFunctions: needed, missingFunctions, removedRoles };
+  const summary = {
+    match,
+    originalCount: original.length,
+    simulatedCount: simulated.length,
+    riskResolved,
+    neededFunctions: needed,
+    missingFunctions,
+    removedRoles,
+  };
   return store(prisma, actor, input, compositeOnly, { summary, originalData: original.map(item), simulationData: simulated.map(item) }, null);
 }
 
@@ -167,7 +184,11 @@ function removedRolesOf(input: z.output<typeof simulationInputSchema>): string[]
   return [...new Set(input.roleScenarios.filter((s) => s.action === 'remove').map((s) => s.roleProfile))];
 }
 
-type Answer = { summary: Omit<SimulationResult, 'simulationId' | 'userId' | 'riskId' | 'compositeRolesOnly' | 'tableComparison' | 'createdAt' | 'engine'>; originalData: AccessItem[]; simulationData: AccessItem[] };
+type Answer = {
+  summary: Omit<SimulationResult, 'simulationId' | 'userId' | 'riskId' | 'compositeRolesOnly' | 'tableComparison' | 'createdAt' | 'engine'>;
+  originalData: AccessItem[];
+  simulationData: AccessItem[];
+};
 
 /** The engine's rows of the risk as the simulation's items (with 'composite roles only', those held through a composite). */
 function fromEngine(e: EngineAnswer, compositeOnly: boolean, removedRoles: string[]): Answer {
@@ -207,7 +228,14 @@ function fromEngine(e: EngineAnswer, compositeOnly: boolean, removedRoles: strin
 }
 
 /** Stores the run with who ran it and returns the answer (tables cut at TABLE_LIMIT rows; the counts are complete). */
-async function store(prisma: PrismaClient, actor: Actor, input: z.output<typeof simulationInputSchema>, compositeOnly: boolean, answer: Answer, engine: EngineAnswer | null): Promise<SimulationResult> {
+async function store(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: z.output<typeof simulationInputSchema>,
+  compositeOnly: boolean,
+  answer: Answer,
+  engine: EngineAnswer | null,
+): Promise<SimulationResult> {
   const summary = answer.summary;
   const stored = await prisma.simulation.create({
     data: {
@@ -258,7 +286,16 @@ export interface SimulationRun {
 /** Stored runs matching `where` (alias s), newest first, with who ran them. */
 async function storedRuns(prisma: PrismaClient, where: Prisma.Sql, limit: number): Promise<SimulationRun[]> {
   const runs = await prisma.$queryRaw<
-    { id: string; subject_user_id: string; access_risk_id: string; composite_roles_only: boolean; matched: boolean | null; scenarios: unknown; run_by: string | null; created_at: Date }[]
+    {
+      id: string;
+      subject_user_id: string;
+      access_risk_id: string;
+      composite_roles_only: boolean;
+      matched: boolean | null;
+      scenarios: unknown;
+      run_by: string | null;
+      created_at: Date;
+    }[]
   >`SELECT s.id, s.subject_user_id, s.access_risk_id, s.composite_roles_only, s.matched, s.scenarios, s.created_at,
            nullif(trim(u.first_name || ' ' || u.last_name), '') AS run_by
       FROM simulations s LEFT JOIN users u ON u.id = s.created_by_id

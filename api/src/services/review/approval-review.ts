@@ -107,7 +107,11 @@ export function reviewBodySchemaNaming<F extends string>(rowField: F) {
   const rowId = rowIdInput(`${rowField} must be the id of a risk row`);
   const itemComment = z.object({
     ...({ [rowField]: rowId } as Record<F, typeof rowId>),
-    comment: z.string({ error: 'An item comment must be text' }).trim().min(1, 'An item comment cannot be empty').max(MAX_ITEM_COMMENT, `An item comment is too long (${MAX_ITEM_COMMENT} characters at most)`),
+    comment: z
+      .string({ error: 'An item comment must be text' })
+      .trim()
+      .min(1, 'An item comment cannot be empty')
+      .max(MAX_ITEM_COMMENT, `An item comment is too long (${MAX_ITEM_COMMENT} characters at most)`),
   });
   return z.object({
     comment: z.string({ error: 'Comment must be text' }).max(MAX_ITEM_COMMENT, `The comment is too long (${MAX_ITEM_COMMENT} characters at most)`).nullish(),
@@ -123,12 +127,7 @@ export type ReviewBody = z.input<typeof reviewBodySchema>;
  * reviewer is notified), with a comment for the set and/or per item. A
  * return needs a comment, for the set or on an item. One transaction.
  */
-export async function reviewSubmission(
-  caller: Caller,
-  submissionId: string,
-  outcome: 'approved' | 'returned',
-  body: ReviewBody = {},
-): Promise<Submission> {
+export async function reviewSubmission(caller: Caller, submissionId: string, outcome: 'approved' | 'returned', body: ReviewBody = {}): Promise<Submission> {
   const { deps, actor } = caller;
   if (!isUuid(submissionId)) throw new NotFoundError('Submission not found');
   const input = parseOrThrow(reviewBodySchema, body);
@@ -143,14 +142,24 @@ export async function reviewSubmission(
     const fresh = await tx.submission.findUniqueOrThrow({ where: { id: submissionId } });
     if (fresh.status !== 'submitted') throw new ConflictError(`This submission is ${fresh.status}, not awaiting approval`);
     const held = perItem.size
-      ? await tx.decision.findMany({ where: { submissionId, riskRowId: { in: [...perItem.keys()] } }, include: { riskRow: { select: { userId: true, roleProfile: true, accessRiskId: true } } } })
+      ? await tx.decision.findMany({
+          where: { submissionId, riskRowId: { in: [...perItem.keys()] } },
+          include: { riskRow: { select: { userId: true, roleProfile: true, accessRiskId: true } } },
+        })
       : [];
     const missing = [...perItem.keys()].filter((id) => !held.some((d) => d.riskRowId === id));
     if (missing.length) throw new ValidationError(`Not an item of this submission: ${missing.slice(0, 5).join(', ')}`, 'itemComments');
     await tx.submissionItemComment.createMany({
       data: held.map((d) => ({ submissionId, riskRowId: d.riskRowId, comment: perItem.get(d.riskRowId)!, authorId: actor.user.id })),
     });
-    const notes = held.map((d) => ({ riskRowId: Number(d.riskRowId), userId: d.riskRow.userId, roleProfile: d.riskRow.roleProfile, accessRiskId: d.riskRow.accessRiskId, decision: d.decision, comment: perItem.get(d.riskRowId)! }));
+    const notes = held.map((d) => ({
+      riskRowId: Number(d.riskRowId),
+      userId: d.riskRow.userId,
+      roleProfile: d.riskRow.roleProfile,
+      accessRiskId: d.riskRow.accessRiskId,
+      decision: d.decision,
+      comment: perItem.get(d.riskRowId)!,
+    }));
     const u = await tx.submission.update({
       where: { id: submissionId },
       data: { status: outcome, reviewedById: actor.user.id, reviewedAt: new Date(), reviewComment: text },

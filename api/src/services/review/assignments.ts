@@ -45,7 +45,10 @@ export function listCriteria(caller: Caller): Promise<CriteriaWithReviewer[]> {
 }
 
 export async function createCriteria(caller: Caller, input: CreateCriteriaInput): Promise<CriteriaWithReviewer> {
-  const { deps: { prisma, jobs }, actor } = caller;
+  const {
+    deps: { prisma, jobs },
+    actor,
+  } = caller;
   const data = parseOrThrow(createCriteriaSchema, input);
   const reviewer = isUuid(data.reviewerId) ? await prisma.user.findUnique({ where: { id: data.reviewerId } }) : null;
   if (!reviewer) throw new ValidationError('The chosen reviewer does not exist', 'reviewerId');
@@ -77,7 +80,10 @@ export async function createCriteria(caller: Caller, input: CreateCriteriaInput)
 }
 
 export async function deleteCriteria(caller: Caller, id: string): Promise<void> {
-  const { deps: { prisma, jobs }, actor } = caller;
+  const {
+    deps: { prisma, jobs },
+    actor,
+  } = caller;
   if (!isUuid(id)) throw new NotFoundError('Assignment not found');
   await prisma.$transaction(async (tx) => {
     const c = await tx.assignmentCriteria.findUnique({ where: { id } });
@@ -96,22 +102,19 @@ export interface ValueOption {
  * The values a criteria type can take, from the loaded data, with labels;
  * values the reviewer already has are left out.
  */
-export async function criteriaValues(
-  caller: Caller,
-  type: string,
-  reviewerId?: string | null,
-  limit = 1000,
-  search?: string | null,
-): Promise<ValueOption[]> {
+export async function criteriaValues(caller: Caller, type: string, reviewerId?: string | null, limit = 1000, search?: string | null): Promise<ValueOption[]> {
   const { prisma } = caller.deps;
   if (!(CRITERIA_TYPES as readonly string[]).includes(type)) {
     throw new ValidationError(`Unknown criteria type '${type}': use one of ${CRITERIA_TYPES.join(', ')}`, 'criteriaType');
   }
   const t = type as CriteriaType;
   const col = CRITERIA_COLUMN[t];
-  const taken = reviewerId && isUuid(reviewerId)
-    ? new Set((await prisma.assignmentCriteria.findMany({ where: { reviewerId, criteriaType: t }, select: { criteriaValue: true } })).map((c) => c.criteriaValue))
-    : new Set<string>();
+  const taken =
+    reviewerId && isUuid(reviewerId)
+      ? new Set(
+          (await prisma.assignmentCriteria.findMany({ where: { reviewerId, criteriaType: t }, select: { criteriaValue: true } })).map((c) => c.criteriaValue),
+        )
+      : new Set<string>();
   const labelCol = t === 'user_id' ? 'user_name' : t === 'risk_id' ? 'risk_description' : t === 'role_profile' ? 'role_profile_description' : null;
   const c = Prisma.raw(col);
   // A picker asks for the values containing what was typed (value or label).

@@ -23,10 +23,17 @@ export const BULK_SWITCHED_OFF = 'Deciding every matching item at once is switch
 export const byFilterSchema = z
   .object({
     filter: z
-      .object(Object.fromEntries(FILTER_FIELDS.map((f) => [f, z.string({ error: `${f} must be text` }).max(MAX_FILTER_VALUE_LENGTH).nullish()])) as Record<
-        (typeof FILTER_FIELDS)[number],
-        z.ZodOptional<z.ZodNullable<z.ZodString>>
-      >)
+      .object(
+        Object.fromEntries(
+          FILTER_FIELDS.map((f) => [
+            f,
+            z
+              .string({ error: `${f} must be text` })
+              .max(MAX_FILTER_VALUE_LENGTH)
+              .nullish(),
+          ]),
+        ) as Record<(typeof FILTER_FIELDS)[number], z.ZodOptional<z.ZodNullable<z.ZodString>>>,
+      )
       .nullish(),
     decision: itemFields.decision,
     comments: itemFields.comments,
@@ -38,7 +45,11 @@ export type ByFilterInput = z.input<typeof byFilterSchema>;
 
 /** Decides every row of the caller's list matching `filter`; returns how many. */
 export async function decideByFilter(caller: Caller, raw: unknown): Promise<{ count: number }> {
-  const { deps, actor, actor: { user } } = caller;
+  const {
+    deps,
+    actor,
+    actor: { user },
+  } = caller;
   const input = parseOrThrow(byFilterSchema, raw);
   const rules = await reviewRules(deps.prisma);
   if (!rules.allowBulkApproval) throw new ForbiddenError(BULK_SWITCHED_OFF);

@@ -63,7 +63,13 @@ export function decisionItemSchema<F extends string>(rowField: F) {
     })
     .superRefine((v, ctx) => {
       // The row's key is the edge's name (generic), the other fields as itemFields types them.
-      const item = v as Record<string, unknown> & { userId?: string; compositeBusinessRole?: string; decision: string; comments?: string | null; mitigationExpiresAt?: Date | null };
+      const item = v as Record<string, unknown> & {
+        userId?: string;
+        compositeBusinessRole?: string;
+        decision: string;
+        comments?: string | null;
+        mitigationExpiresAt?: Date | null;
+      };
       if (item[rowField] === undefined && (item.userId === undefined || item.compositeBusinessRole === undefined)) {
         ctx.addIssue({ code: 'custom', message: `Each decision needs a ${rowField}, or a userId and a compositeBusinessRole` });
       }
@@ -121,7 +127,10 @@ export async function asReviewer<T>(
   purpose: 'decide' | 'submit',
   fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
 ): Promise<T> {
-  const { deps, actor: { user } } = caller;
+  const {
+    deps,
+    actor: { user },
+  } = caller;
   let afterCommit: AfterCommit | undefined;
   const result = await retryingTransaction(
     deps.prisma,
@@ -143,7 +152,11 @@ export async function asReviewer<T>(
 
 /** Saves decisions, all or nothing. Returns how many risk rows they covered. */
 export async function saveDecisions(caller: Caller, rawItems: unknown): Promise<{ saved: number }> {
-  const { deps, actor, actor: { user } } = caller;
+  const {
+    deps,
+    actor,
+    actor: { user },
+  } = caller;
   if (!Array.isArray(rawItems) || rawItems.length === 0) throw new ValidationError(NO_RISKS_SELECTED);
   if (rawItems.length > 100_000) throw new ValidationError('At most 100,000 decisions at once');
   const numbered = <T>(n: number, fn: () => T): T => {
@@ -195,16 +208,32 @@ export async function saveDecisions(caller: Caller, rawItems: unknown): Promise<
 
 /** The viewer's own decision on one row in the decision period (the lists join it instead). */
 export async function myDecisionOn(caller: Caller, riskRowId: bigint) {
-  const { deps: { prisma }, viewer } = caller;
+  const {
+    deps: { prisma },
+    viewer,
+  } = caller;
   const period = await viewer.decisionPeriod();
   if (!period) return null;
   return prisma.decision.findUnique({ where: { periodId_reviewerId_riskRowId: { periodId: period.id, reviewerId: viewer.user.id, riskRowId } } });
 }
 
 export async function submissionStatus(caller: Caller) {
-  const { deps: { prisma }, actor: { user } } = caller;
+  const {
+    deps: { prisma },
+    actor: { user },
+  } = caller;
   const period = await getActivePeriod(prisma);
-  if (!period) return { isSubmitted: false, hasDecisions: false, totalDecisions: 0, submittedAt: null, status: null, reviewComment: null, itemComments: [], periodActive: false };
+  if (!period)
+    return {
+      isSubmitted: false,
+      hasDecisions: false,
+      totalDecisions: 0,
+      submittedAt: null,
+      status: null,
+      reviewComment: null,
+      itemComments: [],
+      periodActive: false,
+    };
   const [latest, total] = await Promise.all([
     latestSubmission(prisma, period.id, user.id),
     prisma.decision.count({ where: { periodId: period.id, reviewerId: user.id } }),
@@ -233,7 +262,13 @@ export function itemCommentsOf(caller: Caller, submissionId: string) {
 
 /** An item comment as the services give it (the REST edge renames the row to the SPEC's name). */
 export function itemCommentJson(c: Awaited<ReturnType<typeof itemCommentsOf>>[number]) {
-  return { riskRowId: Number(c.riskRowId), userId: c.riskRow.userId, roleProfile: c.riskRow.roleProfile, accessRiskId: c.riskRow.accessRiskId, comment: c.comment };
+  return {
+    riskRowId: Number(c.riskRowId),
+    userId: c.riskRow.userId,
+    roleProfile: c.riskRow.roleProfile,
+    accessRiskId: c.riskRow.accessRiskId,
+    comment: c.comment,
+  };
 }
 
 /**
@@ -246,7 +281,11 @@ export function publishSubmissionChanged(pubsub: PubSub, s: Pick<Submission, 'id
 }
 
 export async function submit(caller: Caller): Promise<{ count: number; submission: Submission }> {
-  const { deps, actor, actor: { user } } = caller;
+  const {
+    deps,
+    actor,
+    actor: { user },
+  } = caller;
   const result = await asReviewer(caller, 'submit', async (tx, period, latest) => {
     if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
     if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
@@ -287,7 +326,6 @@ export async function recall(caller: Caller): Promise<{ count: number }> {
   publishSubmissionChanged(deps.pubsub, recalled.submission);
   return { count: recalled.count };
 }
-
 
 export function listSubmissions(caller: Caller, filter: { status?: string | null } = {}) {
   const status = filter.status && (SUBMISSION_STATUSES as readonly string[]).includes(filter.status) ? filter.status : undefined;

@@ -43,7 +43,9 @@ export async function expiredMitigations(caller: Caller, today: Date = new Date(
   if (!period) return { total: 0, items: [] };
   const day = today.toISOString().slice(0, 10);
   const where = Prisma.sql`d.period_id = ${period.id}::uuid AND d.decision = ${MITIGATED}::"DecisionValue" AND d.mitigation_expires_at < ${day}::date`;
-  const [count] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id WHERE ${where} AND ${LIVE_ROWS}`;
+  const [count] = await db.$queryRaw<
+    { n: bigint }[]
+  >`SELECT count(*) AS n FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id WHERE ${where} AND ${LIVE_ROWS}`;
   const rows = await db.$queryRaw<Omit<ExpiredMitigation, 'periodId' | 'periodName'>[]>`
     SELECT r.id AS "riskRowId", r.user_id AS "userId", r.user_name AS "userName", r.access_risk_id AS "accessRiskId",
            r.role_profile AS "roleProfile", r.composite_business_role AS "compositeBusinessRole", r.system,
@@ -78,7 +80,13 @@ export async function carryMitigations(tx: DbClient, actor: Actor, period: Revie
          AND d.mitigation_expires_at >= ${start}::date AND ${LIVE_ROWS}`,
     summary: ([count]) =>
       count
-        ? { action: 'decisions.mitigations_carried', entityType: 'ReviewPeriod', entityId: period.id, periodId: period.id, after: { fromPeriodId: previous.id, count } }
+        ? {
+            action: 'decisions.mitigations_carried',
+            entityType: 'ReviewPeriod',
+            entityId: period.id,
+            periodId: period.id,
+            after: { fromPeriodId: previous.id, count },
+          }
         : null,
   });
 }

@@ -24,9 +24,7 @@ import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-loc
 import { retryingTransaction } from '../../db/retry.js';
 import { getActivePeriod, getDecisionPeriod } from './current-period.js';
 
-export const NO_ACTIVE_PERIOD =
-  'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
-
+export const NO_ACTIVE_PERIOD = 'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
 
 export { getActivePeriod, getDecisionPeriod };
 
@@ -69,12 +67,19 @@ const REMINDER_DAYS = 'Reminder days must be whole numbers of days from 1 to 365
 
 /** Also the REST edge's body schema (rest/review/periods.ts). */
 export const createPeriodSchema = z.object({
-  name: z.string({ error: 'Period name is required' }).trim().min(1, 'Period name is required').max(200, 'Period name is too long').refine(isSingleLine, singleLineMessage('Period name')),
+  name: z
+    .string({ error: 'Period name is required' })
+    .trim()
+    .min(1, 'Period name is required')
+    .max(200, 'Period name is too long')
+    .refine(isSingleLine, singleLineMessage('Period name')),
   description: z.string().trim().max(2000, 'Description is too long').nullish(),
   startDate: dateInput('Start date is not a valid date').nullish(),
   endDate: dateInput('End date is not a valid date').nullish(),
   reminderDaysBefore: z
-    .array(z.number({ error: REMINDER_DAYS }).int(REMINDER_DAYS).min(1, REMINDER_DAYS).max(365, REMINDER_DAYS), { error: 'Reminder days must be a list of days' })
+    .array(z.number({ error: REMINDER_DAYS }).int(REMINDER_DAYS).min(1, REMINDER_DAYS).max(365, REMINDER_DAYS), {
+      error: 'Reminder days must be a list of days',
+    })
     .max(10, 'At most 10 reminder points')
     .nullish(),
   defaultDecisionAtClose: z.enum(DEFAULTS_AT_CLOSE, { error: 'Default at close must be pending, retain or remove' }).nullish(),
@@ -89,7 +94,10 @@ const ALREADY_ACTIVE = 'Another review period is already active. Close it first.
 
 /** Creates a period and activates it at once (SPEC §4). */
 export async function createPeriod(caller: Caller, input: CreatePeriodInput): Promise<ReviewPeriod> {
-  const { deps: { prisma, pubsub }, actor } = caller;
+  const {
+    deps: { prisma, pubsub },
+    actor,
+  } = caller;
   const data = parseOrThrow(createPeriodSchema, input);
   const startDate = data.startDate ?? new Date();
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
@@ -148,42 +156,53 @@ const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
  * after the commit the period is no longer active for any change.
  */
 export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed'): Promise<ReviewPeriod> {
-  const { deps: { prisma, pubsub, config: { uploadsDir } }, actor } = caller;
+  const {
+    deps: {
+      prisma,
+      pubsub,
+      config: { uploadsDir },
+    },
+    actor,
+  } = caller;
   if (!isUuid(id)) throw new NotFoundError('Review period not found');
   const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
   const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
   try {
-    const changed = await retryingTransaction(prisma, async (tx) => {
-      // After the changes under way, with new ones refused until the commit (services/review/decision-locks.ts).
-      await closePeriodGate(tx, id);
-      const before = await tx.reviewPeriod.findUnique({ where: { id } });
-      if (!before) throw new NotFoundError('Review period not found');
-      if (before.status === status) {
-        throw new ConflictError(status === 'active' ? 'This review period is already open' : 'This review period is already closed');
-      }
-      if (status === 'active') {
-        const other = await getActivePeriod(tx);
-        if (other) throw new ConflictError(ALREADY_ACTIVE);
-      }
-      const p = await tx.reviewPeriod.update({ where: { id }, data: statusChange(before, status, new Date()) });
-      await recordAudit(tx, actor, {
-        action: status === 'closed' ? 'period.closed' : 'period.reopened',
-        entityType: 'ReviewPeriod',
-        entityId: id,
-        periodId: id,
-        before: { status: before.status, closedAt: before.closedAt, endDate: before.endDate },
-        after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate },
-      });
-      // The default at close is decided before the evidence freezes, so the evidence holds it.
-      if (status === 'closed') {
-        await applyDefaultAtClose(tx, actor, p);
-        await freezeEvidence(tx, p, uploads);
-      } else {
-        await withdrawDefaultAtClose(tx, actor, p);
-        await thawEvidence(tx, id);
-      }
-      return p;
-    }, CLOSE_TRANSACTION);
+    const changed = await retryingTransaction(
+      prisma,
+      async (tx) => {
+        // After the changes under way, with new ones refused until the commit (services/review/decision-locks.ts).
+        await closePeriodGate(tx, id);
+        const before = await tx.reviewPeriod.findUnique({ where: { id } });
+        if (!before) throw new NotFoundError('Review period not found');
+        if (before.status === status) {
+          throw new ConflictError(status === 'active' ? 'This review period is already open' : 'This review period is already closed');
+        }
+        if (status === 'active') {
+          const other = await getActivePeriod(tx);
+          if (other) throw new ConflictError(ALREADY_ACTIVE);
+        }
+        const p = await tx.reviewPeriod.update({ where: { id }, data: statusChange(before, status, new Date()) });
+        await recordAudit(tx, actor, {
+          action: status === 'closed' ? 'period.closed' : 'period.reopened',
+          entityType: 'ReviewPeriod',
+          entityId: id,
+          periodId: id,
+          before: { status: before.status, closedAt: before.closedAt, endDate: before.endDate },
+          after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate },
+        });
+        // The default at close is decided before the evidence freezes, so the evidence holds it.
+        if (status === 'closed') {
+          await applyDefaultAtClose(tx, actor, p);
+          await freezeEvidence(tx, p, uploads);
+        } else {
+          await withdrawDefaultAtClose(tx, actor, p);
+          await thawEvidence(tx, id);
+        }
+        return p;
+      },
+      CLOSE_TRANSACTION,
+    );
     return published(pubsub, changed);
   } catch (err) {
     if (isActiveConflict(err)) throw new ConflictError(ALREADY_ACTIVE);
@@ -191,7 +210,7 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
   }
 }
 
-export const DEFAULT_AT_CLOSE_COMMENT = 'No decision was made before the period closed: the period\'s default at close applied.';
+export const DEFAULT_AT_CLOSE_COMMENT = "No decision was made before the period closed: the period's default at close applied.";
 
 /**
  * The period's default at close (retain or remove; 'pending' leaves items
@@ -206,7 +225,10 @@ async function applyDefaultAtClose(tx: DbClient, actor: Actor, period: ReviewPer
   if (value === 'pending') return;
   await lockDecisionWrites(tx, period.id);
   const reviewers = await tx.user.findMany({ where: { role: 'reviewer', ...HOLDS_WORK }, select: { id: true, email: true } });
-  const sets = await criteriaSetsOf(tx, reviewers.map((r) => r.id));
+  const sets = await criteriaSetsOf(
+    tx,
+    reviewers.map((r) => r.id),
+  );
   await writeDecisions(tx, actor, {
     origin: 'default-at-close',
     period: period.id,

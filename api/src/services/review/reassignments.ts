@@ -22,8 +22,7 @@ import { pendingWork } from './reminders.js';
 import { signInLink } from '../identity/users.js';
 import { LIVE_ROWS } from '../live-rows.js';
 
-export const ONE_HOLDER =
-  'These items are held by more than one reviewer: say whose work moves (fromReviewerId)';
+export const ONE_HOLDER = 'These items are held by more than one reviewer: say whose work moves (fromReviewerId)';
 export const NOT_YOUR_WORK = 'You can only reassign your own work';
 export const REASSIGNED_TITLE = 'Work reassigned to you';
 
@@ -44,7 +43,11 @@ export function reassignSchemaNaming<F extends string>(itemsField: F) {
     criteriaId: z.string().trim().max(100, 'criteriaId is not valid').nullish(),
     ...({ [itemsField]: items } as Record<F, typeof items>),
     fromReviewerId: z.string().trim().max(100, 'fromReviewerId is not valid').nullish(),
-    toReviewerId: z.string({ error: 'Please choose the reviewer to reassign to' }).trim().min(1, 'Please choose the reviewer to reassign to').max(100, 'toReviewerId is not valid'),
+    toReviewerId: z
+      .string({ error: 'Please choose the reviewer to reassign to' })
+      .trim()
+      .min(1, 'Please choose the reviewer to reassign to')
+      .max(100, 'toReviewerId is not valid'),
     note: z.string().trim().max(2000, 'The note is too long (2,000 characters at most)').nullish(),
   });
 }
@@ -68,7 +71,11 @@ async function receiver(prisma: PrismaClient, id: string): Promise<User> {
  * refusals about the items name them `itemsField`, as the caller's edge does.
  */
 export async function reassign(caller: Caller, input: ReassignInput, itemsField: string = ITEMS_FIELD): Promise<Reassignment> {
-  const { deps, actor, actor: { user } } = caller;
+  const {
+    deps,
+    actor,
+    actor: { user },
+  } = caller;
   const data = parseOrThrow(reassignSchema, input);
   if (data.riskRowIds?.length) return reassignItems(caller, data, itemsField);
   if (!data.criteriaId) throw new ValidationError('Please choose the assignment to reassign (criteriaId)', 'criteriaId');
@@ -128,7 +135,11 @@ export async function reassign(caller: Caller, input: ReassignInput, itemsField:
 /** The new reviewer is told: the notification (created in the move's transaction) goes out, and an e-mail. */
 async function tell(deps: Caller['deps'], n: Awaited<ReturnType<typeof createSystemNotification>>, to: User, what: string, message: string) {
   publishNotification(deps.pubsub, n);
-  await deps.mailer.send({ to: to.email, subject: `Work reassigned to you: ${what}`, text: `Hello ${to.firstName},\n\n${message}\n\nSee it at ${signInLink(deps.config)}\n` });
+  await deps.mailer.send({
+    to: to.email,
+    subject: `Work reassigned to you: ${what}`,
+    text: `Hello ${to.firstName},\n\n${message}\n\nSee it at ${signInLink(deps.config)}\n`,
+  });
 }
 
 const ITEM_ID = /^\d{1,18}$/;
@@ -139,7 +150,11 @@ const ITEM_ID = /^\d{1,18}$/;
  * named (fromReviewerId) or the one reviewer holding them.
  */
 async function reassignItems(caller: Caller, data: z.output<typeof reassignSchema>, itemsField: string): Promise<Reassignment> {
-  const { deps, actor, actor: { user } } = caller;
+  const {
+    deps,
+    actor,
+    actor: { user },
+  } = caller;
   const raw = data.riskRowIds!.map(String);
   const bad = raw.find((id) => !ITEM_ID.test(id.trim()));
   if (bad !== undefined) throw new ValidationError(`${itemsField} must be risk ids (numbers): '${bad.slice(0, 30)}' is not`, itemsField);
@@ -149,18 +164,27 @@ async function reassignItems(caller: Caller, data: z.output<typeof reassignSchem
     SELECT r.id, r.access_risk_id AS "accessRiskId", r.user_id AS "userId", r.user_group AS "userGroup", r.system, r.role_profile AS "roleProfile"
       FROM risk_rows r WHERE r.id = ANY(${ids}::bigint[]) AND ${LIVE_ROWS}`;
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
-  if (missing !== undefined) throw (user.role === 'admin' ? new NotFoundError(`Risk not found: ${missing}`) : new ForbiddenError(NOT_YOUR_WORK));
+  if (missing !== undefined) throw user.role === 'admin' ? new NotFoundError(`Risk not found: ${missing}`) : new ForbiddenError(NOT_YOUR_WORK);
   // Who holds the items now, by the one rule (a reviewer: themselves).
-  const candidates = user.role === 'admin'
-    ? data.fromReviewerId
-      ? isUuid(data.fromReviewerId) ? await deps.prisma.user.findMany({ where: { id: data.fromReviewerId, role: 'reviewer' } }) : []
-      : await deps.prisma.user.findMany({ where: { role: 'reviewer', id: { not: data.toReviewerId.slice(0, 100) } } })
-    : [user];
+  const candidates =
+    user.role === 'admin'
+      ? data.fromReviewerId
+        ? isUuid(data.fromReviewerId)
+          ? await deps.prisma.user.findMany({ where: { id: data.fromReviewerId, role: 'reviewer' } })
+          : []
+        : await deps.prisma.user.findMany({ where: { role: 'reviewer', id: { not: data.toReviewerId.slice(0, 100) } } })
+      : [user];
   if (data.fromReviewerId && !candidates.length) throw new ValidationError('The reviewer to take the work from does not exist', 'fromReviewerId');
-  const sets = await criteriaSetsOf(deps.prisma, candidates.map((c) => c.id));
+  const sets = await criteriaSetsOf(
+    deps.prisma,
+    candidates.map((c) => c.id),
+  );
   const holders = candidates.filter((c) => rows.some((r) => rowAssigned(sets.get(c.id)!, r)));
   const from = holders[0];
-  if (!from) throw user.role === 'admin' ? new ValidationError('Nobody holds these items yet: assign them with an assignment instead', itemsField) : new ForbiddenError(NOT_YOUR_WORK);
+  if (!from)
+    throw user.role === 'admin'
+      ? new ValidationError('Nobody holds these items yet: assign them with an assignment instead', itemsField)
+      : new ForbiddenError(NOT_YOUR_WORK);
   if (holders.length > 1) throw new ValidationError(ONE_HOLDER, 'fromReviewerId');
   const notHeld = rows.find((r) => !rowAssigned(sets.get(from.id)!, r));
   if (notHeld) {
@@ -181,7 +205,16 @@ async function reassignItems(caller: Caller, data: z.output<typeof reassignSchem
       await hold(to.id, true);
     });
     const r = await tx.reassignment.create({
-      data: { riskRowIds: ids, fromReviewerId: from.id, fromLabel: label(from), toReviewerId: to.id, toLabel: label(to), byId: user.id, byLabel: actorLabel(actor), note: data.note || null },
+      data: {
+        riskRowIds: ids,
+        fromReviewerId: from.id,
+        fromLabel: label(from),
+        toReviewerId: to.id,
+        toLabel: label(to),
+        byId: user.id,
+        byLabel: actorLabel(actor),
+        note: data.note || null,
+      },
     });
     await recordAudit(tx, actor, {
       action: 'items.reassigned',
@@ -229,7 +262,10 @@ export async function reassignmentQuery(
   caller: Caller,
   opts: ItemHistory = {},
 ): Promise<{ where: Prisma.ReassignmentWhereInput; orderBy: Prisma.ReassignmentOrderByWithRelationInput[]; item: boolean }> {
-  const { deps: { prisma }, actor: { user } } = caller;
+  const {
+    deps: { prisma },
+    actor: { user },
+  } = caller;
   const mine: Prisma.ReassignmentWhereInput = user.role === 'admin' ? {} : { OR: [{ fromReviewerId: user.id }, { toReviewerId: user.id }] };
   if (opts.riskRowId == null || opts.riskRowId === '') {
     return { where: mine, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], item: false };
@@ -266,7 +302,10 @@ export function openWorkWhere(caller: Caller): Prisma.UserWhereInput {
 /** The work waiting to be moved (openWorkWhere), by name. */
 export async function openWork(caller: Caller): Promise<OpenWork[]> {
   const reviewers = await caller.deps.prisma.user.findMany({ where: openWorkWhere(caller), orderBy: [{ firstName: 'asc' }, { email: 'asc' }] });
-  const work = await openWorkOf(caller, reviewers.map((r) => r.id));
+  const work = await openWorkOf(
+    caller,
+    reviewers.map((r) => r.id),
+  );
   return reviewers.map((reviewer, i) => ({ reviewer, ...work[i]! }));
 }
 
@@ -298,7 +337,10 @@ export const MAX_REASSIGNABLE = 5000;
 
 /** Who work can be moved to: the active reviewers other than the caller, by name (the dialogs' picker). */
 export async function reassignableReviewers(caller: Caller): Promise<User[]> {
-  const { deps: { prisma }, actor: { user } } = caller;
+  const {
+    deps: { prisma },
+    actor: { user },
+  } = caller;
   return prisma.user.findMany({
     where: { role: 'reviewer', isActive: true, id: { not: user.id } },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],

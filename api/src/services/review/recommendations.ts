@@ -77,7 +77,8 @@ const RULES: Rule[] = [
     key: 'shared_removed',
     value: 'review',
     when: (s) => Prisma.sql`${s.sharedRemoved} > 0`,
-    reason: (f) => `${plural(n(f.sharedReviewers), 'other reviewer')} share${n(f.sharedReviewers) === 1 ? 's' : ''} it and ${n(f.sharedRemoved)} decided remove: agree before deciding`,
+    reason: (f) =>
+      `${plural(n(f.sharedReviewers), 'other reviewer')} share${n(f.sharedReviewers) === 1 ? 's' : ''} it and ${n(f.sharedRemoved)} decided remove: agree before deciding`,
   },
   {
     key: 'unused',
@@ -108,7 +109,11 @@ const RULES: Rule[] = [
     value: 'retain',
     when: () => Prisma.sql`(r.execution_count > 0 OR r.last_executed_on IS NOT NULL)`,
     reason: (f) =>
-      [`Used: ${usageWords(f)}`, isHighRiskRule(f.ruleId) ? 'high-risk rule' : '', f.lastPeriodDecision && f.lastPeriodDecision !== REMOVE ? `retained in the last period${lastPeriod(f)}` : '']
+      [
+        `Used: ${usageWords(f)}`,
+        isHighRiskRule(f.ruleId) ? 'high-risk rule' : '',
+        f.lastPeriodDecision && f.lastPeriodDecision !== REMOVE ? `retained in the last period${lastPeriod(f)}` : '',
+      ]
         .filter(Boolean)
         .join('; '),
   },
@@ -123,7 +128,10 @@ const RULES: Rule[] = [
 const RULE_BY_KEY = new Map(RULES.map((r) => [r.key, r]));
 
 const caseOf = (s: FactSql, out: (r: Rule) => string) =>
-  Prisma.sql`(CASE ${Prisma.join(RULES.map((r) => Prisma.sql`WHEN ${r.when(s)} THEN ${Prisma.raw(`'${out(r)}'`)}`), ' ')} END)`;
+  Prisma.sql`(CASE ${Prisma.join(
+    RULES.map((r) => Prisma.sql`WHEN ${r.when(s)} THEN ${Prisma.raw(`'${out(r)}'`)}`),
+    ' ',
+  )} END)`;
 
 /**
  * Who asks, in which period: the facts 'shared' and 'last period' depend on
@@ -207,7 +215,8 @@ export function recommendationValueSql(c: RecommendationContext): Prisma.Sql {
 
 /** Checks a recommendation filter value. */
 export function checkRecommendation(v: string): RecommendationValue {
-  if (!(RECOMMENDATIONS as readonly string[]).includes(v)) throw new ValidationError(`Unknown recommendation '${v}': use ${orList(RECOMMENDATIONS)}`, 'recommendation');
+  if (!(RECOMMENDATIONS as readonly string[]).includes(v))
+    throw new ValidationError(`Unknown recommendation '${v}': use ${orList(RECOMMENDATIONS)}`, 'recommendation');
   return v as RecommendationValue;
 }
 

@@ -75,7 +75,13 @@ export function remediationWhere(f: RemediationFilter): Prisma.RemediationItemWh
 }
 
 /** The list's order: oldest approval first, then by access (stable: ends with the id). */
-export const REMEDIATION_ORDER: Prisma.RemediationItemOrderByWithRelationInput[] = [{ approvedAt: 'asc' }, { userId: 'asc' }, { system: 'asc' }, { roleProfile: 'asc' }, { id: 'asc' }];
+export const REMEDIATION_ORDER: Prisma.RemediationItemOrderByWithRelationInput[] = [
+  { approvedAt: 'asc' },
+  { userId: 'asc' },
+  { system: 'asc' },
+  { roleProfile: 'asc' },
+  { id: 'asc' },
+];
 
 export type RemediationRecord = RemediationItem & { period: { name: string } };
 
@@ -94,7 +100,13 @@ export async function listRemediation(caller: Caller, filter: RemediationFilter,
   const { prisma } = caller.deps;
   const where = await remediationScope(caller, filter);
   const [items, total] = await Promise.all([
-    prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: paging.limit ?? 500, skip: paging.offset ?? 0 }),
+    prisma.remediationItem.findMany({
+      where,
+      include: { period: { select: { name: true } } },
+      orderBy: REMEDIATION_ORDER,
+      take: paging.limit ?? 500,
+      skip: paging.offset ?? 0,
+    }),
     prisma.remediationItem.count({ where }),
   ]);
   return { items: items as RemediationRecord[], total };
@@ -156,7 +168,13 @@ export async function remediationExport(caller: Caller, filter: RemediationFilte
   async function* lines() {
     yield csvLine(CSV_COLUMNS.map(([h]) => h));
     for (let offset = 0; ; offset += 2000) {
-      const page = await prisma.remediationItem.findMany({ where, include: { period: { select: { name: true } } }, orderBy: REMEDIATION_ORDER, take: 2000, skip: offset });
+      const page = await prisma.remediationItem.findMany({
+        where,
+        include: { period: { select: { name: true } } },
+        orderBy: REMEDIATION_ORDER,
+        take: 2000,
+        skip: offset,
+      });
       if (!page.length) return;
       yield page.map((i) => csvLine(CSV_COLUMNS.map(([, k]) => remediationJson(i as RemediationRecord)[k]))).join('');
     }
@@ -166,10 +184,14 @@ export async function remediationExport(caller: Caller, filter: RemediationFilte
 
 /** An administrator sets an item open, done or failed, with an optional note (audited). */
 export async function setRemediationStatus(caller: Caller, id: string, status: string, note?: string | null) {
-  const { deps: { prisma }, actor } = caller;
+  const {
+    deps: { prisma },
+    actor,
+  } = caller;
   if (!(SETTABLE_STATUSES as readonly string[]).includes(status)) throw new ValidationError('status must be open, done or failed', 'status');
   const text = note?.trim() || null;
-  if (text && text.length > MAX_NOTE_LENGTH) throw new ValidationError(`note is too long (${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters at most)`, 'note');
+  if (text && text.length > MAX_NOTE_LENGTH)
+    throw new ValidationError(`note is too long (${MAX_NOTE_LENGTH.toLocaleString('en-US')} characters at most)`, 'note');
   if (!isUuid(id)) throw new NotFoundError('Remediation item not found');
   return prisma.$transaction(async (tx) => {
     const before = await tx.remediationItem.findUnique({ where: { id } });
@@ -198,7 +220,15 @@ export async function setRemediationStatus(caller: Caller, id: string, status: s
   });
 }
 
-export type RemediationCheck = { id: string; status: RemediationStatus; user_id: string; system: string; role_profile: string; set_by: string | null; period_id: string }[];
+export type RemediationCheck = {
+  id: string;
+  status: RemediationStatus;
+  user_id: string;
+  system: string;
+  role_profile: string;
+  set_by: string | null;
+  period_id: string;
+}[];
 
 /**
  * In the transaction that makes an upload live (after it went live): every
@@ -239,7 +269,10 @@ export async function notifyReopened(deps: NotificationDeps, actor: Actor, check
   const bySetter = new Map<string | null, typeof reopened>();
   for (const r of reopened) bySetter.set(r.set_by, [...(bySetter.get(r.set_by) ?? []), r]);
   for (const [setter, items] of bySetter) {
-    const list = items.slice(0, 20).map((r) => `${r.user_id} / ${r.role_profile || '(no role)'} in ${r.system}`).join('; ');
+    const list = items
+      .slice(0, 20)
+      .map((r) => `${r.user_id} / ${r.role_profile || '(no role)'} in ${r.system}`)
+      .join('; ');
     const more = items.length > 20 ? ` and ${items.length - 20} more` : '';
     await sendNotificationAs(deps, actor, {
       title: 'Removed access is still there',

@@ -50,7 +50,10 @@ export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: 
     where: { role: 'reviewer', ...HOLDS_WORK, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
   });
-  const sets = await criteriaSetsOf(db, reviewers.map((r) => r.id));
+  const sets = await criteriaSetsOf(
+    db,
+    reviewers.map((r) => r.id),
+  );
   const out: PendingWork[] = [];
   for (const reviewer of reviewers) {
     const [row] = await db.$queryRaw<{ n: bigint }[]>`
@@ -127,8 +130,7 @@ async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, 
   const end = period.endDate!;
   const daysLeft = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
   const message =
-    `You have ${plural(pending, 'pending item')} in the review period '${period.name}', ` +
-    `which ends on ${day(end)} (in ${plural(daysLeft, 'day')}).`;
+    `You have ${plural(pending, 'pending item')} in the review period '${period.name}', ` + `which ends on ${day(end)} (in ${plural(daysLeft, 'day')}).`;
   const n = await recordOnce(
     deps,
     due.map((daysBefore) => ({ periodId: period.id, kind: 'reminder', daysBefore, userId: reviewer.id, pendingCount: pending })),
@@ -154,7 +156,9 @@ async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, 
 
 async function escalate(deps: ReminderDeps, period: ReviewPeriod, admin: User, late: PendingWork[]): Promise<boolean> {
   const total = late.reduce((s, w) => s + w.pending, 0);
-  const lines = late.map((w) => `- ${nameOf(w.reviewer)} <${w.reviewer.email}>${w.reviewer.isActive ? '' : ' (deactivated)'}: ${plural(w.pending, 'pending item')}`);
+  const lines = late.map(
+    (w) => `- ${nameOf(w.reviewer)} <${w.reviewer.email}>${w.reviewer.isActive ? '' : ' (deactivated)'}: ${plural(w.pending, 'pending item')}`,
+  );
   const message =
     `The review period '${period.name}' ended on ${day(period.endDate!)}; ` +
     `${plural(late.length, 'reviewer is', 'reviewers are')} late with ${plural(total, 'pending item')}:\n${lines.join('\n')}`;
@@ -164,7 +168,11 @@ async function escalate(deps: ReminderDeps, period: ReviewPeriod, admin: User, l
       entityType: 'ReviewPeriod',
       entityId: period.id,
       periodId: period.id,
-      after: { administratorId: admin.id, administrator: admin.email, late: late.map((w) => ({ reviewerId: w.reviewer.id, reviewer: w.reviewer.email, pending: w.pending })) },
+      after: {
+        administratorId: admin.id,
+        administrator: admin.email,
+        late: late.map((w) => ({ reviewerId: w.reviewer.id, reviewer: w.reviewer.email, pending: w.pending })),
+      },
     });
     return createSystemNotification(tx, { type: 'urgent', title: ESCALATION_TITLE, message, targetUserId: admin.id });
   });

@@ -26,7 +26,19 @@ export const MAX_PAGE_SIZE = 500;
 export const MAX_PAGE = 1_000_000;
 
 /** The filter's fields; a value is at most as long as an assignment's criteria value. */
-export const FILTER_FIELDS = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'accessRiskId', 'userId', 'decision', 'recommendation'] as const;
+export const FILTER_FIELDS = [
+  'search',
+  'riskLevel',
+  'system',
+  'userGroup',
+  'roleProfile',
+  'compositeRole',
+  'ruleId',
+  'accessRiskId',
+  'userId',
+  'decision',
+  'recommendation',
+] as const;
 export const MAX_FILTER_VALUE_LENGTH = MAX_CRITERIA_VALUE_LENGTH;
 
 export interface RiskFilter {
@@ -202,7 +214,10 @@ function cursorId(v: string | number | null | undefined, name: string): bigint |
  * from the count cache (services/kept/risk-counts.ts).
  */
 export async function listRisks(caller: Caller, filter: RiskFilter, paging: RiskPage) {
-  const { deps: { prisma }, viewer } = caller;
+  const {
+    deps: { prisma },
+    viewer,
+  } = caller;
   const user = viewer.user;
   const sort = checkSort(paging.sort);
   const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
@@ -242,7 +257,10 @@ const countQuery = (prisma: PrismaClient, visible: Prisma.Sql, where: Prisma.Sql
  * pages, and the row count an export announces before its first byte).
  */
 export async function matchingRowCount(caller: Caller, filter: RiskFilter): Promise<number> {
-  const { deps: { prisma }, viewer } = caller;
+  const {
+    deps: { prisma },
+    viewer,
+  } = caller;
   const [period, { visible, key }] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const where = await filterCondition(prisma, filter, { periodId: period?.id ?? null, viewerId: viewer.user.id });
   const join = filter.decision ? ownDecisionJoin(period?.id ?? null, viewer.user.id) : Prisma.empty;
@@ -266,11 +284,7 @@ async function countRisks(prisma: PrismaClient, user: User, scopeKey: string, fi
  * How many rows the user sees, how many of them are high (or medium) and how
  * many distinct users have a high one: cached per data version.
  */
-export async function visibleTotals(
-  db: DbClient,
-  user: User,
-  scope?: RowScope,
-): Promise<{ total: number; high: number; highUsers: number }> {
+export async function visibleTotals(db: DbClient, user: User, scope?: RowScope): Promise<{ total: number; high: number; highUsers: number }> {
   return scopeTotals(db, scope ?? (await viewerScope(db, user)));
 }
 
@@ -297,10 +311,15 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
     const types = [...named.keys()];
     const out = new Map(missing.map((k) => [k, 0]));
     const col = (t: CriteriaType) => Prisma.raw(`r.${CRITERIA_COLUMN[t]}`);
-    const groups = !types.length ? [] : await db.$queryRaw<{ v: (string | null)[]; n: bigint }[]>`
+    const groups = !types.length
+      ? []
+      : await db.$queryRaw<{ v: (string | null)[]; n: bigint }[]>`
       SELECT ARRAY[${Prisma.join(types.map((t) => Prisma.sql`CASE WHEN ${col(t)} = ANY(${[...named.get(t)!]}::text[]) THEN ${col(t)} END`))}] AS v, count(*) AS n
         FROM risk_rows r
-       WHERE ${LIVE_ROWS} AND (${Prisma.join(types.map((t) => Prisma.sql`${col(t)} = ANY(${[...named.get(t)!]}::text[])`), ' OR ')})
+       WHERE ${LIVE_ROWS} AND (${Prisma.join(
+         types.map((t) => Prisma.sql`${col(t)} = ANY(${[...named.get(t)!]}::text[])`),
+         ' OR ',
+       )})
        GROUP BY 1`;
     for (const key of missing) {
       const sets = setsByKey.get(key)!;
@@ -313,7 +332,9 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
     const moved = missing.filter((k) => hasItemHolds(setsByKey.get(k)!));
     if (moved.length) {
       const counts = await db.$queryRaw<{ k: number; n: bigint }[]>`${Prisma.join(
-        moved.map((k, i) => Prisma.sql`SELECT ${i}::int AS k, count(*) AS n FROM risk_rows r WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(setsByKey.get(k)!)}`),
+        moved.map(
+          (k, i) => Prisma.sql`SELECT ${i}::int AS k, count(*) AS n FROM risk_rows r WHERE ${LIVE_ROWS} AND ${assignedRowsCondition(setsByKey.get(k)!)}`,
+        ),
         ' UNION ALL ',
       )}`;
       for (const c of counts) out.set(moved[c.k]!, Number(c.n));
@@ -343,7 +364,10 @@ export async function decidedRowCount(db: DbClient, user: User, periodId: string
 
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
 export async function assignedSummary(caller: Caller) {
-  const { deps: { prisma }, viewer } = caller;
+  const {
+    deps: { prisma },
+    viewer,
+  } = caller;
   const user = viewer.user;
   const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
@@ -356,7 +380,8 @@ export const MAX_SYSTEMS = 1000;
 
 export async function listSystems(caller: Caller): Promise<string[]> {
   const { visible } = await caller.viewer.scope();
-  const rows = await caller.deps.prisma.$queryRaw<{ system: string }[]>`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT ${MAX_SYSTEMS}`;
+  const rows = await caller.deps.prisma.$queryRaw<
+    { system: string }[]
+  >`SELECT DISTINCT r.system FROM risk_rows r WHERE ${visible} AND r.system <> '' ORDER BY 1 LIMIT ${MAX_SYSTEMS}`;
   return rows.map((r) => r.system);
 }
-

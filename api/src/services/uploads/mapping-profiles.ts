@@ -42,7 +42,10 @@ export function checkColumnMapping(raw: unknown): ColumnChoice[] {
       if (!isCanonicalField(f)) throw new ValidationError(`columnMapping: '${f}' is not a field (column '${header}')`, 'columnMapping');
       const other = byField.get(f);
       if (other !== undefined && normalizeHeader(other) !== normalizeHeader(header)) {
-        throw new ValidationError(`columnMapping: columns '${other}' and '${header}' are both mapped to ${fieldLabel(f)}; map each field once`, 'columnMapping');
+        throw new ValidationError(
+          `columnMapping: columns '${other}' and '${header}' are both mapped to ${fieldLabel(f)}; map each field once`,
+          'columnMapping',
+        );
       }
       byField.set(f, header);
     }
@@ -81,7 +84,12 @@ export async function deleteProfile(caller: Caller, id: string): Promise<void> {
     const p = isUuid(id) ? await tx.mappingProfile.findUnique({ where: { id } }) : null;
     if (!p) throw new NotFoundError('Mapping profile not found');
     await tx.mappingProfile.delete({ where: { id } });
-    await recordAudit(tx, actor, { action: 'mapping-profile.deleted', entityType: 'MappingProfile', entityId: id, before: { name: p.name, columns: p.columns } });
+    await recordAudit(tx, actor, {
+      action: 'mapping-profile.deleted',
+      entityType: 'MappingProfile',
+      entityId: id,
+      before: { name: p.name, columns: p.columns },
+    });
   });
 }
 

@@ -51,8 +51,7 @@ export async function loadUpload(deps: LoadDeps, uploadId: string): Promise<void
       key: INGEST_SLOT_KEY,
       slots: deps.config.INGEST_CONCURRENCY,
       pollMs: Math.max(500, deps.config.JOB_POLL_SECONDS * 1000),
-      onWait: async () =>
-        (await deps.prisma.upload.updateMany({ where: { id: uploadId, status: 'processing' }, data: { heartbeatAt: new Date() } })).count > 0,
+      onWait: async () => (await deps.prisma.upload.updateMany({ where: { id: uploadId, status: 'processing' }, data: { heartbeatAt: new Date() } })).count > 0,
     },
     (lost) => loadNow(deps, uploadId, lost),
   );
@@ -72,9 +71,12 @@ async function loadNow(deps: LoadDeps, uploadId: string, slotLost: AbortSignal):
   await deleteUploadRows(prisma, uploadId);
   loadingHere.add(uploadId);
   // Well inside the staleness limit, so a live load is never taken for a dead one.
-  const heartbeat = setInterval(() => {
-    prisma.upload.update({ where: { id: uploadId }, data: { heartbeatAt: new Date() } }).catch(() => {});
-  }, Math.min(10_000, (deps.config.UPLOAD_STALE_SECONDS * 1000) / 3));
+  const heartbeat = setInterval(
+    () => {
+      prisma.upload.update({ where: { id: uploadId }, data: { heartbeatAt: new Date() } }).catch(() => {});
+    },
+    Math.min(10_000, (deps.config.UPLOAD_STALE_SECONDS * 1000) / 3),
+  );
 
   let rowsCounted = 0;
   const loader = new CopyLoader({
@@ -87,7 +89,12 @@ async function loadNow(deps: LoadDeps, uploadId: string, slotLost: AbortSignal):
       rowsCounted = progress.rowsProcessed;
       await prisma.upload.update({
         where: { id: uploadId },
-        data: { rowsProcessed: progress.rowsProcessed, bytesProcessed: BigInt(progress.bytesProcessed), duplicatesSkipped: progress.duplicatesSkipped, heartbeatAt: new Date() },
+        data: {
+          rowsProcessed: progress.rowsProcessed,
+          bytesProcessed: BigInt(progress.bytesProcessed),
+          duplicatesSkipped: progress.duplicatesSkipped,
+          heartbeatAt: new Date(),
+        },
       });
       publishProgress(deps.pubsub, progressEvent(up, { status: 'processing', ...progress, errorMessage: null }));
     },
@@ -182,15 +189,24 @@ async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, c
   await kept({ ...deps, log: (message) => deps.log(`upload ${up.id}: ${message}`) });
   publishProgress(
     deps.pubsub,
-    progressEvent(up, { status: 'completed', rowsProcessed: rows, bytesProcessed: up.sizeBytes, duplicatesSkipped: dups, errorMessage: null, warnings: counts.warnings }),
+    progressEvent(up, {
+      status: 'completed',
+      rowsProcessed: rows,
+      bytesProcessed: up.sizeBytes,
+      duplicatesSkipped: dups,
+      errorMessage: null,
+      warnings: counts.warnings,
+    }),
   );
   if (up.emailNotification && up.uploadedBy) {
     const warned = counts.warnings.length > 0;
     await deps.mailer.send({
       to: up.uploadedBy.email,
       subject: `${warned ? COMPLETED_WITH_WARNINGS : 'Upload complete'}: ${up.originalName}`,
-      text: `Your file ${up.originalName} was processed${warned ? ' with warnings' : ' successfully'}: ${rows.toLocaleString('en-US')} records imported` +
-        (dups ? `, ${dups.toLocaleString('en-US')} duplicate records skipped` : '') + '.\n' +
+      text:
+        `Your file ${up.originalName} was processed${warned ? ' with warnings' : ' successfully'}: ${rows.toLocaleString('en-US')} records imported` +
+        (dups ? `, ${dups.toLocaleString('en-US')} duplicate records skipped` : '') +
+        '.\n' +
         (warned ? `\nWarnings:\n${counts.warnings.map((w) => `- ${w}`).join('\n')}\n` : ''),
     });
   }
@@ -209,15 +225,24 @@ async function failUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, err: 
         : isDiskFull(err)
           ? DISK_FULL
           : err instanceof Prisma.PrismaClientKnownRequestError || err instanceof Error
-        ? `The file could not be loaded: ${(err as Error).message.split('\n').slice(-1)[0]}`
-        : 'The file could not be loaded.';
+            ? `The file could not be loaded: ${(err as Error).message.split('\n').slice(-1)[0]}`
+            : 'The file could not be loaded.';
   if (!(err instanceof IngestError)) deps.log(`upload ${uploadId} failed: ${(err as Error)?.stack ?? err}`);
   await prisma.upload.update({ where: { id: uploadId }, data: { status: 'failed', live: false, errorMessage: message, completedAt: new Date() } });
-  await recordAudit(prisma, actor, { action: 'upload.failed', entityType: 'Upload', entityId: uploadId, after: { originalName: up.originalName, error: message } });
+  await recordAudit(prisma, actor, {
+    action: 'upload.failed',
+    entityType: 'Upload',
+    entityId: uploadId,
+    after: { originalName: up.originalName, error: message },
+  });
   publishProgress(deps.pubsub, progressEvent(up, { status: 'failed', rowsProcessed: rows, bytesProcessed: 0, duplicatesSkipped: dups, errorMessage: message }));
   await removeRowsOf(prisma, [uploadId]);
   if (up.emailNotification && up.uploadedBy) {
-    await deps.mailer.send({ to: up.uploadedBy.email, subject: `Upload failed: ${up.originalName}`, text: `Your file ${up.originalName} could not be loaded.\n\n${message}\n` });
+    await deps.mailer.send({
+      to: up.uploadedBy.email,
+      subject: `Upload failed: ${up.originalName}`,
+      text: `Your file ${up.originalName} could not be loaded.\n\n${message}\n`,
+    });
   }
 }
 

@@ -58,7 +58,7 @@ export const MAX_HEADER_ROW = 1_048_576;
 export function checkLayoutChoice(raw: { sheet?: unknown; headerRow?: unknown }): LayoutChoice | undefined {
   const out: LayoutChoice = {};
   if (raw.sheet !== undefined && raw.sheet !== null) {
-    if (typeof raw.sheet !== 'string' || raw.sheet.length > 255) throw new ValidationError('sheet must be the name of one of the workbook\'s sheets', 'sheet');
+    if (typeof raw.sheet !== 'string' || raw.sheet.length > 255) throw new ValidationError("sheet must be the name of one of the workbook's sheets", 'sheet');
     out.sheet = raw.sheet;
   }
   if (raw.headerRow !== undefined && raw.headerRow !== null) {
@@ -71,7 +71,14 @@ export function checkLayoutChoice(raw: { sheet?: unknown; headerRow?: unknown })
   return out.sheet === undefined && out.headerRow === undefined ? undefined : out;
 }
 
-async function build(deps: UploadDeps, previewId: string, file: string, meta: PreviewMeta, mapping?: ColumnChoice[], layout?: LayoutChoice): Promise<UploadPreview> {
+async function build(
+  deps: UploadDeps,
+  previewId: string,
+  file: string,
+  meta: PreviewMeta,
+  mapping?: ColumnChoice[],
+  layout?: LayoutChoice,
+): Promise<UploadPreview> {
   const choice = { ...(mapping ? { overrides: overridesOf(mapping) } : { profiles: await profileData(deps.prisma) }), ...(layout ? { layout } : {}) };
   try {
     const p = await previewFile(file, meta.originalName, choice);
@@ -149,7 +156,8 @@ export interface StartInput extends PreviewChoice {
 export async function startPreviewed(caller: Caller, previewId: string, input: StartInput): Promise<Upload> {
   const { deps } = caller;
   const given = input.columnMapping === undefined || input.columnMapping === null ? undefined : checkColumnMapping(input.columnMapping);
-  const profileName = input.saveProfileAs === undefined || input.saveProfileAs === null || input.saveProfileAs === '' ? undefined : checkProfileName(input.saveProfileAs);
+  const profileName =
+    input.saveProfileAs === undefined || input.saveProfileAs === null || input.saveProfileAs === '' ? undefined : checkProfileName(input.saveProfileAs);
   const layout = checkLayoutChoice(input);
   const { file, meta } = await stored(deps.config.uploadsDir, previewId);
   const preview = await build(deps, previewId, file, meta, given, layout);

@@ -25,7 +25,10 @@ export async function purgeDeadRows(prisma: PrismaClient) {
     where: { live: false, status: { not: 'processing' } },
     select: { id: true },
   });
-  await removeRowsOf(prisma, dead.map((u) => u.id));
+  await removeRowsOf(
+    prisma,
+    dead.map((u) => u.id),
+  );
 }
 
 /** Deletes these uploads' rows, then the search terms only they carried. */

@@ -70,7 +70,9 @@ export async function receiveFile(uploadsDir: string, stream: Readable, original
   }
   // A file name is the browser's, not typed here: unsafe controls (an RTLO hiding the real
   // extension) are removed and line breaks become spaces (core/validation.ts neutralizeText).
-  const name = neutralizeText(path.basename(originalName || 'upload')).replace(/[\t\r\n\u2028\u2029]/g, ' ').trim();
+  const name = neutralizeText(path.basename(originalName || 'upload'))
+    .replace(/[\t\r\n\u2028\u2029]/g, ' ')
+    .trim();
   return { originalName: name || 'upload', tempPath, sizeBytes: size };
 }
 
@@ -174,7 +176,17 @@ export async function retryUpload(caller: Caller, id: string): Promise<Upload> {
     const r = await tx.upload.update({
       where: { id },
       // Queued again (not started) until a worker has an ingestion slot for it.
-      data: { status: 'processing', errorMessage: null, warnings: [], completedAt: null, startedAt: null, rowsProcessed: 0, bytesProcessed: 0n, duplicatesSkipped: 0, heartbeatAt: null },
+      data: {
+        status: 'processing',
+        errorMessage: null,
+        warnings: [],
+        completedAt: null,
+        startedAt: null,
+        rowsProcessed: 0,
+        bytesProcessed: 0n,
+        duplicatesSkipped: 0,
+        heartbeatAt: null,
+      },
     });
     await recordAudit(tx, actor, { action: 'upload.retried', entityType: 'Upload', entityId: id });
     return r;
@@ -183,15 +195,15 @@ export async function retryUpload(caller: Caller, id: string): Promise<Upload> {
   return updated;
 }
 
-export const INTERRUPTED =
-  'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
+export const INTERRUPTED = 'The upload was interrupted: the server stopped while loading it, and none of its rows were kept. Use Retry to load it again.';
 
 /** The load lost its database connection (a failover, a restart, a session ended by the server): nothing is wrong with the file. */
 export const CONNECTION_LOST =
   'The upload was interrupted: the connection to the database was lost while loading it, and none of its rows were kept. Use Retry to load it again.';
 
 /** The disk holding the data filled up during the load. */
-export const DISK_FULL = 'The upload was interrupted: the data folder is full, and none of its rows were kept. Free some space, then use Retry to load it again.';
+export const DISK_FULL =
+  'The upload was interrupted: the data folder is full, and none of its rows were kept. Free some space, then use Retry to load it again.';
 
 /** Fails uploads whose worker stopped sending heartbeats (the server died mid-load). */
 /** An ingestion job not taken by a worker within this long is given up (pg-boss expires it). */
@@ -211,7 +223,10 @@ export async function failInterrupted(prisma: PrismaClient, staleSeconds: number
     select: { id: true },
   });
   for (const { id } of stale) {
-    await prisma.upload.updateMany({ where: { id, status: 'processing' }, data: { status: 'failed', live: false, errorMessage: INTERRUPTED, completedAt: new Date() } });
+    await prisma.upload.updateMany({
+      where: { id, status: 'processing' },
+      data: { status: 'failed', live: false, errorMessage: INTERRUPTED, completedAt: new Date() },
+    });
   }
   return stale.map((s) => s.id);
 }

@@ -25,7 +25,10 @@ export async function settle(c: Client, url: string) {
 
 /** Parses conflicts.csv (no BOM, CRLF lines, cells without commas or quotes here): the header and each row by header. */
 export function readCsv(text: string): { header: string[]; rows: Record<string, string>[] } {
-  const [head, ...lines] = text.replace(/^\uFEFF/, '').split('\r\n').filter((l) => l !== '');
+  const [head, ...lines] = text
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter((l) => l !== '');
   const header = head!.split(',');
   return { header, rows: lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [header[i]!, v]))) };
 }

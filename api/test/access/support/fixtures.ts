@@ -1,10 +1,28 @@
 // Small hand-made rule sets and estates for the engine's rule-by-rule tests.
 import { emptyEstate, type Estate, type Row, type RuleSetFiles } from '../../../../scripts/access-estate.js';
 
-export const risk = (id: string, type = 'S', status = 'Enabled'): Row => ({ 'Access Risk ID': id, 'Risk Description': `Risk ${id}`, 'Risk Level': 'High', 'Risk Type': type, 'Business Process': 'FI', Status: status });
-export const fn = (id: string, scope = 'Single'): Row => ({ 'Function ID': id, 'Function Description': `Function ${id}`, 'Business Process': 'FI', 'Analysis Scope': scope });
+export const risk = (id: string, type = 'S', status = 'Enabled'): Row => ({
+  'Access Risk ID': id,
+  'Risk Description': `Risk ${id}`,
+  'Risk Level': 'High',
+  'Risk Type': type,
+  'Business Process': 'FI',
+  Status: status,
+});
+export const fn = (id: string, scope = 'Single'): Row => ({
+  'Function ID': id,
+  'Function Description': `Function ${id}`,
+  'Business Process': 'FI',
+  'Analysis Scope': scope,
+});
 export const rf = (riskId: string, functionId: string): Row => ({ 'Access Risk ID': riskId, 'Function ID': functionId });
-export const act = (functionId: string, action: string, system = '', status = 'Enabled'): Row => ({ 'Function ID': functionId, System: system, Action: action, 'Action Description': `Run ${action}`, Status: status });
+export const act = (functionId: string, action: string, system = '', status = 'Enabled'): Row => ({
+  'Function ID': functionId,
+  System: system,
+  Action: action,
+  'Action Description': `Run ${action}`,
+  Status: status,
+});
 export const perm = (functionId: string, action: string, object: string, field: string, from: string, to = '', status = 'Enabled', system = ''): Row => ({
   'Function ID': functionId,
   System: system,
@@ -33,10 +51,44 @@ export function pairRules(extra: Partial<RuleSetFiles> = {}): RuleSetFiles {
   });
 }
 
-export const user = (bname: string, more: Row = {}): Row => ({ MANDT: '100', BNAME: bname, CLASS: 'FIN', USTYP: 'A', UFLAG: '0', GLTGV: '00000000', GLTGB: '99991231', ...more });
-export const assign = (uname: string, role: string, more: Row = {}): Row => ({ AGR_NAME: role, UNAME: uname, FROM_DAT: '20260101', TO_DAT: '99991231', COL_FLAG: '', ...more });
-export const tcode = (role: string, low: string, high = '', more: Row = {}): Row => ({ AGR_NAME: role, OBJECT: 'S_TCODE', AUTH: 'T-1', FIELD: 'TCD', LOW: low, HIGH: high, DELETED: '', ...more });
-export const auth = (role: string, object: string, authName: string, field: string, low: string, high = '', more: Row = {}): Row => ({ AGR_NAME: role, OBJECT: object, AUTH: authName, FIELD: field, LOW: low, HIGH: high, DELETED: '', ...more });
+export const user = (bname: string, more: Row = {}): Row => ({
+  MANDT: '100',
+  BNAME: bname,
+  CLASS: 'FIN',
+  USTYP: 'A',
+  UFLAG: '0',
+  GLTGV: '00000000',
+  GLTGB: '99991231',
+  ...more,
+});
+export const assign = (uname: string, role: string, more: Row = {}): Row => ({
+  AGR_NAME: role,
+  UNAME: uname,
+  FROM_DAT: '20260101',
+  TO_DAT: '99991231',
+  COL_FLAG: '',
+  ...more,
+});
+export const tcode = (role: string, low: string, high = '', more: Row = {}): Row => ({
+  AGR_NAME: role,
+  OBJECT: 'S_TCODE',
+  AUTH: 'T-1',
+  FIELD: 'TCD',
+  LOW: low,
+  HIGH: high,
+  DELETED: '',
+  ...more,
+});
+export const auth = (role: string, object: string, authName: string, field: string, low: string, high = '', more: Row = {}): Row => ({
+  AGR_NAME: role,
+  OBJECT: object,
+  AUTH: authName,
+  FIELD: field,
+  LOW: low,
+  HIGH: high,
+  DELETED: '',
+  ...more,
+});
 
 /** An estate: tables given, the rest empty. */
 export function estate(tables: Partial<Estate>): Estate {

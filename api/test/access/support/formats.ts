@@ -20,11 +20,21 @@ export interface ListOptions {
 export function se16List(table: string, rows: Row[], opts: ListOptions = {}): string {
   const cols = ESTATE_COLUMNS[table]!;
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)) + 1);
-  const line = (cells: string[]) => '|' + cells.map((v, i) => (NUMBERS.has(cols[i]!) ? ` ${v.padStart(widths[i]!)}` : ` ${v.padEnd(widths[i]!)}`)).join('|') + '|';
+  const line = (cells: string[]) =>
+    '|' + cells.map((v, i) => (NUMBERS.has(cols[i]!) ? ` ${v.padStart(widths[i]!)}` : ` ${v.padEnd(widths[i]!)}`)).join('|') + '|';
   const width = line(cols).length;
   const rule = '-'.repeat(width);
   const inner = '|' + widths.map((w) => '-'.repeat(w + 1)).join('+') + '|';
-  const head = [`07.12.2026                 Dynamic List Display                   1`, '', `Table:          ${table}`, `Displayed Fields:  ${cols.length} of  ${cols.length}  Fixed Columns:  1  List Width 0250`, '', rule, line(cols), opts.innerRule ? inner : rule];
+  const head = [
+    `07.12.2026                 Dynamic List Display                   1`,
+    '',
+    `Table:          ${table}`,
+    `Displayed Fields:  ${cols.length} of  ${cols.length}  Fixed Columns:  1  List Width 0250`,
+    '',
+    rule,
+    line(cols),
+    opts.innerRule ? inner : rule,
+  ];
   const out = [...head];
   rows.forEach((r, i) => {
     out.push(line(cols.map((c) => r[c] ?? '')));

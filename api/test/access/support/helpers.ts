@@ -59,6 +59,21 @@ export async function engine() {
 export type Engine = Awaited<ReturnType<typeof engine>>;
 
 /** A row as the tests compare it: what reviewers see. */
-export function rowText(r: { userId: string; riskId: string; ruleId: string; functionId: string; system: string; action: string; role: string; composite: string; resource: string; resourceExtn: string; valueFrom: string; valueTo: string }): string {
-  return [r.userId, r.riskId, r.ruleId, r.functionId, r.system, r.action, r.role, r.composite || '-', r.resource, r.resourceExtn, r.valueFrom, r.valueTo].join(' ').trimEnd();
+export function rowText(r: {
+  userId: string;
+  riskId: string;
+  ruleId: string;
+  functionId: string;
+  system: string;
+  action: string;
+  role: string;
+  composite: string;
+  resource: string;
+  resourceExtn: string;
+  valueFrom: string;
+  valueTo: string;
+}): string {
+  return [r.userId, r.riskId, r.ruleId, r.functionId, r.system, r.action, r.role, r.composite || '-', r.resource, r.resourceExtn, r.valueFrom, r.valueTo]
+    .join(' ')
+    .trimEnd();
 }

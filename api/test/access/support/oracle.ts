@@ -4,8 +4,20 @@
 import type { Estate, Row, RuleSetFiles } from '../../../../scripts/access-estate.js';
 
 export interface OracleRow {
-  userId: string; riskId: string; ruleId: string; functionId: string; system: string; action: string; role: string; composite: string;
-  resource: string; resourceExtn: string; valueFrom: string; valueTo: string; executionCount: number | null; lastExecutedOn: string | null;
+  userId: string;
+  riskId: string;
+  ruleId: string;
+  functionId: string;
+  system: string;
+  action: string;
+  role: string;
+  composite: string;
+  resource: string;
+  resourceExtn: string;
+  valueFrom: string;
+  valueTo: string;
+  executionCount: number | null;
+  lastExecutedOn: string | null;
 }
 
 type Grant = { object: string; auth: string; field: string; low: string; high: string };
@@ -36,14 +48,22 @@ function meets(g: Grant, r: Alt): boolean {
   return r.from <= g.low && g.low <= r.to;
 }
 
-export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asOf: string): { rows: OracleRow[]; conflicts: { userId: string; riskId: string; exercised: boolean }[] } {
+export function oracle(
+  rules: RuleSetFiles,
+  estates: Record<string, Estate>,
+  asOf: string,
+): { rows: OracleRow[]; conflicts: { userId: string; riskId: string; exercised: boolean }[] } {
   const fnScope = new Map(rules.functions!.map((f) => [f['Function ID']!, f['Analysis Scope']!.toLowerCase()]));
   // Each function's enabled actions (any system) in code point order: the Rule ID's digits.
   const positions = new Map<string, string[]>();
-  for (const a of rules.function_actions!) if (enabled(a)) positions.set(a['Function ID']!, [...new Set([...(positions.get(a['Function ID']!) ?? []), a.Action!])].sort(byText));
+  for (const a of rules.function_actions!)
+    if (enabled(a)) positions.set(a['Function ID']!, [...new Set([...(positions.get(a['Function ID']!) ?? []), a.Action!])].sort(byText));
 
   // Per system: user -> function -> action -> paths granting its transaction (and the values met).
-  type Held = Map<string, Map<string, Map<string, { role: string; composite: string; values: { object: string; field: string; low: string; high: string }[] }[]>>>;
+  type Held = Map<
+    string,
+    Map<string, Map<string, { role: string; composite: string; values: { object: string; field: string; low: string; high: string }[] }[]>>
+  >;
   const heldBy = new Map<string, Held>();
   const usage = new Map<string, { count: number; last: string | null }>();
   for (const [system, x] of Object.entries(estates)) {
@@ -81,7 +101,11 @@ export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asO
       const roles = [...new Set(userPaths.map((p) => p.role))].sort(byText);
       for (const f of rules.functions!) {
         const fid = f['Function ID']!;
-        const actions = [...new Set(rules.function_actions!.filter((a) => a['Function ID'] === fid && enabled(a) && (a.System === '' || a.System === system)).map((a) => a.Action!))];
+        const actions = [
+          ...new Set(
+            rules.function_actions!.filter((a) => a['Function ID'] === fid && enabled(a) && (a.System === '' || a.System === system)).map((a) => a.Action!),
+          ),
+        ];
         for (const action of actions) {
           // The requirement: object -> field -> alternatives.
           const req = new Map<string, Map<string, Alt[]>>();
@@ -100,7 +124,8 @@ export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asO
               const names = [...new Set((grants.get(role) ?? []).filter((g) => g.object === object).map((g) => g.auth))].sort(byText);
               for (const authName of names) {
                 const rows = grants.get(role)!.filter((g) => g.object === object && g.auth === authName);
-                if ([...req.get(object)!].every(([field, alts]) => rows.some((g) => g.field === field && alts.some((r) => meets(g, r))))) out.push({ role, auth: authName });
+                if ([...req.get(object)!].every(([field, alts]) => rows.some((g) => g.field === field && alts.some((r) => meets(g, r)))))
+                  out.push({ role, auth: authName });
               }
             }
             return out;
@@ -111,7 +136,9 @@ export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asO
           const shown = tcodePaths.map((p) => {
             const values: { object: string; field: string; low: string; high: string }[] = [];
             for (const object of objects) {
-              const chosen = [...ok.get(object)!].sort((a, b) => Number(a.role !== p.role) - Number(b.role !== p.role) || byText(a.role, b.role) || byText(a.auth, b.auth))[0]!;
+              const chosen = [...ok.get(object)!].sort(
+                (a, b) => Number(a.role !== p.role) - Number(b.role !== p.role) || byText(a.role, b.role) || byText(a.auth, b.auth),
+              )[0]!;
               for (const [field, alts] of [...req.get(object)!].sort((a, b) => byText(a[0], b[0]))) {
                 const g = grants
                   .get(chosen.role)!
@@ -138,7 +165,10 @@ export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asO
   for (const r of rules.risks!) {
     if (!enabled(r)) continue;
     const riskId = r['Access Risk ID']!;
-    const fns = rules.risk_functions!.filter((x) => x['Access Risk ID'] === riskId).map((x) => x['Function ID']!).sort(byText);
+    const fns = rules
+      .risk_functions!.filter((x) => x['Access Risk ID'] === riskId)
+      .map((x) => x['Function ID']!)
+      .sort(byText);
     const crossing = fns.some((f) => fnScope.get(f) === 'cross');
     for (const userId of [...allUsers].sort(byText)) {
       const holds = (system: string, f: string) => Boolean(heldBy.get(system)!.get(userId)?.get(f)?.size);
@@ -149,7 +179,9 @@ export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asO
       if (!shownSystems.length) continue;
       // The Rule ID: the first action shown per function, and the weights of the mixed-radix count.
       const first = new Map<string, number>();
-      for (const s of shownSystems) for (const f of fns) for (const a of heldBy.get(s)!.get(userId)?.get(f)?.keys() ?? []) first.set(f, Math.min(first.get(f) ?? Infinity, positions.get(f)!.indexOf(a)));
+      for (const s of shownSystems)
+        for (const f of fns)
+          for (const a of heldBy.get(s)!.get(userId)?.get(f)?.keys() ?? []) first.set(f, Math.min(first.get(f) ?? Infinity, positions.get(f)!.indexOf(a)));
       const weight = (i: number) => fns.slice(i + 1).reduce((w, f) => w * positions.get(f)!.length, 1);
       let exercised = true;
       for (const [i, f] of fns.entries()) {
@@ -161,7 +193,18 @@ export function oracle(rules: RuleSetFiles, estates: Record<string, Estate>, asO
             const use = usage.get(`${s}|${userId}|${action}`);
             if (use && use.count > 0) ran = true;
             for (const p of paths) {
-              const base = { userId, riskId, ruleId, functionId: f, system: s, action, role: p.role, composite: p.composite, executionCount: use ? use.count : null, lastExecutedOn: use?.last ?? null };
+              const base = {
+                userId,
+                riskId,
+                ruleId,
+                functionId: f,
+                system: s,
+                action,
+                role: p.role,
+                composite: p.composite,
+                executionCount: use ? use.count : null,
+                lastExecutedOn: use?.last ?? null,
+              };
               if (!p.values.length) rows.push({ ...base, resource: '', resourceExtn: '', valueFrom: '', valueTo: '' });
               for (const v of p.values) rows.push({ ...base, resource: v.object, resourceExtn: v.field, valueFrom: v.low, valueTo: v.high });
             }

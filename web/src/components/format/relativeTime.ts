@@ -62,4 +62,3 @@ export function relativeTime(value: string | Date | null | undefined, now: Date 
   const text = future ? distance(date, now) : distance(now, date);
   return future ? `in ${text}` : `${text} ago`;
 }
-

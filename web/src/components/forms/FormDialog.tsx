@@ -1,15 +1,4 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  makeStyles,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
 import { useNotify } from './toast';
 
@@ -136,13 +125,7 @@ export function FormDialog({
 }
 
 /** A native `Select`'s options, after an optional disabled placeholder (the empty value). */
-export function SelectOptions({
-  options,
-  placeholder,
-}: {
-  options: ReadonlyArray<{ readonly value: string; readonly label: string }>;
-  placeholder?: string;
-}) {
+export function SelectOptions({ options, placeholder }: { options: ReadonlyArray<{ readonly value: string; readonly label: string }>; placeholder?: string }) {
   return (
     <>
       {placeholder != null ? (
@@ -176,8 +159,7 @@ export function useFieldErrors<K extends string>() {
       return next;
     });
   }, []);
-  const validation = (field: K) =>
-    ({ validationState: errors[field] ? 'error' : 'none', validationMessage: errors[field] }) as const;
+  const validation = (field: K) => ({ validationState: errors[field] ? 'error' : 'none', validationMessage: errors[field] }) as const;
   return { errors, setErrors, clearError, validation };
 }
 

@@ -12,7 +12,9 @@ export function errorMessage(result: { readonly __typename: string; readonly mes
  */
 export type Refusal = { code?: string; field?: string | null; message?: string };
 
-export function refusalOf(result: { readonly __typename: string; readonly code?: string; readonly field?: string | null; readonly message?: string } | null | undefined): Refusal {
+export function refusalOf(
+  result: { readonly __typename: string; readonly code?: string; readonly field?: string | null; readonly message?: string } | null | undefined,
+): Refusal {
   if (!result) return {};
   return { code: result.code, field: result.field, message: errorMessage(result) };
 }

@@ -89,12 +89,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           <ToastTitle
             action={
               <ToastTrigger>
-                <Button
-                  appearance="transparent"
-                  size="small"
-                  icon={<Dismiss16Regular />}
-                  aria-label="Dismiss notification"
-                />
+                <Button appearance="transparent" size="small" icon={<Dismiss16Regular />} aria-label="Dismiss notification" />
               </ToastTrigger>
             }
           >

@@ -41,9 +41,13 @@ export function EmptyState({ icon, title, heading, description, action, appearan
   const brand = appearance === 'brand';
   return (
     <div className={mergeClasses(styles.root, brand ? styles.brand : styles.subtle, className)}>
-      {brand || framed ? <IconTile size="disc" tone={brand ? 'brand' : 'neutral'}>
+      {brand || framed ? (
+        <IconTile size="disc" tone={brand ? 'brand' : 'neutral'}>
           {icon}
-        </IconTile> : icon}
+        </IconTile>
+      ) : (
+        icon
+      )}
       <Subtitle2 as={heading}>{title}</Subtitle2>
       <Body1 className={brand ? styles.muted : undefined}>{description}</Body1>
       {action}

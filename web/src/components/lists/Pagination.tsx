@@ -81,13 +81,7 @@ export function Pagination({ page, pageSize, total, onPageChange, disabled, clas
         {rangeText(page, pageSize, total)}
       </Caption1>
       <div className={styles.pages}>
-        <Button
-          size="small"
-          appearance="subtle"
-          icon={<ChevronLeft16Regular />}
-          disabled={disabled || page <= 1}
-          onClick={() => onPageChange(page - 1)}
-        >
+        <Button size="small" appearance="subtle" icon={<ChevronLeft16Regular />} disabled={disabled || page <= 1} onClick={() => onPageChange(page - 1)}>
           Previous
         </Button>
         {pageButtons(page, pageCount).map((p, i) =>

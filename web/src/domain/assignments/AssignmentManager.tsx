@@ -34,13 +34,7 @@ const useStyles = makeStyles({
  * Assignment' dialog. The /assignments screen, and embedded in Risk Review's
  * 'Manage Assignments' tab; the query comes prepared by the route's loader.
  */
-export function AssignmentManager({
-  prepared,
-  embedded = false,
-}: {
-  prepared: PreloadedQuery<AssignmentManagerQuery> | null | undefined;
-  embedded?: boolean;
-}) {
+export function AssignmentManager({ prepared, embedded = false }: { prepared: PreloadedQuery<AssignmentManagerQuery> | null | undefined; embedded?: boolean }) {
   const styles = useStyles();
   const { queryRef } = usePreparedQuery<AssignmentManagerQuery>(query, prepared);
   const [creating, setCreating] = useState(false);

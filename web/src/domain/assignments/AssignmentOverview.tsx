@@ -62,30 +62,39 @@ export function AssignmentOverview({
   emptyHeading: 'h2' | 'h3';
 }) {
   const styles = useStyles();
-  const { data: reviewerData, hasNext: moreReviewers, isLoadingNext: loadingReviewers, loadNext: loadMoreReviewers } =
-    usePaginationFragment<AssignmentOverviewReviewersPaginationQuery, AssignmentOverview_reviewers$key>(
-      graphql`
-        fragment AssignmentOverview_reviewers on Query
-        @refetchable(queryName: "AssignmentOverviewReviewersPaginationQuery")
-        @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" }) {
-          users(first: $count, after: $cursor) @connection(key: "AssignmentOverview_users") {
-            edges {
-              node {
-                id
-                firstName
-                lastName
-                displayName
-                email
-                role
-                isActive
-              }
+  const {
+    data: reviewerData,
+    hasNext: moreReviewers,
+    isLoadingNext: loadingReviewers,
+    loadNext: loadMoreReviewers,
+  } = usePaginationFragment<AssignmentOverviewReviewersPaginationQuery, AssignmentOverview_reviewers$key>(
+    graphql`
+      fragment AssignmentOverview_reviewers on Query
+      @refetchable(queryName: "AssignmentOverviewReviewersPaginationQuery")
+      @argumentDefinitions(count: { type: "Int", defaultValue: 50 }, cursor: { type: "String" }) {
+        users(first: $count, after: $cursor) @connection(key: "AssignmentOverview_users") {
+          edges {
+            node {
+              id
+              firstName
+              lastName
+              displayName
+              email
+              role
+              isActive
             }
           }
         }
-      `,
-      reviewersRef,
-    );
-  const { data, hasNext: moreAssignments, isLoadingNext: loadingAssignments, loadNext: loadMoreAssignments } = usePaginationFragment<AssignmentOverviewAssignmentsPaginationQuery, AssignmentOverview_assignments$key>(
+      }
+    `,
+    reviewersRef,
+  );
+  const {
+    data,
+    hasNext: moreAssignments,
+    isLoadingNext: loadingAssignments,
+    loadNext: loadMoreAssignments,
+  } = usePaginationFragment<AssignmentOverviewAssignmentsPaginationQuery, AssignmentOverview_assignments$key>(
     graphql`
       fragment AssignmentOverview_assignments on Query
       @refetchable(queryName: "AssignmentOverviewAssignmentsPaginationQuery")
@@ -171,12 +180,7 @@ export function AssignmentOverview({
         />
         {loadingMore ? <Spinner className={styles.more} size="tiny" label="Loading more assignments..." /> : null}
       </Card>
-      <CreateAssignmentDialog
-        open={creating}
-        onOpenChange={onCreatingChange}
-        reviewers={reviewers}
-        connectionId={data.assignmentCriteria.__id}
-      />
+      <CreateAssignmentDialog open={creating} onOpenChange={onCreatingChange} reviewers={reviewers} connectionId={data.assignmentCriteria.__id} />
     </>
   );
 }

@@ -81,8 +81,7 @@ export function CreateAssignmentDialog({
         done([]);
       },
     });
-  const chooseLookupField = (patch: Pick<Form, 'reviewerId'> | Pick<Form, 'criteriaType'>) =>
-    setForm((f) => ({ ...f, ...patch, criteriaValue: '' }));
+  const chooseLookupField = (patch: Pick<Form, 'reviewerId'> | Pick<Form, 'criteriaType'>) => setForm((f) => ({ ...f, ...patch, criteriaValue: '' }));
 
   const close = () => {
     setForm(EMPTY);
@@ -137,10 +136,7 @@ export function CreateAssignmentDialog({
       </Field>
       <div className={styles.row}>
         <Field label="Assignment Type" required>
-          <Select
-            value={form.criteriaType}
-            onChange={(_, d) => chooseLookupField({ criteriaType: d.value as CriteriaTypeValue })}
-          >
+          <Select value={form.criteriaType} onChange={(_, d) => chooseLookupField({ criteriaType: d.value as CriteriaTypeValue })}>
             <SelectOptions options={CRITERIA_TYPE_OPTIONS} placeholder="Select a type" />
           </Select>
         </Field>

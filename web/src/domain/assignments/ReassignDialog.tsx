@@ -111,7 +111,15 @@ export function ReassignDialog({
   };
 
   return (
-    <FormDialog title="Reassign Work" submitLabel="Reassign" busyLabel="Reassigning..." busy={inFlight} onSubmit={onSubmit} onClose={onClose} describedBy={introId}>
+    <FormDialog
+      title="Reassign Work"
+      submitLabel="Reassign"
+      busyLabel="Reassigning..."
+      busy={inFlight}
+      onSubmit={onSubmit}
+      onClose={onClose}
+      describedBy={introId}
+    >
       <Body1 id={introId} className={styles.intro}>
         Move {what} to another reviewer. Decisions already made stay with their author.
       </Body1>

@@ -108,7 +108,11 @@ export function ReassignmentPanel({ query, version }: { query: ReassignmentPanel
                         size="small"
                         icon={<PersonSwap20Regular />}
                         onClick={() =>
-                          setMoving({ target: { riskRowIds: w.itemIds, fromReviewerId: w.reviewer.id }, what: itemsWord(w.itemIds.length), from: w.reviewer.id })
+                          setMoving({
+                            target: { riskRowIds: w.itemIds, fromReviewerId: w.reviewer.id },
+                            what: itemsWord(w.itemIds.length),
+                            from: w.reviewer.id,
+                          })
                         }
                       >
                         Reassign {itemsWord(w.itemIds.length)}

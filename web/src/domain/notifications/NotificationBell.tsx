@@ -1,15 +1,7 @@
 import { Button, CounterBadge, makeStyles } from '@fluentui/react-components';
 import { Alert24Regular } from '@fluentui/react-icons';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  graphql,
-  useFragment,
-  useMutation,
-  usePreloadedQuery,
-  useRelayEnvironment,
-  useSubscription,
-  type PreloadedQuery,
-} from 'react-relay';
+import { graphql, useFragment, useMutation, usePreloadedQuery, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { useNavigate } from 'react-router';
 import { fetchQuery, type GraphQLSubscriptionConfig, type RecordProxy } from 'relay-runtime';
 import type { NotificationBell_query$key } from '../../__generated__/NotificationBell_query.graphql';
@@ -17,15 +9,7 @@ import type { NotificationBellMarkAllReadMutation } from '../../__generated__/No
 import type { NotificationBellQuery } from '../../__generated__/NotificationBellQuery.graphql';
 import type { NotificationBellSubscription } from '../../__generated__/NotificationBellSubscription.graphql';
 import { useMarkNotificationRead } from './NotificationBellItemMarkRead';
-import {
-  ALL_FEED_CONNECTION,
-  BELL_CONNECTION,
-  MY_FEED_CONNECTION,
-  addNotification,
-  adjustCounts,
-  connectionNodes,
-  setUnread,
-} from './notificationStore';
+import { ALL_FEED_CONNECTION, BELL_CONNECTION, MY_FEED_CONNECTION, addNotification, adjustCounts, connectionNodes, setUnread } from './notificationStore';
 import { useNotify } from '../../components/forms/toast';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { BELL_SIZE } from './notificationBellLoader';
@@ -113,11 +97,7 @@ function BellButton({ unread, ...rest }: { unread: number } & Record<string, unk
   );
 }
 
-function LoadedBell({
-  queryRef,
-  viewerId,
-  isAdmin,
-}: Omit<NotificationBellProps, 'prepared'> & { queryRef: PreloadedQuery<NotificationBellQuery> }) {
+function LoadedBell({ queryRef, viewerId, isAdmin }: Omit<NotificationBellProps, 'prepared'> & { queryRef: PreloadedQuery<NotificationBellQuery> }) {
   const data = usePreloadedQuery<NotificationBellQuery>(query, queryRef);
   const bell = useFragment(
     graphql`
@@ -230,10 +210,7 @@ function LoadedBell({
           }
         }
         for (const node of connectionNodes(store, ALL_FEED_CONNECTION)) {
-          const forViewer =
-            mine.has(node.getDataID()) ||
-            node.getValue('targetType') === 'ALL' ||
-            node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
+          const forViewer = mine.has(node.getDataID()) || node.getValue('targetType') === 'ALL' || node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
           if (forViewer) markOne(node);
         }
         setUnread(store, 'notificationCounts', 0);

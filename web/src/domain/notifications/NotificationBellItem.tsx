@@ -118,13 +118,7 @@ export function NotificationBellItem({ notification, onMarkRead }: NotificationB
       </div>
       {n.isRead ? null : (
         <Tooltip content="Mark as read" relationship="label">
-          <Button
-            className={styles.action}
-            appearance="subtle"
-            size="small"
-            icon={<Checkmark16Regular />}
-            onClick={() => onMarkRead(n.id)}
-          />
+          <Button className={styles.action} appearance="subtle" size="small" icon={<Checkmark16Regular />} onClick={() => onMarkRead(n.id)} />
         </Tooltip>
       )}
     </li>

@@ -1,15 +1,4 @@
-import {
-  Body1,
-  Button,
-  Divider,
-  makeStyles,
-  Popover,
-  PopoverSurface,
-  PopoverTrigger,
-  Spinner,
-  Subtitle2,
-  tokens,
-} from '@fluentui/react-components';
+import { Body1, Button, Divider, makeStyles, Popover, PopoverSurface, PopoverTrigger, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { AlertOff24Regular, CheckmarkCircle16Regular } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
 import type { NotificationBellItem_notification$key } from '../../__generated__/NotificationBellItem_notification.graphql';
@@ -94,16 +83,8 @@ export default function NotificationBellPopover({
 }: NotificationBellPopoverProps) {
   const styles = useStyles();
   return (
-    <Popover
-      open={open}
-      onOpenChange={(_, d) => onOpenChange(d.open)}
-      positioning={{ position: 'below', align: 'end' }}
-      trapFocus
-      withArrow={false}
-    >
-      <PopoverTrigger disableButtonEnhancement>
-        {trigger}
-      </PopoverTrigger>
+    <Popover open={open} onOpenChange={(_, d) => onOpenChange(d.open)} positioning={{ position: 'below', align: 'end' }} trapFocus withArrow={false}>
+      <PopoverTrigger disableButtonEnhancement>{trigger}</PopoverTrigger>
       <PopoverSurface className={styles.surface} aria-labelledby="notification-bell-title">
         <div className={styles.header}>
           <Subtitle2 as="h2" id="notification-bell-title" className={styles.heading}>
@@ -131,11 +112,7 @@ export default function NotificationBellPopover({
           )}
         </ul>
         <div className={styles.footer}>
-          <Button
-            appearance="transparent"
-            className={styles.footerButton}
-            onClick={onViewAll}
-          >
+          <Button appearance="transparent" className={styles.footerButton} onClick={onViewAll}>
             View all notifications
           </Button>
         </div>

@@ -1,10 +1,5 @@
 import type { BadgeProps } from '@fluentui/react-components';
-import {
-  Alert20Regular,
-  ErrorCircle20Regular,
-  Info20Regular,
-  Warning20Regular,
-} from '@fluentui/react-icons';
+import { Alert20Regular, ErrorCircle20Regular, Info20Regular, Warning20Regular } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
 import type { NotificationType } from '../../__generated__/NotificationBellItem_notification.graphql';
 

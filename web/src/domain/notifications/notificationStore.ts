@@ -1,9 +1,4 @@
-import {
-  ConnectionHandler,
-  ROOT_ID,
-  type RecordProxy,
-  type RecordSourceProxy,
-} from 'relay-runtime';
+import { ConnectionHandler, ROOT_ID, type RecordProxy, type RecordSourceProxy } from 'relay-runtime';
 
 /**
  * The client's notification connections and counts, kept in step by the
@@ -53,11 +48,7 @@ export function connectionNodes(store: RecordSourceProxy, ref: ConnectionRef): R
 export type CountsField = 'notificationCounts' | 'allNotificationCounts';
 
 /** Adds to a root counts record (never below zero); no-op when the record is not loaded. */
-export function adjustCounts(
-  store: RecordSourceProxy,
-  field: CountsField,
-  delta: { total?: number; unread?: number },
-): void {
+export function adjustCounts(store: RecordSourceProxy, field: CountsField, delta: { total?: number; unread?: number }): void {
   const counts = store.getRoot().getLinkedRecord(field);
   if (counts == null) return;
   if (delta.total) {
@@ -78,11 +69,7 @@ export function setUnread(store: RecordSourceProxy, field: CountsField, value: n
  * A notification has arrived for the viewer (subscription) or was sent by the
  * viewer (mutation): add it wherever it belongs and move the counts once.
  */
-export function addNotification(
-  store: RecordSourceProxy,
-  node: RecordProxy,
-  options: { visibleToViewer: boolean },
-): void {
+export function addNotification(store: RecordSourceProxy, node: RecordProxy, options: { visibleToViewer: boolean }): void {
   const unread = node.getValue('isRead') === true ? 0 : 1;
   if (options.visibleToViewer) {
     if (prependIfAbsent(store, BELL_CONNECTION, node)) {

@@ -48,7 +48,6 @@ const useStyles = makeStyles({
 
 export type { RiskFilterInput };
 
-
 /** The fields of a decision: the comment, and for a mitigation the control and the expiry date. */
 function DecisionFields({
   decision,
@@ -143,17 +142,7 @@ export function DecisionDetailsDialog({
 }
 
 /** 'Decide all N matching': one decision on every row matching the list's current filters, after confirming. */
-export function DecideAllDialog({
-  filter,
-  total,
-  onDecided,
-  onClose,
-}: {
-  filter: RiskFilterInput;
-  total: number;
-  onDecided: () => void;
-  onClose: () => void;
-}) {
+export function DecideAllDialog({ filter, total, onDecided, onClose }: { filter: RiskFilterInput; total: number; onDecided: () => void; onClose: () => void }) {
   const styles = useStyles();
   const formStyles = useFormStyles();
   const notify = useNotify();

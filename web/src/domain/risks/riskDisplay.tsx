@@ -56,15 +56,7 @@ export function decisionLabel(decision: string | null | undefined): string {
 }
 
 /** Retain, Remove or Pending as a badge; a mitigation names its control and expiry beside it. */
-export function DecisionBadge({
-  decision,
-  control,
-  expiresAt,
-}: {
-  decision: string | null | undefined;
-  control?: string | null;
-  expiresAt?: string | null;
-}) {
+export function DecisionBadge({ decision, control, expiresAt }: { decision: string | null | undefined; control?: string | null; expiresAt?: string | null }) {
   const styles = useStyles();
   const color = decision === 'REMOVE' ? 'danger' : decision === 'RETAIN' || decision === 'RETAIN_MITIGATED' ? 'success' : 'warning';
   const badge = (

@@ -66,8 +66,7 @@ export function useSaveDecisions(): [save: (request: SaveDecisionsRequest) => vo
       notify({ title: 'No Risks Selected', description: 'Please select risks to make decisions on', intent: 'warning' });
       return;
     }
-    const fail = (message?: string) =>
-      notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
+    const fail = (message?: string) => notify({ title: 'Save Failed', description: message || 'Failed to save changes. Please try again.', intent: 'error' });
     commit({
       variables: { decisions: rowIds.map((riskRowId) => ({ riskRowId, decision, ...details })) },
       optimisticUpdater: optimistic

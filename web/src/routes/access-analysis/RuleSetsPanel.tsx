@@ -51,7 +51,11 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
       return;
     }
     const s = result.body;
-    notify({ title: 'Rule Set Uploaded', description: `${s.name} version ${s.version}: ${counted(s.risks, 'risk')}, ${counted(s.functions, 'function')}.`, intent: 'success' });
+    notify({
+      title: 'Rule Set Uploaded',
+      description: `${s.name} version ${s.version}: ${counted(s.risks, 'risk')}, ${counted(s.functions, 'function')}.`,
+      intent: 'success',
+    });
     setName('');
     zip.clear();
     refetch();
@@ -68,7 +72,8 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
           }
           description={
             <Caption1 className={styles.muted}>
-              A .zip of CSV files: risks, risk_functions, functions, function_actions, function_permissions (business_processes optional). A name that exists makes its next version.
+              A .zip of CSV files: risks, risk_functions, functions, function_actions, function_permissions (business_processes optional). A name that exists
+              makes its next version.
             </Caption1>
           }
         />
@@ -77,13 +82,7 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
             <Input value={name} onChange={(_, d) => setName(d.value)} maxLength={200} />
           </Field>
           <Field label="Rule set file (.zip)" required>
-            {(props) => (
-              <input
-                {...props}
-                {...zip.inputProps}
-                className={styles.file}
-              />
-            )}
+            {(props) => <input {...props} {...zip.inputProps} className={styles.file} />}
           </Field>
           <div className={styles.actions}>
             <Button type="submit" appearance="primary" icon={busy ? <Spinner size="tiny" /> : <ArrowUpload20Regular />} disabled={busy}>
@@ -106,7 +105,9 @@ export function RuleSetsPanel({ query, refetch }: { query: RuleSetsPanel_query$k
           columns={RULE_SET_COLUMNS}
           asCards={isMobile}
           emptyAlone
-          rows={data.accessRuleSets.map((s) => <RuleSetRow key={s.id} ruleSet={s} />)}
+          rows={data.accessRuleSets.map((s) => (
+            <RuleSetRow key={s.id} ruleSet={s} />
+          ))}
           empty={<ListEmpty icon={<BookDatabase24Regular />} title="No rule sets yet" description="Upload a rule set to analyse access against it." />}
         />
       </Card>

@@ -41,8 +41,16 @@ export function RunsPanel({ query, refetch }: { query: RunsPanel_query$key; refe
           columns={RUN_COLUMNS}
           asCards={isMobile}
           emptyAlone
-          rows={runs.map((r) => <RunRow key={r.id} run={r} onSettled={refetch} />)}
-          empty={<ListEmpty icon={<DataHistogram24Regular />} title="No analysis runs yet" description="Start a run to find the conflicts in the loaded system data." />}
+          rows={runs.map((r) => (
+            <RunRow key={r.id} run={r} onSettled={refetch} />
+          ))}
+          empty={
+            <ListEmpty
+              icon={<DataHistogram24Regular />}
+              title="No analysis runs yet"
+              description="Start a run to find the conflicts in the loaded system data."
+            />
+          }
         />
       </Card>
     </section>

@@ -90,7 +90,9 @@ export function StartRunForm({ query, onStarted }: { query: StartRunForm_query$k
         if (r.__typename === 'MutationStartAccessAnalysisSuccess') {
           notify({
             title: isTest ? 'Test Run Started' : 'Analysis Started',
-            description: isTest ? 'The test run’s progress shows in the list below; it is not sent to the review.' : 'The run’s progress shows in the list below.',
+            description: isTest
+              ? 'The test run’s progress shows in the list below; it is not sent to the review.'
+              : 'The run’s progress shows in the list below.',
             intent: 'success',
           });
           onStarted();
@@ -130,13 +132,19 @@ export function StartRunForm({ query, onStarted }: { query: StartRunForm_query$k
             Start Analysis
           </Subtitle2>
         }
-        description={<Caption1 className={styles.muted}>Finds every user holding all the functions of an enabled risk in the systems’ current extracts.</Caption1>}
+        description={
+          <Caption1 className={styles.muted}>Finds every user holding all the functions of an enabled risk in the systems’ current extracts.</Caption1>
+        }
       />
       <form className={styles.form} onSubmit={submit} noValidate>
         <Field
           label="Rule set version"
           required
-          hint={isTest ? 'A test run: it shows the conflicts this version would add or remove against the active version’s latest run, and cannot be sent to the review.' : undefined}
+          hint={
+            isTest
+              ? 'A test run: it shows the conflicts this version would add or remove against the active version’s latest run, and cannot be sent to the review.'
+              : undefined
+          }
           {...validation('ruleSetId')}
         >
           <Select value={chosen} onChange={(_, d) => pickRuleSet(d.value)} disabled={versions.length === 0}>

@@ -76,7 +76,8 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
           }
           description={
             <Caption1 className={styles.muted}>
-              A .zip of the system’s SAP tables USR02, AGR_USERS, AGR_AGRS, AGR_1251 (USER_ADDR, AGR_TEXTS, USAGE optional). Once loaded it replaces the system’s previous extract for later analyses.
+              A .zip of the system’s SAP tables USR02, AGR_USERS, AGR_AGRS, AGR_1251 (USER_ADDR, AGR_TEXTS, USAGE optional). Once loaded it replaces the
+              system’s previous extract for later analyses.
             </Caption1>
           }
         />
@@ -85,13 +86,7 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
             <Input value={system} placeholder="PRD-ECC" maxLength={40} onChange={(_, d) => setSystem(d.value)} />
           </Field>
           <Field label="Extract file (.zip)" required validationState={errors.file ? 'error' : 'none'} validationMessage={errors.file}>
-            {(props) => (
-              <input
-                {...props}
-                {...zip.inputProps}
-                className={styles.file}
-              />
-            )}
+            {(props) => <input {...props} {...zip.inputProps} className={styles.file} />}
           </Field>
           <div className={styles.actions}>
             <Button type="submit" appearance="primary" icon={busy ? <Spinner size="tiny" /> : <ArrowUpload20Regular />} disabled={busy}>
@@ -114,7 +109,9 @@ export function SystemsPanel({ query, refetch }: { query: SystemsPanel_query$key
           columns={EXTRACT_COLUMNS}
           asCards={isMobile}
           emptyAlone
-          rows={extracts.map((x) => <ExtractRow key={x.id} extract={x} onSettled={refetch} />)}
+          rows={extracts.map((x) => (
+            <ExtractRow key={x.id} extract={x} onSettled={refetch} />
+          ))}
           empty={<ListEmpty icon={<Server24Regular />} title="No system data yet" description="Load a system’s extract to analyse its access." />}
         />
       </Card>

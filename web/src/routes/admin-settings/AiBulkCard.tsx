@@ -113,7 +113,11 @@ export function AiBulkCard({ state, onChanged }: { state: AiBulkCard_state$key; 
       variables: {},
       onCompleted: ({ startAiBulkCategorization: r }) => {
         if (r.__typename !== 'MutationStartAiBulkCategorizationSuccess') return fail('Bulk Categorization Failed', errorMessage(r));
-        notify({ title: 'Bulk Categorization Started', description: `${s.estimate.uncategorized} risks will be categorized in the background`, intent: 'success' });
+        notify({
+          title: 'Bulk Categorization Started',
+          description: `${s.estimate.uncategorized} risks will be categorized in the background`,
+          intent: 'success',
+        });
       },
       onError: () => fail('Bulk Categorization Failed'),
     });
@@ -131,7 +135,11 @@ export function AiBulkCard({ state, onChanged }: { state: AiBulkCard_state$key; 
 
   return (
     <Card className={styles.card} aria-label="Bulk AI Categorization">
-      <CardHeader image={<BrainCircuit24Regular />} header={<Text weight="semibold">Bulk AI Categorization</Text>} description={<Caption1 className={styles.muted}>Suggest a category for every risk that has none</Caption1>} />
+      <CardHeader
+        image={<BrainCircuit24Regular />}
+        header={<Text weight="semibold">Bulk AI Categorization</Text>}
+        description={<Caption1 className={styles.muted}>Suggest a category for every risk that has none</Caption1>}
+      />
       <Text>
         {formatCount(s.estimate.uncategorized)} risks without an AI category; estimated cost ${s.estimate.estimatedCostUsd.toFixed(4)}
         {s.estimate.spendCapUsd != null ? ` (spend cap $${s.estimate.spendCapUsd.toFixed(4)})` : ' (no spend cap)'}.

@@ -44,7 +44,11 @@ export function AiUsageCard({ stats }: { stats: AiUsageCard_stats$key }) {
   ];
   return (
     <Card className={styles.card} aria-label="AI Usage Statistics">
-      <CardHeader image={<DataUsage24Regular />} header={<Text weight="semibold">AI Usage Statistics</Text>} description={<Caption1 className={styles.muted}>Last 30 days</Caption1>} />
+      <CardHeader
+        image={<DataUsage24Regular />}
+        header={<Text weight="semibold">AI Usage Statistics</Text>}
+        description={<Caption1 className={styles.muted}>Last 30 days</Caption1>}
+      />
       <dl className={styles.tiles}>
         {tiles.map(([label, value]) => (
           <div key={label} className={styles.tile}>

@@ -1,4 +1,17 @@
-import { Caption1, Card, CardHeader, makeStyles, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, tokens } from '@fluentui/react-components';
+import {
+  Caption1,
+  Card,
+  CardHeader,
+  makeStyles,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
 import { ShieldError24Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { ExpiredMitigationsCard_list$key } from '../../__generated__/ExpiredMitigationsCard_list.graphql';

@@ -84,7 +84,11 @@ export function OpenAiKeyCard({ configured, updatedAt, onChanged }: { configured
 
   return (
     <Card className={styles.card}>
-      <CardHeader image={<Key24Regular />} header={<Text weight="semibold">OpenAI API Key</Text>} description={<Caption1 className={styles.muted}>Used for AI risk categorization and risk profiles</Caption1>} />
+      <CardHeader
+        image={<Key24Regular />}
+        header={<Text weight="semibold">OpenAI API Key</Text>}
+        description={<Caption1 className={styles.muted}>Used for AI risk categorization and risk profiles</Caption1>}
+      />
       <div className={styles.status}>
         {configured ? (
           <Badge color="success" appearance="tint" icon={<Checkmark20Regular />}>

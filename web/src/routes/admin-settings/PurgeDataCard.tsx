@@ -57,7 +57,11 @@ export function PurgeDataCard() {
 
   return (
     <Card className={styles.card}>
-      <CardHeader image={<Delete24Regular />} header={<Text weight="semibold">Data Management</Text>} description={<Caption1 className={styles.muted}>Remove all uploaded risk data and everything derived from it</Caption1>} />
+      <CardHeader
+        image={<Delete24Regular />}
+        header={<Text weight="semibold">Data Management</Text>}
+        description={<Caption1 className={styles.muted}>Remove all uploaded risk data and everything derived from it</Caption1>}
+      />
       {!confirming ? (
         <div className={styles.actions}>
           <Button appearance="primary" className={styles.danger} icon={<Delete24Regular />} onClick={() => setConfirming(true)}>

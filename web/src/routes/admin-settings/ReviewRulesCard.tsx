@@ -62,9 +62,7 @@ export function ReviewRulesCard({ rules, onChanged }: { rules: ReviewRulesCard_r
         disabled={saving}
         onChange={(_, d) => save({ allowBulkApproval: d.checked })}
       />
-      <Caption1 className={styles.muted}>
-        A mitigation always needs a comment. Decisions on all matching risks are marked as bulk in the audit trail.
-      </Caption1>
+      <Caption1 className={styles.muted}>A mitigation always needs a comment. Decisions on all matching risks are marked as bulk in the audit trail.</Caption1>
     </Card>
   );
 }

@@ -13,7 +13,16 @@ import { useDebouncedCallback } from '../../components/forms/useDebouncedCallbac
 import { DecisionBadge } from '../../domain/risks/riskDisplay';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AllReviewsTable } from './AllReviewsTable';
-import { allReviewsVariables, EMPTY_REVIEW_FILTERS, PAGE_SIZES, REVIEW_ADDRESS_KEYS, reviewAddress, reviewAddressValues, type AllReviewsPrepared, type ReviewFilters } from './allReviewsLoader';
+import {
+  allReviewsVariables,
+  EMPTY_REVIEW_FILTERS,
+  PAGE_SIZES,
+  REVIEW_ADDRESS_KEYS,
+  reviewAddress,
+  reviewAddressValues,
+  type AllReviewsPrepared,
+  type ReviewFilters,
+} from './allReviewsLoader';
 import { listAddressKey, writeListAddress } from '../../router/listAddress';
 
 const query = graphql`
@@ -68,8 +77,16 @@ const useStyles = makeStyles({
   },
 });
 
-const DECISION_CHOICES: readonly FilterChoice[] = [['', 'All'], ['RETAIN', 'Retain Only'], ['REMOVE', 'Remove Only']];
-const SHARED_CHOICES: readonly FilterChoice[] = [['', 'All'], ['SHARED', 'Shared Only'], ['UNIQUE', 'Unique Only']];
+const DECISION_CHOICES: readonly FilterChoice[] = [
+  ['', 'All'],
+  ['RETAIN', 'Retain Only'],
+  ['REMOVE', 'Remove Only'],
+];
+const SHARED_CHOICES: readonly FilterChoice[] = [
+  ['', 'All'],
+  ['SHARED', 'Shared Only'],
+  ['UNIQUE', 'Unique Only'],
+];
 
 /** SPEC §2, 'All Review Decisions'. */
 export default function AllReviewsRoute() {
@@ -158,7 +175,15 @@ export default function AllReviewsRoute() {
   );
 }
 
-function LoadedReviews({ queryRef, isPending, onPage }: { queryRef: PreloadedQuery<AllReviewsRouteQuery>; isPending: boolean; onPage: (page: number) => void }) {
+function LoadedReviews({
+  queryRef,
+  isPending,
+  onPage,
+}: {
+  queryRef: PreloadedQuery<AllReviewsRouteQuery>;
+  isPending: boolean;
+  onPage: (page: number) => void;
+}) {
   const styles = useStyles();
   const data = usePreloadedQuery<AllReviewsRouteQuery>(query, queryRef);
   const { page, first } = queryRef.variables;

@@ -155,12 +155,7 @@ export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_
   };
 
   const revokeButton = t.active ? (
-    <Button
-      appearance="subtle"
-      icon={<Delete20Regular className={styles.danger} />}
-      aria-label={`Revoke token ${t.name}`}
-      onClick={() => setConfirming(true)}
-    >
+    <Button appearance="subtle" icon={<Delete20Regular className={styles.danger} />} aria-label={`Revoke token ${t.name}`} onClick={() => setConfirming(true)}>
       Revoke
     </Button>
   ) : null;
@@ -171,9 +166,7 @@ export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_
         <DialogBody>
           <DialogTitle>Revoke Token</DialogTitle>
           <DialogContent>
-            <Body1>
-              Revoke '{t.name}'? Scripts and tools using it are refused from their next request. This cannot be undone.
-            </Body1>
+            <Body1>Revoke '{t.name}'? Scripts and tools using it are refused from their next request. This cannot be undone.</Body1>
           </DialogContent>
           <DialogActions>
             <Button appearance="secondary" disabled={inFlight} onClick={() => setConfirming(false)}>
@@ -210,7 +203,11 @@ export function ApiTokenRow({ token, showOwner, compact }: { token: ApiTokenRow_
           <div className={styles.itemText}>
             <Text className={styles.name}>{t.name}</Text>
             <Caption1 className={styles.prefix}>{t.prefix}…</Caption1>
-            {showOwner ? <Caption1 className={styles.muted}>{owner} · {t.owner.email}</Caption1> : null}
+            {showOwner ? (
+              <Caption1 className={styles.muted}>
+                {owner} · {t.owner.email}
+              </Caption1>
+            ) : null}
           </div>
           <div className={styles.badges}>
             <Badge appearance="tint" color={st.color}>

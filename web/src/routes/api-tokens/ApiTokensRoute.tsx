@@ -86,9 +86,7 @@ function LoadedApiTokens({ queryRef, isAdmin }: { queryRef: PreloadedQuery<ApiTo
       <Card className={styles.card}>
         <ApiTokenList query={data} showOwner={isAdmin} />
       </Card>
-      {creating ? (
-        <CreateApiTokenDialog connectionId={apiTokensConnectionId(isAdmin)} onClose={() => setCreating(false)} />
-      ) : null}
+      {creating ? <CreateApiTokenDialog connectionId={apiTokensConnectionId(isAdmin)} onClose={() => setCreating(false)} /> : null}
     </>
   );
 }

@@ -71,15 +71,8 @@ export function TokenSettingsSwitch({ settings, className }: { settings: TokenSe
 
   return (
     <Card className={mergeClasses(styles.card, className)}>
-      <Switch
-        label="Users may create their own tokens"
-        checked={data.usersMayCreateTokens}
-        disabled={inFlight}
-        onChange={(_, d) => change(d.checked)}
-      />
-      <Caption1 className={styles.hint}>
-        When off, only administrators create tokens. Existing tokens keep working until they expire or are revoked.
-      </Caption1>
+      <Switch label="Users may create their own tokens" checked={data.usersMayCreateTokens} disabled={inFlight} onChange={(_, d) => change(d.checked)} />
+      <Caption1 className={styles.hint}>When off, only administrators create tokens. Existing tokens keep working until they expire or are revoked.</Caption1>
     </Card>
   );
 }

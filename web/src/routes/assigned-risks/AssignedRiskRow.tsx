@@ -96,7 +96,14 @@ export function AssignedRiskRow({
       </TableCell>
       <TableCell>{r.system}</TableCell>
       <TableCell>
-        <TableCellLayout className={styles.wrap} description={<Caption1 className={mergeClasses(styles.muted, styles.oneLine)} title={r.roleProfileDescription ?? undefined}>{r.roleProfileDescription}</Caption1>}>
+        <TableCellLayout
+          className={styles.wrap}
+          description={
+            <Caption1 className={mergeClasses(styles.muted, styles.oneLine)} title={r.roleProfileDescription ?? undefined}>
+              {r.roleProfileDescription}
+            </Caption1>
+          }
+        >
           {r.roleProfile ? <TechName value={r.roleProfile} /> : '—'}
         </TableCellLayout>
       </TableCell>

@@ -35,7 +35,14 @@ import { formatDate } from '../../domain/risks/riskDisplay';
 import { useDebouncedCallback } from '../../components/forms/useDebouncedCallback';
 import { CompositeView } from '../composite-view/CompositeView';
 import { compositeViewQuery, compositeViewVariables } from '../composite-view/compositeViewLoader';
-import { ASSIGNED_ADDRESS_KEYS, assignedAddress, assignedAddressValues, assignedFilter, assignedRisksVariables, type AssignedView } from './assignedRisksLoader';
+import {
+  ASSIGNED_ADDRESS_KEYS,
+  assignedAddress,
+  assignedAddressValues,
+  assignedFilter,
+  assignedRisksVariables,
+  type AssignedView,
+} from './assignedRisksLoader';
 import { listAddressKey, writeListAddress } from '../../router/listAddress';
 import { useSearchParams } from 'react-router';
 import { RecommendationControls } from './RecommendationControls';
@@ -47,7 +54,6 @@ import { useRowsInSteps } from '../../components/lists/useRowsInSteps';
 import { SubmissionPanel } from './SubmissionPanel';
 import { useSubmissionChanged } from './useSubmissionChanged';
 import { ReassignDialog } from '../../domain/assignments/ReassignDialog';
-
 
 const query = graphql`
   query AssignedRisksQuery($filter: RiskFilterInput, $page: Int, $first: Int, $after: String, $before: String, $orderBy: RiskSort) {
@@ -120,7 +126,8 @@ export function AssignedRisks({ prepared }: { prepared: PreloadedQuery<AssignedR
   const show = (nextSearch: string, paging: CursorPaging, view = shown.current.view, address: 'write' | 'keep' = 'write') => {
     shown.current = { search: nextSearch, paging, view };
     load(assignedRisksVariables(nextSearch, paging, view));
-    if (address === 'write') setParams((p) => writeListAddress(p, ASSIGNED_ADDRESS_KEYS, { values: assignedAddressValues(nextSearch, view), page: paging.page }));
+    if (address === 'write')
+      setParams((p) => writeListAddress(p, ASSIGNED_ADDRESS_KEYS, { values: assignedAddressValues(nextSearch, view), page: paging.page }));
   };
   // Back and Forward: the address names other rows than those shown.
   const wanted = assignedAddress(params);
@@ -328,11 +335,7 @@ function useAssignedViews() {
 
 function PeriodLine({ periodActive, period }: { periodActive: boolean; period: Data['activeReviewPeriod'] }) {
   if (!periodActive) {
-    return (
-      <ReviewPeriodClosed>
-        No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.
-      </ReviewPeriodClosed>
-    );
+    return <ReviewPeriodClosed>No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.</ReviewPeriodClosed>;
   }
   return period ? (
     <Body1>

@@ -88,7 +88,11 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
       },
       onCompleted: ({ submitDecisions: r }) => {
         if (r.__typename !== 'MutationSubmitDecisionsSuccess') return fail(errorMessage(r));
-        notify({ title: 'Decisions Submitted', description: `${r.data?.decisionCount ?? s.totalDecisions} review decisions submitted for approval`, intent: 'success' });
+        notify({
+          title: 'Decisions Submitted',
+          description: `${r.data?.decisionCount ?? s.totalDecisions} review decisions submitted for approval`,
+          intent: 'success',
+        });
       },
       onError: (e) => fail(thrownMessage(e)),
     });
@@ -150,8 +154,8 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
       <MessageBar intent="info" layout="multiline" role="status">
         <MessageBarBody>
           <MessageBarTitle>Submitted for Approval</MessageBarTitle>
-          Your {decisions(s.totalDecisions)} were submitted {s.submittedAt ? `on ${formatDateTime(s.submittedAt)} ` : ''}and are
-          locked while they await an administrator&apos;s approval. Recall them to make changes.
+          Your {decisions(s.totalDecisions)} were submitted {s.submittedAt ? `on ${formatDateTime(s.submittedAt)} ` : ''}and are locked while they await an
+          administrator&apos;s approval. Recall them to make changes.
         </MessageBarBody>
         <MessageBarActions>
           <Button icon={recalling ? <Spinner size="tiny" /> : <ArrowUndo20Regular />} disabled={recalling} onClick={recall}>
@@ -167,8 +171,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
       <MessageBar intent="warning" layout="multiline" role="status">
         <MessageBarBody>
           <MessageBarTitle>Returned</MessageBarTitle>
-          An administrator returned your decisions{s.reviewComment ? <>: “{s.reviewComment}”</> : '.'} Make the changes needed, then
-          submit them again.
+          An administrator returned your decisions{s.reviewComment ? <>: “{s.reviewComment}”</> : '.'} Make the changes needed, then submit them again.
           {notes}
         </MessageBarBody>
         {s.hasDecisions ? <MessageBarActions>{submitButton}</MessageBarActions> : null}

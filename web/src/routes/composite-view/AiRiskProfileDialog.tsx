@@ -69,7 +69,17 @@ const useStyles = makeStyles({
 });
 
 /** SPEC §2 'AI Risk Profile' dialog (reviewers): written by the AI assist from the user's rows of this risk. */
-export function AiRiskProfileDialog({ accessRiskId, userId, riskDescription, onClose }: { accessRiskId: string; userId: string; riskDescription: string; onClose: () => void }) {
+export function AiRiskProfileDialog({
+  accessRiskId,
+  userId,
+  riskDescription,
+  onClose,
+}: {
+  accessRiskId: string;
+  userId: string;
+  riskDescription: string;
+  onClose: () => void;
+}) {
   const styles = useStyles();
   const notify = useNotify();
   const [profile, setProfile] = useState<Profile | null>(null);

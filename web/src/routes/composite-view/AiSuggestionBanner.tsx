@@ -80,12 +80,17 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
   const reload = () => refetch({}, { fetchPolicy: 'network-only' });
 
   const suggest = () => {
-    const fail = (message?: string) => notify({ title: 'AI Categorization Failed', description: message || 'The AI service could not categorize this risk', intent: 'error' });
+    const fail = (message?: string) =>
+      notify({ title: 'AI Categorization Failed', description: message || 'The AI service could not categorize this risk', intent: 'error' });
     categorize({
       variables: { riskId: g.accessRiskId },
       onCompleted: ({ categorizeRisk: r }) => {
         if (r.__typename !== 'MutationCategorizeRiskSuccess' || !r.data) return fail(errorMessage(r));
-        notify({ title: 'AI Categorization Complete', description: `Suggested category: ${r.data.suggestedCategory} (${Math.round(r.data.confidence * 100)}% confidence)`, intent: 'success' });
+        notify({
+          title: 'AI Categorization Complete',
+          description: `Suggested category: ${r.data.suggestedCategory} (${Math.round(r.data.confidence * 100)}% confidence)`,
+          intent: 'success',
+        });
         reload();
       },
       onError: () => fail(),
@@ -98,7 +103,11 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
       variables: { riskId: g.accessRiskId, accepted },
       onCompleted: ({ decideAiSuggestion: r }) => {
         if (r.__typename !== 'MutationDecideAiSuggestionSuccess') return fail(errorMessage(r));
-        notify({ title: 'AI Suggestion Updated', description: accepted ? 'The suggested category was accepted.' : 'The suggested category was rejected.', intent: 'success' });
+        notify({
+          title: 'AI Suggestion Updated',
+          description: accepted ? 'The suggested category was accepted.' : 'The suggested category was rejected.',
+          intent: 'success',
+        });
         reload();
       },
       onError: () => fail(),
@@ -113,7 +122,13 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
   ) : null;
   return (
     <>
-      <MessageBar className={styles.bar} intent="info" layout="multiline" icon={<Sparkle20Regular />} aria-label={`AI suggested category for ${g.accessRiskId}`}>
+      <MessageBar
+        className={styles.bar}
+        intent="info"
+        layout="multiline"
+        icon={<Sparkle20Regular />}
+        aria-label={`AI suggested category for ${g.accessRiskId}`}
+      >
         <MessageBarBody>
           {s ? (
             <>
@@ -121,8 +136,16 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
               <span className={styles.meta}>
                 <Caption1>Confidence: {Math.round(s.confidence * 100)}%</Caption1>
                 {s.processedAt ? <Caption1 className={styles.muted}>Processed: {formatDateTime(s.processedAt)}</Caption1> : null}
-                {s.accepted === true ? <Badge color="success" appearance="tint">Accepted</Badge> : null}
-                {s.accepted === false ? <Badge color="danger" appearance="tint">Rejected</Badge> : null}
+                {s.accepted === true ? (
+                  <Badge color="success" appearance="tint">
+                    Accepted
+                  </Badge>
+                ) : null}
+                {s.accepted === false ? (
+                  <Badge color="danger" appearance="tint">
+                    Rejected
+                  </Badge>
+                ) : null}
               </span>
             </>
           ) : (
@@ -150,7 +173,9 @@ export function AiSuggestionBanner({ group }: { group: AiSuggestionBanner_group$
           {profileButton}
         </MessageBarActions>
       </MessageBar>
-      {profileOpen ? <AiRiskProfileDialog accessRiskId={g.accessRiskId} userId={g.userId} riskDescription={g.riskDescription} onClose={() => setProfileOpen(false)} /> : null}
+      {profileOpen ? (
+        <AiRiskProfileDialog accessRiskId={g.accessRiskId} userId={g.userId} riskDescription={g.riskDescription} onClose={() => setProfileOpen(false)} />
+      ) : null}
     </>
   );
 }

@@ -92,9 +92,7 @@ function Loaded({ queryRef, searching, locked: lockedByPage }: { queryRef: Prelo
   const noPeriod = data.activeReviewPeriod == null;
   return (
     <CompositeViewLocked value={noPeriod || Boolean(lockedByPage)}>
-      {noPeriod && lockedByPage === undefined ? (
-        <ReviewPeriodClosed className={styles.banner} />
-      ) : null}
+      {noPeriod && lockedByPage === undefined ? <ReviewPeriodClosed className={styles.banner} /> : null}
       <CompositeViewUserList query={data} searching={searching} />
     </CompositeViewLocked>
   );

@@ -70,7 +70,11 @@ export function CompositeViewAnalysis({ userId, name, latest }: { userId: string
     <>
       {shown ? (
         <span className={styles.status}>
-          <ColorDot color={red ? 'red' : 'green'} label={`Analysis status: ${red ? 'red' : 'green'}`} title={`${shown.redCount} of ${shown.totalRisks} risk IDs red`} />
+          <ColorDot
+            color={red ? 'red' : 'green'}
+            label={`Analysis status: ${red ? 'red' : 'green'}`}
+            title={`${shown.redCount} of ${shown.totalRisks} risk IDs red`}
+          />
           <Badge appearance="filled" color={red ? 'danger' : 'success'} shape="rounded">
             {red ? 'RISK' : 'SAFE'}
           </Badge>

@@ -23,7 +23,13 @@ const useStyles = makeStyles({
   loading: { padding: tokens.spacingVerticalL },
   headerRow: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: tokens.spacingHorizontalS },
   headerMain: { flexGrow: 1, flexBasis: '260px', minWidth: 0 },
-  actions: { display: 'flex', alignItems: 'center', columnGap: tokens.spacingHorizontalS, paddingLeft: tokens.spacingHorizontalXL, paddingRight: tokens.spacingHorizontalM },
+  actions: {
+    display: 'flex',
+    alignItems: 'center',
+    columnGap: tokens.spacingHorizontalS,
+    paddingLeft: tokens.spacingHorizontalXL,
+    paddingRight: tokens.spacingHorizontalM,
+  },
   loadingNested: { padding: tokens.spacingVerticalM },
 });
 
@@ -111,11 +117,7 @@ export function CompositeViewItem({
         header
       )}
       <AccordionPanel className={nested ? styles.panelNested : styles.panel}>
-        {!open ? null : loaded ? (
-          content
-        ) : (
-          <Spinner className={nested ? styles.loadingNested : styles.loading} size="small" label={loadingLabel} />
-        )}
+        {!open ? null : loaded ? content : <Spinner className={nested ? styles.loadingNested : styles.loading} size="small" label={loadingLabel} />}
       </AccordionPanel>
     </AccordionItem>
   );

@@ -189,9 +189,7 @@ function RoleTitle({ r, name }: { r: Role; name: string }) {
         ) : null}
       </span>
       {r.description ? <Caption1 className={styles.muted}>{r.description}</Caption1> : null}
-      {r.isDirect ? (
-        <Caption1 className={styles.muted}>Assigned directly: the decision applies to all of this user’s directly assigned roles.</Caption1>
-      ) : null}
+      {r.isDirect ? <Caption1 className={styles.muted}>Assigned directly: the decision applies to all of this user’s directly assigned roles.</Caption1> : null}
     </div>
   );
 }
@@ -260,44 +258,44 @@ function AuthorizationDetails({ name, details, detailCount }: { name: string; de
   const grouped = groupIdentical(details);
   return (
     <>
-    <Subtitle2 as="h4">Authorization Details</Subtitle2>
-    {details.length === 0 ? (
-      <Caption1 className={styles.muted}>The export carries no authorization details for this role.</Caption1>
-    ) : (
-      <div className={styles.scroll}>
-        <Table size="small" className={styles.table} aria-label={`Authorization details of ${name}`}>
-          <TableHeader>
-            <TableRow>
-              <TableHeaderCell>Auth Object</TableHeaderCell>
-              <TableHeaderCell>Field</TableHeaderCell>
-              <TableHeaderCell>Value From</TableHeaderCell>
-              <TableHeaderCell>Value To</TableHeaderCell>
-              <TableHeaderCell>System</TableHeaderCell>
-              <TableHeaderCell>Business Process</TableHeaderCell>
-              <TableHeaderCell>Rows</TableHeaderCell>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {grouped.map(({ detail: d, count }) => (
-              <TableRow key={d.riskRowId}>
-                <TableCell title={d.authObjectDescription || undefined}>{d.authObject || '—'}</TableCell>
-                <TableCell title={d.fieldDescription || undefined}>{d.field || '—'}</TableCell>
-                <TableCell>{d.valueFrom || '—'}</TableCell>
-                <TableCell>{d.valueTo || '—'}</TableCell>
-                <TableCell>{d.system || '—'}</TableCell>
-                <TableCell title={d.businessProcessDescription || undefined}>{d.businessProcess || '—'}</TableCell>
-                <TableCell>{count}</TableCell>
+      <Subtitle2 as="h4">Authorization Details</Subtitle2>
+      {details.length === 0 ? (
+        <Caption1 className={styles.muted}>The export carries no authorization details for this role.</Caption1>
+      ) : (
+        <div className={styles.scroll}>
+          <Table size="small" className={styles.table} aria-label={`Authorization details of ${name}`}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>Auth Object</TableHeaderCell>
+                <TableHeaderCell>Field</TableHeaderCell>
+                <TableHeaderCell>Value From</TableHeaderCell>
+                <TableHeaderCell>Value To</TableHeaderCell>
+                <TableHeaderCell>System</TableHeaderCell>
+                <TableHeaderCell>Business Process</TableHeaderCell>
+                <TableHeaderCell>Rows</TableHeaderCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
-    )}
-    {detailCount > details.length ? (
-      <Caption1 className={styles.muted}>
-        Showing the first {details.length} of {detailCount} permissions.
-      </Caption1>
-    ) : null}
+            </TableHeader>
+            <TableBody>
+              {grouped.map(({ detail: d, count }) => (
+                <TableRow key={d.riskRowId}>
+                  <TableCell title={d.authObjectDescription || undefined}>{d.authObject || '—'}</TableCell>
+                  <TableCell title={d.fieldDescription || undefined}>{d.field || '—'}</TableCell>
+                  <TableCell>{d.valueFrom || '—'}</TableCell>
+                  <TableCell>{d.valueTo || '—'}</TableCell>
+                  <TableCell>{d.system || '—'}</TableCell>
+                  <TableCell title={d.businessProcessDescription || undefined}>{d.businessProcess || '—'}</TableCell>
+                  <TableCell>{count}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      {detailCount > details.length ? (
+        <Caption1 className={styles.muted}>
+          Showing the first {details.length} of {detailCount} permissions.
+        </Caption1>
+      ) : null}
     </>
   );
 }

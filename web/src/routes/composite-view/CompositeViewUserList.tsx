@@ -56,13 +56,7 @@ export function CompositeViewUserList({ query, searching }: { query: CompositeVi
 
   return (
     <>
-      <Accordion
-        className={styles.list}
-        multiple
-        collapsible
-        openItems={open}
-        onToggle={(_, d) => setOpen(d.openItems.map(String))}
-      >
+      <Accordion className={styles.list} multiple collapsible openItems={open} onToggle={(_, d) => setOpen(d.openItems.map(String))}>
         {users.map((u) => (
           <CompositeViewUser key={u.id} user={u} open={open.includes(u.id)} />
         ))}

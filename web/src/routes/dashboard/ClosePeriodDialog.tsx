@@ -21,8 +21,8 @@ export function ClosePeriodDialog({
           <DialogTitle>Close Review Period</DialogTitle>
           <DialogContent>
             <Body1>
-              Closing {periodName ? <strong>{periodName}</strong> : 'the period'} locks all review operations: reviewers cannot
-              make, change, submit or recall decisions until a new review period is opened.
+              Closing {periodName ? <strong>{periodName}</strong> : 'the period'} locks all review operations: reviewers cannot make, change, submit or recall
+              decisions until a new review period is opened.
             </Body1>
           </DialogContent>
           <DialogActions>

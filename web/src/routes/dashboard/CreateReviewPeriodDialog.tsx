@@ -47,7 +47,10 @@ const REMINDERS_INVALID = 'Enter whole numbers of days from 1 to 365, separated 
 
 /** '7, 1' as [7, 1]; null when it is not a list of whole days. */
 function reminderDays(text: string): number[] | null {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const days = parts.map(Number);
   return days.every((d) => Number.isInteger(d) && d >= 1 && d <= 365) ? days : null;
 }
@@ -157,10 +160,7 @@ export function CreateReviewPeriodDialog({
         </Field>
       ) : null}
       <Field label="Items without a decision at close" hint="What closing the period does to items nobody decided.">
-        <Select
-          value={form.defaultDecisionAtClose}
-          onChange={(_, d) => setForm((f) => ({ ...f, defaultDecisionAtClose: d.value as DefaultAtClose }))}
-        >
+        <Select value={form.defaultDecisionAtClose} onChange={(_, d) => setForm((f) => ({ ...f, defaultDecisionAtClose: d.value as DefaultAtClose }))}>
           <SelectOptions options={DEFAULT_AT_CLOSE_OPTIONS} />
         </Select>
       </Field>

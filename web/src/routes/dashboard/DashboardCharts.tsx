@@ -49,4 +49,3 @@ export function CategoryChart({ categories, width }: { categories: readonly { ca
   };
   return <DonutChart data={data} innerRadius={55} height={220} width={width} valueInsideDonut={formatCount(total)} hideLegend />;
 }
-

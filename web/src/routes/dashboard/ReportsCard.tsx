@@ -38,13 +38,16 @@ export function ReportsCard() {
     <Card className={styles.card}>
       <CardHeader
         image={<DocumentTable24Regular className={styles.icon} />}
-        header={<Subtitle2 as="h2" className={styles.cardTitle}>Reports &amp; Actions</Subtitle2>}
+        header={
+          <Subtitle2 as="h2" className={styles.cardTitle}>
+            Reports &amp; Actions
+          </Subtitle2>
+        }
         description={<Caption1 className={styles.muted}>Exports of the loaded risk data</Caption1>}
       />
       <Body1>
-        The risk report holds every column of the loaded export, then the review columns: decision, comments, decision
-        time, reviewer, submission and approval, review period, mitigation, approver comment and who the row is assigned
-        to; one line per reviewer decision, saved as a timestamped CSV file.
+        The risk report holds every column of the loaded export, then the review columns: decision, comments, decision time, reviewer, submission and approval,
+        review period, mitigation, approver comment and who the row is assigned to; one line per reviewer decision, saved as a timestamped CSV file.
       </Body1>
       <Button
         className={styles.button}

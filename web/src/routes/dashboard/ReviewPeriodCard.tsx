@@ -1,15 +1,4 @@
-import {
-  Badge,
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  makeStyles,
-  Spinner,
-  Subtitle2,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, Caption1, Card, CardHeader, makeStyles, Spinner, Subtitle2, Text, tokens } from '@fluentui/react-components';
 import { Add20Regular, CalendarLtr24Regular, LockClosed20Regular, ArrowCounterclockwise20Regular } from '@fluentui/react-icons';
 import { lazy, useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
@@ -124,7 +113,10 @@ const AT_CLOSE: Record<string, string> = { RETAIN: 'retained', REMOVE: 'removed'
 /** The active period's reminder points and what its close does to items without a decision; null when neither is set. */
 export function deadlineSummary(days: ReadonlyArray<number>, atClose: string): string | null {
   const parts: string[] = [];
-  if (days.length) parts.push(`Reminders ${days.length > 1 ? `${days.slice(0, -1).join(', ')} and ${days[days.length - 1]}` : days[0]} day${days.length === 1 && days[0] === 1 ? '' : 's'} before the end`);
+  if (days.length)
+    parts.push(
+      `Reminders ${days.length > 1 ? `${days.slice(0, -1).join(', ')} and ${days[days.length - 1]}` : days[0]} day${days.length === 1 && days[0] === 1 ? '' : 's'} before the end`,
+    );
   if (AT_CLOSE[atClose]) parts.push(`items without a decision are ${AT_CLOSE[atClose]} at close`);
   return parts.length ? `${parts.join('; ')}.`.replace(/^./, (c) => c.toUpperCase()) : null;
 }
@@ -175,7 +167,11 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
     <Card className={styles.card}>
       <CardHeader
         image={<CalendarLtr24Regular className={styles.icon} />}
-        header={<Subtitle2 as="h2" className={styles.cardTitle}>Review Period Status</Subtitle2>}
+        header={
+          <Subtitle2 as="h2" className={styles.cardTitle}>
+            Review Period Status
+          </Subtitle2>
+        }
         description={<Caption1 className={styles.muted}>Decisions can be made only while a period is active</Caption1>}
       />
       {active ? (
@@ -185,22 +181,11 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
       )}
 
       <OnDemand open={confirmClose}>
-        <ClosePeriodDialog
-          open={confirmClose}
-          onOpenChange={setConfirmClose}
-          periodName={active?.name ?? null}
-          closing={closing}
-          onConfirm={periods.close}
-        />
+        <ClosePeriodDialog open={confirmClose} onOpenChange={setConfirmClose} periodName={active?.name ?? null} closing={closing} onConfirm={periods.close} />
       </OnDemand>
 
       <OnDemand open={creating}>
-        <CreateReviewPeriodDialog
-          open={creating}
-          onOpenChange={setCreating}
-          connectionId={data.reviewPeriods.__id}
-          onCreated={onPeriodChanged}
-        />
+        <CreateReviewPeriodDialog open={creating} onOpenChange={setCreating} connectionId={data.reviewPeriods.__id} onCreated={onPeriodChanged} />
       </OnDemand>
     </Card>
   );
@@ -220,8 +205,7 @@ function usePeriodMutations(activeId: string | null, onPeriodChanged: () => void
 
   const close = () => {
     if (!activeId) return;
-    const fail = (message?: string) =>
-      notify({ title: 'Error', description: message || 'Failed to close review period. Please try again', intent: 'error' });
+    const fail = (message?: string) => notify({ title: 'Error', description: message || 'Failed to close review period. Please try again', intent: 'error' });
     commitClose({
       variables: { id: activeId },
       updater: (store, response) => {
@@ -240,8 +224,7 @@ function usePeriodMutations(activeId: string | null, onPeriodChanged: () => void
   };
 
   const reopen = (id: string) => {
-    const fail = (message?: string) =>
-      notify({ title: 'Error', description: message || 'Failed to open review period. Please try again', intent: 'error' });
+    const fail = (message?: string) => notify({ title: 'Error', description: message || 'Failed to open review period. Please try again', intent: 'error' });
     setReopeningId(id);
     commitReopen({
       variables: { id },
@@ -292,15 +275,21 @@ function ActivePeriod({ active, onClose }: { active: ActiveData; onClose: () => 
 }
 
 /** No active period: creating one, or reopening one of the recent closed periods. */
-function NoActivePeriod({ closed, periods, onCreate }: { closed: readonly ClosedPeriod[]; periods: ReturnType<typeof usePeriodMutations>; onCreate: () => void }) {
+function NoActivePeriod({
+  closed,
+  periods,
+  onCreate,
+}: {
+  closed: readonly ClosedPeriod[];
+  periods: ReturnType<typeof usePeriodMutations>;
+  onCreate: () => void;
+}) {
   const styles = useStyles();
   return (
     <>
       <div className={styles.none} role="status">
         <Text weight="semibold">No Active Review Period</Text>
-        <Caption1 className={styles.muted}>
-          Review operations are locked. Create a new period, or reopen a recent one, to let reviewers decide.
-        </Caption1>
+        <Caption1 className={styles.muted}>Review operations are locked. Create a new period, or reopen a recent one, to let reviewers decide.</Caption1>
       </div>
       <div className={styles.actions}>
         <Button appearance="primary" icon={<Add20Regular />} onClick={onCreate}>

@@ -102,8 +102,8 @@ export function RiskTrendCard({ query, version }: { query: RiskTrendCard_query$k
       </div>
       {last ? (
         <Caption1 className={styles.summary} aria-live="polite" data-testid="trend-summary">
-          Today: {formatCount(last.loaded)} loaded, {formatCount(last.retained)} retained,{' '}
-          {formatCount(last.removed)} removed, {formatCount(last.pending)} pending
+          Today: {formatCount(last.loaded)} loaded, {formatCount(last.retained)} retained, {formatCount(last.removed)} removed, {formatCount(last.pending)}{' '}
+          pending
         </Caption1>
       ) : null}
     </Card>

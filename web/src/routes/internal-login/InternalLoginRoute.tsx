@@ -1,15 +1,4 @@
-import {
-  Body1,
-  Button,
-  Card,
-  Field,
-  Input,
-  Link,
-  makeStyles,
-  Spinner,
-  Title2,
-  tokens,
-} from '@fluentui/react-components';
+import { Body1, Button, Card, Field, Input, Link, makeStyles, Spinner, Title2, tokens } from '@fluentui/react-components';
 import { ArrowLeft16Regular, Mail20Regular, Password20Regular, PersonLock24Regular } from '@fluentui/react-icons';
 import { useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { graphql, useMutation } from 'react-relay';
@@ -215,14 +204,7 @@ export default function InternalLoginRoute() {
               onChange={(_, d) => setPassword(d.value)}
             />
           </Field>
-          <Button
-            appearance="primary"
-            size="large"
-            type="submit"
-            className={styles.submit}
-            disabled={busy}
-            icon={busy ? <Spinner size="tiny" /> : undefined}
-          >
+          <Button appearance="primary" size="large" type="submit" className={styles.submit} disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined}>
             {busy ? 'Signing In...' : 'Sign In'}
           </Button>
           <SsoSignIn />

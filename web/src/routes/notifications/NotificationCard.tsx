@@ -24,13 +24,7 @@ import type { NotificationCard_notification$data, NotificationCard_notification$
 import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
 import { shownName } from '../../domain/users/userNames';
 import { typeBadgeColor, typeEmoji, typeLabel } from '../../domain/notifications/notificationKinds';
-import {
-  ALL_FEED_CONNECTION,
-  BELL_CONNECTION,
-  MY_FEED_CONNECTION,
-  adjustCounts,
-  connectionId,
-} from '../../domain/notifications/notificationStore';
+import { ALL_FEED_CONNECTION, BELL_CONNECTION, MY_FEED_CONNECTION, adjustCounts, connectionId } from '../../domain/notifications/notificationStore';
 import { relativeTime } from '../../components/format/relativeTime';
 import { fullDateTime } from '../../components/format/dates';
 import { useNotify } from '../../components/forms/toast';
@@ -124,8 +118,7 @@ export type NotificationCardProps = {
 export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }: NotificationCardProps) {
   const n = useFragment(
     graphql`
-      fragment NotificationCard_notification on Notification
-      @argumentDefinitions(isAdmin: { type: "Boolean", defaultValue: false }) {
+      fragment NotificationCard_notification on Notification @argumentDefinitions(isAdmin: { type: "Boolean", defaultValue: false }) {
         id
         type
         title
@@ -248,16 +241,24 @@ function NotificationMeta({ n, isAdmin }: { n: Notification; isAdmin: boolean })
   );
 }
 
-function DeleteDialog({ open, onOpenChange, deleting, onDelete }: { open: boolean; onOpenChange: (open: boolean) => void; deleting: boolean; onDelete: () => void }) {
+function DeleteDialog({
+  open,
+  onOpenChange,
+  deleting,
+  onDelete,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  deleting: boolean;
+  onDelete: () => void;
+}) {
   const styles = useStyles();
   return (
     <Dialog open={open} onOpenChange={(_, d) => !deleting && onOpenChange(d.open)} modalType="alert">
       <DialogSurface>
         <DialogBody>
           <DialogTitle>Delete Notification</DialogTitle>
-          <DialogContent>
-            Are you sure you want to delete this notification? This action cannot be undone.
-          </DialogContent>
+          <DialogContent>Are you sure you want to delete this notification? This action cannot be undone.</DialogContent>
           <DialogActions>
             <Button appearance="secondary" onClick={() => onOpenChange(false)} disabled={deleting}>
               Cancel

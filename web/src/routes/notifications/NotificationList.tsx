@@ -68,17 +68,10 @@ export function NotificationList({ items, tab, viewerId, isAdmin, hasNext, isLoa
           <Body1>No notifications found</Body1>
         </Card>
       ) : (
-        shown.map((item) => (
-          <NotificationCard key={item.id} notification={item} viewerId={viewerId} isAdmin={isAdmin} onMarkRead={markRead} />
-        ))
+        shown.map((item) => <NotificationCard key={item.id} notification={item} viewerId={viewerId} isAdmin={isAdmin} onMarkRead={markRead} />)
       )}
       {hasNext ? (
-        <Button
-          className={styles.more}
-          onClick={onLoadMore}
-          disabled={isLoadingNext}
-          icon={isLoadingNext ? <Spinner size="tiny" /> : undefined}
-        >
+        <Button className={styles.more} onClick={onLoadMore} disabled={isLoadingNext} icon={isLoadingNext ? <Spinner size="tiny" /> : undefined}>
           Load more
         </Button>
       ) : null}

@@ -1,14 +1,4 @@
-import {
-  Breadcrumb,
-  BreadcrumbButton,
-  BreadcrumbDivider,
-  BreadcrumbItem,
-  Button,
-  makeStyles,
-  Tab,
-  TabList,
-  tokens,
-} from '@fluentui/react-components';
+import { Breadcrumb, BreadcrumbButton, BreadcrumbDivider, BreadcrumbItem, Button, makeStyles, Tab, TabList, tokens } from '@fluentui/react-components';
 import { Send20Regular } from '@fluentui/react-icons';
 import { useEffect, useState, type MouseEvent } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
@@ -121,12 +111,7 @@ function Notifications({ queryRef }: { queryRef: PreloadedQuery<NotificationsRou
         }
       />
       {counts ? <NotificationStats counts={counts} /> : null}
-      <TabList
-        className={styles.tabs}
-        selectedValue={tab}
-        onTabSelect={(_, d) => setTab(d.value as NotificationTab)}
-        aria-label="Filter by type"
-      >
+      <TabList className={styles.tabs} selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as NotificationTab)} aria-label="Filter by type">
         {TABS.map((t) => (
           <Tab key={t.value} value={t.value}>
             {t.label}
@@ -135,9 +120,7 @@ function Notifications({ queryRef }: { queryRef: PreloadedQuery<NotificationsRou
       </TabList>
       {data.allFeed ? <AllNotificationsFeed query={data.allFeed} tab={tab} viewerId={viewerId} /> : null}
       {data.myFeed ? <MyNotificationsFeed query={data.myFeed} tab={tab} viewerId={viewerId} /> : null}
-      {data.sendDialog ? (
-        <SendNotificationDialog query={data.sendDialog} viewerId={viewerId} open={sendOpen} onOpenChange={setSendOpen} />
-      ) : null}
+      {data.sendDialog ? <SendNotificationDialog query={data.sendDialog} viewerId={viewerId} open={sendOpen} onOpenChange={setSendOpen} /> : null}
     </>
   );
 }

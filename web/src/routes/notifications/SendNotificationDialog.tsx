@@ -150,8 +150,7 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
         const result = store.getRootField('sendNotification');
         const node = result?.getValue('__typename') === 'MutationSendNotificationSuccess' ? result.getLinkedRecord('data') : null;
         if (node == null) return;
-        const visibleToViewer =
-          node.getValue('targetType') === 'ALL' || node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
+        const visibleToViewer = node.getValue('targetType') === 'ALL' || node.getLinkedRecord('targetUser')?.getDataID() === viewerId;
         addNotification(store, node, { visibleToViewer });
       },
       onCompleted: ({ sendNotification: result }) => {
@@ -169,15 +168,7 @@ export function SendNotificationDialog({ query, viewerId, open, onOpenChange }: 
   };
 
   return (
-    <FormDialog
-      open={open}
-      title="Send Notification"
-      submitLabel="Send"
-      busyLabel="Sending..."
-      busy={sending}
-      onSubmit={onSubmit}
-      onClose={close}
-    >
+    <FormDialog open={open} title="Send Notification" submitLabel="Send" busyLabel="Sending..." busy={sending} onSubmit={onSubmit} onClose={close}>
       <Field label="Title" required {...validation('title')}>
         <Input value={form.title} onChange={(_, d) => set('title', d.value)} maxLength={200} autoFocus />
       </Field>

@@ -178,7 +178,14 @@ export function RemediationRow({ item, connectionId, statusFilter }: Remediation
       <TableCell>
         <span className={styles.actions}>
           {(ACTIONS[i.status] ?? []).map((a) => (
-            <Button key={a.status} size="small" icon={ICON[a.status]} disabled={inFlight} onClick={() => setStatus(a.status)} aria-label={`${a.label}: ${who} in ${i.system}`}>
+            <Button
+              key={a.status}
+              size="small"
+              icon={ICON[a.status]}
+              disabled={inFlight}
+              onClick={() => setStatus(a.status)}
+              aria-label={`${a.label}: ${who} in ${i.system}`}
+            >
               {a.label}
             </Button>
           ))}

@@ -1,16 +1,4 @@
-import {
-  Body1,
-  Button,
-  Caption1,
-  Card,
-  CardHeader,
-  Field,
-  makeStyles,
-  ProgressBar,
-  Select,
-  Subtitle2,
-  tokens,
-} from '@fluentui/react-components';
+import { Body1, Button, Caption1, Card, CardHeader, Field, makeStyles, ProgressBar, Select, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, ArrowRight16Regular, ShieldCheckmark24Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
@@ -122,8 +110,8 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
       ) : (
         <>
           <Body1>
-            The evidence holds a period&apos;s final decisions with who decided and approved them, its audit trail and its scope;
-            it is frozen when the period closes. The remediation list holds the approved removals and their status.
+            The evidence holds a period&apos;s final decisions with who decided and approved them, its audit trail and its scope; it is frozen when the period
+            closes. The remediation list holds the approved removals and their status.
           </Body1>
           <Field label="Review period" className={styles.field}>
             <Select value={chosen} onChange={(_, d) => setChosen(d.value)} disabled={busy != null}>
@@ -150,9 +138,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
           {busy ? (
             <div className={styles.progress} role="status" aria-live="polite">
               <ProgressBar aria-label="Download progress" />
-              <Caption1>
-                {busy.bytes ? `Downloading… ${megabytes(busy.bytes)} received` : 'Preparing the file…'}
-              </Caption1>
+              <Caption1>{busy.bytes ? `Downloading… ${megabytes(busy.bytes)} received` : 'Preparing the file…'}</Caption1>
             </div>
           ) : null}
         </>

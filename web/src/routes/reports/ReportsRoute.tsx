@@ -1,12 +1,4 @@
-import {
-  Caption1,
-  Card,
-  CardHeader,
-  makeStyles,
-  Spinner,
-  Subtitle2,
-  tokens,
-} from '@fluentui/react-components';
+import { Caption1, Card, CardHeader, makeStyles, Spinner, Subtitle2, tokens } from '@fluentui/react-components';
 import { ArrowRight16Regular, History24Regular, TextBulletListSquare24Regular } from '@fluentui/react-icons';
 import { Suspense } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';
@@ -108,7 +100,9 @@ function RecentReviews({ queryRef }: { queryRef: PreloadedQuery<ReportsRouteQuer
       label="Recent Risk Reviews"
       className={styles.table}
       columns={columns}
-      empty={<ListEmpty icon={<TextBulletListSquare24Regular aria-hidden />} title="No reviews yet" description="Decisions appear here as reviewers make them." />}
+      empty={
+        <ListEmpty icon={<TextBulletListSquare24Regular aria-hidden />} title="No reviews yet" description="Decisions appear here as reviewers make them." />
+      }
       rows={data.recentReviews.edges.map(({ node: r }) => (
         <ReviewDecisionRow key={r.id} review={r} />
       ))}

@@ -164,9 +164,17 @@ export function ApprovalReviewDialog({
       onDone();
     };
     if (mode === 'approve') {
-      commitApprove({ variables, onCompleted: ({ approveSubmission: r }) => done(r.__typename === 'MutationApproveSubmissionSuccess', r), onError: (e) => fail(thrownMessage(e)) });
+      commitApprove({
+        variables,
+        onCompleted: ({ approveSubmission: r }) => done(r.__typename === 'MutationApproveSubmissionSuccess', r),
+        onError: (e) => fail(thrownMessage(e)),
+      });
     } else {
-      commitReturn({ variables, onCompleted: ({ returnSubmission: r }) => done(r.__typename === 'MutationReturnSubmissionSuccess', r), onError: (e) => fail(thrownMessage(e)) });
+      commitReturn({
+        variables,
+        onCompleted: ({ returnSubmission: r }) => done(r.__typename === 'MutationReturnSubmissionSuccess', r),
+        onError: (e) => fail(thrownMessage(e)),
+      });
     }
   };
 
@@ -193,7 +201,11 @@ export function ApprovalReviewDialog({
       ) : (
         loading
       )}
-      <Field label="Comment" required={mode === 'return' && items.length === 0} hint={mode === 'return' ? 'Say what should be reconsidered, here or on the items.' : 'Optional, on the whole set.'}>
+      <Field
+        label="Comment"
+        required={mode === 'return' && items.length === 0}
+        hint={mode === 'return' ? 'Say what should be reconsidered, here or on the items.' : 'Optional, on the whole set.'}
+      >
         <Textarea value={comment} resize="vertical" onChange={(_, d) => setComment(d.value)} />
       </Field>
     </FormDialog>
@@ -227,11 +239,22 @@ function ApprovalItems({
                   {group.label}
                 </Badge>
                 <Text weight="semibold">{who}</Text>
-                <Caption1>{decisionLabel(i.decision)}{i.mitigationControl ? ` (${i.mitigationControl})` : ''}</Caption1>
+                <Caption1>
+                  {decisionLabel(i.decision)}
+                  {i.mitigationControl ? ` (${i.mitigationControl})` : ''}
+                </Caption1>
               </span>
               {i.comments ? <Caption1 className={styles.muted}>Reviewer: “{i.comments}”</Caption1> : null}
-              <Caption1 className={styles.muted}>Suggested {i.recommendation.value}: {i.recommendation.reason}</Caption1>
-              <Input size="small" aria-label={`Comment on ${who}`} placeholder="Comment on this item" value={comments[i.riskRowId] ?? ''} onChange={(_, d) => onComment(i.riskRowId, d.value)} />
+              <Caption1 className={styles.muted}>
+                Suggested {i.recommendation.value}: {i.recommendation.reason}
+              </Caption1>
+              <Input
+                size="small"
+                aria-label={`Comment on ${who}`}
+                placeholder="Comment on this item"
+                value={comments[i.riskRowId] ?? ''}
+                onChange={(_, d) => onComment(i.riskRowId, d.value)}
+              />
             </li>
           );
         })}

@@ -1,12 +1,4 @@
-import {
-  Card,
-  makeStyles,
-  MessageBar,
-  MessageBarBody,
-  MessageBarTitle,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
+import { Card, makeStyles, MessageBar, MessageBarBody, MessageBarTitle, Spinner, tokens } from '@fluentui/react-components';
 import { People24Regular } from '@fluentui/react-icons';
 import { Suspense } from 'react';
 import { graphql, usePreloadedQuery, type PreloadedQuery } from 'react-relay';

@@ -25,7 +25,13 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
   progress: { display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS, minWidth: '120px' },
   num: { fontVariantNumeric: 'tabular-nums' },
-  actions: { display: 'flex', flexWrap: 'nowrap', gap: tokens.spacingHorizontalXS, paddingTop: tokens.spacingVerticalXS, paddingBottom: tokens.spacingVerticalXS },
+  actions: {
+    display: 'flex',
+    flexWrap: 'nowrap',
+    gap: tokens.spacingHorizontalXS,
+    paddingTop: tokens.spacingVerticalXS,
+    paddingBottom: tokens.spacingVerticalXS,
+  },
 });
 
 const STATUS: Record<string, { label: string; color: BadgeProps['color'] }> = {
@@ -83,12 +89,7 @@ export function ReviewerStatusRow({
       <TableCell className={styles.num}>{formatCount(p.assigned)}</TableCell>
       <TableCell>
         <div className={styles.progress}>
-          <ProgressBar
-            value={ratio}
-            thickness="large"
-            color={ratio >= 1 ? 'success' : 'brand'}
-            aria-label={`${name}: ${p.decided} of ${p.assigned} decided`}
-          />
+          <ProgressBar value={ratio} thickness="large" color={ratio >= 1 ? 'success' : 'brand'} aria-label={`${name}: ${p.decided} of ${p.assigned} decided`} />
           <Caption1 className={mergeClasses(styles.muted, styles.num)}>
             {formatCount(p.decided)} / {formatCount(p.assigned)} ({Math.round(ratio * 100)}%)
           </Caption1>

@@ -1,14 +1,4 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Field,
-  Input,
-  makeStyles,
-  Select,
-  Spinner,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, Card, Field, Input, makeStyles, Select, Spinner, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Dismiss16Regular, Filter20Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useRelayEnvironment, type PreloadedQuery } from 'react-relay';
@@ -46,7 +36,12 @@ const VALUE_LOOKUP_SIZE = 20;
 function useValueLookup(criteriaType: RiskQueueValuesQuery['variables']['criteriaType']): OptionLookup {
   const environment = useRelayEnvironment();
   return (search, done) =>
-    fetchQuery<RiskQueueValuesQuery>(environment, valuesQuery, { criteriaType, search: search || null, limit: VALUE_LOOKUP_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
+    fetchQuery<RiskQueueValuesQuery>(
+      environment,
+      valuesQuery,
+      { criteriaType, search: search || null, limit: VALUE_LOOKUP_SIZE },
+      { fetchPolicy: 'network-only' },
+    ).subscribe({
       next: (d) => done(d.assignmentValues),
       error: () => done([]),
     });
@@ -118,7 +113,13 @@ export function RiskQueue({ prepared }: { prepared: PreloadedQuery<RiskQueueQuer
 
   return (
     <Card className={styles.card}>
-      <QueueToolbar filters={filters} update={update} showAdvanced={showAdvanced} onToggleAdvanced={() => setShowAdvanced((s) => !s)} advancedCount={advancedCount} />
+      <QueueToolbar
+        filters={filters}
+        update={update}
+        showAdvanced={showAdvanced}
+        onToggleAdvanced={() => setShowAdvanced((s) => !s)}
+        advancedCount={advancedCount}
+      />
       {showAdvanced ? <AdvancedFilters filters={filters} update={update} advancedCount={advancedCount} /> : null}
       <LoadingBar active={isPending} label="Loading risks" />
       <div className={styles.divider}>
@@ -224,12 +225,7 @@ function QueueToolbar({
   const systemLookup = useValueLookup('SYSTEM');
   const { exporting, exportResults } = useQueueExport(filters);
   return (
-    <SearchToolbar
-      value={filters.search}
-      onSearch={(search) => update({ search })}
-      placeholder="Search users, roles, or risk IDs..."
-      label="Search risks"
-    >
+    <SearchToolbar value={filters.search} onSearch={(search) => update({ search })} placeholder="Search users, roles, or risk IDs..." label="Search risks">
       <Select
         className={styles.select}
         aria-label="Risk level"
@@ -253,12 +249,7 @@ function QueueToolbar({
         />
       </div>
       <div className={styles.toolbarEnd}>
-        <Button
-          icon={<Filter20Regular />}
-          appearance={showAdvanced ? 'secondary' : 'subtle'}
-          aria-expanded={showAdvanced}
-          onClick={onToggleAdvanced}
-        >
+        <Button icon={<Filter20Regular />} appearance={showAdvanced ? 'secondary' : 'subtle'} aria-expanded={showAdvanced} onClick={onToggleAdvanced}>
           Advanced Filters
           {advancedCount ? (
             <Badge size="small" appearance="filled" color="brand">
@@ -266,11 +257,7 @@ function QueueToolbar({
             </Badge>
           ) : null}
         </Button>
-        <Button
-          icon={exporting ? <Spinner size="tiny" /> : <ArrowDownload20Regular />}
-          disabled={exporting}
-          onClick={exportResults}
-        >
+        <Button icon={exporting ? <Spinner size="tiny" /> : <ArrowDownload20Regular />} disabled={exporting} onClick={exportResults}>
           Export Results
         </Button>
       </div>
@@ -357,9 +344,7 @@ function LoadedQueue({
   useEffect(bootScreenShown, []);
   return (
     <>
-      {locked ? (
-        <ReviewPeriodClosed className={styles.banner} />
-      ) : null}
+      {locked ? <ReviewPeriodClosed className={styles.banner} /> : null}
       <RiskQueueResults
         rows={data.riskQueue.edges.map((e) => e.node)}
         total={data.riskQueue.totalCount}

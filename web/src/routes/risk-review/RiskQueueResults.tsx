@@ -35,7 +35,6 @@ const useStyles = makeStyles({
   footer: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
 });
 
-
 type Rows = readonly RiskQueueQuery$data['riskQueue']['edges'][number]['node'][];
 
 export function RiskQueueResults({

@@ -38,17 +38,7 @@ const useStyles = makeStyles({
 });
 
 /** One risk of the queue: user, level dot, role, risk, system and the retain/remove switch. */
-export function RiskQueueRow({
-  row,
-  selected,
-  onToggle,
-  locked,
-}: {
-  row: RiskQueueRow_row$key;
-  selected: boolean;
-  onToggle: () => void;
-  locked: boolean;
-}) {
+export function RiskQueueRow({ row, selected, onToggle, locked }: { row: RiskQueueRow_row$key; selected: boolean; onToggle: () => void; locked: boolean }) {
   const styles = useStyles();
   const r = useFragment(
     graphql`
@@ -90,16 +80,10 @@ export function RiskQueueRow({
 
   return (
     <TableRow aria-selected={selected} className={selected ? styles.selectedRow : undefined}>
-      <TableSelectionCell
-        checked={selected}
-        onClick={onToggle}
-        checkboxIndicator={{ 'aria-label': `Select ${who} ${r.accessRiskId} ${r.roleProfile}` }}
-      />
+      <TableSelectionCell checked={selected} onClick={onToggle} checkboxIndicator={{ 'aria-label': `Select ${who} ${r.accessRiskId} ${r.roleProfile}` }} />
       <TableCell>
         <TableCellLayout
-          description={
-            r.userGroup ? <Caption1 className={styles.muted}>{r.userGroup}</Caption1> : <Caption1 className={styles.noGroup}>No Group</Caption1>
-          }
+          description={r.userGroup ? <Caption1 className={styles.muted}>{r.userGroup}</Caption1> : <Caption1 className={styles.noGroup}>No Group</Caption1>}
         >
           <Text className={styles.primary}>{who}</Text>
         </TableCellLayout>

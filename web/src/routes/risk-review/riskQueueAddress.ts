@@ -34,7 +34,16 @@ export type QueueFilters = {
 /** The queue's filters, as the address names them. */
 export const QUEUE_FILTER_KEYS = ['search', 'riskLevel', 'system', 'userGroup', 'roleProfile', 'compositeRole', 'ruleId', 'decision'] as const;
 
-export const EMPTY_FILTERS: QueueFilters = { search: '', riskLevel: '', system: '', userGroup: '', roleProfile: '', compositeRole: '', ruleId: '', decision: '' };
+export const EMPTY_FILTERS: QueueFilters = {
+  search: '',
+  riskLevel: '',
+  system: '',
+  userGroup: '',
+  roleProfile: '',
+  compositeRole: '',
+  ruleId: '',
+  decision: '',
+};
 
 const RISK_LEVELS = ['high', 'medium', 'low'] as const;
 
@@ -59,7 +68,9 @@ export function filterInputOf(f: QueueFilters): Record<string, string> {
 }
 
 /** The queue query's variables an administrator's address loads first (its filters and page), or null when its tab shows no queue. */
-export function riskQueueVariablesForAddress(params: URLSearchParams): { filter: Record<string, string>; page: number; after: string | null; before: string | null; first: number } | null {
+export function riskQueueVariablesForAddress(
+  params: URLSearchParams,
+): { filter: Record<string, string>; page: number; after: string | null; before: string | null; first: number } | null {
   if (riskReviewTab(params) !== 'overview') return null;
   const { filters, page } = queueAddress(params);
   return { filter: filterInputOf(filters), ...FIRST_PAGE, page, first: RISK_PAGE_SIZE };

@@ -32,9 +32,7 @@ export function EngineConflicts({ engine: engineKey }: { engine: EngineConflicts
   );
   return (
     <div className={styles.section}>
-      <Body1>
-        {`Analysed by the engine: ${engine.ruleSetName} v${engine.ruleSetVersion} on ${engine.systems.join(', ')}, as of ${engine.asOf}.`}
-      </Body1>
+      <Body1>{`Analysed by the engine: ${engine.ruleSetName} v${engine.ruleSetVersion} on ${engine.systems.join(', ')}, as of ${engine.asOf}.`}</Body1>
       <div className={styles.grid}>
         <EngineConflictList title="Conflicts That Would Appear" conflicts={engine.appear} empty="No conflict would appear." tone="danger" />
         <EngineConflictList title="Conflicts That Would Go" conflicts={engine.go} empty="No conflict would go." tone="success" />

@@ -67,8 +67,7 @@ export function RiskSimulationSetup({
   const risks = useMemo(() => riskLookup(environment, userId), [environment, userId]);
   const roles = useMemo(() => roleLookup(environment, userId, state.compositeRolesOnly), [environment, userId, state.compositeRolesOnly]);
   const set = (patch: Partial<SetupState>) => onChange({ ...state, ...patch });
-  const setScenario = (key: number, patch: Partial<Scenario>) =>
-    set({ scenarios: state.scenarios.map((s) => (s.key === key ? { ...s, ...patch } : s)) });
+  const setScenario = (key: number, patch: Partial<Scenario>) => set({ scenarios: state.scenarios.map((s) => (s.key === key ? { ...s, ...patch } : s)) });
 
   const addScenario = () => {
     if (!state.risk) return onAddScenarioWithoutRisk();

@@ -88,7 +88,13 @@ export function RoleWhatIf() {
       <Subtitle1 as="h2">What if a composite role were removed from everyone?</Subtitle1>
       <div className={styles.row}>
         <Field className={styles.picker} label="Composite role">
-          <SearchCombobox lookup={roles} value={role} placeholder="Select composite role" emptyText="No composite roles found" onChange={(o) => setRole(o?.value ?? '')} />
+          <SearchCombobox
+            lookup={roles}
+            value={role}
+            placeholder="Select composite role"
+            emptyText="No composite roles found"
+            onChange={(o) => setRole(o?.value ?? '')}
+          />
         </Field>
         <Button appearance="primary" onClick={run} disabled={running}>
           {running ? 'Running...' : 'Run What-If'}

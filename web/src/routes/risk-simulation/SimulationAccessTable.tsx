@@ -1,7 +1,20 @@
 // One table of a simulation's result: the user's access items for the risk,
 // as loaded or as simulated, what disappears highlighted and marked Removed,
 // at most the rows the server sends (the total beside the title).
-import { Badge, Body1, makeStyles, mergeClasses, Subtitle2, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, tokens } from '@fluentui/react-components';
+import {
+  Badge,
+  Body1,
+  makeStyles,
+  mergeClasses,
+  Subtitle2,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
 import { graphql, useFragment } from 'react-relay';
 import type { SimulationAccessTable_items$key } from '../../__generated__/SimulationAccessTable_items.graphql';
 
@@ -87,7 +100,11 @@ export function SimulationAccessTable({ title, items: itemsKey, total }: { title
           </Table>
         </div>
       )}
-      {total > items.length ? <Body1 className={styles.muted}>First {items.length} of {total} shown.</Body1> : null}
+      {total > items.length ? (
+        <Body1 className={styles.muted}>
+          First {items.length} of {total} shown.
+        </Body1>
+      ) : null}
     </section>
   );
 }

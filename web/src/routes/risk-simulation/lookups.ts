@@ -98,7 +98,12 @@ export function roleLookup(environment: Environment, userId: string, compositeRo
 
 export function compositeRoleLookup(environment: Environment): OptionLookup {
   return (search, done) =>
-    fetchQuery<lookupsCompositeRolesQuery>(environment, compositeRolesQuery, { search: search || null, limit: LOOKUP_SIZE }, { fetchPolicy: 'network-only' }).subscribe({
+    fetchQuery<lookupsCompositeRolesQuery>(
+      environment,
+      compositeRolesQuery,
+      { search: search || null, limit: LOOKUP_SIZE },
+      { fetchPolicy: 'network-only' },
+    ).subscribe({
       next: (d) => done(d.compositeRoleNames),
       error: (e: unknown) => {
         failed('composite roles')(e);

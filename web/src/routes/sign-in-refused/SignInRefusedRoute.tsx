@@ -15,10 +15,8 @@ const useStyles = makeStyles({
 
 /** The server's refusal reasons (api/src/auth/oidc.ts, RefusalReason) and what they mean to the person. */
 const MESSAGES: Record<string, string> = {
-  unknown:
-    'Your identity provider signed you in, but there is no account for you on this platform. Please contact your administrator for access.',
-  unverified:
-    'Your identity provider did not confirm your email address, so it cannot be matched to an account. Please contact your administrator.',
+  unknown: 'Your identity provider signed you in, but there is no account for you on this platform. Please contact your administrator for access.',
+  unverified: 'Your identity provider did not confirm your email address, so it cannot be matched to an account. Please contact your administrator.',
   deactivated: 'Your account has been deactivated. Please contact your administrator for assistance.',
   failed: 'The sign-in could not be completed: it may have expired or been started in another window. Please try again.',
   unavailable: 'The sign-in service cannot be reached right now. Please try again later, or use the internal login.',

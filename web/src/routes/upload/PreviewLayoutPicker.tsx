@@ -49,7 +49,11 @@ export function PreviewLayoutPicker({ layout, busy, onLayout }: Props) {
           </Select>
         </Field>
       ) : null}
-      <Field label="Header row" hint="The row holding the column names; the rows above it are skipped." validationMessage={valid ? undefined : 'Enter a row number from 1.'}>
+      <Field
+        label="Header row"
+        hint="The row holding the column names; the rows above it are skipped."
+        validationMessage={valid ? undefined : 'Enter a row number from 1.'}
+      >
         <Input className={styles.number} type="number" min={1} value={row} disabled={busy} onChange={(_, d) => setRow(d.value)} />
       </Field>
       <Button

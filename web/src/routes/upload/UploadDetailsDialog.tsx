@@ -25,10 +25,7 @@ import {
 } from '@fluentui/react-components';
 import { ArrowClockwise16Regular, ArrowRight12Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
-import type {
-  UploadDetailsDialog_upload$data,
-  UploadDetailsDialog_upload$key,
-} from '../../__generated__/UploadDetailsDialog_upload.graphql';
+import type { UploadDetailsDialog_upload$data, UploadDetailsDialog_upload$key } from '../../__generated__/UploadDetailsDialog_upload.graphql';
 import { fullDateTime } from '../../components/format/dates';
 import { formatBytes, formatDuration, formatNumber, modeLabel, type UploadMode } from './uploadClient';
 import { isQueued, StatusBadge, uploaderName, useRetryUpload, type RetriedUpload } from './UploadHistoryRow';
@@ -297,8 +294,7 @@ type Upload = UploadDetailsDialog_upload$data;
 /** The options the upload was sent with, who sent it, and when it ran. */
 function OptionsSection({ u }: { u: Upload }) {
   const styles = useStyles();
-  const duration =
-    u.startedAt && u.completedAt ? formatDuration(new Date(u.completedAt).getTime() - new Date(u.startedAt).getTime()) : null;
+  const duration = u.startedAt && u.completedAt ? formatDuration(new Date(u.completedAt).getTime() - new Date(u.startedAt).getTime()) : null;
   return (
     <section className={styles.section} aria-label="Options">
       <Subtitle2 as="h3" className={styles.sectionTitle}>
@@ -407,9 +403,7 @@ function MappingSection({ u }: { u: Upload }) {
             ))}
           </div>
         ) : (
-          <Caption1 className={styles.muted}>
-            {u.columnMapping.length > 0 ? 'None: every column was recognised.' : 'No columns were read.'}
-          </Caption1>
+          <Caption1 className={styles.muted}>{u.columnMapping.length > 0 ? 'None: every column was recognised.' : 'No columns were read.'}</Caption1>
         )}
       </section>
     </>

@@ -22,17 +22,19 @@ import {
   tokens,
   Tooltip,
 } from '@fluentui/react-components';
-import {
-  ArrowUpload20Regular,
-  CloudArrowUp24Regular,
-  Delete20Regular,
-  DocumentTable20Regular,
-  Eye20Regular,
-  FolderOpen20Regular,
-} from '@fluentui/react-icons';
+import { ArrowUpload20Regular, CloudArrowUp24Regular, Delete20Regular, DocumentTable20Regular, Eye20Regular, FolderOpen20Regular } from '@fluentui/react-icons';
 import { useId, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
-import { ACCEPT_ATTRIBUTE, BATCH_SIZES, estimatedRecords, formatBytes, formatNumber, LARGE_FILE_BYTES, type UploadMode, type UploadOptions } from './uploadClient';
+import {
+  ACCEPT_ATTRIBUTE,
+  BATCH_SIZES,
+  estimatedRecords,
+  formatBytes,
+  formatNumber,
+  LARGE_FILE_BYTES,
+  type UploadMode,
+  type UploadOptions,
+} from './uploadClient';
 import { useUploadForm, type UploadFormProps } from './useUploadForm';
 
 export type { UploadFormProps };
@@ -168,11 +170,7 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
 
   return (
     <Card className={mergeClasses(shared.card, className)} aria-label="Upload File">
-      <UploadCardHeader
-        icon={<ArrowUpload20Regular />}
-        title="Upload File"
-        description="Access Risk Analysis export: .csv, .xlsx or .xls, up to 2GB"
-      />
+      <UploadCardHeader icon={<ArrowUpload20Regular />} title="Upload File" description="Access Risk Analysis export: .csv, .xlsx or .xls, up to 2GB" />
 
       <DropZone form={form} sending={sending} />
 
@@ -204,9 +202,7 @@ export function UploadForm({ onStart, onPreview, sending, className }: UploadFor
       ) : null}
 
       <div className={styles.actions}>
-        <Body1 className={shared.muted}>
-          {first ? `Ready to upload ${first.name}` : 'No file selected'}
-        </Body1>
+        <Body1 className={shared.muted}>{first ? `Ready to upload ${first.name}` : 'No file selected'}</Body1>
         <div className={styles.buttons}>
           <Button appearance="secondary" icon={<Eye20Regular />} disabled={!first || sending} onClick={() => void form.preview()}>
             Preview

@@ -83,10 +83,7 @@ const CLOCK_SKEW_MS = 10 * 60_000;
 
 /** SPEC §2 'Data Upload': the Upload History table, refreshed every 5 s while anything is processing. */
 export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRetried, className }: UploadHistoryProps) {
-  const { data, hasNext, isLoadingNext, loadNext, refetch } = usePaginationFragment<
-    UploadHistoryPaginationQuery,
-    UploadHistory_query$key
-  >(
+  const { data, hasNext, isLoadingNext, loadNext, refetch } = usePaginationFragment<UploadHistoryPaginationQuery, UploadHistory_query$key>(
     graphql`
       fragment UploadHistory_query on Query
       @argumentDefinitions(count: { type: "Int", defaultValue: 20 }, cursor: { type: "String" })
@@ -140,9 +137,7 @@ export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRe
   // The checking state ends when the timed-out file shows up in the history.
   useEffect(() => {
     if (!checkingFor) return;
-    const match = nodes.find(
-      (n) => n.originalName === checkingFor.name && new Date(n.createdAt).getTime() >= checkingFor.since - CLOCK_SKEW_MS,
-    );
+    const match = nodes.find((n) => n.originalName === checkingFor.name && new Date(n.createdAt).getTime() >= checkingFor.since - CLOCK_SKEW_MS);
     if (match) {
       onFound(checkingFor.key, { globalId: match.id, status: match.status, mode: match.mode.toLowerCase() as UploadMode, size: match.sizeBytes });
     }
@@ -180,11 +175,7 @@ export function UploadHistory({ query, refreshSignal, checkingFor, onFound, onRe
         columns={columns}
         asList={isMobile}
         empty={
-          <ListEmpty
-            icon={<DocumentSearch24Regular aria-hidden />}
-            title="No uploads yet"
-            description="Files you upload are listed here with their status."
-          />
+          <ListEmpty icon={<DocumentSearch24Regular aria-hidden />} title="No uploads yet" description="Files you upload are listed here with their status." />
         }
         rows={nodes.map((n) => (
           <UploadHistoryRow key={n.id} compact={isMobile} upload={n} onViewDetails={() => setDetailsId(n.id)} onRetried={onRetried} />

@@ -1,16 +1,4 @@
-import {
-  Badge,
-  Button,
-  Caption1,
-  makeStyles,
-  mergeClasses,
-  Spinner,
-  TableCell,
-  TableCellLayout,
-  TableRow,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Badge, Button, Caption1, makeStyles, mergeClasses, Spinner, TableCell, TableCellLayout, TableRow, Text, tokens } from '@fluentui/react-components';
 import {
   ArrowClockwise16Regular,
   CheckmarkCircle12Filled,
@@ -129,8 +117,7 @@ export function useRetryUpload(onRetried: (upload: RetriedUpload) => void): [(up
   const [commit, inFlight] = useMutation<UploadHistoryRowRetryMutation>(retryMutation);
   const retry = useCallback(
     (upload: RetriedUpload) => {
-      const fail = (message?: string) =>
-        notify({ title: 'Retry Failed', description: message || 'Failed to retry the upload', intent: 'error' });
+      const fail = (message?: string) => notify({ title: 'Retry Failed', description: message || 'Failed to retry the upload', intent: 'error' });
       commit({
         variables: { id: upload.globalId },
         onCompleted: ({ retryUpload: result }) => {
@@ -279,7 +266,12 @@ export function UploadHistoryRow({ upload, compact = false, onViewDetails, onRet
           <div className={styles.itemText}>
             <Text className={styles.name}>{u.originalName}</Text>
             <Caption1 className={styles.muted}>
-              {formatBytes(u.sizeBytes)} · {u.status === 'COMPLETED' ? `${formatNumber(u.recordCount)} records` : u.status === 'PROCESSING' ? `${formatNumber(u.rowsProcessed)} records so far` : 'No records'}
+              {formatBytes(u.sizeBytes)} ·{' '}
+              {u.status === 'COMPLETED'
+                ? `${formatNumber(u.recordCount)} records`
+                : u.status === 'PROCESSING'
+                  ? `${formatNumber(u.rowsProcessed)} records so far`
+                  : 'No records'}
             </Caption1>
             <Caption1 className={styles.muted}>
               {uploaderName(u.uploadedBy)} · {date}

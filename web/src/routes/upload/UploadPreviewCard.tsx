@@ -143,12 +143,7 @@ export function UploadPreviewCard({ state, onMap, onLayout, onSaveAsChange, onSt
         </MessageBar>
       ) : null}
 
-      <PreviewLayoutPicker
-        key={`${preview.layout.sheet ?? ''}:${preview.layout.headerRow}`}
-        layout={preview.layout}
-        busy={busy}
-        onLayout={onLayout}
-      />
+      <PreviewLayoutPicker key={`${preview.layout.sheet ?? ''}:${preview.layout.headerRow}`} layout={preview.layout} busy={busy} onLayout={onLayout} />
 
       <Subtitle2 as="h3" className={styles.sectionTitle}>
         Column mapping

@@ -1,10 +1,7 @@
 import { useMemo } from 'react';
 import { graphql, useSubscription } from 'react-relay';
 import type { GraphQLSubscriptionConfig, RecordSourceProxy } from 'relay-runtime';
-import type {
-  UploadProgressLiveSubscription,
-  UploadProgressLiveSubscription$data,
-} from '../../__generated__/UploadProgressLiveSubscription.graphql';
+import type { UploadProgressLiveSubscription, UploadProgressLiveSubscription$data } from '../../__generated__/UploadProgressLiveSubscription.graphql';
 import type { ProgressUpdate } from './uploadClient';
 
 const subscription = graphql`
@@ -29,11 +26,7 @@ export type ProgressEvent = UploadProgressLiveSubscription$data['uploadProgress'
  * (and its details) follow it live. Progress only moves forward while
  * processing: a late poll never takes a row count back.
  */
-export function writeProgress(
-  store: RecordSourceProxy,
-  globalId: string,
-  p: ProgressUpdate,
-): void {
+export function writeProgress(store: RecordSourceProxy, globalId: string, p: ProgressUpdate): void {
   // REST's poll answers the SPEC's 'processing', the subscription GraphQL's PROCESSING; the store holds GraphQL's.
   const status = p.status.toLowerCase();
   if (status !== 'processing' && status !== 'completed' && status !== 'failed') return;

@@ -57,8 +57,7 @@ function UploadScreen() {
   const { tracked, setTracked, update, refreshSignal, refreshHistory, start, onFound, onRetried, cancel } = useTrackedUpload();
   const { preview, setPreview, previewing, openPreview, remap, relayout, startPreview } = useUploadPreview(setTracked, refreshHistory);
 
-  const checkingFor: CheckingFor | null =
-    tracked?.phase === 'checking' ? { key: tracked.key, name: tracked.name, since: tracked.sendStartedAt } : null;
+  const checkingFor: CheckingFor | null = tracked?.phase === 'checking' ? { key: tracked.key, name: tracked.name, since: tracked.sendStartedAt } : null;
   const sending = tracked?.phase === 'sending' || tracked?.phase === 'waiting';
   const loading = <Spinner className={styles.loading} label="Loading upload history..." />;
 
@@ -67,12 +66,7 @@ function UploadScreen() {
       <PageHeader title="Data Upload" subtitle="Upload Access Risk Analysis exports and follow their processing." />
       <div className={styles.layout}>
         <UploadForm onStart={start} onPreview={openPreview} sending={sending || previewing || preview != null} />
-        <UploadStatusCard
-          tracked={tracked}
-          onUpdate={update}
-          onCancel={cancel}
-          onDismiss={() => setTracked(null)}
-        />
+        <UploadStatusCard tracked={tracked} onUpdate={update} onCancel={cancel} onDismiss={() => setTracked(null)} />
       </div>
       {preview ? (
         <UploadPreviewCard
@@ -89,13 +83,7 @@ function UploadScreen() {
         loading
       ) : (
         <Suspense fallback={loading}>
-          <LoadedHistory
-            queryRef={queryRef}
-            refreshSignal={refreshSignal}
-            checkingFor={checkingFor}
-            onFound={onFound}
-            onRetried={onRetried}
-          />
+          <LoadedHistory queryRef={queryRef} refreshSignal={refreshSignal} checkingFor={checkingFor} onFound={onFound} onRetried={onRetried} />
         </Suspense>
       )}
     </>

@@ -14,13 +14,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import {
-  ArrowSync20Regular,
-  CheckmarkCircle20Filled,
-  CloudArrowUp24Regular,
-  DismissCircle20Filled,
-  DocumentTable20Regular,
-} from '@fluentui/react-icons';
+import { ArrowSync20Regular, CheckmarkCircle20Filled, CloudArrowUp24Regular, DismissCircle20Filled, DocumentTable20Regular } from '@fluentui/react-icons';
 import type { TrackedUpload } from './trackedUpload';
 import { TrackProcessing, useNow } from './TrackProcessing';
 import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
@@ -353,8 +347,7 @@ function Progress({ tracked, timing }: { tracked: TrackedUpload; timing: Timing 
       ) : null}
       {tracked.phase === 'checking' ? (
         <Caption1 className={shared.muted}>
-          The server did not answer in time. The upload history refreshes every 5 seconds and this card picks the file up when it
-          appears there.
+          The server did not answer in time. The upload history refreshes every 5 seconds and this card picks the file up when it appears there.
         </Caption1>
       ) : null}
     </div>

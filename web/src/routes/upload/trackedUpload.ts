@@ -63,13 +63,7 @@ export function startSending(file: File, mode: UploadMode): TrackedUpload {
 }
 
 /** Follows an upload already on the server (a retry, or one found after a timeout). */
-export function followExisting(options: {
-  name: string;
-  size: number;
-  mode: UploadMode;
-  globalId: string;
-  retried: boolean;
-}): TrackedUpload {
+export function followExisting(options: { name: string; size: number; mode: UploadMode; globalId: string; retried: boolean }): TrackedUpload {
   const now = Date.now();
   return {
     key: nextKey++,
@@ -98,10 +92,7 @@ export function uploadIdOf(globalId: string): string | null {
 }
 
 /** Merges a progress event or status poll into the tracked upload (never moving backwards). */
-export function applySnapshot(
-  t: TrackedUpload,
-  s: ProgressUpdate,
-): TrackedUpload {
+export function applySnapshot(t: TrackedUpload, s: ProgressUpdate): TrackedUpload {
   if (t.phase === 'completed' || t.phase === 'failed') return t;
   // REST's poll answers 'processing', the subscription PROCESSING.
   const status = s.status.toLowerCase();

@@ -181,8 +181,7 @@ export function sendUpload(file: File, options: UploadOptions, onProgress: (p: S
     xhr.onerror = () => done({ kind: 'network', message: 'The connection to the server was lost while sending the file.' });
     xhr.onabort = () => {
       if (outcome === 'timeout') done({ kind: 'timeout' });
-      else if (outcome === 'stalled')
-        done({ kind: 'network', message: 'The server stopped receiving the file for 30 seconds; the upload was stopped.' });
+      else if (outcome === 'stalled') done({ kind: 'network', message: 'The server stopped receiving the file for 30 seconds; the upload was stopped.' });
       else done({ kind: 'cancelled' });
     };
 

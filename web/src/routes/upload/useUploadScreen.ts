@@ -119,26 +119,22 @@ export function useTrackedUpload() {
     [notify, refreshHistory],
   );
 
-  const onFound = useCallback(
-    (key: number, found: { globalId: string; status: string; mode: UploadMode; size: number }) => {
-      setTracked((t) => {
-        if (!t || t.key !== key || t.phase !== 'checking') return t;
-        return {
-          ...t,
-          phase: 'processing',
-          globalId: found.globalId,
-          uploadId: uploadIdOf(found.globalId),
-          processingSince: t.processingSince ?? Date.now(),
-        };
-      });
-    },
-    [],
-  );
+  const onFound = useCallback((key: number, found: { globalId: string; status: string; mode: UploadMode; size: number }) => {
+    setTracked((t) => {
+      if (!t || t.key !== key || t.phase !== 'checking') return t;
+      return {
+        ...t,
+        phase: 'processing',
+        globalId: found.globalId,
+        uploadId: uploadIdOf(found.globalId),
+        processingSince: t.processingSince ?? Date.now(),
+      };
+    });
+  }, []);
 
   const onRetried = useCallback((upload: RetriedUpload) => {
     setTracked(followExisting({ ...upload, retried: true }));
   }, []);
-
 
   return { tracked, setTracked, update, refreshSignal, refreshHistory, start, onFound, onRetried, cancel: () => sendRef.current?.cancel() };
 }
@@ -166,24 +162,36 @@ export function useUploadPreview(follow: (upload: TrackedUpload) => void, refres
     [notify],
   );
 
-  const remap = useCallback(async (mapping: ColumnChoice[]) => {
-    const current = preview;
-    if (!current) return;
-    setPreview({ ...current, busy: true, error: null });
-    const result = await previewMapping(current.preview.previewId, mapping, current.layout);
-    setPreview((p) => (p && p.preview.previewId === current.preview.previewId ? { ...p, busy: false, ...(result.ok ? { preview: result.value } : { error: result.message }) } : p));
-  }, [preview]);
+  const remap = useCallback(
+    async (mapping: ColumnChoice[]) => {
+      const current = preview;
+      if (!current) return;
+      setPreview({ ...current, busy: true, error: null });
+      const result = await previewMapping(current.preview.previewId, mapping, current.layout);
+      setPreview((p) =>
+        p && p.preview.previewId === current.preview.previewId
+          ? { ...p, busy: false, ...(result.ok ? { preview: result.value } : { error: result.message }) }
+          : p,
+      );
+    },
+    [preview],
+  );
 
   // Another sheet or header row: its columns are new, so they are mapped as found again.
-  const relayout = useCallback(async (layout: LayoutChoice) => {
-    const current = preview;
-    if (!current) return;
-    setPreview({ ...current, busy: true, error: null });
-    const result = await previewMapping(current.preview.previewId, null, layout);
-    setPreview((p) =>
-      p && p.preview.previewId === current.preview.previewId ? { ...p, busy: false, ...(result.ok ? { preview: result.value, layout } : { error: result.message }) } : p,
-    );
-  }, [preview]);
+  const relayout = useCallback(
+    async (layout: LayoutChoice) => {
+      const current = preview;
+      if (!current) return;
+      setPreview({ ...current, busy: true, error: null });
+      const result = await previewMapping(current.preview.previewId, null, layout);
+      setPreview((p) =>
+        p && p.preview.previewId === current.preview.previewId
+          ? { ...p, busy: false, ...(result.ok ? { preview: result.value, layout } : { error: result.message }) }
+          : p,
+      );
+    },
+    [preview],
+  );
 
   const startPreview = useCallback(async () => {
     const current = preview;
@@ -197,7 +205,13 @@ export function useUploadPreview(follow: (upload: TrackedUpload) => void, refres
     notify({ title: 'Upload Started', description: 'Your file has been uploaded and queued for processing', intent: 'success' });
     setPreview(null);
     follow(
-      followExisting({ name: current.file.name, size: current.file.size, mode: current.options.uploadMode, globalId: uploadGlobalId(result.value.uploadId), retried: false }),
+      followExisting({
+        name: current.file.name,
+        size: current.file.size,
+        mode: current.options.uploadMode,
+        globalId: uploadGlobalId(result.value.uploadId),
+        retried: false,
+      }),
     );
     refreshHistory();
   }, [follow, notify, preview, refreshHistory]);

@@ -121,9 +121,7 @@ export function CreateUserDialog({ open, onOpenChange }: { open: boolean; onOpen
       onClose={close}
       size="medium"
     >
-      <Body1 className={styles.intro}>
-        A temporary password is generated and e-mailed to the user, who must change it at first sign-in.
-      </Body1>
+      <Body1 className={styles.intro}>A temporary password is generated and e-mailed to the user, who must change it at first sign-in.</Body1>
       <div className={styles.rowNarrow}>
         <Field label="First Name" required {...validation('firstName')}>
           <Input value={form.firstName} onChange={(_, d) => set('firstName')(d.value)} autoComplete="off" autoFocus />

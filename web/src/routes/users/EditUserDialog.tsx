@@ -87,15 +87,7 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
   };
 
   return (
-    <FormDialog
-      title="Edit User"
-      submitLabel="Save Changes"
-      busyLabel="Saving..."
-      busy={inFlight}
-      onSubmit={onSubmit}
-      onClose={onClose}
-      size="medium"
-    >
+    <FormDialog title="Edit User" submitLabel="Save Changes" busyLabel="Saving..." busy={inFlight} onSubmit={onSubmit} onClose={onClose} size="medium">
       <Field label="Email" hint="The e-mail address is the sign-in name and cannot be changed.">
         <Input value={u.email} readOnly />
       </Field>

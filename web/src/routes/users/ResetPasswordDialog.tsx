@@ -116,25 +116,12 @@ export function ResetPasswordDialog({ user, onClose }: { user: ResetPasswordDial
 
   const visibility = (
     <Tooltip content={visible ? 'Hide password' : 'Show password'} relationship="label">
-      <Button
-        appearance="transparent"
-        size="small"
-        icon={visible ? <EyeOff20Regular /> : <Eye20Regular />}
-        onClick={() => setVisible((v) => !v)}
-      />
+      <Button appearance="transparent" size="small" icon={visible ? <EyeOff20Regular /> : <Eye20Regular />} onClick={() => setVisible((v) => !v)} />
     </Tooltip>
   );
 
   return (
-    <FormDialog
-      title="Reset Password"
-      submitLabel="Reset Password"
-      busyLabel="Resetting..."
-      busy={inFlight}
-      onSubmit={onSubmit}
-      onClose={onClose}
-      size="small"
-    >
+    <FormDialog title="Reset Password" submitLabel="Reset Password" busyLabel="Resetting..." busy={inFlight} onSubmit={onSubmit} onClose={onClose} size="small">
       <Body1 className={formStyles.intro}>
         Set a new password for {name} ({u.email}). It is e-mailed to them, and they must change it when they next sign in.
       </Body1>

@@ -1,17 +1,4 @@
-import {
-  Avatar,
-  Badge,
-  Button,
-  Caption1,
-  makeStyles,
-  Spinner,
-  TableCell,
-  TableCellLayout,
-  TableRow,
-  Text,
-  tokens,
-  Tooltip,
-} from '@fluentui/react-components';
+import { Avatar, Badge, Button, Caption1, makeStyles, Spinner, TableCell, TableCellLayout, TableRow, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { Edit20Regular, Key20Regular, PersonAvailable20Regular, PersonProhibited20Regular } from '@fluentui/react-icons';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { UserRow_user$data, UserRow_user$key } from '../../__generated__/UserRow_user.graphql';
@@ -167,12 +154,10 @@ export function UserRow({ user, isSelf, onEdit, onResetPassword }: UserRowProps)
       <TableCell>
         <div className={styles.actions}>
           <Tooltip content="Edit" relationship="inaccessible">
-            <Button
-              aria-label="Edit" appearance="subtle" icon={<Edit20Regular />} onClick={onEdit} />
+            <Button aria-label="Edit" appearance="subtle" icon={<Edit20Regular />} onClick={onEdit} />
           </Tooltip>
           <Tooltip content="Reset Password" relationship="inaccessible">
-            <Button
-              aria-label="Reset Password" appearance="subtle" icon={<Key20Regular />} onClick={onResetPassword} />
+            <Button aria-label="Reset Password" appearance="subtle" icon={<Key20Regular />} onClick={onResetPassword} />
           </Tooltip>
           {u.isActive && !isSelf ? (
             <Tooltip content="Deactivate" relationship="inaccessible">

@@ -114,15 +114,7 @@ function UsersScreen() {
   );
 }
 
-function LoadedUsers({
-  queryRef,
-  filters,
-  viewerId,
-}: {
-  queryRef: PreloadedQuery<UsersRouteQuery>;
-  filters: UserFilters;
-  viewerId: string;
-}) {
+function LoadedUsers({ queryRef, filters, viewerId }: { queryRef: PreloadedQuery<UsersRouteQuery>; filters: UserFilters; viewerId: string }) {
   const data = usePreloadedQuery<UsersRouteQuery>(query, queryRef);
   return <UsersTable query={data} filters={filters} viewerId={viewerId} />;
 }

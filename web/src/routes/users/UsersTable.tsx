@@ -115,9 +115,7 @@ export function UsersTable({ query, filters, viewerId }: { query: UsersTable_que
         onLoadMore={() => loadNext(PAGE)}
         loadMoreLabel="Load more users"
       />
-      {open && dialog?.kind === 'edit' ? (
-        <EditUserDialog key={open.id} user={open} isSelf={open.id === viewerId} onClose={() => setDialog(null)} />
-      ) : null}
+      {open && dialog?.kind === 'edit' ? <EditUserDialog key={open.id} user={open} isSelf={open.id === viewerId} onClose={() => setDialog(null)} /> : null}
       {open && dialog?.kind === 'reset' ? <ResetPasswordDialog key={open.id} user={open} onClose={() => setDialog(null)} /> : null}
     </>
   );

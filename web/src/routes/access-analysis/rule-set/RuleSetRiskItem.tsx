@@ -72,12 +72,14 @@ export function RuleSetRiskItem({ risk }: { risk: RuleSetRiskItem_risk$key }) {
               <ul className={styles.actions} aria-label={`Actions of ${f.functionId}`}>
                 {f.actions.map((a) => (
                   <li key={`${a.system}\u0000${a.action}`}>
-                    <Text>{`${a.action} on ${a.system || 'every system'}`}</Text> <Caption1 className={styles.muted}>{a.description}</Caption1> {a.enabled ? null : disabled}
+                    <Text>{`${a.action} on ${a.system || 'every system'}`}</Text> <Caption1 className={styles.muted}>{a.description}</Caption1>{' '}
+                    {a.enabled ? null : disabled}
                     {a.permissions.length ? (
                       <ul className={styles.permissions} aria-label={`Permissions of ${a.action}`}>
                         {a.permissions.map((p) => (
                           <li key={p.line}>
-                            <Caption1>{`${p.object} ${p.field} = ${p.valueFrom}${p.valueTo ? `..${p.valueTo}` : ''}${p.system ? ` (${p.system})` : ''}`}</Caption1> {p.enabled ? null : disabled}
+                            <Caption1>{`${p.object} ${p.field} = ${p.valueFrom}${p.valueTo ? `..${p.valueTo}` : ''}${p.system ? ` (${p.system})` : ''}`}</Caption1>{' '}
+                            {p.enabled ? null : disabled}
                           </li>
                         ))}
                       </ul>

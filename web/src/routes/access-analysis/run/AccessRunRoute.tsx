@@ -82,11 +82,24 @@ function LoadedRun({ queryRef, refetch }: { queryRef: PreloadedQuery<AccessRunRo
   const node = data.node;
   // The fragments are aliased (they apply to a run only): each is there exactly when the node is a run.
   const run = node?.__typename === 'AccessAnalysis' ? node : null;
-  if (run?.id == null || run.ruleSet == null || run.systems == null || run.figures == null || run.breakdown == null || run.table == null || run.changes == null) {
+  if (
+    run?.id == null ||
+    run.ruleSet == null ||
+    run.systems == null ||
+    run.figures == null ||
+    run.breakdown == null ||
+    run.table == null ||
+    run.changes == null
+  ) {
     return (
       <>
         <PageHeader title="Analysis Run" actions={BACK} />
-        <EmptyState icon={<DocumentSearch24Regular />} heading="h2" title="Run not found" description="This analysis run does not exist; it may have been removed." />
+        <EmptyState
+          icon={<DocumentSearch24Regular />}
+          heading="h2"
+          title="Run not found"
+          description="This analysis run does not exist; it may have been removed."
+        />
       </>
     );
   }

@@ -53,7 +53,10 @@ export function ConflictRow({ conflict }: { conflict: ConflictRow_conflict$key }
       </TableCell>
       <TableCell className={styles.cell}>
         <div>
-          <Text weight="semibold">{c.riskId}</Text> <Badge appearance="tint" color={c.riskLevel === 'Critical' || c.riskLevel === 'High' ? 'danger' : 'warning'}>{c.riskLevel}</Badge>
+          <Text weight="semibold">{c.riskId}</Text>{' '}
+          <Badge appearance="tint" color={c.riskLevel === 'Critical' || c.riskLevel === 'High' ? 'danger' : 'warning'}>
+            {c.riskLevel}
+          </Badge>
           <Caption1 as="p" className={styles.muted}>
             {c.riskDescription}
           </Caption1>

@@ -29,7 +29,12 @@ const useStyles = makeStyles({
   title: { margin: 0 },
   downloads: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
   tabs: { paddingLeft: tokens.spacingHorizontalS, paddingRight: tokens.spacingHorizontalS, paddingTop: tokens.spacingVerticalS, overflowX: 'auto' },
-  note: { color: tokens.colorNeutralForeground3, paddingLeft: tokens.spacingHorizontalL, paddingRight: tokens.spacingHorizontalL, paddingTop: tokens.spacingVerticalS },
+  note: {
+    color: tokens.colorNeutralForeground3,
+    paddingLeft: tokens.spacingHorizontalL,
+    paddingRight: tokens.spacingHorizontalL,
+    paddingTop: tokens.spacingVerticalS,
+  },
   filters: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 160px), 1fr))',
@@ -129,7 +134,9 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
     ['unchanged', 'Unchanged', data.changes.unchangedCount],
   ];
   const filtered = filters.shown !== '' || filters.riskId.trim() !== '' || filters.system !== '' || filters.userId.trim() !== '';
-  const empty = filtered ? { title: 'No conflicts match', description: 'No conflict of this run matches these filters.' } : changeEmpty(filters.change, data.previousRun != null);
+  const empty = filtered
+    ? { title: 'No conflicts match', description: 'No conflict of this run matches these filters.' }
+    : changeEmpty(filters.change, data.previousRun != null);
   return (
     <Card className={styles.card}>
       <div className={styles.head}>
@@ -160,38 +167,14 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
           {`Conflicts of the previous run (started ${formatDateTime(data.previousRun.startedAt)}) that this run no longer finds, as that run found them.`}
         </Caption1>
       ) : null}
-      <div className={styles.filters} role="search" aria-label="Filter conflicts">
-        <Field label="Show">
-          <Select value={filters.shown} onChange={(_, d) => change({ shown: d.value as Shown })}>
-            {SHOWN.map(([v, text]) => (
-              <option key={v} value={v}>
-                {text}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="Risk">
-          <Input value={filters.riskId} placeholder="Risk id" onChange={(_, d) => change({ riskId: d.value }, true)} />
-        </Field>
-        <Field label="System">
-          <Select value={filters.system} onChange={(_, d) => change({ system: d.value })}>
-            <option value="">All systems</option>
-            {data.systems.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label="User">
-          <Input value={filters.userId} placeholder="User id" onChange={(_, d) => change({ userId: d.value }, true)} />
-        </Field>
-      </div>
+      <ConflictFilters filters={filters} systems={data.systems} onChange={change} />
       <ListTable
         label="Conflicts"
         columns={CONFLICT_COLUMNS}
         asCards={isMobile}
-        rows={edges.map((e) => <ConflictRow key={`${e.node.userId}\u0000${e.node.riskId}`} conflict={e.node} />)}
+        rows={edges.map((e) => (
+          <ConflictRow key={`${e.node.userId}\u0000${e.node.riskId}`} conflict={e.node} />
+        ))}
         empty={<ListEmpty icon={<ShieldCheckmark24Regular />} title={empty.title} description={empty.description} />}
       />
       <LoadMoreFooter
@@ -202,5 +185,47 @@ export function ConflictsTable({ run }: { run: ConflictsTable_run$key }) {
         loadMoreLabel="Load More"
       />
     </Card>
+  );
+}
+
+/** The filter bar above a run's conflicts: exercised or latent, risk, system and user. */
+function ConflictFilters({
+  filters,
+  systems,
+  onChange: change,
+}: {
+  filters: Filters;
+  systems: readonly string[];
+  onChange: (next: Partial<Filters>, typed?: boolean) => void;
+}) {
+  const styles = useStyles();
+  return (
+    <div className={styles.filters} role="search" aria-label="Filter conflicts">
+      <Field label="Show">
+        <Select value={filters.shown} onChange={(_, d) => change({ shown: d.value as Shown })}>
+          {SHOWN.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Risk">
+        <Input value={filters.riskId} placeholder="Risk id" onChange={(_, d) => change({ riskId: d.value }, true)} />
+      </Field>
+      <Field label="System">
+        <Select value={filters.system} onChange={(_, d) => change({ system: d.value })}>
+          <option value="">All systems</option>
+          {systems.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="User">
+        <Input value={filters.userId} placeholder="User id" onChange={(_, d) => change({ userId: d.value }, true)} />
+      </Field>
+    </div>
   );
 }

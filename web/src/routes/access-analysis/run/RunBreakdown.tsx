@@ -50,7 +50,11 @@ function BreakdownCard({ title, groups, empty }: { title: string; groups: readon
             {title}
           </Subtitle2>
         }
-        description={<Caption1 className={styles.muted}>{groups.length >= BREAKDOWN_GROUPS ? `The ${groups.length} with the most conflicts; exercised in brackets` : 'Exercised in brackets'}</Caption1>}
+        description={
+          <Caption1 className={styles.muted}>
+            {groups.length >= BREAKDOWN_GROUPS ? `The ${groups.length} with the most conflicts; exercised in brackets` : 'Exercised in brackets'}
+          </Caption1>
+        }
       />
       {groups.length === 0 ? (
         <Text className={styles.muted}>No conflicts found.</Text>

@@ -25,6 +25,10 @@ export function prepareAccessRun(session: RouteSession, url: URL): AccessRunPrep
   if (session.viewer.role !== 'ADMIN') return null;
   const runId = runIdOf(url);
   return {
-    query: prepareQuery<AccessRunRouteQuery>(session, accessRunRouteQuery, { id: window.btoa(`AccessAnalysis:${runId}`), count: CONFLICTS_PAGE, groups: BREAKDOWN_GROUPS }),
+    query: prepareQuery<AccessRunRouteQuery>(session, accessRunRouteQuery, {
+      id: window.btoa(`AccessAnalysis:${runId}`),
+      count: CONFLICTS_PAGE,
+      groups: BREAKDOWN_GROUPS,
+    }),
   };
 }
