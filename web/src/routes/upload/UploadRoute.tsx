@@ -7,12 +7,12 @@ import { AdminOnly } from '../../shell/AccessGate';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import type { UploadMode } from './uploadClient';
-import { UploadHistory, type CheckingFor } from './UploadHistory';
+import { UploadHistory, type CheckingFor } from './history/UploadHistory';
 import type { UploadPrepared } from './uploadLoader';
-import type { RetriedUpload } from './UploadHistoryRow';
-import { UploadForm } from './UploadForm';
-import { UploadStatusCard } from './UploadStatusCard';
-import { UploadPreviewCard } from './UploadPreviewCard';
+import type { RetriedUpload } from './history/UploadHistoryRow';
+import { UploadForm } from './form/UploadForm';
+import { UploadStatusCard } from './status/UploadStatusCard';
+import { UploadPreviewCard } from './form/UploadPreviewCard';
 import { useTrackedUpload, useUploadPreview } from './useUploadScreen';
 
 const query = graphql`

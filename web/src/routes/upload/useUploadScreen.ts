@@ -3,11 +3,11 @@
 // preview) with its announcements, and the preview before load.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNotify } from '../../components/forms/toast';
-import { followExisting, startSending, uploadIdOf, type TrackedUpload } from './trackedUpload';
+import { followExisting, startSending, uploadIdOf, type TrackedUpload } from './status/trackedUpload';
 import { formatNumber, sendUpload, TIMEOUT_NOTICE_BYTES, uploadGlobalId, type SendHandle, type UploadMode, type UploadOptions } from './uploadClient';
-import type { RetriedUpload } from './UploadHistoryRow';
-import { mappingOf, type PreviewState } from './UploadPreviewCard';
-import { previewFile, previewMapping, startPreviewed, type ColumnChoice, type LayoutChoice } from './previewClient';
+import type { RetriedUpload } from './history/UploadHistoryRow';
+import { mappingOf, type PreviewState } from './form/UploadPreviewCard';
+import { previewFile, previewMapping, startPreviewed, type ColumnChoice, type LayoutChoice } from './form/previewClient';
 
 /** The upload the status card follows, how it is sent, and the history's refresh signal. */
 export function useTrackedUpload() {

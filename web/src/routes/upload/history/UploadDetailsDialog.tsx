@@ -25,9 +25,9 @@ import {
 } from '@fluentui/react-components';
 import { ArrowClockwise16Regular, ArrowRight12Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
-import type { UploadDetailsDialog_upload$data, UploadDetailsDialog_upload$key } from '../../__generated__/UploadDetailsDialog_upload.graphql';
-import { fullDateTime } from '../../components/format/dates';
-import { formatBytes, formatDuration, formatNumber, modeLabel, type UploadMode } from './uploadClient';
+import type { UploadDetailsDialog_upload$data, UploadDetailsDialog_upload$key } from '../../../__generated__/UploadDetailsDialog_upload.graphql';
+import { fullDateTime } from '../../../components/format/dates';
+import { formatBytes, formatDuration, formatNumber, modeLabel, type UploadMode } from '../uploadClient';
 import { isQueued, StatusBadge, uploaderName, useRetryUpload, type RetriedUpload } from './UploadHistoryRow';
 import { UploadWarnings } from './UploadWarnings';
 import { Fragment } from 'react';

@@ -23,7 +23,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowUpload20Regular, Dismiss20Regular, Eye20Regular } from '@fluentui/react-icons';
-import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
+import { UploadCardHeader, useUploadCardStyles } from '../UploadCardHeader';
 import { layoutText, type ColumnChoice, type LayoutChoice, type UploadPreview } from './previewClient';
 import { PreviewLayoutPicker } from './PreviewLayoutPicker';
 

@@ -1,7 +1,7 @@
 // The upload the status card follows: from sending the file, through the
 // server's load, to its outcome (SPEC §4 Upload: processing to completed or
 // failed; a client timeout yields a checking state).
-import type { ProgressUpdate, SendProgress, UploadMode } from './uploadClient';
+import type { ProgressUpdate, SendProgress, UploadMode } from '../uploadClient';
 
 export type TrackedPhase = 'sending' | 'waiting' | 'processing' | 'completed' | 'failed' | 'checking';
 

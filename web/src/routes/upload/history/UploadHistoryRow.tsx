@@ -10,14 +10,14 @@ import {
 } from '@fluentui/react-icons';
 import { useCallback } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
-import type { UploadHistoryRow_upload$key } from '../../__generated__/UploadHistoryRow_upload.graphql';
-import type { UploadHistoryRowRetryMutation } from '../../__generated__/UploadHistoryRowRetryMutation.graphql';
-import { relativeTime } from '../../components/format/relativeTime';
-import { fullDateTime } from '../../components/format/dates';
-import { thrownMessage } from '../../components/forms/mutationResult';
-import { useNotify } from '../../components/forms/toast';
-import { formatBytes, formatNumber, type UploadMode } from './uploadClient';
-import { UploadProgressLive } from './UploadProgressLive';
+import type { UploadHistoryRow_upload$key } from '../../../__generated__/UploadHistoryRow_upload.graphql';
+import type { UploadHistoryRowRetryMutation } from '../../../__generated__/UploadHistoryRowRetryMutation.graphql';
+import { relativeTime } from '../../../components/format/relativeTime';
+import { fullDateTime } from '../../../components/format/dates';
+import { thrownMessage } from '../../../components/forms/mutationResult';
+import { useNotify } from '../../../components/forms/toast';
+import { formatBytes, formatNumber, type UploadMode } from '../uploadClient';
+import { UploadProgressLive } from '../status/UploadProgressLive';
 
 const useStyles = makeStyles({
   name: {

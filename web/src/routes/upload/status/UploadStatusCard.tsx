@@ -17,9 +17,9 @@ import {
 import { ArrowSync20Regular, CheckmarkCircle20Filled, CloudArrowUp24Regular, DismissCircle20Filled, DocumentTable20Regular } from '@fluentui/react-icons';
 import type { TrackedUpload } from './trackedUpload';
 import { TrackProcessing, useNow } from './TrackProcessing';
-import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
-import { estimatedRecords, formatBytes, formatDuration, formatNumber, modeLabel, reportsBytes } from './uploadClient';
-import { UploadWarnings } from './UploadWarnings';
+import { UploadCardHeader, useUploadCardStyles } from '../UploadCardHeader';
+import { estimatedRecords, formatBytes, formatDuration, formatNumber, modeLabel, reportsBytes } from '../uploadClient';
+import { UploadWarnings } from '../history/UploadWarnings';
 
 const useStyles = makeStyles({
   empty: {

@@ -24,7 +24,7 @@ import {
 } from '@fluentui/react-components';
 import { ArrowUpload20Regular, CloudArrowUp24Regular, Delete20Regular, DocumentTable20Regular, Eye20Regular, FolderOpen20Regular } from '@fluentui/react-icons';
 import { useId, type Dispatch, type RefObject, type SetStateAction } from 'react';
-import { UploadCardHeader, useUploadCardStyles } from './UploadCardHeader';
+import { UploadCardHeader, useUploadCardStyles } from '../UploadCardHeader';
 import {
   ACCEPT_ATTRIBUTE,
   BATCH_SIZES,
@@ -34,7 +34,7 @@ import {
   LARGE_FILE_BYTES,
   type UploadMode,
   type UploadOptions,
-} from './uploadClient';
+} from '../uploadClient';
 import { useUploadForm, type UploadFormProps } from './useUploadForm';
 
 export type { UploadFormProps };

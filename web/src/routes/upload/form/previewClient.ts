@@ -1,8 +1,8 @@
 // Preview before load: POST /api/upload/preview with the file,
 // POST /api/upload/preview/{id} with a changed mapping, and
 // POST /api/upload/preview/{id}/start ('Start Upload' with the mapping shown).
-import { api, formBody, restOutcome, type RestAnswer, type RestBody } from '../../rest/client';
-import type { UploadOptions } from './uploadClient';
+import { api, formBody, restOutcome, type RestAnswer, type RestBody } from '../../../rest/client';
+import type { UploadOptions } from '../uploadClient';
 
 /** The preview the server answers (the same for a new file and a changed mapping). */
 export type UploadPreview = RestAnswer<'/api/upload/preview', 'post'>;

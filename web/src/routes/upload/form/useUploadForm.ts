@@ -1,8 +1,8 @@
 // The upload form's state: the files chosen (screened as SPEC §5 says), the
 // drag state, the options, and sending or previewing the first file.
 import { useRef, useState, type DragEvent } from 'react';
-import { useNotify } from '../../components/forms/toast';
-import { DEFAULT_OPTIONS, screenFiles, type UploadOptions } from './uploadClient';
+import { useNotify } from '../../../components/forms/toast';
+import { DEFAULT_OPTIONS, screenFiles, type UploadOptions } from '../uploadClient';
 
 export type UploadFormProps = {
   /** Sends the file; resolves true once the server has it (the list is then cleared). */

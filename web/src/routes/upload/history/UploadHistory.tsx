@@ -2,16 +2,16 @@ import { Caption1, Card, makeStyles, mergeClasses, Spinner, tokens } from '@flue
 import { DocumentSearch24Regular, History20Regular } from '@fluentui/react-icons';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { graphql, usePaginationFragment } from 'react-relay';
-import type { UploadHistory_query$key } from '../../__generated__/UploadHistory_query.graphql';
-import type { UploadHistoryPaginationQuery } from '../../__generated__/UploadHistoryPaginationQuery.graphql';
-import { ListEmpty, ListTable, LoadMoreFooter } from '../../components/lists/ListTable';
-import { useIsMobile } from '../../components/layout/useMediaQuery';
-import { HISTORY_REFRESH_MS, type UploadMode } from './uploadClient';
-import { UploadCardHeader } from './UploadCardHeader';
+import type { UploadHistory_query$key } from '../../../__generated__/UploadHistory_query.graphql';
+import type { UploadHistoryPaginationQuery } from '../../../__generated__/UploadHistoryPaginationQuery.graphql';
+import { ListEmpty, ListTable, LoadMoreFooter } from '../../../components/lists/ListTable';
+import { useIsMobile } from '../../../components/layout/useMediaQuery';
+import { HISTORY_REFRESH_MS, type UploadMode } from '../uploadClient';
+import { UploadCardHeader } from '../UploadCardHeader';
 import { UploadDetailsDialog } from './UploadDetailsDialog';
 import { UploadHistoryRow, type RetriedUpload } from './UploadHistoryRow';
 
-import { HISTORY_PAGE } from './uploadLoader';
+import { HISTORY_PAGE } from '../uploadLoader';
 
 export { HISTORY_PAGE };
 

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { graphql, useSubscription } from 'react-relay';
 import type { GraphQLSubscriptionConfig, RecordSourceProxy } from 'relay-runtime';
-import type { UploadProgressLiveSubscription, UploadProgressLiveSubscription$data } from '../../__generated__/UploadProgressLiveSubscription.graphql';
-import type { ProgressUpdate } from './uploadClient';
+import type { UploadProgressLiveSubscription, UploadProgressLiveSubscription$data } from '../../../__generated__/UploadProgressLiveSubscription.graphql';
+import type { ProgressUpdate } from '../uploadClient';
 
 const subscription = graphql`
   subscription UploadProgressLiveSubscription($id: ID!) {

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { commitLocalUpdate, useRelayEnvironment } from 'react-relay';
 import { applySnapshot, type TrackedUpload } from './trackedUpload';
-import { fetchUploadStatus, STATUS_POLL_MS, type StatusSnapshot } from './uploadClient';
+import { fetchUploadStatus, STATUS_POLL_MS, type StatusSnapshot } from '../uploadClient';
 import { useUploadProgressLive, writeProgress, type ProgressEvent } from './UploadProgressLive';
 
 /** Ticks once a second while `active`, for elapsed times and rates. */
