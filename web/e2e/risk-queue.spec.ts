@@ -136,3 +136,35 @@ test('the administrators’ queue: search, filters, advanced filters, paging, se
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'queue-390');
 });
+
+test("the queue's retain/remove control shows Pending, Retain and Remove distinctly", async ({ page, request }) => {
+  await adminInFreshPeriod(page, request);
+  await page.goto('/risks');
+  const rows = queueRows(page);
+  await expect(rows).toHaveCount(25);
+  const name = (await rows.first().getByRole('switch').getAttribute('aria-label')) ?? '';
+  const control = page.getByRole('switch', { name, exact: true });
+  const row = rows.filter({ has: control });
+  const indicator = row.locator('.fui-Switch__indicator');
+  const look = async () =>
+    indicator.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return `${s.borderTopStyle} ${s.borderTopColor} ${s.color}`;
+    });
+
+  // Pending: its own word (read with the switch) and its own look.
+  await expect(control).not.toBeChecked();
+  await expect(control).toHaveAccessibleDescription('Pending');
+  const pendingLook = await look();
+
+  await control.click();
+  await expect(toast(page, 'Decision Submitted')).toBeVisible();
+  await expect(control).toBeChecked();
+  await expect(control).toHaveAccessibleDescription('Retain');
+
+  await control.click();
+  await expect(control).not.toBeChecked();
+  await expect(control).toHaveAccessibleDescription('Remove');
+  // Remove is off like Pending, but does not look like it.
+  expect(await look()).not.toBe(pendingLook);
+});
