@@ -12,6 +12,7 @@ import type { Caller } from '../caller.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { JOBS, onTransaction } from '../../db/queue.js';
+import { withPlanSettings } from '../../db/plan-settings.js';
 import { IngestError } from '../../ingest/csv.js';
 import { openZipTables } from '../../ingest/access/zip-tables.js';
 import { EXTRACT_TABLES, REQUIRED_TABLES, checkExtractColumns, loadExtractTable } from '../../ingest/access/extract-tables.js';
@@ -129,15 +130,19 @@ export async function loadExtract(deps: ExtractLoadDeps, id: string, file = file
     } finally {
       await zip.close();
     }
-    const [counts] = await db.sql.query<{ users: number; roles: number; assignments: number; authorizations: number }>(
-      `SELECT (SELECT count(DISTINCT bname) FROM access_x_usr02 WHERE extract_id = $1)::int AS users,
-              (SELECT count(*) FROM (SELECT agr_name FROM access_x_agr_users WHERE extract_id = $1
-                 UNION SELECT agr_name FROM access_x_agr_agrs WHERE extract_id = $1
-                 UNION SELECT child_agr FROM access_x_agr_agrs WHERE extract_id = $1
-                 UNION SELECT agr_name FROM access_x_agr_1251 WHERE extract_id = $1) r)::int AS roles,
-              (SELECT count(*) FROM access_x_agr_users WHERE extract_id = $1)::int AS assignments,
-              (SELECT count(*) FROM (SELECT DISTINCT agr_name, object, auth FROM access_x_agr_1251 WHERE extract_id = $1) a)::int AS authorizations`,
-      [id],
+    // The distinct authorizations of a large extract are millions of groups: with the default
+    // work_mem their hash spilled to disk and the counts took longer than loading AGR_1251.
+    const [counts] = await withPlanSettings(
+      prisma,
+      { workMem: '256MB' },
+      prisma.$queryRaw<{ users: number; roles: number; assignments: number; authorizations: number }[]>`
+        SELECT (SELECT count(DISTINCT bname) FROM access_x_usr02 WHERE extract_id = ${id}::uuid)::int AS users,
+               (SELECT count(*) FROM (SELECT agr_name FROM access_x_agr_users WHERE extract_id = ${id}::uuid
+                  UNION SELECT agr_name FROM access_x_agr_agrs WHERE extract_id = ${id}::uuid
+                  UNION SELECT child_agr FROM access_x_agr_agrs WHERE extract_id = ${id}::uuid
+                  UNION SELECT agr_name FROM access_x_agr_1251 WHERE extract_id = ${id}::uuid) r)::int AS roles,
+               (SELECT count(*) FROM access_x_agr_users WHERE extract_id = ${id}::uuid)::int AS assignments,
+               (SELECT count(*) FROM (SELECT DISTINCT agr_name, object, auth FROM access_x_agr_1251 WHERE extract_id = ${id}::uuid) a)::int AS authorizations`,
     );
     // Fresh statistics: the analysis plans its joins on them.
     await db.sql.exec(`ANALYZE ${EXTRACT_TABLES.map((t) => t.table).join(', ')}`);
