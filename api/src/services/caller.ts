@@ -20,3 +20,13 @@ export interface Caller {
 export function createCaller(deps: AppDeps, actor: Actor & { user: User }): Caller {
   return { deps, actor, viewer: createViewer(deps.prisma, actor.user) };
 }
+
+/**
+ * What a caller's review figures are read against: the period whose decisions
+ * are shown (the active one, else the one closed last) and the rows they see.
+ */
+export async function callerSight(caller: Caller) {
+  const { viewer } = caller;
+  const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  return { prisma: caller.deps.prisma, user: viewer.user, period, scope };
+}

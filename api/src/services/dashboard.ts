@@ -1,7 +1,7 @@
 // Dashboard figures (those counted over every row a scope sees: services/kept/scope-figures.ts).
 import { Prisma } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
-import type { Caller } from './caller.js';
+import { callerSight, type Caller } from './caller.js';
 import { decidedRowCount, visibleTotals } from './review/risks.js';
 import {
   UNCATEGORISED,
@@ -24,12 +24,7 @@ export const ONLINE_WINDOW_MS = 15 * 60_000;
  * by anyone for an administrator, by themselves for a reviewer.
  */
 export async function dashboardStats(caller: Caller) {
-  const {
-    deps: { prisma },
-    viewer,
-  } = caller;
-  const user = viewer.user;
-  const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  const { prisma, user, period, scope } = await callerSight(caller);
   const [totals, decided, newHigh] = await Promise.all([
     visibleTotals(prisma, user, scope),
     decidedRowCount(prisma, user, period?.id ?? null, scope.visible),

@@ -12,7 +12,7 @@ import { Prisma, type CriteriaType, type PrismaClient, type Reassignment, type U
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { isUuid } from '../../core/types.js';
+import { isUuid, type Actor } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { CRITERIA_COLUMN, CRITERIA_TYPES, HOLDS_WORK, criteriaSetsOf, rowAssigned } from '../holds.js';
 import { changingWhatTheySee } from './assignments.js';
@@ -55,6 +55,19 @@ export const reassignSchema = reassignSchemaNaming(ITEMS_FIELD);
 export type ReassignInput = z.input<typeof reassignSchema>;
 
 const label = (u: User) => actorLabel({ user: u });
+
+/** Who a reassignment moved work from and to, and who moved it, as its record keeps them (labels as shown then). */
+function movedBetween(from: User, to: User, actor: Actor & { user: User }, note: string | null | undefined) {
+  return {
+    fromReviewerId: from.id,
+    fromLabel: label(from),
+    toReviewerId: to.id,
+    toLabel: label(to),
+    byId: actor.user.id,
+    byLabel: actorLabel(actor),
+    note: note || null,
+  };
+}
 
 /** The active reviewer work is moved to, or a clear refusal. */
 async function receiver(prisma: PrismaClient, id: string): Promise<User> {
@@ -104,13 +117,7 @@ export async function reassign(caller: Caller, input: ReassignInput, itemsField:
           criteriaName: criterion.name,
           criteriaType: criterion.criteriaType,
           criteriaValue: criterion.criteriaValue,
-          fromReviewerId: from.id,
-          fromLabel: label(from),
-          toReviewerId: to.id,
-          toLabel: label(to),
-          byId: user.id,
-          byLabel: actorLabel(actor),
-          note: data.note || null,
+          ...movedBetween(from, to, actor, data.note),
         },
       });
       await recordAudit(tx, actor, {
@@ -207,13 +214,7 @@ async function reassignItems(caller: Caller, data: z.output<typeof reassignSchem
     const r = await tx.reassignment.create({
       data: {
         riskRowIds: ids,
-        fromReviewerId: from.id,
-        fromLabel: label(from),
-        toReviewerId: to.id,
-        toLabel: label(to),
-        byId: user.id,
-        byLabel: actorLabel(actor),
-        note: data.note || null,
+        ...movedBetween(from, to, actor, data.note),
       },
     });
     await recordAudit(tx, actor, {

@@ -9,7 +9,7 @@ import { liveRowCount } from '../live-rows.js';
 import { LIVE_ROWS, fromRaw, scopeKey, viewerScope, type RiskRowRaw, type RowScope } from '../visibility.js';
 import type { DbClient } from '../../core/types.js';
 import { cached, cachedMany, decidedRowsLive, keptDecidedRows, keptReviewerDecidedRows, scopeTotals } from '../kept/index.js';
-import type { Caller } from '../caller.js';
+import { callerSight, type Caller } from '../caller.js';
 import {
   RECOMMENDATION_COLUMNS,
   RECOMMENDATION_RANK,
@@ -364,12 +364,7 @@ export async function decidedRowCount(db: DbClient, user: User, periodId: string
 
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
 export async function assignedSummary(caller: Caller) {
-  const {
-    deps: { prisma },
-    viewer,
-  } = caller;
-  const user = viewer.user;
-  const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
+  const { prisma, user, period, scope } = await callerSight(caller);
   const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
   return { totalAssigned: totals.total, highRisk: totals.high, pendingReview: totals.total - reviewed, reviewed };
 }
