@@ -104,6 +104,10 @@ const REST: Record<string, Entry> = {
   'PUT /api/remediation/:id': { access: 'admin' },
 
   'POST /api/reviews/decision': { access: 'signedIn' },
+  'POST /api/risks/:id/questions': { access: 'signedIn' },
+  'GET /api/questions': { access: 'signedIn' },
+  'GET /api/questions/:id': { access: 'signedIn' },
+  'POST /api/questions/:id/answer': { access: 'signedIn' },
   'POST /api/reviews/decisions': { access: 'signedIn' },
   'POST /api/reviews/decisions/by-filter': { access: 'signedIn' },
   'GET /api/reviews/rules': { access: 'signedIn' },
@@ -241,6 +245,8 @@ const QUERY: Record<string, Entry> = {
   reassignmentReviewers: { access: 'signedIn' },
   reviewRules: { access: 'signedIn' },
   expiredMitigations: { access: 'admin' },
+  consultQuestions: { access: 'signedIn' },
+  askableUsers: { access: 'signedIn' },
   submissionReview: { access: 'admin', idType: 'Submission' },
 };
 
@@ -293,6 +299,8 @@ const MUTATION: Record<string, Entry> = {
   saveReviewRules: { access: 'admin', sessionOnly: true },
   decideByFilter: { access: 'signedIn' },
   setRemediationStatus: { access: 'admin', idType: 'RemediationItem' },
+  askQuestion: { access: 'signedIn', idType: 'RiskRow' },
+  answerQuestion: { access: 'signedIn', idType: 'ConsultQuestion' },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {
