@@ -4,6 +4,8 @@
 // reviewer's row, the row stays pending and no count moves; administrators list
 // the open questions; asked and answered are audited; the refusals name what
 // was wrong.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { ADMIN_EMAIL, Client, adminClient, startServer, userClients, type TestServer, type UserClient } from '../helpers/server.js';
@@ -188,6 +190,28 @@ describe('a consult question and its answer', () => {
     expect((await a.client.post('/api/reviews/decision', { riskDefinitionId: ids.R01, decision: 'retain' })).status).toBe(200);
     expect((await admin.get('/api/questions?status=open')).body.total).toBe(0);
     expect((await admin.get('/api/questions?status=answered')).body.total).toBe(1);
+  });
+
+  it('is shown by the operations the screens send, within the server’s depth and cost limits', async () => {
+    // The operations the current web artifacts send, by persisted id, as the web app does.
+    const web = path.resolve(import.meta.dirname, '../../../web');
+    const persisted = JSON.parse(fs.readFileSync(path.join(web, 'persisted-queries.json'), 'utf8')) as Record<string, string>;
+    const op = (name: string) => {
+      const artifact = fs.readFileSync(path.join(web, 'src/__generated__', `${name}.graphql.ts`), 'utf8');
+      return server.persist(persisted[/"id": "([0-9a-f]{64})"/.exec(artifact)![1]!]!);
+    };
+    const rows = await a.client.gqlPersisted(op('AssignedRisksQuery'), { first: 25 });
+    expect(rows.body.errors).toBeUndefined();
+    expect(JSON.stringify(rows.body.data)).toContain('Yes: she is the only AP clerk.');
+    const page = await b.client.gqlPersisted(op('QuestionRouteQuery'), { id: qid });
+    expect(page.body.errors).toBeUndefined();
+    expect(page.body.data.node).toMatchObject({ question: 'Does Alice still pay vendors?', canAnswer: false, riskRow: { accessRiskId: 'R01' } });
+    const bell = await b.client.gqlPersisted(op('NotificationBellQuery'), { count: 20 });
+    expect(bell.body.errors).toBeUndefined();
+    expect(JSON.stringify(bell.body.data)).toContain(`"link":"/questions/${uuid}"`);
+    const settings = await admin.gqlPersisted(op('AdminSettingsRouteQuery'), {});
+    expect(settings.body.errors).toBeUndefined();
+    expect(settings.body.data.openQuestions.totalCount).toBe(0);
   });
 
   it('audits the question asked and answered', async () => {
