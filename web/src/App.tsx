@@ -170,6 +170,12 @@ const SCREENS: ReadonlyArray<ScreenDef> = [
     prepare: async (s, url) => (await import('./routes/access-analysis/run/accessRunLoader')).prepareAccessRun(s, url),
   },
   {
+    // A consult question, reached from the link of its notification.
+    path: '/questions/:questionId',
+    code: () => import('./routes/questions/QuestionRoute'),
+    prepare: async (s, url) => (await import('./routes/questions/questionLoader')).prepareQuestion(s, url),
+  },
+  {
     path: '/api-tokens',
     code: () => import('./routes/api-tokens/ApiTokensRoute'),
     prepare: async (s) => (await import('./routes/api-tokens/apiTokensLoader')).prepareApiTokens(s),

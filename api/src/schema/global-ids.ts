@@ -29,6 +29,7 @@ export const NODE_ID_FORMATS: Readonly<Record<string, (id: string) => boolean>> 
   ApiToken: isUuid,
   RemediationItem: isUuid,
   Reassignment: isUuid,
+  ConsultQuestion: isUuid,
   ReviewDecision: isUuid,
   MappingProfile: isUuid,
   RiskAnalysis: isUuid,

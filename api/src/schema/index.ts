@@ -9,6 +9,7 @@ import './review/assignments.js';
 import './review/reassignments.js';
 import './review/risks.js';
 import './review/decisions.js';
+import './review/questions.js';
 import './review/recommendations.js';
 import './review/approval-review.js';
 import './reports/dashboard.js';

@@ -11,6 +11,7 @@ import { registerAssignmentRoutes } from '../rest/review/assignments.js';
 import { registerReassignmentRoutes } from '../rest/review/reassignments.js';
 import { registerRiskRoutes } from '../rest/review/risks.js';
 import { registerDecisionRoutes } from '../rest/review/decisions.js';
+import { registerQuestionRoutes } from '../rest/review/questions.js';
 import { registerDashboardRoutes } from '../rest/reports/dashboard.js';
 import { registerReviewerStatusRoutes } from '../rest/review/reviewer-status.js';
 import { registerUploadRoutes } from '../rest/uploads/uploads.js';
@@ -38,6 +39,7 @@ export const rest = fp(
     registerReassignmentRoutes(app);
     registerRiskRoutes(app);
     registerDecisionRoutes(app);
+    registerQuestionRoutes(app);
     registerDashboardRoutes(app);
     registerReviewerStatusRoutes(app);
     await registerUploadRoutes(app);

@@ -213,7 +213,7 @@ describe('the shape of the schema', () => {
 
   it('every object with an id of its own is a Node', () => {
     // Objects whose id is another Node's (the criterion, the reviewer), not their own.
-    const carriesAnotherNodesId = ['AccessProgress', 'OpenWorkCriterion', 'ReassignableReviewer'];
+    const carriesAnotherNodesId = ['AccessProgress', 'ConsultPerson', 'OpenWorkCriterion', 'ReassignableReviewer'];
     const notNodes = objects.filter((t) => 'id' in t.getFields() && !t.getInterfaces().some((i) => i.name === 'Node')).map((t) => t.name);
     expect(notNodes.sort()).toEqual(carriesAnotherNodesId.sort());
   });
@@ -233,6 +233,7 @@ describe('the shape of the schema', () => {
       AiCategorization: 'an answer of categorizeRisk; riskId names the access risk of the loaded data',
       AiRiskProfile: 'an AI answer for a user’s access risk, computed on request; not stored as an entity',
       AiSuggestionDecision: 'the outcome of accepting or rejecting a suggestion; riskId names the access risk',
+      ConsultPerson: 'a party to a ConsultQuestion Node; its id is the User Node’s',
       ApprovalItem: 'one decision inside approvalReview; riskRowId and userId name the RiskRow and reviewed user',
       AuthorizationDetail: 'a line of a composite role (riskRowId names the RiskRow)',
       CompositeRoleRule: 'a rule id of the loaded data under a composite role',
@@ -262,6 +263,7 @@ describe('the shape of the schema', () => {
   it('a root list of objects is a connection unless it is one of the bounded lists, which say their ceiling', () => {
     const bounded = [
       'accessRuleSets',
+      'askableUsers',
       'assignmentValues',
       'compositeRoleNames',
       'latestRiskAnalyses',

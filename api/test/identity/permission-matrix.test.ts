@@ -104,6 +104,10 @@ const REST: Record<string, Entry> = {
   'PUT /api/remediation/:id': { access: 'admin' },
 
   'POST /api/reviews/decision': { access: 'signedIn' },
+  'POST /api/risks/:id/questions': { access: 'signedIn' },
+  'GET /api/questions': { access: 'signedIn' },
+  'GET /api/questions/:id': { access: 'signedIn' },
+  'POST /api/questions/:id/answer': { access: 'signedIn' },
   'POST /api/reviews/decisions': { access: 'signedIn' },
   'POST /api/reviews/decisions/by-filter': { access: 'signedIn' },
   'GET /api/reviews/rules': { access: 'signedIn' },
@@ -241,6 +245,8 @@ const QUERY: Record<string, Entry> = {
   reassignmentReviewers: { access: 'signedIn' },
   reviewRules: { access: 'signedIn' },
   expiredMitigations: { access: 'admin' },
+  consultQuestions: { access: 'signedIn' },
+  askableUsers: { access: 'signedIn' },
   submissionReview: { access: 'admin', idType: 'Submission' },
 };
 
@@ -293,6 +299,8 @@ const MUTATION: Record<string, Entry> = {
   saveReviewRules: { access: 'admin', sessionOnly: true },
   decideByFilter: { access: 'signedIn' },
   setRemediationStatus: { access: 'admin', idType: 'RemediationItem' },
+  askQuestion: { access: 'signedIn', idType: 'RiskRow' },
+  answerQuestion: { access: 'signedIn', idType: 'ConsultQuestion' },
 };
 
 const SUBSCRIPTION: Record<string, Entry & { topic: keyof PubSubEvents }> = {
@@ -449,8 +457,9 @@ describe('REST', () => {
 });
 
 // --------------------------------------------------------------------- GraphQL
+/** A well-formed id of `type` that names nothing (a risk row's id is a number, the others' a uuid). */
 function globalId(type: string) {
-  return encodeGlobalID(type, crypto.randomUUID());
+  return encodeGlobalID(type, type === 'RiskRow' ? '999999999' : crypto.randomUUID());
 }
 
 function dummy(type: GraphQLInputType, entry: Entry): unknown {

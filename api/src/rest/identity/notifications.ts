@@ -18,6 +18,7 @@ const NotificationJson = z.strictObject({
   targetType: z.enum(['all', 'specific']).describe('all: every user; specific: targetUserId only'),
   targetUserId: z.uuid().nullable(),
   createdAt: isoDate(),
+  link: z.string().optional().describe('The page of the app it points to (a path such as /questions/{id}); absent: none'),
   targetUserName: z.string().nullable().optional().describe('?admin=true: the recipient’s name (null: everyone)'),
   readCount: z.number().int().optional().describe('?admin=true: how many users have read it'),
 });
@@ -39,6 +40,7 @@ function shape(n: View) {
     targetType: n.targetType,
     targetUserId: n.targetUserId,
     createdAt: n.createdAt,
+    ...(n.link ? { link: n.link } : {}),
     ...(n.targetUser !== undefined ? { targetUserName: n.targetUser ? displayName(n.targetUser) : null } : {}),
     ...(n._count ? { readCount: n._count.reads } : {}),
   };

@@ -48,7 +48,7 @@ type RiskQuery = z.infer<typeof PageQuery>;
 
 const str = (description: string) => z.string().describe(description);
 /** riskRowJson as a client receives it (SPEC §3; documented in /api/openapi.json, checked against real answers). */
-const RiskRowJson = z.strictObject({
+export const RiskRowJson = z.strictObject({
   id: z.number().int().describe('The row id (risk definition id of the decision calls)'),
   userId: str('The user id in the source system'),
   userName: str('The user’s name'),

@@ -49,6 +49,10 @@ export const NotificationNode = builder.prismaNode('Notification', {
       description: 'The one user it was sent to (null when sent to everyone).',
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was sent.' }),
+    link: t.exposeString('link', {
+      nullable: true,
+      description: 'The page of the app it points to, as a path (e.g. /questions/<id> for a question asked of the viewer); null: none.',
+    }),
     /** Read state of the viewer. */
     readAt: t.field({
       type: 'DateTime',

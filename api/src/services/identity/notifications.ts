@@ -93,12 +93,20 @@ export async function sendNotificationAs(deps: NotificationDeps, actor: Actor, i
   return created;
 }
 
-/** What the platform itself tells one user (deadline reminders, escalations), written in the caller's transaction. */
+/**
+ * What the platform itself tells one user (deadline reminders, escalations, a
+ * question asked of them), written in the caller's transaction. `link` is the
+ * app's page it points to (a path); `from` the person on whose behalf it is
+ * sent (else it comes from the platform).
+ */
 export function createSystemNotification(
   db: DbClient,
-  n: { type: NotificationType; title: string; message: string; targetUserId: string },
+  n: { type: NotificationType; title: string; message: string; targetUserId: string; link?: string | null; from?: User },
 ): Promise<Notification> {
-  return db.notification.create({ data: { ...n, senderName: 'GRC Platform', targetType: 'specific' } });
+  const { from, ...data } = n;
+  return db.notification.create({
+    data: { ...data, senderId: from?.id ?? null, senderName: from ? senderName(from) : 'GRC Platform', targetType: 'specific' },
+  });
 }
 
 /** Tells the open pages of a notification's target that it arrived; after the commit. */

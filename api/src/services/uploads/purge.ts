@@ -51,7 +51,7 @@ export async function purgeRiskData(caller: Caller): Promise<PurgeResult> {
       }
       const files = (await tx.upload.findMany({ select: { fileName: true } })).map((u) => u.fileName);
       await tx.$executeRawUnsafe(
-        `TRUNCATE decisions, submission_item_comments, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
+        `TRUNCATE decisions, submission_item_comments, consult_questions, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
       );
       // The kept aggregates follow (TRUNCATE fires no row triggers).
       await dispatch(tx, { kind: 'data-purged' });

@@ -6,6 +6,7 @@ import type { NotificationBellItem_notification$key } from '../../__generated__/
 import { typeIcon } from './notificationKinds';
 import { relativeTime } from '../../components/format/relativeTime';
 import { fullDateTime } from '../../components/format/dates';
+import { LinkButton } from '../../components/forms/LinkButton';
 
 /** SPEC §9: messages over 100 characters are clamped. */
 export const MESSAGE_CLAMP = 100;
@@ -86,6 +87,7 @@ export function NotificationBellItem({ notification, onMarkRead }: NotificationB
         senderName
         createdAt
         isRead
+        link
       }
     `,
     notification,
@@ -108,6 +110,11 @@ export function NotificationBellItem({ notification, onMarkRead }: NotificationB
           <Link as="button" className={styles.toggle} onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
             {expanded ? 'See less' : 'See more'}
           </Link>
+        ) : null}
+        {n.link ? (
+          <LinkButton to={n.link} appearance="transparent" size="small" className={styles.toggle}>
+            Open
+          </LinkButton>
         ) : null}
         <Caption1 className={styles.meta}>
           {n.senderName ? `From: ${n.senderName} · ` : null}

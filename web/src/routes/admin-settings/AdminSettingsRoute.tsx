@@ -14,6 +14,7 @@ import { OpenAiKeyCard } from './OpenAiKeyCard';
 import { PurgeDataCard } from './PurgeDataCard';
 import { ReviewRulesCard } from './ReviewRulesCard';
 import { ExpiredMitigationsCard } from './ExpiredMitigationsCard';
+import { OpenQuestionsCard } from './OpenQuestionsCard';
 
 const query = graphql`
   query AdminSettingsRouteQuery {
@@ -33,6 +34,7 @@ const query = graphql`
     expiredMitigations {
       ...ExpiredMitigationsCard_list
     }
+    ...OpenQuestionsCard_query
   }
 `;
 
@@ -46,7 +48,7 @@ const useStyles = makeStyles({
   loading: { paddingTop: tokens.spacingVerticalXXL },
 });
 
-/** SPEC §2 'Admin Settings': the AI key, AI usage, the review rules and expired mitigations, Data Management (purge) and the AI information card. */
+/** SPEC §2 'Admin Settings': the AI key, AI usage, the review rules, expired mitigations and open questions, Data Management (purge) and the AI information card. */
 export default function AdminSettingsRoute() {
   return (
     <AdminOnly>
@@ -85,6 +87,7 @@ function LoadedSettings({ queryRef, refetch }: { queryRef: PreloadedQuery<AdminS
       {configured ? <AiBulkCard state={data.aiBulkCategorization} onChanged={refetch} /> : null}
       <ReviewRulesCard rules={data.reviewRules} onChanged={refetch} />
       <ExpiredMitigationsCard list={data.expiredMitigations} />
+      <OpenQuestionsCard query={data} />
       <PurgeDataCard />
       <AiInfoCard />
     </div>

@@ -17,19 +17,22 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular, QuestionCircle16Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { AssignedRiskRow_row$data, AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
 import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
 import { RecommendationHint } from '../../domain/risks/RecommendationHint';
+import { AskQuestionDialog } from '../../domain/questions/AskQuestionDialog';
+import { RowQuestions } from '../../domain/questions/RowQuestions';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
   wrap: { overflowWrap: 'anywhere' },
   muted: { color: tokens.colorNeutralForeground3 },
-  actions: { display: 'flex', flexWrap: 'nowrap', gap: tokens.spacingHorizontalXS },
+  // Retain and Remove on one line; 'Not sure' wraps below them in the narrow column.
+  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXS },
   retain: { color: tokens.colorPaletteGreenForeground1 },
   remove: { color: tokens.colorPaletteRedForeground1 },
   riskId: { fontFamily: tokens.fontFamilyMonospace },
@@ -69,12 +72,14 @@ export function AssignedRiskRow({
         myMitigationControl
         myMitigationExpiresAt
         ...RecommendationHint_row
+        ...RowQuestions_row
       }
     `,
     row,
   );
   const who = r.userName || r.userId;
   const { decide, saving, askComment, setAskComment } = useRowDecision(r, who);
+  const [asking, setAsking] = useState(false);
 
   const label = `${who} ${r.accessRiskId} ${r.roleProfile}`;
 
@@ -112,9 +117,15 @@ export function AssignedRiskRow({
           <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
           <RecommendationHint row={r} />
         </div>
+        <RowQuestions row={r} />
       </TableCell>
       <TableCell>
-        {saving ? <Spinner size="tiny" label="Saving..." /> : <RowActions decision={r.myDecision} editable={editable} label={label} decide={decide} />}
+        {saving ? (
+          <Spinner size="tiny" label="Saving..." />
+        ) : (
+          <RowActions decision={r.myDecision} editable={editable} label={label} decide={decide} onNotSure={() => setAsking(true)} />
+        )}
+        {asking ? <AskQuestionDialog rowId={r.id} label={`${who} · ${r.accessRiskId}`} onClose={() => setAsking(false)} /> : null}
         {askComment ? (
           <DecisionDetailsDialog
             decision="REMOVE"
@@ -170,8 +181,23 @@ function useRowDecision(r: Row, who: string) {
   return { decide, saving, askComment, setAskComment };
 }
 
-/** Retain and Remove on a row not decided yet, 'Change' on a decided one, 'Locked' when it cannot change. */
-function RowActions({ decision, editable, label, decide }: { decision: Row['myDecision']; editable: boolean; label: string; decide: (d: Decision) => void }) {
+/**
+ * Retain, Remove and 'Not sure' (ask someone: not a decision, the row stays pending) on a row not
+ * decided yet, 'Change' on a decided one, 'Locked' when it cannot change.
+ */
+function RowActions({
+  decision,
+  editable,
+  label,
+  decide,
+  onNotSure,
+}: {
+  decision: Row['myDecision'];
+  editable: boolean;
+  label: string;
+  decide: (d: Decision) => void;
+  onNotSure: () => void;
+}) {
   const styles = useStyles();
   if (decision == null) {
     return (
@@ -193,6 +219,16 @@ function RowActions({ decision, editable, label, decide }: { decision: Row['myDe
           onClick={() => decide('REMOVE')}
         >
           Remove
+        </Button>
+        <Button
+          size="small"
+          appearance="subtle"
+          icon={<QuestionCircle16Regular />}
+          disabled={!editable}
+          aria-label={`Not sure about ${label}: ask someone`}
+          onClick={onNotSure}
+        >
+          Not sure
         </Button>
       </div>
     );

@@ -20,6 +20,7 @@ import {
 import { Checkmark16Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment, useMutation } from 'react-relay';
+import { LinkButton } from '../../components/forms/LinkButton';
 import type { NotificationCard_notification$data, NotificationCard_notification$key } from '../../__generated__/NotificationCard_notification.graphql';
 import type { NotificationCardDeleteMutation } from '../../__generated__/NotificationCardDeleteMutation.graphql';
 import { shownName } from '../../domain/users/userNames';
@@ -123,6 +124,7 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
         type
         title
         message
+        link
         senderName
         targetType
         createdAt
@@ -168,6 +170,11 @@ export function NotificationCard({ notification, viewerId, isAdmin, onMarkRead }
           ) : null}
         </div>
         <Body1 className={styles.message}>{n.message}</Body1>
+        {n.link ? (
+          <LinkButton to={n.link} appearance="transparent" size="small">
+            Open
+          </LinkButton>
+        ) : null}
         <NotificationMeta n={n} isAdmin={isAdmin} />
       </div>
       <div className={styles.actions}>
