@@ -86,17 +86,16 @@ export async function walkAuditChain(db: DbClient, opts: { batchSize?: number } 
     }
     if (rows.length < batch) break;
   }
-  if ((prev?.seq ?? 0n) !== headSeq || (prev?.hash ?? GENESIS_HASH) !== headHash) {
-    return {
-      checkedEvents,
-      headHash,
-      firstBreak: {
-        eventId: prev?.id ?? '0',
-        reason: `the chain ends at chainSeq ${prev?.seq ?? 0n} but its head is chainSeq ${headSeq} (the last events were deleted or the head changed)`,
-      },
-    };
-  }
-  return { checkedEvents, headHash, firstBreak: null };
+  return { checkedEvents, headHash, firstBreak: endBreak(prev, headSeq, headHash) };
+}
+
+/** The chain must end where its head says: otherwise its last events were deleted (or the head changed). */
+function endBreak(last: { seq: bigint; hash: string; id: string } | null, headSeq: bigint, headHash: string): ChainBreak | null {
+  if ((last?.seq ?? 0n) === headSeq && (last?.hash ?? GENESIS_HASH) === headHash) return null;
+  return {
+    eventId: last?.id ?? '0',
+    reason: `the chain ends at chainSeq ${last?.seq ?? 0n} but its head is chainSeq ${headSeq} (the last events were deleted or the head changed)`,
+  };
 }
 
 /** The verification on demand (administrators). */
