@@ -230,6 +230,7 @@ describe('the shape of the schema', () => {
       AccessProgress: 'an event of the accessProgress subscription; id is the AccessExtract or AccessAnalysis Node’s global id',
       OpenWorkCriterion: 'its id is the AssignmentCriteria Node’s',
       ReassignableReviewer: 'its id is the User Node’s',
+      AuditChainBreak: 'where auditChainVerification found the chain broken; eventId names the audit event, which is read in the evidence, not as a Node',
       AiCategorization: 'an answer of categorizeRisk; riskId names the access risk of the loaded data',
       AiRiskProfile: 'an AI answer for a user’s access risk, computed on request; not stored as an entity',
       AiSuggestionDecision: 'the outcome of accepting or rejecting a suggestion; riskId names the access risk',
