@@ -17,6 +17,7 @@ import { startAiBulkWorker } from './jobs/ai-bulk.js';
 import { startDeadlineWorker } from './jobs/reminders.js';
 import { startDashboardFiguresWorker } from './jobs/dashboard-figures.js';
 import { startAccessWorkers } from './jobs/access.js';
+import { startAuditChainWorker } from './jobs/audit-chain.js';
 import { ensureFirstAdmin } from './services/identity/users.js';
 import { warmDashboardFigures } from './services/kept/index.js';
 import { buildServer, type BuiltServer } from './server.js';
@@ -100,6 +101,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await startDeadlineWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startDashboardFiguresWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startAccessWorkers(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      await startAuditChainWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
       return { deps, first };
     });

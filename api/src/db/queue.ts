@@ -69,4 +69,5 @@ export const JOBS = {
   dashboardFigures: 'dashboard.figures',
   accessExtract: 'access.extract',
   accessAnalysis: 'access.analysis',
+  auditChain: 'audit.verify-chain',
 } as const;

@@ -28,6 +28,7 @@ import './ai/ai.js';
 import './uploads/purge.js';
 import './ai/ai-bulk.js';
 import './access/index.js';
+import './audit/chain.js';
 
 // The generated structures' descriptions (descriptions.ts), filled in before anyone reads the schema.
 export const schema = describeSchema(builder.toSchema({ sortSchema: true }));

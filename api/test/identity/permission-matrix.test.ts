@@ -123,6 +123,7 @@ const REST: Record<string, Entry> = {
   'GET /api/dashboard/trend': { access: 'signedIn' },
   'GET /api/dashboard/categories': { access: 'signedIn' },
   'GET /api/reports/evidence': { access: 'admin' },
+  'GET /api/audit/verify': { access: 'admin' },
 
   'POST /api/upload': { access: 'admin' },
   'GET /api/upload-status/:id': { access: 'admin' },
@@ -232,6 +233,7 @@ const QUERY: Record<string, Entry> = {
   dashboardTrend: { access: 'signedIn' },
   riskCategories: { access: 'signedIn' },
   periodEvidence: { access: 'admin', idType: 'ReviewPeriod' },
+  auditChainVerification: { access: 'admin' },
   remediationItems: { access: 'admin' },
   openAiKeyStatus: { access: 'admin' },
   aiUsageStats: { access: 'admin' },

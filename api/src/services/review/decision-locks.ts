@@ -16,7 +16,14 @@
 //      not in between), then the period's trend lock (TREND_LOCK below) that
 //      the triggers on decisions take too;
 //   4. rows: the decisions, then the kept aggregates the triggers move
-//      (shared_items, shared_item_decisions, trend days, reviewer days).
+//      (shared_items, shared_item_decisions, trend days, reviewer days);
+//   5. the audit chain's head (audit_chain_head, taken by the transaction's
+//      first audit event: prisma/functions/audit_events_chain.sql), held to the
+//      commit. Every audited transaction of the installation takes it, so it
+//      comes last: a transaction takes its other locks before its first audit
+//      event (closing or reopening a period locks the decision writers before
+//      it audits). A deadlock nonetheless is run again by retryingTransaction
+//      (db/retry.ts).
 //
 // Without 3 before the write, two writers of one period locked the rows of
 // shared items (kept per user and role, shared by reviewers) in different

@@ -183,6 +183,9 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
           if (other) throw new ConflictError(ALREADY_ACTIVE);
         }
         const p = await tx.reviewPeriod.update({ where: { id }, data: statusChange(before, status, new Date()) });
+        // The decision writers' lock before the audit chain's head, which is last in the lock order
+        // (services/review/decision-locks.ts): a change of what reviewers see holds writers off and then audits.
+        await lockDecisionWrites(tx, id);
         await recordAudit(tx, actor, {
           action: status === 'closed' ? 'period.closed' : 'period.reopened',
           entityType: 'ReviewPeriod',
