@@ -13,7 +13,20 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHECKS, verifyBundle } from '../../../packages/grc-verify/src/verify.mjs';
 import { eventHash, type ChainEvent } from '../../../packages/grc-verify/src/chain.mjs';
-import { bundleEntries, bundleSpec, jsonl, newSigner, opensslTsa, pack, periodEvents, sha256, unzip, zip, type BundleSpec } from '../helpers/bundle-fixture.js';
+import {
+  bundleEntries,
+  bundleSpec,
+  chain,
+  jsonl,
+  newSigner,
+  opensslTsa,
+  pack,
+  periodEvents,
+  sha256,
+  unzip,
+  zip,
+  type BundleSpec,
+} from '../helpers/bundle-fixture.js';
 
 const installation = newSigner();
 const tsa = opensslTsa();
@@ -130,6 +143,27 @@ describe('one byte changed in each file of the bundle', () => {
   });
 });
 
+describe("the manifest's form (re-signed)", () => {
+  it('a manifest without its chain head, or with a file listed twice', async () => {
+    let spec = valid();
+    delete spec.manifest.chainHead;
+    let report = await verifyBundle(await pack(spec));
+    expect(report.failure).toMatchObject({
+      check: 'manifest',
+      file: 'manifest.json',
+      message: 'manifest.chainHead is not a SHA-256 in lowercase hex',
+      found: '(missing)',
+    });
+    spec = valid();
+    const entries = bundleEntries(spec);
+    const manifest = JSON.parse(entries[0]![1].toString());
+    manifest.files.push(manifest.files[1]);
+    entries[0]![1] = Buffer.from(JSON.stringify(manifest));
+    report = await verifyBundle(await zip(entries));
+    expect(report.failure).toMatchObject({ check: 'manifest', message: `manifest.files[7] lists '${manifest.files[1].path}' a second time` });
+  });
+});
+
 describe('files added, missing or doubled', () => {
   it('a file the manifest does not list', async () => {
     const entries = bundleEntries(valid());
@@ -227,6 +261,38 @@ describe('the audit chain', () => {
     expect(report.failure!.message).toBe('the last event (5109) is not the chain head the manifest signed');
     report = await verifyBundle(await resigned(events, last.hash), { key: published });
     expect(report.failure).toMatchObject({ check: 'chain', eventId: '5109', expected: 'period.closed', found: 'submission.approved' });
+  });
+  it('a line that is not an event, re-signed: names the line', async () => {
+    const text = jsonl(periodEvents()).split('\n');
+    text[4] = '{"id": "5106", truncated';
+    const spec = valid();
+    spec.files['audit-events.jsonl'] = Buffer.from(text.join('\n'));
+    const report = await verifyBundle(await pack(spec));
+    expect(report.failure).toMatchObject({ check: 'chain', file: 'audit-events.jsonl', line: 5 });
+    expect(report.failure!.message).toMatch(/^line 5 is not JSON: /);
+  });
+
+  it('walks a long file in batches: links hold across them, and a break past the first is named by its line', async () => {
+    // The close's own fields, without what chaining gives an event (id, place, time, hashes).
+    const { id: _id, chainSeq: _seq, occurredAt: _at, prevHash: _prev, hash: _hash, ...close } = periodEvents().at(-1)!;
+    const fields = Array.from({ length: 12_000 }, (_, i) => ({
+      ...close,
+      action: 'decision.changed',
+      entityType: 'RiskRow',
+      entityId: `r-${i}`,
+      after: { decision: 'retain', n: i },
+    }));
+    const events = chain([...fields, close]);
+    const spec = valid();
+    spec.files['audit-events.jsonl'] = Buffer.from(jsonl(events));
+    spec.manifest.chainHead = events.at(-1)!.hash;
+    const whole = await verifyBundle(await pack(spec));
+    expect(whole.failure).toBeNull();
+    expect(whole.checks.find((c) => c.check === 'chain')!.summary).toContain('12001 audit events hash and link in chain order (an unbroken run)');
+    events[7_000]!.after = { decision: 'remove', n: 7_000 };
+    spec.files['audit-events.jsonl'] = Buffer.from(jsonl(events));
+    const report = await verifyBundle(await pack(spec));
+    expect(report.failure).toMatchObject({ check: 'chain', eventId: events[7_000]!.id, line: 7_001 });
   });
 });
 

@@ -23,6 +23,12 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const fail = (message, at = {}) => new VerifyFailure('manifest', message, { file: MANIFEST, ...at });
 
 /**
+ * A value as the manifest has it, for a message ('(missing)' when it is not there).
+ * @param {unknown} v
+ */
+const shown = (v) => (v === undefined ? '(missing)' : JSON.stringify(v));
+
+/**
  * @param {unknown} v
  * @returns {v is number}
  */
@@ -56,8 +62,8 @@ export function parseManifest(bytes) {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) throw fail('manifest.json is not a JSON object');
   const o = /** @type {Record<string, unknown>} */ (m);
   if (typeof o.version !== 'number' || !Number.isSafeInteger(o.version) || o.version < 1)
-    throw fail('manifest.version is not a positive whole number', { found: JSON.stringify(o.version) });
-  if (!isSha256(o.chainHead)) throw fail('manifest.chainHead is not a SHA-256 in lowercase hex', { found: JSON.stringify(o.chainHead) });
+    throw fail('manifest.version is not a positive whole number', { found: shown(o.version) });
+  if (!isSha256(o.chainHead)) throw fail('manifest.chainHead is not a SHA-256 in lowercase hex', { found: shown(o.chainHead) });
   if (!Array.isArray(o.reconciliation)) throw fail('manifest.reconciliation is not a list');
   if (!Array.isArray(o.files)) throw fail('manifest.files is not a list');
   /** @type {Set<string>} */
@@ -66,12 +72,12 @@ export function parseManifest(bytes) {
     const where = `manifest.files[${i}]`;
     if (typeof f !== 'object' || f === null) throw fail(`${where} is not an object`);
     const { path, size, sha256 } = /** @type {Record<string, unknown>} */ (f);
-    if (typeof path !== 'string' || path === '' || path.endsWith('/')) throw fail(`${where}.path is not a file name`, { found: JSON.stringify(path) });
+    if (typeof path !== 'string' || path === '' || path.endsWith('/')) throw fail(`${where}.path is not a file name`, { found: shown(path) });
     if (path === MANIFEST || path === SIGNATURE || path === TOKEN) throw fail(`${where} lists '${path}', which the manifest cannot cover`);
     if (seen.has(path)) throw fail(`${where} lists '${path}' a second time`);
     seen.add(path);
-    if (!isCount(size)) throw fail(`${where}.size is not a byte count`, { file: path, found: JSON.stringify(size) });
-    if (!isSha256(sha256)) throw fail(`${where}.sha256 is not a SHA-256 in lowercase hex`, { file: path, found: JSON.stringify(sha256) });
+    if (!isCount(size)) throw fail(`${where}.size is not a byte count`, { file: path, found: shown(size) });
+    if (!isSha256(sha256)) throw fail(`${where}.sha256 is not a SHA-256 in lowercase hex`, { file: path, found: shown(sha256) });
   });
   return /** @type {Manifest} */ (o);
 }
