@@ -12,7 +12,15 @@ export default tseslint.config(
     ignores: ['**/__generated__/**', 'api/src/generated/**', 'api/test/client/**', 'web/src/rest/generated/**', 'web/dist/**', 'node_modules/**'],
   },
   {
-    files: ['api/src/**/*.ts', 'api/test/**/*.ts', 'scripts/**/*.{ts,mjs,cjs,js}', 'web/src/**/*.{ts,tsx}', 'web/e2e/**/*.ts', '*.js'],
+    files: [
+      'api/src/**/*.ts',
+      'api/test/**/*.ts',
+      'scripts/**/*.{ts,mjs,cjs,js}',
+      'packages/*/{src,bin}/**/*.mjs',
+      'web/src/**/*.{ts,tsx}',
+      'web/e2e/**/*.ts',
+      '*.js',
+    ],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
     rules: {
