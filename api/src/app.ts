@@ -18,6 +18,7 @@ import { startDeadlineWorker } from './jobs/reminders.js';
 import { startDashboardFiguresWorker } from './jobs/dashboard-figures.js';
 import { startAccessWorkers } from './jobs/access.js';
 import { startAuditChainWorker } from './jobs/audit-chain.js';
+import { startEvidenceWorkers } from './jobs/evidence.js';
 import { ensureFirstAdmin } from './services/identity/users.js';
 import { warmDashboardFigures } from './services/kept/index.js';
 import { buildServer, type BuiltServer } from './server.js';
@@ -102,6 +103,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await startDashboardFiguresWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startAccessWorkers(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startAuditChainWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      await startEvidenceWorkers(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       const first = await ensureFirstAdmin(deps, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
       return { deps, first };
     });

@@ -76,6 +76,8 @@ const schema = z.object({
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
   /** Other origins (scheme://host[:port]) whose pages may call the API with the user's cookies, comma-separated. */
   CORS_ORIGINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** An RFC 3161 timestamp authority (http(s) URL) that countersigns each evidence bundle's manifest; unset: bundles carry no timestamp. */
+  EVIDENCE_TSA_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   /** The address users open the app at (e-mails link to it); unset: http://localhost:<PORT>. */
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
 });

@@ -68,7 +68,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: Logger; tracin
   await app.register(health, { deps, draining: () => draining, openWebSockets: () => app.graphqlSockets.count() });
   const graphql = createGraphQL(deps);
   await app.register(graphqlHttp, { deps, graphql });
-  await app.register(rest);
+  await app.register(rest, { deps });
   await app.register(webApp, { deps, webFileRoutes });
   await app.register(graphqlWebSocket, { deps, graphql, trust });
 

@@ -70,4 +70,6 @@ export const JOBS = {
   accessExtract: 'access.extract',
   accessAnalysis: 'access.analysis',
   auditChain: 'audit.verify-chain',
+  evidenceBundle: 'evidence.bundle',
+  evidenceRetention: 'evidence.retention',
 } as const;

@@ -22,6 +22,7 @@ import './reports/risk-analysis.js';
 import './reports/simulation.js';
 import './reports/review-history.js';
 import './reports/evidence.js';
+import './reports/evidence-bundles.js';
 import './reports/remediation.js';
 import './reports/exports.js';
 import './identity/settings.js';

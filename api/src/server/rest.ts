@@ -1,4 +1,5 @@
-// The REST adapter (SPEC §7): every /api route and the OpenAPI document describing them.
+// The REST adapter (SPEC §7): every /api route and the OpenAPI document describing them,
+// and /.well-known/grc-evidence-key (the public key that verifies evidence bundles).
 import fp from 'fastify-plugin';
 import { routeSchema } from '../rest/edge.js';
 import { collectRoutes, openApiDocument } from '../rest/openapi.js';
@@ -20,6 +21,8 @@ import { registerRiskAnalysisRoutes } from '../rest/reports/risk-analysis.js';
 import { registerSimulationRoutes } from '../rest/reports/simulation.js';
 import { registerReviewHistoryRoutes } from '../rest/reports/review-history.js';
 import { registerEvidenceRoutes } from '../rest/reports/evidence.js';
+import { registerEvidenceBundleRoutes } from '../rest/reports/evidence-bundle.js';
+import type { AppDeps } from '../context.js';
 import { registerRemediationRoutes } from '../rest/reports/remediation.js';
 import { registerSettingsRoutes } from '../rest/identity/settings.js';
 import { registerAiRoutes } from '../rest/ai/ai.js';
@@ -28,8 +31,8 @@ import { registerAiBulkRoutes } from '../rest/ai/ai-bulk.js';
 import { registerAccessRoutes } from '../rest/access/index.js';
 import { registerAuditRoutes } from '../rest/audit/verify.js';
 
-export const rest = fp(
-  async (app) => {
+export const rest = fp<{ deps: AppDeps }>(
+  async (app, { deps }) => {
     // Collected as they are added (onRoute): every /api route is registered below.
     const routes = collectRoutes(app);
     registerAuthRoutes(app);
@@ -49,6 +52,7 @@ export const rest = fp(
     registerSimulationRoutes(app);
     registerReviewHistoryRoutes(app);
     registerEvidenceRoutes(app);
+    registerEvidenceBundleRoutes(app, deps);
     registerRemediationRoutes(app);
     registerSettingsRoutes(app);
     registerAiRoutes(app);

@@ -240,6 +240,7 @@ describe('the shape of the schema', () => {
       CompositeRoleRule: 'a rule id of the loaded data under a composite role',
       EvidenceDecision: 'a line of periodEvidence, keyed by the reviewed user and access risk of the data',
       EvidenceUpload: 'uploadId is the DataUpload Node’s (raw id for the evidence files)',
+      ReconciliationEntry: 'one upload in a period’s reconciliation; uploadId is the DataUpload Node’s (raw id, as the bundle’s manifest gives it)',
       ExpiredMitigation: 'a line of expiredMitigations; riskRowId names the RiskRow',
       ItemCommentNote: 'a comment on a RiskRow inside a submission state',
       RiskBreakdownEntry: 'one risk’s status inside a RiskAnalysis Node',
@@ -276,6 +277,7 @@ describe('the shape of the schema', () => {
       'dashboardTrend',
       'riskCategories',
       'nodes',
+      'evidenceBundles',
     ];
     const lists = Object.values(schema.getQueryType()!.getFields()).filter(
       (f) => (isList(f.type) && getNamedType(f.type) instanceof GraphQLObjectType) || (isList(f.type) && getNamedType(f.type).name === 'Node'),

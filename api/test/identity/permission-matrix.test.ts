@@ -128,6 +128,7 @@ const REST: Record<string, Entry> = {
   'GET /api/dashboard/categories': { access: 'signedIn' },
   'GET /api/reports/evidence': { access: 'admin' },
   'GET /api/audit/verify': { access: 'admin' },
+  'GET /api/reports/evidence-bundle': { access: 'admin' },
 
   'POST /api/upload': { access: 'admin' },
   'GET /api/upload-status/:id': { access: 'admin' },
@@ -189,6 +190,8 @@ const OUTSIDE_API: Record<string, string> = {
   '/graphiql/favicon.ico': 'GraphiQL page asset',
   '/graphiql/workers/:label': 'GraphiQL page asset',
   '/graphiql/docs': "the analysts' guide to the graph (docs/graph.md), linked from GraphiQL",
+  '/.well-known/grc-evidence-key':
+    'the public key that verifies evidence bundles: public by design, so an auditor checks a bundle against the installation itself',
   '/metrics': 'Prometheus metrics: only with the METRICS_TOKEN bearer (observability.test.ts), never by a session or API token; off (404) here',
 };
 
@@ -238,6 +241,10 @@ const QUERY: Record<string, Entry> = {
   riskCategories: { access: 'signedIn' },
   periodEvidence: { access: 'admin', idType: 'ReviewPeriod' },
   auditChainVerification: { access: 'admin' },
+  evidenceBundles: { access: 'admin', idType: 'ReviewPeriod' },
+  periodReconciliation: { access: 'admin', idType: 'ReviewPeriod' },
+  evidencePublicKey: { access: 'signedIn' },
+  evidenceRetentionYears: { access: 'admin' },
   remediationItems: { access: 'admin' },
   openAiKeyStatus: { access: 'admin' },
   aiUsageStats: { access: 'admin' },
@@ -299,6 +306,7 @@ const MUTATION: Record<string, Entry> = {
   saveAiSpendCap: { access: 'admin', sessionOnly: true },
   reassignWork: { access: 'signedIn' },
   saveReviewRules: { access: 'admin', sessionOnly: true },
+  saveEvidenceRetention: { access: 'admin', sessionOnly: true },
   decideByFilter: { access: 'signedIn' },
   setRemediationStatus: { access: 'admin', idType: 'RemediationItem' },
   askQuestion: { access: 'signedIn', idType: 'RiskRow' },

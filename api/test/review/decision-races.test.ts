@@ -143,7 +143,9 @@ describe('a close while reviewers save', () => {
         return key(/<([^>]+)>/.exec(r.reviewer!)![1]!, r.accessRiskId!, r.decision!, r.comments ?? null);
       });
       expect(evidence.sort()).toEqual(stored.map((d) => key(d.email, d.risk, d.decision, d.comments)).sort());
-      const scope = (await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } })).scope as { summary: { decisions: number } };
+      const scope = (await prisma.periodEvidence.findFirstOrThrow({ where: { periodId }, orderBy: { version: 'desc' } })).scope as {
+        summary: { decisions: number };
+      };
       expect(scope.summary.decisions).toBe(stored.length);
     },
   );

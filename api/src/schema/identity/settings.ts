@@ -28,6 +28,11 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     resolve: (_root, _args, ctx) => settings.getSettingStatus(ctx.caller!, settings.OPENAI_API_KEY),
   }),
+  evidenceRetentionYears: t.int({
+    description: 'How many years evidence bundles are kept after their close (Admin Settings; default 7).',
+    authScopes: { admin: true },
+    resolve: (_root, _args, ctx) => settings.evidenceRetentionYears(ctx.caller!.deps.prisma),
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -59,6 +64,15 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, args, ctx) => settings.saveReviewRules(ctx.caller!, args),
+  }),
+  saveEvidenceRetention: t.field({
+    type: SettingStatus,
+    description:
+      'How many whole years (1 to 99) an evidence bundle is kept after its close; the daily retention job deletes older ones, each deletion audited.',
+    authScopes: { admin: true },
+    errors: { types: [ValidationError] },
+    args: { years: t.arg.int({ required: true, description: 'Years to keep each bundle (default 7).' }) },
+    resolve: (_root, args, ctx) => settings.saveSetting(ctx.caller!, { settingKey: settings.EVIDENCE_RETENTION_KEY, settingValue: String(args.years) }),
   }),
   validateOpenAiKey: t.field({
     type: KeyValidationRef,

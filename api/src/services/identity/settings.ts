@@ -24,6 +24,9 @@ export const MAX_SETTING_VALUE_LENGTH = 500;
 export const REQUIRE_REMOVAL_COMMENT_KEY = 'review.requireRemovalComment';
 /** "false": decisions by filter (bulk) are refused. Default "true". */
 export const ALLOW_BULK_APPROVAL_KEY = 'review.allowBulkApproval';
+/** How many whole years an evidence bundle is kept after its close before the retention job deletes it. Default 7 (SEC Rule 2-06, SOX §802). */
+export const EVIDENCE_RETENTION_KEY = 'evidence.retentionYears';
+export const DEFAULT_EVIDENCE_RETENTION_YEARS = 7;
 const REVIEW_RULE_DEFAULTS: Record<string, boolean> = { [REQUIRE_REMOVAL_COMMENT_KEY]: false, [ALLOW_BULK_APPROVAL_KEY]: true };
 
 /** The settings this page may write, and whether each is a secret. */
@@ -32,6 +35,7 @@ const KNOWN_SETTINGS: Record<string, { encrypted: boolean; description: string }
   [AI_SPEND_CAP_KEY]: { encrypted: false, description: 'Spend cap of a bulk AI categorisation, in US dollars' },
   [REQUIRE_REMOVAL_COMMENT_KEY]: { encrypted: false, description: 'A removal needs a justification comment' },
   [ALLOW_BULK_APPROVAL_KEY]: { encrypted: false, description: 'Reviewers may decide every item matching a filter at once' },
+  [EVIDENCE_RETENTION_KEY]: { encrypted: false, description: 'Years an evidence bundle is kept after its close' },
 };
 
 export interface SettingStatus {
@@ -112,6 +116,9 @@ export async function saveSetting(caller: Caller, input: unknown): Promise<Setti
     if (!value || !Number.isFinite(n) || n <= 0 || n > 100_000)
       throw new ValidationError('The spend cap must be a number of dollars above 0 and at most 100,000', 'settingValue');
   }
+  if (data.settingKey === EVIDENCE_RETENTION_KEY && !/^(?:[1-9]|[1-9]\d)$/.test(value)) {
+    throw new ValidationError('The retention of evidence bundles must be a whole number of years from 1 to 99', 'settingValue');
+  }
   if (data.settingKey in REVIEW_RULE_DEFAULTS && value !== 'true' && value !== 'false') {
     throw new ValidationError(`${data.settingKey} must be "true" or "false"`, 'settingValue');
   }
@@ -140,7 +147,11 @@ export async function saveSetting(caller: Caller, input: unknown): Promise<Setti
       entityType: 'AdminSetting',
       entityId: data.settingKey,
       before: { hasValue: before.hasValue },
-      after: { hasValue: true, encrypted: known.encrypted, ...(data.settingKey in REVIEW_RULE_DEFAULTS ? { value } : {}) },
+      after: {
+        hasValue: true,
+        encrypted: known.encrypted,
+        ...(data.settingKey in REVIEW_RULE_DEFAULTS || data.settingKey === EVIDENCE_RETENTION_KEY ? { value } : {}),
+      },
     });
     return { settingKey: row.settingKey, hasValue: true, updatedAt: row.updatedAt };
   });
@@ -186,4 +197,11 @@ export async function saveReviewRules(
     if (v !== null && v !== undefined) out.push(await saveSetting(caller, { settingKey, settingValue: String(v) }));
   }
   return out;
+}
+
+/** How many years evidence bundles are kept (Admin Settings, `evidence.retentionYears`; default 7). */
+export async function evidenceRetentionYears(db: DbClient): Promise<number> {
+  const row = await db.adminSetting.findUnique({ where: { settingKey: EVIDENCE_RETENTION_KEY }, select: { settingValue: true } });
+  const years = Number(row?.settingValue);
+  return Number.isInteger(years) && years >= 1 ? years : DEFAULT_EVIDENCE_RETENTION_YEARS;
 }

@@ -8,10 +8,14 @@
 // summary and final decisions are frozen (period_evidence), in the same
 // transaction as the close, and its audit trail ends at the close (the trail
 // is append-only). A later upload that replaces the rows, a purge, or a change
-// of names changes nothing in it. Reopening the period removes the frozen
-// evidence; closing it again freezes it anew. A period closed before this
-// existed is frozen at its first download. An active period's evidence is
-// built live, as of the download.
+// of names changes nothing in it. Each close freezes a new version (1, 2,
+// ...): reopening keeps the versions frozen before (the downloads show the
+// live state again while it is open), and closing again freezes the next one
+// beside them, with its reconciliation of the population
+// (services/evidence/reconciliation.ts); every version gets its signed bundle
+// (services/evidence/evidence-bundle.ts). A period closed before this existed
+// is frozen at its first download. An active period's evidence is built live,
+// as of the download.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +24,7 @@ import { personLabel } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
 import { rowHoldersSql } from '../holds.js';
 import { recommendationValueSql } from '../review/recommendations.js';
+import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
 
 export interface EvidenceUpload {
   id: string;
@@ -34,6 +39,10 @@ export interface EvidenceUpload {
   liveAtClose: boolean;
   /** SHA-256 of the stored file (hex); null when the file is no longer stored. */
   sha256: string | null;
+  /** The stored file's size in bytes (absent in evidence frozen before it was recorded). */
+  sizeBytes?: number;
+  /** When a later 'replace' upload took its place (absent in evidence frozen before it was recorded). */
+  supersededAt?: string | null;
 }
 
 export interface EvidenceScope {
@@ -43,6 +52,12 @@ export interface EvidenceScope {
   frozen: boolean;
   /** The last audit event the evidence holds (the close's own, for a frozen period); null: up to the download. */
   lastAuditId: string | null;
+  /** The frozen version (1 for the first close, n + 1 for each close after a reopen); absent while live. */
+  version?: number;
+  /** The close's own audit event (period.closed), whose hash is the bundle's chain head; absent while live. */
+  closeEventId?: string | null;
+  /** The population reconciled per source upload, as of the close (absent in evidence frozen before it existed). */
+  reconciliation?: Reconciliation;
   uploads: EvidenceUpload[];
   summary: {
     decisions: number;
@@ -113,6 +128,7 @@ export function decisionRecordsSql(periodId: string): Prisma.Sql {
   return Prisma.sql`
     SELECT row_number() OVER (ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id)::int AS seq,
            jsonb_build_object(
+             'riskRowId', r.id::text, 'reviewerId', d.reviewer_id::text,
              'userId', r.user_id, 'userName', r.user_name, 'userGroup', r.user_group, 'accessRiskId', r.access_risk_id,
              'riskDescription', r.risk_description, 'riskLevel', r.risk_level::text, 'ruleId', r.rule_id, 'system', r.system,
              'roleProfile', r.role_profile, 'compositeBusinessRole', r.composite_business_role,
@@ -168,6 +184,8 @@ async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, upl
       createdAt: u.createdAt.toISOString(),
       completedAt: u.completedAt?.toISOString() ?? null,
       liveAtClose: u.live,
+      sizeBytes: Number(u.sizeBytes),
+      supersededAt: u.supersededAt?.toISOString() ?? null,
       sha256: uploadsDir ? await sha256Of(path.join(uploadsDir, u.fileName)) : null,
     });
   }
@@ -235,20 +253,42 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
 }
 
 /**
- * Freezes a closed period's evidence (called in the transaction that closes
- * it; `uploads` with their checksums read just before). Replaces any earlier
- * frozen evidence of the period.
+ * Freezes a closed period's evidence as its next version (called in the
+ * transaction that closes it, after the close's audit event; `uploads` with
+ * their checksums read just before): the scope with the reconciliation of
+ * the population, and every final decision. Earlier versions stay as they
+ * were. Returns the version frozen.
  */
-export async function freezeEvidence(tx: DbClient, period: ReviewPeriod, uploads: EvidenceUpload[]): Promise<void> {
-  await tx.periodEvidence.deleteMany({ where: { periodId: period.id } });
-  const scope = await buildScope(tx, period, period.closedAt ?? new Date(), true, uploads);
-  await tx.periodEvidence.create({ data: { periodId: period.id, scope: scope as unknown as Prisma.InputJsonValue, frozenAt: period.closedAt ?? new Date() } });
-  await tx.$executeRaw`INSERT INTO period_evidence_decisions (period_id, seq, record) SELECT ${period.id}::uuid, x.seq, x.record FROM (${decisionRecordsSql(period.id)}) x`;
+export async function freezeEvidence(tx: DbClient, period: ReviewPeriod, uploads: EvidenceUpload[]): Promise<number> {
+  const [next] = await tx.$queryRaw<
+    { v: number }[]
+  >`SELECT (coalesce(max(version), 0) + 1)::int AS v FROM period_evidence WHERE period_id = ${period.id}::uuid`;
+  const version = next!.v;
+  const asOf = period.closedAt ?? new Date();
+  const scope = await buildScope(tx, period, asOf, true, uploads);
+  const [close] = await tx.$queryRaw<{ id: bigint | null }[]>`
+    SELECT max(id) AS id FROM audit_events WHERE entity_type = 'ReviewPeriod' AND entity_id = ${period.id} AND action = 'period.closed'`;
+  const frozen: EvidenceScope = {
+    ...scope,
+    version,
+    closeEventId: close?.id == null ? null : String(close.id),
+    reconciliation: await reconcile(tx, period, uploads),
+  };
+  await tx.periodEvidence.create({ data: { periodId: period.id, version, scope: frozen as unknown as Prisma.InputJsonValue, frozenAt: asOf } });
+  await tx.$executeRaw`INSERT INTO period_evidence_decisions (period_id, version, seq, record)
+    SELECT ${period.id}::uuid, ${version}::int, x.seq, x.record FROM (${decisionRecordsSql(period.id)}) x`;
+  return version;
 }
 
-/** Reopening a period: its evidence is live again until it closes. */
-export async function thawEvidence(tx: DbClient, periodId: string): Promise<void> {
-  await tx.periodEvidence.deleteMany({ where: { periodId } });
+/**
+ * The audit events a period's evidence holds: its own, and the uploads,
+ * purges and sign-in events since it started; up to `lastAuditId` when frozen.
+ */
+export function periodAuditCondition(periodId: string, startDate: Date, lastAuditId: string | null): Prisma.Sql {
+  const until = lastAuditId === null ? Prisma.sql`TRUE` : Prisma.sql`e.id <= ${BigInt(lastAuditId)}`;
+  return Prisma.sql`${until}
+           AND (e.period_id = ${periodId}::uuid
+                OR (e.occurred_at >= ${startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%' OR e.action LIKE 'auth.%')))`;
 }
 
 /** The uploads (with checksums) a period's evidence would hold if it closed at `until`: read before the close's transaction. */

@@ -1,15 +1,16 @@
 // A review period's evidence as an administrator downloads it (GraphQL
-// periodEvidence, GET /api/reports/evidence): the frozen evidence of a closed
-// period (frozen at this first download for a period closed before freezing
+// periodEvidence, GET /api/reports/evidence): the latest frozen version of a closed
+// period (frozen at this first download, with its bundle, for a period closed before freezing
 // existed), or the evidence of an active period built live as of the request;
 // the decisions and the audit trail read in batches. What is frozen and how is
 // services/reports/evidence.ts, which the close of a period (review/periods.ts)
 // also uses.
-import { Prisma } from '../../generated/prisma/client.js';
 import { NotFoundError } from '../../core/errors.js';
 import { isUuid } from '../../core/types.js';
 import type { Caller } from '../caller.js';
-import { buildScope, decisionRecordsSql, evidenceUploads, freezeEvidence, type EvidenceScope } from './evidence.js';
+import { buildScope, decisionRecordsSql, evidenceUploads, freezeEvidence, periodAuditCondition, type EvidenceScope } from './evidence.js';
+import { queueBundle } from '../evidence/evidence-bundle.js';
+import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
 
 export interface Evidence {
   scope: EvidenceScope;
@@ -31,18 +32,23 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
   let scope: EvidenceScope;
   let decisions: () => AsyncGenerator<Record<string, unknown>[]>;
   if (period.status === 'closed') {
-    let frozen = await prisma.periodEvidence.findUnique({ where: { periodId } });
+    const latest = () => prisma.periodEvidence.findFirst({ where: { periodId }, orderBy: { version: 'desc' } });
+    let frozen = await latest();
     if (!frozen) {
       const ups = await evidenceUploads(prisma, period, period.closedAt ?? new Date(), uploadsDir);
       await prisma.$transaction(async (tx) => {
-        if (!(await tx.periodEvidence.findUnique({ where: { periodId } }))) await freezeEvidence(tx, period, ups);
+        // One freeze, whoever comes first: the period's row locked.
+        await tx.$queryRaw`SELECT id FROM review_periods WHERE id = ${periodId}::uuid FOR UPDATE`;
+        if (!(await tx.periodEvidence.findFirst({ where: { periodId } })))
+          await queueBundle(tx, caller.deps.jobs, periodId, await freezeEvidence(tx, period, ups));
       });
-      frozen = await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId } });
+      frozen = (await latest())!;
     }
     scope = frozen.scope as unknown as EvidenceScope;
+    const version = frozen.version;
     decisions = async function* () {
       for (let after = 0; ;) {
-        const rows = await prisma.periodEvidenceDecision.findMany({ where: { periodId, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
+        const rows = await prisma.periodEvidenceDecision.findMany({ where: { periodId, version, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
         if (!rows.length) return;
         yield rows.map((r) => r.record as Record<string, unknown>);
         after = rows[rows.length - 1]!.seq;
@@ -61,7 +67,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
       }
     };
   }
-  const until = scope.lastAuditId === null ? Prisma.sql`TRUE` : Prisma.sql`e.id <= ${BigInt(scope.lastAuditId)}`;
+  const condition = periodAuditCondition(periodId, period.startDate, scope.lastAuditId);
   const audit = async function* () {
     for (let after = 0n; ;) {
       const rows = await prisma.$queryRaw<
@@ -78,9 +84,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
         }[]
       >`
         SELECT e.id, e.occurred_at, e.actor_label, e.action, e.entity_type, e.entity_id, e.before, e.after, e.ip FROM audit_events e
-         WHERE e.id > ${after} AND ${until}
-           AND (e.period_id = ${periodId}::uuid
-                OR (e.occurred_at >= ${period.startDate} AND (e.entity_type = 'Upload' OR e.action LIKE '%purge%' OR e.action LIKE 'auth.%')))
+         WHERE e.id > ${after} AND ${condition}
          ORDER BY e.id LIMIT ${BATCH}`;
       if (!rows.length) return;
       yield rows.map((e) => ({
@@ -98,4 +102,17 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
     }
   };
   return { scope, decisions, audit };
+}
+
+/** A period's reconciliation: frozen with its latest version when closed, else as of now (what closing now would freeze). */
+export async function periodReconciliation(caller: Caller, periodId: string): Promise<Reconciliation & { frozen: boolean }> {
+  const { prisma, config } = caller.deps;
+  const period = isUuid(periodId) ? await prisma.reviewPeriod.findUnique({ where: { id: periodId } }) : null;
+  if (!period) throw new NotFoundError('Review period not found');
+  if (period.status === 'closed') {
+    const frozen = await prisma.periodEvidence.findFirst({ where: { periodId }, orderBy: { version: 'desc' } });
+    const recon = (frozen?.scope as unknown as EvidenceScope | undefined)?.reconciliation;
+    if (recon) return { ...recon, frozen: true };
+  }
+  return { ...(await reconcile(prisma, period, await evidenceUploads(prisma, period, new Date(), config.uploadsDir))), frozen: false };
 }

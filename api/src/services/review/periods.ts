@@ -15,7 +15,8 @@ function published(pubsub: PubSub, p: ReviewPeriod): ReviewPeriod {
   pubsub.publish('period:changed', { periodId: p.id, status: p.status });
   return p;
 }
-import { evidenceUploads, freezeEvidence, thawEvidence } from '../reports/evidence.js';
+import { evidenceUploads, freezeEvidence } from '../reports/evidence.js';
+import { queueBundle } from '../evidence/evidence-bundle.js';
 import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { carryMitigations } from './mitigations.js';
@@ -149,8 +150,10 @@ const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
 
 /**
  * Opens (reopens) or closes a period. Closing freezes the period's auditor
- * evidence in the same transaction (services/reports/evidence.ts; the uploads' file
- * checksums, under the configured uploadsDir, are read just before); reopening thaws it.
+ * evidence as its next version in the same transaction (services/reports/evidence.ts; the uploads' file
+ * checksums, under the configured uploadsDir, are read just before) and sends
+ * the job that writes its signed bundle after the commit (services/evidence/evidence-bundle.ts:
+ * a ZIP of a 1M-row period takes seconds, the close stays short); reopening keeps every version.
  * It holds the period's gate from its start: the changes under way commit
  * first (and are in the evidence), those arriving meanwhile are refused, and
  * after the commit the period is no longer active for any change.
@@ -160,6 +163,7 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
     deps: {
       prisma,
       pubsub,
+      jobs,
       config: { uploadsDir },
     },
     actor,
@@ -197,10 +201,9 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
         // The default at close is decided before the evidence freezes, so the evidence holds it.
         if (status === 'closed') {
           await applyDefaultAtClose(tx, actor, p);
-          await freezeEvidence(tx, p, uploads);
+          await queueBundle(tx, jobs, id, await freezeEvidence(tx, p, uploads));
         } else {
           await withdrawDefaultAtClose(tx, actor, p);
-          await thawEvidence(tx, id);
         }
         return p;
       },

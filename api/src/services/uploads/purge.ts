@@ -4,8 +4,8 @@
 // answers), review decisions and submissions, and the assignments. Users,
 // settings, review periods, notifications, AI usage, the remediation list
 // (approved removals with their statuses, who set them and when: evidence of
-// the review, which names each access and needs no row or decision) and the
-// audit trail stay; the purge itself is an audit event, and open pages hear
+// the review, which names each access and needs no row or decision), the
+// frozen evidence with its signed bundles, and the audit trail stay; the purge itself is an audit event, and open pages hear
 // of it. Only the link of a listed submission (remediation_sources) goes with
 // its submission.
 import fs from 'node:fs';

@@ -181,7 +181,14 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
       )}
 
       <OnDemand open={confirmClose}>
-        <ClosePeriodDialog open={confirmClose} onOpenChange={setConfirmClose} periodName={active?.name ?? null} closing={closing} onConfirm={periods.close} />
+        <ClosePeriodDialog
+          open={confirmClose}
+          onOpenChange={setConfirmClose}
+          periodId={active?.id ?? null}
+          periodName={active?.name ?? null}
+          closing={closing}
+          onConfirm={periods.close}
+        />
       </OnDemand>
 
       <OnDemand open={creating}>

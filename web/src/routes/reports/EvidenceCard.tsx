@@ -8,6 +8,7 @@ import { restUrl } from '../../rest/client';
 import { databaseIdOf } from '../../components/format/globalIds';
 import { LinkButton } from '../../components/forms/LinkButton';
 import { useNotify } from '../../components/forms/toast';
+import { EvidenceBundles } from './EvidenceBundles';
 
 const useStyles = makeStyles({
   card: { padding: tokens.spacingHorizontalL, rowGap: tokens.spacingVerticalM },
@@ -20,6 +21,14 @@ const useStyles = makeStyles({
 });
 
 type Download = { key: string; label: string; url: (periodId: string) => string; fallback: string; done: string };
+
+const bundleDownload = (url: string, version: number): Download => ({
+  key: `bundle-${version}`,
+  label: `Download Bundle v${version} (ZIP)`,
+  url: () => url,
+  fallback: `evidence-bundle-v${version}.zip`,
+  done: 'Evidence bundle has been downloaded',
+});
 
 const DOWNLOADS: Download[] = [
   {
@@ -64,6 +73,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
               id
               name
               status
+              ...EvidenceBundles_period
             }
           }
         }
@@ -74,6 +84,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
   const periods = data.reviewPeriods.edges.map((e) => e.node);
   const [chosen, setChosen] = useState<string>(() => (periods.find((p) => p.status === 'CLOSED') ?? periods[0])?.id ?? '');
   const [busy, setBusy] = useState<{ key: string; bytes: number } | null>(null);
+  const chosenPeriod = periods.find((p) => p.id === chosen);
 
   const download = async (d: Download) => {
     const id = databaseIdOf(chosen, 'ReviewPeriod');
@@ -111,7 +122,7 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
         <>
           <Body1>
             The evidence holds a period&apos;s final decisions with who decided and approved them, its audit trail and its scope; it is frozen when the period
-            closes. The remediation list holds the approved removals and their status.
+            closes, and each close is kept as a signed bundle. The remediation list holds the approved removals and their status.
           </Body1>
           <Field label="Review period" className={styles.field}>
             <Select value={chosen} onChange={(_, d) => setChosen(d.value)} disabled={busy != null}>
@@ -135,6 +146,9 @@ export function EvidenceCard({ query }: { query: EvidenceCard_query$key }) {
               </Button>
             ))}
           </div>
+          {chosenPeriod ? (
+            <EvidenceBundles period={chosenPeriod} disabled={busy != null} onDownload={(url, version) => download(bundleDownload(url, version))} />
+          ) : null}
           {busy ? (
             <div className={styles.progress} role="status" aria-live="polite">
               <ProgressBar aria-label="Download progress" />
