@@ -3,12 +3,11 @@
 // every value text or a number, never a formula, without unsafe control characters.
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { neutralizeText } from '../../core/validation.js';
+import { workbookCell } from '../reports/evidence-export.js';
 import { UPLOAD_COLUMNS, summaryRows, type EvidenceScope } from '../reports/evidence.js';
 import type { ChangeCounts } from './bundle-entries.js';
 
-const cell = (v: unknown): string | number =>
-  v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : neutralizeText(String(v));
+const cell = workbookCell;
 
 /**
  * The human-readable summary inside an evidence bundle (summary.xlsx): the

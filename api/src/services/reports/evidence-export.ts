@@ -16,7 +16,7 @@ export const EVIDENCE_FORMATS = ['xlsx', 'csv'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
 
 /** A value as the workbook holds it: a number, or text without unsafe control characters (XML cannot even carry most). */
-const cell = (v: unknown): string | number =>
+export const workbookCell = (v: unknown): string | number =>
   v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : neutralizeText(String(v));
 
 /** A file name for the download: the period's name made safe, and the date of the evidence. */
@@ -41,7 +41,7 @@ export async function* evidenceCsv(e: Evidence): AsyncGenerator<string> {
   for await (const batch of e.audit()) yield batch.map((r) => csvLine(AUDIT_COLUMNS.map(([, k]) => r[k]))).join('');
   yield '\r\n' + csvLine(['Scope']);
   yield csvLine(UPLOAD_COLUMNS.map(([h]) => h));
-  for (const u of e.scope.uploads) yield csvLine(UPLOAD_COLUMNS.map(([, k]) => cell(u[k])));
+  for (const u of e.scope.uploads) yield csvLine(UPLOAD_COLUMNS.map(([, k]) => workbookCell(u[k])));
 }
 
 /** Writes the workbook to `out` (ends it). */
@@ -58,28 +58,28 @@ export async function writeEvidenceXlsx(e: Evidence, out: Writable): Promise<voi
     return ws;
   };
   const summary = sheet('Summary', ['Item', 'Value'], [36, 90]);
-  for (const row of summaryRows(e.scope)) summary.addRow(row.map(cell)).commit();
+  for (const row of summaryRows(e.scope)) summary.addRow(row.map(workbookCell)).commit();
   summary.commit();
   const decisions = sheet(
     'Decisions',
     DECISION_COLUMNS.map(([h]) => h),
     DECISION_COLUMNS.map(([, k]) => (k === 'riskDescription' || k === 'comments' ? 40 : 20)),
   );
-  for await (const batch of e.decisions()) for (const r of batch) decisions.addRow(DECISION_COLUMNS.map(([, k]) => cell(r[k]))).commit();
+  for await (const batch of e.decisions()) for (const r of batch) decisions.addRow(DECISION_COLUMNS.map(([, k]) => workbookCell(r[k]))).commit();
   decisions.commit();
   const audit = sheet(
     'Audit Trail',
     AUDIT_COLUMNS.map(([h]) => h),
     [10, 26, 36, 24, 16, 38, 50, 50, 16],
   );
-  for await (const batch of e.audit()) for (const r of batch) audit.addRow(AUDIT_COLUMNS.map(([, k]) => cell(r[k]))).commit();
+  for await (const batch of e.audit()) for (const r of batch) audit.addRow(AUDIT_COLUMNS.map(([, k]) => workbookCell(r[k]))).commit();
   audit.commit();
   const scope = sheet(
     'Scope',
     UPLOAD_COLUMNS.map(([h]) => h),
     [38, 30, 12, 10, 12, 12, 36, 26, 26, 12, 66],
   );
-  for (const u of e.scope.uploads) scope.addRow(UPLOAD_COLUMNS.map(([, k]) => cell(u[k]))).commit();
+  for (const u of e.scope.uploads) scope.addRow(UPLOAD_COLUMNS.map(([, k]) => workbookCell(u[k]))).commit();
   scope.commit();
   await wb.commit();
 }
