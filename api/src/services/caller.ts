@@ -20,3 +20,16 @@ export interface Caller {
 export function createCaller(deps: AppDeps, actor: Actor & { user: User }): Caller {
   return { deps, actor, viewer: createViewer(deps.prisma, actor.user) };
 }
+
+/**
+ * Work the system does on its own (a scheduled job) through a service a
+ * signed-in user also reaches: no user and no viewer, audited as 'system'.
+ */
+export interface SystemCaller {
+  deps: AppDeps;
+  actor: Actor & { user: null };
+}
+
+export function systemCaller(deps: AppDeps): SystemCaller {
+  return { deps, actor: { user: null } };
+}

@@ -8,7 +8,7 @@ import { dateInput, isSingleLine, parseOrThrow, singleLineMessage } from '../../
 import type { Actor, DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
-import type { Caller } from '../caller.js';
+import type { Caller, SystemCaller } from '../caller.js';
 
 /** Tells open pages (subscriptions) that the active period changed; after the commit. */
 function published(pubsub: PubSub, p: ReviewPeriod): ReviewPeriod {
@@ -92,8 +92,8 @@ function isActiveConflict(err: unknown): boolean {
 
 const ALREADY_ACTIVE = 'Another review period is already active. Close it first.';
 
-/** Creates a period and activates it at once (SPEC §4). */
-export async function createPeriod(caller: Caller, input: CreatePeriodInput): Promise<ReviewPeriod> {
+/** Creates a period and activates it at once (SPEC §4); also the recurrence job's way, as the system. */
+export async function createPeriod(caller: Caller | SystemCaller, input: CreatePeriodInput): Promise<ReviewPeriod> {
   const {
     deps: { prisma, pubsub },
     actor,
