@@ -15,6 +15,7 @@ import { startIngestWorker } from './jobs/ingest.js';
 import { createAppPubSub, type PubSubHandle } from './pubsub.js';
 import { startAiBulkWorker } from './jobs/ai-bulk.js';
 import { startDeadlineWorker } from './jobs/reminders.js';
+import { startRecurrenceWorker } from './jobs/recurrence.js';
 import { startDashboardFiguresWorker } from './jobs/dashboard-figures.js';
 import { startAccessWorkers } from './jobs/access.js';
 import { startAuditChainWorker } from './jobs/audit-chain.js';
@@ -100,6 +101,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       stopIngest = ingest.stop;
       await startAiBulkWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startDeadlineWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
+      await startRecurrenceWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startDashboardFiguresWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startAccessWorkers(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
       await startAuditChainWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });

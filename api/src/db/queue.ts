@@ -66,6 +66,7 @@ export const JOBS = {
   ingestUpload: 'upload.ingest',
   aiBulkCategorize: 'ai.bulk-categorize',
   periodDeadlines: 'period.deadlines',
+  periodRecurrence: 'period.recurrence',
   dashboardFigures: 'dashboard.figures',
   accessExtract: 'access.extract',
   accessAnalysis: 'access.analysis',

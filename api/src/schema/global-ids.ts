@@ -22,6 +22,7 @@ export const NODE_ID_FORMATS: Readonly<Record<string, (id: string) => boolean>> 
   RiskRow: digits,
   User: isUuid,
   ReviewPeriod: isUuid,
+  ReviewPeriodTemplate: isUuid,
   DataUpload: isUuid,
   Submission: isUuid,
   AssignmentCriteria: isUuid,

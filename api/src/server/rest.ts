@@ -8,6 +8,7 @@ import { registerAuthRoutes } from '../rest/identity/auth.js';
 import { registerUserRoutes } from '../rest/identity/users.js';
 import { registerNotificationRoutes } from '../rest/identity/notifications.js';
 import { registerPeriodRoutes } from '../rest/review/periods.js';
+import { registerPeriodTemplateRoutes } from '../rest/review/period-templates.js';
 import { registerAssignmentRoutes } from '../rest/review/assignments.js';
 import { registerReassignmentRoutes } from '../rest/review/reassignments.js';
 import { registerRiskRoutes } from '../rest/review/risks.js';
@@ -39,6 +40,7 @@ export const rest = fp<{ deps: AppDeps }>(
     registerUserRoutes(app);
     registerNotificationRoutes(app);
     registerPeriodRoutes(app);
+    registerPeriodTemplateRoutes(app);
     registerAssignmentRoutes(app);
     registerReassignmentRoutes(app);
     registerRiskRoutes(app);

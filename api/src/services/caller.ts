@@ -30,3 +30,16 @@ export async function callerSight(caller: Caller) {
   const [period, scope] = await Promise.all([viewer.decisionPeriod(), viewer.scope()]);
   return { prisma: caller.deps.prisma, user: viewer.user, period, scope };
 }
+
+/**
+ * Work the system does on its own (a scheduled job) through a service a
+ * signed-in user also reaches: no user and no viewer, audited as 'system'.
+ */
+export interface SystemCaller {
+  deps: AppDeps;
+  actor: Actor & { user: null };
+}
+
+export function systemCaller(deps: AppDeps): SystemCaller {
+  return { deps, actor: { user: null } };
+}

@@ -8,7 +8,7 @@ import { dateInput, isSingleLine, parseOrThrow, singleLineMessage } from '../../
 import type { Actor, DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
-import type { Caller } from '../caller.js';
+import type { Caller, SystemCaller } from '../caller.js';
 
 /** Tells open pages (subscriptions) that the active period changed; after the commit. */
 function published(pubsub: PubSub, p: ReviewPeriod): ReviewPeriod {
@@ -66,6 +66,17 @@ export function listPeriods(caller: Caller): Promise<ReviewPeriod[]> {
 export const DEFAULTS_AT_CLOSE = ['pending', 'retain', 'remove'] as const;
 const REMINDER_DAYS = 'Reminder days must be whole numbers of days from 1 to 365';
 
+/** How a period reminds and closes, as a period and a recurring template both take them. */
+export const periodReminderFields = {
+  reminderDaysBefore: z
+    .array(z.number({ error: REMINDER_DAYS }).int(REMINDER_DAYS).min(1, REMINDER_DAYS).max(365, REMINDER_DAYS), {
+      error: 'Reminder days must be a list of days',
+    })
+    .max(10, 'At most 10 reminder points')
+    .nullish(),
+  defaultDecisionAtClose: z.enum(DEFAULTS_AT_CLOSE, { error: 'Default at close must be pending, retain or remove' }).nullish(),
+};
+
 /** Also the REST edge's body schema (rest/review/periods.ts). */
 export const createPeriodSchema = z.object({
   name: z
@@ -77,13 +88,7 @@ export const createPeriodSchema = z.object({
   description: z.string().trim().max(2000, 'Description is too long').nullish(),
   startDate: dateInput('Start date is not a valid date').nullish(),
   endDate: dateInput('End date is not a valid date').nullish(),
-  reminderDaysBefore: z
-    .array(z.number({ error: REMINDER_DAYS }).int(REMINDER_DAYS).min(1, REMINDER_DAYS).max(365, REMINDER_DAYS), {
-      error: 'Reminder days must be a list of days',
-    })
-    .max(10, 'At most 10 reminder points')
-    .nullish(),
-  defaultDecisionAtClose: z.enum(DEFAULTS_AT_CLOSE, { error: 'Default at close must be pending, retain or remove' }).nullish(),
+  ...periodReminderFields,
 });
 export type CreatePeriodInput = z.input<typeof createPeriodSchema>;
 
@@ -93,8 +98,8 @@ function isActiveConflict(err: unknown): boolean {
 
 const ALREADY_ACTIVE = 'Another review period is already active. Close it first.';
 
-/** Creates a period and activates it at once (SPEC §4). */
-export async function createPeriod(caller: Caller, input: CreatePeriodInput): Promise<ReviewPeriod> {
+/** Creates a period and activates it at once (SPEC §4); also the recurrence job's way, as the system. */
+export async function createPeriod(caller: Caller | SystemCaller, input: CreatePeriodInput): Promise<ReviewPeriod> {
   const {
     deps: { prisma, pubsub },
     actor,

@@ -9,6 +9,7 @@ import { errorMessage, thrownMessage } from '../../components/forms/mutationResu
 import { formatDate } from '../../domain/risks/riskDisplay';
 import { useNotify } from '../../components/forms/toast';
 import { OnDemand } from '../../components/layout/OnDemand';
+import { RecurringPeriods } from './RecurringPeriods';
 
 // Dialogs opened on demand are chunks of their own, not on the dashboard's first load.
 const CreateReviewPeriodDialog = lazy(() => import('./CreateReviewPeriodDialog').then((m) => ({ default: m.CreateReviewPeriodDialog })));
@@ -127,6 +128,7 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
   const data = useFragment(
     graphql`
       fragment ReviewPeriodCard_query on Query {
+        ...RecurringPeriods_query
         activeReviewPeriod {
           id
           name
@@ -179,6 +181,7 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
       ) : (
         <NoActivePeriod closed={closed} periods={periods} onCreate={() => setCreating(true)} />
       )}
+      <RecurringPeriods query={data} />
 
       <OnDemand open={confirmClose}>
         <ClosePeriodDialog
