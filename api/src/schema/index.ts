@@ -11,6 +11,7 @@ import './review/risks.js';
 import './review/decisions.js';
 import './review/recommendations.js';
 import './review/approval-review.js';
+import './review/review-settings.js';
 import './reports/dashboard.js';
 import './review/reviewer-status.js';
 import './review/composite-view.js';

@@ -25,6 +25,7 @@ import { registerAiRoutes } from '../rest/ai/ai.js';
 import { registerPurgeRoutes } from '../rest/uploads/purge.js';
 import { registerAiBulkRoutes } from '../rest/ai/ai-bulk.js';
 import { registerAccessRoutes } from '../rest/access/index.js';
+import { registerReviewSettingsRoutes } from '../rest/review/review-settings.js';
 
 export const rest = fp(
   async (app) => {
@@ -52,6 +53,7 @@ export const rest = fp(
     registerPurgeRoutes(app);
     registerAiBulkRoutes(app);
     registerAccessRoutes(app);
+    registerReviewSettingsRoutes(app);
     app.get(
       '/api/openapi.json',
       { config: { access: 'public' }, schema: routeSchema({ summary: 'This document (OpenAPI 3.1)', reply: OpenApiJson }) },

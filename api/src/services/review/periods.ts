@@ -19,6 +19,7 @@ import { evidenceUploads, freezeEvidence, thawEvidence } from '../reports/eviden
 import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { carryMitigations } from './mitigations.js';
+import { coverageAtClose } from './coverage.js';
 import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../../db/retry.js';
@@ -144,6 +145,9 @@ function statusChange(before: ReviewPeriod, status: 'active' | 'closed', now: Da
   return { status, closedAt: null, ...(setByClose ? { endDate: null } : {}) };
 }
 
+/** The longest reason a close may give for rows nobody could review. */
+export const MAX_CLOSE_REASON = 2000;
+
 /** A close writes the default at close and freezes the evidence of every decision: more time than a save. */
 const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
 
@@ -154,8 +158,13 @@ const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
  * It holds the period's gate from its start: the changes under way commit
  * first (and are in the evidence), those arriving meanwhile are refused, and
  * after the commit the period is no longer active for any change.
+ *
+ * Coverage: closing while rows remain that nobody could review (no
+ * reviewer holds them, and no fallback reviewer may take them) needs a
+ * reason (`opts.reason`); the count and the reason go into the close's
+ * audit event, and from there into the evidence.
  */
-export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed'): Promise<ReviewPeriod> {
+export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed', opts: { reason?: string | null } = {}): Promise<ReviewPeriod> {
   const {
     deps: {
       prisma,
@@ -165,6 +174,8 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
     actor,
   } = caller;
   if (!isUuid(id)) throw new NotFoundError('Review period not found');
+  const reason = opts.reason?.trim() || null;
+  if (reason && reason.length > MAX_CLOSE_REASON) throw new ValidationError(`The reason is too long (${MAX_CLOSE_REASON} characters at most)`, 'reason');
   const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
   const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
   try {
@@ -182,6 +193,7 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
           const other = await getActivePeriod(tx);
           if (other) throw new ConflictError(ALREADY_ACTIVE);
         }
+        const coverage = status === 'closed' ? await coverageAtClose(tx, reason) : {};
         const p = await tx.reviewPeriod.update({ where: { id }, data: statusChange(before, status, new Date()) });
         await recordAudit(tx, actor, {
           action: status === 'closed' ? 'period.closed' : 'period.reopened',
@@ -189,7 +201,7 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
           entityId: id,
           periodId: id,
           before: { status: before.status, closedAt: before.closedAt, endDate: before.endDate },
-          after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate },
+          after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate, ...coverage },
         });
         // The default at close is decided before the evidence freezes, so the evidence holds it.
         if (status === 'closed') {
