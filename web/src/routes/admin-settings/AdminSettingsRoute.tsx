@@ -14,6 +14,7 @@ import { OpenAiKeyCard } from './OpenAiKeyCard';
 import { PurgeDataCard } from './PurgeDataCard';
 import { ReviewRulesCard } from './ReviewRulesCard';
 import { ExpiredMitigationsCard } from './ExpiredMitigationsCard';
+import { FallbackReviewersCard } from './FallbackReviewersCard';
 
 const query = graphql`
   query AdminSettingsRouteQuery {
@@ -33,6 +34,7 @@ const query = graphql`
     expiredMitigations {
       ...ExpiredMitigationsCard_list
     }
+    ...FallbackReviewersCard_query
   }
 `;
 
@@ -84,6 +86,7 @@ function LoadedSettings({ queryRef, refetch }: { queryRef: PreloadedQuery<AdminS
       {configured ? <AiUsageCard stats={data.aiUsageStats} /> : null}
       {configured ? <AiBulkCard state={data.aiBulkCategorization} onChanged={refetch} /> : null}
       <ReviewRulesCard rules={data.reviewRules} onChanged={refetch} />
+      <FallbackReviewersCard query={data} onChanged={refetch} />
       <ExpiredMitigationsCard list={data.expiredMitigations} />
       <PurgeDataCard />
       <AiInfoCard />
