@@ -143,7 +143,8 @@ export async function coverageOf(db: DbClient): Promise<Coverage> {
 export function unheldRowsCondition(c: Coverage): Prisma.Sql {
   const matched = CRITERIA_TYPES.filter((t) => c.values[t].length).map((t) => Prisma.sql`r.${Prisma.raw(CRITERIA_COLUMN[t])} = ANY(${c.values[t]}::text[])`);
   if (c.held.length) matched.push(Prisma.sql`r.id = ANY(${c.held}::bigint[])`);
-  const uncovered = matched.length ? Prisma.sql`NOT (${Prisma.join(matched, ' OR ')})` : Prisma.sql`TRUE`;
+  // coalesce: the dashboard figures evaluate this on groups whose columns are NULL where no one names their value.
+  const uncovered = matched.length ? Prisma.sql`NOT coalesce(${Prisma.join(matched, ' OR ')}, FALSE)` : Prisma.sql`TRUE`;
   return c.orphans.length ? Prisma.sql`(${uncovered} OR r.id = ANY(${c.orphans}::bigint[]))` : Prisma.sql`(${uncovered})`;
 }
 
@@ -203,7 +204,7 @@ export function assignedRowsCondition(sets: CriteriaSets): Prisma.Sql {
   // Coverage: a fallback reviewer also holds the rows nobody else holds.
   const covered = sets.fallback ? Prisma.sql`(${holds} OR ${unheldRowsCondition(sets.fallback)})` : holds;
   // Independence: never a row of their own access.
-  return sets.own.length ? Prisma.sql`(${covered} AND NOT r.user_id = ANY(${sets.own}::text[]))` : covered;
+  return sets.own.length ? Prisma.sql`(${covered} AND NOT coalesce(r.user_id = ANY(${sets.own}::text[]), FALSE))` : covered;
 }
 
 /**

@@ -163,10 +163,17 @@ export function closeReasonNeeded(count: number): string {
   return `${count} conflict${count === 1 ? '' : 's'} could not be seen by any reviewer: give a reason to close the period anyway`;
 }
 
-/** Refuses a close while rows nobody can review remain and no reason is given; the count goes into the close's audit. */
+/**
+ * What a close records of coverage: the rows nobody could review, and the
+ * reason given for closing with any. Once administrators have set up the
+ * coverage control (review settings saved), a close without a reason while
+ * any remain is refused; before that, a period closes as it always did (the
+ * count is still recorded), so existing closes and tools keep working.
+ */
 export async function coverageAtClose(db: DbClient, reason: string | null): Promise<{ unassignedConflicts: number; closeReason: string | null }> {
   const count = await countUnassigned(db, await coverageState(db));
-  if (count > 0 && !reason) throw new ConflictError(closeReasonNeeded(count));
+  const controlled = (await db.adminSetting.count({ where: { settingKey: REVIEW_SETTINGS_KEY } })) > 0;
+  if (count > 0 && !reason && controlled) throw new ConflictError(closeReasonNeeded(count));
   return { unassignedConflicts: count, closeReason: reason };
 }
 
