@@ -176,9 +176,17 @@ export async function criteriaSetsOf(db: DbClient, reviewerIds: string[]): Promi
   const people = await db.$queryRaw<{ id: string; own: string[]; fallback: boolean }[]>`
     SELECT u.id::text AS id, u.access_user_ids AS own, ${isActiveFallback('u')} AS fallback FROM users u WHERE u.id = ANY(${reviewerIds}::uuid[])`;
   const coverage = people.some((p) => p.fallback) ? await coverageOf(db) : null;
+  // Only own user ids that some row has change what they see: the others are left out, so reviewers
+  // with equal criteria keep one scope (and its kept figures) and the condition stays as it was.
+  const variants = ownIdVariants(people.flatMap((p) => p.own));
+  const present = new Set(
+    variants.length
+      ? (await db.$queryRaw<{ u: string }[]>`SELECT DISTINCT r.user_id AS u FROM risk_rows r WHERE r.user_id = ANY(${variants}::text[])`).map((r) => r.u)
+      : [],
+  );
   for (const p of people) {
     const sets = out.get(p.id)!;
-    sets.own = ownIdVariants(p.own);
+    sets.own = ownIdVariants(p.own).filter((id) => present.has(id));
     if (p.fallback) sets.fallback = coverage;
   }
   return out;
