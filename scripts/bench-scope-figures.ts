@@ -38,6 +38,8 @@ async function syntheticScopes(n: number): Promise<FigureScope[]> {
       role_profile: [roles[(2 * i) % roles.length]!, roles[(2 * i + 1) % roles.length]!].sort(),
       held: [],
       released: [],
+      own: [],
+      fallback: null,
     };
     return { key: `bench|${scopeKey(sets)}`, sets };
   });

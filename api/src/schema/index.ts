@@ -13,6 +13,7 @@ import './review/decisions.js';
 import './review/questions.js';
 import './review/recommendations.js';
 import './review/approval-review.js';
+import './review/review-settings.js';
 import './reports/dashboard.js';
 import './review/reviewer-status.js';
 import './review/composite-view.js';

@@ -31,6 +31,7 @@ import { registerPurgeRoutes } from '../rest/uploads/purge.js';
 import { registerAiBulkRoutes } from '../rest/ai/ai-bulk.js';
 import { registerAccessRoutes } from '../rest/access/index.js';
 import { registerAuditRoutes } from '../rest/audit/verify.js';
+import { registerReviewSettingsRoutes } from '../rest/review/review-settings.js';
 
 export const rest = fp<{ deps: AppDeps }>(
   async (app, { deps }) => {
@@ -62,6 +63,7 @@ export const rest = fp<{ deps: AppDeps }>(
     registerAiBulkRoutes(app);
     registerAccessRoutes(app);
     registerAuditRoutes(app);
+    registerReviewSettingsRoutes(app);
     app.get(
       '/api/openapi.json',
       { config: { access: 'public' }, schema: routeSchema({ summary: 'This document (OpenAPI 3.1)', reply: OpenApiJson }) },

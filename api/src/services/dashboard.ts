@@ -3,6 +3,8 @@ import { Prisma } from '../generated/prisma/client.js';
 import { ValidationError } from '../core/errors.js';
 import { callerSight, type Caller } from './caller.js';
 import { decidedRowCount, visibleTotals } from './review/risks.js';
+import { unassignedConflicts } from './review/coverage.js';
+import { personLabel } from '../core/people.js';
 import {
   UNCATEGORISED,
   categoryCounts,
@@ -25,10 +27,11 @@ export const ONLINE_WINDOW_MS = 15 * 60_000;
  */
 export async function dashboardStats(caller: Caller) {
   const { prisma, user, period, scope } = await callerSight(caller);
-  const [totals, decided, newHigh] = await Promise.all([
+  const [totals, decided, newHigh, unassigned] = await Promise.all([
     visibleTotals(prisma, user, scope),
     decidedRowCount(prisma, user, period?.id ?? null, scope.visible),
     newHighRiskUsers(prisma, scope),
+    unassignedConflicts(caller),
   ]);
   const activeReviewers = await prisma.user.count({
     where: { role: 'reviewer', isActive: true, lastSeenAt: { gte: new Date(Date.now() - ONLINE_WINDOW_MS) } },
@@ -39,6 +42,9 @@ export async function dashboardStats(caller: Caller) {
     newHighRiskUsers: newHigh,
     pendingReviews: Math.max(0, totals.total - decided),
     activeReviewers,
+    // Coverage, with or without an active period: the rows nobody can review, and fallback reviewers named who cannot.
+    unassignedConflicts: unassigned.count,
+    inactiveFallbackReviewers: unassigned.inactiveFallbackReviewers.map(personLabel),
   };
 }
 

@@ -1,9 +1,11 @@
 // Which risk rows exist for a viewer, in one place: live rows only (an upload
 // becomes live only when completely loaded, and a 'replace' takes the others
 // out of it; rows loaded without an upload are live), administrators every
-// one, reviewers those their assignment criteria match. Lists and counts use
+// one, reviewers those their assignment criteria match (less their own
+// access; a fallback reviewer also the rows nobody else holds: holds.ts). Lists and counts use
 // the scope's SQL condition, reads by id use visibleRows; the per-request
 // viewer (viewer.ts) reads the scope once.
+import crypto from 'node:crypto';
 import { Prisma, type RiskRow, type User } from '../generated/prisma/client.js';
 import type { DbClient } from '../core/types.js';
 import { assignedRowsCondition, criteriaSetsFor, type CriteriaSets } from './holds.js';
@@ -46,9 +48,14 @@ function reviewerScope(sets: CriteriaSets): RowScope {
   return { visible: Prisma.sql`${LIVE_ROWS} AND ${assignedRowsCondition(sets)}`, key: scopeKey(sets) };
 }
 
-/** Who sees the same rows has the same key (criteria sets come with their values in order). */
+/**
+ * Who sees the same rows has the same key (criteria sets come with their
+ * values in order). A fallback reviewer's coverage (everyone's criteria) is
+ * keyed by its digest, so the key stays short.
+ */
 export function scopeKey(sets: CriteriaSets): string {
-  return JSON.stringify(sets);
+  if (!sets.fallback) return JSON.stringify(sets);
+  return JSON.stringify({ ...sets, fallback: crypto.createHash('sha256').update(JSON.stringify(sets.fallback)).digest('base64url') });
 }
 
 /**

@@ -5,7 +5,15 @@ import * as users from '../../services/identity/users.js';
 import { publicUser } from '../../core/types.js';
 import { MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH } from '../../core/validation.js';
 import { idParams, routeSchema, text } from '../edge.js';
-import { UserAnswer, UserJson } from '../replies.js';
+import { UserJson } from '../replies.js';
+import type { User } from '../../generated/prisma/client.js';
+
+/** A user as administrators see them: with the user ids in the source systems that are this person. */
+const AdminUserJson = UserJson.extend({
+  accessUserIds: z.array(z.string()).describe('The user ids in the source systems that are this person: they never review rows of these users'),
+});
+const UserAnswer = z.strictObject({ user: AdminUserJson });
+const adminUser = (u: User) => ({ ...publicUser(u), accessUserIds: u.accessUserIds });
 
 const ListQuery = z.object({
   search: text('search', MAX_NAME_LENGTH).optional(),
@@ -17,7 +25,7 @@ const ResetBody = z.object({ newPassword: text('New password', MAX_PASSWORD_LENG
 export function registerUserRoutes(app: FastifyInstance) {
   app.get<{ Querystring: z.infer<typeof ListQuery> }>(
     '/api/users',
-    { config: { access: 'admin' }, schema: routeSchema({ querystring: ListQuery, reply: z.array(UserJson).describe('The users matching the filter') }) },
+    { config: { access: 'admin' }, schema: routeSchema({ querystring: ListQuery, reply: z.array(AdminUserJson).describe('The users matching the filter') }) },
     async (req) => {
       const { search, role, active } = req.query;
       return (
@@ -26,7 +34,7 @@ export function registerUserRoutes(app: FastifyInstance) {
           role: role === 'admin' || role === 'reviewer' ? role : undefined,
           active: active === 'true' ? true : active === 'false' ? false : undefined,
         })
-      ).map(publicUser);
+      ).map(adminUser);
     },
   );
 
@@ -36,7 +44,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { ctx } = req;
       const user = await users.createUser(ctx.caller!, req.body);
-      return reply.status(201).send({ user: publicUser(user) });
+      return reply.status(201).send({ user: adminUser(user) });
     },
   );
 
@@ -45,7 +53,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: users.updateUserSchema, reply: UserAnswer }) },
     async (req) => {
       const user = await users.updateUser(req.ctx.caller!, req.params.id, req.body);
-      return { user: publicUser(user) };
+      return { user: adminUser(user) };
     },
   );
 
@@ -54,7 +62,7 @@ export function registerUserRoutes(app: FastifyInstance) {
     { config: { access: 'admin' }, schema: routeSchema({ params: idParams, body: ResetBody, reply: UserAnswer }) },
     async (req) => {
       const user = await users.resetPassword(req.ctx.caller!, req.params.id, req.body);
-      return { user: publicUser(user) };
+      return { user: adminUser(user) };
     },
   );
 
@@ -68,7 +76,7 @@ export function registerUserRoutes(app: FastifyInstance) {
       async (req) => {
         const { ctx } = req;
         const user = await users.setUserActive(ctx.caller!, req.params.id, active);
-        return { user: publicUser(user) };
+        return { user: adminUser(user) };
       },
     );
   }

@@ -10,6 +10,13 @@ const StatsJson = z.strictObject({
   newHighRiskUsers: z.number().int(),
   pendingReviews: z.number().int(),
   activeReviewers: z.number().int(),
+  unassignedConflicts: z
+    .number()
+    .int()
+    .describe('Live rows nobody can review (no reviewer holds them and no fallback reviewer may), whether or not a period is active'),
+  inactiveFallbackReviewers: z
+    .array(z.string())
+    .describe('Fallback reviewers named in the review settings who cannot review (deactivated, or no longer reviewers)'),
 });
 const TrendJson = z.strictObject({
   range: z.enum(['30d', '90d', '6m']),

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import * as periods from '../../services/review/periods.js';
 import * as reminders from '../../services/review/reminders.js';
 import { z } from 'zod';
-import { idParams, isoDate, routeSchema } from '../edge.js';
+import { idParams, isoDate, routeSchema, text } from '../edge.js';
 import { PeriodJson, PersonJson } from '../replies.js';
 
 const ReminderJson = z.strictObject({
@@ -14,6 +14,11 @@ const ReminderJson = z.strictObject({
   pendingCount: z.number().int().describe('Items the recipient still had to decide'),
   sentAt: isoDate(),
   recipient: PersonJson,
+});
+
+/** A close may give a reason; it must while rows remain that nobody could review (409 naming how many). */
+const CloseBody = z.object({
+  reason: text('reason', periods.MAX_CLOSE_REASON).nullish().describe('Why the period closes with rows nobody could review (required while there are any)'),
 });
 
 export function registerPeriodRoutes(app: FastifyInstance) {
@@ -51,11 +56,11 @@ export function registerPeriodRoutes(app: FastifyInstance) {
     ['open', 'active'],
     ['close', 'closed'],
   ] as const) {
-    app.put<{ Params: { id: string } }>(
+    app.put<{ Params: { id: string }; Body: z.infer<typeof CloseBody> }>(
       `/api/review-periods/:id/${suffix}`,
-      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: PeriodJson }) },
+      { config: { access: 'admin' }, schema: routeSchema({ params: idParams, reply: PeriodJson, ...(status === 'closed' ? { body: CloseBody } : {}) }) },
       async (req) => {
-        return periods.setPeriodStatus(req.ctx.caller!, req.params.id, status);
+        return periods.setPeriodStatus(req.ctx.caller!, req.params.id, status, { reason: status === 'closed' ? req.body?.reason : null });
       },
     );
   }

@@ -43,6 +43,10 @@ export const UserNode = builder.prismaNode('User', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the account was created.' }),
     lastLoginAt: t.expose('lastLoginAt', { type: 'DateTime', nullable: true, description: 'When the user last signed in (null: never).' }),
+    accessUserIds: t.exposeStringList('accessUserIds', {
+      description:
+        'The user ids in the source systems that are this person (default: the local part of their e-mail): they never see or decide rows of these users (self-review).',
+    }),
   }),
 });
 
@@ -127,6 +131,7 @@ const UpdateUserInput = builder.inputType('UpdateUserInput', {
     firstName: t.string({ description: 'New given name.' }),
     lastName: t.string({ description: 'New family name.' }),
     role: t.field({ type: RoleEnum, description: 'The new role: ADMIN manages the review, REVIEWER decides on assigned rows.' }),
+    accessUserIds: t.stringList({ description: 'The user ids in the source systems that are this person (replaces the list).' }),
   }),
 });
 
@@ -205,7 +210,7 @@ builder.mutationFields((t) => ({
   // jscpd:ignore-start
   updateUser: t.prismaField({
     type: 'User',
-    description: 'Changes a user’s name or role (administrators).',
+    description: 'Changes a user’s name, role or access user ids (administrators).',
     authScopes: { admin: true },
     errors: { types: [ValidationError] },
     args: {
@@ -217,6 +222,7 @@ builder.mutationFields((t) => ({
         firstName: input.firstName ?? undefined,
         lastName: input.lastName ?? undefined,
         role: input.role ?? undefined,
+        accessUserIds: input.accessUserIds ?? undefined,
       });
       return reloadUser(ctx, query, user);
     },

@@ -19,6 +19,12 @@ const DashboardStats = builder.objectRef<Awaited<ReturnType<typeof dashboard.das
         'Risk rows not yet decided in the period whose decisions are shown (the active one, else the one closed last; every row when there is none): the same figure as the trend’s last pending.',
     }),
     activeReviewers: t.exposeInt('activeReviewers', { description: 'Reviewers seen in the last 15 minutes.' }),
+    unassignedConflicts: t.exposeInt('unassignedConflicts', {
+      description: 'Live rows nobody can review (no reviewer holds them and no fallback reviewer may), whether or not a period is active.',
+    }),
+    inactiveFallbackReviewers: t.exposeStringList('inactiveFallbackReviewers', {
+      description: 'Fallback reviewers named in the review settings who cannot review (deactivated, or no longer reviewers).',
+    }),
   }),
 });
 

@@ -129,9 +129,16 @@ builder.mutationFields((t) => {
       description,
       authScopes: { admin: true },
       errors: {},
-      args: { id: t.arg.globalID({ required: true, for: ReviewPeriodNode, description: 'The period’s global id.' }) },
-      resolve: async (query, _root, { id }, ctx) => {
-        await periods.setPeriodStatus(ctx.caller!, id.id, status);
+      args: {
+        id: t.arg.globalID({ required: true, for: ReviewPeriodNode, description: 'The period’s global id.' }),
+        ...(status === 'closed'
+          ? { reason: t.arg.string({ description: 'Why the period closes with rows nobody could review (required while there are any).' }) }
+          : {}),
+      },
+      resolve: async (query, _root, args, ctx) => {
+        const { id } = args;
+        const reason = 'reason' in args ? (args.reason as string | null | undefined) : null;
+        await periods.setPeriodStatus(ctx.caller!, id.id, status, { reason });
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: id.id } });
       },
     });

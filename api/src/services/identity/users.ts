@@ -3,7 +3,16 @@
 import { z } from 'zod';
 import type { PrismaClient, Role, User } from '../../generated/prisma/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_PASSWORD_LENGTH, isSingleLine, optionalText, parseOrThrow, singleLineMessage } from '../../core/validation.js';
+import {
+  MAX_CRITERIA_VALUE_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  isSingleLine,
+  optionalText,
+  parseOrThrow,
+  singleLineMessage,
+} from '../../core/validation.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
 import type { Caller } from '../caller.js';
@@ -15,6 +24,7 @@ import { endUserSessions } from '../../auth/sessions.js';
 import { normalizeEmail } from '../../core/validation.js';
 import type { AppDeps } from '../deps.js';
 import { HOLDS_WORK } from '../holds.js';
+import { changingWhatTheySee } from '../review/assignments.js';
 import { dispatch } from '../kept/dispatcher.js';
 import { assertSignedInSession } from './auth.js';
 
@@ -158,15 +168,33 @@ export const updateUserSchema = z.strictObject(
       .refine(isSingleLine, singleLineMessage('Last name'))
       .optional(),
     role: z.enum(['admin', 'reviewer'], { error: 'Role must be admin or reviewer' }).optional(),
+    accessUserIds: z
+      .array(
+        z
+          .string({ error: 'Access user ids must be text' })
+          .trim()
+          .min(1, 'An access user id cannot be empty')
+          .max(MAX_CRITERIA_VALUE_LENGTH, `An access user id is too long (${MAX_CRITERIA_VALUE_LENGTH} characters at most)`)
+          .refine(isSingleLine, singleLineMessage('An access user id')),
+        { error: 'accessUserIds must be a list of user ids' },
+      )
+      .max(50, 'At most 50 access user ids')
+      .optional(),
   },
   {
+    // The message predates access user ids and clients match it: it names the fields of the profile itself.
     error: (iss) =>
       iss.code === 'unrecognized_keys' ? `${iss.keys.join(', ')} cannot be changed: a user's first name, last name and role can be edited` : undefined,
   },
 );
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
-/** Edits a user's name and role. An administrator cannot change their own role (no self-lockout). */
+/**
+ * Edits a user's name, role and access user ids (the user ids in the source
+ * systems that are this person: the rows of them they never review). An
+ * administrator cannot change their own role (no self-lockout); a change of
+ * access user ids changes what they (and the fallback reviewers) see.
+ */
 export async function updateUser(caller: Caller, userId: string, input: UpdateUserInput): Promise<User> {
   const { deps, actor } = caller;
   if (!isUuid(userId)) throw new NotFoundError('User not found');
@@ -182,15 +210,18 @@ export async function updateUser(caller: Caller, userId: string, input: UpdateUs
     if (data.role === 'admin' && before.role === 'reviewer' && (await tx.user.count({ where: { id: userId, ...HOLDS_WORK } }))) {
       throw new ConflictError(`${personLabel(before)} holds review work: reassign it with Reassign Work before making them an administrator`);
     }
-    const user = await tx.user.update({ where: { id: userId }, data: { ...data, role: data.role as Role | undefined } });
+    const accessUserIds = data.accessUserIds && [...new Set(data.accessUserIds)];
+    const update = () => tx.user.update({ where: { id: userId }, data: { ...data, accessUserIds, role: data.role as Role | undefined } });
+    const ownChanged = accessUserIds && JSON.stringify(accessUserIds) !== JSON.stringify(before.accessUserIds);
+    const user = ownChanged ? await changingWhatTheySee(tx, deps.jobs, [userId], update) : await update();
     // A reviewer's scope may now be on the dashboard's list with no figures kept.
     if (user.role === 'reviewer' && before.role !== 'reviewer' && user.isActive) await dispatch(tx, { kind: 'reviewer-activated', jobs: deps.jobs });
     await recordAudit(tx, actor, {
       action: 'user.updated',
       entityType: 'User',
       entityId: userId,
-      before: { firstName: before.firstName, lastName: before.lastName, role: before.role },
-      after: { firstName: user.firstName, lastName: user.lastName, role: user.role },
+      before: { firstName: before.firstName, lastName: before.lastName, role: before.role, accessUserIds: before.accessUserIds },
+      after: { firstName: user.firstName, lastName: user.lastName, role: user.role, accessUserIds: user.accessUserIds },
     });
     return user;
   });
@@ -290,7 +321,9 @@ export async function setUserActive(caller: Caller, userId: string, active: bool
   const updated = await deps.prisma.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId } });
     if (!before) throw new NotFoundError('User not found');
-    const user = await tx.user.update({ where: { id: userId }, data: { isActive: active } });
+    // A reviewer coming or going changes who covers what: the fallback reviewers' rows move.
+    const activate = () => tx.user.update({ where: { id: userId }, data: { isActive: active } });
+    const user = before.role === 'reviewer' && before.isActive !== active ? await changingWhatTheySee(tx, deps.jobs, [userId], activate) : await activate();
     // A deactivated user is signed out everywhere at once.
     if (!active) await endUserSessions(tx, userId);
     // A reviewer made active again: their scope may have no dashboard figures kept.

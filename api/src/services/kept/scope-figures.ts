@@ -290,8 +290,15 @@ type FigureRow = {
 
 /** keepScopeFigures' statement (its steps 1-3): per scope index k, its figures; with the data and category versions it read. */
 export function scopeFiguresSql(scopes: FigureScope[], since: string, few: ReadonlySet<string> = new Set()): Prisma.Sql {
-  const named = (t: CriteriaType) => [...new Set(scopes.flatMap((s) => s.sets?.[t] ?? []))];
-  const moved = [...new Set(scopes.flatMap((s) => (s.sets ? [...s.sets.held, ...s.sets.released] : [])))];
+  // What the scopes' conditions read: their criteria, their own user ids (independence) and a fallback reviewer's coverage.
+  const named = (t: CriteriaType) => [
+    ...new Set(scopes.flatMap((s) => (s.sets ? [...s.sets[t], ...(t === 'user_id' ? s.sets.own : []), ...(s.sets.fallback?.values[t] ?? [])] : []))),
+  ];
+  const moved = [
+    ...new Set(
+      scopes.flatMap((s) => (s.sets ? [...s.sets.held, ...s.sets.released, ...(s.sets.fallback?.held ?? []), ...(s.sets.fallback?.orphans ?? [])] : [])),
+    ),
+  ];
   const reduced = CRITERIA_TYPES.map((t) => {
     const col = Prisma.raw(`r.${CRITERIA_COLUMN[t]}`);
     const values = named(t);

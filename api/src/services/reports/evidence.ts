@@ -25,6 +25,7 @@ import type { DbClient } from '../../core/types.js';
 import { rowHoldersSql } from '../holds.js';
 import { recommendationValueSql } from '../review/recommendations.js';
 import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
+import { evidenceCoverage, type EvidenceCoverage } from '../review/coverage.js';
 
 export interface EvidenceUpload {
   id: string;
@@ -77,6 +78,8 @@ export interface EvidenceScope {
     }[];
     /** Work moved between reviewers during the period (absent in evidence frozen before reassignments were recorded). */
     reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
+    /** Coverage and independence: rows nobody could review, the close's reason, the fallback reviewers, each self-review routing (absent in evidence frozen before they were recorded). */
+    coverage?: EvidenceCoverage;
   };
 }
 
@@ -210,6 +213,9 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? personLabel(u) : null);
+  const coverage = await evidenceCoverage(db, period.id);
+  // A reason is the close's: an open period (reopened) has none yet.
+  if (period.status !== 'closed') coverage.closeReason = null;
   return {
     period: {
       id: period.id,
@@ -248,6 +254,7 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
         by: m.byLabel,
         note: m.note,
       })),
+      coverage,
     },
   };
 }
@@ -325,6 +332,16 @@ export function summaryRows(s: EvidenceScope): [string, string | number][] {
   }
   for (const m of s.summary.reassignments ?? []) {
     rows.push([`Reassignment at ${m.at}`, `${m.what} from ${m.from} to ${m.to} by ${m.by}` + (m.note ? ` (${m.note})` : '')]);
+  }
+  const c = s.summary.coverage;
+  if (c) {
+    rows.push(['Unassigned conflicts', c.unassignedConflicts]);
+    if (c.closeReason) rows.push(['Closed with unassigned conflicts because', c.closeReason]);
+    rows.push(['Fallback reviewers', c.fallbackReviewers.join('; ') || 'none']);
+    if (c.inactiveFallbackReviewers.length) rows.push(['Fallback reviewers who cannot review', c.inactiveFallbackReviewers.join('; ')]);
+    for (const r of c.selfReviewRoutings) {
+      rows.push([`Routed: self-review of ${r.reviewer}`, `${r.rows} row${r.rows === 1 ? '' : 's'} of user ${r.userId} went to the fallback reviewer`]);
+    }
   }
   return rows;
 }

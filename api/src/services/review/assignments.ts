@@ -12,7 +12,7 @@ import { MAX_CRITERIA_VALUE_LENGTH, MAX_NAME_LENGTH, isSingleLine, parseOrThrow,
 import type { DbClient } from '../../core/types.js';
 import { isUuid } from '../../core/types.js';
 import { LIVE_ROWS } from '../live-rows.js';
-import { CRITERIA_COLUMN, CRITERIA_TYPES } from '../holds.js';
+import { CRITERIA_COLUMN, CRITERIA_TYPES, activeFallbackIds } from '../holds.js';
 import { cached } from '../kept/index.js';
 import { likeContains } from '../risk-rules.js';
 import { beginSightChange, dispatch } from '../kept/dispatcher.js';
@@ -159,10 +159,13 @@ export async function criterionMatchCount(caller: Caller, type: CriteriaType, va
  * reviewers' kept trend days and places in the shared items moved, the
  * dashboard figures' job sent in the same transaction), so no reviewer's
  * first read after it counts live and a change that fails sends nothing.
+ * The fallback reviewers are always touched: they hold what nobody else
+ * holds, so any change of what someone sees changes what they see.
  */
 export async function changingWhatTheySee<T>(tx: DbClient, jobs: JobQueue, reviewerIds: string[], change: () => Promise<T>): Promise<T> {
   const begun = await beginSightChange(tx);
   const out = await change();
-  await dispatch(tx, { kind: 'sight-changed', change: begun, reviewerIds, jobs });
+  const touched = [...new Set([...reviewerIds, ...(await activeFallbackIds(tx))])];
+  await dispatch(tx, { kind: 'sight-changed', change: begun, reviewerIds: touched, jobs });
   return out;
 }

@@ -15,6 +15,7 @@ import { asReviewer, checkDecisionRule, itemFields, mitigationIssues } from './d
 import { writeDecisions } from './decision-writer.js';
 import { FILTER_FIELDS, MAX_FILTER_VALUE_LENGTH, filterCondition, type RiskFilter } from './risks.js';
 import { visibleRowsCondition } from '../visibility.js';
+import { refuseSelfReview } from './coverage.js';
 import { reviewRules } from '../identity/settings.js';
 
 export const BULK_SWITCHED_OFF = 'Deciding every matching item at once is switched off by an administrator. Select the items on the page instead.';
@@ -57,6 +58,12 @@ export async function decideByFilter(caller: Caller, raw: unknown): Promise<{ co
   const filter: RiskFilter = input.filter ?? {};
   return asReviewer(caller, 'decide', async (tx, period) => {
     const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter, { periodId: period.id, viewerId: user.id })]);
+    // Independence: a filter naming the caller's own user id, or matching a row of their own access, is refused.
+    await refuseSelfReview(tx, user, {
+      userIds: [filter.userId, filter.search],
+      rows: Prisma.sql`${visible} AND ${where}`,
+      join: Prisma.sql`LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid`,
+    });
     const rows = Prisma.sql`
       SELECT ${period.id}::uuid AS period_id, ${user.id}::uuid AS reviewer_id, r.id AS risk_row_id, ${input.decision}::text AS decision, ${input.comments ?? null}::text AS comments, FALSE AS via,
              ${input.mitigationControl ?? null}::text AS mc, ${input.mitigationExpiresAt ?? null}::date AS mexp

@@ -15,6 +15,7 @@ import { writeDecisions } from './decision-writer.js';
 import { dispatch, type AfterCommit } from '../kept/dispatcher.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { visibleRowsCondition } from '../visibility.js';
+import { refuseSelfReview } from './coverage.js';
 import type { Actor, DbClient } from '../../core/types.js';
 import type { PubSub } from '../../pubsub.js';
 import type { Caller } from '../caller.js';
@@ -173,6 +174,11 @@ export async function saveDecisions(caller: Caller, rawItems: unknown): Promise<
 
   return asReviewer(caller, 'decide', async (tx, period) => {
     const visible = await visibleRowsCondition(tx, user);
+    // Independence before visibility: a row of the caller's own access is refused as self-review, not as unknown.
+    await refuseSelfReview(tx, user, {
+      rowIds: items.filter((i) => i.riskRowId !== undefined).map((i) => BigInt(i.riskRowId!)),
+      userIds: items.map((i) => i.userId),
+    });
     // Resolve every item to risk rows the caller may decide on; last item wins per row.
     const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
     const direct = items.filter((i) => i.riskRowId !== undefined).map((i) => BigInt(i.riskRowId!));

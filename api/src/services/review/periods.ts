@@ -20,6 +20,7 @@ import { queueBundle } from '../evidence/evidence-bundle.js';
 import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { carryMitigations } from './mitigations.js';
+import { coverageAtClose } from './coverage.js';
 import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../../db/retry.js';
@@ -150,6 +151,9 @@ function statusChange(before: ReviewPeriod, status: 'active' | 'closed', now: Da
   return { status, closedAt: null, ...(setByClose ? { endDate: null } : {}) };
 }
 
+/** The longest reason a close may give for rows nobody could review. */
+export const MAX_CLOSE_REASON = 2000;
+
 /** A close writes the default at close and freezes the evidence of every decision: more time than a save. */
 const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
 
@@ -162,8 +166,13 @@ const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
  * It holds the period's gate from its start: the changes under way commit
  * first (and are in the evidence), those arriving meanwhile are refused, and
  * after the commit the period is no longer active for any change.
+ *
+ * Coverage: closing while rows remain that nobody could review (no
+ * reviewer holds them, and no fallback reviewer may take them) needs a
+ * reason (`opts.reason`); the count and the reason go into the close's
+ * audit event, and from there into the evidence.
  */
-export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed'): Promise<ReviewPeriod> {
+export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed', opts: { reason?: string | null } = {}): Promise<ReviewPeriod> {
   const {
     deps: {
       prisma,
@@ -174,6 +183,8 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
     actor,
   } = caller;
   if (!isUuid(id)) throw new NotFoundError('Review period not found');
+  const reason = opts.reason?.trim() || null;
+  if (reason && reason.length > MAX_CLOSE_REASON) throw new ValidationError(`The reason is too long (${MAX_CLOSE_REASON} characters at most)`, 'reason');
   const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
   const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
   try {
@@ -191,6 +202,7 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
           const other = await getActivePeriod(tx);
           if (other) throw new ConflictError(ALREADY_ACTIVE);
         }
+        const coverage = status === 'closed' ? await coverageAtClose(tx, reason) : {};
         const p = await tx.reviewPeriod.update({ where: { id }, data: statusChange(before, status, new Date()) });
         // The decision writers' lock before the audit chain's head, which is last in the lock order
         // (services/review/decision-locks.ts): a change of what reviewers see holds writers off and then audits.
@@ -201,7 +213,7 @@ export async function setPeriodStatus(caller: Caller, id: string, status: 'activ
           entityId: id,
           periodId: id,
           before: { status: before.status, closedAt: before.closedAt, endDate: before.endDate },
-          after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate },
+          after: { status: p.status, closedAt: p.closedAt, endDate: p.endDate, ...coverage },
         });
         // The default at close is decided before the evidence freezes, so the evidence holds it.
         if (status === 'closed') {

@@ -328,8 +328,21 @@ export async function assignedCounts(db: DbClient, reviewerIds: string[]): Promi
       for (const g of groups) if (g.v.some((v, i) => v !== null && lookup[i]!.has(v))) n += Number(g.n);
       out.set(key, n);
     }
-    // Reviewers with single items moved to or from them (rare): counted by the rule itself, all in one query.
-    const moved = missing.filter((k) => hasItemHolds(setsByKey.get(k)!));
+    // Reviewers with single items moved to or from them, and fallback reviewers (rare): counted by the rule itself, all in one query.
+    const moved = missing.filter((k) => hasItemHolds(setsByKey.get(k)!) || setsByKey.get(k)!.fallback);
+    // The others' rows of their own access (independence) are not theirs: found by the user id index and taken off.
+    const owning = missing.filter((k) => !moved.includes(k) && setsByKey.get(k)!.own.length);
+    if (owning.length) {
+      const own = await db.$queryRaw<{ k: number; n: bigint }[]>`${Prisma.join(
+        owning.map((k, i) => {
+          const sets = setsByKey.get(k)!;
+          return Prisma.sql`SELECT ${i}::int AS k, count(*) AS n FROM risk_rows r
+            WHERE r.user_id = ANY(${sets.own}::text[]) AND ${LIVE_ROWS} AND ${assignedRowsCondition({ ...sets, own: [] })}`;
+        }),
+        ' UNION ALL ',
+      )}`;
+      for (const c of own) out.set(owning[c.k]!, out.get(owning[c.k]!)! - Number(c.n));
+    }
     if (moved.length) {
       const counts = await db.$queryRaw<{ k: number; n: bigint }[]>`${Prisma.join(
         moved.map(

@@ -7,12 +7,16 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { AssignmentOverview } from './AssignmentOverview';
 import { ReassignmentPanel } from './ReassignmentPanel';
+import { UnassignedConflictsBar } from '../coverage/UnassignedConflictsBar';
 
 const query = graphql`
   query AssignmentManagerQuery {
     ...AssignmentOverview_reviewers
     ...AssignmentOverview_assignments
     ...ReassignmentPanel_query
+    dashboardStats {
+      ...UnassignedConflictsBar_stats
+    }
   }
 `;
 
@@ -26,6 +30,7 @@ const useStyles = makeStyles({
     marginBottom: tokens.spacingVerticalL,
   },
   sectionTitle: { margin: 0 },
+  coverage: { marginBottom: tokens.spacingVerticalL },
   loading: { paddingTop: tokens.spacingVerticalXXL, paddingBottom: tokens.spacingVerticalXXL },
 });
 
@@ -84,12 +89,16 @@ function LoadedAssignments({
   onCreatingChange: (open: boolean) => void;
   embedded: boolean;
 }) {
+  const styles = useStyles();
   const data = usePreloadedQuery<AssignmentManagerQuery>(query, queryRef);
   // Headings in order: under the page's h1 alone, under the tab's h2 when embedded.
   // A criterion moved in the table refreshes the reassignment list.
   const [moves, setMoves] = useState(0);
   return (
     <>
+      <div className={styles.coverage}>
+        <UnassignedConflictsBar stats={data.dashboardStats} isAdmin />
+      </div>
       <AssignmentOverview
         reviewers={data}
         assignments={data}

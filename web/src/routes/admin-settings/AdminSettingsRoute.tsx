@@ -15,6 +15,7 @@ import { PurgeDataCard } from './PurgeDataCard';
 import { ReviewRulesCard } from './ReviewRulesCard';
 import { ExpiredMitigationsCard } from './ExpiredMitigationsCard';
 import { OpenQuestionsCard } from './OpenQuestionsCard';
+import { FallbackReviewersCard } from './FallbackReviewersCard';
 
 const query = graphql`
   query AdminSettingsRouteQuery {
@@ -35,6 +36,7 @@ const query = graphql`
       ...ExpiredMitigationsCard_list
     }
     ...OpenQuestionsCard_query
+    ...FallbackReviewersCard_query
   }
 `;
 
@@ -86,6 +88,7 @@ function LoadedSettings({ queryRef, refetch }: { queryRef: PreloadedQuery<AdminS
       {configured ? <AiUsageCard stats={data.aiUsageStats} /> : null}
       {configured ? <AiBulkCard state={data.aiBulkCategorization} onChanged={refetch} /> : null}
       <ReviewRulesCard rules={data.reviewRules} onChanged={refetch} />
+      <FallbackReviewersCard query={data} onChanged={refetch} />
       <ExpiredMitigationsCard list={data.expiredMitigations} />
       <OpenQuestionsCard query={data} />
       <PurgeDataCard />

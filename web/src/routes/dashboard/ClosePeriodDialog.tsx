@@ -7,11 +7,13 @@ import {
   DialogContent,
   DialogSurface,
   DialogTitle,
+  Field,
   makeStyles,
   MessageBar,
   MessageBarBody,
   MessageBarTitle,
   Spinner,
+  Textarea,
   tokens,
 } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
@@ -67,13 +69,19 @@ function ReconciliationNote({ value }: { value: Reconciliation | null }) {
   );
 }
 
-/** The confirmation before an administrator closes the active review period (a chunk of its own: opened on demand). */
+/**
+ * The confirmation before an administrator closes the active review period (a
+ * chunk of its own: opened on demand). While conflicts remain that nobody
+ * could review, the close asks why; the reason goes into the audit trail and
+ * the evidence.
+ */
 export function ClosePeriodDialog({
   open,
   onOpenChange,
   periodId,
   periodName,
   closing,
+  unassignedConflicts = 0,
   onConfirm,
 }: {
   open: boolean;
@@ -81,7 +89,8 @@ export function ClosePeriodDialog({
   periodId: string | null;
   periodName: string | null;
   closing: boolean;
-  onConfirm: () => void;
+  unassignedConflicts?: number;
+  onConfirm: (reason: string | null) => void;
 }) {
   const styles = useStyles();
   const environment = useRelayEnvironment();
@@ -99,6 +108,9 @@ export function ClosePeriodDialog({
     );
     return () => sub.unsubscribe();
   }, [open, periodId, environment]);
+  const [reason, setReason] = useState('');
+  const needsReason = unassignedConflicts > 0;
+  const missing = needsReason && !reason.trim();
   return (
     <Dialog open={open} onOpenChange={(_, d) => !closing && onOpenChange(d.open)}>
       <DialogSurface>
@@ -110,12 +122,29 @@ export function ClosePeriodDialog({
               decisions until a new review period is opened.
             </Body1>
             {periodId && !unknown ? <ReconciliationNote value={reconciliation} /> : null}
+            {needsReason ? (
+              <>
+                <MessageBar intent="warning">
+                  <MessageBarBody>
+                    {unassignedConflicts.toLocaleString('en-US')} {unassignedConflicts === 1 ? 'conflict' : 'conflicts'} could not be seen by any reviewer.
+                  </MessageBarBody>
+                </MessageBar>
+                <Field label="Reason for closing with unassigned conflicts" required hint="Recorded in the audit trail and the evidence.">
+                  <Textarea value={reason} maxLength={2000} onChange={(_, d) => setReason(d.value)} disabled={closing} />
+                </Field>
+              </>
+            ) : null}
           </DialogContent>
           <DialogActions>
             <Button appearance="secondary" disabled={closing} onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button appearance="primary" disabled={closing} icon={closing ? <Spinner size="tiny" /> : undefined} onClick={onConfirm}>
+            <Button
+              appearance="primary"
+              disabled={closing || missing}
+              icon={closing ? <Spinner size="tiny" /> : undefined}
+              onClick={() => onConfirm(needsReason ? reason.trim() : null)}
+            >
               Close Period
             </Button>
           </DialogActions>

@@ -17,11 +17,13 @@ import { useDebouncedCallback } from '../../components/forms/useDebouncedCallbac
 import type { DashboardRouteChangedSubscription } from '../../__generated__/DashboardRouteChangedSubscription.graphql';
 import { ReportsCard } from './ReportsCard';
 import { ReviewPeriodCard } from './ReviewPeriodCard';
+import { UnassignedConflictsBar } from '../../domain/coverage/UnassignedConflictsBar';
 
 const query = graphql`
   query DashboardRouteQuery($isAdmin: Boolean!) {
     dashboardStats {
       ...DashboardStatCards_stats
+      ...UnassignedConflictsBar_stats @include(if: $isAdmin) @alias(as: "coverage")
     }
     ...ReviewPeriodCard_query @include(if: $isAdmin) @alias(as: "periodCard")
     ...RiskTrendCard_query
@@ -56,6 +58,7 @@ const useStyles = makeStyles({
   loading: {
     paddingTop: tokens.spacingVerticalXXL,
   },
+  coverage: { marginTop: tokens.spacingVerticalL },
 });
 
 /** SPEC §2, 'Risk Management Dashboard'. */
@@ -108,6 +111,11 @@ function Dashboard({ queryRef, isAdmin }: { queryRef: PreloadedQuery<DashboardRo
   return (
     <>
       <DashboardStatCards stats={data.dashboardStats} />
+      {data.dashboardStats.coverage ? (
+        <div className={styles.coverage}>
+          <UnassignedConflictsBar stats={data.dashboardStats.coverage} isAdmin={isAdmin} />
+        </div>
+      ) : null}
       <div className={styles.grid}>
         {data.periodCard ? <ReviewPeriodCard query={data.periodCard} onPeriodChanged={refreshFigures} /> : null}
         <ReportsCard />

@@ -63,8 +63,8 @@ const useStyles = makeStyles({
 });
 
 const closeMutation = graphql`
-  mutation ReviewPeriodCardCloseMutation($id: ID!) {
-    closeReviewPeriod(id: $id) {
+  mutation ReviewPeriodCardCloseMutation($id: ID!, $reason: String) {
+    closeReviewPeriod(id: $id, reason: $reason) {
       __typename
       ... on MutationCloseReviewPeriodSuccess {
         data {
@@ -129,6 +129,9 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
     graphql`
       fragment ReviewPeriodCard_query on Query {
         ...RecurringPeriods_query
+        dashboardStats {
+          unassignedConflicts
+        }
         activeReviewPeriod {
           id
           name
@@ -190,6 +193,7 @@ export function ReviewPeriodCard({ query, onPeriodChanged }: { query: ReviewPeri
           periodId={active?.id ?? null}
           periodName={active?.name ?? null}
           closing={closing}
+          unassignedConflicts={data.dashboardStats.unassignedConflicts}
           onConfirm={periods.close}
         />
       </OnDemand>
@@ -213,11 +217,11 @@ function usePeriodMutations(activeId: string | null, onPeriodChanged: () => void
   const [commitReopen, reopening] = useMutation<ReviewPeriodCardReopenMutation>(reopenMutation);
   const [reopeningId, setReopeningId] = useState<string | null>(null);
 
-  const close = () => {
+  const close = (reason: string | null) => {
     if (!activeId) return;
     const fail = (message?: string) => notify({ title: 'Error', description: message || 'Failed to close review period. Please try again', intent: 'error' });
     commitClose({
-      variables: { id: activeId },
+      variables: { id: activeId, reason },
       updater: (store, response) => {
         if (response?.closeReviewPeriod.__typename === 'MutationCloseReviewPeriodSuccess') {
           store.getRoot().setValue(null, 'activeReviewPeriod');

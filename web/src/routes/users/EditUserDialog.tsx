@@ -19,6 +19,7 @@ const mutation = graphql`
           lastName
           displayName
           role
+          accessUserIds
         }
       }
       ... on ValidationError {
@@ -37,7 +38,16 @@ export type EditUserDialogProps = {
   onClose: () => void;
 };
 
-/** 'Edit' (SPEC §2 User Management, built for real): first name, last name and role. */
+/** The access user ids as typed: separated by commas, spaces or new lines. */
+function parseAccessUserIds(text: string): string[] {
+  return [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
+}
+
+/**
+ * 'Edit' (SPEC §2 User Management, built for real): first name, last name,
+ * role, and the user's ids in the source systems (access user ids: rows of
+ * these users are never theirs to review).
+ */
 export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
   const u = useFragment(
     graphql`
@@ -47,6 +57,7 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
         lastName
         email
         role
+        accessUserIds
       }
     `,
     user,
@@ -57,6 +68,7 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
   const [firstName, setFirstName] = useState(u.firstName);
   const [lastName, setLastName] = useState(u.lastName);
   const [role, setRole] = useState<RoleValue>(u.role === 'ADMIN' ? 'ADMIN' : 'REVIEWER');
+  const [accessIds, setAccessIds] = useState(u.accessUserIds.join(', '));
   const { setErrors, clearError, validation } = useFieldErrors<'firstName'>();
   const [commit, inFlight] = useMutation<EditUserDialogMutation>(mutation);
 
@@ -68,7 +80,7 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
     commit({
       variables: {
         id: u.id,
-        input: { firstName: firstName.trim(), lastName: lastName.trim(), ...(isSelf ? {} : { role }) },
+        input: { firstName: firstName.trim(), lastName: lastName.trim(), accessUserIds: parseAccessUserIds(accessIds), ...(isSelf ? {} : { role }) },
       },
       onCompleted: ({ updateUser: result }) => {
         if (result.__typename === 'MutationUpdateUserSuccess') {
@@ -110,6 +122,12 @@ export function EditUserDialog({ user, isSelf, onClose }: EditUserDialogProps) {
         <Select value={role} onChange={(_, d) => setRole(d.value as RoleValue)} disabled={isSelf}>
           <SelectOptions options={ROLE_OPTIONS} />
         </Select>
+      </Field>
+      <Field
+        label="Access User IDs"
+        hint="This person's user ids in the source systems, separated by commas. They never review rows of these users (self-review)."
+      >
+        <Input value={accessIds} onChange={(_, d) => setAccessIds(d.value)} />
       </Field>
     </FormDialog>
   );
