@@ -73,6 +73,10 @@ export function neutralizeText(value: string): string {
   return UNSAFE_CONTROL.test(value) ? value.replace(UNSAFE_CONTROLS, '') : value;
 }
 
+/** A value as the workbook holds it: a number, or text without unsafe control characters (XML cannot even carry most). */
+export const workbookCell = (v: unknown): string | number =>
+  v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : neutralizeText(String(v));
+
 /**
  * Fields whose text is a secret, compared and never shown: only NUL, surrogates
  * and length are refused there (a password may be any characters).

@@ -3,7 +3,7 @@
 // every value text or a number, never a formula, without unsafe control characters.
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { workbookCell } from '../reports/evidence-export.js';
+import { workbookCell } from '../../core/validation.js';
 import { UPLOAD_COLUMNS, summaryRows, type EvidenceScope } from '../reports/evidence.js';
 import type { ChangeCounts } from './bundle-entries.js';
 

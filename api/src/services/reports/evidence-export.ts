@@ -8,16 +8,12 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { csvLine } from '../../core/csv.js';
-import { neutralizeText } from '../../core/validation.js';
+import { workbookCell } from '../../core/validation.js';
 import { AUDIT_COLUMNS, DECISION_COLUMNS, UPLOAD_COLUMNS, summaryRows } from './evidence.js';
 import type { Evidence } from './period-evidence.js';
 
 export const EVIDENCE_FORMATS = ['xlsx', 'csv'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
-
-/** A value as the workbook holds it: a number, or text without unsafe control characters (XML cannot even carry most). */
-export const workbookCell = (v: unknown): string | number =>
-  v === null || v === undefined ? '' : typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : neutralizeText(String(v));
 
 /** A file name for the download: the period's name made safe, and the date of the evidence. */
 export function evidenceFileName(e: Evidence, format: EvidenceFormat): string {
