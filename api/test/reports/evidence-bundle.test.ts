@@ -8,6 +8,10 @@
 // per upload (duplicates skipped, rows undecided), and a difference the data
 // cannot explain is said.
 import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
@@ -34,6 +38,8 @@ const EXPORT =
   'U3,Cara Diaz,R04,Vendor master,High,0302,SAP ERP,Z_VENDOR\r\n' +
   'U3,Cara Diaz,R05,Bank details,High,0303,SAP ERP,Z_BANK\r\n';
 
+/** The repository: `npx grc-verify` resolves to its packages/grc-verify there, as an auditor's clone would. */
+const REPO = path.resolve(import.meta.dirname, '../../..');
 const sha256 = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest('hex');
 
 async function fetchBundle(query: string, client: Client = admin) {
@@ -179,6 +185,31 @@ describe('evidence bundle', () => {
     expect(events[0]!.occurredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const uploads = JSON.parse(files['uploads.json']!.toString('utf8'));
     expect(uploads[0]).toMatchObject({ originalName: 'q4-export.csv', sha256: sha256(EXPORT), sizeBytes: Buffer.byteLength(EXPORT) });
+  });
+
+  it('verifies with npx grc-verify, offline, against the key the installation publishes', { timeout: 60_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-bundle-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'bundle.zip'), v1);
+      fs.writeFileSync(path.join(dir, 'key.pem'), await (await fetch(`${server.url}/.well-known/grc-evidence-key`)).text());
+      const run = (args: string[]) =>
+        spawnSync('npx', ['--no-install', 'grc-verify', ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true' } });
+      const ok = run(['--key', path.join(dir, 'key.pem'), path.join(dir, 'bundle.zip')]);
+      expect(ok.status, ok.stdout + ok.stderr).toBe(0);
+      expect(ok.stdout).toMatch(/signature/i);
+      expect(ok.stdout).toMatch(/chain/i);
+      // One byte of the decisions changed: the verifier names the file and fails.
+      const zip = await JSZip.loadAsync(v1);
+      const decisions = Buffer.from(await zip.file('decisions.jsonl')!.async('uint8array'));
+      decisions[decisions.length - 2] = decisions[decisions.length - 2]! ^ 1;
+      zip.file('decisions.jsonl', decisions);
+      fs.writeFileSync(path.join(dir, 'tampered.zip'), await zip.generateAsync({ type: 'nodebuffer' }));
+      const bad = run(['--key', path.join(dir, 'key.pem'), path.join(dir, 'tampered.zip')]);
+      expect(bad.status).toBe(1);
+      expect(bad.stdout + bad.stderr).toContain('decisions.jsonl');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reconciles the population: duplicates skipped and undecided rows each explained, the arithmetic closing', async () => {
