@@ -340,20 +340,23 @@ describe('hostile input to GraphQL', () => {
     return null;
   }
 
-  function carriesText(type: GraphQLInputType, depth = 0): boolean {
-    if (isNonNullType(type) || isListType(type)) return carriesText(type.ofType, depth);
-    if (isInputObjectType(type)) return depth < 4 && Object.values(type.getFields()).some((f) => carriesText(f.type, depth + 1));
-    return isScalarType(type) && type.name !== 'Boolean';
+  /** Whether an argument carries a value the case makes hostile: text (strings, IDs, custom scalars), or numbers too. */
+  function carriesText(type: GraphQLInputType, depth = 0, numbers = true): boolean {
+    if (isNonNullType(type) || isListType(type)) return carriesText(type.ofType, depth, numbers);
+    if (isInputObjectType(type)) return depth < 4 && Object.values(type.getFields()).some((f) => carriesText(f.type, depth + 1, numbers));
+    return isScalarType(type) && type.name !== 'Boolean' && (numbers || (type.name !== 'Int' && type.name !== 'Float'));
   }
 
   it('every mutation answers hostile variables with a client error, never an internal one, and writes nothing it refuses', async () => {
     failures.length = 0;
     expect(mutations.length).toBeGreaterThan(10);
-    const cases: [string, unknown, unknown, boolean][] = [
-      ...REFUSED_STRINGS.map(([n, v]): [string, unknown, unknown, boolean] => [n, v, 1, false]),
-      ...TEXT_STRINGS.map(([n, v]): [string, unknown, unknown, boolean] => [n, v, 1, true]),
-      ...WRONG_TYPES.map(([n, v]): [string, unknown, unknown, boolean] => [`${n} for strings`, v, 1, false]),
-      ...HOSTILE_NUMBERS.map(([n, v]): [string, unknown, unknown, boolean] => [`${n} for numbers`, 'a', v, false]),
+    // The last flag: the case makes numbers hostile too (else every number is a valid 1, and a
+    // mutation taking numbers only may take the call).
+    const cases: [string, unknown, unknown, boolean, boolean][] = [
+      ...REFUSED_STRINGS.map(([n, v]): [string, unknown, unknown, boolean, boolean] => [n, v, 1, false, false]),
+      ...TEXT_STRINGS.map(([n, v]): [string, unknown, unknown, boolean, boolean] => [n, v, 1, true, false]),
+      ...WRONG_TYPES.map(([n, v]): [string, unknown, unknown, boolean, boolean] => [`${n} for strings`, v, 1, false, false]),
+      ...HOSTILE_NUMBERS.map(([n, v]): [string, unknown, unknown, boolean, boolean] => [`${n} for numbers`, 'a', v, false, true]),
     ];
     for (const m of mutations) {
       if (m.name === 'logout' || m.name === 'signOut') continue;
@@ -362,13 +365,18 @@ describe('hostile input to GraphQL', () => {
       const named = getNamedType(m.type);
       const selection = 'getFields' in named || 'getTypes' in named ? '{ __typename }' : '';
       const query = `mutation Hostile${vars ? `(${vars})` : ''} { ${m.name}${call ? `(${call})` : ''} ${selection} }`;
-      for (const [label, hostile, numberHostile, textOk] of cases) {
+      for (const [label, hostile, numberHostile, textOk, numbersHostile] of cases) {
         const variables = Object.fromEntries(m.args.map((a) => [a.name, fill(a.type, hostile, numberHostile)]));
         const before = await counts();
         const res = await admin.gql(query, variables);
         const after = await counts();
         // GraphQL answers typed errors (ValidationError, ...) as data; a 2xx with a success type is a write.
-        check({ label: `mutation ${m.name} ${label}`, status: res.status, body: res.body }, before, after, textOk || !m.args.some((a) => carriesText(a.type)));
+        check(
+          { label: `mutation ${m.name} ${label}`, status: res.status, body: res.body },
+          before,
+          after,
+          textOk || !m.args.some((a) => carriesText(a.type, 0, numbersHostile)),
+        );
       }
     }
     // Literal arguments carrying a NUL byte or a lone surrogate (escapes inside the document).

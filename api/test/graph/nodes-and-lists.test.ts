@@ -252,6 +252,7 @@ describe('the shape of the schema', () => {
       SimulationEngineAnswer:
         'the engine’s part of a simulation answer, computed on request and not stored; ruleSetId names the AccessRuleSet version analysed',
       SubmissionItemComment: 'a comment on a RiskRow inside a Submission Node',
+      UnassignedConflict: 'a line of unassignedConflicts; riskRowId names the RiskRow that no reviewer holds',
       UploadPreview: 'a scratch file kept a day until started: previewUpload(previewId:) reads it again, then it is gone',
       UploadProgress: 'an event of the uploadProgress subscription; uploadId is the DataUpload Node’s global id',
     };
@@ -278,6 +279,7 @@ describe('the shape of the schema', () => {
       'riskCategories',
       'nodes',
       'evidenceBundles',
+      'reviewPeriodTemplates',
     ];
     const lists = Object.values(schema.getQueryType()!.getFields()).filter(
       (f) => (isList(f.type) && getNamedType(f.type) instanceof GraphQLObjectType) || (isList(f.type) && getNamedType(f.type).name === 'Node'),

@@ -39,6 +39,7 @@ const NO_BODY = new Set([
   'delete /api/tokens/{id}',
   'delete /api/mapping-profiles/{id}',
   'put /api/rule-sets/{id}/activate',
+  'delete /api/review-period-templates/{id}',
 ]);
 
 const op = (method: string, path: string) => doc.paths[path]?.[method];

@@ -1,7 +1,7 @@
 -- Independence: the user ids in the source systems that are this person
 -- (a reviewer never sees or decides a row whose User ID is one of them).
 -- Each existing user starts with the local part of their e-mail, as new users do.
-ALTER TABLE "users" ADD COLUMN "access_user_ids" TEXT[] NOT NULL DEFAULT ARRAY[]::TEXT[];
+ALTER TABLE "users" ADD COLUMN "access_user_ids" TEXT[] DEFAULT ARRAY[]::TEXT[];
 UPDATE "users" SET "access_user_ids" = ARRAY[split_part("email", '@', 1)] WHERE split_part("email", '@', 1) <> '';
 -- Independence: a new user is, in the source systems, the local part of their
 -- e-mail unless their access user ids are given (administrators edit them).

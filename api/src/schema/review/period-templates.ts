@@ -81,7 +81,7 @@ const CRON = 'The cron expression (five fields, UTC) of a cron schedule; refused
 builder.queryFields((t) => ({
   reviewPeriodTemplates: t.prismaField({
     type: ['ReviewPeriodTemplate'],
-    description: 'Every recurring review period template, the next due first (administrators).',
+    description: 'Every recurring review period template (at most 50), the next due first (administrators).',
     authScopes: { admin: true },
     resolve: (query, _root, _args, ctx) =>
       ctx.prisma.reviewPeriodTemplate.findMany({ ...runnable(query), orderBy: [{ nextRunAt: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] }),

@@ -57,12 +57,12 @@ const UnassignedRowRef = builder.objectRef<coverage.UnassignedRow>('UnassignedCo
   fields: (t) => ({
     riskRowId: t.string({ description: 'The risk row’s stored id.', resolve: (r) => String(r.id) }),
     userId: t.exposeString('userId', { description: 'User ID (the person whose access it is).' }),
-    userName: t.exposeString('userName', { description: 'User Name.' }),
-    accessRiskId: t.exposeString('accessRiskId', { description: 'Access Risk ID.' }),
-    riskDescription: t.exposeString('riskDescription', { description: 'Risk Description.' }),
+    userName: t.exposeString('userName', { description: 'The name of the user whose access it is, as the export gives it.' }),
+    accessRiskId: t.exposeString('accessRiskId', { description: 'The access risk’s id in the loaded export.' }),
+    riskDescription: t.exposeString('riskDescription', { description: 'What the access risk allows, as the export describes it.' }),
     riskLevel: t.exposeString('riskLevel', { description: 'Risk level: high, medium or low.' }),
-    system: t.exposeString('system', { description: 'System.' }),
-    roleProfile: t.exposeString('roleProfile', { description: 'Role/Profile.' }),
+    system: t.exposeString('system', { description: 'The system the access is held in.' }),
+    roleProfile: t.exposeString('roleProfile', { description: 'The role or profile that gives the access.' }),
     reason: t.exposeString('reason', {
       description: "'self-review': routed away from the reviewers whose own access it is; 'unassigned': no criterion matches it.",
     }),

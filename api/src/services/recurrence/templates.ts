@@ -13,6 +13,8 @@ import type { Caller } from '../caller.js';
 import { DEFAULTS_AT_CLOSE, periodReminderFields } from '../review/periods.js';
 import { SCHEDULES, checkCron, checkNamePattern, nextOccurrence, type Schedule } from './schedule.js';
 
+/** How many recurring templates an installation keeps (one is a review programme; a few cover separate scopes). */
+export const MAX_TEMPLATES = 50;
 const DURATION = 'Duration must be a whole number of days from 1 to 366';
 
 const fields = {
@@ -85,6 +87,10 @@ export async function createTemplate(caller: Caller, input: CreateTemplateInput)
   });
   const nextRunAt = nextOccurrence(s.schedule, s.cron, new Date());
   return prisma.$transaction(async (tx) => {
+    // A bounded list: the graph and REST list every template at once.
+    if ((await tx.reviewPeriodTemplate.count()) >= MAX_TEMPLATES) {
+      throw new ValidationError(`At most ${MAX_TEMPLATES} recurring review period templates; delete one first`, 'namePattern');
+    }
     const t = await tx.reviewPeriodTemplate.create({ data: { ...s, nextRunAt, createdById: caller.actor.user.id }, include: withPeriods });
     await recordAudit(tx, caller.actor, { action: 'period_template.created', entityType: 'ReviewPeriodTemplate', entityId: t.id, after: auditView(t) });
     return t;
