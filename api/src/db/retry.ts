@@ -7,7 +7,7 @@
 // inside the transaction is repeated: the callback must not have effects
 // outside it (publishing, mail) before it returns.
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { ServiceBusyError } from '../core/errors.js';
+import { isConnectionLost, ServiceBusyError } from '../core/errors.js';
 
 /** How many times a transaction runs at most. */
 export const TRANSACTION_ATTEMPTS = 4;
@@ -51,6 +51,27 @@ export async function retryingTransaction<T>(
       if (attempt >= TRANSACTION_ATTEMPTS) throw new ServiceBusyError();
       // Apart again at random, a little longer each time.
       await new Promise((r) => setTimeout(r, attempt * (10 + Math.random() * 40)));
+    }
+  }
+}
+
+/** How many times a write is tried at most while the database connection comes back. */
+export const RECONNECT_ATTEMPTS = 6;
+
+/**
+ * Runs `fn` again while it fails because the connection to the database was
+ * lost (the pool opens a fresh one on the next try), pausing a second more
+ * each time. For a write that must record what happened after a dropped
+ * connection (an upload's failure): `fn` must be safe to run twice, as one
+ * transaction is, since a lost connection rolls back what it had not committed.
+ */
+export async function onceReconnected<T>(fn: () => Promise<T>, attempts = RECONNECT_ATTEMPTS): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isConnectionLost(err) || attempt >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, attempt * 500));
     }
   }
 }

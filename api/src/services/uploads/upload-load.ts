@@ -26,6 +26,7 @@ import { isConnectionLost, isDiskFull } from '../../core/errors.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../../core/metrics.js';
 import { withSlot } from '../../db/slots.js';
+import { onceReconnected } from '../../db/retry.js';
 import { mappingChoice } from './mapping-profiles.js';
 
 export type LoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'pubsub' | 'mailer' | 'config' | 'log'>;
@@ -228,15 +229,20 @@ async function failUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, err: 
             ? `The file could not be loaded: ${(err as Error).message.split('\n').slice(-1)[0]}`
             : 'The file could not be loaded.';
   if (!(err instanceof IngestError)) deps.log(`upload ${uploadId} failed: ${(err as Error)?.stack ?? err}`);
-  await prisma.upload.update({ where: { id: uploadId }, data: { status: 'failed', live: false, errorMessage: message, completedAt: new Date() } });
-  await recordAudit(prisma, actor, {
-    action: 'upload.failed',
-    entityType: 'Upload',
-    entityId: uploadId,
-    after: { originalName: up.originalName, error: message },
-  });
+  // The failure is recorded also when it was the connection that failed: the pool opens a new one.
+  await onceReconnected(() =>
+    prisma.$transaction(async (tx) => {
+      await tx.upload.update({ where: { id: uploadId }, data: { status: 'failed', live: false, errorMessage: message, completedAt: new Date() } });
+      await recordAudit(tx, actor, {
+        action: 'upload.failed',
+        entityType: 'Upload',
+        entityId: uploadId,
+        after: { originalName: up.originalName, error: message },
+      });
+    }),
+  );
   publishProgress(deps.pubsub, progressEvent(up, { status: 'failed', rowsProcessed: rows, bytesProcessed: 0, duplicatesSkipped: dups, errorMessage: message }));
-  await removeRowsOf(prisma, [uploadId]);
+  await onceReconnected(() => removeRowsOf(prisma, [uploadId]));
   if (up.emailNotification && up.uploadedBy) {
     await deps.mailer.send({
       to: up.uploadedBy.email,
