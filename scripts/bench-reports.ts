@@ -358,6 +358,44 @@ console.log(
   `| GET /api/risks/export (Export Results, administrator) | ${rate(queueMs)} | ${(queueBytes / 1e6).toFixed(1)} | ${(copyMs / queueMs).toFixed(2)} |`,
 );
 
+// Closing the period: the close freezes its evidence in one transaction, then a job writes the
+// signed bundle (every decision, the period's audit events with their chain, the summary); the
+// bundle's write is timed from the close's answer to its row's 'ready', with the server's memory.
+if (periodId) {
+  const closeRss = process.memoryUsage().rss;
+  let closeRssMax = closeRss;
+  const closeSampler = setInterval(() => (closeRssMax = Math.max(closeRssMax, process.memoryUsage().rss)), 100);
+  t = performance.now();
+  const closed = await fetch(base + `/api/review-periods/${periodId}/close`, {
+    method: 'PUT',
+    headers: { cookie: adminCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason: 'Benchmark close' }),
+  });
+  const closeMs = performance.now() - t;
+  if (!closed.ok) throw new Error(`close answered ${closed.status}: ${await closed.text()}`);
+  let bundle: { status: string; size_bytes: string | null } | undefined;
+  for (;;) {
+    bundle = (
+      await sql.query<{ status: string; size_bytes: string | null }>(
+        `SELECT status, size_bytes::text FROM evidence_bundles WHERE period_id = $1::uuid ORDER BY version DESC LIMIT 1`,
+        [periodId],
+      )
+    )[0];
+    if (bundle && bundle.status !== 'writing') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const bundleMs = performance.now() - t - closeMs;
+  clearInterval(closeSampler);
+  const decisions = Number(
+    (await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM period_evidence_decisions WHERE period_id = $1::uuid`, [periodId]))[0]?.n ?? 0,
+  );
+  console.log(
+    `\nclose (evidence frozen): ${(closeMs / 1000).toFixed(1)} s; signed bundle ${bundle!.status} ${(bundleMs / 1000).toFixed(1)} s later, ` +
+      `${(Number(bundle!.size_bytes ?? 0) / 1e6).toFixed(1)} MB, ${decisions} evidence rows; ` +
+      `server RSS ${(closeRss / 1e6).toFixed(0)} MB before, ${(closeRssMax / 1e6).toFixed(0)} MB at most`,
+  );
+}
+
 await app.close();
 if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
 else console.log(`kept database ${dbName}`);
