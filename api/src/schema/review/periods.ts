@@ -8,6 +8,7 @@ import { filter, pipe } from 'graphql-yoga';
 import { ValidationError } from '../../core/errors.js';
 import * as periods from '../../services/review/periods.js';
 import * as reminders from '../../services/review/reminders.js';
+import { ReviewStageInput, stagePlanInput } from './stage-input.js';
 
 export const PeriodStatusEnum = enumOf('PeriodStatus', {
   description: 'Whether a review period takes decisions.',
@@ -118,6 +119,7 @@ const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
     endDate: t.field({ type: 'DateTime', description: 'The planned end.' }),
     reminderDaysBefore: t.intList({ description: 'Days before the end date to remind reviewers with pending items, e.g. [7, 1]; needs an end date.' }),
     defaultDecisionAtClose: t.field({ type: DefaultAtCloseEnum, description: 'Default: pending.' }),
+    stages: t.field({ type: [ReviewStageInput], description: 'Its 1 to 3 stages, in order (default: one stage reviewed by the assignment criteria).' }),
   }),
 });
 
@@ -150,7 +152,7 @@ builder.mutationFields((t) => {
       errors: { types: [ValidationError] },
       args: { input: t.arg({ type: CreateReviewPeriodInput, required: true, description: 'The new period.' }) },
       resolve: async (query, _root, { input }, ctx) => {
-        const p = await periods.createPeriod(ctx.caller!, input);
+        const p = await periods.createPeriod(ctx.caller!, { ...input, stages: stagePlanInput(input.stages) });
         return ctx.prisma.reviewPeriod.findUniqueOrThrow({ ...runnable(query), where: { id: p.id } });
       },
     }),

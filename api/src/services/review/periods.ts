@@ -25,6 +25,7 @@ import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { getActivePeriod, getDecisionPeriod } from './current-period.js';
+import { stagesSchema } from './stage-plan.js';
 
 export const NO_ACTIVE_PERIOD = 'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
 
@@ -90,6 +91,7 @@ export const createPeriodSchema = z.object({
   startDate: dateInput('Start date is not a valid date').nullish(),
   endDate: dateInput('End date is not a valid date').nullish(),
   ...periodReminderFields,
+  stages: stagesSchema.nullish(),
 });
 export type CreatePeriodInput = z.input<typeof createPeriodSchema>;
 
