@@ -16,7 +16,7 @@
 // else 'retain' (the strictest decision wins, as remediation reads it).
 import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
 import type { DbClient } from '../../core/types.js';
-import { rowHoldersSql } from '../holds.js';
+import { coverageState } from '../review/coverage.js';
 import { LIVE_ROWS } from '../live-rows.js';
 
 /** An upload of the period's scope, as services/reports/evidence.ts lists it (what the reconciliation reads of it). */
@@ -63,8 +63,12 @@ interface Counted {
   pending: bigint;
 }
 
-/** The live rows per upload with how each was decided in the period (one pass over the rows). */
-function countsSql(periodId: string): Prisma.Sql {
+/**
+ * The live rows per upload with how each was decided in the period (one pass over the rows).
+ * `nobody` is the coverage's condition for rows no one can review (services/review/coverage.ts):
+ * a condition on the row's own columns, so the pass does not look up each undecided row's holders.
+ */
+function countsSql(periodId: string, nobody: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     WITH k AS (
       SELECT d.risk_row_id,
@@ -77,8 +81,8 @@ function countsSql(periodId: string): Prisma.Sql {
     SELECT r.upload_id::text AS upload_id, count(*) AS in_scope,
            count(*) FILTER (WHERE k.kind = 'retain') AS retain, count(*) FILTER (WHERE k.kind = 'remove') AS remove,
            count(*) FILTER (WHERE k.kind = 'mitigated') AS mitigated, count(*) FILTER (WHERE k.kind = 'default') AS by_default,
-           count(*) FILTER (WHERE k.kind IS NULL AND NOT EXISTS ${rowHoldersSql}) AS unassigned,
-           count(*) FILTER (WHERE k.kind IS NULL AND EXISTS ${rowHoldersSql}) AS pending
+           count(*) FILTER (WHERE k.kind IS NULL AND ${nobody}) AS unassigned,
+           count(*) FILTER (WHERE k.kind IS NULL AND NOT ${nobody}) AS pending
       FROM risk_rows r LEFT JOIN k ON k.risk_row_id = r.id
      WHERE ${LIVE_ROWS}
      GROUP BY r.upload_id`;
@@ -132,7 +136,7 @@ function entryOf(u: ScopeUpload | null, c: Counted | undefined, unlisted = false
  * loaded without an upload, when there are any), in the uploads' order.
  */
 export async function reconcile(db: DbClient, period: ReviewPeriod, uploads: ScopeUpload[]): Promise<Reconciliation> {
-  const counted = await db.$queryRaw<Counted[]>(countsSql(period.id));
+  const counted = await db.$queryRaw<Counted[]>(countsSql(period.id, (await coverageState(db)).nobody));
   const byUpload = new Map(counted.map((c) => [c.upload_id, c]));
   const entries = uploads.map((u) => entryOf(u, byUpload.get(u.id)));
   const unattached = byUpload.get(null);

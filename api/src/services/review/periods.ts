@@ -156,8 +156,12 @@ function statusChange(before: ReviewPeriod, status: 'active' | 'closed', now: Da
 /** The longest reason a close may give for rows nobody could review. */
 export const MAX_CLOSE_REASON = 2000;
 
-/** A close writes the default at close and freezes the evidence of every decision: more time than a save. */
-const CLOSE_TRANSACTION = { timeout: 120_000, maxWait: 30_000 };
+/**
+ * A close writes the default at close and freezes the evidence of every decision: minutes for
+ * millions of decisions, and it must not be cut short (changes arriving meanwhile are refused at
+ * once, not held: see enterForChange).
+ */
+const CLOSE_TRANSACTION = { timeout: 30 * 60_000, maxWait: 30_000 };
 
 /**
  * Opens (reopens) or closes a period. Closing freezes the period's auditor
