@@ -26,6 +26,7 @@ import { rowHoldersSql } from '../holds.js';
 import { recommendationValueSql } from '../review/recommendations.js';
 import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
 import { evidenceCoverage, type EvidenceCoverage } from '../review/coverage.js';
+import { resolvedBeforeDecision, type ResolvedConflict } from '../mid-period/arrivals.js';
 
 export interface EvidenceUpload {
   id: string;
@@ -80,6 +81,12 @@ export interface EvidenceScope {
     reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
     /** Coverage and independence: rows nobody could review, the close's reason, the fallback reviewers, each self-review routing (absent in evidence frozen before they were recorded). */
     coverage?: EvidenceCoverage;
+    /**
+     * Conflicts pending in the period that a later 'replace' upload no longer contained: resolved
+     * before decision, not pending, listed with when they went (the first RESOLVED_LISTED; the count
+     * is whole). Absent in evidence frozen before they were recorded.
+     */
+    resolvedBeforeDecision?: { count: number; rows: ResolvedConflict[] };
   };
 }
 
@@ -214,6 +221,7 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
   });
   const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? personLabel(u) : null);
   const coverage = await evidenceCoverage(db, period.id);
+  const resolved = await resolvedBeforeDecision(db, period.id);
   // A reason is the close's: an open period (reopened) has none yet.
   if (period.status !== 'closed') coverage.closeReason = null;
   return {
@@ -255,6 +263,7 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
         note: m.note,
       })),
       coverage,
+      resolvedBeforeDecision: resolved,
     },
   };
 }
@@ -342,6 +351,18 @@ export function summaryRows(s: EvidenceScope): [string, string | number][] {
     for (const r of c.selfReviewRoutings) {
       rows.push([`Routed: self-review of ${r.reviewer}`, `${r.rows} row${r.rows === 1 ? '' : 's'} of user ${r.userId} went to the fallback reviewer`]);
     }
+  }
+  const gone = s.summary.resolvedBeforeDecision;
+  if (gone) {
+    rows.push(['Resolved before decision', gone.count]);
+    for (const g of gone.rows) {
+      rows.push([
+        `Resolved before decision: ${g.userId} / ${g.accessRiskId}`,
+        `${g.userName ? `${g.userName}, ` : ''}${g.system}, role ${g.roleProfile || '-'}${g.compositeBusinessRole ? ` in ${g.compositeBusinessRole}` : ''}: ` +
+          `no longer in the data as of ${g.resolvedAt}`,
+      ]);
+    }
+    if (gone.count > gone.rows.length) rows.push(['Resolved before decision (not listed)', gone.count - gone.rows.length]);
   }
   return rows;
 }
