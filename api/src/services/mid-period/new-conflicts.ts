@@ -78,7 +78,13 @@ export async function notifyNewConflicts(deps: NewConflictDeps, batch: PeriodBat
     const out: Notification[] = [];
     for (const r of reached) {
       out.push(
-        await createSystemNotification(tx, { type: 'info', title: newConflictsTitle(r.count), message: message(r.count), targetUserId: r.reviewer.id, link: QUEUE_PATH }),
+        await createSystemNotification(tx, {
+          type: 'info',
+          title: newConflictsTitle(r.count),
+          message: message(r.count),
+          targetUserId: r.reviewer.id,
+          link: QUEUE_PATH,
+        }),
       );
     }
     return out;

@@ -352,18 +352,22 @@ export function summaryRows(s: EvidenceScope): [string, string | number][] {
       rows.push([`Routed: self-review of ${r.reviewer}`, `${r.rows} row${r.rows === 1 ? '' : 's'} of user ${r.userId} went to the fallback reviewer`]);
     }
   }
-  const gone = s.summary.resolvedBeforeDecision;
-  if (gone) {
-    rows.push(['Resolved before decision', gone.count]);
-    for (const g of gone.rows) {
-      rows.push([
-        `Resolved before decision: ${g.userId} / ${g.accessRiskId}`,
-        `${g.userName ? `${g.userName}, ` : ''}${g.system}, role ${g.roleProfile || '-'}${g.compositeBusinessRole ? ` in ${g.compositeBusinessRole}` : ''}: ` +
-          `no longer in the data as of ${g.resolvedAt}`,
-      ]);
-    }
-    if (gone.count > gone.rows.length) rows.push(['Resolved before decision (not listed)', gone.count - gone.rows.length]);
+  rows.push(...resolvedRows(s.summary.resolvedBeforeDecision));
+  return rows;
+}
+
+/** The Summary sheet's lines of the conflicts resolved before decision: how many, then one line each. */
+function resolvedRows(gone: EvidenceScope['summary']['resolvedBeforeDecision']): [string, string | number][] {
+  if (!gone) return [];
+  const rows: [string, string | number][] = [['Resolved before decision', gone.count]];
+  for (const g of gone.rows) {
+    const role = `role ${g.roleProfile || '-'}${g.compositeBusinessRole ? ` in ${g.compositeBusinessRole}` : ''}`;
+    rows.push([
+      `Resolved before decision: ${g.userId} / ${g.accessRiskId}`,
+      `${g.userName ? `${g.userName}, ` : ''}${g.system}, ${role}: no longer in the data as of ${g.resolvedAt}`,
+    ]);
   }
+  if (gone.count > gone.rows.length) rows.push(['Resolved before decision (not listed)', gone.count - gone.rows.length]);
   return rows;
 }
 
