@@ -123,7 +123,7 @@ describe('conflicts that appear during a review period', () => {
     expect(Object.keys(mine).sort()).toEqual(['U1', 'U2', 'U4', 'U5', 'U6', 'U9']);
     for (const u of ['U4', 'U5', 'U6']) expect(mine[u].newSince).toBe(completedAt);
     for (const u of ['U1', 'U2', 'U9']) expect(mine[u].newSince).toBeNull();
-    const all = byUser((await admin.get('/api/risks', { limit: 100 })).body.risks);
+    const all = byUser((await admin.get('/api/risks?limit=100')).body.risks);
     expect(all.U7.newSince).toBe(completedAt);
     expect(all.U3.newSince).toBeNull();
 
