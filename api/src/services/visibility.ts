@@ -21,6 +21,8 @@ export type RiskRowWithDecision = RiskRow & {
   /** The viewer's mitigation, on the lists' rows (services/review/risks.ts listRisks). */
   decisionMitigationControl?: string | null;
   decisionMitigationExpiresAt?: Date | null;
+  /** On the lists' rows: since when the row is new in the active period (joined after it began; services/mid-period/). */
+  newSince?: Date | null;
 } & HelpDecidingFacts; // the facts of help deciding, on the lists' rows (services/review/recommendations.ts)
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */

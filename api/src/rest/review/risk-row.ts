@@ -21,6 +21,7 @@ export function riskRowJson(r: RiskRowWithDecision) {
     decisionComments: r.decisionComments ?? null,
     decisionMitigationControl: r.decisionMitigationControl ?? null,
     decisionMitigationExpiresAt: r.decisionMitigationExpiresAt ?? null,
+    newSince: r.newSince ?? null,
     recommendation: recommendationOf(r),
     lastPeriodDecision: r.lastPeriodDecision ?? null,
     sharedWith: sharedOf(r),

@@ -63,6 +63,9 @@ export const RiskRowJson = z.strictObject({
   decisionComments: z.string().nullable().describe('The comment given with the caller’s decision'),
   decisionMitigationControl: z.string().nullable().describe('The mitigating control named with a retain_mitigated decision'),
   decisionMitigationExpiresAt: isoDate().nullable().describe('When that mitigating control expires'),
+  newSince: isoDate()
+    .nullable()
+    .describe('When the row joined the active period, if after the period began (a mid-period upload or analysis run); null: not new'),
   recommendation: z
     .strictObject({
       value: z.enum(RECOMMENDATIONS).describe('What the facts suggest; never applied on its own'),

@@ -9,6 +9,7 @@ import * as decisions from '../../services/review/decisions.js';
 import * as bulk from '../../services/review/bulk-decisions.js';
 import * as mitigations from '../../services/review/mitigations.js';
 import * as approval from '../../services/review/approval-review.js';
+import { newSinceOf } from '../../services/mid-period/arrivals.js';
 import { reviewRules, type ReviewRules } from '../../services/identity/settings.js';
 import { DECISION_VALUES, SUBMISSION_STATUSES, type DecisionValue } from '../../services/risk-rules.js';
 import { filter, pipe } from 'graphql-yoga';
@@ -37,7 +38,12 @@ export const SubmissionStatusEnum = enumOf('SubmissionStatus', {
   },
 });
 
-type WithDecision = RiskRow & { decision?: string | null; decisionMitigationControl?: string | null; decisionMitigationExpiresAt?: Date | null };
+type WithDecision = RiskRow & {
+  decision?: string | null;
+  decisionMitigationControl?: string | null;
+  decisionMitigationExpiresAt?: Date | null;
+  newSince?: Date | null;
+};
 
 builder.prismaObjectFields(RiskRowNode, (t) => ({
   /** The viewer's own decision in the active period, if any. */
@@ -70,6 +76,27 @@ builder.prismaObjectFields(RiskRowNode, (t) => ({
       const row = r as WithDecision;
       if (row.decisionMitigationExpiresAt !== undefined) return row.decisionMitigationExpiresAt;
       return (await decisions.myDecisionOn(ctx.caller!, r.id))?.mitigationExpiresAt ?? null;
+    },
+  }),
+  newSince: t.field({
+    type: 'DateTime',
+    nullable: true,
+    description:
+      'When the row joined the active period, if after the period began (an upload or analysis run during the period): the queue marks it new. Null: not new, or no active period.',
+    resolve: async (r, _args, ctx) => {
+      const row = r as WithDecision;
+      if (row.newSince !== undefined) return row.newSince;
+      // Rows read by id are looked up together, one query per request.
+      const viewer = ctx.caller!.viewer;
+      const loader = viewer.loader<bigint, Date | null>(
+        'new-since',
+        async (ids) => {
+          const found = await newSinceOf(ctx.prisma, await viewer.decisionPeriod(), ids);
+          return ids.map((id) => found.get(id) ?? null);
+        },
+        String,
+      );
+      return loader.load(r.id);
     },
   }),
 }));

@@ -26,6 +26,7 @@ import { holdersOf, holdersTextSql, type Holder } from '../holds.js';
 import { recommendationValueSql } from '../review/recommendations.js';
 import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
 import { evidenceCoverage, type EvidenceCoverage } from '../review/coverage.js';
+import { resolvedBeforeDecision, type ResolvedConflict } from '../mid-period/arrivals.js';
 
 export interface EvidenceUpload {
   id: string;
@@ -80,6 +81,12 @@ export interface EvidenceScope {
     reassignments?: { at: string; what: string; from: string; to: string; by: string; note: string | null }[];
     /** Coverage and independence: rows nobody could review, the close's reason, the fallback reviewers, each self-review routing (absent in evidence frozen before they were recorded). */
     coverage?: EvidenceCoverage;
+    /**
+     * Conflicts pending in the period that a later 'replace' upload no longer contained: resolved
+     * before decision, not pending, listed with when they went (the first RESOLVED_LISTED; the count
+     * is whole). Absent in evidence frozen before they were recorded.
+     */
+    resolvedBeforeDecision?: { count: number; rows: ResolvedConflict[] };
   };
 }
 
@@ -218,6 +225,7 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
   });
   const who = (u: { firstName: string; lastName: string; email: string } | null) => (u ? personLabel(u) : null);
   const coverage = await evidenceCoverage(db, period.id);
+  const resolved = await resolvedBeforeDecision(db, period.id);
   // A reason is the close's: an open period (reopened) has none yet.
   if (period.status !== 'closed') coverage.closeReason = null;
   return {
@@ -259,6 +267,7 @@ export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date,
         note: m.note,
       })),
       coverage,
+      resolvedBeforeDecision: resolved,
     },
   };
 }
@@ -347,6 +356,22 @@ export function summaryRows(s: EvidenceScope): [string, string | number][] {
       rows.push([`Routed: self-review of ${r.reviewer}`, `${r.rows} row${r.rows === 1 ? '' : 's'} of user ${r.userId} went to the fallback reviewer`]);
     }
   }
+  rows.push(...resolvedRows(s.summary.resolvedBeforeDecision));
+  return rows;
+}
+
+/** The Summary sheet's lines of the conflicts resolved before decision: how many, then one line each. */
+function resolvedRows(gone: EvidenceScope['summary']['resolvedBeforeDecision']): [string, string | number][] {
+  if (!gone) return [];
+  const rows: [string, string | number][] = [['Resolved before decision', gone.count]];
+  for (const g of gone.rows) {
+    const role = `role ${g.roleProfile || '-'}${g.compositeBusinessRole ? ` in ${g.compositeBusinessRole}` : ''}`;
+    rows.push([
+      `Resolved before decision: ${g.userId} / ${g.accessRiskId}`,
+      `${g.userName ? `${g.userName}, ` : ''}${g.system}, ${role}: no longer in the data as of ${g.resolvedAt}`,
+    ]);
+  }
+  if (gone.count > gone.rows.length) rows.push(['Resolved before decision (not listed)', gone.count - gone.rows.length]);
   return rows;
 }
 

@@ -20,6 +20,7 @@ import {
   type RecommendationContext,
 } from './recommendations.js';
 import { DECISION_STATES, PENDING, RISK_LEVELS, likeContains, orList } from '../risk-rules.js';
+import { newSinceOf } from '../mid-period/arrivals.js';
 
 export const MAX_PAGE_SIZE = 500;
 /** The highest page number asked for by number (500 rows a page: far beyond any queue). */
@@ -244,7 +245,13 @@ export async function listRisks(caller: Caller, filter: RiskFilter, paging: Risk
     const take = Math.min(limit, total - offset);
     rows = (await select(Prisma.sql`TRUE`, Prisma.sql`DESC`, total - offset - take, take)).reverse();
   } else rows = await select(Prisma.sql`TRUE`, Prisma.sql`ASC`, offset, limit);
-  return { risks: rows.map(fromRaw), total, page, limit };
+  // Rows that joined the active period after it began are marked 'new since' (one query for the page).
+  const since = await newSinceOf(
+    prisma,
+    period,
+    rows.map((r) => BigInt(r.id)),
+  );
+  return { risks: rows.map((raw) => ({ ...fromRaw(raw), newSince: since.get(BigInt(raw.id)) ?? null })), total, page, limit };
 }
 
 const ownDecisionJoin = (periodId: string | null, userId: string) =>

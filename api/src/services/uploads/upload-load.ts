@@ -3,7 +3,9 @@
 // (ingest/duplicates.ts), written with COPY in batches (ingest/copy-loader.ts)
 // with a progress event per batch, and then made live in one short
 // transaction (for 'replace', the earlier data stops being live and its
-// decisions move to equal rows). The rows stay invisible until then, so a
+// decisions move to equal rows; what is new to an active review period, and
+// what left it, is recorded, and the new rows' reviewers told after the
+// commit: services/mid-period/). The rows stay invisible until then, so a
 // failure leaves no row visible: the upload is failed, its rows removed. The
 // uploader is mailed either way when they asked for it. The reaper fails
 // loads whose worker died.
@@ -28,6 +30,8 @@ import { ingestRows } from '../../core/metrics.js';
 import { withSlot } from '../../db/slots.js';
 import { onceReconnected } from '../../db/retry.js';
 import { mappingChoice } from './mapping-profiles.js';
+import { recordPeriodChanges, type PeriodBatch } from '../mid-period/arrivals.js';
+import { notifyNewConflicts } from '../mid-period/new-conflicts.js';
 
 export type LoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'pubsub' | 'mailer' | 'config' | 'log'>;
 
@@ -143,13 +147,17 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
   const uploadId = up.id;
   return prisma.$transaction(
     async (tx) => {
+      const completedAt = new Date();
+      let batch: PeriodBatch | null;
       if (up.mode === 'replace') {
         await carryOverDecisions(tx, actor, uploadId);
+        // While the replaced data is still the live one: what is new to the active period, what left it.
+        batch = await recordPeriodChanges(tx, up, completedAt);
         await tx.upload.updateMany({ where: { live: true, id: { not: uploadId } }, data: { live: false, supersededAt: new Date() } });
         // Rows loaded without an upload are part of the data being replaced.
         await tx.$executeRaw`DELETE FROM risk_rows WHERE upload_id IS NULL`;
         await dispatch(tx, { kind: 'upload-rows-deleted', uploadId: null });
-      }
+      } else batch = await recordPeriodChanges(tx, up, completedAt);
       // Readers bound their scans by this (see LIVE_ROWS).
       await tx.$executeRaw`UPDATE uploads SET max_row_id = (SELECT max(id) FROM risk_rows WHERE upload_id = ${uploadId}::uuid) WHERE id = ${uploadId}::uuid`;
       await tx.upload.update({
@@ -160,7 +168,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
           recordCount: counts.rows,
           duplicatesSkipped: counts.duplicates,
           warnings: counts.warnings,
-          completedAt: new Date(),
+          completedAt,
           heartbeatAt: new Date(),
         },
       });
@@ -173,7 +181,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
       // The kept aggregates follow the new live rows before the upload is done.
       const kept = await dispatch(tx, { kind: 'upload-live' });
       // The remediation list's 'done' items are checked against the new data (verified, or reopened).
-      return { checked: await checkRemediation(tx, actor, uploadId), kept };
+      return { checked: await checkRemediation(tx, actor, uploadId), kept, batch };
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
@@ -182,7 +190,7 @@ async function goLive(prisma: PrismaClient, up: LoadingUpload, actor: Actor, cou
 /** The load has written every row: live, announced, mailed; a 'replace' then purges what it replaced. */
 async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, counts: Outcome, started: number) {
   const { rows, duplicates: dups } = counts;
-  const { checked, kept } = await goLive(deps.prisma, up, actor, counts);
+  const { checked, kept, batch } = await goLive(deps.prisma, up, actor, counts);
   await notifyReopened(deps, actor, checked).catch((err: Error) => deps.log(`upload ${up.id}: remediation notification failed: ${err.stack ?? err}`));
   deps.log(`upload ${up.originalName}: ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s (${dups} duplicates skipped)`);
   // What the kept aggregates do after the commit (the dashboard's figures worked out), before the
@@ -211,6 +219,8 @@ async function completeUpload(deps: LoadDeps, up: LoadingUpload, actor: Actor, c
         (warned ? `\nWarnings:\n${counts.warnings.map((w) => `- ${w}`).join('\n')}\n` : ''),
     });
   }
+  // The reviewers of conflicts new to the active period are told, once for the batch.
+  if (batch) await notifyNewConflicts(deps, batch).catch((err: Error) => deps.log(`upload ${up.id}: new conflicts notification failed: ${err.stack ?? err}`));
   if (up.mode === 'replace') await purgeDeadRows(deps.prisma);
 }
 

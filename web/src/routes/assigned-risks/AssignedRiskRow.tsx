@@ -24,6 +24,7 @@ import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../.
 import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
 import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
 import { RecommendationHint } from '../../domain/risks/RecommendationHint';
+import { NewSinceBadge } from '../../domain/risks/NewSinceBadge';
 import { AskQuestionDialog } from '../../domain/questions/AskQuestionDialog';
 import { RowQuestions } from '../../domain/questions/RowQuestions';
 
@@ -72,6 +73,7 @@ export function AssignedRiskRow({
         myMitigationControl
         myMitigationExpiresAt
         ...RecommendationHint_row
+        ...NewSinceBadge_row
         ...RowQuestions_row
       }
     `,
@@ -89,6 +91,7 @@ export function AssignedRiskRow({
       <TableCell>
         <TableCellLayout description={<Caption1 className={styles.muted}>{r.userGroup ? `${r.userId} · ${r.userGroup}` : r.userId}</Caption1>}>
           <Text className={styles.primary}>{who}</Text>
+          <NewSinceBadge row={r} />
         </TableCellLayout>
       </TableCell>
       <TableCell>

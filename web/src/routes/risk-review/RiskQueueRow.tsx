@@ -5,6 +5,7 @@ import type { RiskQueueRow_row$key } from '../../__generated__/RiskQueueRow_row.
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { useSaveDecisions } from '../../domain/risks/useSaveDecisions';
 import { RecommendationHint } from '../../domain/risks/RecommendationHint';
+import { NewSinceBadge } from '../../domain/risks/NewSinceBadge';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -59,6 +60,7 @@ export function RiskQueueRow({ row, selected, onToggle, locked }: { row: RiskQue
         myMitigationControl
         myMitigationExpiresAt
         ...RecommendationHint_row
+        ...NewSinceBadge_row
       }
     `,
     row,
@@ -86,6 +88,7 @@ export function RiskQueueRow({ row, selected, onToggle, locked }: { row: RiskQue
           description={r.userGroup ? <Caption1 className={styles.muted}>{r.userGroup}</Caption1> : <Caption1 className={styles.noGroup}>No Group</Caption1>}
         >
           <Text className={styles.primary}>{who}</Text>
+          <NewSinceBadge row={r} />
         </TableCellLayout>
       </TableCell>
       <TableCell>
