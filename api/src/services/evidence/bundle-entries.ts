@@ -10,7 +10,7 @@ import type { DbClient } from '../../core/types.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { periodAuditCondition, type EvidenceScope } from '../reports/evidence.js';
 
-const BATCH = 5000;
+const BATCH = 10_000;
 
 /** What changed since the previous version: counted while changes.jsonl is written. */
 export interface ChangeCounts {
@@ -22,12 +22,17 @@ export interface ChangeCounts {
   rowsInScope: { uploadId: string | null; fileName: string; before: number; after: number }[];
 }
 
-/** The version's frozen decisions, one JSON object a line, in their order. */
+/**
+ * The version's frozen decisions, one JSON object a line, in their order: each record as
+ * PostgreSQL writes it out (no parse and re-serialisation of a million objects in the app).
+ */
 export async function* decisionLines(db: DbClient, periodId: string, version: number): AsyncGenerator<string> {
   for (let after = 0; ;) {
-    const rows = await db.periodEvidenceDecision.findMany({ where: { periodId, version, seq: { gt: after } }, orderBy: { seq: 'asc' }, take: BATCH });
+    const rows = await db.$queryRaw<{ seq: number; line: string }[]>`
+      SELECT seq, record::text AS line FROM period_evidence_decisions
+       WHERE period_id = ${periodId}::uuid AND version = ${version}::int AND seq > ${after}::int ORDER BY seq LIMIT ${BATCH}`;
     if (!rows.length) return;
-    yield rows.map((r) => JSON.stringify(r.record) + '\n').join('');
+    yield rows.map((r) => r.line + '\n').join('');
     after = rows[rows.length - 1]!.seq;
   }
 }
