@@ -8,6 +8,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
 import { loadExport } from '../helpers/upload.js';
+import { decisionRecordsSql, liveDecisionRecords } from '../../src/services/reports/evidence.js';
+import { holdersOf } from '../../src/services/holds.js';
 
 let server: TestServer;
 let admin: Client;
@@ -156,5 +158,24 @@ describe('auditor evidence', () => {
     expect((await download('csv', crypto.randomUUID())).status).toBe(404);
     expect((await admin.get(`/api/reports/evidence?periodId=${periodId}&format=pdf`)).status).toBe(400);
     expect((await admin.get(`/api/reports/evidence`)).status).toBe(400);
+  });
+
+  it('of a period still open is read page by page in the one order, every decision once', async () => {
+    const db = server.app.deps.prisma;
+    // The period opened after the close ('Q1 2027'): a's rows of U9 and three more, all decided.
+    await upload(HEADER + ['R21', 'R22', 'R23'].map((r) => `U9,Zed Young,${r},Other,High,0301,SAP ERP,Z_${r}`).join('\r\n') + '\r\n', 'append');
+    const open = (await db.reviewPeriod.findFirst({ where: { status: 'active' } }))!;
+    const mine = (await a.client.get('/api/assigned-risks')).body.risks as { id: number }[];
+    const decided = await a.client.post('/api/reviews/decisions', { decisions: mine.map((r) => ({ riskDefinitionId: r.id, decision: 'retain' })) });
+    expect(decided.status).toBe(200);
+    const holders = await holdersOf(db, null);
+    const whole = await db.$queryRaw<{ record: { riskRowId: string; reviewerId: string } }[]>`
+      SELECT x.record FROM (${decisionRecordsSql(open.id, holders)}) x ORDER BY x.seq`;
+    expect(whole.length).toBe(4);
+    // Pages of one record, the order's keys walked one at a time: each page resumes after the last.
+    const paged: { riskRowId: unknown; reviewerId: unknown }[] = [];
+    for await (const page of liveDecisionRecords(db, open.id, holders, 1, 1))
+      paged.push(...page.map((r) => ({ riskRowId: r.riskRowId, reviewerId: r.reviewerId })));
+    expect(paged).toEqual(whole.map((w) => ({ riskRowId: w.record.riskRowId, reviewerId: w.record.reviewerId })));
   });
 });

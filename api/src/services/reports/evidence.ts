@@ -138,7 +138,7 @@ const iso = (expr: string) => Prisma.raw(`to_char(${expr} AT TIME ZONE 'UTC', 'Y
  * 'Assigned To' is the row's holders (`holders`: holdersOf) as plain conditions per row, as the risk
  * report names them, with no query per row: a close of millions of decisions stays minutes, not hours.
  */
-export function decisionRecordsSql(periodId: string, holders: Holder[]): Prisma.Sql {
+export function decisionRecordsSql(periodId: string, holders: Holder[], only?: string[]): Prisma.Sql {
   return Prisma.sql`
     SELECT row_number() OVER (ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id)::int AS seq,
            jsonb_build_object(
@@ -165,7 +165,48 @@ export function decisionRecordsSql(periodId: string, holders: Holder[]): Prisma.
       ) s ON TRUE
       LEFT JOIN users a ON a.id = s.reviewed_by_id
       LEFT JOIN submission_item_comments c ON c.submission_id = s.id AND c.risk_row_id = d.risk_row_id
-     WHERE d.period_id = ${periodId}::uuid`;
+     WHERE d.period_id = ${periodId}::uuid${only ? Prisma.sql` AND d.id = ANY(${only}::uuid[])` : Prisma.empty}`;
+}
+
+/** The order of decisionRecordsSql's records, as a key a walk can resume after. */
+interface RecordKey {
+  id: string;
+  user_id: string;
+  access_risk_id: string;
+  role_profile: string;
+  row_id: string;
+}
+
+/**
+ * The decision records of a period still open, in their order, in pages (flat memory): the order's
+ * keys are walked `keyPage` at a time (each page one top-N sort of the period's decisions), and only
+ * a page's records are worked out, never the whole set per page.
+ */
+export async function* liveDecisionRecords(
+  db: DbClient,
+  periodId: string,
+  holders: Holder[],
+  page = 5000,
+  keyPage = 50_000,
+): AsyncGenerator<Record<string, unknown>[]> {
+  for (let last: RecordKey | null = null; ;) {
+    const after: Prisma.Sql = last
+      ? Prisma.sql`AND (r.user_id, r.access_risk_id, r.role_profile, r.id, d.id) > (${last.user_id}, ${last.access_risk_id}, ${last.role_profile}, ${last.row_id}::bigint, ${last.id}::uuid)`
+      : Prisma.empty;
+    const keys = await db.$queryRaw<RecordKey[]>`
+      SELECT d.id::text AS id, r.user_id, r.access_risk_id, r.role_profile, r.id::text AS row_id
+        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
+       WHERE d.period_id = ${periodId}::uuid ${after}
+       ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id LIMIT ${keyPage}`;
+    for (let i = 0; i < keys.length; i += page) {
+      const ids = keys.slice(i, i + page).map((k) => k.id);
+      const rows = await db.$queryRaw<{ record: Record<string, unknown> }[]>`
+        SELECT x.record FROM (${decisionRecordsSql(periodId, holders, ids)}) x ORDER BY x.seq`;
+      yield rows.map((r) => r.record);
+    }
+    if (keys.length < keyPage) return;
+    last = keys[keys.length - 1]!;
+  }
 }
 
 async function sha256Of(file: string): Promise<string | null> {

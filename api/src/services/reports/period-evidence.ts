@@ -8,7 +8,7 @@
 import { NotFoundError } from '../../core/errors.js';
 import { isUuid } from '../../core/types.js';
 import type { Caller } from '../caller.js';
-import { buildScope, decisionRecordsSql, evidenceUploads, freezeEvidence, periodAuditCondition, type EvidenceScope } from './evidence.js';
+import { buildScope, evidenceUploads, liveDecisionRecords, freezeEvidence, periodAuditCondition, type EvidenceScope } from './evidence.js';
 import { holdersOf } from '../holds.js';
 import { queueBundle } from '../evidence/evidence-bundle.js';
 import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
@@ -59,15 +59,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
     const now = new Date();
     scope = await buildScope(prisma, period, now, false, await evidenceUploads(prisma, period, now, uploadsDir));
     const holders = await holdersOf(prisma, null);
-    decisions = async function* () {
-      for (let after = 0; ;) {
-        const rows = await prisma.$queryRaw<{ seq: number; record: Record<string, unknown> }[]>`
-          SELECT x.seq, x.record FROM (${decisionRecordsSql(periodId, holders)}) x WHERE x.seq > ${after} ORDER BY x.seq LIMIT ${BATCH}`;
-        if (!rows.length) return;
-        yield rows.map((r) => r.record);
-        after = rows[rows.length - 1]!.seq;
-      }
-    };
+    decisions = () => liveDecisionRecords(prisma, periodId, holders, BATCH);
   }
   const condition = periodAuditCondition(periodId, period.startDate, scope.lastAuditId);
   const audit = async function* () {
