@@ -155,18 +155,30 @@ const otherReviewersSql = (c: RecommendationContext) => Prisma.sql`(
   UNION SELECT sd.reviewer_id FROM decisions sd WHERE sd.risk_row_id = r.id AND sd.period_id = ${c.periodId}::uuid
 )`;
 
+/** Row r's decision of the period before (alias lp): the same user and role, the same risk first. */
+const lastPeriodJoin = (c: RecommendationContext) => Prisma.sql`
+    LEFT JOIN LATERAL (
+      SELECT pd.decision::text AS decision, pp.name AS period_name
+        FROM decisions pd JOIN risk_rows pr ON pr.id = pd.risk_row_id JOIN review_periods pp ON pp.id = pd.period_id
+       WHERE pd.period_id = ${previousPeriodSql(c.periodId)} AND pr.user_id = r.user_id AND pr.role_profile = r.role_profile
+       ORDER BY (pr.access_risk_id = r.access_risk_id) DESC, pd.updated_at DESC, pd.id DESC LIMIT 1
+    ) lp ON TRUE`;
+
+/**
+ * How many other reviewers removed row r in the period. Whoever decided a row is one of its other
+ * reviewers (otherReviewersSql takes in every decider), so this needs no look-up of its holders:
+ * the recommendation's value depends on the removals alone, and a long export or a close asks it per row.
+ */
+const sharedRemovedSql = (c: RecommendationContext) => Prisma.sql`(SELECT count(*) FROM decisions od
+   WHERE od.risk_row_id = r.id AND od.period_id = ${c.periodId}::uuid AND od.reviewer_id <> ${c.viewerId}::uuid AND od.decision = ${REMOVE}::"DecisionValue")`;
+
 /**
  * The joins that give a list's rows their facts (aliases lp, sh): put after
  * `FROM risk_rows r`, and select RECOMMENDATION_COLUMNS.
  */
 export function recommendationJoins(c: RecommendationContext): Prisma.Sql {
   return Prisma.sql`
-    LEFT JOIN LATERAL (
-      SELECT pd.decision::text AS decision, pp.name AS period_name
-        FROM decisions pd JOIN risk_rows pr ON pr.id = pd.risk_row_id JOIN review_periods pp ON pp.id = pd.period_id
-       WHERE pd.period_id = ${previousPeriodSql(c.periodId)} AND pr.user_id = r.user_id AND pr.role_profile = r.role_profile
-       ORDER BY (pr.access_risk_id = r.access_risk_id) DESC, pd.updated_at DESC, pd.id DESC LIMIT 1
-    ) lp ON TRUE
+    ${lastPeriodJoin(c)}
     LEFT JOIN LATERAL (
       SELECT count(*) AS reviewers,
              count(*) FILTER (WHERE od.decision = ${REMOVE}::"DecisionValue") AS removed,
@@ -191,7 +203,8 @@ export const RECOMMENDATION_COLUMNS = Prisma.sql`lp.decision AS last_period_deci
  * read back (recommendationOf), so the export carries the value only.
  */
 export function recommendationValueJoins(c: RecommendationContext): Prisma.Sql {
-  return Prisma.sql`${recommendationJoins(c)} CROSS JOIN LATERAL (SELECT ${caseOf(JOINED, (r) => r.value)} AS value) rec`;
+  return Prisma.sql`${lastPeriodJoin(c)} CROSS JOIN LATERAL (SELECT ${sharedRemovedSql(c)} AS removed) sh
+    CROSS JOIN LATERAL (SELECT ${caseOf(JOINED, (r) => r.value)} AS value) rec`;
 }
 
 /** The order 'by recommendation' over recommendationJoins: remove, review, retain. */
@@ -206,9 +219,7 @@ export function recommendationValueSql(c: RecommendationContext): Prisma.Sql {
     lastDecision: Prisma.sql`(SELECT pd.decision::text FROM decisions pd JOIN risk_rows pr ON pr.id = pd.risk_row_id
        WHERE pd.period_id = ${previousPeriodSql(c.periodId)} AND pr.user_id = r.user_id AND pr.role_profile = r.role_profile
        ORDER BY (pr.access_risk_id = r.access_risk_id) DESC, pd.updated_at DESC, pd.id DESC LIMIT 1)`,
-    sharedRemoved: Prisma.sql`(SELECT count(*) FROM ${otherReviewersSql(c)} x
-       JOIN decisions od ON od.risk_row_id = r.id AND od.period_id = ${c.periodId}::uuid AND od.reviewer_id = x.reviewer_id
-      WHERE x.reviewer_id <> ${c.viewerId}::uuid AND od.decision = ${REMOVE}::"DecisionValue")`,
+    sharedRemoved: sharedRemovedSql(c),
   };
   return caseOf(facts, (r) => r.value);
 }
