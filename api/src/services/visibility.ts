@@ -21,6 +21,15 @@ export type RiskRowWithDecision = RiskRow & {
   /** The viewer's mitigation, on the lists' rows (services/review/risks.ts listRisks). */
   decisionMitigationControl?: string | null;
   decisionMitigationExpiresAt?: Date | null;
+  /** The stage at which the viewer reviews the row (absent: 1) and the earlier stages' decisions on it (services/stages/stage-reviews.ts). */
+  stage?: number;
+  previousDecisions?: {
+    stage: number;
+    reviewer: { id: string; email: string; name: string };
+    decision: string;
+    comments: string | null;
+    decidedAt: Date;
+  }[];
 } & HelpDecidingFacts; // the facts of help deciding, on the lists' rows (services/review/recommendations.ts)
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */

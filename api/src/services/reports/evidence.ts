@@ -95,7 +95,9 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['System', 'system'],
   ['Role/Profile', 'roleProfile'],
   ['Composite Role', 'compositeBusinessRole'],
+  ['Stage', 'stage'],
   ['Decision', 'decision'],
+  ['Final', 'final'],
   ['Comments', 'comments'],
   ['Mitigating Control', 'mitigationControl'],
   ['Mitigation Expires', 'mitigationExpiresAt'],
@@ -126,15 +128,24 @@ const person = (alias: string) =>
   Prisma.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '') || ' <' || coalesce(${alias}.email, '') || '>'), '<>')`);
 const iso = (expr: string) => Prisma.raw(`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
-/** Each final decision of the period as one JSON record, in a stable order (user, risk, role, decision id). */
+/**
+ * Each decision of the period as one JSON record, one per row and stage, in a
+ * stable order (user, risk, role, row, stage, decision): stage 1's
+ * (decisions) and those of a multi-stage period's later stages
+ * (stage_decisions). 'Final' is 'yes' on the decision that stands: that of
+ * the last stage that decided the row (a row not passed on keeps its earlier
+ * stage's); every line of a one-stage period is stage 1 and final.
+ */
 export function decisionRecordsSql(periodId: string): Prisma.Sql {
-  return Prisma.sql`
-    SELECT row_number() OVER (ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id)::int AS seq,
-           jsonb_build_object(
-             'riskRowId', r.id::text, 'reviewerId', d.reviewer_id::text,
-             'userId', r.user_id, 'userName', r.user_name, 'userGroup', r.user_group, 'accessRiskId', r.access_risk_id,
+  const rowFields = Prisma.sql`'userId', r.user_id, 'userName', r.user_name, 'userGroup', r.user_group, 'accessRiskId', r.access_risk_id,
              'riskDescription', r.risk_description, 'riskLevel', r.risk_level::text, 'ruleId', r.rule_id, 'system', r.system,
-             'roleProfile', r.role_profile, 'compositeBusinessRole', r.composite_business_role,
+             'roleProfile', r.role_profile, 'compositeBusinessRole', r.composite_business_role`;
+  return Prisma.sql`
+    SELECT row_number() OVER (ORDER BY x.user_id, x.access_risk_id, x.role_profile, x.row_id, x.stage, x.k)::int AS seq, x.record
+      FROM (
+    SELECT r.user_id, r.access_risk_id, r.role_profile, r.id AS row_id, 1 AS stage, d.id::text AS k,
+           jsonb_build_object(
+             'riskRowId', r.id::text, 'reviewerId', d.reviewer_id::text, ${rowFields},
              'decision', d.decision::text, 'comments', d.comments, 'mitigationControl', d.mitigation_control,
              'mitigationExpiresAt', to_char(d.mitigation_expires_at, 'YYYY-MM-DD'),
              'reviewer', ${person('u')}, 'decidedAt', ${iso('d.updated_at')},
@@ -144,7 +155,8 @@ export function decisionRecordsSql(periodId: string): Prisma.Sql {
              'approvedBy', CASE WHEN s.status = 'approved' THEN ${person('a')} END,
              'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END,
              'approverComment', c.comment
-           ) AS record
+           ) || jsonb_build_object('stage', 1, 'final', CASE WHEN EXISTS (
+                  SELECT 1 FROM stage_decisions sd WHERE sd.period_id = d.period_id AND sd.risk_row_id = d.risk_row_id) THEN 'no' ELSE 'yes' END) AS record
       FROM decisions d
       JOIN risk_rows r ON r.id = d.risk_row_id
       JOIN users u ON u.id = d.reviewer_id
@@ -154,7 +166,25 @@ export function decisionRecordsSql(periodId: string): Prisma.Sql {
       ) s ON TRUE
       LEFT JOIN users a ON a.id = s.reviewed_by_id
       LEFT JOIN submission_item_comments c ON c.submission_id = s.id AND c.risk_row_id = d.risk_row_id
-     WHERE d.period_id = ${periodId}::uuid`;
+     WHERE d.period_id = ${periodId}::uuid
+    UNION ALL
+    SELECT r.user_id, r.access_risk_id, r.role_profile, r.id, sd.stage, sd.reviewer_id::text,
+           jsonb_build_object(
+             'riskRowId', r.id::text, 'reviewerId', sd.reviewer_id::text, ${rowFields},
+             'decision', sd.decision::text, 'comments', sd.comments, 'mitigationControl', sd.mitigation_control,
+             'mitigationExpiresAt', to_char(sd.mitigation_expires_at, 'YYYY-MM-DD'),
+             'reviewer', ${person('u')}, 'decidedAt', ${iso('sd.updated_at')},
+             'submissionStatus', CASE WHEN ss.id IS NOT NULL THEN 'submitted' END, 'submittedAt', ${iso('ss.submitted_at')},
+             'stage', sd.stage, 'final', CASE WHEN EXISTS (
+                  SELECT 1 FROM stage_decisions later WHERE later.period_id = sd.period_id AND later.risk_row_id = sd.risk_row_id AND later.stage > sd.stage)
+                  THEN 'no' ELSE 'yes' END
+           )
+      FROM stage_decisions sd
+      JOIN risk_rows r ON r.id = sd.risk_row_id
+      JOIN users u ON u.id = sd.reviewer_id
+      LEFT JOIN stage_submissions ss ON ss.period_id = sd.period_id AND ss.stage = sd.stage AND ss.reviewer_id = sd.reviewer_id
+     WHERE sd.period_id = ${periodId}::uuid
+      ) x`;
 }
 
 async function sha256Of(file: string): Promise<string | null> {
@@ -198,7 +228,7 @@ async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, upl
 /** A period's scope and summary as of `asOf` (frozen: as the close's evidence holds them). */
 export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen: boolean, uploads: EvidenceUpload[]): Promise<EvidenceScope> {
   const [counts] = await db.$queryRaw<{ n: bigint; retained: bigint; mitigated: bigint; removed: bigint; reviewers: bigint; approved: bigint }[]>`
-    SELECT count(*) AS n, count(*) FILTER (WHERE d.decision = 'retain') AS retained,
+    SELECT count(*) + (SELECT count(*) FROM stage_decisions sd WHERE sd.period_id = ${period.id}::uuid) AS n, count(*) FILTER (WHERE d.decision = 'retain') AS retained,
            count(*) FILTER (WHERE d.decision = 'retain_mitigated') AS mitigated, count(*) FILTER (WHERE d.decision = 'remove') AS removed,
            count(DISTINCT d.reviewer_id) AS reviewers, count(*) FILTER (WHERE s.status = 'approved') AS approved
       FROM decisions d LEFT JOIN submissions s ON s.id = d.submission_id
