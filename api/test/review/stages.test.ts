@@ -72,7 +72,7 @@ afterAll(async () => server?.close());
 
 describe('bad stage configurations are refused, naming what is wrong', () => {
   const create = (stages: unknown) => admin.post('/api/review-periods', { name: 'Bad', stages });
-  it('a users stage without users, with a deactivated or unknown user', async () => {
+  it('a users stage without users, with a deactivated or unknown user, or one who is not a reviewer', async () => {
     const none = await create([
       { name: 'R', reviewers: { type: 'criteria' } },
       { name: 'Owner', reviewers: { type: 'users', userIds: [] } },
@@ -91,6 +91,13 @@ describe('bad stage configurations are refused, naming what is wrong', () => {
     ]);
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toMatch(/is not a user/);
+    const adminId = ((await admin.get('/api/users')).body as { id: string; role: string }[]).find((u) => u.role === 'admin')!.id;
+    const notReviewer = await create([
+      { name: 'R', reviewers: { type: 'criteria' } },
+      { name: 'Owner', reviewers: { type: 'users', userIds: [adminId] } },
+    ]);
+    expect(notReviewer.status).toBe(400);
+    expect(notReviewer.body.message).toMatch(/is not a reviewer/);
   });
 
   it('a process-owner stage while no process owners are set; a first stage not by criteria; more than 3 stages', async () => {

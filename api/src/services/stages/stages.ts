@@ -65,6 +65,7 @@ async function checkedStage(db: DbClient, s: StagePlan, i: number, periodEnd: Da
       const u = users.find((x) => x.id === id);
       if (!u) throw new ValidationError(`${named}: reviewer '${id}' is not a user`, 'stages');
       if (!u.isActive) throw new ValidationError(`${named}: reviewer ${personLabel(u)} is deactivated`, 'stages');
+      if (u.role !== 'reviewer') throw new ValidationError(`${named}: ${personLabel(u)} is not a reviewer: only reviewers review rows`, 'stages');
     }
     reviewers = { type: 'users', userIds: ids };
   }
@@ -143,10 +144,13 @@ async function reviews(db: DbClient, stage: PeriodStage, user: User): Promise<bo
  * The stage a user works at in a multi-stage period: the first stage they
  * review that they have not submitted yet (stage 1: their latest submission
  * is not submitted or approved), else the last they review; 1 when they
- * review none. Their decisions, submit and list go to that stage.
+ * review none, and for administrators (a process owner who is one reviews
+ * no later stage). Their decisions, submit and list go to that stage.
  */
 export async function stageOfUser(db: DbClient, period: ReviewPeriod, user: User, stage1Submitted: boolean): Promise<PeriodStage> {
   const stages = stagesOf(period);
+  // Administrators keep their own screens (the queue, approvals): only reviewers work at a later stage.
+  if (user.role !== 'reviewer') return stages[0]!;
   const mine: PeriodStage[] = [];
   for (const s of stages) if (await reviews(db, s, user)) mine.push(s);
   if (!mine.length) return stages[0]!;
