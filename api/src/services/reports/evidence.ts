@@ -95,9 +95,7 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['System', 'system'],
   ['Role/Profile', 'roleProfile'],
   ['Composite Role', 'compositeBusinessRole'],
-  ['Stage', 'stage'],
   ['Decision', 'decision'],
-  ['Final', 'final'],
   ['Comments', 'comments'],
   ['Mitigating Control', 'mitigationControl'],
   ['Mitigation Expires', 'mitigationExpiresAt'],
@@ -110,6 +108,9 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['Approved By', 'approvedBy'],
   ['Approved At', 'approvedAt'],
   ['Approver Comment', 'approverComment'],
+  // Last, so the columns before keep their places: the stage of the decision, and 'yes' on the one that stands.
+  ['Stage', 'stage'],
+  ['Final', 'final'],
 ];
 
 export const AUDIT_COLUMNS: [string, string][] = [
