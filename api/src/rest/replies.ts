@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { isoDate } from './edge.js';
 import { TOTAL_ROWS_HEADER } from '../services/reports/exports.js';
+import { STAGE_PASS_ON, STAGE_REVIEWER_TYPES } from '../services/review/stage-plan.js';
 
 export const str = (description: string) => z.string().describe(description);
 export const int = (description: string) => z.number().int().describe(description);
@@ -32,6 +33,16 @@ export const UserAnswer = z.strictObject({ user: UserJson });
 export const PersonJson = z.strictObject({ id: z.uuid(), firstName: z.string(), lastName: z.string(), email: z.string() });
 
 /** A review period (Prisma ReviewPeriod). */
+/** A period's stage as it was created (services/review/stage-plan.ts). */
+export const StagePlanJson = z.strictObject({
+  name: z.string(),
+  reviewers: z
+    .strictObject({ type: z.enum(STAGE_REVIEWER_TYPES), userIds: z.array(z.uuid()).optional().describe('For users: who reviews') })
+    .describe('criteria (as today), users (a fixed list) or processOwner (the owners of each business process)'),
+  passOn: z.enum(STAGE_PASS_ON).describe("Which of the stage before's decisions reach this stage"),
+  endDate: isoDate().nullable().describe("The stage's deadline"),
+});
+
 export const PeriodJson = z.strictObject({
   id: z.uuid(),
   name: z.string(),
@@ -44,6 +55,7 @@ export const PeriodJson = z.strictObject({
   closedAt: isoDate().nullable(),
   reminderDaysBefore: z.array(z.number().int()).describe('Days before the end date at which reviewers with pending items are reminded'),
   defaultDecisionAtClose: z.enum(['pending', 'retain', 'remove']).describe('What undecided rows become when the period closes'),
+  stages: z.array(StagePlanJson).nullable().describe('The review stages; null: one stage (reviewers by criteria), then the approval'),
 });
 
 /** A submission of a reviewer's decisions (Prisma Submission). */

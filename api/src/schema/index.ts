@@ -10,6 +10,7 @@ import './review/assignments.js';
 import './review/reassignments.js';
 import './review/risks.js';
 import './review/decisions.js';
+import './review/stages.js';
 import './review/questions.js';
 import './review/recommendations.js';
 import './review/approval-review.js';

@@ -23,6 +23,15 @@ export type RiskRowWithDecision = RiskRow & {
   decisionMitigationExpiresAt?: Date | null;
   /** On the lists' rows: since when the row is new in the active period (joined after it began; services/mid-period/). */
   newSince?: Date | null;
+  /** The stage at which the viewer reviews the row (absent: 1) and the earlier stages' decisions on it (services/stages/stage-reviews.ts). */
+  stage?: number;
+  previousDecisions?: {
+    stage: number;
+    reviewer: { id: string; email: string; name: string };
+    decision: string;
+    comments: string | null;
+    decidedAt: Date;
+  }[];
 } & HelpDecidingFacts; // the facts of help deciding, on the lists' rows (services/review/recommendations.ts)
 
 /** Which rows a viewer may see, as a SQL condition (alias r), and who sees the same rows (the key of cached counts). */

@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
 import { loadExport } from '../helpers/upload.js';
-import { decisionRecordsSql, liveDecisionRecords } from '../../src/services/reports/evidence.js';
+import { decisionRecordsSql, liveDecisionRecords } from '../../src/services/reports/decision-records.js';
 import { holdersOf } from '../../src/services/holds.js';
 
 let server: TestServer;

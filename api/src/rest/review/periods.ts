@@ -4,7 +4,8 @@ import * as periods from '../../services/review/periods.js';
 import * as reminders from '../../services/review/reminders.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
-import { PeriodJson, PersonJson } from '../replies.js';
+import { PeriodJson, PersonJson, StagePlanJson } from '../replies.js';
+import { periodStages } from '../../services/stages/stage-reviews.js';
 
 const ReminderJson = z.strictObject({
   periodId: z.uuid(),
@@ -14,6 +15,16 @@ const ReminderJson = z.strictObject({
   pendingCount: z.number().int().describe('Items the recipient still had to decide'),
   sentAt: isoDate(),
   recipient: PersonJson,
+});
+
+const StageProgressJson = StagePlanJson.extend({
+  number: z.number().int().describe('1 to 3'),
+  progress: z.strictObject({
+    reached: z.number().int().describe('Rows that reached the stage (stage 1: every row in scope)'),
+    decided: z.number().int().describe('Of those, rows with a decision at the stage'),
+    pending: z.number().int().describe('Of those, rows still without one'),
+    submittedReviewers: z.number().int().describe('Reviewers who submitted the stage'),
+  }),
 });
 
 /** A close may give a reason; it must while rows remain that nobody could review (409 naming how many). */
@@ -50,6 +61,23 @@ export function registerPeriodRoutes(app: FastifyInstance) {
         recipient: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName },
       }));
     },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/review-periods/:id/stages',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({ summary: "A period's stages, each with its progress", params: idParams, reply: z.array(StageProgressJson) }),
+    },
+    async (req) =>
+      (await periodStages(req.ctx.caller!, req.params.id)).map((s) => ({
+        number: s.number,
+        name: s.name,
+        reviewers: s.reviewers,
+        passOn: s.passOn,
+        endDate: s.endDate?.toISOString() ?? null,
+        progress: s.progress,
+      })),
   );
 
   for (const [suffix, status] of [

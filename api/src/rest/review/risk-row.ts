@@ -48,5 +48,7 @@ export function riskRowJson(r: RiskRowWithDecision) {
     aiCategoryConfidence: r.aiCategoryConfidence,
     aiProcessedAt: r.aiProcessedAt,
     aiCategoryAccepted: r.aiCategoryAccepted,
+    stage: r.stage ?? 1,
+    previousDecisions: r.previousDecisions ?? [],
   };
 }

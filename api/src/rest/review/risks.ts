@@ -106,6 +106,18 @@ export const RiskRowJson = z.strictObject({
   aiCategoryConfidence: z.number().nullable(),
   aiProcessedAt: isoDate().nullable(),
   aiCategoryAccepted: z.boolean().nullable(),
+  stage: z.number().int().describe('The stage at which the caller reviews the row (1 in a one-stage period)'),
+  previousDecisions: z
+    .array(
+      z.strictObject({
+        stage: z.number().int(),
+        reviewer: z.strictObject({ id: z.uuid(), email: z.string(), name: z.string() }),
+        decision: z.enum(['retain', 'remove', 'retain_mitigated']),
+        comments: z.string().nullable(),
+        decidedAt: isoDate(),
+      }),
+    )
+    .describe('The submitted decisions of the stages before, in stage order (empty at stage 1)'),
 });
 const pageFields = {
   risks: z.array(RiskRowJson).describe('The rows of the page'),

@@ -17,6 +17,7 @@ import { access, stillSignedIn } from '../../context.js';
 import type { PubSubEvents } from '../../pubsub.js';
 import type { RiskRow } from '../../generated/prisma/client.js';
 import { RiskFilterInput, RiskRowNode } from './risks.js';
+import { viewerStage } from '../../services/stages/stage-reviews.js';
 
 export const DecisionValueEnum = enumOf('DecisionValue', {
   description: 'A reviewer’s decision on a risk row.',
@@ -324,7 +325,14 @@ builder.mutationFields((t) => ({
     description: "Submits the viewer's decisions in the active period for approval; they are locked until recalled.",
     authScopes: { reviewer: true },
     errors: { types: [ValidationError] },
-    resolve: async (_root, _args, ctx) => (await decisions.submit(ctx.caller!)).submission,
+    resolve: async (_root, _args, ctx) => {
+      // A later stage's set is not a Submission: it is submitted by submitStageDecisions (refused here before anything is written).
+      if ((await viewerStage(ctx.caller!, await ctx.caller!.viewer.activePeriod())).number > 1) {
+        throw new ValidationError('At a later stage of the period, submit with submitStageDecisions');
+      }
+      const r = await decisions.submit(ctx.caller!);
+      return r.stage1!;
+    },
   }),
   recallDecisions: t.int({
     description: 'Recalls the submitted set for editing; returns how many decisions it held.',

@@ -22,8 +22,8 @@ import path from 'node:path';
 import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
 import { personLabel } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
-import { holdersOf, holdersTextSql, type Holder } from '../holds.js';
-import { recommendationValueSql } from '../review/recommendations.js';
+import { holdersOf } from '../holds.js';
+import { decisionRecordsSql } from './decision-records.js';
 import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';
 import { evidenceCoverage, type EvidenceCoverage } from '../review/coverage.js';
 import { resolvedBeforeDecision, type ResolvedConflict } from '../mid-period/arrivals.js';
@@ -115,6 +115,9 @@ export const DECISION_COLUMNS: [string, string][] = [
   ['Approved By', 'approvedBy'],
   ['Approved At', 'approvedAt'],
   ['Approver Comment', 'approverComment'],
+  // Last, so the columns before keep their places: the stage of the decision, and 'yes' on the one that stands.
+  ['Stage', 'stage'],
+  ['Final', 'final'],
 ];
 
 export const AUDIT_COLUMNS: [string, string][] = [
@@ -128,86 +131,6 @@ export const AUDIT_COLUMNS: [string, string][] = [
   ['After', 'after'],
   ['Address', 'ip'],
 ];
-
-const person = (alias: string) =>
-  Prisma.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '') || ' <' || coalesce(${alias}.email, '') || '>'), '<>')`);
-const iso = (expr: string) => Prisma.raw(`to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-
-/**
- * Each final decision of the period as one JSON record, in a stable order (user, risk, role, decision id).
- * 'Assigned To' is the row's holders (`holders`: holdersOf) as plain conditions per row, as the risk
- * report names them, with no query per row: a close of millions of decisions stays minutes, not hours.
- */
-export function decisionRecordsSql(periodId: string, holders: Holder[], only?: string[]): Prisma.Sql {
-  return Prisma.sql`
-    SELECT row_number() OVER (ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id)::int AS seq,
-           jsonb_build_object(
-             'riskRowId', r.id::text, 'reviewerId', d.reviewer_id::text,
-             'userId', r.user_id, 'userName', r.user_name, 'userGroup', r.user_group, 'accessRiskId', r.access_risk_id,
-             'riskDescription', r.risk_description, 'riskLevel', r.risk_level::text, 'ruleId', r.rule_id, 'system', r.system,
-             'roleProfile', r.role_profile, 'compositeBusinessRole', r.composite_business_role,
-             'decision', d.decision::text, 'comments', d.comments, 'mitigationControl', d.mitigation_control,
-             'mitigationExpiresAt', to_char(d.mitigation_expires_at, 'YYYY-MM-DD'),
-             'reviewer', ${person('u')}, 'decidedAt', ${iso('d.updated_at')},
-             'assignedTo', ${holdersTextSql(holders)},
-             'recommendation', ${recommendationValueSql({ periodId, viewerId: Prisma.sql`d.reviewer_id` })},
-             'submissionStatus', s.status::text, 'submittedAt', ${iso('s.submitted_at')},
-             'approvedBy', CASE WHEN s.status = 'approved' THEN ${person('a')} END,
-             'approvedAt', CASE WHEN s.status = 'approved' THEN ${iso('s.reviewed_at')} END,
-             'approverComment', c.comment
-           ) AS record
-      FROM decisions d
-      JOIN risk_rows r ON r.id = d.risk_row_id
-      JOIN users u ON u.id = d.reviewer_id
-      LEFT JOIN LATERAL (
-        SELECT * FROM submissions s WHERE s.period_id = d.period_id AND s.reviewer_id = d.reviewer_id
-         ORDER BY s.submitted_at DESC, s.id DESC LIMIT 1
-      ) s ON TRUE
-      LEFT JOIN users a ON a.id = s.reviewed_by_id
-      LEFT JOIN submission_item_comments c ON c.submission_id = s.id AND c.risk_row_id = d.risk_row_id
-     WHERE d.period_id = ${periodId}::uuid${only ? Prisma.sql` AND d.id = ANY(${only}::uuid[])` : Prisma.empty}`;
-}
-
-/** The order of decisionRecordsSql's records, as a key a walk can resume after. */
-interface RecordKey {
-  id: string;
-  user_id: string;
-  access_risk_id: string;
-  role_profile: string;
-  row_id: string;
-}
-
-/**
- * The decision records of a period still open, in their order, in pages (flat memory): the order's
- * keys are walked `keyPage` at a time (each page one top-N sort of the period's decisions), and only
- * a page's records are worked out, never the whole set per page.
- */
-export async function* liveDecisionRecords(
-  db: DbClient,
-  periodId: string,
-  holders: Holder[],
-  page = 5000,
-  keyPage = 50_000,
-): AsyncGenerator<Record<string, unknown>[]> {
-  for (let last: RecordKey | null = null; ;) {
-    const after: Prisma.Sql = last
-      ? Prisma.sql`AND (r.user_id, r.access_risk_id, r.role_profile, r.id, d.id) > (${last.user_id}, ${last.access_risk_id}, ${last.role_profile}, ${last.row_id}::bigint, ${last.id}::uuid)`
-      : Prisma.empty;
-    const keys = await db.$queryRaw<RecordKey[]>`
-      SELECT d.id::text AS id, r.user_id, r.access_risk_id, r.role_profile, r.id::text AS row_id
-        FROM decisions d JOIN risk_rows r ON r.id = d.risk_row_id
-       WHERE d.period_id = ${periodId}::uuid ${after}
-       ORDER BY r.user_id, r.access_risk_id, r.role_profile, r.id, d.id LIMIT ${keyPage}`;
-    for (let i = 0; i < keys.length; i += page) {
-      const ids = keys.slice(i, i + page).map((k) => k.id);
-      const rows = await db.$queryRaw<{ record: Record<string, unknown> }[]>`
-        SELECT x.record FROM (${decisionRecordsSql(periodId, holders, ids)}) x ORDER BY x.seq`;
-      yield rows.map((r) => r.record);
-    }
-    if (keys.length < keyPage) return;
-    last = keys[keys.length - 1]!;
-  }
-}
 
 async function sha256Of(file: string): Promise<string | null> {
   try {
@@ -250,7 +173,7 @@ async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, upl
 /** A period's scope and summary as of `asOf` (frozen: as the close's evidence holds them). */
 export async function buildScope(db: DbClient, period: ReviewPeriod, asOf: Date, frozen: boolean, uploads: EvidenceUpload[]): Promise<EvidenceScope> {
   const [counts] = await db.$queryRaw<{ n: bigint; retained: bigint; mitigated: bigint; removed: bigint; reviewers: bigint; approved: bigint }[]>`
-    SELECT count(*) AS n, count(*) FILTER (WHERE d.decision = 'retain') AS retained,
+    SELECT count(*) + (SELECT count(*) FROM stage_decisions sd WHERE sd.period_id = ${period.id}::uuid) AS n, count(*) FILTER (WHERE d.decision = 'retain') AS retained,
            count(*) FILTER (WHERE d.decision = 'retain_mitigated') AS mitigated, count(*) FILTER (WHERE d.decision = 'remove') AS removed,
            count(DISTINCT d.reviewer_id) AS reviewers, count(*) FILTER (WHERE s.status = 'approved') AS approved
       FROM decisions d LEFT JOIN submissions s ON s.id = d.submission_id

@@ -8,7 +8,8 @@
 import { NotFoundError } from '../../core/errors.js';
 import { isUuid } from '../../core/types.js';
 import type { Caller } from '../caller.js';
-import { buildScope, evidenceUploads, liveDecisionRecords, freezeEvidence, periodAuditCondition, type EvidenceScope } from './evidence.js';
+import { buildScope, evidenceUploads, freezeEvidence, periodAuditCondition, type EvidenceScope } from './evidence.js';
+import { liveDecisionRecords } from './decision-records.js';
 import { holdersOf } from '../holds.js';
 import { queueBundle } from '../evidence/evidence-bundle.js';
 import { reconcile, type Reconciliation } from '../evidence/reconciliation.js';

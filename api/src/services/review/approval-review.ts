@@ -20,6 +20,7 @@ import { enterForChange } from './periods.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { RECOMMENDATION_COLUMNS, factsFromRaw, recommendationJoins, recommendationOf, type Recommendation } from './recommendations.js';
 import { MITIGATED, REMOVE, type RiskLevel } from '../risk-rules.js';
+import { refuseApprovalBeforeLastStage } from '../stages/stages.js';
 
 /** Why an item is shown where it is, in the approval order. */
 export const APPROVAL_GROUPS = ['removal', 'mitigation', 'retained_against_recommendation', 'other'] as const;
@@ -141,6 +142,7 @@ export async function reviewSubmission(caller: Caller, submissionId: string, out
     await lockReviewer(tx, s.periodId, s.reviewerId);
     const fresh = await tx.submission.findUniqueOrThrow({ where: { id: submissionId } });
     if (fresh.status !== 'submitted') throw new ConflictError(`This submission is ${fresh.status}, not awaiting approval`);
+    if (outcome === 'approved') await refuseApprovalBeforeLastStage(tx, s.periodId);
     const held = perItem.size
       ? await tx.decision.findMany({
           where: { submissionId, riskRowId: { in: [...perItem.keys()] } },

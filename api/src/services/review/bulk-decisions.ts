@@ -7,7 +7,7 @@
 // Selected) are not bulk: they name their rows.
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
-import { ForbiddenError } from '../../core/errors.js';
+import { ConflictError, ForbiddenError } from '../../core/errors.js';
 import type { Caller } from '../caller.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
@@ -56,7 +56,11 @@ export async function decideByFilter(caller: Caller, raw: unknown): Promise<{ co
   if (!rules.allowBulkApproval) throw new ForbiddenError(BULK_SWITCHED_OFF);
   checkDecisionRule(input, rules);
   const filter: RiskFilter = input.filter ?? {};
-  return asReviewer(caller, 'decide', async (tx, period) => {
+  return asReviewer(caller, 'decide', async (tx, period, _latest, laterStage) => {
+    if (laterStage)
+      throw new ConflictError(
+        `Deciding by filter is for stage 1: at stage ${laterStage.number} ('${laterStage.name}') decide the rows one by one or in a batch`,
+      );
     const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter, { periodId: period.id, viewerId: user.id })]);
     // Independence: a filter naming the caller's own user id, or matching a row of their own access, is refused.
     await refuseSelfReview(tx, user, {

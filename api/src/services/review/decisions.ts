@@ -21,6 +21,8 @@ import type { PubSub } from '../../pubsub.js';
 import type { Caller } from '../caller.js';
 import { DECISION_VALUES, MITIGATED, REMOVE, SUBMISSION_STATUSES, orList } from '../risk-rules.js';
 import { reviewRules, type ReviewRules } from '../identity/settings.js';
+import { isMultiStage, stageOfUser, type PeriodStage } from '../stages/stages.js';
+import { saveStageDecisions, submitStage } from '../stages/stage-reviews.js';
 
 export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
 export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
@@ -126,7 +128,7 @@ export function checkDecisionRule(item: { decision: string; comments?: string | 
 export async function asReviewer<T>(
   caller: Caller,
   purpose: 'decide' | 'submit',
-  fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null) => Promise<T>,
+  fn: (tx: Prisma.TransactionClient, period: ReviewPeriod, latest: Submission | null, laterStage: PeriodStage | null) => Promise<T>,
 ): Promise<T> {
   const {
     deps,
@@ -139,8 +141,11 @@ export async function asReviewer<T>(
       const period = await requireActivePeriodForChange(tx);
       await lockReviewer(tx, period.id, user.id);
       const latest = await latestSubmission(tx, period.id, user.id);
-      if (purpose === 'decide') assertEditable(latest);
-      const out = await fn(tx, period, latest);
+      // A multi-stage period: a reviewer past stage 1 works at their later stage (services/stages/); a one-stage period reads nothing more.
+      const stage = isMultiStage(period) ? await stageOfUser(tx, period, user, latest?.status === 'submitted' || latest?.status === 'approved') : null;
+      const laterStage = stage && stage.number > 1 ? stage : null;
+      if (purpose === 'decide' && !laterStage) assertEditable(latest);
+      const out = await fn(tx, period, latest, laterStage);
       if (purpose === 'decide') afterCommit = await dispatch(tx, { kind: 'decisions-written' });
       return out;
     },
@@ -172,13 +177,23 @@ export async function saveDecisions(caller: Caller, rawItems: unknown): Promise<
   const rules = await reviewRules(deps.prisma);
   items.forEach((i, n) => numbered(n, () => checkDecisionRule(i, rules)));
 
-  return asReviewer(caller, 'decide', async (tx, period) => {
-    const visible = await visibleRowsCondition(tx, user);
+  return asReviewer(caller, 'decide', async (tx, period, _latest, laterStage) => {
     // Independence before visibility: a row of the caller's own access is refused as self-review, not as unknown.
     await refuseSelfReview(tx, user, {
       rowIds: items.filter((i) => i.riskRowId !== undefined).map((i) => BigInt(i.riskRowId!)),
       userIds: items.map((i) => i.userId),
     });
+    if (laterStage) {
+      const stageItems = items.map((i) => ({
+        riskRowId: i.riskRowId === undefined ? null : BigInt(i.riskRowId),
+        decision: i.decision,
+        comments: i.comments ?? null,
+        mitigationControl: i.mitigationControl ?? null,
+        mitigationExpiresAt: i.mitigationExpiresAt ?? null,
+      }));
+      return { saved: await saveStageDecisions(tx, actor, period, laterStage, stageItems) };
+    }
+    const visible = await visibleRowsCondition(tx, user);
     // Resolve every item to risk rows the caller may decide on; last item wins per row.
     const byRow = new Map<bigint, { decision: string; comments: string | null; via: boolean; mc: string | null; mexp: Date | null }>();
     const direct = items.filter((i) => i.riskRowId !== undefined).map((i) => BigInt(i.riskRowId!));
@@ -286,13 +301,17 @@ export function publishSubmissionChanged(pubsub: PubSub, s: Pick<Submission, 'id
   pubsub.publish('review:submission-changed', s.reviewerId, { reviewerId: s.reviewerId, periodId: s.periodId, submissionId: s.id, status: s.status });
 }
 
-export async function submit(caller: Caller): Promise<{ count: number; submission: Submission }> {
+/** A submitted set: stage 1's Submission, or a later stage's (services/stages/stage-reviews.ts, `stage` set). */
+export type SubmittedSet = { count: number; submission: Pick<Submission, 'id' | 'periodId' | 'reviewerId' | 'status'>; stage1: Submission | null };
+
+export async function submit(caller: Caller): Promise<SubmittedSet> {
   const {
     deps,
     actor,
     actor: { user },
   } = caller;
-  const result = await asReviewer(caller, 'submit', async (tx, period, latest) => {
+  const result = await asReviewer(caller, 'submit', async (tx, period, latest, laterStage): Promise<SubmittedSet> => {
+    if (laterStage) return { ...(await submitStage(tx, actor, period, laterStage)), stage1: null };
     if (latest?.status === 'submitted') throw new ConflictError('Your decisions are already submitted for approval');
     if (latest?.status === 'approved') throw new ConflictError(LOCKED_APPROVED);
     const count = await tx.decision.count({ where: { periodId: period.id, reviewerId: user.id } });
@@ -307,7 +326,7 @@ export async function submit(caller: Caller): Promise<{ count: number; submissio
       periodId: period.id,
       after: { status: 'submitted', decisionCount: count },
     });
-    return { count, submission };
+    return { count, submission, stage1: submission };
   });
   publishSubmissionChanged(deps.pubsub, result.submission);
   return result;
@@ -315,7 +334,8 @@ export async function submit(caller: Caller): Promise<{ count: number; submissio
 
 export async function recall(caller: Caller): Promise<{ count: number }> {
   const { deps, actor } = caller;
-  const recalled = await asReviewer(caller, 'submit', async (tx, period, latest) => {
+  const recalled = await asReviewer(caller, 'submit', async (tx, period, latest, laterStage) => {
+    if (laterStage) throw new ConflictError(`Submitted decisions of stage ${laterStage.number} ('${laterStage.name}') are final for that stage`);
     if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
     if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
     const submission = await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });

@@ -26,6 +26,7 @@ import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-loc
 import { retryingTransaction } from '../../db/retry.js';
 import { getActivePeriod, getDecisionPeriod } from './current-period.js';
 import { stagesSchema } from './stage-plan.js';
+import { checkedStages } from '../stages/stages.js';
 
 export const NO_ACTIVE_PERIOD = 'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
 
@@ -112,6 +113,8 @@ export async function createPeriod(caller: Caller | SystemCaller, input: CreateP
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
   const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
   if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  // Bad stages are refused before anything is written; none (or the default one) is stored as null: the period as it always was.
+  const stages = await checkedStages(prisma, data.stages, data.endDate ?? null);
   try {
     const created = await retryingTransaction(prisma, async (tx) => {
       if (await getActivePeriod(tx)) throw new ConflictError(ALREADY_ACTIVE);
@@ -123,6 +126,7 @@ export async function createPeriod(caller: Caller | SystemCaller, input: CreateP
           endDate: data.endDate ?? null,
           reminderDaysBefore,
           defaultDecisionAtClose: data.defaultDecisionAtClose ?? 'pending',
+          stages: stages ?? Prisma.DbNull,
           status: 'active',
           createdById: actor.user?.id ?? null,
         },

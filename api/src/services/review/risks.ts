@@ -19,6 +19,8 @@ import {
   recommendationValueSql,
   type RecommendationContext,
 } from './recommendations.js';
+import { isMultiStage } from '../stages/stages.js';
+import { listStageRisks, stageSummary, viewerStage } from '../stages/stage-reviews.js';
 import { DECISION_STATES, PENDING, RISK_LEVELS, likeContains, orList } from '../risk-rules.js';
 import { newSinceOf } from '../mid-period/arrivals.js';
 
@@ -225,6 +227,11 @@ export async function listRisks(caller: Caller, filter: RiskFilter, paging: Risk
   const who = { periodId: period?.id ?? null, viewerId: user.id };
   const where = await filterCondition(prisma, filter, who);
   const { limit, offset, page } = pageOf(paging);
+  // A reviewer at a later stage of a multi-stage period reads that stage's rows (never asked for a one-stage period).
+  if (user.role !== 'admin' && period && isMultiStage(period)) {
+    const stage = await viewerStage(caller, period);
+    if (stage.number > 1) return listStageRisks(caller, period, stage, where, { limit, offset, page });
+  }
   // By recommendation, pages go by number (the order is not the row id's).
   const after = sort === 'row' ? cursorId(paging.after, 'after') : null;
   const before = after === null && sort === 'row' ? cursorId(paging.before, 'before') : null;
@@ -385,6 +392,10 @@ export async function decidedRowCount(db: DbClient, user: User, periodId: string
 /** Summary tiles of a reviewer's assigned rows in the active period (totals cached, 'reviewed' exact). */
 export async function assignedSummary(caller: Caller) {
   const { prisma, user, period, scope } = await callerSight(caller);
+  if (period && isMultiStage(period)) {
+    const stage = await viewerStage(caller, period);
+    if (stage.number > 1) return stageSummary(caller, period, stage);
+  }
   const [totals, reviewed] = await Promise.all([visibleTotals(prisma, user, scope), decidedRowCount(prisma, user, period?.id ?? null, scope.visible)]);
   return { totalAssigned: totals.total, highRisk: totals.high, pendingReview: totals.total - reviewed, reviewed };
 }

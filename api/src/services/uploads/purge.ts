@@ -1,7 +1,7 @@
 // 'Purge All Risk Data' (SPEC §2 Data Management): in one transaction, the risk
 // definitions (rows, search terms, uploads and their files), simulations and
 // analysis data (analysis results, simulations, AI profiles and cached
-// answers), review decisions and submissions, and the assignments. Users,
+// answers), review decisions and submissions (of every stage), and the assignments. Users,
 // settings, review periods, notifications, AI usage, the remediation list
 // (approved removals with their statuses, who set them and when: evidence of
 // the review, which names each access and needs no row or decision), the
@@ -51,7 +51,7 @@ export async function purgeRiskData(caller: Caller): Promise<PurgeResult> {
       }
       const files = (await tx.upload.findMany({ select: { fileName: true } })).map((u) => u.fileName);
       await tx.$executeRawUnsafe(
-        `TRUNCATE decisions, submission_item_comments, consult_questions, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
+        `TRUNCATE decisions, stage_decisions, stage_submissions, submission_item_comments, consult_questions, submissions, remediation_sources, risk_rows, risk_terms, uploads, assignment_criteria, item_holds, analysis_results, simulations, ai_risk_profiles, ai_response_cache`,
       );
       // The kept aggregates follow (TRUNCATE fires no row triggers).
       await dispatch(tx, { kind: 'data-purged' });
