@@ -5,6 +5,7 @@ import { describeSchema } from './descriptions.js';
 import './identity/users.js';
 import './identity/notifications.js';
 import './review/periods.js';
+import './review/period-preview.js';
 import './review/period-templates.js';
 import './review/assignments.js';
 import './review/reassignments.js';

@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import * as periods from '../../services/review/periods.js';
 import * as reminders from '../../services/review/reminders.js';
+import { previewPeriod, type PeriodPreview } from '../../services/review/period-preview.js';
+import { STAGE_REVIEWER_TYPES } from '../../services/review/stage-plan.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 import { PeriodJson, PersonJson, StagePlanJson } from '../replies.js';
@@ -32,6 +34,46 @@ const CloseBody = z.object({
   reason: text('reason', periods.MAX_CLOSE_REASON).nullish().describe('Why the period closes with rows nobody could review (required while there are any)'),
 });
 
+const count = (what: string) => z.number().int().describe(what);
+const PreviewJson = z.strictObject({
+  scope: z.strictObject({ rows: count('The live rows the period reviews'), highRows: count('Of those, rows of level high or medium') }),
+  stages: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        reviewerType: z.enum(STAGE_REVIEWER_TYPES).describe('criteria, users or processOwner'),
+        reviewers: z
+          .array(
+            z.strictObject({
+              userId: z.uuid(),
+              rows: count(
+                "Stage 1: the rows they would get (their queue's total, fallback rows included); a later stage: the rows that could reach them at most, if every earlier decision passed on",
+              ),
+              fallbackRows: count('Of those, the rows they get as a fallback reviewer (stage 1 only)'),
+            }),
+          )
+          .describe('Most rows first'),
+      }),
+    )
+    .describe('Each stage, in order, with its reviewers'),
+  fallback: z.strictObject({
+    rows: count("Stage 1's rows nobody but the fallback reviewers gets: selfReview + unassigned"),
+    selfReview: count('Of those, rows routed away from the reviewers whose own access they are'),
+    unassigned: count('Of those, rows no criterion (listed user, process owner) gives to anyone'),
+    nobody: count('Of those, rows nobody can review (no active fallback reviewer, or their own access)'),
+    reviewerIds: z.array(z.uuid()).describe('The active fallback reviewers'),
+  }),
+});
+
+function previewJson(p: PeriodPreview): z.infer<typeof PreviewJson> {
+  const { reviewers, ...fallback } = p.fallback;
+  return {
+    scope: p.scope,
+    stages: p.stages.map((s) => ({ ...s, reviewers: s.reviewers.map(({ user, ...r }) => ({ userId: user.id, ...r })) })),
+    fallback: { ...fallback, reviewerIds: reviewers.map((u) => u.id) },
+  };
+}
+
 export function registerPeriodRoutes(app: FastifyInstance) {
   app.get(
     '/api/review-periods/active',
@@ -49,6 +91,19 @@ export function registerPeriodRoutes(app: FastifyInstance) {
     '/api/review-periods',
     { config: { access: 'admin' }, schema: routeSchema({ body: periods.createPeriodSchema, reply: PeriodJson, replyStatus: 201 }) },
     async (req, reply) => reply.status(201).send(await periods.createPeriod(req.ctx.caller!, req.body ?? {})),
+  );
+
+  app.post<{ Body: periods.CreatePeriodInput }>(
+    '/api/review-periods/preview',
+    {
+      config: { access: 'admin' },
+      schema: routeSchema({
+        summary: 'What creating a period with this body would give each reviewer of each stage and the fallback reviewers; creates and writes nothing',
+        body: periods.createPeriodSchema,
+        reply: PreviewJson,
+      }),
+    },
+    async (req) => previewJson(await previewPeriod(req.ctx.caller!, req.body ?? {})),
   );
 
   /** The reminders and escalations sent for a period. */

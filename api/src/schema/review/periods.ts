@@ -111,7 +111,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
+export const CreateReviewPeriodInput = builder.inputType('CreateReviewPeriodInput', {
   description: 'A new review period, active from its creation.',
   fields: (t) => ({
     name: t.string({ required: true, description: 'Its name (required).' }),

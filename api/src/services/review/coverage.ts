@@ -105,6 +105,14 @@ export async function countUnassigned(db: DbClient, state: CoverageState): Promi
   });
 }
 
+/** How many live rows no reviewer holds: the fallback reviewers', or nobody's (counted once per data version and coverage). */
+export async function countUnheld(db: DbClient, state: CoverageState): Promise<number> {
+  return cached(db, `unheld|${state.key}`, async () => {
+    const [r] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r WHERE ${LIVE_ROWS} AND ${unheldRowsCondition(state.coverage)}`;
+    return Number(r?.n ?? 0);
+  });
+}
+
 /** 'Unassigned conflicts' on the dashboard: the count, and the fallback reviewers who are named but cannot review. */
 export async function unassignedConflicts(caller: Caller): Promise<{ count: number; inactiveFallbackReviewers: User[] }> {
   const db = caller.deps.prisma;
@@ -140,13 +148,7 @@ export async function listUnassigned(
   const offset = Math.max(page.offset ?? 0, 0);
   const state = await coverageState(db);
   const unheld = unheldRowsCondition(state.coverage);
-  const [total, nobody] = await Promise.all([
-    cached(db, `unheld|${state.key}`, async () => {
-      const [r] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r WHERE ${LIVE_ROWS} AND ${unheld}`;
-      return Number(r?.n ?? 0);
-    }),
-    countUnassigned(db, state),
-  ]);
+  const [total, nobody] = await Promise.all([countUnheld(db, state), countUnassigned(db, state)]);
   const selfRouted = state.coverage.selfRouted;
   const rows = await db.$queryRaw<(Omit<UnassignedRow, 'route'> & { nobody: boolean })[]>`
     SELECT r.id, r.user_id AS "userId", r.user_name AS "userName", r.access_risk_id AS "accessRiskId", r.risk_description AS "riskDescription",

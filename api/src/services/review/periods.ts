@@ -102,17 +102,28 @@ function isActiveConflict(err: unknown): boolean {
 
 const ALREADY_ACTIVE = 'Another review period is already active. Close it first.';
 
+/**
+ * A period's create body, parsed and checked as creating it and its preview
+ * both take it (the same refusals for both): its dates in order, reminders
+ * only with an end date.
+ */
+export function checkedPeriodInput(input: CreatePeriodInput) {
+  const data = parseOrThrow(createPeriodSchema, input);
+  const startDate = data.startDate ?? new Date();
+  if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
+  const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
+  if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  return { ...data, startDate, reminderDaysBefore };
+}
+
 /** Creates a period and activates it at once (SPEC §4); also the recurrence job's way, as the system. */
 export async function createPeriod(caller: Caller | SystemCaller, input: CreatePeriodInput): Promise<ReviewPeriod> {
   const {
     deps: { prisma, pubsub },
     actor,
   } = caller;
-  const data = parseOrThrow(createPeriodSchema, input);
-  const startDate = data.startDate ?? new Date();
-  if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
-  const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
-  if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  const data = checkedPeriodInput(input);
+  const { startDate, reminderDaysBefore } = data;
   // Bad stages are refused before anything is written; none (or the default one) is stored as null: the period as it always was.
   const stages = await checkedStages(prisma, data.stages, data.endDate ?? null);
   try {

@@ -1,10 +1,11 @@
 import { Field, Input, Select, Textarea } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CreateReviewPeriodDialogMutation } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
 import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors } from '../../components/forms/FormDialog';
 import { thrownMessage } from '../../components/forms/mutationResult';
 import { useNotify } from '../../components/forms/toast';
+import { PeriodPreview } from './PeriodPreview';
 
 const mutation = graphql`
   mutation CreateReviewPeriodDialogMutation($input: CreateReviewPeriodInput!, $connections: [ID!]!) {
@@ -55,7 +56,22 @@ function reminderDays(text: string): number[] | null {
   return days.every((d) => Number.isInteger(d) && d >= 1 && d <= 365) ? days : null;
 }
 
-/** SPEC §2/§5: 'Create New Review Period' (creates and activates). */
+type PeriodInput = CreateReviewPeriodDialogMutation['variables']['input'];
+
+/** The period as the form would create it (and the preview shows it); null while it cannot be (no name, reminders not days). */
+function periodInput(form: Form): PeriodInput | null {
+  const days = form.endDate ? reminderDays(form.reminders) : [];
+  if (!form.name.trim() || !days) return null;
+  return {
+    name: form.name.trim(),
+    description: form.description.trim() || null,
+    endDate: form.endDate ? new Date(`${form.endDate}T23:59:59`).toISOString() : null,
+    reminderDaysBefore: days,
+    defaultDecisionAtClose: form.defaultDecisionAtClose,
+  };
+}
+
+/** SPEC §2/§5: 'Create New Review Period' (creates and activates), with the preview of who reviews what. */
 export function CreateReviewPeriodDialog({
   open,
   onOpenChange,
@@ -79,21 +95,13 @@ export function CreateReviewPeriodDialog({
     onOpenChange(false);
   };
 
+  const input = useMemo(() => periodInput(form), [form]);
+
   const onSubmit = () => {
     if (!form.name.trim()) return;
-    const days = form.endDate ? reminderDays(form.reminders) : [];
-    if (!days) return setErrors({ reminderDaysBefore: REMINDERS_INVALID });
+    if (!input) return setErrors({ reminderDaysBefore: REMINDERS_INVALID });
     commit({
-      variables: {
-        input: {
-          name: form.name.trim(),
-          description: form.description.trim() || null,
-          endDate: form.endDate ? new Date(`${form.endDate}T23:59:59`).toISOString() : null,
-          reminderDaysBefore: days,
-          defaultDecisionAtClose: form.defaultDecisionAtClose,
-        },
-        connections: [connectionId],
-      },
+      variables: { input, connections: [connectionId] },
       updater: (store) => {
         const period = store.getRootField('createReviewPeriod')?.getLinkedRecord('data');
         if (period) store.getRoot().setLinkedRecord(period, 'activeReviewPeriod');
@@ -164,6 +172,7 @@ export function CreateReviewPeriodDialog({
           <SelectOptions options={DEFAULT_AT_CLOSE_OPTIONS} />
         </Select>
       </Field>
+      {open ? <PeriodPreview input={input} /> : null}
     </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 // The dashboard's charts (@fluentui/react-charts, with d3): a module of its
 // own, loaded only when a chart is drawn, so the charting code stays out of
 // the first page's bundle.
-import { DonutChart, LineChart, type ChartProps } from '@fluentui/react-charts';
+import { DonutChart, HorizontalBarChart, HorizontalBarChartVariant, LineChart, type ChartProps } from '@fluentui/react-charts';
 import { tokens } from '@fluentui/react-components';
 import { formatCount } from '../../components/layout/StatTile';
 
@@ -48,4 +48,24 @@ export function CategoryChart({ categories, width }: { categories: readonly { ca
     chartData: categories.map((c, i) => ({ legend: c.category, data: c.count, color: categoryColor(c.category, i) })),
   };
   return <DonutChart data={data} innerRadius={55} height={220} width={width} valueInsideDonut={formatCount(total)} hideLegend />;
+}
+
+/**
+ * The create-period preview's reviewers, a bar each on one scale (the most
+ * loaded reviewer's count is the full width), so the loads compare.
+ */
+export function ReviewerLoadChart({ bars }: { bars: readonly { key: string; label: string; rows: number }[] }) {
+  const max = Math.max(1, ...bars.map((b) => b.rows));
+  const data: ChartProps[] = bars.map((b) => ({
+    chartTitle: b.label,
+    chartData: [
+      {
+        legend: 'Conflicts',
+        color: tokens.colorPaletteBlueForeground2,
+        horizontalBarChartdata: { x: b.rows, total: max },
+        yAxisCalloutData: `${formatCount(b.rows)} conflicts`,
+      },
+    ],
+  }));
+  return <HorizontalBarChart data={data} variant={HorizontalBarChartVariant.AbsoluteScale} barHeight={12} />;
 }
