@@ -137,7 +137,8 @@ describe('approval review', () => {
     const csv = await res.text();
     expect(csv).toContain('Approver Comment');
     const line = csv.split('\r\n').find((l) => l.startsWith('U2,'))!;
-    expect(line.endsWith(',Remove by Friday')).toBe(true);
+    // The approver's comment, then the stage and whether the decision is final (a one-stage period: 1, yes).
+    expect(line.endsWith(',Remove by Friday,1,yes')).toBe(true);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(
       (await (
