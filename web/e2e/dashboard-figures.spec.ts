@@ -10,6 +10,8 @@ test('the dashboard draws the trend and categories from data, and they move live
 
   await signInAsAdmin(page, request);
   const trend = page.getByRole('figure', { name: 'Risk trend, Last 30 days' });
+  // The charts are drawn once they come near the screen, as the user scrolls to them.
+  await trend.scrollIntoViewIfNeeded();
   await expect(trend.locator('svg').first()).toBeVisible();
   const summary = page.getByTestId('trend-summary');
   await expect(summary).toContainText('0 retained, 0 removed');
@@ -18,7 +20,9 @@ test('the dashboard draws the trend and categories from data, and they move live
   expect(pendingBefore).toBeGreaterThan(0);
 
   await expect(page.getByRole('list', { name: 'Risk categories' })).toContainText('Uncategorised');
-  await expect(page.getByRole('group', { name: 'Risk categories chart' }).locator('svg').first()).toBeVisible();
+  const categories = page.getByRole('group', { name: 'Risk categories chart' });
+  await categories.scrollIntoViewIfNeeded();
+  await expect(categories.locator('svg').first()).toBeVisible();
   const progress = page.getByRole('list', { name: 'Progress by reviewer' });
   await expect(progress).toContainText(`Dana ${reviewer.user.lastName}`);
   await expect(progress).toContainText('0 of ');
