@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['api/test/**/*.test.ts'],
+    globalSetup: ['api/test/global-setup.ts'],
     pool: 'forks',
     // Two cores: two test files at a time, each with its own database.
     maxWorkers: 2,

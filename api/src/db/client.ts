@@ -63,6 +63,8 @@ export interface Database {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** PGlite on disk: the disk of the data folder filled up under the database (see onSpaceBack). */
   dataFolderFull?(): boolean;
+  /** PGlite: its data folder as an uncompressed tar, for `loadDataDir`. */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,11 @@ export interface DbOptions {
   dataDir: string;
   /** PGlite only: keep the database in memory (tests). */
   inMemory?: boolean;
+  /**
+   * PGlite in memory only: start from this dump of a data folder (`dumpDataDir`) instead of an
+   * empty cluster, so that tests start each database from one migrated copy.
+   */
+  loadDataDir?: Blob;
   /** Called with the SQL of every statement the Prisma client runs (tests that count queries); off by default. */
   onQuery?: (sql: string) => void;
   /**
@@ -255,7 +262,7 @@ async function createPglite(opts: DbOptions): Promise<Database> {
     dir = path.join(opts.dataDir, 'pgdata');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const db = await PGlite.create(dir, { extensions: { pg_trgm }, ...(opts.inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   const disk = dir ? watchDiskFull(db, dir, opts.onSpaceBack) : null;
   const adapter = new PrismaPGlite(db);
   const prisma = prismaClient(adapter, opts.onQuery);
@@ -294,6 +301,7 @@ async function createPglite(opts: DbOptions): Promise<Database> {
     prisma,
     sql,
     dataFolderFull: () => disk?.full() ?? false,
+    dumpDataDir: () => db.dumpDataDir('none'),
     async close() {
       disk?.stop();
       await prisma.$disconnect();

@@ -15,13 +15,11 @@ let admin: Client;
 
 const TABLES = ['users', 'api_tokens', 'review_periods', 'uploads', 'decisions', 'submissions', 'assignment_criteria', 'notifications'];
 
+/** Every table's row count, in one round trip (thousands of requests are checked before and after). */
+const COUNTS_SQL = `SELECT ${TABLES.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(', ')}`;
 async function counts(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const t of TABLES) {
-    const [r] = await server.app.deps.db.sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM ${t}`);
-    out[t] = Number(r!.n);
-  }
-  return out;
+  const [r] = await server.app.deps.db.sql.query<Record<string, number | string>>(COUNTS_SQL);
+  return Object.fromEntries(TABLES.map((t) => [t, Number(r![t])]));
 }
 
 const BIG = 'x'.repeat(1024 * 1024 - 200);

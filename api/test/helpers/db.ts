@@ -1,7 +1,9 @@
 // A fresh database per test file: in-memory PGlite by default, or a new
 // database on the PostgreSQL server named by DATABASE_URL (dropped afterwards).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { createDatabase, type Database } from '../../src/db/client.js';
 
 export const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -12,12 +14,12 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(base = process.env.DATABASE_URL): Promise<TestDatabase> {
+export async function freshDatabase(base = process.env.DATABASE_URL, template?: string): Promise<TestDatabase> {
   if (!base) return { drop: async () => {} };
   const name = `grc_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -30,6 +32,21 @@ export async function freshDatabase(base = process.env.DATABASE_URL): Promise<Te
       await c.end();
     },
   };
+}
+
+let templateDump: Blob | undefined;
+
+/**
+ * A fresh database already migrated, cloned from the run's one migrated copy
+ * (global-setup.ts): on PostgreSQL a database made from the template, on
+ * PGlite the data folder to start an in-memory database from.
+ */
+export async function migratedCopy(base = process.env.DATABASE_URL): Promise<TestDatabase & { loadDataDir?: Blob }> {
+  if (!base) {
+    templateDump ??= new Blob([fs.readFileSync(inject('templateDump'))]);
+    return { drop: async () => {}, loadDataDir: templateDump };
+  }
+  return freshDatabase(base, inject('templateDatabase'));
 }
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/app.js';
-import { freshDatabase } from './db.js';
+import { migratedCopy } from './db.js';
 import { createDatabase } from '../../src/db/client.js';
 import { JOBS } from '../../src/db/queue.js';
 
@@ -28,7 +28,9 @@ export async function startServer(
   env: Record<string, string> = {},
   opts: { sameDatabaseAs?: TestServer; onQuery?: (sql: string) => void } = {},
 ): Promise<TestServer> {
-  const db = opts.sameDatabaseAs ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} } : await freshDatabase();
+  const db: { url?: string; drop(): Promise<void>; loadDataDir?: Blob } = opts.sameDatabaseAs
+    ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} }
+    : await migratedCopy();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-test-'));
   const persistedFile = path.join(dataDir, 'persisted.json');
   fs.writeFileSync(persistedFile, '{}');
@@ -51,7 +53,10 @@ export async function startServer(
   const app = await createApp(config, {
     inMemory: !db.url,
     // Counting queries: the same database, with the Prisma client reporting each statement.
-    db: opts.onQuery ? await createDatabase({ databaseUrl: db.url, dataDir, inMemory: !db.url, onQuery: opts.onQuery }) : undefined,
+    db:
+      opts.onQuery || db.loadDataDir
+        ? await createDatabase({ databaseUrl: db.url, dataDir, inMemory: !db.url, onQuery: opts.onQuery, loadDataDir: db.loadDataDir })
+        : undefined,
   });
   await app.server.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.app.server.address();
