@@ -1,4 +1,4 @@
-// npm run bench:load -- [--rows 1000000] [--reviewers 200] [--admins 20] [--seconds 60] [--skip-kill]
+// npm run bench:load -- [--rows 1000000] [--reviewers 200] [--admins 20] [--seconds 60] [--skip-kill] [--compare-chain]
 // Two server processes on a fresh PostgreSQL database with Redis between them
 // (as in docker-compose.yml, without the load balancer: each simulated user
 // has a home instance and fails over to the other on a connection error).
@@ -10,6 +10,10 @@
 // decision (lost, doubled, wrong value) and p50/p95/p99 per operation and the
 // notification's delivery p95 are printed. Then the same again with one
 // instance killed (SIGKILL) half way (unless --skip-kill).
+// --compare-chain: the steady phase three times, the audit trail's hash chain
+// on, off (its triggers disabled and its check dropped, as before the chain
+// existed) and on again, and the decision saves' p95 of each side by side:
+// what chaining costs a save, measured in one run on the same data.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -303,9 +307,45 @@ async function phase(name: string, killAtSeconds?: number) {
   return lost + doubled + wrong + errors;
 }
 
+/** The audit chain's triggers and check on or off (between phases: ALTER TABLE waits for an idle table). */
+async function auditChain(on: boolean) {
+  if (on) {
+    await sql.query(`ALTER TABLE audit_events ENABLE TRIGGER audit_events_chain, ENABLE TRIGGER audit_events_chain_head,
+      ADD CONSTRAINT audit_events_chained CHECK (chain_seq IS NOT NULL AND prev_hash IS NOT NULL AND hash IS NOT NULL) NOT VALID`);
+  } else {
+    await sql.query(
+      `ALTER TABLE audit_events DISABLE TRIGGER audit_events_chain, DISABLE TRIGGER audit_events_chain_head, DROP CONSTRAINT audit_events_chained`,
+    );
+  }
+}
+const saveP95s: string[] = [];
+function noteSaves(name: string) {
+  const one = timings.get('save decision') ?? [];
+  const batch = timings.get('save batch (5)') ?? [];
+  saveP95s.push(
+    `${name.padEnd(24)} save decision p95 ${percentile(one, 95).toFixed(0).padStart(5)} ms (${one.length}), save batch (5) p95 ${percentile(batch, 95).toFixed(0).padStart(5)} ms (${batch.length})`,
+  );
+}
+
 let bad = 0;
 try {
   bad += await phase('steady');
+  if (process.argv.includes('--compare-chain')) {
+    noteSaves('audit chain on');
+    await auditChain(false);
+    bad += await phase('steady, audit chain off');
+    noteSaves('audit chain off');
+    await auditChain(true);
+    bad += await phase('steady, audit chain on again');
+    noteSaves('audit chain on again');
+    console.log(
+      `\ndecision saves with and without the audit chain (load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}):`,
+    );
+    for (const line of saveP95s) console.log(`  ${line}`);
+  }
   if (!process.argv.includes('--skip-kill')) bad += await phase('instance killed', seconds / 2);
 } finally {
   await cleanup();

@@ -35,6 +35,7 @@ import { JOBS } from '../api/src/db/queue.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';
+import { freePort, npmStartNodeFlags, spawnServer, waitReady } from '../api/test/helpers/process.js';
 
 const rows = Number(arg('rows', '1000000'));
 const reviewers = Number(arg('reviewers', '50'));
@@ -73,8 +74,8 @@ const prisma = app.deps.prisma;
 const sql = app.deps.db.sql;
 await prisma.user.updateMany({ data: { passwordResetRequired: false } });
 
-async function login(email: string, password: string) {
-  const r = await fetch(base + '/api/internal-login', {
+async function login(email: string, password: string, at = base) {
+  const r = await fetch(at + '/api/internal-login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
@@ -360,17 +361,29 @@ console.log(
 
 // Closing the period: the close freezes its evidence in one transaction, then a job writes the
 // signed bundle (every decision, the period's audit events with their chain, the summary); the
-// bundle's write is timed from the close's answer to its row's 'ready', with the server's memory.
+// bundle's write is timed from the close's answer to its row's 'ready'. The close runs on a server
+// process started as `npm start` starts it (its heap cap), alone on the database, so the memory
+// printed is the server's own, sampled from /proc every 100 ms.
 if (periodId) {
-  const closeRss = process.memoryUsage().rss;
+  await app.close();
+  const port = await freePort();
+  const server = spawnServer(
+    { DATABASE_URL: u.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'Bench#Pass1', JOB_POLL_SECONDS: '0.5' },
+    port,
+    npmStartNodeFlags(),
+  );
+  await waitReady(server);
+  const cookie = (await login('admin@example.com', 'Bench#Pass1', server.url))!;
+  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const closeRss = rssMb();
   let closeRssMax = closeRss;
-  const closeSampler = setInterval(() => (closeRssMax = Math.max(closeRssMax, process.memoryUsage().rss)), 100);
+  const closeSampler = setInterval(() => (closeRssMax = Math.max(closeRssMax, rssMb())), 100);
   t = performance.now();
   // node:http: no client time limit (a close of 1M decisions takes minutes).
   const closed = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = http.request(
-      base + `/api/review-periods/${periodId}/close`,
-      { method: 'PUT', headers: { cookie: adminCookie, 'content-type': 'application/json' } },
+      server.url + `/api/review-periods/${periodId}/close`,
+      { method: 'PUT', headers: { cookie, 'content-type': 'application/json' } },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += String(c)));
@@ -382,30 +395,39 @@ if (periodId) {
   });
   const closeMs = performance.now() - t;
   if (closed.status !== 200) throw new Error(`close answered ${closed.status}: ${closed.text}`);
+  const db = new pg.Client({ connectionString: u.toString() });
+  await db.connect();
   let bundle: { status: string; size_bytes: string | null } | undefined;
   for (;;) {
     bundle = (
-      await sql.query<{ status: string; size_bytes: string | null }>(
+      await db.query<{ status: string; size_bytes: string | null }>(
         `SELECT status, size_bytes::text FROM evidence_bundles WHERE period_id = $1::uuid ORDER BY version DESC LIMIT 1`,
         [periodId],
       )
-    )[0];
+    ).rows[0];
     if (bundle && bundle.status !== 'writing') break;
     await new Promise((r) => setTimeout(r, 200));
   }
   const bundleMs = performance.now() - t - closeMs;
   clearInterval(closeSampler);
   const decisions = Number(
-    (await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM period_evidence_decisions WHERE period_id = $1::uuid`, [periodId]))[0]?.n ?? 0,
+    (await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM period_evidence_decisions WHERE period_id = $1::uuid`, [periodId])).rows[0]?.n ?? 0,
   );
+  await db.end();
+  server.child.kill('SIGTERM');
+  await server.exited;
   console.log(
     `\nclose (evidence frozen): ${(closeMs / 1000).toFixed(1)} s; signed bundle ${bundle!.status} ${(bundleMs / 1000).toFixed(1)} s later, ` +
       `${(Number(bundle!.size_bytes ?? 0) / 1e6).toFixed(1)} MB, ${decisions} evidence rows; ` +
-      `server RSS ${(closeRss / 1e6).toFixed(0)} MB before, ${(closeRssMax / 1e6).toFixed(0)} MB at most`,
+      `server RSS (npm start's heap cap: ${npmStartNodeFlags().join(' ')}) ${closeRss.toFixed(0)} MB before, ${closeRssMax.toFixed(0)} MB at most; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
   );
+} else {
+  await app.close();
 }
 
-await app.close();
 if (!keep) await root.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
 else console.log(`kept database ${dbName}`);
 await root.end();
