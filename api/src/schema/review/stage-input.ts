@@ -1,10 +1,10 @@
 // A period's stages as the graph takes them (createReviewPeriod and its
 // preview): the same plan as POST /api/review-periods' `stages`
-// (services/review/stage-plan.ts), with the user ids as global ids.
+// (services/stages/stage-plan.ts), with the user ids as global ids.
 import { builder } from '../builder.js';
 import { enumOf } from '../enums.js';
 import { UserNode } from '../identity/users.js';
-import { STAGE_PASS_ON, STAGE_REVIEWER_TYPES, type StagePlanInput } from '../../services/review/stage-plan.js';
+import { STAGE_PASS_ON, STAGE_REVIEWER_TYPES, type StagePlanInput } from '../../services/stages/stage-plan.js';
 
 export const StageReviewerTypeEnum = enumOf('StageReviewerType', {
   description: 'Who reviews a stage.',

@@ -25,7 +25,7 @@ import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { getActivePeriod, getDecisionPeriod } from './current-period.js';
-import { stagesSchema } from './stage-plan.js';
+import { stagesSchema } from '../stages/stage-plan.js';
 import { checkedStages } from '../stages/stages.js';
 
 export const NO_ACTIVE_PERIOD = 'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';

@@ -8,28 +8,19 @@
 // is sent twice, by a later tick or by another instance ticking at the same
 // moment. The job (jobs/reminders.ts) calls tickReminders on a schedule kept
 // by pg-boss in the database; the time is a parameter, so tests choose it.
-import { Prisma, type Notification, type PrismaClient, type ReviewPeriod, type User } from '../../generated/prisma/client.js';
-import type { Config } from '../../config.js';
+import { Prisma, type Notification, type ReviewPeriod, type User } from '../../generated/prisma/client.js';
 import { recordAudit } from '../../core/audit.js';
 import { displayName } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { DAY_MS, isUuid } from '../../core/types.js';
 import { NotFoundError } from '../../core/errors.js';
-import type { PubSub } from '../../pubsub.js';
-import type { Mailer } from '../identity/mail.js';
+import type { MessagingDeps } from '../deps.js';
 import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { getActivePeriod } from './periods.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
 import { signInLink } from '../identity/users.js';
-
-export interface ReminderDeps {
-  prisma: PrismaClient;
-  pubsub: PubSub;
-  mailer: Mailer;
-  config: Pick<Config, 'publicUrl'>;
-}
 
 export const REMINDER_TITLE = 'Review deadline approaching';
 export const ESCALATION_TITLE = 'Review period overdue';
@@ -89,7 +80,7 @@ export interface TickResult {
  * sent before. A reviewer who slept through several points (the job did not
  * run) gets one reminder for all of them.
  */
-export async function tickReminders(deps: ReminderDeps, now: Date): Promise<TickResult> {
+export async function tickReminders(deps: MessagingDeps, now: Date): Promise<TickResult> {
   const result: TickResult = { reminded: 0, escalated: 0 };
   const period = await getActivePeriod(deps.prisma);
   if (!period?.endDate) return result;
@@ -114,7 +105,7 @@ export async function tickReminders(deps: ReminderDeps, now: Date): Promise<Tick
  * when it was recorded before (this point, this person), so nothing is sent.
  */
 async function recordOnce(
-  deps: ReminderDeps,
+  deps: MessagingDeps,
   rows: Prisma.PeriodReminderCreateManyInput[],
   write: (tx: Prisma.TransactionClient) => Promise<Notification>,
 ): Promise<Notification | null> {
@@ -126,7 +117,7 @@ async function recordOnce(
   return n;
 }
 
-async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, pending: number, due: number[], now: Date): Promise<boolean> {
+async function remind(deps: MessagingDeps, period: ReviewPeriod, reviewer: User, pending: number, due: number[], now: Date): Promise<boolean> {
   const end = period.endDate!;
   const daysLeft = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
   const message =
@@ -154,7 +145,7 @@ async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, 
   return true;
 }
 
-async function escalate(deps: ReminderDeps, period: ReviewPeriod, admin: User, late: PendingWork[]): Promise<boolean> {
+async function escalate(deps: MessagingDeps, period: ReviewPeriod, admin: User, late: PendingWork[]): Promise<boolean> {
   const total = late.reduce((s, w) => s + w.pending, 0);
   const lines = late.map(
     (w) => `- ${nameOf(w.reviewer)} <${w.reviewer.email}>${w.reviewer.isActive ? '' : ' (deactivated)'}: ${plural(w.pending, 'pending item')}`,

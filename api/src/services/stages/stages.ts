@@ -12,7 +12,7 @@ import { isUuid, type DbClient } from '../../core/types.js';
 import { HOLDS_WORK, activeFallbackIds, assignedRowsCondition, criteriaSetsFor } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { readReviewSettings } from '../review/coverage.js';
-import { DEFAULT_STAGES, type StagePassOn, type StagePlan } from '../review/stage-plan.js';
+import { DEFAULT_STAGES, type StagePassOn, type StagePlan } from './stage-plan.js';
 
 /** A stage as a period keeps it: the plan with its number (1 to 3). */
 export interface PeriodStage extends StagePlan {
