@@ -13,6 +13,7 @@ const ReminderJson = z.strictObject({
   periodId: z.uuid(),
   kind: z.string().describe('reminder (before the end date) or escalation'),
   daysBefore: z.number().int(),
+  stage: z.number().int().describe("Whose end date: 0 the period's, 1 to 3 that stage's"),
   userId: z.uuid(),
   pendingCount: z.number().int().describe('Items the recipient still had to decide'),
   sentAt: isoDate(),

@@ -112,7 +112,10 @@ export function checkedPeriodInput(input: CreatePeriodInput) {
   const startDate = data.startDate ?? new Date();
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
   const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
-  if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  // The points count back from the period's end date and from each stage's own.
+  if (reminderDaysBefore.length && !data.endDate && !data.stages?.some((s) => s.endDate)) {
+    throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  }
   return { ...data, startDate, reminderDaysBefore };
 }
 
