@@ -4,7 +4,8 @@
 // SPEC says) it waits, says so on the template ('waiting for <period> to
 // close') and tells the administrators once; otherwise it creates and
 // activates the period through the same service as the Create & Activate
-// dialog, as the system, then advances the template to the schedule's next
+// dialog, as the system (with the template's stages, their deadlines counted
+// from the day it opens), then advances the template to the schedule's next
 // occurrence after now and tells the administrators.
 //
 // A period is for one occurrence: it starts on that date and is named from it
@@ -26,6 +27,8 @@ import { systemCaller } from '../caller.js';
 import type { AppDeps } from '../deps.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
 import { createPeriod, getActivePeriod } from '../review/periods.js';
+import { datedStages } from '../stages/stage-plan.js';
+import { templateStages } from './templates.js';
 import { latestDue, nextOccurrence, periodName, type Schedule } from './schedule.js';
 
 export const CREATED_TITLE = 'Review period created';
@@ -63,7 +66,9 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
   if (!period) {
     // The duration counts from the day the period opens (UTC), the occurrence's day when on time.
     const opens = Math.max(occurrence.getTime(), now.getTime());
-    const endDate = new Date(opens - (opens % DAY_MS) + t.durationDays * DAY_MS);
+    const opensDay = new Date(opens - (opens % DAY_MS));
+    const endDate = new Date(opensDay.getTime() + t.durationDays * DAY_MS);
+    const stages = templateStages(t);
     try {
       period = await createPeriod(systemCaller(deps), {
         name,
@@ -72,6 +77,8 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
         endDate,
         reminderDaysBefore: t.reminderDaysBefore,
         defaultDecisionAtClose: t.defaultDecisionAtClose,
+        // Its stages' deadlines count from the same day as its end.
+        stages: stages && datedStages(stages, opensDay),
       });
     } catch (err) {
       // Another period was activated since the read above (by hand or by another template).
