@@ -6,7 +6,7 @@
 // wrong; only administrators reach it, over GraphQL and REST alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
-import { CREATED_TITLE, WAITING_TITLE, tickRecurrence } from '../../src/services/recurrence/tick.js';
+import { CREATED_TITLE, REFUSED_TITLE, WAITING_TITLE, tickRecurrence } from '../../src/services/recurrence/tick.js';
 import { JOBS } from '../../src/db/queue.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -217,7 +217,7 @@ describe('a template with stages', () => {
       [[STAGES()[0], { ...STAGES()[1], endDate: '2027-01-10' }], 'stages.1: Unrecognized key: "endDate"'],
     ];
     for (const [stages, message] of cases) {
-      const r = await admin.post('/api/review-period-templates', { ...base, stages });
+      const r = await admin.post('/api/review-period-templates', { ...base, namePattern: '{monthName} {year} owner review', stages });
       expect([r.status, r.body.message], JSON.stringify(stages)).toEqual([400, message]);
     }
     const g = await admin.gql(
@@ -259,6 +259,24 @@ describe('a template with stages', () => {
     // Null takes the stages away: its next periods have the one stage of old.
     const cleared = await admin.put(`/api/review-period-templates/${r.body.id}`, { stages: null });
     expect([cleared.status, cleared.body.stages]).toEqual([200, null]);
+    expect((await admin.request('DELETE', `/api/review-period-templates/${r.body.id}`)).status).toBe(200);
+  });
+
+  it('a stage reviewer deactivated since the template was saved: no period, the administrators are told why once', async () => {
+    const owner = await userClient(server, admin);
+    const stages = [STAGES()[0], { ...STAGES()[1], reviewers: { type: 'users', userIds: [owner.user.id] } }];
+    const r = await admin.post('/api/review-period-templates', { ...base, namePattern: '{monthName} {year} owner review', stages });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect((await admin.put(`/api/users/${owner.user.id}/deactivate`)).status).toBe(200);
+    const at = new Date(new Date(r.body.nextRunAt).getTime() + 5 * MIN);
+    expect(await tick(at)).toEqual({ created: [], waiting: 1 });
+    expect(await tick(new Date(at.getTime() + 5 * MIN))).toEqual({ created: [], waiting: 1 });
+    expect(await active()).toBeNull();
+    const told = ((await admin.get('/api/notifications')).body.notifications as { title: string; message: string }[]).filter((n) => n.title === REFUSED_TITLE);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.message).toMatch(
+      new RegExp(`could not be created: Stage 2 \\('Risk owner'\\): reviewer .*${owner.email.replace(/[.+]/g, '\\$&')}.* is deactivated`),
+    );
     expect((await admin.request('DELETE', `/api/review-period-templates/${r.body.id}`)).status).toBe(200);
   });
 });

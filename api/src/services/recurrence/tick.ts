@@ -20,7 +20,7 @@
 // second create is refused and that pass waits.
 import type { ReviewPeriod, ReviewPeriodTemplate } from '../../generated/prisma/client.js';
 import { recordAudit } from '../../core/audit.js';
-import { ConflictError } from '../../core/errors.js';
+import { ConflictError, ValidationError } from '../../core/errors.js';
 import { DAY_MS } from '../../core/types.js';
 import type { DbClient } from '../../core/types.js';
 import { systemCaller } from '../caller.js';
@@ -33,11 +33,12 @@ import { latestDue, nextOccurrence, periodName, type Schedule } from './schedule
 
 export const CREATED_TITLE = 'Review period created';
 export const WAITING_TITLE = 'Recurring review period waiting';
+export const REFUSED_TITLE = 'Recurring review period not created';
 
 export interface RecurrenceResult {
   /** Periods created and activated by this pass. */
   created: ReviewPeriod[];
-  /** Templates due but waiting for the active period to close. */
+  /** Templates due but waiting: for the active period to close, or for their configuration to be put right. */
   waiting: number;
 }
 
@@ -81,6 +82,7 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
         stages: stages && datedStages(stages, opensDay),
       });
     } catch (err) {
+      if (err instanceof ValidationError) return refused(deps, t, err.message);
       // Another period was activated since the read above (by hand or by another template).
       if (!(err instanceof ConflictError)) throw err;
       const other = await getActivePeriod(deps.prisma);
@@ -90,6 +92,31 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
   }
   await advance(deps, t, period, occurrence, now);
   return period;
+}
+
+/**
+ * The template's period cannot be made as it is configured (a stage's
+ * reviewer deactivated since it was saved, say): it stays due, and the
+ * administrators are told why once until the template changes, instead of
+ * the job failing every pass and holding up the templates after it.
+ */
+async function refused(deps: AppDeps, t: ReviewPeriodTemplate, reason: string): Promise<null> {
+  const told = await deps.prisma.auditEvent.count({ where: { action: 'period_template.refused', entityId: t.id, occurredAt: { gte: t.updatedAt } } });
+  if (told) return null;
+  const message =
+    `The review period due on ${day(t.nextRunAt)} from the recurring template '${t.namePattern}' could not be created: ${reason}. ` +
+    'It is created at the first pass after the template (or what it names) is put right.';
+  const sent = await deps.prisma.$transaction(async (tx) => {
+    await recordAudit(tx, null, {
+      action: 'period_template.refused',
+      entityType: 'ReviewPeriodTemplate',
+      entityId: t.id,
+      after: { dueAt: t.nextRunAt, reason },
+    });
+    return tellAdministrators(tx, REFUSED_TITLE, message);
+  });
+  for (const n of sent) publishNotification(deps.pubsub, n);
+  return null;
 }
 
 /** Marks the template as waiting for `active` (once per period waited for) and tells the administrators. */
