@@ -3,10 +3,12 @@
 // criterion gives to anyone, '(fallback: self-review)' for a row routed away
 // from the reviewer whose own access it is; a row a criterion gives them is
 // theirs without a mark. The risk report's 'Assigned To' reads the same rule.
+// The deadline counts the fallback reviewer's undecided rows as pending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
 import { seedRows } from '../helpers/seed.js';
 import { parseCsv } from '../helpers/csv.js';
+import { pendingWork } from '../../src/services/review/reminders.js';
 
 let server: TestServer;
 let admin: Client;
@@ -31,6 +33,8 @@ beforeAll(async () => {
       { userId: 'U3', accessRiskId: 'R9' },
       // A's own access: R1 would give it to A.
       { userId: 'ASMITH', accessRiskId: 'R1' },
+      // Another row no criterion matches, left undecided.
+      { userId: 'U5', accessRiskId: 'R8' },
     ])
   ).map(Number) as [number, number, number];
   expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'risk_id', criteriaValue: 'R1' })).status).toBe(201);
@@ -56,6 +60,13 @@ async function evidenceDecisions(): Promise<Record<string, string>[]> {
   const part = text.split(/\r\n\r\n/).find((p) => p.startsWith('Decisions'))!;
   return parseCsv(part.slice(part.indexOf('\r\n') + 2));
 }
+
+describe('the deadline counts the fallback reviewer', () => {
+  it("whose rows without their decision are pending, as every reviewer's are (reminders and the escalation read it)", async () => {
+    const work = await pendingWork(server.app.deps.prisma, periodId);
+    expect(work.map((w) => [w.reviewer.id, w.pending])).toEqual(expect.arrayContaining([[f.user.id, 1]]));
+  });
+});
 
 describe("the evidence's 'Assigned To' for rows that reached the fallback reviewer", () => {
   const assignedTo = (records: Record<string, string>[]) => Object.fromEntries(records.map((r) => [r['User ID'], r['Assigned To']]));

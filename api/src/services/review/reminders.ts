@@ -19,7 +19,7 @@ import type { Caller } from '../caller.js';
 import { DAY_MS, isUuid } from '../../core/types.js';
 import { NotFoundError } from '../../core/errors.js';
 import type { MessagingDeps } from '../deps.js';
-import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
+import { HOLDS_WORK, activeFallbackIds, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { getActivePeriod } from './periods.js';
 import { stagePendingWork, stagesOf, type PeriodStage } from '../stages/stages.js';
@@ -36,13 +36,14 @@ export interface PendingWork {
 }
 
 /**
- * Every reviewer with assignments (or those named) and their pending items in
- * the period (live rows their criteria match without their decision); one
- * count per reviewer.
+ * Every reviewer with assignments or the fallback reviewers' coverage (or
+ * those named) and their pending items in the period (live rows they hold
+ * without their decision); one count per reviewer.
  */
 export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: string[]): Promise<PendingWork[]> {
+  const fallback = await activeFallbackIds(db);
   const reviewers = await db.user.findMany({
-    where: { role: 'reviewer', ...HOLDS_WORK, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
+    where: { role: 'reviewer', OR: [...HOLDS_WORK.OR, { id: { in: fallback } }], ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
   });
   const sets = await criteriaSetsOf(
