@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { isoDate } from './edge.js';
 import { TOTAL_ROWS_HEADER } from '../services/reports/exports.js';
-import { STAGE_PASS_ON, STAGE_REVIEWER_TYPES } from '../services/review/stage-plan.js';
+import { STAGE_PASS_ON, STAGE_REVIEWER_TYPES } from '../services/stages/stage-plan.js';
 
 export const str = (description: string) => z.string().describe(description);
 export const int = (description: string) => z.number().int().describe(description);
@@ -33,7 +33,7 @@ export const UserAnswer = z.strictObject({ user: UserJson });
 export const PersonJson = z.strictObject({ id: z.uuid(), firstName: z.string(), lastName: z.string(), email: z.string() });
 
 /** A review period (Prisma ReviewPeriod). */
-/** A period's stage as it was created (services/review/stage-plan.ts). */
+/** A period's stage as it was created (services/stages/stage-plan.ts). */
 export const StagePlanJson = z.strictObject({
   name: z.string(),
   reviewers: z

@@ -19,3 +19,6 @@ export interface AppDeps {
   /** A fault of ours (an unexpected error answered 500): logged at error level, whatever LOG_LEVEL hides. */
   logError: (msg: string) => void;
 }
+
+/** What a service that tells people something needs (an in-app notification, published, and an e-mail with the sign-in link): the deadline reminders, the new-conflict notices. */
+export type MessagingDeps = Pick<AppDeps, 'prisma' | 'pubsub' | 'mailer' | 'config'>;

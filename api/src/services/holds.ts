@@ -257,12 +257,14 @@ export interface Holder {
 }
 
 /**
- * The reviewers who hold work (criteria or items moved to them), or only
- * `reviewerId`, with their sets (one query for all), by e-mail.
+ * The reviewers who hold work (criteria or items moved to them, or the rows
+ * nobody else holds: the active fallback reviewers), or only `reviewerId`,
+ * with their sets (one query for all), by e-mail.
  */
 export async function holdersOf(db: DbClient, reviewerId: string | null): Promise<Holder[]> {
+  const fallback = reviewerId ? [] : await activeFallbackIds(db);
   const users = await db.user.findMany({
-    where: reviewerId ? { id: reviewerId } : { role: 'reviewer', ...HOLDS_WORK },
+    where: reviewerId ? { id: reviewerId } : { role: 'reviewer', OR: [...HOLDS_WORK.OR, { id: { in: fallback } }] },
     orderBy: [{ email: 'asc' }, { id: 'asc' }],
   });
   const sets = await criteriaSetsOf(
@@ -272,15 +274,26 @@ export async function holdersOf(db: DbClient, reviewerId: string | null): Promis
   return users.map((u) => ({ label: personLabel(u), sets: sets.get(u.id)! }));
 }
 
+/** How 'Assigned To' marks a fallback reviewer on a row that reached them as one: nobody else holds it, or its holders may not review their own access. */
+export const FALLBACK_MARK = ' (fallback)';
+export const SELF_REVIEW_FALLBACK_MARK = ' (fallback: self-review)';
+
 /**
  * Who holds row r (alias r) as one text, the holders' labels joined by '; '
  * (NULL when nobody): each holder's own assignedRowsCondition, the visibility
  * rule itself, so a long export evaluates plain conditions per row and runs no
- * query per row (rowHoldersSql does, for pages and single rows).
+ * query per row (rowHoldersSql does, for pages and single rows). A fallback
+ * reviewer holding a row only as the fallback is named with why
+ * (FALLBACK_MARK, SELF_REVIEW_FALLBACK_MARK).
  */
 export function holdersTextSql(holders: Holder[]): Prisma.Sql {
   if (!holders.length) return Prisma.sql`NULL::text`;
-  const each = holders.map((h) => Prisma.sql`CASE WHEN ${assignedRowsCondition(h.sets)} THEN ${h.label}::text END`);
+  const each = holders.map((h) => {
+    if (!h.sets.fallback) return Prisma.sql`CASE WHEN ${assignedRowsCondition(h.sets)} THEN ${h.label}::text END`;
+    const why = Prisma.sql`CASE WHEN r.id = ANY(${h.sets.fallback.selfRouted}::bigint[]) THEN ${SELF_REVIEW_FALLBACK_MARK}::text ELSE ${FALLBACK_MARK}::text END`;
+    return Prisma.sql`CASE WHEN ${assignedRowsCondition({ ...h.sets, fallback: null })} THEN ${h.label}::text
+                           WHEN ${assignedRowsCondition(h.sets)} THEN ${h.label}::text || ${why} END`;
+  });
   return Prisma.sql`nullif(array_to_string(ARRAY[${Prisma.join(each)}]::text[], '; '), '')`;
 }
 

@@ -93,3 +93,14 @@ export const isMitigatedRedRow = (ruleId: string, decision: string | null | unde
 /** Over a group of rows alias r: every red row is mitigated (true when there is no red row). */
 export const allRedMitigatedSql = (decision: Prisma.Sql): Prisma.Sql =>
   Prisma.sql`bool_and(NOT ${redRowSql(decision)} OR coalesce(${decision}, '') = ${literals([MITIGATED])})`;
+
+/** The fields that name a conflict row to a person, as the lists of rows outside a queue give them (unassigned conflicts, resolved ones in the evidence). */
+export interface ConflictRowFields {
+  userId: string;
+  userName: string;
+  accessRiskId: string;
+  riskDescription: string;
+  riskLevel: string;
+  system: string;
+  roleProfile: string;
+}

@@ -6,7 +6,7 @@
 // wrong; only administrators reach it, over GraphQL and REST alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
-import { CREATED_TITLE, WAITING_TITLE, tickRecurrence } from '../../src/services/recurrence/tick.js';
+import { CREATED_TITLE, REFUSED_TITLE, WAITING_TITLE, tickRecurrence } from '../../src/services/recurrence/tick.js';
 import { JOBS } from '../../src/db/queue.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -191,6 +191,93 @@ describe('bad configuration', () => {
     expect((await templates()).find((x) => x.id === t.id)).toEqual(t);
     expect((await admin.put('/api/review-period-templates/00000000-0000-0000-0000-000000000000', { durationDays: 5 })).status).toBe(404);
     expect((await admin.request('DELETE', `/api/review-period-templates/${t.id}`)).status).toBe(200);
+  });
+});
+
+describe('a template with stages', () => {
+  const STAGES = () => [
+    { name: 'Reviewer', reviewers: { type: 'criteria' } },
+    { name: 'Risk owner', reviewers: { type: 'users', userIds: [reviewer.user.id] }, passOn: 'removals', endDays: 10 },
+  ];
+  const base = { namePattern: '{monthName} {year} staged review', durationDays: 20, schedule: 'monthly' };
+
+  it('refuses bad stages naming the stage, as creating a period does, and a stage ending after the duration', async () => {
+    const before = (await templates()).length;
+    const cases: [unknown, string][] = [
+      [[STAGES()[0], { name: 'Owner', reviewers: { type: 'users', userIds: [] } }], "Stage 2 ('Owner') has no reviewers: name at least one user"],
+      [
+        [STAGES()[0], { name: 'Owners', reviewers: { type: 'processOwner' } }],
+        "Stage 2 ('Owners') is reviewed by the process owners, but no process owners are set (Admin Settings)",
+      ],
+      [
+        [{ name: 'Owner', reviewers: { type: 'users', userIds: [reviewer.user.id] } }],
+        "Stage 1 ('Owner') is reviewed by the assignment criteria: a list of users or the process owners can review stages 2 and 3",
+      ],
+      [[STAGES()[0], { ...STAGES()[1], endDays: 21 }], "Stage 2 ('Risk owner') ends after the period's end date"],
+      [[STAGES()[0], { ...STAGES()[1], endDate: '2027-01-10' }], 'stages.1: Unrecognized key: "endDate"'],
+    ];
+    for (const [stages, message] of cases) {
+      const r = await admin.post('/api/review-period-templates', { ...base, namePattern: '{monthName} {year} owner review', stages });
+      expect([r.status, r.body.message], JSON.stringify(stages)).toEqual([400, message]);
+    }
+    const g = await admin.gql(
+      `mutation { createReviewPeriodTemplate(input: { namePattern: "S {year}", durationDays: 20, schedule: MONTHLY,
+          stages: [{ name: "Reviewer", reviewerType: CRITERIA }, { name: "Owner", reviewerType: USERS, userIds: [] }] }) { __typename ... on Error { message } } }`,
+    );
+    expect(g.body.data.createReviewPeriodTemplate).toEqual({
+      __typename: 'ValidationError',
+      message: "Stage 2 ('Owner') has no reviewers: name at least one user",
+    });
+    expect((await templates()).length).toBe(before);
+  });
+
+  it('keeps its stages, and the period it creates has them, each deadline counted from the day it opens', async () => {
+    const r = await admin.post('/api/review-period-templates', { ...base, stages: STAGES() });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.stages).toEqual([
+      { name: 'Reviewer', reviewers: { type: 'criteria' }, passOn: 'all', endDays: null },
+      { name: 'Risk owner', reviewers: { type: 'users', userIds: [reviewer.user.id] }, passOn: 'removals', endDays: 10 },
+    ]);
+    const g = await admin.gql('{ reviewPeriodTemplates { namePattern stages { name reviewerType reviewers { email } passOn endDays } } }');
+    expect(g.body.data.reviewPeriodTemplates.find((t: { namePattern: string }) => t.namePattern === base.namePattern).stages).toEqual([
+      { name: 'Reviewer', reviewerType: 'CRITERIA', reviewers: [], passOn: 'ALL', endDays: null },
+      { name: 'Risk owner', reviewerType: 'USERS', reviewers: [{ email: reviewer.email }], passOn: 'REMOVALS', endDays: 10 },
+    ]);
+    const due = new Date(r.body.nextRunAt);
+    expect((await tick(new Date(due.getTime() + 5 * MIN))).created.map((p) => p.name)).toEqual([r.body.nextPeriodName]);
+    const p = await active();
+    expect(p.stages).toEqual([
+      { name: 'Reviewer', reviewers: { type: 'criteria' }, passOn: 'all', endDate: null },
+      {
+        name: 'Risk owner',
+        reviewers: { type: 'users', userIds: [reviewer.user.id] },
+        passOn: 'removals',
+        endDate: new Date(due.getTime() + 10 * DAY).toISOString(),
+      },
+    ]);
+    expect((await admin.put(`/api/review-periods/${p.id}/close`)).status).toBe(200);
+    // Null takes the stages away: its next periods have the one stage of old.
+    const cleared = await admin.put(`/api/review-period-templates/${r.body.id}`, { stages: null });
+    expect([cleared.status, cleared.body.stages]).toEqual([200, null]);
+    expect((await admin.request('DELETE', `/api/review-period-templates/${r.body.id}`)).status).toBe(200);
+  });
+
+  it('a stage reviewer deactivated since the template was saved: no period, the administrators are told why once', async () => {
+    const owner = await userClient(server, admin);
+    const stages = [STAGES()[0], { ...STAGES()[1], reviewers: { type: 'users', userIds: [owner.user.id] } }];
+    const r = await admin.post('/api/review-period-templates', { ...base, namePattern: '{monthName} {year} owner review', stages });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect((await admin.put(`/api/users/${owner.user.id}/deactivate`)).status).toBe(200);
+    const at = new Date(new Date(r.body.nextRunAt).getTime() + 5 * MIN);
+    expect(await tick(at)).toEqual({ created: [], waiting: 1 });
+    expect(await tick(new Date(at.getTime() + 5 * MIN))).toEqual({ created: [], waiting: 1 });
+    expect(await active()).toBeNull();
+    const told = ((await admin.get('/api/notifications')).body.notifications as { title: string; message: string }[]).filter((n) => n.title === REFUSED_TITLE);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.message).toMatch(
+      new RegExp(`could not be created: Stage 2 \\('Risk owner'\\): reviewer .*${owner.email.replace(/[.+]/g, '\\$&')}.* is deactivated`),
+    );
+    expect((await admin.request('DELETE', `/api/review-period-templates/${r.body.id}`)).status).toBe(200);
   });
 });
 

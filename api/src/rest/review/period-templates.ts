@@ -5,7 +5,7 @@ import { z } from 'zod';
 import * as templates from '../../services/recurrence/templates.js';
 import { SCHEDULES, periodName } from '../../services/recurrence/schedule.js';
 import { idParams, isoDate, routeSchema } from '../edge.js';
-import { Success } from '../replies.js';
+import { StagePlanJson, Success } from '../replies.js';
 
 const PeriodRef = z.strictObject({ id: z.uuid(), name: z.string() });
 
@@ -24,6 +24,10 @@ const TemplateJson = z.strictObject({
   statusText: z.string().describe("'Next on <date>' or \"Waiting for '<period>' to close\""),
   waitingFor: PeriodRef.nullable().describe('The active period its due period waits for'),
   lastPeriod: PeriodRef.nullable().describe('The last period made from it'),
+  stages: z
+    .array(StagePlanJson.omit({ endDate: true }).extend({ endDays: z.number().int().nullable().describe("The stage's deadline: days after its period opens") }))
+    .nullable()
+    .describe('The stages its periods get; null: one stage (reviewers by criteria), then the approval'),
   createdAt: isoDate(),
   updatedAt: isoDate(),
 });
@@ -40,6 +44,7 @@ function toJson(t: templates.TemplateWithPeriods) {
     statusText: templates.templateStatus(t),
     waitingFor: ref(waitingFor),
     lastPeriod: ref(lastPeriod),
+    stages: templates.templateStages(t)?.map((st) => ({ ...st, endDays: st.endDays ?? null })) ?? null,
   };
 }
 

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import * as periods from '../../services/review/periods.js';
 import * as reminders from '../../services/review/reminders.js';
-import { previewPeriod, type PeriodPreview } from '../../services/review/period-preview.js';
-import { STAGE_REVIEWER_TYPES } from '../../services/review/stage-plan.js';
+import { previewPeriod, type PeriodPreview } from '../../services/stages/period-preview.js';
+import { STAGE_REVIEWER_TYPES } from '../../services/stages/stage-plan.js';
 import { z } from 'zod';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 import { PeriodJson, PersonJson, StagePlanJson } from '../replies.js';
@@ -13,6 +13,7 @@ const ReminderJson = z.strictObject({
   periodId: z.uuid(),
   kind: z.string().describe('reminder (before the end date) or escalation'),
   daysBefore: z.number().int(),
+  stage: z.number().int().describe("Whose end date: 0 the period's, 1 to 3 that stage's"),
   userId: z.uuid(),
   pendingCount: z.number().int().describe('Items the recipient still had to decide'),
   sentAt: isoDate(),

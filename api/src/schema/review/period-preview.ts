@@ -1,10 +1,10 @@
 // The preview of a review period before it is created (administrators): its
 // scope, each stage's reviewers with their rows, and the rows that go to the
 // fallback reviewers and why; nothing is created or written
-// (services/review/period-preview.ts).
+// (services/stages/period-preview.ts).
 import { builder } from '../builder.js';
 import { ValidationError } from '../../core/errors.js';
-import * as preview from '../../services/review/period-preview.js';
+import * as preview from '../../services/stages/period-preview.js';
 import { UserNode } from '../identity/users.js';
 import { CreateReviewPeriodInput } from './periods.js';
 import { StageReviewerTypeEnum, stagePlanInput } from './stage-input.js';

@@ -8,6 +8,8 @@ import { ValidationError } from '../../core/errors.js';
 import * as templates from '../../services/recurrence/templates.js';
 import { SCHEDULES, periodName, type Schedule } from '../../services/recurrence/schedule.js';
 import { DefaultAtCloseEnum } from './periods.js';
+import { TemplateStageInput, planOutputFields, templateStagePlanInput } from './stage-input.js';
+import { DEFAULT_STAGES, type TemplateStagePlan } from '../../services/stages/stage-plan.js';
 
 const RecurrenceScheduleEnum = enumOf('RecurrenceSchedule', {
   description: 'When a recurring review period is due (UTC).',
@@ -26,6 +28,14 @@ const TemplateStatusEnum = enumOf('ReviewPeriodTemplateStatus', {
     scheduled: { description: 'Its next period is due on its next date.' },
     waiting: { description: 'Its next period is due, but another period is still active: it is created once that one is closed.' },
   },
+});
+
+const TemplateStageRef = builder.objectRef<TemplateStagePlan>('ReviewPeriodTemplateStage').implement({
+  description: 'One stage of the periods a recurring template makes.',
+  fields: (t) => ({
+    ...planOutputFields(t),
+    endDays: t.int({ nullable: true, description: 'Its deadline: this many days after its period opens (null: none).', resolve: (s) => s.endDays ?? null }),
+  }),
 });
 
 export const ReviewPeriodTemplateNode = builder.prismaNode('ReviewPeriodTemplate', {
@@ -67,6 +77,12 @@ export const ReviewPeriodTemplateNode = builder.prismaNode('ReviewPeriodTemplate
     }),
     waitingFor: t.relation('waitingFor', { nullable: true, description: 'The active period its due period waits for (null when not waiting).' }),
     lastPeriod: t.relation('lastPeriod', { nullable: true, description: 'The last period made from it (null before the first, or once deleted).' }),
+    stages: t.field({
+      type: [TemplateStageRef],
+      description: 'The stages its periods get, in order (one stage reviewed by the assignment criteria when none were given).',
+      select: { stages: true },
+      resolve: (r) => templates.templateStages(r) ?? DEFAULT_STAGES.map(({ endDate: _e, ...s }) => ({ ...s, endDays: null })),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last changed (by an administrator or the job).' }),
   }),
@@ -77,6 +93,7 @@ const DURATION = 'How many days its periods run (1 to 366).';
 const REMINDERS = 'Days before the end to remind reviewers with pending items, e.g. [7, 1]; each fewer than the duration.';
 const DEFAULT_AT_CLOSE = 'What closing its periods does to undecided items (default: pending).';
 const CRON = 'The cron expression (five fields, UTC) of a cron schedule; refused with another schedule.';
+const STAGES = 'The 1 to 3 stages its periods get, checked as creating a period checks them (default: one stage reviewed by the assignment criteria).';
 
 builder.queryFields((t) => ({
   reviewPeriodTemplates: t.prismaField({
@@ -98,6 +115,7 @@ const CreateTemplateInput = builder.inputType('CreateReviewPeriodTemplateInput',
     defaultDecisionAtClose: t.field({ type: DefaultAtCloseEnum, description: DEFAULT_AT_CLOSE }),
     schedule: t.field({ type: RecurrenceScheduleEnum, required: true, description: 'When its periods are due.' }),
     cron: t.string({ description: CRON }),
+    stages: t.field({ type: [TemplateStageInput], description: STAGES }),
   }),
 });
 const UpdateTemplateInput = builder.inputType('UpdateReviewPeriodTemplateInput', {
@@ -110,6 +128,7 @@ const UpdateTemplateInput = builder.inputType('UpdateReviewPeriodTemplateInput',
     defaultDecisionAtClose: t.field({ type: DefaultAtCloseEnum, description: DEFAULT_AT_CLOSE }),
     schedule: t.field({ type: RecurrenceScheduleEnum, description: 'When its periods are due.' }),
     cron: t.string({ description: CRON }),
+    stages: t.field({ type: [TemplateStageInput], description: `${STAGES} Null: back to one stage.` }),
   }),
 });
 
@@ -121,7 +140,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError] },
     args: { input: t.arg({ type: CreateTemplateInput, required: true, description: 'The new template.' }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const c = await templates.createTemplate(ctx.caller!, input);
+      const c = await templates.createTemplate(ctx.caller!, { ...input, stages: templateStagePlanInput(input.stages) });
       return ctx.prisma.reviewPeriodTemplate.findUniqueOrThrow({ ...runnable(query), where: { id: c.id } });
     },
   }),
@@ -135,13 +154,14 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateTemplateInput, required: true, description: 'The fields to change.' }),
     },
     resolve: async (query, _root, { id, input }, ctx) => {
-      const { namePattern, durationDays, schedule, ...rest } = input;
+      const { namePattern, durationDays, schedule, stages, ...rest } = input;
       // Null for a field that cannot be empty means no change, like leaving it out.
       const c = await templates.updateTemplate(ctx.caller!, id.id, {
         ...rest,
         namePattern: namePattern ?? undefined,
         durationDays: durationDays ?? undefined,
         schedule: schedule ?? undefined,
+        stages: templateStagePlanInput(stages),
       });
       return ctx.prisma.reviewPeriodTemplate.findUniqueOrThrow({ ...runnable(query), where: { id: c.id } });
     },

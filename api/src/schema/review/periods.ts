@@ -41,6 +41,7 @@ const PeriodReminderRef = builder.prismaObject('PeriodReminder', {
   fields: (t) => ({
     kind: t.field({ type: ReminderKindEnum, description: 'A reminder or the escalation.', resolve: (r) => r.kind as 'reminder' | 'escalation' }),
     daysBefore: t.exposeInt('daysBefore', { description: 'The reminder point (days before the end); 0 for the escalation.' }),
+    stage: t.exposeInt('stage', { description: "Whose end date it is about: 0 the period's, 1 to 3 that stage's (a stage's end date reminds its reviewers)." }),
     pendingCount: t.exposeInt('pendingCount', {
       description:
         "How many items were still without a decision when it was sent: the reviewer's own for a reminder, every late reviewer's for the escalation.",

@@ -6,8 +6,7 @@ import { builder } from '../builder.js';
 import { ReviewPeriodNode } from './periods.js';
 import { RiskRowNode } from './risks.js';
 import { DecisionValueEnum } from './decisions.js';
-import { StagePassOnEnum, StageReviewerTypeEnum } from './stage-input.js';
-import { UserNode } from '../identity/users.js';
+import { planOutputFields } from './stage-input.js';
 import * as decisions from '../../services/review/decisions.js';
 import { periodStages } from '../../services/stages/stage-reviews.js';
 import type { PeriodStage, PreviousDecision, StageProgress } from '../../services/stages/stages.js';
@@ -56,15 +55,7 @@ const ReviewStageRef = builder.objectRef<PeriodStage & { progress: StageProgress
   description: 'One stage of a review period, with its progress.',
   fields: (t) => ({
     number: t.exposeInt('number', { description: 'Its place, 1 to 3.' }),
-    name: t.exposeString('name', { description: "What it is called, e.g. 'Risk owner'." }),
-    reviewerType: t.field({ type: StageReviewerTypeEnum, description: 'Who reviews it.', resolve: (s) => s.reviewers.type }),
-    reviewers: t.field({
-      type: [UserNode],
-      description: 'The users who review it, for a fixed list (empty otherwise).',
-      resolve: (s, _args, ctx) =>
-        s.reviewers.type === 'users' ? ctx.caller!.deps.prisma.user.findMany({ where: { id: { in: s.reviewers.userIds } }, orderBy: { email: 'asc' } }) : [],
-    }),
-    passOn: t.field({ type: StagePassOnEnum, description: "Which of the stage before's decisions reach it.", resolve: (s) => s.passOn }),
+    ...planOutputFields(t),
     endDate: t.expose('endDate', { type: 'DateTime', nullable: true, description: 'Its deadline.' }),
     progress: t.field({ type: StageProgressRef, description: 'How far it is.', resolve: (s) => s.progress }),
   }),

@@ -16,6 +16,7 @@
 // Both are set-based statements in the upload's going-live transaction, and
 // only while a period is active.
 import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
+import type { ConflictRowFields } from '../risk-rules.js';
 import type { DbClient } from '../../core/types.js';
 import { LIVE_ROWS } from '../live-rows.js';
 
@@ -104,14 +105,7 @@ export async function newSinceOf(db: DbClient, period: ReviewPeriod | null, ids:
 }
 
 /** A conflict resolved before decision, as the evidence names it. */
-export interface ResolvedConflict {
-  userId: string;
-  userName: string;
-  accessRiskId: string;
-  riskDescription: string;
-  riskLevel: string;
-  system: string;
-  roleProfile: string;
+export interface ResolvedConflict extends ConflictRowFields {
   compositeBusinessRole: string;
   /** When the upload that no longer contained it went live. */
   resolvedAt: string;

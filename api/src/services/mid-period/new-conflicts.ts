@@ -8,22 +8,13 @@
 // number of reviewers (each reviewer's condition evaluated per row), after
 // the upload's commit, so going live waits for none of it.
 import { Prisma, type Notification, type PrismaClient, type User } from '../../generated/prisma/client.js';
-import type { Config } from '../../config.js';
 import { recordAudit } from '../../core/audit.js';
-import type { PubSub } from '../../pubsub.js';
-import type { Mailer } from '../identity/mail.js';
+import type { MessagingDeps } from '../deps.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
 import { signInLink } from '../identity/users.js';
 import { HOLDS_WORK, activeFallbackIds, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import type { PeriodBatch } from './arrivals.js';
-
-export interface NewConflictDeps {
-  prisma: PrismaClient;
-  pubsub: PubSub;
-  mailer: Mailer;
-  config: Pick<Config, 'publicUrl'>;
-}
 
 /** Where the notification leads: the reviewer's queue. */
 export const QUEUE_PATH = '/assigned-risks';
@@ -60,7 +51,7 @@ export async function batchReviewers(prisma: PrismaClient, batch: PeriodBatch): 
 }
 
 /** Tells each reviewer of the batch how many new conflicts they have (one notification and one e-mail each). */
-export async function notifyNewConflicts(deps: NewConflictDeps, batch: PeriodBatch): Promise<{ reviewer: User; count: number }[]> {
+export async function notifyNewConflicts(deps: MessagingDeps, batch: PeriodBatch): Promise<{ reviewer: User; count: number }[]> {
   const reached = await batchReviewers(deps.prisma, batch);
   if (!reached.length) return reached;
   const since = batch.joinedAt.toISOString().slice(0, 10);

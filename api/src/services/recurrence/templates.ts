@@ -4,13 +4,15 @@
 // with what it was before and after. The schedule's next occurrence is worked
 // out from the time of the change; the recurrence job (tick.ts) does the rest.
 import { z } from 'zod';
-import type { ReviewPeriod, ReviewPeriodTemplate } from '../../generated/prisma/client.js';
+import { Prisma, type ReviewPeriod, type ReviewPeriodTemplate } from '../../generated/prisma/client.js';
 import { recordAudit } from '../../core/audit.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { isSingleLine, parseOrThrow, singleLineMessage } from '../../core/validation.js';
-import { isUuid } from '../../core/types.js';
+import { DAY_MS, isUuid, type DbClient } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { DEFAULTS_AT_CLOSE, periodReminderFields } from '../review/periods.js';
+import { datedStages, templateStagesSchema, type TemplateStagePlan } from '../stages/stage-plan.js';
+import { checkedStages } from '../stages/stages.js';
 import { SCHEDULES, checkCron, checkNamePattern, nextOccurrence, type Schedule } from './schedule.js';
 
 /** How many recurring templates an installation keeps (one is a review programme; a few cover separate scopes). */
@@ -24,6 +26,7 @@ const fields = {
   ...periodReminderFields,
   schedule: z.enum(SCHEDULES, { error: 'Schedule must be monthly, quarterly, yearly or cron' }),
   cron: z.string().max(200, 'The cron expression is too long').nullish(),
+  stages: templateStagesSchema.nullish(),
 };
 
 /** A new template; also the REST edge's body schema. */
@@ -41,10 +44,15 @@ type Settings = {
   defaultDecisionAtClose: (typeof DEFAULTS_AT_CLOSE)[number];
   schedule: Schedule;
   cron: string | null;
+  stages: TemplateStagePlan[] | null;
 };
 
-/** The rules across fields, on the settings as they would be after the change. */
-function checked(s: Settings): Settings {
+/**
+ * The rules across fields, on the settings as they would be after the
+ * change. The stages are checked as creating a period checks them (each
+ * refusal naming the stage), and each ends within the duration.
+ */
+async function checked(db: DbClient, s: Settings): Promise<Omit<Settings, 'stages'> & { stages: Prisma.InputJsonValue | typeof Prisma.DbNull }> {
   checkNamePattern(s.namePattern);
   if (s.schedule === 'cron') {
     if (!s.cron?.trim()) throw new ValidationError('A cron schedule needs a cron expression', 'cron');
@@ -56,7 +64,15 @@ function checked(s: Settings): Settings {
   if (tooLate !== undefined) {
     throw new ValidationError(`Reminder days must be fewer than the duration (${s.durationDays} days): ${tooLate} is not`, 'reminderDaysBefore');
   }
-  return { ...s, cron: s.schedule === 'cron' ? s.cron!.trim() : null, reminderDaysBefore: [...new Set(s.reminderDaysBefore)].sort((a, b) => b - a) };
+  const periodEnd = new Date(s.durationDays * DAY_MS);
+  const stored = await checkedStages(db, s.stages && datedStages(s.stages, new Date(0)), periodEnd);
+  return {
+    ...s,
+    cron: s.schedule === 'cron' ? s.cron!.trim() : null,
+    reminderDaysBefore: [...new Set(s.reminderDaysBefore)].sort((a, b) => b - a),
+    // The stages as given (their deadlines in days), unless they are the one default stage: null, as a period stores it.
+    stages: stored === null || !s.stages ? Prisma.DbNull : (s.stages as Prisma.InputJsonValue),
+  };
 }
 
 export type TemplateWithPeriods = ReviewPeriodTemplate & { waitingFor: ReviewPeriod | null; lastPeriod: ReviewPeriod | null };
@@ -76,7 +92,7 @@ export async function getTemplate(caller: Caller, id: string): Promise<TemplateW
 export async function createTemplate(caller: Caller, input: CreateTemplateInput): Promise<TemplateWithPeriods> {
   const { prisma } = caller.deps;
   const d = parseOrThrow(createTemplateSchema, input);
-  const s = checked({
+  const s = await checked(prisma, {
     namePattern: d.namePattern.trim(),
     description: d.description || null,
     durationDays: d.durationDays,
@@ -84,6 +100,7 @@ export async function createTemplate(caller: Caller, input: CreateTemplateInput)
     defaultDecisionAtClose: d.defaultDecisionAtClose ?? 'pending',
     schedule: d.schedule,
     cron: d.cron ?? null,
+    stages: d.stages ?? null,
   });
   const nextRunAt = nextOccurrence(s.schedule, s.cron, new Date());
   return prisma.$transaction(async (tx) => {
@@ -106,7 +123,7 @@ export async function updateTemplate(caller: Caller, id: string, input: UpdateTe
   const d = parseOrThrow(updateTemplateSchema, input);
   const before = await getTemplate(caller, id);
   const schedule = d.schedule ?? (before.schedule as Schedule);
-  const s = checked({
+  const s = await checked(prisma, {
     namePattern: d.namePattern !== undefined ? d.namePattern.trim() : before.namePattern,
     description: d.description !== undefined ? d.description || null : before.description,
     durationDays: d.durationDays ?? before.durationDays,
@@ -115,6 +132,7 @@ export async function updateTemplate(caller: Caller, id: string, input: UpdateTe
     schedule,
     // Leaving cron out keeps it for a cron schedule; a fixed schedule drops it.
     cron: d.cron !== undefined ? (d.cron ?? null) : schedule === 'cron' ? before.cron : null,
+    stages: d.stages !== undefined ? (d.stages ?? null) : templateStages(before),
   });
   const rescheduled = s.schedule !== before.schedule || s.cron !== before.cron;
   const timing = rescheduled ? { nextRunAt: nextOccurrence(s.schedule, s.cron, new Date()), waitingForPeriodId: null } : {};
@@ -147,9 +165,13 @@ export async function deleteTemplate(caller: Caller, id: string): Promise<void> 
 }
 
 function auditView(t: ReviewPeriodTemplate) {
-  const { namePattern, description, durationDays, reminderDaysBefore, defaultDecisionAtClose, schedule, cron, nextRunAt } = t;
-  return { namePattern, description, durationDays, reminderDaysBefore, defaultDecisionAtClose, schedule, cron, nextRunAt };
+  const { namePattern, description, durationDays, reminderDaysBefore, defaultDecisionAtClose, schedule, cron, stages, nextRunAt } = t;
+  return { namePattern, description, durationDays, reminderDaysBefore, defaultDecisionAtClose, schedule, cron, stages, nextRunAt };
 }
+
+/** A template's stages as stored (null: the one default stage). */
+export const templateStages = (t: Pick<ReviewPeriodTemplate, 'stages'>): TemplateStagePlan[] | null =>
+  Array.isArray(t.stages) && t.stages.length ? (t.stages as unknown as TemplateStagePlan[]) : null;
 
 /** What the template is doing, in words: 'Next on 2027-01-01' or "Waiting for 'Q4 2026 SoD review' to close". */
 export function templateStatus(t: TemplateWithPeriods): string {

@@ -4,7 +4,8 @@
 // SPEC says) it waits, says so on the template ('waiting for <period> to
 // close') and tells the administrators once; otherwise it creates and
 // activates the period through the same service as the Create & Activate
-// dialog, as the system, then advances the template to the schedule's next
+// dialog, as the system (with the template's stages, their deadlines counted
+// from the day it opens), then advances the template to the schedule's next
 // occurrence after now and tells the administrators.
 //
 // A period is for one occurrence: it starts on that date and is named from it
@@ -19,22 +20,25 @@
 // second create is refused and that pass waits.
 import type { ReviewPeriod, ReviewPeriodTemplate } from '../../generated/prisma/client.js';
 import { recordAudit } from '../../core/audit.js';
-import { ConflictError } from '../../core/errors.js';
+import { ConflictError, ValidationError } from '../../core/errors.js';
 import { DAY_MS } from '../../core/types.js';
 import type { DbClient } from '../../core/types.js';
 import { systemCaller } from '../caller.js';
 import type { AppDeps } from '../deps.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
 import { createPeriod, getActivePeriod } from '../review/periods.js';
+import { datedStages } from '../stages/stage-plan.js';
+import { templateStages } from './templates.js';
 import { latestDue, nextOccurrence, periodName, type Schedule } from './schedule.js';
 
 export const CREATED_TITLE = 'Review period created';
 export const WAITING_TITLE = 'Recurring review period waiting';
+export const REFUSED_TITLE = 'Recurring review period not created';
 
 export interface RecurrenceResult {
   /** Periods created and activated by this pass. */
   created: ReviewPeriod[];
-  /** Templates due but waiting for the active period to close. */
+  /** Templates due but waiting: for the active period to close, or for their configuration to be put right. */
   waiting: number;
 }
 
@@ -63,7 +67,9 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
   if (!period) {
     // The duration counts from the day the period opens (UTC), the occurrence's day when on time.
     const opens = Math.max(occurrence.getTime(), now.getTime());
-    const endDate = new Date(opens - (opens % DAY_MS) + t.durationDays * DAY_MS);
+    const opensDay = new Date(opens - (opens % DAY_MS));
+    const endDate = new Date(opensDay.getTime() + t.durationDays * DAY_MS);
+    const stages = templateStages(t);
     try {
       period = await createPeriod(systemCaller(deps), {
         name,
@@ -72,8 +78,11 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
         endDate,
         reminderDaysBefore: t.reminderDaysBefore,
         defaultDecisionAtClose: t.defaultDecisionAtClose,
+        // Its stages' deadlines count from the same day as its end.
+        stages: stages && datedStages(stages, opensDay),
       });
     } catch (err) {
+      if (err instanceof ValidationError) return refused(deps, t, err.message);
       // Another period was activated since the read above (by hand or by another template).
       if (!(err instanceof ConflictError)) throw err;
       const other = await getActivePeriod(deps.prisma);
@@ -83,6 +92,31 @@ async function runTemplate(deps: AppDeps, t: ReviewPeriodTemplate, now: Date): P
   }
   await advance(deps, t, period, occurrence, now);
   return period;
+}
+
+/**
+ * The template's period cannot be made as it is configured (a stage's
+ * reviewer deactivated since it was saved, say): it stays due, and the
+ * administrators are told why once until the template changes, instead of
+ * the job failing every pass and holding up the templates after it.
+ */
+async function refused(deps: AppDeps, t: ReviewPeriodTemplate, reason: string): Promise<null> {
+  const told = await deps.prisma.auditEvent.count({ where: { action: 'period_template.refused', entityId: t.id, occurredAt: { gte: t.updatedAt } } });
+  if (told) return null;
+  const message =
+    `The review period due on ${day(t.nextRunAt)} from the recurring template '${t.namePattern}' could not be created: ${reason}. ` +
+    'It is created at the first pass after the template (or what it names) is put right.';
+  const sent = await deps.prisma.$transaction(async (tx) => {
+    await recordAudit(tx, null, {
+      action: 'period_template.refused',
+      entityType: 'ReviewPeriodTemplate',
+      entityId: t.id,
+      after: { dueAt: t.nextRunAt, reason },
+    });
+    return tellAdministrators(tx, REFUSED_TITLE, message);
+  });
+  for (const n of sent) publishNotification(deps.pubsub, n);
+  return null;
 }
 
 /** Marks the template as waiting for `active` (once per period waited for) and tells the administrators. */

@@ -21,6 +21,7 @@ import { retryingTransaction } from '../../db/retry.js';
 import { RECOMMENDATION_COLUMNS, factsFromRaw, recommendationJoins, recommendationOf, type Recommendation } from './recommendations.js';
 import { MITIGATED, REMOVE, type RiskLevel } from '../risk-rules.js';
 import { refuseApprovalBeforeLastStage } from '../stages/stages.js';
+import { withdrawLaterStages } from '../stages/stage-withdrawal.js';
 
 /** Why an item is shown where it is, in the approval order. */
 export const APPROVAL_GROUPS = ['removal', 'mitigation', 'retained_against_recommendation', 'other'] as const;
@@ -143,6 +144,8 @@ export async function reviewSubmission(caller: Caller, submissionId: string, out
     const fresh = await tx.submission.findUniqueOrThrow({ where: { id: submissionId } });
     if (fresh.status !== 'submitted') throw new ConflictError(`This submission is ${fresh.status}, not awaiting approval`);
     if (outcome === 'approved') await refuseApprovalBeforeLastStage(tx, s.periodId);
+    // Returned: the later stages' sign-off on these rows no longer stands (stage-withdrawal.ts).
+    else await withdrawLaterStages(tx, actor, s, await tx.user.findUniqueOrThrow({ where: { id: s.reviewerId } }));
     const held = perItem.size
       ? await tx.decision.findMany({
           where: { submissionId, riskRowId: { in: [...perItem.keys()] } },

@@ -11,6 +11,7 @@ import { ConflictError, ForbiddenError } from '../../core/errors.js';
 import { personLabel } from '../../core/people.js';
 import { isUuid, type DbClient } from '../../core/types.js';
 import { LIVE_ROWS } from '../live-rows.js';
+import type { ConflictRowFields } from '../risk-rules.js';
 import {
   HOLDS_WORK,
   REVIEW_SETTINGS_KEY,
@@ -122,15 +123,8 @@ export async function unassignedConflicts(caller: Caller): Promise<{ count: numb
 
 export type UnassignedRoute = 'fallback' | 'nobody';
 
-export interface UnassignedRow {
+export interface UnassignedRow extends ConflictRowFields {
   id: bigint;
-  userId: string;
-  userName: string;
-  accessRiskId: string;
-  riskDescription: string;
-  riskLevel: string;
-  system: string;
-  roleProfile: string;
   /** 'self-review': its only holders may not review their own access; 'unassigned': no criterion gives it to anyone. */
   reason: 'self-review' | 'unassigned';
   /** Where it goes: to the fallback reviewers, or to nobody. */

@@ -23,6 +23,7 @@ import { DECISION_VALUES, MITIGATED, REMOVE, SUBMISSION_STATUSES, orList } from 
 import { reviewRules, type ReviewRules } from '../identity/settings.js';
 import { isMultiStage, stageOfUser, type PeriodStage } from '../stages/stages.js';
 import { saveStageDecisions, submitStage } from '../stages/stage-reviews.js';
+import { refuseRecallAfterLaterStage } from '../stages/stage-withdrawal.js';
 
 export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
 export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
@@ -338,6 +339,7 @@ export async function recall(caller: Caller): Promise<{ count: number }> {
     if (laterStage) throw new ConflictError(`Submitted decisions of stage ${laterStage.number} ('${laterStage.name}') are final for that stage`);
     if (latest?.status === 'approved') throw new ConflictError('Approved decisions cannot be recalled');
     if (latest?.status !== 'submitted') throw new ConflictError('There are no submitted decisions to recall');
+    await refuseRecallAfterLaterStage(tx, latest);
     const submission = await tx.submission.update({ where: { id: latest.id }, data: { status: 'recalled', recalledAt: new Date() } });
     await recordAudit(tx, actor, {
       action: 'submission.recalled',

@@ -25,7 +25,7 @@ import { writeDecisions } from './decision-writer.js';
 import { closePeriodGate, enterPeriod, lockDecisionWrites } from './decision-locks.js';
 import { retryingTransaction } from '../../db/retry.js';
 import { getActivePeriod, getDecisionPeriod } from './current-period.js';
-import { stagesSchema } from './stage-plan.js';
+import { stagesSchema } from '../stages/stage-plan.js';
 import { checkedStages } from '../stages/stages.js';
 
 export const NO_ACTIVE_PERIOD = 'No review period is active. Decisions, submissions and recalls are locked until an administrator opens one.';
@@ -112,7 +112,10 @@ export function checkedPeriodInput(input: CreatePeriodInput) {
   const startDate = data.startDate ?? new Date();
   if (data.endDate && data.endDate <= startDate) throw new ConflictError('The end date must be after the start date');
   const reminderDaysBefore = [...new Set(data.reminderDaysBefore ?? [])].sort((a, b) => b - a);
-  if (reminderDaysBefore.length && !data.endDate) throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  // The points count back from the period's end date and from each stage's own.
+  if (reminderDaysBefore.length && !data.endDate && !data.stages?.some((s) => s.endDate)) {
+    throw new ValidationError('Reminders need an end date', 'reminderDaysBefore');
+  }
   return { ...data, startDate, reminderDaysBefore };
 }
 

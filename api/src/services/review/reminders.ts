@@ -1,35 +1,30 @@
 // Deadlines of a review period. A period with an end date
 // reminds each reviewer who still has pending items at each of its points
 // before the end (reminderDaysBefore, e.g. 7 and 1 days): an in-app
-// notification and an e-mail, never to a reviewer who is done. After the end,
+// notification and an e-mail, never to a reviewer who is done. A stage with
+// its own end date does the same for that stage, at the same points before
+// its end: its reviewers with rows that reached them there still undecided
+// (stage 1: their pending items, as for the period's end). After the end,
 // while the period is still open, every administrator gets one escalation
 // listing who is late with their pending counts. Each message is recorded
 // (period_reminders) in the transaction that writes its notification, so none
 // is sent twice, by a later tick or by another instance ticking at the same
 // moment. The job (jobs/reminders.ts) calls tickReminders on a schedule kept
 // by pg-boss in the database; the time is a parameter, so tests choose it.
-import { Prisma, type Notification, type PrismaClient, type ReviewPeriod, type User } from '../../generated/prisma/client.js';
-import type { Config } from '../../config.js';
+import { Prisma, type Notification, type ReviewPeriod, type User } from '../../generated/prisma/client.js';
 import { recordAudit } from '../../core/audit.js';
 import { displayName } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { DAY_MS, isUuid } from '../../core/types.js';
 import { NotFoundError } from '../../core/errors.js';
-import type { PubSub } from '../../pubsub.js';
-import type { Mailer } from '../identity/mail.js';
-import { HOLDS_WORK, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
+import type { MessagingDeps } from '../deps.js';
+import { HOLDS_WORK, activeFallbackIds, assignedRowsCondition, criteriaSetsOf } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { getActivePeriod } from './periods.js';
+import { stagePendingWork, stagesOf, type PeriodStage } from '../stages/stages.js';
 import { createSystemNotification, publishNotification } from '../identity/notifications.js';
 import { signInLink } from '../identity/users.js';
-
-export interface ReminderDeps {
-  prisma: PrismaClient;
-  pubsub: PubSub;
-  mailer: Mailer;
-  config: Pick<Config, 'publicUrl'>;
-}
 
 export const REMINDER_TITLE = 'Review deadline approaching';
 export const ESCALATION_TITLE = 'Review period overdue';
@@ -41,13 +36,14 @@ export interface PendingWork {
 }
 
 /**
- * Every reviewer with assignments (or those named) and their pending items in
- * the period (live rows their criteria match without their decision); one
- * count per reviewer.
+ * Every reviewer with assignments or the fallback reviewers' coverage (or
+ * those named) and their pending items in the period (live rows they hold
+ * without their decision); one count per reviewer.
  */
 export async function pendingWork(db: DbClient, periodId: string, reviewerIds?: string[]): Promise<PendingWork[]> {
+  const fallback = await activeFallbackIds(db);
   const reviewers = await db.user.findMany({
-    where: { role: 'reviewer', ...HOLDS_WORK, ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
+    where: { role: 'reviewer', OR: [...HOLDS_WORK.OR, { id: { in: fallback } }], ...(reviewerIds ? { id: { in: reviewerIds } } : {}) },
     orderBy: [{ firstName: 'asc' }, { lastName: 'asc' }, { email: 'asc' }],
   });
   const sets = await criteriaSetsOf(
@@ -89,17 +85,18 @@ export interface TickResult {
  * sent before. A reviewer who slept through several points (the job did not
  * run) gets one reminder for all of them.
  */
-export async function tickReminders(deps: ReminderDeps, now: Date): Promise<TickResult> {
+export async function tickReminders(deps: MessagingDeps, now: Date): Promise<TickResult> {
   const result: TickResult = { reminded: 0, escalated: 0 };
   const period = await getActivePeriod(deps.prisma);
-  if (!period?.endDate) return result;
+  if (!period) return result;
+  for (const stage of stagesOf(period)) {
+    if (!stage.endDate) continue;
+    const work = () => (stage.number === 1 ? pendingWork(deps.prisma, period.id) : stagePendingWork(deps.prisma, period.id, stage));
+    result.reminded += await remindAll(deps, period, { end: stage.endDate, stage }, work, now);
+  }
+  if (!period.endDate) return result;
   if (now < period.endDate) {
-    const due = duePoints(period, now);
-    if (!due.length) return result;
-    for (const { reviewer, pending } of await pendingWork(deps.prisma, period.id)) {
-      if (!pending || !reviewer.isActive) continue;
-      if (await remind(deps, period, reviewer, pending, due, now)) result.reminded++;
-    }
+    result.reminded += await remindAll(deps, period, { end: period.endDate, stage: null }, () => pendingWork(deps.prisma, period.id), now);
     return result;
   }
   const late = (await pendingWork(deps.prisma, period.id)).filter((w) => w.pending > 0);
@@ -114,7 +111,7 @@ export async function tickReminders(deps: ReminderDeps, now: Date): Promise<Tick
  * when it was recorded before (this point, this person), so nothing is sent.
  */
 async function recordOnce(
-  deps: ReminderDeps,
+  deps: MessagingDeps,
   rows: Prisma.PeriodReminderCreateManyInput[],
   write: (tx: Prisma.TransactionClient) => Promise<Notification>,
 ): Promise<Notification | null> {
@@ -126,21 +123,52 @@ async function recordOnce(
   return n;
 }
 
-async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, pending: number, due: number[], now: Date): Promise<boolean> {
-  const end = period.endDate!;
+/** A deadline that reminds: the period's end (stage null) or a stage's. */
+interface Deadline {
+  end: Date;
+  stage: PeriodStage | null;
+}
+
+/** Reminds each active reviewer with pending work of the deadline's due points (none before the first); how many were reminded. */
+async function remindAll(deps: MessagingDeps, period: ReviewPeriod, deadline: Deadline, work: () => Promise<PendingWork[]>, now: Date): Promise<number> {
+  const due = duePoints({ endDate: deadline.end, reminderDaysBefore: period.reminderDaysBefore }, now);
+  if (!due.length) return 0;
+  let reminded = 0;
+  for (const { reviewer, pending } of await work()) {
+    if (!pending || !reviewer.isActive) continue;
+    if (await remind(deps, period, deadline, { reviewer, pending }, due, now)) reminded++;
+  }
+  return reminded;
+}
+
+async function remind(
+  deps: MessagingDeps,
+  period: ReviewPeriod,
+  deadline: Deadline,
+  { reviewer, pending }: PendingWork,
+  due: number[],
+  now: Date,
+): Promise<boolean> {
+  const { end, stage } = deadline;
   const daysLeft = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
-  const message =
-    `You have ${plural(pending, 'pending item')} in the review period '${period.name}', ` + `which ends on ${day(end)} (in ${plural(daysLeft, 'day')}).`;
+  const what = stage ? `stage ${stage.number} ('${stage.name}') of the review period '${period.name}'` : `the review period '${period.name}'`;
+  const message = `You have ${plural(pending, 'pending item')} in ${what}, ` + `which ends on ${day(end)} (in ${plural(daysLeft, 'day')}).`;
   const n = await recordOnce(
     deps,
-    due.map((daysBefore) => ({ periodId: period.id, kind: 'reminder', daysBefore, userId: reviewer.id, pendingCount: pending })),
+    due.map((daysBefore) => ({ periodId: period.id, kind: 'reminder', stage: stage?.number ?? 0, daysBefore, userId: reviewer.id, pendingCount: pending })),
     async (tx) => {
       await recordAudit(tx, null, {
         action: 'period.reminder_sent',
         entityType: 'ReviewPeriod',
         entityId: period.id,
         periodId: period.id,
-        after: { reviewerId: reviewer.id, reviewer: reviewer.email, pending, daysBefore: due },
+        after: {
+          reviewerId: reviewer.id,
+          reviewer: reviewer.email,
+          pending,
+          daysBefore: due,
+          ...(stage ? { stage: stage.number, stageName: stage.name } : {}),
+        },
       });
       return createSystemNotification(tx, { type: 'warning', title: REMINDER_TITLE, message, targetUserId: reviewer.id });
     },
@@ -148,13 +176,15 @@ async function remind(deps: ReminderDeps, period: ReviewPeriod, reviewer: User, 
   if (!n) return false;
   await deps.mailer.send({
     to: reviewer.email,
-    subject: `Reminder: '${period.name}' ends on ${day(end)}`,
+    subject: stage
+      ? `Reminder: stage ${stage.number} ('${stage.name}') of '${period.name}' ends on ${day(end)}`
+      : `Reminder: '${period.name}' ends on ${day(end)}`,
     text: `Hello ${reviewer.firstName},\n\n${message}\n\nPlease review them at ${signInLink(deps.config)}\n`,
   });
   return true;
 }
 
-async function escalate(deps: ReminderDeps, period: ReviewPeriod, admin: User, late: PendingWork[]): Promise<boolean> {
+async function escalate(deps: MessagingDeps, period: ReviewPeriod, admin: User, late: PendingWork[]): Promise<boolean> {
   const total = late.reduce((s, w) => s + w.pending, 0);
   const lines = late.map(
     (w) => `- ${nameOf(w.reviewer)} <${w.reviewer.email}>${w.reviewer.isActive ? '' : ' (deactivated)'}: ${plural(w.pending, 'pending item')}`,
@@ -190,6 +220,6 @@ export async function listReminders(caller: Caller, periodId: string) {
   return prisma.periodReminder.findMany({
     where: { periodId },
     include: { user: true },
-    orderBy: [{ sentAt: 'asc' }, { kind: 'asc' }, { daysBefore: 'desc' }],
+    orderBy: [{ sentAt: 'asc' }, { kind: 'asc' }, { stage: 'asc' }, { daysBefore: 'desc' }],
   });
 }

@@ -97,7 +97,10 @@ export const LATER_STAGE_ROW_NEEDED = 'At a later stage each decision names its 
  * A later stage's reviewer's decisions (parsed as stage 1's are), in their
  * transaction: on rows that reached their stage and are theirs there; an
  * overturn (a decision other than the one the stage before passed on)
- * needs a comment; refused once they submitted the stage.
+ * needs a comment. Once they submitted the stage their decisions are
+ * final; a row that reached them since without their decision (its
+ * stage-1 set returned and submitted again, stage-withdrawal.ts) is still
+ * theirs to decide, and that decision is final and passes on as made.
  */
 export async function saveStageDecisions(
   tx: DbClient,
@@ -107,15 +110,16 @@ export async function saveStageDecisions(
   items: (Omit<StageDecisionInput, 'riskRowId'> & { riskRowId: bigint | null })[],
 ): Promise<number> {
   const user = actor.user;
-  if (await stageSubmission(tx, period.id, stage.number, user.id)) {
-    throw new ConflictError(`Your decisions of stage ${stage.number} ('${stage.name}') are submitted and final for that stage`);
-  }
+  const submitted = await stageSubmission(tx, period.id, stage.number, user.id);
   const byRow = new Map<string, StageDecisionInput>();
   for (const i of items) {
     if (i.riskRowId === null) throw new ValidationError(LATER_STAGE_ROW_NEEDED, 'riskDefinitionId');
     byRow.set(String(i.riskRowId), { ...i, riskRowId: i.riskRowId });
   }
   const ids = [...byRow.values()].map((i) => i.riskRowId);
+  if (submitted && (await tx.stageDecision.count({ where: { periodId: period.id, stage: stage.number, reviewerId: user.id, riskRowId: { in: ids } } }))) {
+    throw new ConflictError(`Your decisions of stage ${stage.number} ('${stage.name}') are submitted and final for that stage`);
+  }
   const rows = await stageRowsCondition(tx, period.id, stage, user);
   const found = new Set(
     (await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r WHERE r.id = ANY(${ids}::bigint[]) AND ${rows}`).map((r) => String(r.id)),

@@ -12,7 +12,7 @@ import { isUuid, type DbClient } from '../../core/types.js';
 import { HOLDS_WORK, activeFallbackIds, assignedRowsCondition, criteriaSetsFor } from '../holds.js';
 import { LIVE_ROWS } from '../live-rows.js';
 import { readReviewSettings } from '../review/coverage.js';
-import { DEFAULT_STAGES, type StagePassOn, type StagePlan } from '../review/stage-plan.js';
+import { DEFAULT_STAGES, type StagePassOn, type StagePlan } from './stage-plan.js';
 
 /** A stage as a period keeps it: the plan with its number (1 to 3). */
 export interface PeriodStage extends StagePlan {
@@ -159,6 +159,32 @@ export async function stageOfUser(db: DbClient, period: ReviewPeriod, user: User
   );
   if (stage1Submitted) submitted.add(1);
   return mine.find((s) => !submitted.has(s.number)) ?? mine[mine.length - 1]!;
+}
+
+/** The users who review `stage`: the listed users, the process owners, or the reviewers the assignment criteria (or moved items) give work. */
+async function stageReviewers(db: DbClient, stage: PeriodStage): Promise<User[]> {
+  const order = [{ firstName: 'asc' as const }, { lastName: 'asc' as const }, { email: 'asc' as const }];
+  if (stage.reviewers.type === 'criteria') return db.user.findMany({ where: { role: 'reviewer', ...HOLDS_WORK }, orderBy: order });
+  const ids = stage.reviewers.type === 'users' ? stage.reviewers.userIds : Object.values((await readReviewSettings(db)).processOwners).flat();
+  return db.user.findMany({ where: { id: { in: [...new Set(ids)] } }, orderBy: order });
+}
+
+/**
+ * The reviewers of a later stage (2 or 3) and how many rows reached them
+ * there without their decision at it: whom the stage's deadline reminds
+ * (services/review/reminders.ts).
+ */
+export async function stagePendingWork(db: DbClient, periodId: string, stage: PeriodStage): Promise<{ reviewer: User; pending: number }[]> {
+  const out: { reviewer: User; pending: number }[] = [];
+  for (const reviewer of await stageReviewers(db, stage)) {
+    const [c] = await db.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM risk_rows r
+       WHERE ${await stageRowsCondition(db, periodId, stage, reviewer)}
+         AND NOT EXISTS (SELECT 1 FROM stage_decisions d WHERE d.period_id = ${periodId}::uuid AND d.stage = ${stage.number}::int
+                                                          AND d.reviewer_id = ${reviewer.id}::uuid AND d.risk_row_id = r.id)`;
+    out.push({ reviewer, pending: Number(c?.n ?? 0) });
+  }
+  return out;
 }
 
 export interface PreviousDecision {

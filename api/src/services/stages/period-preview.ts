@@ -3,27 +3,26 @@
 // many go to the fallback reviewers and why (their own reviewer may not
 // review them: self-review; or no criterion, user or process owner gives
 // them to anyone). It reads the same rules the period then applies (who
-// holds a row: services/holds.ts; coverage and independence: coverage.ts)
+// holds a row: services/holds.ts; coverage and independence: review/coverage.ts)
 // and writes nothing, not even an audit event.
 //
 // Counted over up to every live row without a query per reviewer: the
 // assignment criteria's reviewers as Reviewer Status counts them (grouped,
-// risks.ts assignedCounts), a fixed list of users and the process owners from
+// review/risks.ts assignedCounts), a fixed list of users and the process owners from
 // the live rows grouped by business process and, for the few rows of the
 // people's own access, by user id (found by the user id index).
 import { Prisma, type User } from '../../generated/prisma/client.js';
-import { ForbiddenError, ValidationError } from '../../core/errors.js';
-import { personLabel } from '../../core/people.js';
+import { ForbiddenError } from '../../core/errors.js';
 import type { DbClient } from '../../core/types.js';
 import { HOLDS_WORK, ownIdVariants, unheldRowsCondition } from '../holds.js';
 import { LIVE_ROWS, liveRowCount } from '../live-rows.js';
 import { HIGH_LEVEL_SQL } from '../risk-rules.js';
 import { cached } from '../kept/index.js';
 import type { Caller } from '../caller.js';
-import { countUnassigned, countUnheld, coverageState, readReviewSettings, type CoverageState } from './coverage.js';
-import { checkedPeriodInput, type CreatePeriodInput } from './periods.js';
-import { checkedStages } from '../stages/stages.js';
-import { assignedCounts } from './risks.js';
+import { countUnassigned, countUnheld, coverageState, readReviewSettings, type CoverageState } from '../review/coverage.js';
+import { checkedPeriodInput, type CreatePeriodInput } from '../review/periods.js';
+import { checkedStages } from './stages.js';
+import { assignedCounts } from '../review/risks.js';
 import { DEFAULT_STAGES, type StagePlan, type StageReviewerType } from './stage-plan.js';
 
 export interface PreviewReviewer {
@@ -119,24 +118,10 @@ export async function previewPeriod(caller: Caller, input: CreatePeriodInput): P
   };
 }
 
-/**
- * The people a stage names, checked as creating the period checks them: a
- * stage of a fixed list names at least one user, each an active user.
- */
+/** The users the stages name, by id (checkedStages has already refused a bad one). */
 async function stagePeople(db: DbClient, stages: readonly StagePlan[]): Promise<Map<string, User>> {
   const named = stages.flatMap((s) => (s.reviewers.type === 'users' ? s.reviewers.userIds : []));
-  const found = new Map((await db.user.findMany({ where: { id: { in: named } } })).map((u) => [u.id, u]));
-  stages.forEach((s, i) => {
-    if (s.reviewers.type !== 'users') return;
-    const field = `stages.${i}.reviewers.userIds`;
-    if (!s.reviewers.userIds.length) throw new ValidationError(`Stage '${s.name}' has no reviewers: name at least one user`, field);
-    for (const id of s.reviewers.userIds) {
-      const u = found.get(id);
-      if (!u) throw new ValidationError(`Stage '${s.name}': reviewer '${id}' is not a user`, field);
-      if (!u.isActive) throw new ValidationError(`Stage '${s.name}': reviewer ${personLabel(u)} is deactivated`, field);
-    }
-  });
-  return found;
+  return new Map((await db.user.findMany({ where: { id: { in: named } } })).map((u) => [u.id, u]));
 }
 
 function stageLoad(ctx: Context, stage: StagePlan, state: CoverageState): Promise<StageLoad> {
@@ -154,7 +139,7 @@ function stageLoad(ctx: Context, stage: StagePlan, state: CoverageState): Promis
  * Reviewers by the assignment criteria: what each active reviewer who holds
  * work would see (their queue's total, as Reviewer Status counts it), and
  * the rows nobody else holds, which the fallback reviewers get
- * (coverage.ts: self-review routings among them).
+ * (review/coverage.ts: self-review routings among them).
  */
 async function criteriaLoad(ctx: Context, state: CoverageState): Promise<StageLoad> {
   const { db, fallbacks } = ctx;

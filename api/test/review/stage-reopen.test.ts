@@ -1,0 +1,103 @@
+// Reopening stage 1 of a multi-stage period once a later stage has acted on
+// it: the stage-1 reviewer's recall is refused (naming the stage), while an
+// administrator's return withdraws the later stage's decisions on the
+// returned rows, each audited; when the set is submitted again, the rows
+// reach the later stage again and its reviewer decides them anew, even
+// after submitting that stage, and the administrator approves after that.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
+import { seedRows } from '../helpers/seed.js';
+
+let server: TestServer;
+let admin: Client;
+let a: UserClient;
+let b: UserClient;
+let r1: number;
+let r2: number;
+let periodId: string;
+
+type Row = { id: number; stage: number; decision: string; previousDecisions: { stage: number; decision: string }[] };
+const assigned = async (u: UserClient) => {
+  const res = await u.client.get('/api/assigned-risks?limit=100');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { risks: Row[]; total: number };
+};
+const decide = (u: UserClient, riskDefinitionId: number, decision: string, comments?: string) =>
+  u.client.post('/api/reviews/decision', { riskDefinitionId, decision, ...(comments ? { comments } : {}) });
+const submitted = async () => ((await admin.get('/api/submissions')).body as { id: string; status: string }[]).find((s) => s.status === 'submitted')!;
+const stageDecisions = () => server.app.deps.prisma.stageDecision.findMany({ where: { periodId }, orderBy: { riskRowId: 'asc' } });
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await adminClient(server);
+  a = await userClient(server, admin);
+  b = await userClient(server, admin);
+  [r1, r2] = (
+    await seedRows(server.app.deps.prisma, [
+      { userId: 'U1', accessRiskId: 'R1', riskLevel: 'high' },
+      { userId: 'U2', accessRiskId: 'R1', riskLevel: 'high' },
+    ])
+  ).map(Number) as [number, number];
+  expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'risk_id', criteriaValue: 'R1' })).status).toBe(201);
+  const created = await admin.post('/api/review-periods', {
+    name: 'Two stages',
+    stages: [
+      { name: 'Reviewer', reviewers: { type: 'criteria' } },
+      { name: 'Risk owner', reviewers: { type: 'users', userIds: [b.user.id] }, passOn: 'all' },
+    ],
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  periodId = created.body.id;
+  // A decides and submits stage 1; B confirms both rows at stage 2 and submits it.
+  expect((await decide(a, r1, 'remove')).status).toBe(200);
+  expect((await decide(a, r2, 'retain')).status).toBe(200);
+  expect((await a.client.post('/api/reviews/submit', {})).status).toBe(200);
+  expect((await decide(b, r1, 'remove')).status).toBe(200);
+  expect((await decide(b, r2, 'retain')).status).toBe(200);
+  expect((await b.client.post('/api/reviews/submit', {})).status).toBe(200);
+});
+afterAll(async () => server?.close());
+
+describe('reopening stage 1 after stage 2 decided', () => {
+  it("the stage-1 reviewer's recall is refused, naming the stage, and changes nothing", async () => {
+    const r = await a.client.post('/api/reviews/recall', {});
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/^Stage 2 \('Risk owner'\) has already decided 2 of these rows: your submitted decisions can no longer be recalled/);
+    expect((await submitted()).status).toBe('submitted');
+    expect(await stageDecisions()).toHaveLength(2);
+  });
+
+  it("an administrator's return withdraws stage 2's decisions on the returned rows, each audited with what it was", async () => {
+    const sub = await submitted();
+    const r = await admin.put(`/api/submissions/${sub.id}/return`, { comment: 'Row 2 is a removal' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await stageDecisions()).toEqual([]);
+    const audit = await server.app.deps.prisma.auditEvent.findMany({ where: { periodId, action: 'stage_decision.withdrawn' }, orderBy: { entityId: 'asc' } });
+    expect(audit.map((e) => [e.entityId, (e.before as { stage: number; decision: string; reviewerId: string }).decision])).toEqual([
+      [String(r1), 'remove'],
+      [String(r2), 'retain'],
+    ]);
+    expect((audit[0]!.before as { reviewerId: string }).reviewerId).toBe(b.user.id);
+    // Nothing of the returned set reaches stage 2 until it is submitted again.
+    expect((await assigned(b)).total).toBe(0);
+  });
+
+  it('submitted again, the rows reach stage 2 anew: its reviewer decides them although they submitted the stage, and approval follows', async () => {
+    expect((await decide(a, r2, 'remove', 'Not needed after all')).status).toBe(200);
+    expect((await a.client.post('/api/reviews/submit', {})).status).toBe(200);
+    const mine = await assigned(b);
+    expect(mine.risks.map((r) => [r.id, r.decision, r.previousDecisions.map((p) => p.decision)])).toEqual([
+      [r1, '', ['remove']],
+      [r2, '', ['remove']],
+    ]);
+    const early = await admin.put(`/api/submissions/${(await submitted()).id}/approve`, {});
+    expect(early.status).toBe(409);
+    expect((await decide(b, r1, 'remove')).status).toBe(200);
+    expect((await decide(b, r2, 'remove')).status).toBe(200);
+    // A decision made stays final once the stage was submitted.
+    const again = await decide(b, r2, 'retain', 'Changed my mind');
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/submitted and final for that stage/);
+    expect((await admin.put(`/api/submissions/${(await submitted()).id}/approve`, {})).status).toBe(200);
+  });
+});
