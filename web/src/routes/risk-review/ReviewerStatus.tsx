@@ -9,12 +9,14 @@ import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { LoadingBar } from '../../components/lists/SearchToolbar';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
+import { StageProgress } from './StageProgress';
 
 const query = graphql`
   query ReviewerStatusQuery {
     activeReviewPeriod {
       id
       name
+      ...StageProgress_period
     }
     reviewerStatus(first: 500) {
       edges {
@@ -106,7 +108,9 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
             Progress is counted within the active review period. Open one from the dashboard to start a review.
           </MessageBarBody>
         </MessageBar>
-      ) : null}
+      ) : (
+        <StageProgress period={data.activeReviewPeriod} />
+      )}
       <ListTable
         label="Reviewer status"
         className={styles.table}
