@@ -231,6 +231,8 @@ function StageReviewersPicker({
       <Combobox
         className={styles.picker}
         multiselect
+        // The options inside the dialog (not a portal beside it), so the dialog's modal focus and reading order include them.
+        inlinePopup
         placeholder={users.length ? 'Choose reviewers' : 'No active reviewers'}
         value={chosen.map(name).join(', ')}
         selectedOptions={[...userIds]}
