@@ -8,27 +8,23 @@ import { formatCount } from '../../components/layout/StatTile';
 export type StageBar = { key: string; label: string; reached: number; decided: number };
 
 /**
- * A bar per stage on one scale (the stage most rows reached is the full
- * width): the decided rows, then those still pending, so the stages compare.
+ * A bar per stage: the share of the rows that reached it that are decided
+ * (the rest of the bar pending), with 'decided/reached' beside it, so the
+ * stages' progress compares at a glance however many rows each received.
  */
 export function StageProgressChart({ bars }: { bars: readonly StageBar[] }) {
-  const max = Math.max(1, ...bars.map((b) => b.reached));
   const data: ChartProps[] = bars.map((b) => ({
     chartTitle: b.label,
     chartData: [
       {
         legend: 'Decided',
         color: tokens.colorPaletteGreenForeground1,
-        horizontalBarChartdata: { x: b.decided, total: max },
+        horizontalBarChartdata: { x: b.decided, total: Math.max(1, b.reached) },
         yAxisCalloutData: `${formatCount(b.decided)} of ${formatCount(b.reached)} decided`,
-      },
-      {
-        legend: 'Pending',
-        color: tokens.colorPaletteDarkOrangeForeground1,
-        horizontalBarChartdata: { x: b.reached - b.decided, total: max },
-        yAxisCalloutData: `${formatCount(b.reached - b.decided)} pending`,
       },
     ],
   }));
-  return <HorizontalBarChart data={data} variant={HorizontalBarChartVariant.AbsoluteScale} barHeight={12} />;
+  // A stage nothing reached yet has an empty bar and no '0/1'.
+  const hideRatio = bars.map((b) => b.reached === 0);
+  return <HorizontalBarChart data={data} variant={HorizontalBarChartVariant.PartToWhole} hideRatio={hideRatio} barHeight={12} />;
 }
