@@ -74,6 +74,15 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     await stage2.getByLabel(/^Stage name/).click();
     await expect(picker).toHaveValue(new RegExp(`Otto Owner${stamp}`));
     await stage2.getByLabel(/^Passes on/).selectOption({ label: 'All decisions' });
+    // At most three stages; a stage removed by keyboard leaves the focus on 'Add Stage'.
+    await stages.getByRole('button', { name: 'Add Stage' }).click();
+    const stage3 = stages.getByRole('group', { name: 'Stage 3' });
+    await expect(stage3.getByLabel(/^Passes on/)).toHaveValue('ALL');
+    await expect(stages.getByRole('button', { name: 'Add Stage' })).toHaveCount(0);
+    await stage3.getByRole('button', { name: 'Remove Stage 3' }).focus();
+    await admin.keyboard.press('Enter');
+    await expect(stage3).toHaveCount(0);
+    await expect(stages.getByRole('button', { name: 'Add Stage' })).toBeFocused();
     const preview = create.getByRole('region', { name: 'Preview' });
     await expect(preview).toContainText('Stage 1 (Reviewer): conflicts per reviewer');
     await expect(preview.getByRole('list', { name: 'Conflicts per reviewer in stage 1' })).toContainText(`Stella First${stamp}`);

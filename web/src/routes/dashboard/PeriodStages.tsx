@@ -24,7 +24,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { PeriodStagesReviewersQuery } from '../../__generated__/PeriodStagesReviewersQuery.graphql';
 import type { ReviewStageInput, StagePassOn } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
@@ -114,6 +114,16 @@ export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[
     if (wantsUsers && !reviewersRef) loadReviewers({}, { fetchPolicy: 'store-or-network' });
   }, [wantsUsers, reviewersRef, loadReviewers]);
   const change = (key: number, patch: Partial<StageForm>) => onChange(stages.map((s) => (s.key === key ? { ...s, ...patch } : s)));
+  // A removed stage takes its focused button with it: focus goes on to 'Add Stage', not to the page.
+  const addButton = useRef<HTMLButtonElement>(null);
+  const [removals, setRemovals] = useState(0);
+  useEffect(() => {
+    if (removals) addButton.current?.focus();
+  }, [removals]);
+  const remove = (key: number) => {
+    onChange(stages.filter((x) => x.key !== key));
+    setRemovals((n) => n + 1);
+  };
   const add = () => {
     const key = Math.max(...stages.map((s) => s.key)) + 1;
     onChange([...stages, { key, name: '', reviewers: 'USERS', userIds: [], passOn: 'ALL', endDate: '' }]);
@@ -133,12 +143,12 @@ export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[
           number={i + 1}
           reviewersRef={reviewersRef}
           onChange={(patch) => change(s.key, patch)}
-          onRemove={i > 0 ? () => onChange(stages.filter((x) => x.key !== s.key)) : undefined}
+          onRemove={i > 0 ? () => remove(s.key) : undefined}
         />
       ))}
       {stages.length < MAX_STAGES ? (
         <div className={styles.actions}>
-          <Button icon={<Add20Regular />} onClick={add}>
+          <Button ref={addButton} icon={<Add20Regular />} onClick={add}>
             Add Stage
           </Button>
         </div>
