@@ -142,6 +142,13 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     await expect(rev2.getByText('Stage 2 (Risk owner) submitted', { exact: true })).toBeVisible();
     await expect(overturned).toContainText('Locked');
     await shot(rev2, 'stages-stage2-1280');
+    // At 390 px the rows are cards, each with its stage and the earlier decision, and nothing scrolls sideways.
+    await rev2.setViewportSize(PHONE);
+    await expect(overturned.getByRole('list', { name: 'Earlier decisions' })).toContainText('Stage 1: Retain');
+    await expect(overturned).toContainText('Remove');
+    const phone = await rev2.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(phone.scroll).toBeLessThanOrEqual(phone.client);
+    await shot(rev2, 'stages-stage2-390');
     await rev2.context().close();
 
     // Reviewer Status: a bar and the figures per stage.
