@@ -202,12 +202,13 @@ describe('a 3-stage period', () => {
       ['Compliance', 'processOwner', { reached: 0, decided: 0, pending: 0, submittedReviewers: 0 }],
     ]);
     const g = await admin.gql(
-      'query ($id: ID!) { node(id: $id) { ... on ReviewPeriod { stages { number name reviewerType passOn progress { reached } } } } }',
+      'query ($id: ID!) { node(id: $id) { ... on ReviewPeriod { stageCount stages { number name reviewerType passOn progress { reached } } } } }',
       {
         id: Buffer.from(`ReviewPeriod:${periodId}`).toString('base64'),
       },
     );
     expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.node.stageCount).toBe(3);
     expect(g.body.data.node.stages[1]).toEqual({ number: 2, name: 'Risk owner', reviewerType: 'USERS', passOn: 'REMOVALS', progress: { reached: 2 } });
     const sub = (await admin.get('/api/submissions')).body[0];
     const early = await admin.put(`/api/submissions/${sub.id}/approve`, {});
@@ -277,6 +278,8 @@ describe('a period created without stages', () => {
     periodId = created.body.id;
     expect(created.body.stages).toBeNull();
     expect((await a.client.get('/api/reviews/submission-status')).body).toMatchObject({ stage: 1, stageName: 'Reviewer', stageCount: 1 });
+    const plain = await a.client.gql('{ activeReviewPeriod { stageCount } }');
+    expect(plain.body.data.activeReviewPeriod).toEqual({ stageCount: 1 });
     const stages = await admin.get(`/api/review-periods/${periodId}/stages`);
     expect(stages.body).toEqual([
       {

@@ -9,14 +9,14 @@ import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { LoadingBar } from '../../components/lists/SearchToolbar';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
-import { StageProgress } from './StageProgress';
+import { StageProgressSection } from './StageProgress';
 
 const query = graphql`
   query ReviewerStatusQuery {
     activeReviewPeriod {
       id
       name
-      ...StageProgress_period
+      stageCount
     }
     reviewerStatus(first: 500) {
       edges {
@@ -108,9 +108,9 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
             Progress is counted within the active review period. Open one from the dashboard to start a review.
           </MessageBarBody>
         </MessageBar>
-      ) : (
-        <StageProgress period={data.activeReviewPeriod} />
-      )}
+      ) : data.activeReviewPeriod.stageCount > 1 ? (
+        <StageProgressSection periodId={data.activeReviewPeriod.id} refreshKey={queryRef} />
+      ) : null}
       <ListTable
         label="Reviewer status"
         className={styles.table}

@@ -2,12 +2,24 @@
 // that reached it, decided and pending, and the reviewers who submitted it),
 // a bar per stage on one scale because administrators compare them, and the
 // same figures as a list for reading and assistive technology. A one-stage
-// period shows nothing here: its progress is the reviewers' table.
+// period shows nothing here and asks for nothing (its progress is the
+// reviewers' table): the stages' counts are loaded only for a period with
+// several stages.
 import { Caption1, makeStyles, Spinner, Subtitle2, Text, tokens } from '@fluentui/react-components';
-import { lazy, Suspense } from 'react';
-import { graphql, useFragment } from 'react-relay';
+import { lazy, Suspense, useEffect } from 'react';
+import { graphql, useFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { StageProgress_period$key } from '../../__generated__/StageProgress_period.graphql';
+import type { StageProgressQuery } from '../../__generated__/StageProgressQuery.graphql';
 import { formatCount } from '../../components/layout/StatTile';
+
+const stageProgressQuery = graphql`
+  query StageProgressQuery {
+    activeReviewPeriod {
+      id
+      ...StageProgress_period
+    }
+  }
+`;
 
 const StageProgressChart = lazy(() => import('./StageProgressChart').then((m) => ({ default: m.StageProgressChart })));
 
@@ -37,7 +49,28 @@ const PASSES_ON: Record<string, string> = {
   MITIGATED: 'mitigated',
 };
 
-export function StageProgress({ period }: { period: StageProgress_period$key }) {
+/** The active period's stages and their progress, asked for again whenever the tab's figures are (`refreshKey` changes). */
+export function StageProgressSection({ periodId, refreshKey }: { periodId: string; refreshKey: unknown }) {
+  const [queryRef, load] = useQueryLoader<StageProgressQuery>(stageProgressQuery);
+  useEffect(() => {
+    load({}, { fetchPolicy: 'store-and-network' });
+  }, [periodId, refreshKey, load]);
+  const loading = <Spinner size="tiny" label="Loading progress by stage..." />;
+  return queryRef ? (
+    <Suspense fallback={loading}>
+      <LoadedStages queryRef={queryRef} />
+    </Suspense>
+  ) : (
+    loading
+  );
+}
+
+function LoadedStages({ queryRef }: { queryRef: PreloadedQuery<StageProgressQuery> }) {
+  const { activeReviewPeriod: period } = usePreloadedQuery<StageProgressQuery>(stageProgressQuery, queryRef);
+  return period ? <StageProgress period={period} /> : null;
+}
+
+function StageProgress({ period }: { period: StageProgress_period$key }) {
   const styles = useStyles();
   const { stages } = useFragment(
     graphql`
