@@ -171,6 +171,19 @@ describe('a 3-stage period', () => {
     });
   });
 
+  it("a later stage's reviewer's submission status is their stage's: its name, their decisions there, then submitted", async () => {
+    const status = async (u: UserClient) => {
+      const res = await u.client.get('/api/reviews/submission-status');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { stage: number; stageName: string; stageCount: number; hasDecisions: boolean; totalDecisions: number; isSubmitted: boolean };
+    };
+    expect(await status(a)).toMatchObject({ stage: 1, stageName: 'Reviewer', stageCount: 3, totalDecisions: 4, isSubmitted: true });
+    expect(await status(b)).toMatchObject({ stage: 2, stageName: 'Risk owner', stageCount: 3, hasDecisions: false, totalDecisions: 0, isSubmitted: false });
+    const g = await b.client.gql('{ submissionStatus { stage stageName stageCount hasDecisions isSubmitted status } }');
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.submissionStatus).toEqual({ stage: 2, stageName: 'Risk owner', stageCount: 3, hasDecisions: false, isSubmitted: false, status: null });
+  });
+
   it('an overturn needs a comment; a confirmation does not; a row that did not reach the stage is not found', async () => {
     const bare = await decide(b, r2, 'retain');
     expect(bare.status).toBe(400);
@@ -189,12 +202,13 @@ describe('a 3-stage period', () => {
       ['Compliance', 'processOwner', { reached: 0, decided: 0, pending: 0, submittedReviewers: 0 }],
     ]);
     const g = await admin.gql(
-      'query ($id: ID!) { node(id: $id) { ... on ReviewPeriod { stages { number name reviewerType passOn progress { reached } } } } }',
+      'query ($id: ID!) { node(id: $id) { ... on ReviewPeriod { stageCount stages { number name reviewerType passOn progress { reached } } } } }',
       {
         id: Buffer.from(`ReviewPeriod:${periodId}`).toString('base64'),
       },
     );
     expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.node.stageCount).toBe(3);
     expect(g.body.data.node.stages[1]).toEqual({ number: 2, name: 'Risk owner', reviewerType: 'USERS', passOn: 'REMOVALS', progress: { reached: 2 } });
     const sub = (await admin.get('/api/submissions')).body[0];
     const early = await admin.put(`/api/submissions/${sub.id}/approve`, {});
@@ -207,6 +221,8 @@ describe('a 3-stage period', () => {
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
     expect(submitted.body.count).toBe(2);
     expect((await decide(b, r1, 'retain', 'changed my mind')).status).toBe(409);
+    const state = (await b.client.get('/api/reviews/submission-status')).body;
+    expect(state).toMatchObject({ stage: 2, totalDecisions: 2, isSubmitted: true, status: 'submitted' });
     const mine = await assigned(c);
     expect(mine.risks.map((r) => r.id)).toEqual([r1, r2]);
     expect(mine.risks[1]!.previousDecisions.map((d) => [d.stage, d.reviewer.id, d.decision])).toEqual([
@@ -261,6 +277,9 @@ describe('a period created without stages', () => {
     expect(created.status).toBe(201);
     periodId = created.body.id;
     expect(created.body.stages).toBeNull();
+    expect((await a.client.get('/api/reviews/submission-status')).body).toMatchObject({ stage: 1, stageName: 'Reviewer', stageCount: 1 });
+    const plain = await a.client.gql('{ activeReviewPeriod { stageCount } }');
+    expect(plain.body.data.activeReviewPeriod).toEqual({ stageCount: 1 });
     const stages = await admin.get(`/api/review-periods/${periodId}/stages`);
     expect(stages.body).toEqual([
       {

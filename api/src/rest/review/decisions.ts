@@ -45,6 +45,9 @@ const SubmissionStatusJson = z.strictObject({
     .array(z.strictObject({ riskDefinitionId: z.number().int(), userId: z.string(), roleProfile: z.string(), accessRiskId: z.string(), comment: z.string() }))
     .describe('The approver’s comments on single items of the latest submission'),
   periodActive: z.boolean(),
+  stage: z.number().int().describe("The stage the viewer works at (1 to 3; 1 in a one-stage period): the other fields are that stage's"),
+  stageName: z.string().describe("What that stage is called, e.g. 'Risk owner'"),
+  stageCount: z.number().int().describe('How many stages the period has (1 to 3)'),
 });
 const SubmissionListJson = z.array(
   z.strictObject({

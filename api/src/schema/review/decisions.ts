@@ -163,6 +163,11 @@ export const SubmissionStateRef = builder.objectRef<Awaited<ReturnType<typeof de
     submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true, description: 'When it was submitted.' }),
     status: t.expose('status', { type: SubmissionStatusEnum, nullable: true, description: 'The latest submission’s status (null: never submitted).' }),
     reviewComment: t.exposeString('reviewComment', { nullable: true, description: 'The administrator’s comment on it.' }),
+    stage: t.exposeInt('stage', {
+      description: "The stage the viewer works at (1 to 3; 1 in a one-stage period): the other fields are that stage's decisions and submission.",
+    }),
+    stageName: t.exposeString('stageName', { description: "What that stage is called, e.g. 'Risk owner'." }),
+    stageCount: t.exposeInt('stageCount', { description: 'How many stages the period has (1 to 3).' }),
   }),
 });
 

@@ -9,7 +9,7 @@ import { DecisionValueEnum } from './decisions.js';
 import { planOutputFields } from './stage-input.js';
 import * as decisions from '../../services/review/decisions.js';
 import { periodStages } from '../../services/stages/stage-reviews.js';
-import type { PeriodStage, PreviousDecision, StageProgress } from '../../services/stages/stages.js';
+import { stagesOf, type PeriodStage, type PreviousDecision, type StageProgress } from '../../services/stages/stages.js';
 import type { RiskRowWithDecision } from '../../services/visibility.js';
 import type { DecisionValue } from '../../services/risk-rules.js';
 
@@ -62,6 +62,11 @@ const ReviewStageRef = builder.objectRef<PeriodStage & { progress: StageProgress
 });
 
 builder.objectFields(ReviewPeriodNode, (t) => ({
+  // Read from the stored plan, without counting anything: a screen asks for `stages` (and their progress) only when there are several.
+  stageCount: t.int({
+    description: 'How many review stages it has (1 to 3; 1 for a period created without stages).',
+    resolve: (p) => stagesOf(p).length,
+  }),
   stages: t.field({
     type: [ReviewStageRef],
     description: 'Its review stages in order, each with its progress (administrators; one stage for a period created without stages).',

@@ -21,8 +21,9 @@ import type { PubSub } from '../../pubsub.js';
 import type { Caller } from '../caller.js';
 import { DECISION_VALUES, MITIGATED, REMOVE, SUBMISSION_STATUSES, orList } from '../risk-rules.js';
 import { reviewRules, type ReviewRules } from '../identity/settings.js';
-import { isMultiStage, stageOfUser, type PeriodStage } from '../stages/stages.js';
-import { saveStageDecisions, submitStage } from '../stages/stage-reviews.js';
+import { isMultiStage, stageOfUser, stagesOf, type PeriodStage } from '../stages/stages.js';
+import { DEFAULT_STAGES } from '../stages/stage-plan.js';
+import { saveStageDecisions, stageSubmissionState, submitStage, viewerStage } from '../stages/stage-reviews.js';
 import { refuseRecallAfterLaterStage } from '../stages/stage-withdrawal.js';
 
 export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
@@ -255,7 +256,14 @@ export async function submissionStatus(caller: Caller) {
       reviewComment: null,
       itemComments: [],
       periodActive: false,
+      stage: 1,
+      stageName: DEFAULT_STAGES[0]!.name,
+      stageCount: 1,
     };
+  // The stage the viewer works at (a later one of a multi-stage period: that stage's decisions and submission).
+  const stage = await viewerStage(caller, period);
+  const staged = { stage: stage.number, stageName: stage.name, stageCount: stagesOf(period).length };
+  if (stage.number > 1) return { ...(await stageSubmissionState(caller, period, stage)), ...staged };
   const [latest, total] = await Promise.all([
     latestSubmission(prisma, period.id, user.id),
     prisma.decision.count({ where: { periodId: period.id, reviewerId: user.id } }),
@@ -270,6 +278,7 @@ export async function submissionStatus(caller: Caller) {
     reviewComment: latest?.reviewComment ?? null,
     itemComments: latest ? (await itemCommentsOf(caller, latest.id)).map(itemCommentJson) : [],
     periodActive: true,
+    ...staged,
   };
 }
 

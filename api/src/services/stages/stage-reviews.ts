@@ -91,6 +91,31 @@ async function stageSubmission(tx: DbClient, periodId: string, stage: number, re
   return tx.stageSubmission.findUnique({ where: { periodId_stage_reviewerId: { periodId, stage, reviewerId } } });
 }
 
+/**
+ * The viewer's own set at a later stage, as My Assigned Risks shows it: their
+ * decisions at the stage and whether they submitted it. A submitted stage is
+ * final for that stage (no recall, no approval of its own), so it has no
+ * comments and no other status.
+ */
+export async function stageSubmissionState(caller: Caller, period: ReviewPeriod, stage: PeriodStage) {
+  const { prisma } = caller.deps;
+  const reviewerId = caller.viewer.user.id;
+  const [total, submitted] = await Promise.all([
+    prisma.stageDecision.count({ where: { periodId: period.id, stage: stage.number, reviewerId } }),
+    stageSubmission(prisma, period.id, stage.number, reviewerId),
+  ]);
+  return {
+    isSubmitted: submitted !== null,
+    hasDecisions: total > 0,
+    totalDecisions: total,
+    submittedAt: submitted?.submittedAt ?? null,
+    status: submitted ? ('submitted' as const) : null,
+    reviewComment: null,
+    itemComments: [],
+    periodActive: true,
+  };
+}
+
 export const LATER_STAGE_ROW_NEEDED = 'At a later stage each decision names its row (riskDefinitionId)';
 
 /**

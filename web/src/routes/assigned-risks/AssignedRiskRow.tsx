@@ -27,6 +27,8 @@ import { RecommendationHint } from '../../domain/risks/RecommendationHint';
 import { NewSinceBadge } from '../../domain/risks/NewSinceBadge';
 import { AskQuestionDialog } from '../../domain/questions/AskQuestionDialog';
 import { RowQuestions } from '../../domain/questions/RowQuestions';
+import { EarlierDecisions } from './EarlierDecisions';
+import { StageRowActions } from './StageRowActions';
 
 const useStyles = makeStyles({
   primary: { fontWeight: tokens.fontWeightSemibold },
@@ -72,6 +74,9 @@ export function AssignedRiskRow({
         myDecision
         myMitigationControl
         myMitigationExpiresAt
+        stage
+        ...EarlierDecisions_row
+        ...StageRowActions_row
         ...RecommendationHint_row
         ...NewSinceBadge_row
         ...RowQuestions_row
@@ -116,6 +121,7 @@ export function AssignedRiskRow({
         </TableCellLayout>
       </TableCell>
       <TableCell>
+        <EarlierDecisions row={r} />
         <div className={styles.decision}>
           <DecisionBadge decision={r.myDecision} control={r.myMitigationControl} expiresAt={r.myMitigationExpiresAt} />
           <RecommendationHint row={r} />
@@ -125,6 +131,8 @@ export function AssignedRiskRow({
       <TableCell>
         {saving ? (
           <Spinner size="tiny" label="Saving..." />
+        ) : r.stage > 1 ? (
+          <StageRowActions row={r} editable={editable} label={label} busy={saving} decide={decide} />
         ) : (
           <RowActions decision={r.myDecision} editable={editable} label={label} decide={decide} onNotSure={() => setAsking(true)} />
         )}

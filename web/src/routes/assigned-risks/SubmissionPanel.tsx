@@ -3,7 +3,8 @@ import { ArrowUndo20Regular, Send20Regular } from '@fluentui/react-icons';
 import { graphql, useFragment, useMutation } from 'react-relay';
 import type { SubmissionPanelRecallMutation } from '../../__generated__/SubmissionPanelRecallMutation.graphql';
 import type { SubmissionPanelSubmitMutation } from '../../__generated__/SubmissionPanelSubmitMutation.graphql';
-import type { SubmissionPanel_status$key } from '../../__generated__/SubmissionPanel_status.graphql';
+import type { SubmissionPanelSubmitStageMutation } from '../../__generated__/SubmissionPanelSubmitStageMutation.graphql';
+import type { SubmissionPanel_status$data, SubmissionPanel_status$key } from '../../__generated__/SubmissionPanel_status.graphql';
 import { errorMessage, thrownMessage } from '../../components/forms/mutationResult';
 import { formatDateTime } from '../../domain/risks/riskDisplay';
 import { formatCount } from '../../components/layout/StatTile';
@@ -21,6 +22,20 @@ const submitMutation = graphql`
           submittedAt
           reviewComment
         }
+      }
+      ... on Error {
+        message
+      }
+    }
+  }
+`;
+
+const submitStageMutation = graphql`
+  mutation SubmissionPanelSubmitStageMutation {
+    submitStageDecisions {
+      __typename
+      ... on MutationSubmitStageDecisionsSuccess {
+        data
       }
       ... on Error {
         message
@@ -58,6 +73,9 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         submittedAt
         status
         reviewComment
+        stage
+        stageName
+        stageCount
         itemComments {
           riskRowId
           userId
@@ -119,6 +137,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
   };
 
   if (!s.periodActive) return null;
+  if (s.stage > 1) return <StageSubmission stage={s.stage} stageName={s.stageName} state={s} />;
 
   // The approver's comments on single items.
   const notes = s.itemComments.length ? (
@@ -197,6 +216,74 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         When you are done, submit all your decisions for approval. They are locked once submitted.
       </MessageBarBody>
       <MessageBarActions>{submitButton}</MessageBarActions>
+    </MessageBar>
+  );
+}
+
+/**
+ * The submission area at a later stage of a multi-stage period: the
+ * reviewer's decisions at their stage, submitted with submitStageDecisions.
+ * A submitted stage is final for that stage (no recall, no approval of its
+ * own): its decisions go on to the next stage, or to the administrator's
+ * approval after the last.
+ */
+function StageSubmission({
+  stage,
+  stageName,
+  state: s,
+}: {
+  stage: number;
+  stageName: string;
+  state: Pick<SubmissionPanel_status$data, 'isSubmitted' | 'hasDecisions' | 'totalDecisions' | 'submittedAt' | 'stageCount'>;
+}) {
+  const notify = useNotify();
+  const [commit, submitting] = useMutation<SubmissionPanelSubmitStageMutation>(submitStageMutation);
+  const named = `Stage ${stage} (${stageName})`;
+  const next = stage < s.stageCount ? `stage ${stage + 1}` : "the administrator's approval";
+  const submit = () => {
+    const fail = (message?: string) => notify({ title: 'Submission Failed', description: message || 'Failed to submit decisions', intent: 'error' });
+    commit({
+      variables: {},
+      updater: (store, response) => {
+        if (response?.submitStageDecisions.__typename !== 'MutationSubmitStageDecisionsSuccess') return;
+        const state = store.getRoot().getLinkedRecord('submissionStatus');
+        if (!state) return;
+        state.setValue(true, 'isSubmitted');
+        state.setValue('SUBMITTED', 'status');
+        state.setValue(new Date().toISOString(), 'submittedAt');
+      },
+      onCompleted: ({ submitStageDecisions: r }) => {
+        if (r.__typename !== 'MutationSubmitStageDecisionsSuccess') return fail(errorMessage(r));
+        notify({ title: 'Decisions Submitted', description: `${decisions(r.data ?? s.totalDecisions)} of ${named} submitted`, intent: 'success' });
+      },
+      onError: (e) => fail(thrownMessage(e)),
+    });
+  };
+  if (s.isSubmitted) {
+    return (
+      <MessageBar intent="success" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>{`${named} submitted`}</MessageBarTitle>
+          Your {decisions(s.totalDecisions)} {s.submittedAt ? `were submitted on ${formatDateTime(s.submittedAt)} and ` : ''}are final for your stage; they went
+          on to {next}.
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
+  return (
+    <MessageBar intent="info" layout="multiline" role="status">
+      <MessageBarBody>
+        <MessageBarTitle>{s.hasDecisions ? `${named}: ${decisions(s.totalDecisions)} ready` : `${named}: no decisions yet`}</MessageBarTitle>
+        Confirm or overturn the earlier decisions passed on to you below; an overturn needs a comment. Once you submit, your decisions are final for your stage
+        and go on to {next}.
+      </MessageBarBody>
+      {s.hasDecisions ? (
+        <MessageBarActions>
+          <Button appearance="primary" icon={submitting ? <Spinner size="tiny" /> : <Send20Regular />} disabled={submitting} onClick={submit}>
+            Submit All Decisions
+          </Button>
+        </MessageBarActions>
+      ) : null}
     </MessageBar>
   );
 }

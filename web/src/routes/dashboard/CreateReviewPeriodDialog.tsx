@@ -1,4 +1,4 @@
-import { Field, Input, Select, Textarea } from '@fluentui/react-components';
+import { Field, Input, MessageBar, MessageBarBody, Select, Textarea } from '@fluentui/react-components';
 import { useMemo, useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { CreateReviewPeriodDialogMutation } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
@@ -6,6 +6,7 @@ import { failureOf, FormDialog, SelectOptions, useFailureToast, useFieldErrors }
 import { thrownMessage } from '../../components/forms/mutationResult';
 import { useNotify } from '../../components/forms/toast';
 import { PeriodPreview } from './PeriodPreview';
+import { DEFAULT_STAGES, endOfDay, PeriodStages, stagesInput, type StageForm } from './PeriodStages';
 
 const mutation = graphql`
   mutation CreateReviewPeriodDialogMutation($input: CreateReviewPeriodInput!, $connections: [ID!]!) {
@@ -35,8 +36,15 @@ const mutation = graphql`
 `;
 
 type DefaultAtClose = 'PENDING' | 'RETAIN' | 'REMOVE';
-type Form = { name: string; description: string; endDate: string; reminders: string; defaultDecisionAtClose: DefaultAtClose };
-const EMPTY: Form = { name: '', description: '', endDate: '', reminders: '7, 1', defaultDecisionAtClose: 'PENDING' };
+type Form = {
+  name: string;
+  description: string;
+  endDate: string;
+  reminders: string;
+  defaultDecisionAtClose: DefaultAtClose;
+  stages: readonly StageForm[];
+};
+const EMPTY: Form = { name: '', description: '', endDate: '', reminders: '7, 1', defaultDecisionAtClose: 'PENDING', stages: DEFAULT_STAGES };
 
 const DEFAULT_AT_CLOSE_OPTIONS = [
   { value: 'PENDING', label: 'Leave pending' },
@@ -62,12 +70,15 @@ type PeriodInput = CreateReviewPeriodDialogMutation['variables']['input'];
 function periodInput(form: Form): PeriodInput | null {
   const days = form.endDate ? reminderDays(form.reminders) : [];
   if (!form.name.trim() || !days) return null;
+  const stages = stagesInput(form.stages);
   return {
     name: form.name.trim(),
     description: form.description.trim() || null,
-    endDate: form.endDate ? new Date(`${form.endDate}T23:59:59`).toISOString() : null,
+    endDate: form.endDate ? endOfDay(form.endDate) : null,
     reminderDaysBefore: days,
     defaultDecisionAtClose: form.defaultDecisionAtClose,
+    // Left out for the one default stage: the period is created as it always was.
+    ...(stages ? { stages } : {}),
   };
 }
 
@@ -86,7 +97,7 @@ export function CreateReviewPeriodDialog({
   const notify = useNotify();
   const fail = useFailureToast('Error', 'Failed to create review period. Please try again');
   const [form, setForm] = useState<Form>(EMPTY);
-  const { setErrors, clearError, validation } = useFieldErrors<'name' | 'endDate' | 'reminderDaysBefore'>();
+  const { errors, setErrors, clearError, validation } = useFieldErrors<'name' | 'endDate' | 'reminderDaysBefore' | 'stages'>();
   const [commit, inFlight] = useMutation<CreateReviewPeriodDialogMutation>(mutation);
 
   const close = () => {
@@ -108,7 +119,7 @@ export function CreateReviewPeriodDialog({
       },
       onCompleted: ({ createReviewPeriod: r }) => {
         if (r.__typename !== 'MutationCreateReviewPeriodSuccess') {
-          const { message, field } = failureOf(r, ['name', 'endDate', 'reminderDaysBefore'] as const);
+          const { message, field } = failureOf(r, ['name', 'endDate', 'reminderDaysBefore', 'stages'] as const);
           if (field) setErrors({ [field]: message });
           return fail(message);
         }
@@ -172,6 +183,18 @@ export function CreateReviewPeriodDialog({
           <SelectOptions options={DEFAULT_AT_CLOSE_OPTIONS} />
         </Select>
       </Field>
+      <PeriodStages
+        stages={form.stages}
+        onChange={(stages) => {
+          setForm((f) => ({ ...f, stages }));
+          clearError('stages');
+        }}
+      />
+      {errors.stages ? (
+        <MessageBar intent="error">
+          <MessageBarBody>{errors.stages}</MessageBarBody>
+        </MessageBar>
+      ) : null}
       {open ? <PeriodPreview input={input} /> : null}
     </FormDialog>
   );

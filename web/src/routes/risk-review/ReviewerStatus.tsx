@@ -9,12 +9,14 @@ import { useIsMobile } from '../../components/layout/useMediaQuery';
 import { LoadingBar } from '../../components/lists/SearchToolbar';
 import { usePreparedQuery } from '../../router/usePreparedQuery';
 import { ReviewerStatusRow } from './ReviewerStatusRow';
+import { StageProgressSection } from './StageProgress';
 
 const query = graphql`
   query ReviewerStatusQuery {
     activeReviewPeriod {
       id
       name
+      stageCount
     }
     reviewerStatus(first: 500) {
       edges {
@@ -106,6 +108,8 @@ function LoadedStatus({ queryRef, onChanged }: { queryRef: PreloadedQuery<Review
             Progress is counted within the active review period. Open one from the dashboard to start a review.
           </MessageBarBody>
         </MessageBar>
+      ) : data.activeReviewPeriod.stageCount > 1 ? (
+        <StageProgressSection periodId={data.activeReviewPeriod.id} refreshKey={queryRef} />
       ) : null}
       <ListTable
         label="Reviewer status"
