@@ -11,15 +11,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** PostgreSQL: the migrated template database's name. */
-    templateDatabase: string;
-    /** PGlite: the file holding the migrated data folder (a tar). */
-    templateDump: string;
-  }
-}
+// What the set-up provides (ProvidedContext) is declared beside its reader.
+import type {} from './helpers/db.js';
 
 let cleanup: () => Promise<void> = async () => {};
 

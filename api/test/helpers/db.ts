@@ -34,6 +34,16 @@ export async function freshDatabase(base = process.env.DATABASE_URL, template?: 
   };
 }
 
+// What global-setup.ts provides to every test file.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PostgreSQL: the migrated template database's name. */
+    templateDatabase: string;
+    /** PGlite: the file holding the migrated data folder (a tar). */
+    templateDump: string;
+  }
+}
+
 let templateDump: Blob | undefined;
 
 /**
