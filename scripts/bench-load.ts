@@ -323,7 +323,7 @@ function noteSaves(name: string) {
   const one = timings.get('save decision') ?? [];
   const batch = timings.get('save batch (5)') ?? [];
   saveP95s.push(
-    `${name.padEnd(24)} save decision p95 ${percentile(one, 95).toFixed(0).padStart(5)} ms (${one.length}), save batch (5) p95 ${percentile(batch, 95).toFixed(0).padStart(5)} ms (${batch.length})`,
+    `${name.padEnd(30)} save decision p95 ${percentile(one, 95).toFixed(0).padStart(5)} ms (${one.length}), save batch (5) p95 ${percentile(batch, 95).toFixed(0).padStart(5)} ms (${batch.length})`,
   );
 }
 
@@ -331,7 +331,7 @@ let bad = 0;
 try {
   bad += await phase('steady');
   if (process.argv.includes('--compare-chain')) {
-    noteSaves('audit chain on');
+    noteSaves('audit chain on (cold)');
     await auditChain(false);
     bad += await phase('steady, audit chain off');
     noteSaves('audit chain off');
