@@ -53,7 +53,8 @@ export type PeriodPreviewInput = PeriodPreviewQuery$variables['input'];
 /** The reviewers the chart draws (the most loaded); the list below it names them all. */
 const CHART_REVIEWERS = 10;
 
-const useStyles = makeStyles({
+/** A section of the create-period dialog (the preview, the stages): a rule above, its title, muted notes. */
+export const useDialogSectionStyles = makeStyles({
   section: {
     display: 'flex',
     flexDirection: 'column',
@@ -64,6 +65,9 @@ const useStyles = makeStyles({
   },
   title: { margin: 0 },
   muted: { color: tokens.colorNeutralForeground3 },
+});
+
+const useStyles = makeStyles({
   chart: { minHeight: '40px', minWidth: 0 },
   list: {
     listStyleType: 'none',
@@ -87,7 +91,7 @@ const useStyles = makeStyles({
  * be created changes; `input` is null while it cannot be created (no name yet).
  */
 export function PeriodPreview({ input }: { input: PeriodPreviewInput | null }) {
-  const styles = useStyles();
+  const section = useDialogSectionStyles();
   const [queryRef, load, dispose] = useQueryLoader<PeriodPreviewQuery>(previewQuery);
   const key = useMemo(() => (input ? JSON.stringify(input) : null), [input]);
   const loadSoon = useDebouncedCallback((json: string) => load({ input: JSON.parse(json) as PeriodPreviewInput }, { fetchPolicy: 'network-only' }), 400);
@@ -97,12 +101,12 @@ export function PeriodPreview({ input }: { input: PeriodPreviewInput | null }) {
   }, [key, loadSoon, dispose]);
   const loading = <Spinner size="tiny" label="Loading preview..." />;
   return (
-    <section className={styles.section} aria-labelledby="period-preview-title" aria-live="polite">
-      <Subtitle2 as="h3" id="period-preview-title" className={styles.title}>
+    <section className={section.section} aria-labelledby="period-preview-title" aria-live="polite">
+      <Subtitle2 as="h3" id="period-preview-title" className={section.title}>
         Preview
       </Subtitle2>
       {!key ? (
-        <Caption1 className={styles.muted}>Enter a name to see who would review how many conflicts.</Caption1>
+        <Caption1 className={section.muted}>Enter a name to see who would review how many conflicts.</Caption1>
       ) : queryRef ? (
         <Suspense fallback={loading}>
           <PreviewFigures queryRef={queryRef} />
@@ -119,6 +123,7 @@ const personName = (u: { email: string; firstName: string | null | undefined; la
 
 function PreviewFigures({ queryRef }: { queryRef: PreloadedQuery<PeriodPreviewQuery> }) {
   const styles = useStyles();
+  const section = useDialogSectionStyles();
   const { reviewPeriodPreview: r } = usePreloadedQuery<PeriodPreviewQuery>(previewQuery, queryRef);
   const data = r.__typename === 'QueryReviewPeriodPreviewSuccess' ? r.data : undefined;
   if (!data) {
@@ -141,7 +146,7 @@ function PreviewFigures({ queryRef }: { queryRef: PreloadedQuery<PeriodPreviewQu
       </Text>
       <Text weight="semibold">{`Stage 1${first ? ` (${first.name})` : ''}: conflicts per reviewer`}</Text>
       {reviewers.length === 0 ? (
-        <Caption1 className={styles.muted}>No reviewer would get a conflict: add assignment criteria first.</Caption1>
+        <Caption1 className={section.muted}>No reviewer would get a conflict: add assignment criteria first.</Caption1>
       ) : (
         <>
           <div className={styles.chart} role="group" aria-label="Conflicts per reviewer in stage 1 chart">
@@ -163,7 +168,7 @@ function PreviewFigures({ queryRef }: { queryRef: PreloadedQuery<PeriodPreviewQu
       )}
       <FallbackSummary fallback={fallback} />
       {later.map((s, i) => (
-        <Caption1 key={`${i}-${s.name}`} className={styles.muted}>
+        <Caption1 key={`${i}-${s.name}`} className={section.muted}>
           {`Stage ${i + 2} (${s.name}): `}
           {s.reviewers.length ? s.reviewers.map((x) => `${personName(x.user)} up to ${formatCount(x.rows)}`).join('; ') : 'no reviewer would get a conflict'}
         </Caption1>

@@ -29,6 +29,7 @@ import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 
 import type { PeriodStagesReviewersQuery } from '../../__generated__/PeriodStagesReviewersQuery.graphql';
 import type { ReviewStageInput, StagePassOn } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
 import { SelectOptions } from '../../components/forms/FormDialog';
+import { useDialogSectionStyles } from './PeriodPreview';
 
 const reviewersQuery = graphql`
   query PeriodStagesReviewersQuery {
@@ -78,16 +79,6 @@ export function stagesInput(stages: readonly StageForm[]): ReviewStageInput[] | 
 }
 
 const useStyles = makeStyles({
-  section: {
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalS,
-    paddingTop: tokens.spacingVerticalS,
-    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    minWidth: 0,
-  },
-  title: { margin: 0 },
-  muted: { color: tokens.colorNeutralForeground3 },
   stage: {
     display: 'flex',
     flexDirection: 'column',
@@ -107,6 +98,7 @@ const useStyles = makeStyles({
 /** The 'Stages' section: the stages and how to add and remove them (at most 3; stage 1 stays). */
 export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[]; onChange: (stages: readonly StageForm[]) => void }) {
   const styles = useStyles();
+  const section = useDialogSectionStyles();
   // The reviewers to choose from load once a later stage is reviewed by listed users.
   const [reviewersRef, loadReviewers] = useQueryLoader<PeriodStagesReviewersQuery>(reviewersQuery);
   const wantsUsers = stages.some((s, i) => i > 0 && s.reviewers === 'USERS');
@@ -129,11 +121,11 @@ export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[
     onChange([...stages, { key, name: '', reviewers: 'USERS', userIds: [], passOn: 'ALL', endDate: '' }]);
   };
   return (
-    <section className={styles.section} aria-labelledby="period-stages-title">
-      <Subtitle2 as="h3" id="period-stages-title" className={styles.title}>
+    <section className={section.section} aria-labelledby="period-stages-title">
+      <Subtitle2 as="h3" id="period-stages-title" className={section.title}>
         Stages
       </Subtitle2>
-      <Caption1 className={styles.muted}>
+      <Caption1 className={section.muted}>
         Stage 1 is reviewed by the assignment criteria. Add up to two later stages: their reviewers confirm or overturn the decisions passed on to them.
       </Caption1>
       {stages.map((s, i) => (
@@ -171,6 +163,7 @@ function StageFields({
   onRemove?: () => void;
 }) {
   const styles = useStyles();
+  const section = useDialogSectionStyles();
   const label = `Stage ${number}`;
   const loadingReviewers = <Spinner size="tiny" label="Loading reviewers..." />;
   return (
@@ -203,7 +196,7 @@ function StageFields({
               loadingReviewers
             )
           ) : (
-            <Caption1 className={styles.muted}>The owners of each conflict&apos;s business process (Admin Settings) review it.</Caption1>
+            <Caption1 className={section.muted}>The owners of each conflict&apos;s business process (Admin Settings) review it.</Caption1>
           )}
           <Field label="Passes on" hint={`Which of stage ${number - 1}'s decisions reach this stage`}>
             <Select value={s.passOn} onChange={(_, d) => onChange({ passOn: d.value as PassOn })}>
