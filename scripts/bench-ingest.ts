@@ -5,7 +5,9 @@
 // (`node --import tsx api/src/main.ts`, as `npm start` runs it), and prints
 // rows/s, MB/s, the server's peak memory (VmHWM of that process, plus the
 // largest VmRSS sampled during the load) and the latency of risk-list
-// requests made during the load. On PostgreSQL, for CSV, also `psql \copy` of
+// requests made during the load, and the CPU seconds the server process and
+// the local PostgreSQL cluster spent on it (the work, whatever else runs on the
+// machine), beside the load average. On PostgreSQL, for CSV, also `psql \copy` of
 // the same file into a table with the same columns and indexes (the limit),
 // with the ratio; psql cannot read .xlsx, so an .xlsx load is compared with
 // the CSV limit of the same rows when this run measured it (--format both).
@@ -20,6 +22,7 @@ import pg from 'pg';
 import { loadConfig } from '../api/src/config.js';
 import { writeCsv, writeXlsx } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';
+import { loadAverage, postgresCpuSeconds, processCpuSeconds, procStatus } from './proc-stats.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const rows = Number(arg('rows', '1000000'));
@@ -49,16 +52,6 @@ async function benchFile(format: 'csv' | 'xlsx') {
   const mb = fs.statSync(file).size / 1e6;
   console.log(`file: ${file} (${mb.toFixed(0)} MB, ${rows.toLocaleString('en-US')} rows)`);
   return { file, mb };
-}
-
-/** A memory figure of a process from /proc (kB -> MB), or NaN when it has gone. */
-function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? (Number(m[1]) * 1024) / 1e6 : NaN;
-  } catch {
-    return NaN;
-  }
 }
 
 async function freePort(): Promise<number> {
@@ -179,6 +172,8 @@ async function throughUpload(kind: 'postgres' | 'pglite', format: 'csv' | 'xlsx'
         const v = procStatus(pid, 'VmRSS');
         if (v > sampledPeak) sampledPeak = v;
       }, 100);
+      const cpu0 = processCpuSeconds(pid);
+      const pgCpu0 = kind === 'postgres' ? postgresCpuSeconds() : NaN;
       const t0 = Date.now();
       const form = new FormData();
       form.append('skipDuplicates', String(skipDuplicates));
@@ -203,6 +198,9 @@ async function throughUpload(kind: 'postgres' | 'pglite', format: 'csv' | 'xlsx'
       const secs = (Date.now() - t0) / 1000;
       clearInterval(sampler);
       const peakMb = procStatus(pid, 'VmHWM');
+      // The status requests above cost the server a little CPU too; they are few (4 a second).
+      const serverCpu = processCpuSeconds(pid) - cpu0;
+      const pgCpu = postgresCpuSeconds() - pgCpu0;
       if (status !== 'completed') throw new Error(`upload ${status}: ${detail.errorMessage}`);
       return {
         kind,
@@ -216,6 +214,8 @@ async function throughUpload(kind: 'postgres' | 'pglite', format: 'csv' | 'xlsx'
         peakMb,
         records: Number(detail.recordCount),
         duplicates: Number(detail.duplicatesSkipped ?? 0),
+        serverCpu,
+        pgCpu,
         p50: pct(latencies, 50),
         p95: pct(latencies, 95),
         max: Math.max(...latencies),
@@ -247,12 +247,13 @@ async function psqlCopy(file: string) {
       .split(',')
       .filter((c) => c !== 'execution_count' && c !== 'last_executed_on')
       .join(',');
+    const pgCpu0 = postgresCpuSeconds();
     const t0 = Date.now();
     execFileSync('psql', [url, '-q', '-c', `\\copy risk_rows(${cols}) FROM '${file}' WITH (FORMAT csv, HEADER true, FORCE_NOT_NULL (${textCols}))`], {
       stdio: 'inherit',
     });
     const secs = (Date.now() - t0) / 1000;
-    return { secs, rowsPerSec: rows / secs };
+    return { secs, rowsPerSec: rows / secs, pgCpu: postgresCpuSeconds() - pgCpu0 };
   });
 }
 
@@ -261,11 +262,12 @@ const results: string[] = [];
 let limit: Awaited<ReturnType<typeof psqlCopy>> | undefined;
 const files: Partial<Record<'csv' | 'xlsx', { file: string; mb: number }>> = {};
 for (const format of formats) files[format] = await benchFile(format);
-console.log(`batch ${n(batchSize)}, skip duplicates ${skipDuplicates ? 'on' : 'off'}\n`);
+console.log(`batch ${n(batchSize)}, skip duplicates ${skipDuplicates ? 'on' : 'off'}, load average ${loadAverage()}\n`);
 if ((which === 'postgres' || which === 'both') && files.csv) {
   limit = await psqlCopy(files.csv.file);
   results.push(
-    `psql \\copy of the CSV (the limit), PostgreSQL: ${limit.secs.toFixed(1)} s, ${n(limit.rowsPerSec)} rows/s, ${(files.csv.mb / limit.secs).toFixed(1)} MB/s`,
+    `psql \\copy of the CSV (the limit), PostgreSQL: ${limit.secs.toFixed(1)} s, ${n(limit.rowsPerSec)} rows/s, ${(files.csv.mb / limit.secs).toFixed(1)} MB/s, ` +
+      `PostgreSQL CPU ${limit.pgCpu.toFixed(1)} s`,
   );
 }
 for (const format of formats) {
@@ -282,9 +284,12 @@ for (const format of formats) {
         `${n(r.rowsPerSec)} rows/s, ${r.mbPerSec.toFixed(1)} MB/s, ` +
         `server peak RSS ${n(r.peakMb)} MB (idle ${n(r.idleMb)} MB, largest sampled during the load ${n(r.sampledPeak)} MB), ` +
         `${n(r.records)} records, ${n(r.duplicates)} duplicates skipped${ratio}; ` +
+        `CPU: server ${r.serverCpu.toFixed(1)} s` +
+        (kind === 'postgres' ? `, PostgreSQL ${r.pgCpu.toFixed(1)} s` + (limit ? ` (the limit's ${limit.pgCpu.toFixed(1)} s)` : '') : '') +
+        '; ' +
         `risk list during load p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, max ${r.max.toFixed(0)} ms`,
     );
     console.log(results.at(-1));
   }
 }
-console.log('\n' + results.join('\n'));
+console.log('\n' + results.join('\n') + `\nload average at the end ${loadAverage()}`);

@@ -22,6 +22,7 @@ import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile } from './cli.js';
+import { switchAuditChain } from './audit-chain-switch.js';
 import { freePort, spawnServer, waitReady, type ServerProcess } from '../api/test/helpers/process.js';
 
 const rows = Number(arg('rows', '1000000'));
@@ -307,17 +308,6 @@ async function phase(name: string, killAtSeconds?: number) {
   return lost + doubled + wrong + errors;
 }
 
-/** The audit chain's triggers and check on or off (between phases: ALTER TABLE waits for an idle table). */
-async function auditChain(on: boolean) {
-  if (on) {
-    await sql.query(`ALTER TABLE audit_events ENABLE TRIGGER audit_events_chain, ENABLE TRIGGER audit_events_chain_head,
-      ADD CONSTRAINT audit_events_chained CHECK (chain_seq IS NOT NULL AND prev_hash IS NOT NULL AND hash IS NOT NULL) NOT VALID`);
-  } else {
-    await sql.query(
-      `ALTER TABLE audit_events DISABLE TRIGGER audit_events_chain, DISABLE TRIGGER audit_events_chain_head, DROP CONSTRAINT audit_events_chained`,
-    );
-  }
-}
 const saveP95s: string[] = [];
 function noteSaves(name: string) {
   const one = timings.get('save decision') ?? [];
@@ -332,10 +322,10 @@ try {
   bad += await phase('steady');
   if (process.argv.includes('--compare-chain')) {
     noteSaves('audit chain on (cold)');
-    await auditChain(false);
+    await switchAuditChain(sql, false);
     bad += await phase('steady, audit chain off');
     noteSaves('audit chain off');
-    await auditChain(true);
+    await switchAuditChain(sql, true);
     bad += await phase('steady, audit chain on again');
     noteSaves('audit chain on again');
     console.log(

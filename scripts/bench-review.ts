@@ -1,4 +1,5 @@
-// npm run bench:review -- --rows 1000000 [--reviewers 50] [--runs 40] [--keep-db] [--reuse-db NAME]
+// npm run bench:review -- --rows 1000000 [--reviewers 50] [--runs 40] [--stages 1|2|3] [--saves 300]
+//                         [--compare-chain] [--keep-db] [--reuse-db NAME]
 // Loads a generated export through the upload path into a fresh PostgreSQL
 // database, gives 50 reviewers criteria, then times over HTTP the admin risk
 // queue (page 1, filtered, searched, a deep page reached with Next, the last
@@ -8,6 +9,12 @@
 // included) and replayed one after another on a separate connection. Then
 // Reviewer Status for all reviewers (cold, after a data change, and warm) and
 // a notification's delivery to every reviewer's open subscription.
+// Everything is read during an active review period of --stages stages (the
+// later ones reviewed by named reviewers, every decision passed on). Then one
+// reviewer saves --saves decisions one at a time, timed over HTTP with the CPU
+// each save cost this process (server and client) and PostgreSQL; with
+// --compare-chain the saves run in six alternating blocks with the audit
+// trail's hash chain on and off, so the machine's drift falls on both.
 // --keep-db keeps the loaded database (its name is printed); --reuse-db NAME
 // skips the load and uses it.
 import fs from 'node:fs';
@@ -18,12 +25,21 @@ import { loadConfig } from '../api/src/config.js';
 import { createApp } from '../api/src/app.js';
 import { writeCsv } from './gen-data.js';
 import { arg, percentile as pct } from './cli.js';
+import { switchAuditChain } from './audit-chain-switch.js';
+import { loadAverage, postgresCpuSeconds } from './proc-stats.js';
 import { until, wsClient } from '../api/test/helpers/ws.js';
 import { hashPassword } from '../api/src/auth/passwords.js';
 
 const rows = Number(arg('rows', '1000000'));
 const reviewers = Number(arg('reviewers', '50'));
 const runs = Number(arg('runs', '40'));
+const stageCount = Number(arg('stages', '1'));
+const saves = Number(arg('saves', '300'));
+const compareChain = process.argv.includes('--compare-chain');
+if (![1, 2, 3].includes(stageCount) || !(saves >= 6)) {
+  console.error('usage: bench-review --rows N [--reviewers N] [--runs N] [--stages 1|2|3] [--saves N>=6] [--compare-chain] [--keep-db] [--reuse-db NAME]');
+  process.exit(2);
+}
 const pgUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const file = path.resolve(`data/bench-${rows}.csv`);
@@ -99,6 +115,24 @@ for (let i = 0; i < reviewers; i++) {
 }
 const reviewerCookie = await login('rev7@bench.example', 'Review#Pass1');
 
+// The active period, with its later stages (if any) reviewed by named reviewers.
+{
+  const named = await prisma.user.findMany({ where: { email: { in: ['rev0@bench.example', 'rev1@bench.example'] } }, select: { id: true } });
+  const later = ['Risk owner', 'Compliance'].slice(0, stageCount - 1).map((name) => ({
+    name,
+    reviewers: { type: 'users', userIds: named.map((n) => n.id) },
+    passOn: 'all',
+  }));
+  const body = { name: `Bench ${stageCount} stage(s)`, ...(later.length ? { stages: [{ name: 'Reviewer', reviewers: { type: 'criteria' } }, ...later] } : {}) };
+  const r = await fetch(base + '/api/review-periods', {
+    method: 'POST',
+    headers: { cookie: adminCookie, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (r.status === 409) console.log('a review period is already active in this database: timed in it');
+  else if (r.status !== 201) throw new Error(`period not created: ${r.status} ${await r.text()}`);
+}
+
 // A deep page as the page buttons reach it: Next from the page before (the
 // cursor is that page's last row), and the last page, read from the end.
 const deepPage = Math.floor(rows / 25 / 2);
@@ -131,7 +165,7 @@ proto.query = function (this: unknown, ...a: unknown[]) {
 const direct = new pg.Client({ connectionString: u.toString() });
 await direct.connect();
 
-console.log(`\n${total.toLocaleString('en-US')} live rows, ${reviewers} reviewers, ${runs} runs each`);
+console.log(`\n${total.toLocaleString('en-US')} live rows, ${reviewers} reviewers, ${runs} runs each, load average ${loadAverage()}`);
 console.log(
   `${''.padEnd(44)} ${'HTTP p50'.padStart(9)} ${'HTTP p95'.padStart(9)} ${'SQL p50'.padStart(9)} ${'SQL p95'.padStart(9)} ${'ratio p95'.padStart(9)}  statements`,
 );
@@ -176,6 +210,59 @@ for (const cold of [true, false]) {
   console.log(`${`reviewer status, ${reviewers} reviewers${cold ? ', cold' : ''}`.padEnd(44)} ${f(pct(times, 50))} ${f(pct(times, 95))}`);
 }
 await direct.end();
+
+// Decision saves, one at a time as the queue's buttons make them, on the
+// reviewer's rows in order ('retain', then 'remove' once each row has one).
+{
+  const ids: number[] = [];
+  for (let page = 1; ids.length < saves + saves / 6; page++) {
+    const r = (await (await fetch(base + `/api/assigned-risks?page=${page}&limit=100`, { headers: { cookie: reviewerCookie } })).json()) as {
+      risks: { id: number }[];
+    };
+    if (!r.risks.length) break;
+    ids.push(...r.risks.map((d) => d.id));
+  }
+  const perBlock = Math.floor(saves / 6);
+  const save = async (n: number) => {
+    const r = await fetch(base + '/api/reviews/decision', {
+      method: 'POST',
+      headers: { cookie: reviewerCookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ riskDefinitionId: ids[n % ids.length], decision: Math.floor(n / ids.length) % 2 ? 'remove' : 'retain' }),
+    });
+    await r.arrayBuffer();
+    if (!r.ok) throw new Error(`decision save refused: ${r.status}`);
+  };
+  // A block not counted first: the first saves compile and plan what the others reuse.
+  for (let i = 0; i < perBlock; i++) await save(i);
+  const states = new Map<string, { times: number[]; cpu: number; pgCpu: number }>();
+  let n = 0;
+  let chainOn = true;
+  for (let block = 0; block < 6; block++) {
+    const on = !compareChain || block % 2 === 0;
+    const state = compareChain ? `audit chain ${on ? 'on' : 'off'}` : 'decision saves';
+    if (on !== chainOn) await switchAuditChain(app.deps.db.sql, (chainOn = on));
+    const acc = states.get(state) ?? { times: [], cpu: 0, pgCpu: 0 };
+    states.set(state, acc);
+    const cpu0 = process.cpuUsage();
+    const pg0 = postgresCpuSeconds();
+    for (let i = 0; i < perBlock; i++, n++) {
+      const t = performance.now();
+      await save(perBlock + n);
+      acc.times.push(performance.now() - t);
+    }
+    const used = process.cpuUsage(cpu0);
+    acc.cpu += (used.user + used.system) / 1e6;
+    acc.pgCpu += postgresCpuSeconds() - pg0;
+  }
+  if (!chainOn) await switchAuditChain(app.deps.db.sql, true);
+  const f = (v: number) => `${v.toFixed(0)} ms`.padStart(9);
+  for (const [state, { times, cpu, pgCpu }] of states) {
+    console.log(
+      `${`${state} (${times.length}, ${stageCount} stage${stageCount > 1 ? 's' : ''})`.padEnd(44)} ${f(pct(times, 50))} ${f(pct(times, 95))}   ` +
+        `CPU a save: this process ${((cpu / times.length) * 1000).toFixed(1)} ms, PostgreSQL ${((pgCpu / times.length) * 1000).toFixed(1)} ms`,
+    );
+  }
+}
 
 // Export Results over every row (the dashboard's risk report is the same
 // export), beside PostgreSQL writing the same rows as CSV itself.
@@ -239,6 +326,7 @@ await direct.end();
   await Promise.all(sockets.map((c) => c.dispose()));
 }
 await app.close();
+console.log(`load average at the end ${loadAverage()}`);
 if (keep) console.log(`\ndatabase kept: ${dbName} (reuse with --reuse-db ${dbName})`);
 else await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
 await admin.end();
