@@ -89,7 +89,10 @@ const person = personLabelSql;
  * or only `reviewerId`, so a reviewer's report names no other reviewer). Read per row
  * (LATERAL, by the decisions' risk_row_id index) so the lines come out in row
  * order as the rows are read: no sort of the joined lines, the first bytes go
- * out at once. Also the baseline of `npm run bench:reports` (the same joins).
+ * out at once. 'Assigned To' is worked out once a line: OFFSET 0 keeps its
+ * subquery from being folded into the select list, where each CSV cell's
+ * guard (sqlCsvText) would repeat the whole holders expression. Also the
+ * baseline of `npm run bench:reports` (the same joins).
  */
 export function riskReportMetadata(periodId: string | null, reviewerId: string | null, holders: Holder[]): Prisma.Sql {
   const byReviewer = reviewerId == null ? Prisma.empty : Prisma.sql`AND v.reviewer_id = ${reviewerId}::uuid`;
@@ -108,7 +111,7 @@ export function riskReportMetadata(periodId: string | null, reviewerId: string |
            WHERE v.risk_row_id = r.id AND v.period_id = ${periodId}::uuid ${byReviewer}
            ORDER BY v.updated_at, v.id
         ) x ON TRUE
-        CROSS JOIN LATERAL (SELECT ${holdersTextSql(holders)} AS assigned_to) hx`;
+        CROSS JOIN LATERAL (SELECT ${holdersTextSql(holders)} AS assigned_to OFFSET 0) hx`;
 }
 
 /**
