@@ -12,7 +12,25 @@ import type { DbClient } from '../../core/types.js';
 import type { KeptAggregate } from './aggregate.js';
 
 const MAX_ENTRIES = 2000;
-const cache = new Map<string, { version: bigint; value: Promise<unknown> }>();
+type Cache = Map<string, { version: bigint; value: Promise<unknown> }>;
+
+// One cache per database client: the data version counts changes of one
+// database, so two databases (two apps in one process: tests, benchmarks) may
+// stand at the same version with different rows. Kept on the client under a
+// symbol, which Prisma's transaction and extended clients read through to the
+// client they wrap, so a transaction shares its client's cache.
+const CACHE = Symbol('kept counts per data version');
+type WithCache = { [CACHE]?: Cache };
+const everyCache = new Set<WeakRef<Cache>>();
+function cacheOf(db: DbClient): Cache {
+  const holder = db as unknown as WithCache;
+  let cache = holder[CACHE];
+  if (!cache) {
+    cache = holder[CACHE] = new Map();
+    everyCache.add(new WeakRef(cache));
+  }
+  return cache;
+}
 
 export async function dataVersion(db: DbClient): Promise<bigint> {
   const r = await db.$queryRaw<{ version: bigint }[]>`SELECT version FROM risk_data_version WHERE id = 1`;
@@ -20,7 +38,7 @@ export async function dataVersion(db: DbClient): Promise<bigint> {
 }
 
 /** The value cached for `key` at `version` (now the most recently used), if any. */
-function lookup(key: string, version: bigint): Promise<unknown> | undefined {
+function lookup(cache: Cache, key: string, version: bigint): Promise<unknown> | undefined {
   const hit = cache.get(key);
   if (!hit || hit.version !== version) return undefined;
   cache.delete(key); // least recently used goes first
@@ -28,24 +46,24 @@ function lookup(key: string, version: bigint): Promise<unknown> | undefined {
   return hit.value;
 }
 
-function store(key: string, version: bigint, value: Promise<unknown>): void {
+function store(cache: Cache, key: string, version: bigint, value: Promise<unknown>): void {
   cache.set(key, { version, value });
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
 }
 
 /** `compute()`'s value for `key` at the current data version, computed once per version. */
 export async function cached<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
-  return remember(key, await dataVersion(db), compute);
+  return remember(cacheOf(db), key, await dataVersion(db), compute);
 }
 
 /** The value cached for `key` at `version`, else `compute()`'s, cached (a failure is not). */
-function remember<T>(key: string, version: bigint, compute: () => Promise<T>): Promise<T> {
-  const hit = lookup(key, version);
+function remember<T>(cache: Cache, key: string, version: bigint, compute: () => Promise<T>): Promise<T> {
+  const hit = lookup(cache, key, version);
   if (hit) return hit as Promise<T>;
   // Stored under the version read before computing: if the data changes
   // meanwhile, the next request sees a newer version and counts again.
   const value = compute();
-  store(key, version, value);
+  store(cache, key, version, value);
   value.catch(() => cache.get(key)?.value === value && cache.delete(key));
   return value;
 }
@@ -60,7 +78,7 @@ function remember<T>(key: string, version: bigint, compute: () => Promise<T>): P
  */
 export async function kept<T>(db: DbClient, key: string, compute: () => Promise<T>): Promise<T> {
   const version = await dataVersion(db);
-  return remember(key, version, async () => {
+  return remember(cacheOf(db), key, version, async () => {
     const found = await keptFigure<T>(db, version, key);
     if (found !== undefined) return found;
     const computed = await compute();
@@ -124,7 +142,11 @@ function revive(_k: string, v: unknown): unknown {
 
 /** Forgets every value cached in this process (as a restart would). */
 export function forgetCachedFigures(): void {
-  cache.clear();
+  for (const ref of everyCache) {
+    const cache = ref.deref();
+    if (cache) cache.clear();
+    else everyCache.delete(ref);
+  }
 }
 
 /**
@@ -134,10 +156,11 @@ export function forgetCachedFigures(): void {
  */
 export async function cachedMany<T>(db: DbClient, keys: string[], computeMissing: (missing: string[]) => Promise<Map<string, T>>): Promise<Map<string, T>> {
   const version = await dataVersion(db);
+  const cache = cacheOf(db);
   const out = new Map<string, T>();
   const missing: string[] = [];
   for (const key of new Set(keys)) {
-    const hit = lookup(key, version);
+    const hit = lookup(cache, key, version);
     if (hit) out.set(key, (await hit) as T);
     else missing.push(key);
   }
@@ -147,7 +170,7 @@ export async function cachedMany<T>(db: DbClient, keys: string[], computeMissing
       const value = computed.get(key);
       if (value === undefined) continue;
       out.set(key, value);
-      store(key, version, Promise.resolve(value));
+      store(cache, key, version, Promise.resolve(value));
     }
   }
   return out;
