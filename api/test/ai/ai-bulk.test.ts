@@ -4,7 +4,7 @@
 // a time, and a run left 'running' by a stopped instance resumed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, type TestServer } from '../helpers/server.js';
-import { STANDIN_KEY, STANDIN_USAGE, startOpenAiStandin, type OpenAiStandin } from '../helpers/openai-standin.js';
+import { STANDIN_KEY, STANDIN_USAGE, startOpenAiStandin, type OpenAiStandin } from '../helpers/standins/openai-standin.js';
 import { seedRows } from '../helpers/seed.js';
 import { collect, listening, until, wsClient } from '../helpers/ws.js';
 import { resumeBulkRuns } from '../../src/services/ai/ai-bulk.js';

@@ -1,12 +1,12 @@
 // The AI assist and its key, against a real local HTTP server speaking the
-// OpenAI API (helpers/openai-standin.ts) through OPENAI_BASE_URL: the key is
+// OpenAI API (helpers/standins/openai-standin.ts) through OPENAI_BASE_URL: the key is
 // encrypted at rest and never returned; categorise, accept and profile; each
 // failure (no key, wrong key, rate limit, timeout, malformed or out-of-range
 // reply) is a clear error with nothing stored and a failed call recorded; an
 // identical request is not paid twice; usage and cost add up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
-import { STANDIN_KEY, STANDIN_USAGE, startOpenAiStandin, type OpenAiStandin } from '../helpers/openai-standin.js';
+import { STANDIN_KEY, STANDIN_USAGE, startOpenAiStandin, type OpenAiStandin } from '../helpers/standins/openai-standin.js';
 import { seedRows, type SeedRow } from '../helpers/seed.js';
 import { open } from '../../src/core/secret-box.js';
 import { secretKey } from '../../src/services/identity/settings.js';

@@ -2,7 +2,7 @@
 // (PUBLIC_URL + /internal-login), for a new user and for a password reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, type TestServer } from '../helpers/server.js';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { startSmtp, type TestSmtp } from '../helpers/standins/smtp.js';
 
 let smtp: TestSmtp;
 let server: TestServer;

@@ -1,11 +1,11 @@
 // Single sign-on (OpenID Connect) against a real provider running in-process
-// (helpers/idp.ts), over real HTTP, following every redirect by hand with a
+// (helpers/standins/idp.ts), over real HTTP, following every redirect by hand with a
 // cookie jar: the code flow with PKCE, state and nonce; matching by verified
 // e-mail; refusals; the reviewer group; RP-initiated logout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SESSION_COOKIE } from '../../src/auth/sessions.js';
-import { Browser, formAction, hiddenInputs, startIdp, type TestIdp } from '../helpers/idp.js';
+import { Browser, formAction, hiddenInputs, startIdp, type TestIdp } from '../helpers/standins/idp.js';
 import { Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
 
 let idp: TestIdp;

@@ -1,7 +1,7 @@
 // User administration over REST and GraphQL (SPEC §2 User Management, §5, §6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, Client, adminClient, startServer, userClient, type TestServer } from '../helpers/server.js';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { startSmtp, type TestSmtp } from '../helpers/standins/smtp.js';
 
 let server: TestServer;
 let admin: Client;

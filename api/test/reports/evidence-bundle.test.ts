@@ -2,7 +2,7 @@
 // evidenceBundles, /.well-known/grc-evidence-key): closing a period writes a
 // ZIP whose manifest lists every file with its SHA-256, signed with the
 // installation's Ed25519 key and timestamped by an RFC 3161 authority (a real
-// one on loopback, api/test/helpers/tsa.ts); a reopen and a new close make
+// one on loopback, api/test/helpers/standins/tsa.ts); a reopen and a new close make
 // version 2 beside version 1, listing what changed; a purge keeps them; the
 // retention deletes an expired one, audited; the population is reconciled
 // per upload (duplicates skipped, rows undecided), and a difference the data
@@ -16,7 +16,7 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
 import { loadExport } from '../helpers/upload.js';
-import { readToken, startTsa, type TestTsa } from '../helpers/tsa.js';
+import { readToken, startTsa, type TestTsa } from '../helpers/standins/tsa.js';
 import { expireBundles } from '../../src/services/evidence/evidence-bundles.js';
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer } from '../helpers/server.js';
-import { startSmtp } from '../helpers/smtp.js';
+import { startSmtp } from '../helpers/standins/smtp.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {

@@ -6,7 +6,7 @@
 // no waiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from '../helpers/server.js';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { startSmtp, type TestSmtp } from '../helpers/standins/smtp.js';
 import { seedRows } from '../helpers/seed.js';
 import { ESCALATION_TITLE, REMINDER_TITLE, pendingWork, tickReminders } from '../../src/services/review/reminders.js';
 import { DEFAULT_AT_CLOSE_COMMENT } from '../../src/services/review/periods.js';

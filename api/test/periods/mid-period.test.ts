@@ -7,7 +7,7 @@
 // the evidence frozen at close. No period active: nobody is told.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, adminClient, startServer, userClients, type TestServer, type UserClient } from '../helpers/server.js';
-import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { startSmtp, type TestSmtp } from '../helpers/standins/smtp.js';
 import { loadExport } from '../helpers/upload.js';
 import { HEADERS, generateRows } from '../../../scripts/gen-data.js';
 import type { EvidenceScope } from '../../src/services/reports/evidence.js';

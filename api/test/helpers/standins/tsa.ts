@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bitString, bool, children, explicit, generalizedTime, implicit, int, nul, octets, oid, read, seq, set, utcTime, utf8 } from '../../src/core/der.js';
+import { bitString, bool, children, explicit, generalizedTime, implicit, int, nul, octets, oid, read, seq, set, utcTime, utf8 } from '../../../src/core/der.js';
 
 const OID = {
   sha256: '2.16.840.1.101.3.4.2.1',
