@@ -110,8 +110,11 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     await rev1.getByRole('button', { name: `Retain Selected (${count})` }).click();
     await expect(toast(rev1, 'Decision Submitted')).toContainText(`${count} risks marked Retain`);
     await rev1.getByRole('button', { name: 'Submit All Decisions' }).click();
-    await expect(toast(rev1, 'Decisions Submitted')).toBeVisible();
-    await rev1.context().close();
+    await expect(toast(rev1, 'Decisions Submitted')).toContainText(`${count} review decisions passed on to stage 2 (Risk owner)`);
+    // The stage-1 reviewer reads where their decisions went; recall is offered while stage 2 has decided none of them.
+    await expect(rev1.getByText('Submitted — passed on to stage 2 (Risk owner)', { exact: true })).toBeVisible();
+    await expect(rev1.getByText('Submitted for Approval', { exact: true })).toHaveCount(0);
+    await expect(rev1.getByRole('button', { name: 'Recall for Editing' })).toBeVisible();
 
     // Stage 2: each row shows its stage and the stage-1 decision; one confirmed, one overturned with a comment.
     const rev2 = await reviewerPage(browser, second);
@@ -125,6 +128,12 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     await confirmed.getByRole('button', { name: /^Confirm Retain for / }).click();
     await expect(toast(rev2, 'Decision Submitted')).toBeVisible();
     await expect(confirmed.getByRole('button', { name: /^Change decision for / })).toBeVisible();
+    // Stage 2 decided a row of the set: the stage-1 reviewer is no longer offered a recall the server would refuse.
+    await rev1.reload();
+    await expect(rev1.getByText('Submitted — passed on to stage 2 (Risk owner)', { exact: true })).toBeVisible();
+    await expect(rev1.getByText(/can no longer be recalled/)).toBeVisible();
+    await expect(rev1.getByRole('button', { name: 'Recall for Editing' })).toHaveCount(0);
+    await rev1.context().close();
 
     await overturned.getByRole('button', { name: /^Overturn to Remove for / }).click();
     const ask = rev2.getByRole('dialog', { name: 'Remove with a comment' });

@@ -48,15 +48,38 @@ beforeAll(async () => {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   periodId = created.body.id;
-  // A decides and submits stage 1; B confirms both rows at stage 2 and submits it.
+  // A decides and submits stage 1.
   expect((await decide(a, r1, 'remove')).status).toBe(200);
   expect((await decide(a, r2, 'retain')).status).toBe(200);
   expect((await a.client.post('/api/reviews/submit', {})).status).toBe(200);
-  expect((await decide(b, r1, 'remove')).status).toBe(200);
-  expect((await decide(b, r2, 'retain')).status).toBe(200);
-  expect((await b.client.post('/api/reviews/submit', {})).status).toBe(200);
 });
 afterAll(async () => server?.close());
+
+const stateOf = async (u: UserClient) => {
+  const rest = (await u.client.get('/api/reviews/submission-status')).body;
+  const g = await u.client.gql('{ submissionStatus { stage stageCount nextStageName canRecall status } }');
+  const state = g.body.data.submissionStatus;
+  // REST and GraphQL say the same.
+  expect(rest).toMatchObject({ ...state, status: state.status?.toLowerCase() ?? null });
+  return state as { stage: number; stageCount: number; nextStageName: string | null; canRecall: boolean; status: string };
+};
+
+describe("the stage-1 reviewer's screen follows what the server accepts", () => {
+  it('after submitting, they read the stage their decisions went on to, and may recall while stage 2 has decided none of them', async () => {
+    expect(await stateOf(a)).toEqual({ stage: 1, stageCount: 2, nextStageName: 'Risk owner', canRecall: true, status: 'SUBMITTED' });
+    // The stage-2 reviewer's own state names no next stage (theirs is the last) and offers no recall.
+    expect(await stateOf(b)).toMatchObject({ stage: 2, nextStageName: null, canRecall: false });
+  });
+
+  it('once stage 2 decided a row of the set, recall is no longer offered (the server refuses it below)', async () => {
+    // B confirms both rows at stage 2 and submits it.
+    expect((await decide(b, r1, 'remove')).status).toBe(200);
+    expect((await stateOf(a)).canRecall).toBe(false);
+    expect((await decide(b, r2, 'retain')).status).toBe(200);
+    expect((await b.client.post('/api/reviews/submit', {})).status).toBe(200);
+    expect(await stateOf(a)).toEqual({ stage: 1, stageCount: 2, nextStageName: 'Risk owner', canRecall: false, status: 'SUBMITTED' });
+  });
+});
 
 describe('reopening stage 1 after stage 2 decided', () => {
   it("the stage-1 reviewer's recall is refused, naming the stage, and changes nothing", async () => {

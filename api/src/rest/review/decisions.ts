@@ -48,6 +48,11 @@ const SubmissionStatusJson = z.strictObject({
   stage: z.number().int().describe("The stage the viewer works at (1 to 3; 1 in a one-stage period): the other fields are that stage's"),
   stageName: z.string().describe("What that stage is called, e.g. 'Risk owner'"),
   stageCount: z.number().int().describe('How many stages the period has (1 to 3)'),
+  nextStageName: z
+    .string()
+    .nullable()
+    .describe("What the stage after the viewer's is called (where their submitted decisions go on to); null at the last stage"),
+  canRecall: z.boolean().describe('The viewer may recall their submitted decisions now: submitted, and no later stage has decided a row of them yet'),
 });
 const SubmissionListJson = z.array(
   z.strictObject({
