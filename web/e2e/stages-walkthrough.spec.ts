@@ -120,6 +120,13 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     const rev2 = await reviewerPage(browser, second);
     await expect(rev2.getByText('Stage 2 (Risk owner): no decisions yet', { exact: true })).toBeVisible();
     await expect(rowsOf(rev2)).toHaveCount(count);
+    // A later stage works in the list: no composite view of stage 1's rows; 'Decide all' says it confirms or overturns.
+    await expect(rev2.getByRole('tab', { name: 'By Composite Role' })).toHaveCount(0);
+    await rev2.getByRole('button', { name: `Decide all ${count} matching` }).click();
+    const all = rev2.getByRole('dialog', { name: 'Decide all matching risks' });
+    await expect(all).toContainText("It confirms or overturns stage 1's decision on each of them; an overturn needs a comment.");
+    await all.getByRole('button', { name: 'Cancel' }).click();
+    await expect(all).toHaveCount(0);
     const [confirmed, overturned] = [rowsOf(rev2).nth(0), rowsOf(rev2).nth(1)];
     const earlier = confirmed.getByRole('list', { name: 'Earlier decisions' });
     await expect(confirmed).toContainText('Stage 2');

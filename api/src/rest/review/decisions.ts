@@ -134,7 +134,11 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     '/api/reviews/decisions/by-filter',
     {
       config: { access: 'signedIn' },
-      schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema, reply: Count }),
+      schema: routeSchema({
+        summary: "Decide every row of the caller's list (at a later stage: their stage's rows, an overturn with comments) matching the filter: { count }",
+        body: bulk.byFilterSchema,
+        reply: Count,
+      }),
     },
     async (req) => bulk.decideByFilter(req.ctx.caller!, req.body),
   );

@@ -318,7 +318,8 @@ builder.mutationFields((t) => ({
   }),
   decideByFilter: t.field({
     type: ByFilterResult,
-    description: "Decides every row of the viewer's list (assigned risks, or the queue for administrators) matching the filter, in one transaction.",
+    description:
+      "Decides every row of the viewer's list (assigned risks, or the queue for administrators) matching the filter, in one transaction. At a later stage of a multi-stage period: the viewer's rows at their stage, each decision confirming or overturning the stage before's (an overturn needs comments).",
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: {
