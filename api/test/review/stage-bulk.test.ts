@@ -6,17 +6,15 @@
 // the whole as one 'decisions.bulk' event naming the stage; once they
 // submitted the stage their decisions are final.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
-import { seedRows } from '../helpers/seed.js';
+import type { TestServer, UserClient } from '../helpers/server.js';
+import { decide, twoStageReview } from '../helpers/review/two-stages.js';
 
 let server: TestServer;
-let admin: Client;
 let a: UserClient;
 let b: UserClient;
 let rows: number[];
 let periodId: string;
 
-const decide = (u: UserClient, riskDefinitionId: number, decision: string) => u.client.post('/api/reviews/decision', { riskDefinitionId, decision });
 const byFilter = (u: UserClient, body: Record<string, unknown>) => u.client.post('/api/reviews/decisions/by-filter', body);
 const stageDecisions = async () =>
   (await server.app.deps.prisma.stageDecision.findMany({ where: { periodId, stage: 2 }, orderBy: { riskRowId: 'asc' } })).map((d) => [
@@ -26,27 +24,7 @@ const stageDecisions = async () =>
   ]);
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = await adminClient(server);
-  a = await userClient(server, admin);
-  b = await userClient(server, admin);
-  rows = (
-    await seedRows(server.app.deps.prisma, [
-      { userId: 'U1', accessRiskId: 'R1', riskLevel: 'high' },
-      { userId: 'U2', accessRiskId: 'R1', riskLevel: 'high' },
-      { userId: 'U3', accessRiskId: 'R1', riskLevel: 'high' },
-    ])
-  ).map(Number);
-  expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'risk_id', criteriaValue: 'R1' })).status).toBe(201);
-  const created = await admin.post('/api/review-periods', {
-    name: 'Two stages',
-    stages: [
-      { name: 'Reviewer', reviewers: { type: 'criteria' } },
-      { name: 'Risk owner', reviewers: { type: 'users', userIds: [b.user.id] }, passOn: 'all' },
-    ],
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  periodId = created.body.id;
+  ({ server, a, b, rows, periodId } = await twoStageReview({ rows: 3 }));
   // Stage 1 retains every row and submits: all three reach stage 2.
   for (const id of rows) expect((await decide(a, id, 'retain')).status).toBe(200);
   expect((await a.client.post('/api/reviews/submit', {})).status).toBe(200);
