@@ -110,13 +110,23 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     await rev1.getByRole('button', { name: `Retain Selected (${count})` }).click();
     await expect(toast(rev1, 'Decision Submitted')).toContainText(`${count} risks marked Retain`);
     await rev1.getByRole('button', { name: 'Submit All Decisions' }).click();
-    await expect(toast(rev1, 'Decisions Submitted')).toBeVisible();
-    await rev1.context().close();
+    await expect(toast(rev1, 'Decisions Submitted')).toContainText(`${count} review decisions passed on to stage 2 (Risk owner)`);
+    // The stage-1 reviewer reads where their decisions went; recall is offered while stage 2 has decided none of them.
+    await expect(rev1.getByText('Submitted — passed on to stage 2 (Risk owner)', { exact: true })).toBeVisible();
+    await expect(rev1.getByText('Submitted for Approval', { exact: true })).toHaveCount(0);
+    await expect(rev1.getByRole('button', { name: 'Recall for Editing' })).toBeVisible();
 
     // Stage 2: each row shows its stage and the stage-1 decision; one confirmed, one overturned with a comment.
     const rev2 = await reviewerPage(browser, second);
     await expect(rev2.getByText('Stage 2 (Risk owner): no decisions yet', { exact: true })).toBeVisible();
     await expect(rowsOf(rev2)).toHaveCount(count);
+    // A later stage works in the list: no composite view of stage 1's rows; 'Decide all' says it confirms or overturns.
+    await expect(rev2.getByRole('tab', { name: 'By Composite Role' })).toHaveCount(0);
+    await rev2.getByRole('button', { name: `Decide all ${count} matching` }).click();
+    const all = rev2.getByRole('dialog', { name: 'Decide all matching risks' });
+    await expect(all).toContainText("It confirms or overturns stage 1's decision on each of them; an overturn needs a comment.");
+    await all.getByRole('button', { name: 'Cancel' }).click();
+    await expect(all).toHaveCount(0);
     const [confirmed, overturned] = [rowsOf(rev2).nth(0), rowsOf(rev2).nth(1)];
     const earlier = confirmed.getByRole('list', { name: 'Earlier decisions' });
     await expect(confirmed).toContainText('Stage 2');
@@ -125,6 +135,12 @@ test('a two-stage period: configured with its preview, decided at stage 1, confi
     await confirmed.getByRole('button', { name: /^Confirm Retain for / }).click();
     await expect(toast(rev2, 'Decision Submitted')).toBeVisible();
     await expect(confirmed.getByRole('button', { name: /^Change decision for / })).toBeVisible();
+    // Stage 2 decided a row of the set: the stage-1 reviewer is no longer offered a recall the server would refuse.
+    await rev1.reload();
+    await expect(rev1.getByText('Submitted — passed on to stage 2 (Risk owner)', { exact: true })).toBeVisible();
+    await expect(rev1.getByText(/can no longer be recalled/)).toBeVisible();
+    await expect(rev1.getByRole('button', { name: 'Recall for Editing' })).toHaveCount(0);
+    await rev1.context().close();
 
     await overturned.getByRole('button', { name: /^Overturn to Remove for / }).click();
     const ask = rev2.getByRole('dialog', { name: 'Remove with a comment' });

@@ -4,8 +4,8 @@
 // each, recorded per stage beside the period's own reminders. The deadline
 // job's tick is called with chosen times: a controllable clock, no waiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
-import { seedRows } from '../helpers/seed.js';
+import type { Client, TestServer, UserClient } from '../helpers/server.js';
+import { decide, twoStageReview } from '../helpers/review/two-stages.js';
 import { REMINDER_TITLE, tickReminders } from '../../src/services/review/reminders.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -22,34 +22,17 @@ let stage2End: Date;
 const tick = (at: Date) => tickReminders(server.app.deps, at);
 const reminders = async (u: UserClient) =>
   ((await u.client.get('/api/notifications')).body.notifications as { title: string; message: string }[]).filter((n) => n.title === REMINDER_TITLE);
-const decide = (u: UserClient, riskDefinitionId: number, decision: string) => u.client.post('/api/reviews/decision', { riskDefinitionId, decision });
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = await adminClient(server);
-  a = await userClient(server, admin);
-  b = await userClient(server, admin);
-  [r1, r2] = (
-    await seedRows(server.app.deps.prisma, [
-      { userId: 'U1', accessRiskId: 'R1', riskLevel: 'high' },
-      { userId: 'U2', accessRiskId: 'R1', riskLevel: 'high' },
-    ])
-  ).map(Number) as [number, number];
-  expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'risk_id', criteriaValue: 'R1' })).status).toBe(201);
   const now = Date.now();
   stage1End = new Date(now + 10 * DAY);
   stage2End = new Date(now + 15 * DAY);
-  const created = await admin.post('/api/review-periods', {
-    name: 'Staged deadlines',
-    endDate: new Date(now + 30 * DAY).toISOString(),
-    reminderDaysBefore: [3],
-    stages: [
-      { name: 'Reviewer', reviewers: { type: 'criteria' }, endDate: stage1End.toISOString() },
-      { name: 'Risk owner', reviewers: { type: 'users', userIds: [b.user.id] }, passOn: 'all', endDate: stage2End.toISOString() },
-    ],
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  periodId = created.body.id;
+  let rows: number[];
+  ({ server, admin, a, b, rows, periodId } = await twoStageReview({
+    period: { name: 'Staged deadlines', endDate: new Date(now + 30 * DAY).toISOString(), reminderDaysBefore: [3] },
+    stages: [{ endDate: stage1End.toISOString() }, { endDate: stage2End.toISOString() }],
+  }));
+  [r1, r2] = rows as [number, number];
 });
 afterAll(async () => server?.close());
 

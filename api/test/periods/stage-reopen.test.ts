@@ -5,8 +5,8 @@
 // reach the later stage again and its reviewer decides them anew, even
 // after submitting that stage, and the administrator approves after that.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, adminClient, startServer, userClient, type TestServer, type UserClient } from '../helpers/server.js';
-import { seedRows } from '../helpers/seed.js';
+import type { Client, TestServer, UserClient } from '../helpers/server.js';
+import { decide, twoStageReview } from '../helpers/review/two-stages.js';
 
 let server: TestServer;
 let admin: Client;
@@ -22,41 +22,45 @@ const assigned = async (u: UserClient) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { risks: Row[]; total: number };
 };
-const decide = (u: UserClient, riskDefinitionId: number, decision: string, comments?: string) =>
-  u.client.post('/api/reviews/decision', { riskDefinitionId, decision, ...(comments ? { comments } : {}) });
 const submitted = async () => ((await admin.get('/api/submissions')).body as { id: string; status: string }[]).find((s) => s.status === 'submitted')!;
 const stageDecisions = () => server.app.deps.prisma.stageDecision.findMany({ where: { periodId }, orderBy: { riskRowId: 'asc' } });
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = await adminClient(server);
-  a = await userClient(server, admin);
-  b = await userClient(server, admin);
-  [r1, r2] = (
-    await seedRows(server.app.deps.prisma, [
-      { userId: 'U1', accessRiskId: 'R1', riskLevel: 'high' },
-      { userId: 'U2', accessRiskId: 'R1', riskLevel: 'high' },
-    ])
-  ).map(Number) as [number, number];
-  expect((await admin.post('/api/assignment-criteria', { reviewerId: a.user.id, criteriaType: 'risk_id', criteriaValue: 'R1' })).status).toBe(201);
-  const created = await admin.post('/api/review-periods', {
-    name: 'Two stages',
-    stages: [
-      { name: 'Reviewer', reviewers: { type: 'criteria' } },
-      { name: 'Risk owner', reviewers: { type: 'users', userIds: [b.user.id] }, passOn: 'all' },
-    ],
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  periodId = created.body.id;
-  // A decides and submits stage 1; B confirms both rows at stage 2 and submits it.
+  let rows: number[];
+  ({ server, admin, a, b, rows, periodId } = await twoStageReview());
+  [r1, r2] = rows as [number, number];
+  // A decides and submits stage 1.
   expect((await decide(a, r1, 'remove')).status).toBe(200);
   expect((await decide(a, r2, 'retain')).status).toBe(200);
   expect((await a.client.post('/api/reviews/submit', {})).status).toBe(200);
-  expect((await decide(b, r1, 'remove')).status).toBe(200);
-  expect((await decide(b, r2, 'retain')).status).toBe(200);
-  expect((await b.client.post('/api/reviews/submit', {})).status).toBe(200);
 });
 afterAll(async () => server?.close());
+
+const stateOf = async (u: UserClient) => {
+  const rest = (await u.client.get('/api/reviews/submission-status')).body;
+  const g = await u.client.gql('{ submissionStatus { stage stageCount nextStageName canRecall status } }');
+  const state = g.body.data.submissionStatus;
+  // REST and GraphQL say the same.
+  expect(rest).toMatchObject({ ...state, status: state.status?.toLowerCase() ?? null });
+  return state as { stage: number; stageCount: number; nextStageName: string | null; canRecall: boolean; status: string };
+};
+
+describe("the stage-1 reviewer's screen follows what the server accepts", () => {
+  it('after submitting, they read the stage their decisions went on to, and may recall while stage 2 has decided none of them', async () => {
+    expect(await stateOf(a)).toEqual({ stage: 1, stageCount: 2, nextStageName: 'Risk owner', canRecall: true, status: 'SUBMITTED' });
+    // The stage-2 reviewer's own state names no next stage (theirs is the last) and offers no recall.
+    expect(await stateOf(b)).toMatchObject({ stage: 2, nextStageName: null, canRecall: false });
+  });
+
+  it('once stage 2 decided a row of the set, recall is no longer offered (the server refuses it below)', async () => {
+    // B confirms both rows at stage 2 and submits it.
+    expect((await decide(b, r1, 'remove')).status).toBe(200);
+    expect((await stateOf(a)).canRecall).toBe(false);
+    expect((await decide(b, r2, 'retain')).status).toBe(200);
+    expect((await b.client.post('/api/reviews/submit', {})).status).toBe(200);
+    expect(await stateOf(a)).toEqual({ stage: 1, stageCount: 2, nextStageName: 'Risk owner', canRecall: false, status: 'SUBMITTED' });
+  });
+});
 
 describe('reopening stage 1 after stage 2 decided', () => {
   it("the stage-1 reviewer's recall is refused, naming the stage, and changes nothing", async () => {

@@ -297,6 +297,8 @@ describe('a period created without stages', () => {
     expect(mine.risks.every((r) => r.stage === 1 && r.previousDecisions.length === 0)).toBe(true);
     expect((await decide(a, r1, 'remove')).status).toBe(200);
     expect((await a.client.post('/api/reviews/submit')).status).toBe(200);
+    // A one-stage set goes to the approval, recallable until approved.
+    expect((await a.client.get('/api/reviews/submission-status')).body).toMatchObject({ status: 'submitted', nextStageName: null, canRecall: true });
     const sub = (await admin.get('/api/submissions')).body[0];
     expect((await admin.put(`/api/submissions/${sub.id}/approve`, {})).status).toBe(200);
     expect((await evidenceDecisions()).map((l) => [l['User ID'], l['Stage'], l['Final']])).toEqual([['U1', '1', 'yes']]);

@@ -48,6 +48,11 @@ const SubmissionStatusJson = z.strictObject({
   stage: z.number().int().describe("The stage the viewer works at (1 to 3; 1 in a one-stage period): the other fields are that stage's"),
   stageName: z.string().describe("What that stage is called, e.g. 'Risk owner'"),
   stageCount: z.number().int().describe('How many stages the period has (1 to 3)'),
+  nextStageName: z
+    .string()
+    .nullable()
+    .describe("What the stage after the viewer's is called (where their submitted decisions go on to); null at the last stage"),
+  canRecall: z.boolean().describe('The viewer may recall their submitted decisions now: submitted, and no later stage has decided a row of them yet'),
 });
 const SubmissionListJson = z.array(
   z.strictObject({
@@ -129,7 +134,11 @@ export function registerDecisionRoutes(app: FastifyInstance) {
     '/api/reviews/decisions/by-filter',
     {
       config: { access: 'signedIn' },
-      schema: routeSchema({ summary: "Decide every row of the caller's list matching the filter: { count }", body: bulk.byFilterSchema, reply: Count }),
+      schema: routeSchema({
+        summary: "Decide every row of the caller's list (at a later stage: their stage's rows, an overturn with comments) matching the filter: { count }",
+        body: bulk.byFilterSchema,
+        reply: Count,
+      }),
     },
     async (req) => bulk.decideByFilter(req.ctx.caller!, req.body),
   );

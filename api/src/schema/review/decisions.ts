@@ -168,6 +168,13 @@ export const SubmissionStateRef = builder.objectRef<Awaited<ReturnType<typeof de
     }),
     stageName: t.exposeString('stageName', { description: "What that stage is called, e.g. 'Risk owner'." }),
     stageCount: t.exposeInt('stageCount', { description: 'How many stages the period has (1 to 3).' }),
+    nextStageName: t.exposeString('nextStageName', {
+      nullable: true,
+      description: "What the stage after the viewer's is called (where their submitted decisions go on to); null at the last stage and in a one-stage period.",
+    }),
+    canRecall: t.exposeBoolean('canRecall', {
+      description: 'The viewer may recall their submitted decisions now: submitted, and (several stages) no later stage has decided a row of them yet.',
+    }),
   }),
 });
 
@@ -311,7 +318,8 @@ builder.mutationFields((t) => ({
   }),
   decideByFilter: t.field({
     type: ByFilterResult,
-    description: "Decides every row of the viewer's list (assigned risks, or the queue for administrators) matching the filter, in one transaction.",
+    description:
+      "Decides every row of the viewer's list (assigned risks, or the queue for administrators) matching the filter, in one transaction. At a later stage of a multi-stage period: the viewer's rows at their stage, each decision confirming or overturning the stage before's (an overturn needs comments).",
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: {

@@ -1,13 +1,15 @@
 // Decisions by filter: one decision on every
 // row matching the filters of the caller's list (a reviewer's assigned risks,
-// the administrators' queue), not only the page on screen, in one
+// the administrators' queue; at a later stage of a multi-stage period, the
+// reviewer's rows at that stage), not only the page on screen, in one
 // transaction. Administrators may switch it off (review.allowBulkApproval).
 // Each row's audit event is marked bulk (origin 'by-filter'), and one 'decisions.bulk' event
 // records the filter and the count. Page selections (Retain / Remove
 // Selected) are not bulk: they name their rows.
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
-import { ConflictError, ForbiddenError } from '../../core/errors.js';
+import { ForbiddenError } from '../../core/errors.js';
+import type { Actor, DbClient } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { recordAudit } from '../../core/audit.js';
 import { parseOrThrow } from '../../core/validation.js';
@@ -17,6 +19,7 @@ import { FILTER_FIELDS, MAX_FILTER_VALUE_LENGTH, filterCondition, type RiskFilte
 import { visibleRowsCondition } from '../visibility.js';
 import { refuseSelfReview } from './coverage.js';
 import { reviewRules } from '../identity/settings.js';
+import { decideStageByFilter } from '../stages/stage-reviews.js';
 
 export const BULK_SWITCHED_OFF = 'Deciding every matching item at once is switched off by an administrator. Select the items on the page instead.';
 
@@ -57,11 +60,19 @@ export async function decideByFilter(caller: Caller, raw: unknown): Promise<{ co
   checkDecisionRule(input, rules);
   const filter: RiskFilter = input.filter ?? {};
   return asReviewer(caller, 'decide', async (tx, period, _latest, laterStage) => {
-    if (laterStage)
-      throw new ConflictError(
-        `Deciding by filter is for stage 1: at stage ${laterStage.number} ('${laterStage.name}') decide the rows one by one or in a batch`,
-      );
     const [visible, where] = await Promise.all([visibleRowsCondition(tx, user), filterCondition(tx, filter, { periodId: period.id, viewerId: user.id })]);
+    if (laterStage) {
+      // Past stage 1: the stage's rows, confirmed or overturned (services/stages/stage-reviews.ts).
+      await refuseSelfReview(tx, user, { userIds: [filter.userId, filter.search] });
+      const decided = await decideStageByFilter(tx, actor, period, laterStage, where, {
+        decision: input.decision,
+        comments: input.comments ?? null,
+        mitigationControl: input.mitigationControl ?? null,
+        mitigationExpiresAt: input.mitigationExpiresAt ?? null,
+      });
+      await auditBulk(tx, actor, period.id, input, filter, decided.count, { stage: laterStage.number, overturned: decided.overturned });
+      return { count: decided.count };
+    }
     // Independence: a filter naming the caller's own user id, or matching a row of their own access, is refused.
     await refuseSelfReview(tx, user, {
       userIds: [filter.userId, filter.search],
@@ -75,15 +86,27 @@ export async function decideByFilter(caller: Caller, raw: unknown): Promise<{ co
         LEFT JOIN decisions d ON d.risk_row_id = r.id AND d.period_id = ${period.id}::uuid AND d.reviewer_id = ${user.id}::uuid
        WHERE ${visible} AND ${where}`;
     const count = await writeDecisions(tx, actor, { origin: 'by-filter', period: period.id, rows });
-    if (count > 0) {
-      await recordAudit(tx, actor, {
-        action: 'decisions.bulk',
-        entityType: 'ReviewPeriod',
-        entityId: period.id,
-        periodId: period.id,
-        after: { decision: input.decision, count, filter, comments: input.comments ?? null, mitigationControl: input.mitigationControl ?? null },
-      });
-    }
+    await auditBulk(tx, actor, period.id, input, filter, count);
     return { count };
+  });
+}
+
+/** The one 'decisions.bulk' event of a decision by filter that wrote any row: the filter, the decision, the count (and at a later stage, the stage). */
+async function auditBulk(
+  tx: DbClient,
+  actor: Actor,
+  periodId: string,
+  input: z.output<typeof byFilterSchema>,
+  filter: RiskFilter,
+  count: number,
+  staged: { stage: number; overturned: number } | null = null,
+): Promise<void> {
+  if (count === 0) return;
+  await recordAudit(tx, actor, {
+    action: 'decisions.bulk',
+    entityType: 'ReviewPeriod',
+    entityId: periodId,
+    periodId,
+    after: { decision: input.decision, count, filter, comments: input.comments ?? null, mitigationControl: input.mitigationControl ?? null, ...staged },
   });
 }

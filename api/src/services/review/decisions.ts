@@ -24,7 +24,7 @@ import { reviewRules, type ReviewRules } from '../identity/settings.js';
 import { isMultiStage, stageOfUser, stagesOf, type PeriodStage } from '../stages/stages.js';
 import { DEFAULT_STAGES } from '../stages/stage-plan.js';
 import { saveStageDecisions, stageSubmissionState, submitStage, viewerStage } from '../stages/stage-reviews.js';
-import { refuseRecallAfterLaterStage } from '../stages/stage-withdrawal.js';
+import { mayRecall, refuseRecallAfterLaterStage } from '../stages/stage-withdrawal.js';
 
 export const NO_RISKS_SELECTED = 'Please select risks to make decisions on';
 export const LOCKED_SUBMITTED = 'Your decisions are submitted for approval and locked. Recall them to make changes.';
@@ -259,11 +259,14 @@ export async function submissionStatus(caller: Caller) {
       stage: 1,
       stageName: DEFAULT_STAGES[0]!.name,
       stageCount: 1,
+      nextStageName: null,
+      canRecall: false,
     };
   // The stage the viewer works at (a later one of a multi-stage period: that stage's decisions and submission).
   const stage = await viewerStage(caller, period);
-  const staged = { stage: stage.number, stageName: stage.name, stageCount: stagesOf(period).length };
-  if (stage.number > 1) return { ...(await stageSubmissionState(caller, period, stage)), ...staged };
+  const stages = stagesOf(period);
+  const staged = { stage: stage.number, stageName: stage.name, stageCount: stages.length, nextStageName: stages[stage.number]?.name ?? null };
+  if (stage.number > 1) return { ...(await stageSubmissionState(caller, period, stage)), ...staged, canRecall: false };
   const [latest, total] = await Promise.all([
     latestSubmission(prisma, period.id, user.id),
     prisma.decision.count({ where: { periodId: period.id, reviewerId: user.id } }),
@@ -279,6 +282,8 @@ export async function submissionStatus(caller: Caller) {
     itemComments: latest ? (await itemCommentsOf(caller, latest.id)).map(itemCommentJson) : [],
     periodActive: true,
     ...staged,
+    // Offered only while recall would be accepted: not once a later stage decided a row of the set.
+    canRecall: latest?.status === 'submitted' && (await mayRecall(prisma, latest)),
   };
 }
 

@@ -1,7 +1,8 @@
 // The one writer of the decisions of stages 2 and 3 (stage_decisions; stage
 // 1's are services/review/decision-writer.ts'): a later stage's reviewer's
 // decisions on rows that reached their stage, replacing their own decision
-// on the row, each changed row audited ('stage_decision.changed'). A
+// on the row, each changed row audited ('stage_decision.changed', with its
+// origin: one row or a batch, or by filter). A
 // mitigation without a typed control takes the row's Control column, as at
 // stage 1; with neither it is refused before anything is written.
 import { Prisma } from '../../generated/prisma/client.js';
@@ -23,6 +24,8 @@ export interface StageDecisionWrite {
   periodId: string;
   stage: number;
   reviewerId: string;
+  /** A decision on named rows, or 'Decide all N matching' (each row's event marked bulk, as stage 1's by-filter decisions are). */
+  origin: 'user' | 'by-filter';
   items: StageDecisionInput[];
 }
 
@@ -65,6 +68,8 @@ export async function writeStageDecisions(tx: DbClient, actor: Actor, w: StageDe
       comments: d.comments,
       mitigationControl: d.mitigation_control,
       mitigationExpiresAt: d.mitigation_expires_at,
+      origin: w.origin,
+      ...(w.origin === 'by-filter' ? { bulk: true } : {}),
     };
     if (prev && prev.decision === d.decision && prev.comments === d.comments && prev.mitigationControl === d.mitigation_control) continue;
     await recordAudit(tx, actor, {

@@ -12,6 +12,7 @@ import { isUuid, type Actor, type DbClient } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import { fromRaw, type RiskRowRaw } from '../visibility.js';
 import { RECOMMENDATION_COLUMNS, recommendationJoins } from '../review/recommendations.js';
+import { refuseSelfReview } from '../review/coverage.js';
 import { isMultiStage, passedOnDecisions, previousDecisionsOf, stageOfUser, stageRowsCondition, stagesOf, stagesProgress, type PeriodStage } from './stages.js';
 import { writeStageDecisions, type StageDecisionInput } from './stage-decision-writer.js';
 
@@ -35,6 +36,12 @@ export async function viewerStage(caller: Caller, period: ReviewPeriod | null): 
   return stagesOf(period)[n - 1]!;
 }
 
+/** The viewer's own decision at the stage on row r, as alias d (the queue's filter reads d.decision). */
+function ownStageDecisionJoin(period: ReviewPeriod, stage: PeriodStage, user: User): Prisma.Sql {
+  return Prisma.sql`LEFT JOIN stage_decisions d ON d.period_id = ${period.id}::uuid AND d.stage = ${stage.number}::int
+                      AND d.reviewer_id = ${user.id}::uuid AND d.risk_row_id = r.id`;
+}
+
 /**
  * The later stage's rows of the viewer matching `where` (the queue's filter,
  * services/review/risks.ts; its decision alias d is their decision at this
@@ -51,8 +58,7 @@ export async function listStageRisks(
   const user = caller.viewer.user;
   const who = { periodId: period.id, viewerId: user.id };
   const rows = await stageRowsCondition(prisma, period.id, stage, user);
-  const join = Prisma.sql`LEFT JOIN stage_decisions d ON d.period_id = ${period.id}::uuid AND d.stage = ${stage.number}::int
-                            AND d.reviewer_id = ${user.id}::uuid AND d.risk_row_id = r.id`;
+  const join = ownStageDecisionJoin(period, stage, user);
   const [count] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM risk_rows r ${join} WHERE ${rows} AND ${where}`;
   const raw = await prisma.$queryRaw<RiskRowRaw[]>`
     SELECT r.*, d.decision::text AS decision, d.comments AS decision_comments, d.updated_at AS decided_at,
@@ -135,16 +141,13 @@ export async function saveStageDecisions(
   items: (Omit<StageDecisionInput, 'riskRowId'> & { riskRowId: bigint | null })[],
 ): Promise<number> {
   const user = actor.user;
-  const submitted = await stageSubmission(tx, period.id, stage.number, user.id);
   const byRow = new Map<string, StageDecisionInput>();
   for (const i of items) {
     if (i.riskRowId === null) throw new ValidationError(LATER_STAGE_ROW_NEEDED, 'riskDefinitionId');
     byRow.set(String(i.riskRowId), { ...i, riskRowId: i.riskRowId });
   }
   const ids = [...byRow.values()].map((i) => i.riskRowId);
-  if (submitted && (await tx.stageDecision.count({ where: { periodId: period.id, stage: stage.number, reviewerId: user.id, riskRowId: { in: ids } } }))) {
-    throw new ConflictError(`Your decisions of stage ${stage.number} ('${stage.name}') are submitted and final for that stage`);
-  }
+  await refuseFinalDecisions(tx, period, stage, user, ids);
   const rows = await stageRowsCondition(tx, period.id, stage, user);
   const found = new Set(
     (await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r WHERE r.id = ANY(${ids}::bigint[]) AND ${rows}`).map((r) => String(r.id)),
@@ -160,7 +163,56 @@ export async function saveStageDecisions(
       );
     }
   }
-  return writeStageDecisions(tx, actor, { periodId: period.id, stage: stage.number, reviewerId: user.id, items: [...byRow.values()] });
+  return writeStageDecisions(tx, actor, { periodId: period.id, stage: stage.number, reviewerId: user.id, origin: 'user', items: [...byRow.values()] });
+}
+
+/** Once the reviewer submitted the stage, a decision they made at it is final: changing one of these rows' is refused. */
+async function refuseFinalDecisions(tx: DbClient, period: ReviewPeriod, stage: PeriodStage, user: User, ids: bigint[]): Promise<void> {
+  if (!(await stageSubmission(tx, period.id, stage.number, user.id))) return;
+  if (await tx.stageDecision.count({ where: { periodId: period.id, stage: stage.number, reviewerId: user.id, riskRowId: { in: ids } } })) {
+    throw new ConflictError(`Your decisions of stage ${stage.number} ('${stage.name}') are submitted and final for that stage`);
+  }
+}
+
+/** One decision (and comment, mitigation) for every matching row. */
+export type StageDecisionForAll = Omit<StageDecisionInput, 'riskRowId'>;
+
+/**
+ * 'Decide all N matching' at a later stage (services/review/bulk-decisions.ts
+ * for a reviewer past stage 1): the decision on every row of the viewer's
+ * stage matching `where` (the queue's filter, alias d their decision at the
+ * stage), each confirming or overturning the stage before's as one row's
+ * would: when it overturns any of them it needs a comment; rows of their
+ * own access are refused; decisions final since they submitted the stage
+ * are not changed. Written by the one writer of stage decisions, each row
+ * audited as bulk; how many rows, and how many of them it overturned.
+ */
+export async function decideStageByFilter(
+  tx: DbClient,
+  actor: Actor & { user: User },
+  period: ReviewPeriod,
+  stage: PeriodStage,
+  where: Prisma.Sql,
+  input: StageDecisionForAll,
+): Promise<{ count: number; overturned: number }> {
+  const user = actor.user;
+  const matching = Prisma.sql`${await stageRowsCondition(tx, period.id, stage, user)} AND ${where}`;
+  const join = ownStageDecisionJoin(period, stage, user);
+  await refuseSelfReview(tx, user, { rows: matching, join });
+  const ids = (await tx.$queryRaw<{ id: bigint }[]>`SELECT r.id FROM risk_rows r ${join} WHERE ${matching} ORDER BY r.id`).map((r) => BigInt(r.id));
+  if (!ids.length) return { count: 0, overturned: 0 };
+  await refuseFinalDecisions(tx, period, stage, user, ids);
+  const passed = await passedOnDecisions(tx, period.id, stage, ids);
+  const overturned = ids.filter((id) => (passed.get(String(id)) ?? []).some((d) => d !== input.decision)).length;
+  if (overturned && !input.comments?.trim()) {
+    throw new ValidationError(
+      `Deciding all ${ids.length} matching rows as '${input.decision}' overturns stage ${stage.number - 1}'s decision on ${overturned} of them: an overturn needs a comment (comments)`,
+      'comments',
+    );
+  }
+  const items = ids.map((riskRowId) => ({ ...input, riskRowId }));
+  const count = await writeStageDecisions(tx, actor, { periodId: period.id, stage: stage.number, reviewerId: user.id, origin: 'by-filter', items });
+  return { count, overturned };
 }
 
 /** A later stage's reviewer submits their stage: their decisions reach the next stage at once; audited. */

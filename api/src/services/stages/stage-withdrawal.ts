@@ -30,13 +30,28 @@ async function laterDecisionCounts(tx: DbClient, s: Pick<Submission, 'id' | 'per
   return rows.map((r) => ({ stage: r.stage, n: Number(r.n) }));
 }
 
+/** The first later stage that has decided any row of the stage-1 submission `s`, with how many (null: none, or a one-stage period). */
+async function firstLaterDecision(tx: DbClient, s: Pick<Submission, 'id' | 'periodId'>) {
+  const period = await tx.reviewPeriod.findUnique({ where: { id: s.periodId } });
+  if (!period || !isMultiStage(period)) return null;
+  const [first] = await laterDecisionCounts(tx, s);
+  return first ? { stage: stagesOf(period)[first.stage - 1]!, n: first.n } : null;
+}
+
+/**
+ * Whether the stage-1 reviewer may still recall the submitted set `s`: the
+ * same rule refuseRecallAfterLaterStage enforces, read for their screen so
+ * it offers 'Recall for Editing' only while the recall would be accepted.
+ */
+export async function mayRecall(db: DbClient, s: Pick<Submission, 'id' | 'periodId'>): Promise<boolean> {
+  return (await firstLaterDecision(db, s)) === null;
+}
+
 /** Refuses the stage-1 reviewer's recall of `s` once a later stage has decided any of its rows, naming the stage. */
 export async function refuseRecallAfterLaterStage(tx: DbClient, s: Pick<Submission, 'id' | 'periodId'>): Promise<void> {
-  const period = await tx.reviewPeriod.findUnique({ where: { id: s.periodId } });
-  if (!period || !isMultiStage(period)) return;
-  const [first] = await laterDecisionCounts(tx, s);
+  const first = await firstLaterDecision(tx, s);
   if (!first) return;
-  const stage = stagesOf(period)[first.stage - 1]!;
+  const { stage } = first;
   throw new ConflictError(
     `Stage ${stage.number} ('${stage.name}') has already decided ${first.n} of these row${first.n === 1 ? '' : 's'}: ` +
       'your submitted decisions can no longer be recalled. Its reviewers can overturn them, or an administrator can return them to you.',

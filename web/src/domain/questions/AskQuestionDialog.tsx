@@ -53,18 +53,24 @@ type Person = AskQuestionDialogPeopleQuery$data['askableUsers'][number];
 const FIELDS = ['askedUserId', 'question'] as const;
 const MAX_QUESTION = 2000;
 
-/** People matching what was typed, looked up a moment after the typing stops. */
-function useAskablePeople(search: string): Person[] {
+/**
+ * People matching what was typed, looked up a moment after the typing stops,
+ * with the text they answer: only an answer to the text now in the box is
+ * offered (an earlier lookup's people, e.g. the first 20 of everyone, would
+ * not be the ones typed for), so `current` is false while the lookup runs.
+ */
+function useAskablePeople(search: string): { people: Person[]; current: boolean } {
   const environment = useRelayEnvironment();
-  const [people, setPeople] = useState<Person[]>([]);
+  const wanted = search.trim();
+  const [found, setFound] = useState<{ for: string; people: Person[] } | null>(null);
   useEffect(() => {
     let sub: { unsubscribe: () => void } | undefined;
     const timer = window.setTimeout(() => {
-      sub = fetchQuery<AskQuestionDialogPeopleQuery>(environment, peopleQuery, { search: search.trim() || null }, { fetchPolicy: 'network-only' }).subscribe({
-        next: (d) => setPeople([...d.askableUsers]),
+      sub = fetchQuery<AskQuestionDialogPeopleQuery>(environment, peopleQuery, { search: wanted || null }, { fetchPolicy: 'network-only' }).subscribe({
+        next: (d) => setFound({ for: wanted, people: [...d.askableUsers] }),
         error: (e: unknown) => {
           console.error('Failed to look people up', e);
-          setPeople([]);
+          setFound({ for: wanted, people: [] });
         },
       });
     }, 250);
@@ -72,8 +78,9 @@ function useAskablePeople(search: string): Person[] {
       window.clearTimeout(timer);
       sub?.unsubscribe();
     };
-  }, [environment, search]);
-  return people;
+  }, [environment, wanted]);
+  const current = found?.for === wanted;
+  return { people: current ? found.people : [], current };
 }
 
 export type AskQuestionDialogProps = {
@@ -98,7 +105,9 @@ export function AskQuestionDialog({ rowId, label, onClose }: AskQuestionDialogPr
   const [person, setPerson] = useState<Person | null>(null);
   const [question, setQuestion] = useState('');
   const { setErrors, clearError, validation } = useFieldErrors<(typeof FIELDS)[number]>();
-  const people = useAskablePeople(person && search === person.name ? '' : search);
+  const { people, current } = useAskablePeople(person && search === person.name ? '' : search);
+  // Typing or pasting opens the options (the list follows the text, not only keystrokes).
+  const [open, setOpen] = useState(false);
   const [commit, sending] = useMutation<AskQuestionDialogMutation>(mutation);
 
   const onSubmit = () => {
@@ -145,9 +154,12 @@ export function AskQuestionDialog({ rowId, label, onClose }: AskQuestionDialogPr
           placeholder="Search by name or email"
           value={search}
           selectedOptions={person ? [person.id] : []}
+          open={open}
+          onOpenChange={(_, d) => setOpen(d.open)}
           onChange={(event) => {
             setSearch(event.target.value);
             setPerson(null);
+            setOpen(true);
           }}
           onOptionSelect={(_, d) => {
             const chosen = people.find((p) => p.id === d.optionValue) ?? null;
@@ -158,7 +170,7 @@ export function AskQuestionDialog({ rowId, label, onClose }: AskQuestionDialogPr
         >
           {people.length === 0 ? (
             <Option value="" text="" disabled>
-              No users found
+              {current ? 'No users found' : 'Searching...'}
             </Option>
           ) : (
             people.map((p) => (

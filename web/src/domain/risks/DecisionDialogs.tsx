@@ -142,7 +142,20 @@ export function DecisionDetailsDialog({
 }
 
 /** 'Decide all N matching': one decision on every row matching the list's current filters, after confirming. */
-export function DecideAllDialog({ filter, total, onDecided, onClose }: { filter: RiskFilterInput; total: number; onDecided: () => void; onClose: () => void }) {
+export function DecideAllDialog({
+  filter,
+  total,
+  stage = 1,
+  onDecided,
+  onClose,
+}: {
+  filter: RiskFilterInput;
+  total: number;
+  /** Past stage 1 the decision confirms or overturns the stage before's on each row. */
+  stage?: number;
+  onDecided: () => void;
+  onClose: () => void;
+}) {
   const styles = useStyles();
   const formStyles = useFormStyles();
   const notify = useNotify();
@@ -178,6 +191,7 @@ export function DecideAllDialog({ filter, total, onDecided, onClose }: { filter:
     >
       <Text id="decide-all-intro" className={formStyles.intro}>
         Every one of the {total} risks matching the current search and filters gets this decision, not only the risks on this page.
+        {stage > 1 ? ` It confirms or overturns stage ${stage - 1}'s decision on each of them; an overturn needs a comment.` : null}
       </Text>
       <Field label="Decision">
         <Select value={decision} onChange={(_, d) => setDecision(d.value as Decision)}>

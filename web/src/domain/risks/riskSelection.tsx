@@ -77,6 +77,7 @@ export function BatchDecisionButtons({
   onSaved,
   filter,
   total,
+  stage = 1,
 }: {
   chosen: readonly string[];
   disabled: boolean;
@@ -84,6 +85,8 @@ export function BatchDecisionButtons({
   /** The filters of the rows on screen, and how many rows match them. */
   filter: RiskFilterInput;
   total: number;
+  /** The viewer's stage of a multi-stage period (past 1, each decision confirms or overturns the stage before's). */
+  stage?: number;
 }) {
   const styles = useStyles();
   const [save, saving] = useSaveDecisions();
@@ -133,6 +136,7 @@ export function BatchDecisionButtons({
           <DecideAllDialog
             filter={filter}
             total={total}
+            stage={stage}
             onClose={() => setDialog(null)}
             onDecided={() => {
               setDialog(null);

@@ -3,12 +3,7 @@ import {
   Button,
   Caption1,
   makeStyles,
-  Menu,
   mergeClasses,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
   Spinner,
   TableCell,
   TableCellLayout,
@@ -17,12 +12,13 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { Checkmark16Regular, ChevronDown16Regular, Dismiss16Regular, QuestionCircle16Regular } from '@fluentui/react-icons';
+import { Checkmark16Regular, Dismiss16Regular, QuestionCircle16Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { AssignedRiskRow_row$data, AssignedRiskRow_row$key } from '../../__generated__/AssignedRiskRow_row.graphql';
 import { DecisionBadge, decisionLabel, RiskLevelIndicator, TechName } from '../../domain/risks/riskDisplay';
 import { needsRemovalComment, useSaveDecisions, type Decision, type DecisionDetails } from '../../domain/risks/useSaveDecisions';
 import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
+import { ChangeDecisionMenu } from '../../domain/risks/ChangeDecisionMenu';
 import { RecommendationHint } from '../../domain/risks/RecommendationHint';
 import { NewSinceBadge } from '../../domain/risks/NewSinceBadge';
 import { AskQuestionDialog } from '../../domain/questions/AskQuestionDialog';
@@ -246,22 +242,12 @@ function RowActions({
   }
   if (!editable) return <Caption1 className={styles.muted}>Locked</Caption1>;
   return (
-    <Menu>
-      <MenuTrigger disableButtonEnhancement>
-        <Button size="small" appearance="subtle" icon={<ChevronDown16Regular />} iconPosition="after" aria-label={`Change decision for ${label}`}>
-          Change
-        </Button>
-      </MenuTrigger>
-      <MenuPopover>
-        <MenuList>
-          <MenuItem icon={<Checkmark16Regular />} disabled={decision === 'RETAIN'} onClick={() => decide('RETAIN')}>
-            Retain
-          </MenuItem>
-          <MenuItem icon={<Dismiss16Regular />} disabled={decision === 'REMOVE'} onClick={() => decide('REMOVE')}>
-            Remove
-          </MenuItem>
-        </MenuList>
-      </MenuPopover>
-    </Menu>
+    <ChangeDecisionMenu
+      label={label}
+      items={[
+        { key: 'retain', label: 'Retain', icon: <Checkmark16Regular />, current: decision === 'RETAIN', onSelect: () => decide('RETAIN') },
+        { key: 'remove', label: 'Remove', icon: <Dismiss16Regular />, current: decision === 'REMOVE', onSelect: () => decide('REMOVE') },
+      ]}
+    />
   );
 }

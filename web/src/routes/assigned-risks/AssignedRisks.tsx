@@ -69,6 +69,7 @@ const query = graphql`
     submissionStatus {
       periodActive
       isSubmitted
+      stage
       ...SubmissionPanel_status
     }
     assignedRisks(filter: $filter, page: $page, first: $first, after: $after, before: $before, orderBy: $orderBy) {
@@ -221,7 +222,10 @@ function Loaded({
     // The tiles and the submission state move with a batch: refetch this page's query.
     onRefetch();
   };
-  const { view, chooseView, compositeRef } = useAssignedViews();
+  const { view: chosenView, chooseView, compositeRef } = useAssignedViews();
+  // The composite view groups stage 1's rows and decisions: a later stage's reviewer works in the list only.
+  const laterStage = status.stage > 1;
+  const view = laterStage ? 'list' : chosenView;
 
   return (
     <div className={styles.stack}>
@@ -236,7 +240,7 @@ function Loaded({
         />
       ) : null}
       {status.periodActive ? <SubmissionPanel status={data.submissionStatus} /> : null}
-      {data.assignedSummary.totalAssigned > 0 ? (
+      {data.assignedSummary.totalAssigned > 0 && !laterStage ? (
         <TabList selectedValue={view} onTabSelect={(_, d) => chooseView(d.value as 'list' | 'roles')} aria-label="Views of your assigned risks">
           <Tab value="list">Risk List</Tab>
           <Tab value="roles">By Composite Role</Tab>
@@ -261,6 +265,7 @@ function Loaded({
                 onSaved={onBatchSaved}
                 filter={assignedFilter(shownSearch, listView)}
                 total={data.assignedRisks.totalCount}
+                stage={status.stage}
               />
               <Button icon={<PersonSwap20Regular />} disabled={selection.chosen.length === 0} onClick={() => setReassigning(true)}>
                 Reassign Selected

@@ -5,12 +5,13 @@
 // (services/stages/stage-reviews.ts); the same rule asks for the comment here
 // before anything is sent, naming the decision it overturns.
 import { useState } from 'react';
-import { Button, Caption1, makeStyles, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, tokens } from '@fluentui/react-components';
-import { ArrowRepeatAll16Regular, Checkmark16Regular, ChevronDown16Regular } from '@fluentui/react-icons';
+import { Button, Caption1, makeStyles, tokens } from '@fluentui/react-components';
+import { ArrowRepeatAll16Regular, Checkmark16Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { StageRowActions_row$data, StageRowActions_row$key } from '../../__generated__/StageRowActions_row.graphql';
 import { decisionLabel } from '../../domain/risks/riskDisplay';
 import { DecisionDetailsDialog } from '../../domain/risks/DecisionDialogs';
+import { ChangeDecisionMenu } from '../../domain/risks/ChangeDecisionMenu';
 import type { Decision, DecisionDetails } from '../../domain/risks/useSaveDecisions';
 
 const useStyles = makeStyles({
@@ -109,25 +110,29 @@ export function StageRowActions({
   }
   return (
     <>
-      <Menu>
-        <MenuTrigger disableButtonEnhancement>
-          <Button size="small" appearance="subtle" icon={<ChevronDown16Regular />} iconPosition="after" aria-label={`Change decision for ${label}`}>
-            Change
-          </Button>
-        </MenuTrigger>
-        <MenuPopover>
-          <MenuList>
-            {confirm ? (
-              <MenuItem icon={<Checkmark16Regular />} disabled={r.myDecision === confirm} onClick={() => choose(confirm)}>
-                {`Confirm (${decisionLabel(confirm)})`}
-              </MenuItem>
-            ) : null}
-            <MenuItem icon={<ArrowRepeatAll16Regular />} disabled={r.myDecision === overturnTo} onClick={() => choose(overturnTo)}>
-              {`Overturn (${decisionLabel(overturnTo)})`}
-            </MenuItem>
-          </MenuList>
-        </MenuPopover>
-      </Menu>
+      <ChangeDecisionMenu
+        label={label}
+        items={[
+          ...(confirm
+            ? [
+                {
+                  key: 'confirm',
+                  label: `Confirm (${decisionLabel(confirm)})`,
+                  icon: <Checkmark16Regular />,
+                  current: r.myDecision === confirm,
+                  onSelect: () => choose(confirm),
+                },
+              ]
+            : []),
+          {
+            key: 'overturn',
+            label: `Overturn (${decisionLabel(overturnTo)})`,
+            icon: <ArrowRepeatAll16Regular />,
+            current: r.myDecision === overturnTo,
+            onSelect: () => choose(overturnTo),
+          },
+        ]}
+      />
       {dialog}
     </>
   );

@@ -60,33 +60,9 @@ const recallMutation = graphql`
 
 const decisions = (n: number) => `${formatCount(n)} ${n === 1 ? 'decision' : 'decisions'}`;
 
-/** SPEC §2/§4 submission area: no decisions, decisions ready, submitted (locked), recalled, returned, approved. */
-export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key }) {
+/** Stage 1's submit and recall of the viewer's set, each keeping the panel's state in the store and telling the outcome. */
+function useSubmitAndRecall(s: Pick<SubmissionPanel_status$data, 'totalDecisions' | 'stage' | 'nextStageName'>) {
   const notify = useNotify();
-  const s = useFragment(
-    graphql`
-      fragment SubmissionPanel_status on SubmissionState {
-        periodActive
-        isSubmitted
-        hasDecisions
-        totalDecisions
-        submittedAt
-        status
-        reviewComment
-        stage
-        stageName
-        stageCount
-        itemComments {
-          riskRowId
-          userId
-          accessRiskId
-          roleProfile
-          comment
-        }
-      }
-    `,
-    status,
-  );
   const [commitSubmit, submitting] = useMutation<SubmissionPanelSubmitMutation>(submitMutation);
   const [commitRecall, recalling] = useMutation<SubmissionPanelRecallMutation>(recallMutation);
 
@@ -102,13 +78,17 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         state.setValue('SUBMITTED', 'status');
         state.setValue(submission.getValue('submittedAt'), 'submittedAt');
         state.setValue(null, 'reviewComment');
+        state.setValue(true, 'canRecall');
         state.setLinkedRecords([], 'itemComments');
       },
       onCompleted: ({ submitDecisions: r }) => {
         if (r.__typename !== 'MutationSubmitDecisionsSuccess') return fail(errorMessage(r));
         notify({
           title: 'Decisions Submitted',
-          description: `${r.data?.decisionCount ?? s.totalDecisions} review decisions submitted for approval`,
+          description:
+            s.nextStageName === null
+              ? `${r.data?.decisionCount ?? s.totalDecisions} review decisions submitted for approval`
+              : `${r.data?.decisionCount ?? s.totalDecisions} review decisions passed on to stage ${s.stage + 1} (${s.nextStageName})`,
           intent: 'success',
         });
       },
@@ -127,6 +107,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
         state.setValue(false, 'isSubmitted');
         state.setValue('RECALLED', 'status');
         state.setValue(null, 'submittedAt');
+        state.setValue(false, 'canRecall');
       },
       onCompleted: ({ recallDecisions: r }) => {
         if (r.__typename !== 'MutationRecallDecisionsSuccess') return fail(errorMessage(r));
@@ -135,6 +116,38 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
       onError: (e) => fail(thrownMessage(e)),
     });
   };
+  return { submit, submitting, recall, recalling };
+}
+
+/** SPEC §2/§4 submission area: no decisions, decisions ready, submitted (locked), recalled, returned, approved. */
+export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key }) {
+  const s = useFragment(
+    graphql`
+      fragment SubmissionPanel_status on SubmissionState {
+        periodActive
+        isSubmitted
+        hasDecisions
+        totalDecisions
+        submittedAt
+        status
+        reviewComment
+        stage
+        stageName
+        stageCount
+        nextStageName
+        canRecall
+        itemComments {
+          riskRowId
+          userId
+          accessRiskId
+          roleProfile
+          comment
+        }
+      }
+    `,
+    status,
+  );
+  const { submit, submitting, recall, recalling } = useSubmitAndRecall(s);
 
   if (!s.periodActive) return null;
   if (s.stage > 1) return <StageSubmission stage={s.stage} stageName={s.stageName} state={s} />;
@@ -156,6 +169,12 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
     </Button>
   );
 
+  const recallButton = (
+    <Button icon={recalling ? <Spinner size="tiny" /> : <ArrowUndo20Regular />} disabled={recalling} onClick={recall}>
+      Recall for Editing
+    </Button>
+  );
+
   if (s.status === 'APPROVED') {
     return (
       <MessageBar intent="success" layout="multiline" role="status">
@@ -168,6 +187,24 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
     );
   }
 
+  // A multi-stage period: the set went on to the next stage, and is recallable only until that stage decides a row of it.
+  if (s.status === 'SUBMITTED' && s.nextStageName !== null) {
+    const next = `stage ${s.stage + 1} (${s.nextStageName})`;
+    return (
+      <MessageBar intent="info" layout="multiline" role="status">
+        <MessageBarBody>
+          <MessageBarTitle>{`Submitted — passed on to ${next}`}</MessageBarTitle>
+          Your {decisions(s.totalDecisions)} were submitted {s.submittedAt ? `on ${formatDateTime(s.submittedAt)} ` : ''}and went on to {next}, whose reviewers
+          confirm or overturn them before the administrator&apos;s approval.{' '}
+          {s.canRecall
+            ? 'Recall them to make changes until that stage decides one of them.'
+            : 'That stage has begun deciding them, so they can no longer be recalled.'}
+        </MessageBarBody>
+        {s.canRecall ? <MessageBarActions>{recallButton}</MessageBarActions> : null}
+      </MessageBar>
+    );
+  }
+
   if (s.status === 'SUBMITTED') {
     return (
       <MessageBar intent="info" layout="multiline" role="status">
@@ -176,11 +213,7 @@ export function SubmissionPanel({ status }: { status: SubmissionPanel_status$key
           Your {decisions(s.totalDecisions)} were submitted {s.submittedAt ? `on ${formatDateTime(s.submittedAt)} ` : ''}and are locked while they await an
           administrator&apos;s approval. Recall them to make changes.
         </MessageBarBody>
-        <MessageBarActions>
-          <Button icon={recalling ? <Spinner size="tiny" /> : <ArrowUndo20Regular />} disabled={recalling} onClick={recall}>
-            Recall for Editing
-          </Button>
-        </MessageBarActions>
+        {s.canRecall ? <MessageBarActions>{recallButton}</MessageBarActions> : null}
       </MessageBar>
     );
   }
@@ -234,12 +267,12 @@ function StageSubmission({
 }: {
   stage: number;
   stageName: string;
-  state: Pick<SubmissionPanel_status$data, 'isSubmitted' | 'hasDecisions' | 'totalDecisions' | 'submittedAt' | 'stageCount'>;
+  state: Pick<SubmissionPanel_status$data, 'isSubmitted' | 'hasDecisions' | 'totalDecisions' | 'submittedAt' | 'nextStageName'>;
 }) {
   const notify = useNotify();
   const [commit, submitting] = useMutation<SubmissionPanelSubmitStageMutation>(submitStageMutation);
   const named = `Stage ${stage} (${stageName})`;
-  const next = stage < s.stageCount ? `stage ${stage + 1}` : "the administrator's approval";
+  const next = s.nextStageName !== null ? `stage ${stage + 1} (${s.nextStageName})` : "the administrator's approval";
   const submit = () => {
     const fail = (message?: string) => notify({ title: 'Submission Failed', description: message || 'Failed to submit decisions', intent: 'error' });
     commit({

@@ -1,9 +1,10 @@
-import { Caption1, MessageBar, MessageBarBody, MessageBarTitle, Spinner, Subtitle2, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Caption1, MessageBar, MessageBarBody, MessageBarTitle, Spinner, Subtitle2, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { PeriodPreviewQuery, PeriodPreviewQuery$variables } from '../../__generated__/PeriodPreviewQuery.graphql';
 import { useDebouncedCallback } from '../../components/forms/useDebouncedCallback';
 import { formatCount } from '../../components/layout/StatTile';
+import { useChartListStyles } from '../../components/charts/chartListStyles';
 
 const ReviewerLoadChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.ReviewerLoadChart })));
 
@@ -67,21 +68,6 @@ export const useDialogSectionStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
-const useStyles = makeStyles({
-  chart: { minHeight: '40px', minWidth: 0 },
-  list: {
-    listStyleType: 'none',
-    margin: 0,
-    padding: 0,
-    display: 'flex',
-    flexDirection: 'column',
-    rowGap: tokens.spacingVerticalXXS,
-  },
-  item: { display: 'flex', justifyContent: 'space-between', columnGap: tokens.spacingHorizontalM, minWidth: 0 },
-  name: { overflowWrap: 'anywhere', minWidth: 0 },
-  figure: { flexShrink: 0, fontVariantNumeric: 'tabular-nums' },
-});
-
 /**
  * 'Preview' in the create-period dialog: before 'Create & Activate', the
  * rows the period reviews, how many each stage-1 reviewer would get (a bar
@@ -122,7 +108,7 @@ const personName = (u: { email: string; firstName: string | null | undefined; la
   [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email;
 
 function PreviewFigures({ queryRef }: { queryRef: PreloadedQuery<PeriodPreviewQuery> }) {
-  const styles = useStyles();
+  const chartList = useChartListStyles();
   const section = useDialogSectionStyles();
   const { reviewPeriodPreview: r } = usePreloadedQuery<PeriodPreviewQuery>(previewQuery, queryRef);
   const data = r.__typename === 'QueryReviewPeriodPreviewSuccess' ? r.data : undefined;
@@ -149,16 +135,16 @@ function PreviewFigures({ queryRef }: { queryRef: PreloadedQuery<PeriodPreviewQu
         <Caption1 className={section.muted}>No reviewer would get a conflict: add assignment criteria first.</Caption1>
       ) : (
         <>
-          <div className={styles.chart} role="group" aria-label="Conflicts per reviewer in stage 1 chart">
+          <div className={chartList.chart} role="group" aria-label="Conflicts per reviewer in stage 1 chart">
             <Suspense fallback={<Spinner size="tiny" label="Loading chart..." />}>
               <ReviewerLoadChart bars={bars} />
             </Suspense>
           </div>
-          <ul className={styles.list} aria-label="Conflicts per reviewer in stage 1">
+          <ul className={chartList.list} aria-label="Conflicts per reviewer in stage 1">
             {reviewers.map((x) => (
-              <li key={x.user.id} className={styles.item}>
-                <Text className={styles.name}>{`${label(x.user)} · ${x.user.email}`}</Text>
-                <Text className={styles.figure} weight="semibold">
+              <li key={x.user.id} className={chartList.item}>
+                <Text className={chartList.name}>{`${label(x.user)} · ${x.user.email}`}</Text>
+                <Text className={mergeClasses(chartList.figure, chartList.whole)} weight="semibold">
                   {formatCount(x.rows)}
                 </Text>
               </li>

@@ -6,7 +6,9 @@
 // the one default stage, the period is created without `stages`, exactly as
 // before stages existed; every other rule (reviewers who exist, process
 // owners set, a deadline within the period) is the server's, whose refusal
-// the preview and the create button show.
+// the preview and the create button show. A recurring template's dialog
+// shows the same section with each deadline as days after its period opens
+// (`deadline="days"`), since its periods' dates are not known yet.
 import {
   Button,
   Caption1,
@@ -28,6 +30,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { graphql, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { PeriodStagesReviewersQuery } from '../../__generated__/PeriodStagesReviewersQuery.graphql';
 import type { ReviewStageInput, StagePassOn } from '../../__generated__/CreateReviewPeriodDialogMutation.graphql';
+import type { ReviewPeriodTemplateStageInput } from '../../__generated__/RecurringTemplateDialogCreateMutation.graphql';
 import { SelectOptions } from '../../components/forms/FormDialog';
 import { useDialogSectionStyles } from './PeriodPreview';
 
@@ -51,9 +54,21 @@ export const DEFAULT_STAGE_NAME = 'Reviewer';
 
 type LaterReviewers = 'USERS' | 'PROCESS_OWNER';
 type PassOn = Exclude<StagePassOn, '%future added value'>;
-export type StageForm = { key: number; name: string; reviewers: LaterReviewers; userIds: readonly string[]; passOn: PassOn; endDate: string };
+/** One stage as the dialog holds it; its deadline a day (`endDate`, a period's) or days after the period opens (`endDays`, a template's). */
+export type StageForm = {
+  key: number;
+  name: string;
+  reviewers: LaterReviewers;
+  userIds: readonly string[];
+  passOn: PassOn;
+  endDate: string;
+  endDays: string;
+};
+/** How a stage's deadline is entered: a date (a period) or days after the period opens (a recurring template). */
+export type StageDeadline = 'date' | 'days';
 
-export const DEFAULT_STAGES: readonly StageForm[] = [{ key: 0, name: DEFAULT_STAGE_NAME, reviewers: 'USERS', userIds: [], passOn: 'ALL', endDate: '' }];
+const NEW_STAGE: Omit<StageForm, 'key' | 'name'> = { reviewers: 'USERS', userIds: [], passOn: 'ALL', endDate: '', endDays: '' };
+export const DEFAULT_STAGES: readonly StageForm[] = [{ ...NEW_STAGE, key: 0, name: DEFAULT_STAGE_NAME }];
 
 const PASS_ON_OPTIONS = [
   { value: 'ALL', label: 'All decisions' },
@@ -78,6 +93,36 @@ export function stagesInput(stages: readonly StageForm[]): ReviewStageInput[] | 
   }));
 }
 
+/** A template's stages as it is created or changed with them; null for the one default stage (its periods as they always were). */
+export function templateStagesInput(stages: readonly StageForm[]): ReviewPeriodTemplateStageInput[] | null {
+  const [first] = stages;
+  if (stages.length === 1 && first && first.name.trim() === DEFAULT_STAGE_NAME && !first.endDays.trim()) return null;
+  return stages.map((s, i) => ({
+    name: s.name.trim(),
+    reviewerType: i === 0 ? 'CRITERIA' : s.reviewers,
+    ...(i > 0 && s.reviewers === 'USERS' ? { userIds: [...s.userIds] } : {}),
+    ...(i > 0 ? { passOn: s.passOn } : {}),
+    // Not a whole number: sent as it is read (NaN → -1), so the server names the stage and the rule.
+    endDays: s.endDays.trim() ? (Number.isInteger(Number(s.endDays)) ? Number(s.endDays) : -1) : null,
+  }));
+}
+
+/** A template's stages as the dialog holds them (a template shows its stages, the default one included). */
+export function templateStagesForm(
+  stages: readonly { name: string; reviewerType: string; reviewers: readonly { id: string }[]; passOn: string; endDays: number | null | undefined }[],
+): readonly StageForm[] {
+  if (!stages.length) return DEFAULT_STAGES;
+  return stages.map((s, key) => ({
+    ...NEW_STAGE,
+    key,
+    name: s.name,
+    reviewers: s.reviewerType === 'PROCESS_OWNER' ? 'PROCESS_OWNER' : 'USERS',
+    userIds: s.reviewers.map((u) => u.id),
+    passOn: s.passOn as PassOn,
+    endDays: s.endDays == null ? '' : String(s.endDays),
+  }));
+}
+
 const useStyles = makeStyles({
   stage: {
     display: 'flex',
@@ -96,7 +141,15 @@ const useStyles = makeStyles({
 });
 
 /** The 'Stages' section: the stages and how to add and remove them (at most 3; stage 1 stays). */
-export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[]; onChange: (stages: readonly StageForm[]) => void }) {
+export function PeriodStages({
+  stages,
+  onChange,
+  deadline = 'date',
+}: {
+  stages: readonly StageForm[];
+  onChange: (stages: readonly StageForm[]) => void;
+  deadline?: StageDeadline;
+}) {
   const styles = useStyles();
   const section = useDialogSectionStyles();
   // The reviewers to choose from load once a later stage is reviewed by listed users.
@@ -118,7 +171,7 @@ export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[
   };
   const add = () => {
     const key = Math.max(...stages.map((s) => s.key)) + 1;
-    onChange([...stages, { key, name: '', reviewers: 'USERS', userIds: [], passOn: 'ALL', endDate: '' }]);
+    onChange([...stages, { ...NEW_STAGE, key, name: '' }]);
   };
   return (
     <section className={section.section} aria-labelledby="period-stages-title">
@@ -133,6 +186,7 @@ export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[
           key={s.key}
           stage={s}
           number={i + 1}
+          deadline={deadline}
           reviewersRef={reviewersRef}
           onChange={(patch) => change(s.key, patch)}
           onRemove={i > 0 ? () => remove(s.key) : undefined}
@@ -152,12 +206,14 @@ export function PeriodStages({ stages, onChange }: { stages: readonly StageForm[
 function StageFields({
   stage: s,
   number,
+  deadline,
   reviewersRef,
   onChange,
   onRemove,
 }: {
   stage: StageForm;
   number: number;
+  deadline: StageDeadline;
   reviewersRef: PreloadedQuery<PeriodStagesReviewersQuery> | null | undefined;
   onChange: (patch: Partial<StageForm>) => void;
   onRemove?: () => void;
@@ -173,9 +229,15 @@ function StageFields({
         <Field label="Stage name" required>
           <Input value={s.name} maxLength={60} onChange={(_, d) => onChange({ name: d.value })} />
         </Field>
-        <Field label="Deadline" hint="Optional">
-          <Input type="date" value={s.endDate} onChange={(_, d) => onChange({ endDate: d.value })} />
-        </Field>
+        {deadline === 'date' ? (
+          <Field label="Deadline" hint="Optional">
+            <Input type="date" value={s.endDate} onChange={(_, d) => onChange({ endDate: d.value })} />
+          </Field>
+        ) : (
+          <Field label="Deadline (days after the period opens)" hint="Optional">
+            <Input type="number" min={1} max={366} value={s.endDays} onChange={(_, d) => onChange({ endDays: d.value })} />
+          </Field>
+        )}
       </div>
       {number === 1 ? (
         <Text>Who reviews: the assignment criteria (each reviewer gets their assigned conflicts).</Text>

@@ -76,6 +76,15 @@ export function RecurringPeriods({ query }: { query: RecurringPeriods_query$key 
           nextPeriodName
           status
           statusText
+          stages {
+            name
+            reviewerType
+            reviewers {
+              id
+            }
+            passOn
+            endDays
+          }
         }
       }
     `,
@@ -104,6 +113,7 @@ export function RecurringPeriods({ query }: { query: RecurringPeriods_query$key 
                 <Text className={styles.name}>{t.nextPeriodName}</Text>
                 <Caption1 className={styles.muted}>
                   {scheduleLabel(t)} · next on {formatDate(t.nextRunAt)} · runs {t.durationDays} day{t.durationDays === 1 ? '' : 's'}
+                  {t.stages.length > 1 ? ` · ${t.stages.length} stages: ${t.stages.map((s) => s.name).join(', ')}` : ''}
                 </Caption1>
                 {t.status === 'WAITING' ? (
                   <Badge appearance="tint" color="warning">

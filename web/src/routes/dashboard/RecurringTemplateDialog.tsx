@@ -1,4 +1,4 @@
-import { Field, Input, Select, Textarea } from '@fluentui/react-components';
+import { Field, Input, MessageBar, MessageBarBody, Select, Textarea } from '@fluentui/react-components';
 import { useState } from 'react';
 import { graphql, useMutation } from 'react-relay';
 import type { RecurringTemplateDialogCreateMutation } from '../../__generated__/RecurringTemplateDialogCreateMutation.graphql';
@@ -7,6 +7,7 @@ import { failureOf, FormDialog, SelectOptions, useFailureToast, useFormStyles, u
 import { thrownMessage } from '../../components/forms/mutationResult';
 import { useNotify } from '../../components/forms/toast';
 import type { Template } from './RecurringPeriods';
+import { PeriodStages, templateStagesForm, templateStagesInput, type StageForm } from './PeriodStages';
 
 // Both mutations answer every field the Recurring section reads, so the list shows the change at once.
 const createMutation = graphql`
@@ -27,6 +28,15 @@ const createMutation = graphql`
           nextPeriodName
           status
           statusText
+          stages {
+            name
+            reviewerType
+            reviewers {
+              id
+            }
+            passOn
+            endDays
+          }
         }
       }
       ... on ValidationError {
@@ -57,6 +67,15 @@ const updateMutation = graphql`
           nextPeriodName
           status
           statusText
+          stages {
+            name
+            reviewerType
+            reviewers {
+              id
+            }
+            passOn
+            endDays
+          }
         }
       }
       ... on ValidationError {
@@ -79,9 +98,10 @@ type Form = {
   defaultDecisionAtClose: DefaultAtClose;
   schedule: Schedule;
   cron: string;
+  stages: readonly StageForm[];
 };
-type FieldName = 'namePattern' | 'durationDays' | 'reminderDaysBefore' | 'cron';
-const FIELDS = ['namePattern', 'durationDays', 'reminderDaysBefore', 'cron'] as const;
+type FieldName = 'namePattern' | 'durationDays' | 'reminderDaysBefore' | 'cron' | 'stages';
+const FIELDS = ['namePattern', 'durationDays', 'reminderDaysBefore', 'cron', 'stages'] as const;
 
 const SCHEDULE_OPTIONS = [
   { value: 'MONTHLY', label: 'Monthly (1st of each month)' },
@@ -105,6 +125,7 @@ function formOf(t: Template | null): Form {
       defaultDecisionAtClose: 'PENDING',
       schedule: 'QUARTERLY',
       cron: '',
+      stages: templateStagesForm([]),
     };
   return {
     namePattern: t.namePattern,
@@ -114,6 +135,7 @@ function formOf(t: Template | null): Form {
     defaultDecisionAtClose: t.defaultDecisionAtClose as DefaultAtClose,
     schedule: t.schedule as Schedule,
     cron: t.cron ?? '',
+    stages: templateStagesForm(t.stages),
   };
 }
 
@@ -138,7 +160,7 @@ export function RecurringTemplateDialog({ template, open, onClose }: { template:
     setShownFor(template);
     setForm(formOf(template));
   }
-  const { setErrors, clearError, validation } = useFieldErrors<FieldName>();
+  const { errors, setErrors, clearError, validation } = useFieldErrors<FieldName>();
   const [create, creating] = useMutation<RecurringTemplateDialogCreateMutation>(createMutation);
   const [update, updating] = useMutation<RecurringTemplateDialogUpdateMutation>(updateMutation);
   const set = <K extends keyof Form>(key: K, value: Form[K], field?: FieldName) => {
@@ -162,6 +184,8 @@ export function RecurringTemplateDialog({ template, open, onClose }: { template:
       defaultDecisionAtClose: form.defaultDecisionAtClose,
       schedule: form.schedule,
       cron: form.schedule === 'CRON' ? form.cron : null,
+      // Null: the one default stage (and, on a change, the template's stages cleared back to it).
+      stages: templateStagesInput(form.stages),
     };
     const done = (r: { __typename: string }, success: string) => {
       if (r.__typename !== success) {
@@ -238,6 +262,12 @@ export function RecurringTemplateDialog({ template, open, onClose }: { template:
           <SelectOptions options={DEFAULT_AT_CLOSE_OPTIONS} />
         </Select>
       </Field>
+      <PeriodStages deadline="days" stages={form.stages} onChange={(stages) => set('stages', stages, 'stages')} />
+      {errors.stages ? (
+        <MessageBar intent="error">
+          <MessageBarBody>{errors.stages}</MessageBarBody>
+        </MessageBar>
+      ) : null}
     </FormDialog>
   );
 }

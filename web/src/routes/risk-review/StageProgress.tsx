@@ -5,12 +5,13 @@
 // period shows nothing here and asks for nothing (its progress is the
 // reviewers' table): the stages' counts are loaded only for a period with
 // several stages.
-import { Caption1, makeStyles, Spinner, Subtitle2, Text, tokens } from '@fluentui/react-components';
+import { Caption1, makeStyles, mergeClasses, Spinner, Subtitle2, Text, tokens } from '@fluentui/react-components';
 import { lazy, Suspense, useEffect } from 'react';
 import { graphql, useFragment, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import type { StageProgress_period$key } from '../../__generated__/StageProgress_period.graphql';
 import type { StageProgressQuery } from '../../__generated__/StageProgressQuery.graphql';
 import { formatCount } from '../../components/layout/StatTile';
+import { useChartListStyles } from '../../components/charts/chartListStyles';
 
 const stageProgressQuery = graphql`
   query StageProgressQuery {
@@ -33,11 +34,6 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
   title: { margin: 0 },
-  chart: { minHeight: '40px', minWidth: 0 },
-  list: { listStyleType: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', rowGap: tokens.spacingVerticalXXS },
-  item: { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', columnGap: tokens.spacingHorizontalM, minWidth: 0 },
-  name: { overflowWrap: 'anywhere', minWidth: 0 },
-  figure: { fontVariantNumeric: 'tabular-nums' },
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
@@ -72,6 +68,7 @@ function LoadedStages({ queryRef }: { queryRef: PreloadedQuery<StageProgressQuer
 
 function StageProgress({ period }: { period: StageProgress_period$key }) {
   const styles = useStyles();
+  const chartList = useChartListStyles();
   const { stages } = useFragment(
     graphql`
       fragment StageProgress_period on ReviewPeriod {
@@ -99,21 +96,21 @@ function StageProgress({ period }: { period: StageProgress_period$key }) {
       <Subtitle2 as="h2" id="stage-progress-title" className={styles.title}>
         Progress by Stage
       </Subtitle2>
-      <div className={styles.chart} role="group" aria-label="Decided conflicts per stage chart">
+      <div className={chartList.chart} role="group" aria-label="Decided conflicts per stage chart">
         <Suspense fallback={<Spinner size="tiny" label="Loading chart..." />}>
           <StageProgressChart bars={bars} />
         </Suspense>
       </div>
-      <ul className={styles.list} aria-label="Progress by stage">
+      <ul className={chartList.list} aria-label="Progress by stage">
         {stages.map((s) => (
-          <li key={s.number} className={styles.item}>
-            <span className={styles.name}>
+          <li key={s.number} className={mergeClasses(chartList.item, chartList.wrapping)}>
+            <span className={chartList.name}>
               <Text weight="semibold">{label(s)}</Text>{' '}
               <Caption1 className={styles.muted}>
                 {`by ${REVIEWED_BY[s.reviewerType] ?? s.reviewerType}${s.number > 1 ? `; passes on ${PASSES_ON[s.passOn] ?? s.passOn}` : ''}`}
               </Caption1>
             </span>
-            <Text className={styles.figure}>
+            <Text className={chartList.figure}>
               {`${formatCount(s.progress.decided)} of ${formatCount(s.progress.reached)} decided · ${formatCount(s.progress.pending)} pending · ${formatCount(
                 s.progress.submittedReviewers,
               )} submitted`}
