@@ -1,11 +1,11 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { startOpenAiStandin, STANDIN_KEY, type OpenAiStandin } from '../../api/test/helpers/openai-standin';
+import { startOpenAiStandin, STANDIN_KEY, type OpenAiStandin } from '../../api/test/helpers/standins/openai-standin';
 import { signInThroughForm, toast } from './helpers';
 import { dialogViolations } from './axe';
 import { startAppServer, type AppServer } from './app-server';
 
 // The AI assist end to end in Chromium, against the local OpenAI stand-in
-// (api/test/helpers/openai-standin.ts). The server scripts/e2e.mjs starts has
+// (api/test/helpers/standins/openai-standin.ts). The server scripts/e2e.mjs starts has
 // no AI endpoint; this spec starts the stand-in and a second app server
 // pointed at it (OPENAI_BASE_URL), on a fresh embedded database seeded with
 // the specs' fixture rows, serving the same web build.

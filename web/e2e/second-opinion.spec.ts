@@ -64,6 +64,9 @@ test('a reviewer asks about a row, the person asked answers from the notificatio
   await bellButton(b).click();
   const popover = b.getByRole('dialog', { name: 'Notifications' });
   const item = popover.getByRole('listitem').filter({ hasText: 'A reviewer asks for your view' });
+  // The bell clamps a long message: the question is behind 'See more'.
+  await expect(item).toContainText(`is not sure about ${NAME}`);
+  await item.getByRole('button', { name: 'See more' }).click();
   await expect(item).toContainText(QUESTION);
   await item.getByRole('link', { name: 'Open' }).click();
   await expect(b).toHaveURL(/\/questions\/[0-9a-f-]{36}$/);

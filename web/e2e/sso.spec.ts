@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startIdp, type TestIdp } from '../../api/test/helpers/idp';
+import { startIdp, type TestIdp } from '../../api/test/helpers/standins/idp';
 import { freePort } from '../../api/test/helpers/process';
 import { startAppServer, type AppServer } from './app-server';
 
