@@ -97,7 +97,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       if (scripts.length) log(`applied database function scripts: ${scripts.join(', ')}`);
       jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL, warn });
       await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
-      const storage = openObjectStore(config);
+      const storage = await openObjectStore(config);
       if (storage.kind === 's3') log(`stored files are kept in ${storage.location}`);
       const deps: AppDeps = {
         config,

@@ -5,6 +5,7 @@
 // Memory stays bounded: records are yielded in groups as the file streams,
 // and a cell, a row and a group are held to the budgets of limits.ts.
 import { asSource, type ByteSource } from '../db/storage/index.js';
+import { CHUNK, bodyOf, headOf } from './byte-chunks.js';
 import { HEADER_MIN_SCORE, HEADER_SEARCH_ROWS, headerScore } from './headers.js';
 import { GROUP_CELLS, GROUP_CHARS, MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROW_CHARS } from './limits.js';
 import { IngestError, overLimit } from './errors.js';
@@ -40,8 +41,6 @@ export interface LayoutChoice {
   sheet?: string;
   headerRow?: number;
 }
-
-const CHUNK = 1 << 20;
 
 function detectDelimiter(firstLine: string): string {
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
@@ -101,48 +100,6 @@ export function detectLayout(text: string): { delimiter: string; score: number; 
   }
   if (shape.lines >= 2) return { delimiter: shape.delimiter, score: 0, headerLine: shape.headerLine };
   return { delimiter: detectDelimiter(lines.find((l) => l.trim() !== '') ?? ''), score: 0 };
-}
-
-/** The first `n` bytes of a source. */
-async function headOf(src: ByteSource, n: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of src.read(0, n - 1)) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
-
-/**
- * The chunks of a stream, small ones (a network store answers in pieces of a
- * few KB) joined up to about CHUNK, so the parser works on large chunks
- * whatever the store; chunks of CHUNK pass as they are.
- */
-async function* joined(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let parts: Buffer[] = [];
-  let held = 0;
-  for await (const c of stream) {
-    if (!held && c.length >= CHUNK) {
-      yield c;
-      continue;
-    }
-    parts.push(c);
-    held += c.length;
-    if (held >= CHUNK) {
-      yield Buffer.concat(parts, held);
-      parts = [];
-      held = 0;
-    }
-  }
-  if (held) yield Buffer.concat(parts, held);
-}
-
-/** The file's bytes after its byte order mark, in chunks of about CHUNK, and how to stop reading them. */
-function bodyOf(src: ByteSource, bom: number, size: number) {
-  const stream = bom < size ? src.read(bom) : null;
-  const body = joined(stream ?? []);
-  const stop = async () => {
-    stream?.destroy();
-    await body.return(undefined).catch(() => {});
-  };
-  return { body, stop };
 }
 
 /** Opens a CSV file (a path, or a stored file's source): reads the header, then yields records in batches of `batchRows`. */

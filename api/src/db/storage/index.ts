@@ -2,7 +2,6 @@
 // usual AWS variables, AWS_ENDPOINT_URL for a store other than AWS), else the
 // data folder (DATA_DIR), the embedded default.
 import { localStore } from './local-store.js';
-import { s3Store } from './s3-store.js';
 import type { ObjectStore } from './store.js';
 
 export { asSource, fileSource, localStore } from './local-store.js';
@@ -17,9 +16,14 @@ export interface StorageSettings {
   STORAGE_PART_SIZE_MB: number;
 }
 
-/** The store the settings name; an invalid STORAGE_URL is refused with what it must look like. */
-export function openObjectStore(s: StorageSettings): ObjectStore {
+/**
+ * The store the settings name; an invalid STORAGE_URL is refused with what it
+ * must look like. The S3 client is loaded only for an S3 store (the readers,
+ * which import this wing, run in small heaps too).
+ */
+export async function openObjectStore(s: StorageSettings): Promise<ObjectStore> {
   if (!s.STORAGE_URL) return localStore(s.dataDir);
+  const { s3Store } = await import('./s3-store.js');
   const url = new URL(s.STORAGE_URL);
   if (url.protocol !== 's3:' || !url.hostname) throw new Error(`Invalid configuration: STORAGE_URL must be s3://bucket/prefix (got ${s.STORAGE_URL})`);
   return s3Store({
