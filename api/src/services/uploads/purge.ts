@@ -59,7 +59,8 @@ export async function purgeRiskData(caller: Caller): Promise<PurgeResult> {
     },
     { timeout: 300_000, maxWait: 30_000 },
   );
-  for (const f of files) await deps.storage.delete(uploadKey(f));
+  // The rows are gone (committed): a file the store fails to delete is left behind, never a failed purge.
+  for (const f of files) await deps.storage.delete(uploadKey(f)).catch((err: Error) => deps.log(`purge: ${f} not deleted from the store: ${err.message}`));
   deps.pubsub.publish('risk-data:purged', { purgedAt: purgedAt.toISOString() });
   return { purgedAt, deleted };
 }
