@@ -24,6 +24,8 @@ import type { Config } from '../api/src/config.js';
 import { createDatabase, type Database } from '../api/src/db/client.js';
 import { migrate } from '../api/src/db/migrate.js';
 import type { JobQueue } from '../api/src/db/queue.js';
+import { localStore, type ObjectStore } from '../api/src/db/storage/index.js';
+import { receiveFile } from '../api/src/services/uploads/uploads.js';
 import type { AppDeps } from '../api/src/services/deps.js';
 import { createCaller, type Caller } from '../api/src/services/caller.js';
 import { uploadRuleSet } from '../api/src/services/access/rule-sets.js';
@@ -93,13 +95,12 @@ async function estateFiles(u: number, a: number, r: number) {
 
 /** The product's path for an extract: the start (checks, keeps the file) and the load job's service. */
 /** What the product's services are given here: the database, the uploads folder, and an administrator as the caller. */
-type BenchDeps = { prisma: Database['prisma']; db: Database; config: Config; caller: Caller };
+type BenchDeps = { prisma: Database['prisma']; db: Database; config: Config; storage: ObjectStore; caller: Caller };
 
 async function load(deps: BenchDeps, zip: string) {
-  const copy = path.join(dir, `upload-${Date.now()}.zip`);
-  fs.copyFileSync(zip, copy);
+  const received = await receiveFile(deps.storage, fs.createReadStream(zip), 'PRD.zip');
   const t0 = performance.now();
-  const { id } = await startExtract(deps.caller, 'PRD', { originalName: 'PRD.zip', tempPath: copy, sizeBytes: fs.statSync(copy).size });
+  const { id } = await startExtract(deps.caller, 'PRD', received);
   await loadExtract(deps, id);
   const x = await deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
   if (x.status !== 'completed') throw new Error(`The extract failed: ${x.errorMessage}`);
@@ -191,7 +192,7 @@ async function withDatabase<T>(kind: 'postgres' | 'pglite', work: (deps: BenchDe
   const db = await createDatabase({ databaseUrl: url, dataDir });
   try {
     await migrate(db.sql);
-    const deps = { prisma: db.prisma, db, config: { uploadsDir: path.join(dataDir, 'uploads') } as Config, jobs: NO_JOBS };
+    const deps = { prisma: db.prisma, db, config: {} as Config, storage: localStore(dataDir), jobs: NO_JOBS };
     const admin = await db.prisma.user.create({ data: { email: 'bench.admin@example.com', firstName: 'Bench', lastName: 'Admin', role: 'admin' } });
     return await work({ ...deps, caller: createCaller(deps as AppDeps, { user: admin }) });
   } finally {

@@ -27,6 +27,7 @@ import type { AppDeps } from './context.js';
 import { createLogger } from './logger.js';
 import { startMetricsServer } from './metrics-endpoint.js';
 import { startTracing, type Tracing } from './tracing.js';
+import { openObjectStore } from './db/storage/index.js';
 
 export interface App {
   deps: AppDeps;
@@ -96,7 +97,19 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       if (scripts.length) log(`applied database function scripts: ${scripts.join(', ')}`);
       jobs = await startJobQueue(db, { databaseUrl: config.DATABASE_URL, warn });
       await startMailWorker(jobs, transport, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });
-      const deps: AppDeps = { config, db, prisma: db.prisma, mailer: createMailer(jobs), jobs, pubsub, log, logError: (msg: string) => logger.error(msg) };
+      const storage = await openObjectStore(config);
+      if (storage.kind === 's3') log(`stored files are kept in ${storage.location}`);
+      const deps: AppDeps = {
+        config,
+        db,
+        prisma: db.prisma,
+        storage,
+        mailer: createMailer(jobs),
+        jobs,
+        pubsub,
+        log,
+        logError: (msg: string) => logger.error(msg),
+      };
       const ingest = await startIngestWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS, staleSeconds: config.UPLOAD_STALE_SECONDS });
       stopIngest = ingest.stop;
       await startAiBulkWorker(deps, { pollingIntervalSeconds: config.JOB_POLL_SECONDS });

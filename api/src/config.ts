@@ -10,6 +10,23 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Where stored uploads, access extracts and evidence bundles are kept: s3://bucket/prefix (an
+   * S3-compatible store, with the usual AWS variables); unset: DATA_DIR.
+   */
+  STORAGE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^s3:\/\/[^/]+/, 'must be s3://bucket/prefix')
+      .optional(),
+  ),
+  /** A store other than AWS S3 (MinIO, ...): its address; then path-style requests, checksums only where required. */
+  AWS_ENDPOINT_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  /** The region of the STORAGE_URL bucket; unset: us-east-1 (stores without regions, such as MinIO, accept it). */
+  AWS_REGION: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** The parts of a multipart upload to STORAGE_URL, in MiB (at least 5, the protocol's minimum); four are held in memory at a time. */
+  STORAGE_PART_SIZE_MB: z.coerce.number().min(5).max(512).default(8),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.string().email().default('admin@example.com')),
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6).optional()),
@@ -94,8 +111,6 @@ export interface Config extends RawConfig {
   isProduction: boolean;
   cookieSecure: boolean;
   oidcEnabled: boolean;
-  /** Where stored uploads live: DATA_DIR/uploads. */
-  uploadsDir: string;
   /** TRUST_PROXY, parsed: false, true, a hop count or a list of addresses/CIDRs. */
   trustProxy: TrustProxySetting;
   /** CORS_ORIGINS, each normalised to its origin (scheme://host[:port]). */
@@ -215,7 +230,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isProduction: c.NODE_ENV === 'production',
     cookieSecure: c.COOKIE_SECURE === 'true',
     oidcEnabled: oidcSet === 3,
-    uploadsDir: path.join(path.resolve(c.DATA_DIR), 'uploads'),
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(c.CORS_ORIGINS),
     aiPrices: parseAiPrices(c.AI_PRICES),

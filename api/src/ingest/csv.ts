@@ -4,7 +4,8 @@
 // number on an unterminated quote, a wrong field count or invalid UTF-8.
 // Memory stays bounded: records are yielded in groups as the file streams,
 // and a cell, a row and a group are held to the budgets of limits.ts.
-import fs from 'node:fs';
+import { asSource, type ByteSource } from '../db/storage/index.js';
+import { CHUNK, bodyOf, headOf } from './byte-chunks.js';
 import { HEADER_MIN_SCORE, HEADER_SEARCH_ROWS, headerScore } from './headers.js';
 import { GROUP_CELLS, GROUP_CHARS, MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROW_CHARS } from './limits.js';
 import { IngestError, overLimit } from './errors.js';
@@ -40,8 +41,6 @@ export interface LayoutChoice {
   sheet?: string;
   headerRow?: number;
 }
-
-const CHUNK = 1 << 20;
 
 function detectDelimiter(firstLine: string): string {
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
@@ -103,32 +102,24 @@ export function detectLayout(text: string): { delimiter: string; score: number; 
   return { delimiter: detectDelimiter(lines.find((l) => l.trim() !== '') ?? ''), score: 0 };
 }
 
-/** Opens a CSV file: reads the header, then yields records in batches of `batchRows`. */
-export async function openCsv(file: string, batchRows: number, at: LayoutChoice = {}): Promise<CsvReader> {
+/** Opens a CSV file (a path, or a stored file's source): reads the header, then yields records in batches of `batchRows`. */
+export async function openCsv(file: string | ByteSource, batchRows: number, at: LayoutChoice = {}): Promise<CsvReader> {
   if (at.sheet !== undefined) throw new IngestError(`A CSV file has no sheets: it cannot be read from sheet '${at.sheet}'.`);
   let chosenRow = at.headerRow ?? 0;
-  const fd = await fs.promises.open(file, 'r');
-  const stat = await fd.stat();
-  if (stat.size === 0) {
-    await fd.close();
-    throw new IngestError('The file is empty (0 bytes).');
-  }
-  const head = Buffer.alloc(Math.min(stat.size, 1024 * 1024));
-  await fd.read(head, 0, head.length, 0);
-  await fd.close();
+  const src = asSource(file);
+  const size = await src.size();
+  if (size === 0) throw new IngestError('The file is empty (0 bytes).');
+  const head = await headOf(src, Math.min(size, 1024 * 1024));
   const { label, name: encoding, bom } = detectEncoding(head);
 
   const decoder = new TextDecoder(label, { fatal: true });
-  // One buffer, reused for every chunk (the decoder keeps the bytes of a
-  // character split between chunks), so reading makes no garbage buffers.
-  const fh = await fs.promises.open(file, 'r');
-  const chunk = Buffer.allocUnsafe(CHUNK);
+  const { body, stop } = bodyOf(src, bom, size);
   let bytesRead = bom;
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
-    await fh.close();
+    await stop();
   };
 
   // Parser state, kept across chunks.
@@ -156,8 +147,8 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
 
   async function nextText(): Promise<boolean> {
     if (done) return false;
-    const n = closed ? 0 : (await fh.read(chunk, 0, CHUNK, bytesRead)).bytesRead;
-    if (n === 0) {
+    const next = closed ? undefined : await body.next();
+    if (!next || next.done) {
       done = true;
       await close();
       try {
@@ -167,7 +158,7 @@ export async function openCsv(file: string, batchRows: number, at: LayoutChoice 
       }
       return text.length > 0;
     }
-    const buf = chunk.subarray(0, n);
+    const buf = next.value;
     try {
       text = decoder.decode(buf, { stream: true });
     } catch {

@@ -2,10 +2,10 @@
 // .xls), the header checked and mapped to the canonical fields. A file that
 // is missing, has no recognisable header or lacks a required column is
 // refused (IngestError) before any row is read, and left closed.
-import fs from 'node:fs';
 import path from 'node:path';
 import { openCsv, IngestError, type CsvReader, type LayoutChoice } from './csv.js';
 import { openXls, openXlsx } from './tables.js';
+import { asSource, type ByteSource } from '../db/storage/index.js';
 import { MAX_LISTED_COLUMNS, figure } from './limits.js';
 import {
   HEADER_SEARCH_ROWS,
@@ -164,13 +164,20 @@ export interface MappingChoice {
  * the preview (which shows why). `peekRows` (a preview): only about that many
  * rows below the header are needed, so a legacy .xls builds no more.
  */
-export async function openMapped(file: string, originalName: string, groupRows: number, choice: MappingChoice = {}, peekRows = 0) {
-  if (!fs.existsSync(file)) throw new IngestError('The stored file is missing; upload it again.');
+export async function openMapped(file: string | ByteSource, originalName: string, groupRows: number, choice: MappingChoice = {}, peekRows = 0) {
+  const source = asSource(file);
+  await source.size().catch((err: { code?: string }) => {
+    throw err.code === 'ENOENT' ? new IngestError('The stored file is missing; upload it again.') : err;
+  });
   const ext = path.extname(originalName).toLowerCase();
   const at = choice.layout ?? {};
   const xlsRows = peekRows ? peekRows + (at.headerRow ?? HEADER_SEARCH_ROWS * 4) : 0;
   const reader =
-    ext === '.xlsx' ? await openXlsx(file, groupRows, at) : ext === '.xls' ? await openXls(file, groupRows, at, xlsRows) : await openCsv(file, groupRows, at);
+    ext === '.xlsx'
+      ? await openXlsx(source, groupRows, at)
+      : ext === '.xls'
+        ? await openXls(source, groupRows, at, xlsRows)
+        : await openCsv(source, groupRows, at);
   const profile = choice.overrides ? undefined : matchProfile(reader.header, choice.profiles ?? []);
   const map = mapHeaders(reader.header, choice.overrides ?? (profile ? overridesOf(profile.columns) : undefined));
   const format = ext === '.xlsx' ? 'XLSX' : ext === '.xls' ? 'XLS' : 'CSV';
@@ -191,7 +198,7 @@ export async function openMapped(file: string, originalName: string, groupRows: 
  * reader hands over groups of at most `groupRows` records, so only one
  * group's parsed fields are held at a time.
  */
-export async function openUploadFile(file: string, originalName: string, groupRows: number, choice: MappingChoice = {}): Promise<OpenedFile> {
+export async function openUploadFile(file: string | ByteSource, originalName: string, groupRows: number, choice: MappingChoice = {}): Promise<OpenedFile> {
   const opened = await openMapped(file, originalName, groupRows, choice);
   const refusal = refusalOf(opened.map);
   if (refusal) {

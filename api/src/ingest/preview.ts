@@ -7,6 +7,7 @@
 // first megabyte or so, however large it is; of a legacy .xls (a container
 // that is read whole) only the first rows of each sheet are built.
 import { IngestError, OverLimitError } from './csv.js';
+import type { ByteSource } from '../db/storage/index.js';
 import { openMapped, refusalOf, type MappingChoice, type SourceLayout } from './open-file.js';
 import { fieldLabel, looksLikeField, type CanonicalField } from './headers.js';
 import { CopyBuffer, RowProblems, ROW_COLUMNS, rowNormalizer, storedValue } from './rows.js';
@@ -37,7 +38,7 @@ export interface FilePreview {
 export const PREVIEW_SCAN_ROWS = 500;
 export const PREVIEW_SHOW_ROWS = 10;
 
-export async function previewFile(file: string, originalName: string, choice: MappingChoice = {}): Promise<FilePreview> {
+export async function previewFile(file: string | ByteSource, originalName: string, choice: MappingChoice = {}): Promise<FilePreview> {
   const { reader, map, layout, columnWarnings } = await openMapped(file, originalName, PREVIEW_SCAN_ROWS, choice, PREVIEW_SCAN_ROWS * 2);
   try {
     const mapped = new Set(Object.values(map.mapping));

@@ -5,6 +5,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { JobQueue } from '../db/queue.js';
+import type { ObjectStore } from '../db/storage/index.js';
 import type { PubSub } from '../pubsub.js';
 import type { Mailer } from './identity/mail.js';
 
@@ -12,6 +13,8 @@ export interface AppDeps {
   config: Config;
   db: Database;
   prisma: PrismaClient;
+  /** Where the files every instance reads are kept (stored uploads, extracts, evidence bundles): DATA_DIR or STORAGE_URL. */
+  storage: ObjectStore;
   mailer: Mailer;
   jobs: JobQueue;
   pubsub: PubSub;

@@ -3,7 +3,6 @@
 // download, under any case of name, with or without .csv/.txt/.xlsx. Each
 // gives the same analysis as the CSV of the same tables, and a bad value in
 // any of them names the table, line (the header is line 1) and column.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, rowText, type Engine } from './support/helpers.js';
 import { PAY_ROLE, POST_ROLE, assign, estate, pairRules, user } from './support/fixtures.js';
@@ -43,8 +42,7 @@ const TABLES: Estate = estate({
 
 /** Loads a .zip as an extract of `system`: the extract's row after its load. */
 async function load(system: string, zip: Buffer) {
-  const file = await e.write(zip);
-  const { id } = await startExtract(e.caller, system, { originalName: `${system}.zip`, tempPath: file, sizeBytes: fs.statSync(file).size });
+  const { id } = await startExtract(e.caller, system, await e.receive(zip, `${system}.zip`));
   await loadExtract(e.deps, id);
   return e.deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
 }

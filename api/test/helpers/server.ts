@@ -26,11 +26,19 @@ export interface TestServer {
 
 export async function startServer(
   env: Record<string, string> = {},
-  opts: { sameDatabaseAs?: TestServer; onQuery?: (sql: string) => void } = {},
+  opts: {
+    sameDatabaseAs?: TestServer;
+    /**
+     * A second instance on the first one's database, on either database: PostgreSQL by its URL; the
+     * embedded one (one process holds it) by sharing its client, which only the first one closes.
+     */
+    shareDatabaseOf?: TestServer;
+    onQuery?: (sql: string) => void;
+  } = {},
 ): Promise<TestServer> {
-  const db: { url?: string; drop(): Promise<void>; loadDataDir?: Blob } = opts.sameDatabaseAs
-    ? { url: opts.sameDatabaseAs.config.DATABASE_URL, drop: async () => {} }
-    : await migratedCopy();
+  const from = opts.sameDatabaseAs ?? opts.shareDatabaseOf;
+  const db: { url?: string; drop(): Promise<void>; loadDataDir?: Blob } = from ? { url: from.config.DATABASE_URL, drop: async () => {} } : await migratedCopy();
+  const embeddedOf = opts.shareDatabaseOf && !db.url ? opts.shareDatabaseOf.app.deps.db : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grc-test-'));
   const persistedFile = path.join(dataDir, 'persisted.json');
   fs.writeFileSync(persistedFile, '{}');
@@ -53,8 +61,9 @@ export async function startServer(
   const app = await createApp(config, {
     inMemory: !db.url,
     // Counting queries: the same database, with the Prisma client reporting each statement.
-    db:
-      opts.onQuery || db.loadDataDir
+    db: embeddedOf
+      ? { ...embeddedOf, close: async () => {} }
+      : opts.onQuery || db.loadDataDir
         ? await createDatabase({ databaseUrl: db.url, dataDir, inMemory: !db.url, onQuery: opts.onQuery, loadDataDir: db.loadDataDir })
         : undefined,
   });

@@ -4,6 +4,7 @@
 // risk_functions, function_actions and function_permissions defined, every
 // risk with its functions (types A and P: one), every permission of an action
 // of its function. A refusal names the file, line (header = line 1) and column.
+import type { ByteSource } from '../../db/storage/index.js';
 import { IngestError } from '../csv.js';
 import { cellError, columnPositions, type ColumnSpec } from './table-columns.js';
 import { openZipTables, type ZipTables } from './zip-tables.js';
@@ -125,7 +126,7 @@ function uniqueKeys(fileName: string, column: string) {
 }
 
 /** Reads and checks a rule set's .zip; nothing is written. */
-export async function readRuleSet(file: string): Promise<RuleSetData> {
+export async function readRuleSet(file: string | ByteSource): Promise<RuleSetData> {
   const zip = await openZipTables(file, 'The rule set');
   try {
     for (const f of Object.keys(RULE_SET_FILES) as FileName[]) {

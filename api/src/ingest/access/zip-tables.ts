@@ -17,6 +17,7 @@ import { IngestError, openCsv, type CsvReader } from '../csv.js';
 import { detectEncoding } from '../encoding.js';
 import { NOT_A_ZIP, findEntry, inflateEntry, openZip, type Zip } from '../xlsx/zip.js';
 import { openXlsx } from '../tables.js';
+import type { ByteSource } from '../../db/storage/index.js';
 
 export interface ZipTable {
   /** The entry's name in the zip (as messages name it). */
@@ -44,7 +45,7 @@ export function tableName(fileName: string): string {
 }
 
 /** Opens the zip's directory; `what` names the archive in messages ('The rule set'). */
-export async function openZipTables(file: string, what: string): Promise<ZipTables> {
+export async function openZipTables(file: string | ByteSource, what: string): Promise<ZipTables> {
   let z: Zip;
   try {
     z = await openZip(file);

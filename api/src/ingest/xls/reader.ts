@@ -5,6 +5,10 @@
 // rows only (maxRows): the file is still read (its container must be), but
 // only those rows of each sheet are built, so memory stays small.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { asSource, type ByteSource } from '../../db/storage/index.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { IngestError, closing, type CsvBatch, type CsvReader, type LayoutChoice } from '../csv.js';
 import { HEADER_MIN_SCORE, findHeaderRow, headerScore } from '../headers.js';
@@ -59,6 +63,20 @@ function startXlsChild(args: { file: string; size: number; batchRows: number; ma
   });
 }
 
+/** A stored object copied to a temporary file, and how to remove it. */
+async function localCopy(source: ByteSource): Promise<{ file: string; drop: () => Promise<void> }> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'xls-'));
+  const drop = () => fs.promises.rm(dir, { recursive: true, force: true });
+  const file = path.join(dir, 'workbook.xls');
+  try {
+    await pipeline(source.read(), fs.createWriteStream(file));
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return { file, drop };
+}
+
 type XlsMessage =
   | { type: 'sheets'; sheets: { name: string; rows: { rowNo: number; cells: string[] }[] }[] }
   | { type: 'header'; header: string[]; headerRow: number }
@@ -76,15 +94,18 @@ type XlsMessage =
  * waits until it has gone; the child also exits when the server does (its IPC
  * channel closes).
  */
-export async function openXls(file: string, batchRows: number, at: LayoutChoice = {}, maxRows = 0): Promise<CsvReader> {
-  const size = (await fs.promises.stat(file)).size;
+export async function openXls(input: string | ByteSource, batchRows: number, at: LayoutChoice = {}, maxRows = 0): Promise<CsvReader> {
+  const source = asSource(input);
+  const size = await source.size();
   if (size === 0) throw new IngestError('The file is empty (0 bytes).');
   if (size > MAX_XLS_BYTES) {
     throw new IngestError('Legacy .xls files over 100 MB cannot be loaded (the format must be read whole); save it as .xlsx or CSV.');
   }
   const heapMb = Number(process.env.XLS_WORKER_HEAP_MB) || XLS_HEAP_MB;
   const stepLimitMs = Number(process.env.XLS_STEP_LIMIT_MS) || XLS_STEP_LIMIT_MS;
-  const child = startXlsChild({ file, size, batchRows, maxRows }, heapMb);
+  // The child opens a file on this machine: a stored object is copied to a temporary one (at most 100 MB) while it reads.
+  const local = source.path ? { file: source.path, drop: async () => {} } : await localCopy(source);
+  const child = startXlsChild({ file: local.file, size, batchRows, maxRows }, heapMb);
   const inbox: XlsMessage[] = [];
   let failure: IngestError | undefined;
   let wake: (() => void) | undefined;
@@ -133,6 +154,7 @@ export async function openXls(file: string, batchRows: number, at: LayoutChoice 
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
     await gone;
+    await local.drop();
   };
   /** Asks for the next message; a child that has gone is reported by 'close'. */
   const next = () => {

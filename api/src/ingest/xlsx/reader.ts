@@ -31,7 +31,7 @@
 // Files: zip.ts (the container), workbook.ts (which sheet, shared strings,
 // date styles), xml.ts (text and tags), sheet-rows.ts (the row scanner); this
 // file feeds the worksheet's chunks to the scanner and hands out batches.
-import fs from 'node:fs';
+import { asSource, type ByteSource } from '../../db/storage/index.js';
 import { isUtf8 } from 'node:buffer';
 import { IngestError, closing, type CsvBatch, type CsvReader, type LayoutChoice } from '../csv.js';
 import { GROUP_CELLS, GROUP_CHARS, MAX_ELEMENT_CHARS } from '../limits.js';
@@ -43,9 +43,10 @@ import type yauzl from 'yauzl';
 import type { Zip } from './zip.js';
 import { HEADER_MIN_SCORE, headerScore } from '../headers.js';
 
-export async function openXlsx(file: string, batchRows: number, at: LayoutChoice = {}): Promise<CsvReader> {
-  if ((await fs.promises.stat(file)).size === 0) throw new IngestError('The file is empty (0 bytes).');
-  const z = await openZip(file);
+export async function openXlsx(file: string | ByteSource, batchRows: number, at: LayoutChoice = {}): Promise<CsvReader> {
+  const source = asSource(file);
+  if ((await source.size()) === 0) throw new IngestError('The file is empty (0 bytes).');
+  const z = await openZip(source);
   let closed = false;
   const close = () => {
     if (!closed) {

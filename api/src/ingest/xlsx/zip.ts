@@ -1,11 +1,11 @@
 // The .xlsx container: the zip directory (checked against zip bombs before
 // anything is parsed), its entries inflated as they stream from the file, and
 // the small parts read whole.
-import fs from 'node:fs';
 import zlib from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { IngestError } from '../csv.js';
+import { asSource, type ByteSource } from '../../db/storage/index.js';
 
 /** An .xlsx whose parts inflate past this, or past this ratio, is refused. */
 const MAX_INFLATED_BYTES = 8 * 1024 ** 3;
@@ -24,11 +24,49 @@ export interface Zip {
   size: number;
 }
 
+/** The end of a stored file read once for its zip directory (an .xlsx's directory is a few KB). */
+const TAIL_BYTES = 1024 * 1024;
+
+/**
+ * A stored file as yauzl reads it: each range streamed from the store; the
+ * directory at the end read once and its reads served from memory, so the
+ * dozens of small reads of the directory are one request.
+ */
+class SourceReader extends yauzl.RandomAccessReader {
+  private tail: Promise<Buffer> | undefined;
+  private readonly tailStart: number;
+  constructor(
+    private readonly source: ByteSource,
+    private readonly size: number,
+  ) {
+    super();
+    this.tailStart = Math.max(0, size - TAIL_BYTES);
+  }
+  _readStreamForRange(start: number, end: number): Readable {
+    if (start < this.tailStart) return this.source.read(start, end - 1);
+    const out = new PassThrough();
+    this.tail ??= (async () => {
+      const parts: Buffer[] = [];
+      for await (const c of this.source.read(this.tailStart, this.size - 1)) parts.push(c as Buffer);
+      return Buffer.concat(parts);
+    })();
+    this.tail.then(
+      (b) => out.end(b.subarray(start - this.tailStart, end - this.tailStart)),
+      (err: Error) => out.destroy(err),
+    );
+    return out;
+  }
+}
+
 /** Opens the zip directory and refuses a zip bomb (declared sizes; actual ones are checked while inflating). */
-export async function openZip(file: string): Promise<Zip> {
-  const size = (await fs.promises.stat(file)).size;
+export async function openZip(file: string | ByteSource): Promise<Zip> {
+  const source = asSource(file);
+  const size = await source.size();
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) => (err || !z ? reject(new IngestError(NOT_A_ZIP)) : resolve(z)));
+    const done = (err: Error | null, z?: yauzl.ZipFile) => (err || !z ? reject(new IngestError(NOT_A_ZIP)) : resolve(z));
+    // A file on this machine is read as yauzl reads files; a stored object by ranges.
+    if (source.path) yauzl.open(source.path, { lazyEntries: true, autoClose: false }, done);
+    else yauzl.fromRandomAccessReader(new SourceReader(source, size), size, { lazyEntries: true, autoClose: false }, done);
   });
   const entries = new Map<string, yauzl.Entry>();
   try {

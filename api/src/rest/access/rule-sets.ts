@@ -3,13 +3,13 @@
 // waits until it is activated (services/access/rule-sets.ts). A version
 // downloads back as a .zip in the layout it was uploaded in
 // (services/access/rule-set-file.ts).
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import * as ruleSets from '../../services/access/rule-sets.js';
 import { ruleSetFiles, zipArchive } from '../../services/access/rule-set-file.js';
 import { ValidationError } from '../../core/errors.js';
 import { receiveMultipart } from '../uploads/uploads.js';
+import { discardReceived } from '../../services/uploads/uploads.js';
 import { idParams, isoDate, routeSchema, text } from '../edge.js';
 
 export const RuleSetJson = z.strictObject({
@@ -46,10 +46,10 @@ export function registerRuleSetRoutes(app: FastifyInstance) {
       const { file, fields } = await receiveMultipart(req, reply);
       try {
         if (!file) throw new ValidationError('file: no file was sent; add the .zip in a field named file', 'file');
-        const set = await ruleSets.uploadRuleSet(req.ctx.caller!, file.tempPath, file.originalName, fields.name);
+        const set = await ruleSets.uploadRuleSet(req.ctx.caller!, req.ctx.deps.storage.source(file.key), file.originalName, fields.name);
         return reply.status(201).send(set);
       } finally {
-        if (file) await fs.promises.rm(file.tempPath, { force: true });
+        await discardReceived(req.ctx.deps.storage, file);
       }
     },
   );

@@ -2,7 +2,6 @@
 // administrators; the latest version when version is left out) and the public key that
 // verifies it (GET /.well-known/grc-evidence-key, without signing in: an auditor fetches it
 // from the installation itself to check a bundle handed to them).
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ValidationError } from '../../core/errors.js';
@@ -42,7 +41,7 @@ export function registerEvidenceBundleRoutes(app: FastifyInstance, deps: AppDeps
         .header('content-disposition', `attachment; filename="${downloadName}"`)
         .header('x-bundle-sha256', view.sha256 ?? '')
         .header('x-manifest-sha256', view.manifestSha256 ?? '')
-        .send(fs.createReadStream(file));
+        .send(file.read());
     },
   );
   app.get('/.well-known/grc-evidence-key', async (_req, reply) =>

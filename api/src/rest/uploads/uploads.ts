@@ -1,10 +1,9 @@
 // REST: uploads (SPEC §7 /api/upload, /api/upload-status/{id}, /api/uploads).
-// The request body streams to a file under DATA_DIR/uploads; it is never held
+// The request body streams into the store (DATA_DIR/uploads, or STORAGE_URL); it is never held
 // in memory. Over 2 GB is refused with 413 as soon as the size is known: a
 // declared length beyond the file limit and the most a form adds to it, else
 // the moment the file passes 2 GB; the connection is then closed, so the rest
 // of the body is not read.
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as uploads from '../../services/uploads/uploads.js';
@@ -44,7 +43,7 @@ export async function receiveMultipart(
           part.file.resume();
           continue;
         }
-        file = await uploads.receiveFile(req.ctx.config.uploadsDir, part.file, part.filename);
+        file = await uploads.receiveFile(req.ctx.deps.storage, part.file, part.filename);
       } else {
         fields[part.fieldname] = String(part.value);
       }
@@ -52,7 +51,7 @@ export async function receiveMultipart(
     // The form's text fields get the edge check JSON bodies get (rest/http.ts registerInputHygiene).
     assertCleanStrings(fields);
   } catch (err) {
-    if (file) await fs.promises.rm(file.tempPath, { force: true });
+    await uploads.discardReceived(req.ctx.deps.storage, file);
     if (err instanceof PayloadTooLargeError) tooLarge(reply);
     // The rest of the body may be unread (the file could not be stored): it is
     // read and dropped first, since a client still sending takes a close as a
@@ -202,7 +201,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
         return reply.status(202).send({ uploadId: u.id, status: u.status });
       } finally {
         // Whatever was not handed over (abort, refusal, error) is removed.
-        if (file) await fs.promises.rm(file.tempPath, { force: true });
+        await uploads.discardReceived(req.ctx.deps.storage, file);
       }
     },
   );
@@ -223,7 +222,7 @@ export async function registerUploadRoutes(app: FastifyInstance) {
         if (!file) throw new ValidationError('No file was sent: add it in a field named file');
         return await preview.createPreview(req.ctx.caller!, file);
       } finally {
-        if (file) await fs.promises.rm(file.tempPath, { force: true });
+        await uploads.discardReceived(req.ctx.deps.storage, file);
       }
     },
   );

@@ -1,6 +1,5 @@
 // Preview before load and column-mapping profiles in GraphQL, for tools: the
 // same services as REST's /api/upload/preview and /api/mapping-profiles.
-import fs from 'node:fs';
 import type { FileUpload } from 'graphql-upload-minimal';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, runnable } from '../builder.js';
@@ -153,11 +152,11 @@ builder.mutationFields((t) => ({
         });
       if (!args.file) throw new ValidationError('Send the file, or the previewId of an earlier preview', 'file');
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
-      const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
+      const received = await uploads.receiveFile(ctx.deps.storage, f.createReadStream(), f.filename);
       try {
         return await preview.createPreview(ctx.caller!, received);
       } finally {
-        await fs.promises.rm(received.tempPath, { force: true });
+        await uploads.discardReceived(ctx.deps.storage, received);
       }
     },
   }),

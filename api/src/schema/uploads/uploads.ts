@@ -212,7 +212,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const f = await (args.file as unknown as { promise: Promise<FileUpload> }).promise;
-      const received = await uploads.receiveFile(ctx.config.uploadsDir, f.createReadStream(), f.filename);
+      const received = await uploads.receiveFile(ctx.deps.storage, f.createReadStream(), f.filename);
       const u = await uploads.acceptUpload(ctx.caller!, received, uploadOptionsOf(args.options));
       return ctx.prisma.upload.findUniqueOrThrow({ ...runnable(query), where: { id: u.id } });
     },

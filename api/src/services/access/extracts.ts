@@ -5,8 +5,6 @@
 // is 'completed'; a failure removes them and says which table, line and
 // column. A completed extract supersedes the earlier ones of its system for
 // later runs (runs that used them keep them).
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AppDeps } from '../deps.js';
 import type { Caller } from '../caller.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
@@ -16,10 +14,10 @@ import { withPlanSettings } from '../../db/plan-settings.js';
 import { IngestError } from '../../ingest/csv.js';
 import { openZipTables } from '../../ingest/access/zip-tables.js';
 import { EXTRACT_TABLES, REQUIRED_TABLES, checkExtractColumns, loadExtractTable } from '../../ingest/access/extract-tables.js';
-import type { ReceivedFile } from '../uploads/uploads.js';
+import { discardReceived, type ReceivedFile } from '../uploads/uploads.js';
 import { UUID } from './rule-sets.js';
 
-export type ExtractLoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'config'>;
+export type ExtractLoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'config' | 'storage'>;
 
 /** A system's name as SAP landscapes write it ('PRD-ECC', 'S4P_100'). */
 export const SYSTEM_NAME = /^[A-Za-z0-9][A-Za-z0-9_.\-]{0,39}$/;
@@ -47,7 +45,7 @@ const SUMMARY = {
 } as const;
 
 /** Where an extract's file is kept from its upload until its load ends. */
-export const fileOf = (deps: Pick<AppDeps, 'config'>, id: string) => path.join(deps.config.uploadsDir, 'access-extracts', `${id}.zip`);
+export const extractKey = (id: string) => `uploads/access-extracts/${id}.zip`;
 
 /**
  * Checks what can be told at once, keeps the file and queues its load
@@ -58,7 +56,7 @@ export async function startExtract(caller: Caller, system: string, file: Receive
   try {
     checkSystem(system);
     try {
-      const zip = await openZipTables(file.tempPath, 'An access extract');
+      const zip = await openZipTables(deps.storage.source(file.key), 'An access extract');
       try {
         const missing = REQUIRED_TABLES.filter((t) => !zip.tables.has(t));
         if (missing.length) {
@@ -79,9 +77,7 @@ export async function startExtract(caller: Caller, system: string, file: Receive
         data: { system, fileName: file.originalName, loadedBy: actorLabel(actor) },
         select: { id: true, status: true },
       });
-      const dest = path.join(deps.config.uploadsDir, 'access-extracts', `${x.id}.zip`);
-      await fs.promises.mkdir(path.dirname(dest), { recursive: true });
-      await fs.promises.rename(file.tempPath, dest);
+      await deps.storage.move(file.key, extractKey(x.id));
       // The load job exists once the extract does (a rollback sends none).
       // Retries and expiry are the queue's (jobs/access.ts).
       await deps.jobs.boss.send(JOBS.accessExtract, { extractId: x.id }, { db: onTransaction(tx) });
@@ -94,7 +90,7 @@ export async function startExtract(caller: Caller, system: string, file: Receive
       return x;
     });
   } finally {
-    await fs.promises.rm(file.tempPath, { force: true });
+    await discardReceived(deps.storage, file);
   }
 }
 
@@ -104,14 +100,14 @@ export async function removeRows(deps: ExtractLoadDeps, id: string): Promise<voi
 }
 
 /** Loads a queued extract from its kept file; a failure ends it 'failed' with nothing of it kept. */
-export async function loadExtract(deps: ExtractLoadDeps, id: string, file = fileOf(deps, id)): Promise<void> {
+export async function loadExtract(deps: ExtractLoadDeps, id: string): Promise<void> {
   const { prisma, db } = deps;
   const x = await prisma.accessExtract.findUnique({ where: { id } });
   if (!x || x.status !== 'processing') return;
   // An earlier, interrupted attempt may have left rows.
   await removeRows(deps, id);
   try {
-    const zip = await openZipTables(file, 'The extract');
+    const zip = await openZipTables(deps.storage.source(extractKey(id)), 'The extract');
     try {
       const present = EXTRACT_TABLES.filter((t) => zip.tables.has(t.name));
       const total = present.reduce((s, t) => s + zip.tables.get(t.name)!.size, 0) || 1;
@@ -164,7 +160,7 @@ export async function loadExtract(deps: ExtractLoadDeps, id: string, file = file
     await removeRows(deps, id);
     await prisma.accessExtract.update({ where: { id }, data: { status: 'failed', errorMessage: message } });
   } finally {
-    await fs.promises.rm(file, { force: true }).catch(() => {});
+    await deps.storage.delete(extractKey(id)).catch(() => {});
   }
 }
 

@@ -4,13 +4,12 @@
 // on replace exactly as for a replaced file), evidence and remediation work on
 // them unchanged. The upload's name says which run it came from. A test run
 // (a version that is not active) never reaches the review: 409.
-import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Upload } from '../../generated/prisma/client.js';
 import type { Caller } from '../caller.js';
 import { parseOrThrow } from '../../core/validation.js';
-import { acceptUpload, receiveFile } from '../uploads/uploads.js';
+import { acceptUpload, discardReceived, receiveFile } from '../uploads/uploads.js';
 import { completedAnalysis, conflictsCsv } from './conflicts.js';
 import { getRuleSet } from './rule-sets.js';
 import { ConflictError } from '../../core/errors.js';
@@ -34,11 +33,11 @@ export async function sendToReview(caller: Caller, runId: string, input: SendToR
   const run = await completedAnalysis(caller, runId);
   if (run.test) throw new ConflictError(TEST_RUN_REFUSED);
   const ruleSet = await getRuleSet(caller, run.ruleSetId);
-  const file = await receiveFile(caller.deps.config.uploadsDir, Readable.from(conflictsCsv(caller, run.id)), runUploadName(run, ruleSet));
+  const file = await receiveFile(caller.deps.storage, Readable.from(conflictsCsv(caller, run.id)), runUploadName(run, ruleSet));
   try {
     return await acceptUpload(caller, file, { uploadMode: mode, emailNotification: false });
   } finally {
     // Handed over (moved) or refused: nothing of it stays in the incoming folder.
-    await fs.promises.rm(file.tempPath, { force: true });
+    await discardReceived(caller.deps.storage, file);
   }
 }

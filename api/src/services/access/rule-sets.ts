@@ -8,6 +8,7 @@ import { actorLabel, recordAudit } from '../../core/audit.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { IngestError } from '../../ingest/csv.js';
 import { readRuleSet } from '../../ingest/access/rule-set.js';
+import type { ByteSource } from '../../db/storage/index.js';
 
 export interface RuleSetSummary {
   id: string;
@@ -48,7 +49,7 @@ function nameOf(given: string | undefined, originalName: string): string {
 }
 
 /** Reads, checks and stores a rule set's .zip as the next version of its name. */
-export async function uploadRuleSet(caller: Caller, file: string, originalName: string, givenName?: string): Promise<RuleSetSummary> {
+export async function uploadRuleSet(caller: Caller, file: string | ByteSource, originalName: string, givenName?: string): Promise<RuleSetSummary> {
   const {
     deps: { prisma },
     actor,

@@ -4,14 +4,13 @@
 // message saying what to do, so none stays 'processing' for ever; an
 // extract's rows and kept file go with it (no run uses a failed extract).
 // Which work has stopped is the job layer's to tell (jobs/access.ts).
-import fs from 'node:fs';
 import type { AppDeps } from '../deps.js';
-import { fileOf, removeRows } from './extracts.js';
+import { extractKey, removeRows } from './extracts.js';
 
 export const EXTRACT_STOPPED = 'The load stopped before it finished; load the extract again.';
 export const ANALYSIS_STOPPED = 'The analysis stopped before it finished; start it again.';
 
-type Deps = Pick<AppDeps, 'prisma' | 'db' | 'config'>;
+type Deps = Pick<AppDeps, 'prisma' | 'db' | 'config' | 'storage'>;
 
 /** Ends an extract still 'processing' as failed, without its rows or file; false when it had ended already. */
 export async function endStoppedExtract(deps: Deps, id: string): Promise<boolean> {
@@ -21,7 +20,7 @@ export async function endStoppedExtract(deps: Deps, id: string): Promise<boolean
   });
   if (!count) return false;
   await removeRows(deps, id);
-  await fs.promises.rm(fileOf(deps, id), { force: true });
+  await deps.storage.delete(extractKey(id));
   return true;
 }
 

@@ -2,7 +2,8 @@
 // auditor verifies on their own machine (`npx grc-verify bundle.zip`), without
 // trusting this server. Written after the close commits, by the job the close
 // sends in its own transaction (jobs/evidence.ts), from the version's frozen
-// rows, streamed into DATA_DIR/evidence/<period>/ with flat memory; its row
+// rows, streamed into the store (evidence/<period>/ under DATA_DIR or
+// STORAGE_URL) with flat memory; its row
 // (evidence_bundles: version, sha256, size, manifest hash) has one writer: this
 // file. Versions are never replaced: a reopen and a new close make version
 // n + 1, and the bundle of n stays until the retention setting expires it.
@@ -24,9 +25,9 @@ import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import yazl from 'yazl';
-import type { Config } from '../../config.js';
 import type { DbClient } from '../../core/types.js';
 import { JOBS, onTransaction, type JobQueue } from '../../db/queue.js';
+import type { ObjectStore } from '../../db/storage/index.js';
 import type { AppDeps } from '../deps.js';
 import { evidenceKey } from './evidence-key.js';
 import type { EvidenceScope } from '../reports/evidence.js';
@@ -43,9 +44,9 @@ export interface BundleFile {
   sha256: string;
 }
 
-/** Where a period's bundles live. */
-export function bundleDir(config: Config, periodId: string): string {
-  return path.join(config.dataDir, 'evidence', periodId);
+/** Where a bundle is kept in the store (DATA_DIR/evidence/<period>/<file> for the local store). */
+export function bundleKey(periodId: string, fileName: string): string {
+  return `evidence/${periodId}/${path.basename(fileName)}`;
 }
 
 /** A bundle's row and its job, in the transaction that froze its version (the close): both or neither. */
@@ -130,8 +131,14 @@ function manifestOf(
   };
 }
 
-/** Packs the work folder into the ZIP at `target`, hashing it as it is written. */
-async function pack(work: string, entries: { name: string; buffer?: Buffer }[], mtime: Date, target: string): Promise<{ sha256: string; size: number }> {
+/** Packs the work folder into the ZIP stored at `key`, hashing it as it is written. */
+async function pack(
+  storage: ObjectStore,
+  work: string,
+  entries: { name: string; buffer?: Buffer }[],
+  mtime: Date,
+  key: string,
+): Promise<{ sha256: string; size: number }> {
   const zip = new yazl.ZipFile();
   for (const e of entries) {
     if (e.buffer) zip.addBuffer(e.buffer, e.name, { mtime, compress: true });
@@ -139,15 +146,15 @@ async function pack(work: string, entries: { name: string; buffer?: Buffer }[], 
   }
   zip.end();
   const hash = crypto.createHash('sha256');
-  let size = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  await pipeline(zip.outputStream, counter, fs.createWriteStream(target));
+  const { size } = await storage.put(
+    key,
+    (async function* () {
+      for await (const chunk of zip.outputStream) {
+        hash.update(chunk as Buffer);
+        yield chunk as Buffer;
+      }
+    })(),
+  );
   return { sha256: hash.digest('hex'), size };
 }
 
@@ -156,18 +163,19 @@ async function pack(work: string, entries: { name: string; buffer?: Buffer }[], 
  * records it; a second writer (a retried job) that finishes later finds the
  * row written and removes its own file.
  */
-export async function writeBundle(deps: Pick<AppDeps, 'prisma' | 'config' | 'log'>, periodId: string, version: number): Promise<void> {
-  const { prisma, config } = deps;
+export async function writeBundle(deps: Pick<AppDeps, 'prisma' | 'config' | 'log' | 'storage'>, periodId: string, version: number): Promise<void> {
+  const { prisma, config, storage } = deps;
   const row = await prisma.evidenceBundle.findUnique({ where: { periodId_version: { periodId, version } } });
   if (row?.status !== 'writing') return;
   const evidence = await prisma.periodEvidence.findUniqueOrThrow({ where: { periodId_version: { periodId, version } } });
   const scope = evidence.scope as unknown as EvidenceScope;
   const key = await evidenceKey(prisma, config);
-  const dir = bundleDir(config, periodId);
+  // The entries are written to a work folder first (hashed for the manifest, then packed).
+  const dir = path.join(storage.scratchDir(), 'evidence', periodId);
   await fs.promises.mkdir(dir, { recursive: true });
   const work = await fs.promises.mkdtemp(path.join(dir, `.v${version}-`));
   const fileName = `v${version}-${crypto.randomBytes(4).toString('hex')}.zip`;
-  const target = path.join(dir, fileName);
+  const target = bundleKey(periodId, fileName);
   try {
     const files: BundleFile[] = [];
     const put = async (name: string, body: AsyncIterable<string | Buffer> | string) => void files.push(await writeEntry(work, name, body));
@@ -203,7 +211,7 @@ export async function writeBundle(deps: Pick<AppDeps, 'prisma' | 'config' | 'log
       ...(token ? [{ name: 'manifest.tsr', buffer: token }] : []),
       ...files.map((f) => ({ name: f.path })),
     ];
-    const zip = await pack(work, entries, new Date(scope.asOf), target);
+    const zip = await pack(storage, work, entries, new Date(scope.asOf), target);
     const { count } = await prisma.evidenceBundle.updateMany({
       where: { periodId, version, status: 'writing' },
       data: {
@@ -217,9 +225,9 @@ export async function writeBundle(deps: Pick<AppDeps, 'prisma' | 'config' | 'log
         errorMessage: null,
       },
     });
-    if (!count) await fs.promises.rm(target, { force: true });
+    if (!count) await storage.delete(target);
   } catch (err) {
-    await fs.promises.rm(target, { force: true });
+    await storage.delete(target).catch(() => {});
     throw err;
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });

@@ -5,8 +5,6 @@
 // default 7) after it was made, then the daily job deletes its file and marks
 // it expired, one audited (hash-chained) event each. A purge of risk data
 // never touches bundles nor the audit trail (services/uploads/purge.ts).
-import fs from 'node:fs';
-import path from 'node:path';
 import type { EvidenceBundle } from '../../generated/prisma/client.js';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
 import { recordAudit } from '../../core/audit.js';
@@ -14,7 +12,8 @@ import { isUuid } from '../../core/types.js';
 import type { Caller } from '../caller.js';
 import type { AppDeps } from '../deps.js';
 import { evidenceRetentionYears } from '../identity/settings.js';
-import { bundleDir, type BundleStatus } from './evidence-bundle.js';
+import { bundleKey, type BundleStatus } from './evidence-bundle.js';
+import type { ByteSource } from '../../db/storage/index.js';
 import { evidenceKey } from './evidence-key.js';
 
 export interface BundleView {
@@ -72,9 +71,13 @@ export async function listBundles(caller: Caller, periodId: string): Promise<Bun
 }
 
 /** A bundle to download: `version`, or the latest when it is left out; a clear refusal otherwise. */
-export async function bundleForDownload(caller: Caller, periodId: string, version?: number): Promise<{ view: BundleView; file: string; downloadName: string }> {
+export async function bundleForDownload(
+  caller: Caller,
+  periodId: string,
+  version?: number,
+): Promise<{ view: BundleView; file: ByteSource; downloadName: string }> {
   const period = await periodOf(caller, periodId);
-  const { prisma, config } = caller.deps;
+  const { prisma, storage } = caller.deps;
   const latest = await prisma.evidenceBundle.findFirst({ where: { periodId }, orderBy: { version: 'desc' } });
   if (!latest) {
     throw new NotFoundError(
@@ -97,8 +100,9 @@ export async function bundleForDownload(caller: Caller, periodId: string, versio
       `Version ${b.version} of this period's evidence bundle was deleted on ${b.expiredAt?.toISOString().slice(0, 10)}: its retention period ended`,
     );
   }
-  const file = path.join(bundleDir(config, periodId), path.basename(b.fileName));
-  if (!fs.existsSync(file)) throw new NotFoundError(`Version ${b.version} of this period's evidence bundle is missing from the server's data folder`);
+  const key = bundleKey(periodId, b.fileName);
+  if (!(await storage.head(key))) throw new NotFoundError(`Version ${b.version} of this period's evidence bundle is missing from the server's file store`);
+  const file = storage.source(key);
   const name =
     period.name
       .replace(/[^A-Za-z0-9._-]+/g, '-')
@@ -117,8 +121,8 @@ export async function publicEvidenceKey(deps: Pick<AppDeps, 'prisma' | 'config'>
  * one transaction, the row marked expired and an 'evidence_bundle.expired'
  * audit event; the file after the commit. Returns how many went.
  */
-export async function expireBundles(deps: Pick<AppDeps, 'prisma' | 'config' | 'log'>, now: Date): Promise<number> {
-  const { prisma, config } = deps;
+export async function expireBundles(deps: Pick<AppDeps, 'prisma' | 'config' | 'log' | 'storage'>, now: Date): Promise<number> {
+  const { prisma, storage } = deps;
   const years = await evidenceRetentionYears(prisma);
   const cutoff = addYears(now, -years);
   const due = await prisma.evidenceBundle.findMany({ where: { status: { in: ['ready', 'failed'] }, createdAt: { lt: cutoff } } });
@@ -141,7 +145,7 @@ export async function expireBundles(deps: Pick<AppDeps, 'prisma' | 'config' | 'l
       return true;
     });
     if (!done) continue;
-    if (b.fileName) await fs.promises.rm(path.join(bundleDir(config, b.periodId), path.basename(b.fileName)), { force: true });
+    if (b.fileName) await storage.delete(bundleKey(b.periodId, b.fileName));
     expired++;
   }
   if (expired) deps.log(`evidence retention: ${expired} bundle(s) older than ${years} years deleted`);

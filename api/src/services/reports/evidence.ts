@@ -17,8 +17,8 @@
 // is frozen at its first download. An active period's evidence is built live,
 // as of the download.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import type { ObjectStore } from '../../db/storage/index.js';
+import { uploadKey } from '../uploads/uploads.js';
 import { Prisma, type ReviewPeriod } from '../../generated/prisma/client.js';
 import { personLabel } from '../../core/people.js';
 import type { DbClient } from '../../core/types.js';
@@ -132,10 +132,11 @@ export const AUDIT_COLUMNS: [string, string][] = [
   ['Address', 'ip'],
 ];
 
-async function sha256Of(file: string): Promise<string | null> {
+/** The SHA-256 of a stored upload's file, streamed from the store; null when it is gone. */
+async function sha256Of(storage: ObjectStore, fileName: string): Promise<string | null> {
   try {
     const hash = crypto.createHash('sha256');
-    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+    for await (const chunk of storage.source(uploadKey(fileName)).read()) hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch {
     return null;
@@ -143,7 +144,7 @@ async function sha256Of(file: string): Promise<string | null> {
 }
 
 /** The uploads in a period's scope: loaded while it ran, or live at its end. */
-async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, uploadsDir: string | undefined): Promise<EvidenceUpload[]> {
+async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, storage: ObjectStore | undefined): Promise<EvidenceUpload[]> {
   const ups = await db.upload.findMany({
     where: { OR: [{ createdAt: { gte: period.startDate, lte: until } }, { live: true, createdAt: { lte: until } }] },
     include: { uploadedBy: true },
@@ -164,7 +165,7 @@ async function scopeUploads(db: DbClient, period: ReviewPeriod, until: Date, upl
       liveAtClose: u.live,
       sizeBytes: Number(u.sizeBytes),
       supersededAt: u.supersededAt?.toISOString() ?? null,
-      sha256: uploadsDir ? await sha256Of(path.join(uploadsDir, u.fileName)) : null,
+      sha256: storage ? await sha256Of(storage, u.fileName) : null,
     });
   }
   return out;
@@ -276,8 +277,8 @@ export function periodAuditCondition(periodId: string, startDate: Date, lastAudi
 }
 
 /** The uploads (with checksums) a period's evidence would hold if it closed at `until`: read before the close's transaction. */
-export function evidenceUploads(db: DbClient, period: ReviewPeriod, until: Date, uploadsDir: string | undefined): Promise<EvidenceUpload[]> {
-  return scopeUploads(db, period, until, uploadsDir);
+export function evidenceUploads(db: DbClient, period: ReviewPeriod, until: Date, storage: ObjectStore | undefined): Promise<EvidenceUpload[]> {
+  return scopeUploads(db, period, until, storage);
 }
 
 /** The Summary sheet as label / value pairs. */

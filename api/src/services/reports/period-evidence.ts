@@ -26,8 +26,7 @@ const BATCH = 5000;
 
 /** A period's evidence: frozen for a closed period (frozen now if it never was), built live for an active one. */
 export async function periodEvidence(caller: Caller, periodId: string): Promise<Evidence> {
-  const { prisma, config } = caller.deps;
-  const uploadsDir = config.uploadsDir;
+  const { prisma, storage } = caller.deps;
   if (!isUuid(periodId)) throw new NotFoundError('Review period not found');
   const period = await prisma.reviewPeriod.findUnique({ where: { id: periodId } });
   if (!period) throw new NotFoundError('Review period not found');
@@ -37,7 +36,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
     const latest = () => prisma.periodEvidence.findFirst({ where: { periodId }, orderBy: { version: 'desc' } });
     let frozen = await latest();
     if (!frozen) {
-      const ups = await evidenceUploads(prisma, period, period.closedAt ?? new Date(), uploadsDir);
+      const ups = await evidenceUploads(prisma, period, period.closedAt ?? new Date(), storage);
       await prisma.$transaction(async (tx) => {
         // One freeze, whoever comes first: the period's row locked.
         await tx.$queryRaw`SELECT id FROM review_periods WHERE id = ${periodId}::uuid FOR UPDATE`;
@@ -58,7 +57,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
     };
   } else {
     const now = new Date();
-    scope = await buildScope(prisma, period, now, false, await evidenceUploads(prisma, period, now, uploadsDir));
+    scope = await buildScope(prisma, period, now, false, await evidenceUploads(prisma, period, now, storage));
     const holders = await holdersOf(prisma, null);
     decisions = () => liveDecisionRecords(prisma, periodId, holders, BATCH);
   }
@@ -101,7 +100,7 @@ export async function periodEvidence(caller: Caller, periodId: string): Promise<
 
 /** A period's reconciliation: frozen with its latest version when closed, else as of now (what closing now would freeze). */
 export async function periodReconciliation(caller: Caller, periodId: string): Promise<Reconciliation & { frozen: boolean }> {
-  const { prisma, config } = caller.deps;
+  const { prisma, storage } = caller.deps;
   const period = isUuid(periodId) ? await prisma.reviewPeriod.findUnique({ where: { id: periodId } }) : null;
   if (!period) throw new NotFoundError('Review period not found');
   if (period.status === 'closed') {
@@ -109,5 +108,5 @@ export async function periodReconciliation(caller: Caller, periodId: string): Pr
     const recon = (frozen?.scope as unknown as EvidenceScope | undefined)?.reconciliation;
     if (recon) return { ...recon, frozen: true };
   }
-  return { ...(await reconcile(prisma, period, await evidenceUploads(prisma, period, new Date(), config.uploadsDir))), frozen: false };
+  return { ...(await reconcile(prisma, period, await evidenceUploads(prisma, period, new Date(), storage))), frozen: false };
 }

@@ -184,7 +184,7 @@ const CLOSE_TRANSACTION = { timeout: 30 * 60_000, maxWait: 30_000 };
 /**
  * Opens (reopens) or closes a period. Closing freezes the period's auditor
  * evidence as its next version in the same transaction (services/reports/evidence.ts; the uploads' file
- * checksums, under the configured uploadsDir, are read just before) and sends
+ * checksums, streamed from the store, are read just before) and sends
  * the job that writes its signed bundle after the commit (services/evidence/evidence-bundle.ts:
  * a ZIP of a 1M-row period takes seconds, the close stays short); reopening keeps every version.
  * It holds the period's gate from its start: the changes under way commit
@@ -198,19 +198,14 @@ const CLOSE_TRANSACTION = { timeout: 30 * 60_000, maxWait: 30_000 };
  */
 export async function setPeriodStatus(caller: Caller, id: string, status: 'active' | 'closed', opts: { reason?: string | null } = {}): Promise<ReviewPeriod> {
   const {
-    deps: {
-      prisma,
-      pubsub,
-      jobs,
-      config: { uploadsDir },
-    },
+    deps: { prisma, pubsub, jobs, storage },
     actor,
   } = caller;
   if (!isUuid(id)) throw new NotFoundError('Review period not found');
   const reason = opts.reason?.trim() || null;
   if (reason && reason.length > MAX_CLOSE_REASON) throw new ValidationError(`The reason is too long (${MAX_CLOSE_REASON} characters at most)`, 'reason');
   const current = status === 'closed' ? await prisma.reviewPeriod.findUnique({ where: { id } }) : null;
-  const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), uploadsDir) : [];
+  const uploads = current && current.status !== 'closed' ? await evidenceUploads(prisma, current, new Date(), storage) : [];
   try {
     const changed = await retryingTransaction(
       prisma,

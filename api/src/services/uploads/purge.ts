@@ -8,13 +8,12 @@
 // frozen evidence with its signed bundles, and the audit trail stay; the purge itself is an audit event, and open pages hear
 // of it. Only the link of a listed submission (remediation_sources) goes with
 // its submission.
-import fs from 'node:fs';
-import path from 'node:path';
 import { ConflictError } from '../../core/errors.js';
 import { requireAdminSession } from '../identity/settings.js';
 import { recordAudit } from '../../core/audit.js';
 import type { Caller } from '../caller.js';
 import { dispatch } from '../kept/dispatcher.js';
+import { uploadKey } from './uploads.js';
 
 /** What a purge removes, table by table, in the order counted. */
 const PURGED = {
@@ -60,7 +59,8 @@ export async function purgeRiskData(caller: Caller): Promise<PurgeResult> {
     },
     { timeout: 300_000, maxWait: 30_000 },
   );
-  for (const f of files) fs.rmSync(path.join(deps.config.uploadsDir, path.basename(f)), { force: true });
+  // The rows are gone (committed): a file the store fails to delete is left behind, never a failed purge.
+  for (const f of files) await deps.storage.delete(uploadKey(f)).catch((err: Error) => deps.log(`purge: ${f} not deleted from the store: ${err.message}`));
   deps.pubsub.publish('risk-data:purged', { purgedAt: purgedAt.toISOString() });
   return { purgedAt, deleted };
 }

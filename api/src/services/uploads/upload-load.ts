@@ -9,7 +9,6 @@
 // failure leaves no row visible: the upload is failed, its rows removed. The
 // uploader is mailed either way when they asked for it. The reaper fails
 // loads whose worker died.
-import path from 'node:path';
 import { Prisma, type PrismaClient, type Upload, type User } from '../../generated/prisma/client.js';
 import type { AppDeps } from '../deps.js';
 import type { Actor } from '../../core/types.js';
@@ -23,7 +22,7 @@ import { LIVE_ROWS, liveRowCount } from '../live-rows.js';
 import { carryOverDecisions } from '../review/decisions.js';
 import { checkRemediation, notifyReopened } from '../review/remediation.js';
 import { dispatch } from '../kept/dispatcher.js';
-import { COMPLETED_WITH_WARNINGS, CONNECTION_LOST, DISK_FULL, failInterrupted, progressEvent, publishProgress } from './uploads.js';
+import { COMPLETED_WITH_WARNINGS, CONNECTION_LOST, DISK_FULL, failInterrupted, progressEvent, publishProgress, uploadKey } from './uploads.js';
 import { isConnectionLost, isDiskFull } from '../../core/errors.js';
 import { deleteUploadRows, purgeDeadRows, removeRowsOf } from './upload-purge.js';
 import { ingestRows } from '../../core/metrics.js';
@@ -33,7 +32,7 @@ import { mappingChoice } from './mapping-profiles.js';
 import { recordPeriodChanges, type PeriodBatch } from '../mid-period/arrivals.js';
 import { notifyNewConflicts } from '../mid-period/new-conflicts.js';
 
-export type LoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'pubsub' | 'mailer' | 'config' | 'log'>;
+export type LoadDeps = Pick<AppDeps, 'prisma' | 'db' | 'pubsub' | 'mailer' | 'config' | 'log' | 'storage'>;
 
 type LoadingUpload = Upload & { uploadedBy: User | null };
 
@@ -109,7 +108,7 @@ async function loadNow(deps: LoadDeps, uploadId: string, slotLost: AbortSignal):
     // The reader hands over small groups of records, so only one group's
     // parsed fields are held at a time, beside a few MB of COPY text.
     // The mapping confirmed in the preview, else a saved profile the file matches, else the dictionary.
-    file = await openUploadFile(path.join(deps.config.uploadsDir, up.fileName), up.originalName, Math.min(up.batchSize, 2000), await mappingChoice(prisma, up));
+    file = await openUploadFile(deps.storage.source(uploadKey(up.fileName)), up.originalName, Math.min(up.batchSize, 2000), await mappingChoice(prisma, up));
     const { reader, map, layout } = file;
     await prisma.upload.update({
       where: { id: uploadId },

@@ -1,18 +1,18 @@
 // Preview before load: the file is received and kept
-// aside (DATA_DIR/uploads/.preview), and the administrator sees what the load
+// aside (uploads/.preview in the store), and the administrator sees what the load
 // would do with it (ingest/preview.ts): the layout, each column's field, the
 // first rows as stored, the problems in the first rows. A changed mapping, or
 // another sheet or header row, is previewed again; 'Start Upload' turns the kept file into an upload with the
 // confirmed mapping (and, if asked, saves it as a profile), or refuses it
 // before anything is written when the mapping cannot load it. Previews not
 // started are removed after a day.
-import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Upload } from '../../generated/prisma/client.js';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Caller } from '../caller.js';
 import { isUuid } from '../../core/types.js';
+import { readSmall, type ObjectStore } from '../../db/storage/index.js';
 import { IngestError, type LayoutChoice } from '../../ingest/csv.js';
 import { overridesOf } from '../../ingest/headers.js';
 import { mappableFields, previewFile, type FilePreview } from '../../ingest/preview.js';
@@ -32,23 +32,18 @@ export type UploadPreview = FilePreview & {
   mappableFields: { field: string; label: string }[];
 };
 
-const dirOf = (uploadsDir: string) => path.join(uploadsDir, '.preview');
+const PREVIEWS = 'uploads/.preview/';
 
-async function removeStale(dir: string) {
+async function removeStale(storage: ObjectStore) {
   const now = Date.now();
-  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
-    const p = path.join(dir, name);
-    const st = await fs.promises.stat(p).catch(() => null);
-    if (st && now - st.mtimeMs > PREVIEW_TTL_MS) await fs.promises.rm(p, { force: true });
-  }
+  for (const o of await storage.list(PREVIEWS)) if (now - o.modifiedAt.getTime() > PREVIEW_TTL_MS) await storage.delete(o.key);
 }
 
-async function stored(uploadsDir: string, previewId: string): Promise<{ file: string; meta: PreviewMeta }> {
-  const dir = dirOf(uploadsDir);
-  const meta = isUuid(previewId) ? await fs.promises.readFile(path.join(dir, `${previewId}.json`), 'utf8').catch(() => null) : null;
+async function stored(storage: ObjectStore, previewId: string): Promise<{ key: string; meta: PreviewMeta }> {
+  const meta = isUuid(previewId) ? await readSmall(storage, `${PREVIEWS}${previewId}.json`) : null;
   if (!meta) throw new NotFoundError('Preview not found: it was started, or it is older than a day. Choose the file again.');
-  const m = JSON.parse(meta) as PreviewMeta;
-  return { file: path.join(dir, previewId + path.extname(m.originalName).toLowerCase()), meta: m };
+  const m = JSON.parse(meta.toString('utf8')) as PreviewMeta;
+  return { key: PREVIEWS + previewId + path.extname(m.originalName).toLowerCase(), meta: m };
 }
 
 /** The highest header row that can be chosen (an .xlsx sheet's last row). */
@@ -74,14 +69,14 @@ export function checkLayoutChoice(raw: { sheet?: unknown; headerRow?: unknown })
 async function build(
   deps: UploadDeps,
   previewId: string,
-  file: string,
+  key: string,
   meta: PreviewMeta,
   mapping?: ColumnChoice[],
   layout?: LayoutChoice,
 ): Promise<UploadPreview> {
   const choice = { ...(mapping ? { overrides: overridesOf(mapping) } : { profiles: await profileData(deps.prisma) }), ...(layout ? { layout } : {}) };
   try {
-    const p = await previewFile(file, meta.originalName, choice);
+    const p = await previewFile(deps.storage.source(key), meta.originalName, choice);
     return { previewId, originalName: meta.originalName, sizeBytes: meta.sizeBytes, ...p, mappableFields: mappableFields() };
   } catch (err) {
     // Nothing to show (an empty file, binary data, text that is not valid in its encoding): said as the load would say it.
@@ -95,21 +90,19 @@ export async function createPreview(caller: Caller, file: ReceivedFile): Promise
   const { deps } = caller;
   const ext = path.extname(file.originalName).toLowerCase();
   if (!ACCEPTED_EXTENSIONS.includes(ext)) {
-    await fs.promises.rm(file.tempPath, { force: true });
+    await deps.storage.delete(file.key);
     throw new ValidationError(`Files of type '${ext || 'none'}' cannot be loaded: upload a .csv, .xlsx or .xls file.`, 'file');
   }
-  const dir = dirOf(deps.config.uploadsDir);
-  await fs.promises.mkdir(dir, { recursive: true });
-  await removeStale(dir);
+  await removeStale(deps.storage);
   const previewId = crypto.randomUUID();
   const meta: PreviewMeta = { originalName: file.originalName.slice(0, 255), sizeBytes: file.sizeBytes, createdAt: Date.now() };
-  const kept = path.join(dir, previewId + ext);
-  await fs.promises.rename(file.tempPath, kept);
-  await fs.promises.writeFile(path.join(dir, `${previewId}.json`), JSON.stringify(meta));
+  const kept = PREVIEWS + previewId + ext;
+  await deps.storage.move(file.key, kept);
+  await deps.storage.put(`${PREVIEWS}${previewId}.json`, JSON.stringify(meta));
   try {
     return await build(deps, previewId, kept, meta);
   } catch (err) {
-    await discard(deps.config.uploadsDir, previewId, kept);
+    await discard(deps.storage, previewId, kept);
     throw err;
   }
 }
@@ -130,14 +123,13 @@ export async function previewAgain(caller: Caller, previewId: string, input: Pre
   const { deps } = caller;
   const mapping = input.columnMapping === undefined || input.columnMapping === null ? undefined : checkColumnMapping(input.columnMapping);
   const layout = checkLayoutChoice(input);
-  const { file, meta } = await stored(deps.config.uploadsDir, previewId);
-  return build(deps, previewId, file, meta, mapping, layout);
+  const { key, meta } = await stored(deps.storage, previewId);
+  return build(deps, previewId, key, meta, mapping, layout);
 }
 
-async function discard(uploadsDir: string, previewId: string, file?: string) {
-  const dir = dirOf(uploadsDir);
-  if (file) await fs.promises.rm(file, { force: true });
-  await fs.promises.rm(path.join(dir, `${previewId}.json`), { force: true });
+async function discard(storage: ObjectStore, previewId: string, key?: string) {
+  if (key) await storage.delete(key);
+  await storage.delete(`${PREVIEWS}${previewId}.json`);
 }
 
 export interface StartInput extends PreviewChoice {
@@ -159,16 +151,16 @@ export async function startPreviewed(caller: Caller, previewId: string, input: S
   const profileName =
     input.saveProfileAs === undefined || input.saveProfileAs === null || input.saveProfileAs === '' ? undefined : checkProfileName(input.saveProfileAs);
   const layout = checkLayoutChoice(input);
-  const { file, meta } = await stored(deps.config.uploadsDir, previewId);
-  const preview = await build(deps, previewId, file, meta, given, layout);
+  const { key, meta } = await stored(deps.storage, previewId);
+  const preview = await build(deps, previewId, key, meta, given, layout);
   if (preview.refusal) throw new ValidationError(preview.refusal, 'columnMapping');
   // The mapping as the preview showed it, every column: kept with the upload when chosen or saved.
   const shown: ColumnChoice[] = preview.columns.filter((c) => c.header).map((c) => ({ header: c.header, field: c.field }));
-  const upload = await acceptUpload(caller, { originalName: meta.originalName, tempPath: file, sizeBytes: meta.sizeBytes }, input.options ?? {}, {
+  const upload = await acceptUpload(caller, { originalName: meta.originalName, key, sizeBytes: meta.sizeBytes }, input.options ?? {}, {
     ...(given || profileName ? { columnOverrides: shown } : {}),
     ...(layout ? { layoutChoice: layout } : {}),
     ...(profileName ? { saveProfile: { name: profileName, columns: shown } } : {}),
   });
-  await discard(deps.config.uploadsDir, previewId);
+  await discard(deps.storage, previewId);
   return upload;
 }

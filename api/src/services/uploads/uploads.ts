@@ -1,12 +1,10 @@
 // Uploads: accepting a stored file, its status and history, retrying a failed
 // one from its stored file, and failing loads whose worker died.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PrismaClient, Upload, User } from '../../generated/prisma/client.js';
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../core/errors.js';
 import crypto from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { recordAudit } from '../../core/audit.js';
 import { neutralizeText, parseOrThrow } from '../../core/validation.js';
@@ -15,6 +13,7 @@ import type { AppDeps } from '../deps.js';
 import type { Caller } from '../caller.js';
 import type { PubSub, PubSubEvents } from '../../pubsub.js';
 import { JOBS } from '../../db/queue.js';
+import type { ObjectStore } from '../../db/storage/index.js';
 import type { LayoutChoice } from '../../ingest/csv.js';
 
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -36,33 +35,34 @@ export const optionsSchema = z.object({
 });
 export type UploadOptions = z.input<typeof optionsSchema>;
 
-export type UploadDeps = Pick<AppDeps, 'prisma' | 'jobs' | 'config'>;
+export type UploadDeps = Pick<AppDeps, 'prisma' | 'jobs' | 'config' | 'storage'>;
 
 export interface ReceivedFile {
   originalName: string;
-  tempPath: string;
+  /** Where the received file waits in the store (uploads/.incoming/<random>) until it is kept or dropped. */
+  key: string;
   sizeBytes: number;
 }
 
+/** Where an upload's file is kept in the store: uploads/<upload id><extension> (DATA_DIR/uploads as before). */
+export const uploadKey = (fileName: string) => `uploads/${path.basename(fileName)}`;
+
 /**
- * Streams an incoming file to a temporary path under the uploads folder
- * (config.uploadsDir; never whole in memory), refusing it the moment it
+ * Streams an incoming file into the store (uploads/.incoming; never whole in
+ * memory: S3 takes it as a multipart upload), refusing it the moment it
  * passes 2 GB (the multipart parser's file limit). On any failure nothing is
  * left.
  */
-export async function receiveFile(uploadsDir: string, stream: Readable, originalName: string): Promise<ReceivedFile> {
-  const incoming = path.join(uploadsDir, '.incoming');
-  await fs.promises.mkdir(incoming, { recursive: true });
-  const tempPath = path.join(incoming, crypto.randomUUID());
+export async function receiveFile(storage: ObjectStore, stream: Readable, originalName: string): Promise<ReceivedFile> {
+  const key = `uploads/.incoming/${crypto.randomUUID()}`;
   let size = 0;
-  stream.on('data', (c: Buffer) => (size += c.length));
   // Past the limit the parser would read and drop the rest of the file: stop here.
   stream.once('limit', () => stream.destroy(new PayloadTooLargeError(TOO_LARGE)));
   try {
-    await pipeline(stream, fs.createWriteStream(tempPath));
+    size = (await storage.put(key, stream)).size;
     if ((stream as Readable & { truncated?: boolean }).truncated || size > MAX_UPLOAD_BYTES) throw new PayloadTooLargeError(TOO_LARGE);
   } catch (err) {
-    await fs.promises.rm(tempPath, { force: true });
+    await storage.delete(key).catch(() => {});
     if ((err as { status?: number }).status === 413 || /exceeds the \d+ byte size limit/.test(String((err as Error).message))) {
       throw new PayloadTooLargeError(TOO_LARGE);
     }
@@ -73,7 +73,12 @@ export async function receiveFile(uploadsDir: string, stream: Readable, original
   const name = neutralizeText(path.basename(originalName || 'upload'))
     .replace(/[\t\r\n\u2028\u2029]/g, ' ')
     .trim();
-  return { originalName: name || 'upload', tempPath, sizeBytes: size };
+  return { originalName: name || 'upload', key, sizeBytes: size };
+}
+
+/** Drops a received file that is not kept (refused, or its request failed). */
+export async function discardReceived(storage: ObjectStore, file: ReceivedFile | undefined): Promise<void> {
+  if (file) await storage.delete(file.key).catch(() => {});
 }
 
 /** A column mapping as clients send and services keep it: each source header and its field (null: left out). */
@@ -88,20 +93,13 @@ export interface AcceptExtras {
 }
 
 /**
- * Records a received file (already streamed to a temporary path) and queues
+ * Records a received file (already streamed into the store) and queues
  * its load. A file of a type we do not read is recorded as failed.
  */
-export async function acceptUpload(
-  caller: Caller,
-  file: { originalName: string; tempPath: string; sizeBytes: number },
-  rawOptions: UploadOptions,
-  extras: AcceptExtras = {},
-): Promise<Upload> {
+export async function acceptUpload(caller: Caller, file: ReceivedFile, rawOptions: UploadOptions, extras: AcceptExtras = {}): Promise<Upload> {
   const { deps, actor } = caller;
   const options = parseOrThrow(optionsSchema, rawOptions);
   const ext = path.extname(file.originalName).toLowerCase();
-  const dir = deps.config.uploadsDir;
-  await fs.promises.mkdir(dir, { recursive: true });
   const accepted = ACCEPTED_EXTENSIONS.includes(ext);
   const upload = await deps.prisma.$transaction(async (tx) => {
     const u = await tx.upload.create({
@@ -143,10 +141,10 @@ export async function acceptUpload(
     return stored;
   });
   if (!accepted) {
-    await fs.promises.rm(file.tempPath, { force: true });
+    await deps.storage.delete(file.key);
     return upload;
   }
-  await fs.promises.rename(file.tempPath, path.join(dir, upload.fileName));
+  await deps.storage.move(file.key, uploadKey(upload.fileName));
   await deps.jobs.boss.send(JOBS.ingestUpload, { uploadId: upload.id }, { retryLimit: 0, expireInHours: INGEST_JOB_EXPIRY_HOURS });
   return upload;
 }
@@ -169,7 +167,7 @@ export async function retryUpload(caller: Caller, id: string): Promise<Upload> {
   if (!ACCEPTED_EXTENSIONS.includes(path.extname(u.originalName).toLowerCase())) {
     throw new ValidationError('This file type cannot be loaded; upload a .csv, .xlsx or .xls file');
   }
-  if (!fs.existsSync(path.join(deps.config.uploadsDir, u.fileName))) {
+  if (!(await deps.storage.head(uploadKey(u.fileName)))) {
     throw new ConflictError('The stored file is gone; upload it again');
   }
   const updated = await deps.prisma.$transaction(async (tx) => {

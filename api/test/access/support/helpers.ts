@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../../src/config.js';
 import type { JobQueue } from '../../../src/db/queue.js';
+import { localStore } from '../../../src/db/storage/index.js';
+import { receiveFile } from '../../../src/services/uploads/uploads.js';
+import { Readable } from 'node:stream';
 import { migratedDatabase } from '../../helpers/database.js';
 import { callerFor } from '../../helpers/caller.js';
 import { uploadRuleSet } from '../../../src/services/access/rule-sets.js';
@@ -18,7 +21,7 @@ const NO_JOBS = { boss: { send: () => Promise.resolve(null) } } as unknown as Jo
 export async function engine() {
   const handle = await migratedDatabase();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'access-test-'));
-  const deps = { prisma: handle.db.prisma, db: handle.db, config: { uploadsDir: dir } as Config, jobs: NO_JOBS };
+  const deps = { prisma: handle.db.prisma, db: handle.db, config: {} as Config, storage: localStore(dir), jobs: NO_JOBS };
   const admin = await deps.prisma.user.create({ data: { email: 'engine.admin@example.com', firstName: 'Engine', lastName: 'Admin', role: 'admin' } });
   const caller = callerFor(deps, admin);
   let n = 0;
@@ -27,18 +30,20 @@ export async function engine() {
     fs.writeFileSync(file, buf);
     return file;
   };
+  /** A .zip received as an upload is (streamed into the store). */
+  const receive = async (buf: Buffer, originalName: string) => receiveFile(deps.storage, Readable.from([buf]), originalName);
   return {
     deps,
     caller,
     db: handle.db,
     write,
+    receive,
     async ruleSet(files: RuleSetFiles | Record<string, Row[] | string>, name = 'Rules', opts: ZipOptions = {}) {
       return uploadRuleSet(caller, await write(await tablesZip(files, opts)), 'rules.zip', name);
     },
     /** Loads an extract; its row (status completed or failed). */
     async extract(system: string, estate: Estate | Record<string, Row[] | string>, opts: ZipOptions = {}) {
-      const file = await write(await tablesZip(estate, opts));
-      const { id } = await startExtract(caller, system, { originalName: `${system}.zip`, tempPath: file, sizeBytes: fs.statSync(file).size });
+      const { id } = await startExtract(caller, system, await receive(await tablesZip(estate, opts), `${system}.zip`));
       await loadExtract(deps, id);
       return deps.prisma.accessExtract.findUniqueOrThrow({ where: { id } });
     },
