@@ -1,5 +1,5 @@
 // npm run bench:analysis -- [--users 50000] [--assignments N] [--auth-rows N] [--pglite-users 5000]
-//   [--skip-pglite] [--explain] [--explain-reanalysis] [--keep-db] [--dir /tmp/folder]
+//   [--skip-pglite] [--explain] [--explain-reanalysis] [--reads] [--keep-db] [--dir /tmp/folder]
 // The access engine at an estate's size: a generated SAP estate of one
 // system (scripts/access-estate.ts: `users`, 20 role assignments and 80
 // AGR_1251 rows a user unless given) and a rule set of 200 risks / 500
@@ -31,6 +31,8 @@ import { loadExtract, startExtract } from '../api/src/services/access/extracts.j
 import { runAnalysis, startAnalysis } from '../api/src/services/access/analysis.js';
 import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from '../api/src/services/access/analysis-sql.js';
 import { previousRealRun } from '../api/src/services/access/compared-run.js';
+import { changeCounts } from '../api/src/services/access/changes.js';
+import { conflictBreakdown, countConflicts, listConflicts } from '../api/src/services/access/conflicts.js';
 import { ADDED_REMOVED_SQL, INCREMENTAL_MERGE_SQL, RECOMPUTED_TOUCHED_SQL, incrementalBase, touchedUsersSql } from '../api/src/services/access/incremental.js';
 import { ESTATE_COLUMNS, generateRuleSet, largeCodes, tablesZip, writeLargeEstate, zipFiles } from './access-estate.js';
 import { arg } from './cli.js';
@@ -171,6 +173,23 @@ async function explainStatements(statements: [string, string[]][]) {
   console.log(`plans in ${dir}/plan-N.txt`);
 }
 
+/** What the run's page reads, each timed: the first page of conflicts, their count, the change counts, the breakdown by system. */
+async function reads(deps: BenchDeps, runId: string) {
+  const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id: runId } });
+  const took: string[] = [];
+  for (const read of [
+    () => listConflicts(deps.caller, runId, {}, { limit: 51 }),
+    () => countConflicts(deps.caller, runId, {}),
+    () => changeCounts(deps.caller, run),
+    () => conflictBreakdown(deps.caller, runId, 'system', 100),
+  ]) {
+    const t0 = performance.now();
+    await read();
+    took.push(secs(t0).toFixed(2));
+  }
+  return `${took.join(' / ')} s`;
+}
+
 /** `psql \copy` of the same CSV files into plain tables of their columns (all text) in a fresh database. */
 async function psqlCopy(tables: Record<string, { file: string }>) {
   const name = `grc_bench_access_copy_${Date.now()}`;
@@ -264,6 +283,11 @@ await withDatabase('postgres', async (deps) => {
     '≤ 5 s',
     `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`,
   ]);
+  if (flag('--reads')) {
+    const full = await reads(deps, again.run.baseRunId!);
+    const shared = await reads(deps, again.run.id);
+    figure(['reads of the full run · of the re-analysis (first page, count, changes, by system)', '', `${full} · ${shared}`]);
+  }
 });
 if (!flag('--skip-pglite')) {
   const small = await estateFiles(pgliteUsers, pgliteUsers * 20, pgliteUsers * 80);
