@@ -1,5 +1,5 @@
 // npm run bench:analysis -- [--users 50000] [--assignments N] [--auth-rows N] [--pglite-users 5000]
-//   [--skip-pglite] [--explain] [--keep-db] [--dir /tmp/folder]
+//   [--skip-pglite] [--explain] [--explain-reanalysis] [--reads] [--keep-db] [--dir /tmp/folder]
 // The access engine at an estate's size: a generated SAP estate of one
 // system (scripts/access-estate.ts: `users`, 20 role assignments and 80
 // AGR_1251 rows a user unless given) and a rule set of 200 risks / 500
@@ -31,7 +31,11 @@ import { createCaller, type Caller } from '../api/src/services/caller.js';
 import { uploadRuleSet } from '../api/src/services/access/rule-sets.js';
 import { loadExtract, startExtract } from '../api/src/services/access/extracts.js';
 import { runAnalysis, startAnalysis } from '../api/src/services/access/analysis.js';
-import { analysisStatements } from '../api/src/services/access/analysis-sql.js';
+import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from '../api/src/services/access/analysis-sql.js';
+import { previousRealRun } from '../api/src/services/access/compared-run.js';
+import { changeCounts } from '../api/src/services/access/changes.js';
+import { conflictBreakdown, countConflicts, listConflicts } from '../api/src/services/access/conflicts.js';
+import { ADDED_REMOVED_SQL, INCREMENTAL_MERGE_SQL, RECOMPUTED_TOUCHED_SQL, incrementalBase, touchedUsersSql } from '../api/src/services/access/incremental.js';
 import { ESTATE_COLUMNS, generateRuleSet, largeCodes, tablesZip, writeLargeEstate, zipFiles } from './access-estate.js';
 import { arg } from './cli.js';
 
@@ -107,37 +111,84 @@ async function load(deps: BenchDeps, zip: string) {
   return { secs: secs(t0), x };
 }
 
-async function analyse(deps: BenchDeps, ruleSetId: string, explain = false) {
+async function analyse(deps: BenchDeps, ruleSetId: string, explain: false | 'full' | 'incremental' = false) {
   const t0 = performance.now();
   const { id } = await startAnalysis(deps.caller, { ruleSetId, asOf: AS_OF });
-  if (explain) await explainRun(deps.db, id);
+  // The time explaining takes is not the run's.
+  const t1 = performance.now();
+  if (explain === 'full') await explainRun(deps.db, id);
+  if (explain === 'incremental') await explainReanalysis(deps.db, id);
+  const explaining = performance.now() - t1;
   await runAnalysis(deps, id);
   const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id } });
   if (run.status !== 'completed') throw new Error(`The analysis failed: ${run.errorMessage}`);
-  return { secs: secs(t0), run };
+  return { secs: secs(t0) - explaining / 1000, run };
 }
 
 /** Each statement of a full run under EXPLAIN ANALYZE, in one rolled-back transaction: the slowest first. */
 async function explainRun(db: Database, runId: string) {
   const run = await db.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id: runId } });
+  await explainStatements(analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf: AS_OF }).map((s) => [s, []]));
+}
+
+/** Each statement of an incremental run (as runAnalysis runs them) under EXPLAIN ANALYZE, rolled back. */
+async function explainReanalysis(db: Database, runId: string) {
+  const run = await db.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id: runId } });
+  const previous = await previousRealRun(db.prisma, run);
+  const base = incrementalBase(run, previous);
+  if (!base) throw new Error('The re-analysis would be a full run');
+  const ids = [runId, base.baseRunId];
+  await explainStatements([
+    [touchedUsersSql(base.oldExtract, base.newExtract), []],
+    ['ANALYZE access_t_touched', []],
+    ...analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf: AS_OF, touchedOnly: true }).map((s): [string, string[]] => [
+      s,
+      [],
+    ]),
+    [ANALYSIS_CONFLICTS_SQL, [runId]],
+    [RECOMPUTED_TOUCHED_SQL, [base.baseRunId]],
+    ['SET LOCAL enable_nestloop = on', []],
+    ...INCREMENTAL_MERGE_SQL.map((s): [string, string[]] => [s, ids.slice(0, s.includes('$2') ? 2 : 1)]),
+    [ADDED_REMOVED_SQL, ids],
+  ]);
+}
+
+async function explainStatements(statements: [string, string[]][]) {
   const client = new pg.Client({ connectionString: process.env.BENCH_DB_URL });
   await client.connect();
   await client.query('BEGIN');
   const times: [number, string][] = [];
-  for (const s of analysisStatements({ runId, ruleSetId: run.ruleSetId, extractIds: run.extractIds, asOf: AS_OF })) {
+  for (const [s, values] of statements) {
     const t0 = performance.now();
     if (s.startsWith('ANALYZE') || s.startsWith('SET')) await client.query(s);
     else {
-      const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${s}`);
+      const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${s}`, values);
       const text = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
       fs.writeFileSync(path.join(dir, `plan-${times.length}.txt`), `${s}\n\n${text}\n`);
     }
-    times.push([secs(t0), s.slice(0, 60).replace(/\s+/g, ' ')]);
+    times.push([secs(t0), s.trim().slice(0, 60).replace(/\s+/g, ' ')]);
   }
   await client.query('ROLLBACK');
   await client.end();
   for (const [t, s] of times) console.log(`${t.toFixed(2).padStart(7)} s  ${s}`);
   console.log(`plans in ${dir}/plan-N.txt`);
+}
+
+/** What the run's page reads, each timed: the first page of conflicts, their count, the change counts, the breakdown by system. */
+async function reads(deps: BenchDeps, runId: string) {
+  const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id: runId } });
+  const took: string[] = [];
+  for (const read of [
+    () => listConflicts(deps.caller, runId, {}, { limit: 51 }),
+    () => countConflicts(deps.caller, runId, {}),
+    () => changeCounts(deps.caller, run),
+    () => conflictBreakdown(deps.caller, runId, 'system', 100),
+  ]) {
+    const t0 = performance.now();
+    await read();
+    took.push(secs(t0).toFixed(2));
+  }
+  return `${took.join(' / ')} s`;
 }
 
 /** `psql \copy` of the same CSV files into plain tables of their columns (all text) in a fresh database. */
@@ -218,7 +269,7 @@ await withDatabase('postgres', async (deps) => {
     '≥ 0.5× psql \\copy',
     `${loaded.secs.toFixed(1)} s against \\copy ${copySecs.toFixed(1)} s: **${(copySecs / loaded.secs).toFixed(2)}×**`,
   ]);
-  const full = await analyse(deps, rules.id, flag('--explain'));
+  const full = await analyse(deps, rules.id, flag('--explain') && 'full');
   figure([
     `full analysis (${rules.risks} risks, ${rules.functions} functions)`,
     '≤ 60 s',
@@ -227,12 +278,17 @@ await withDatabase('postgres', async (deps) => {
   figure(['process peak RSS over load and analysis', '≤ 1 GB', mb(status('VmHWM'))]);
   const reloaded = await load(deps, files.changedZip);
   figure(['new extract, one role changed: load', '', `${reloaded.secs.toFixed(1)} s`]);
-  const again = await analyse(deps, rules.id);
+  const again = await analyse(deps, rules.id, flag('--explain-reanalysis') && 'incremental');
   figure([
     're-analysis after one role change',
     '≤ 5 s',
     `**${again.secs.toFixed(1)} s**: ${n(again.run.recomputedUsers ?? 0)} users recomputed, +${n(again.run.added)} / -${n(again.run.removed)} conflicts`,
   ]);
+  if (flag('--reads')) {
+    const full = await reads(deps, again.run.baseRunId!);
+    const shared = await reads(deps, again.run.id);
+    figure(['reads of the full run · of the re-analysis (first page, count, changes, by system)', '', `${full} · ${shared}`]);
+  }
 });
 if (!flag('--skip-pglite')) {
   const small = await estateFiles(pgliteUsers, pgliteUsers * 20, pgliteUsers * 80);

@@ -69,12 +69,13 @@ export function analysisStatements(p: {
   if (p.assignments !== undefined && !/^access_t_\w+$/.test(p.assignments)) throw new Error(`Not a temporary table: ${p.assignments}`);
   const agrUsers = (text: string) => (p.assignments ? text.replace(/\baccess_x_agr_users\b/g, p.assignments) : text);
   // Only some users analysed: an incremental run (incremental.ts) those of
-  // access_t_touched, on every system, numbering their rows below zero until
-  // they are placed among the rows it copies; a run on hypothetical
-  // assignments (a simulation) those the assignments name. Either stages
-  // only those users' rows of USR02 and USAGE and the authorizations of
-  // their single roles, so its cost follows them, not the estate: no other
-  // user's rows or role's grants can reach their conflicts.
+  // access_t_touched, on every system, numbering their rows among
+  // themselves in full-run order (the run's users then place them among the
+  // rows it shares); a run on hypothetical assignments (a simulation) those
+  // the assignments name. Either stages only those users' rows of USR02 and
+  // USAGE and the authorizations of their single roles, so its cost follows
+  // them, not the estate: no other user's rows or role's grants can reach
+  // their conflicts.
   const users = p.touchedOnly ? 'SELECT bname FROM access_t_touched' : p.assignments ? `SELECT uname FROM ${p.assignments}` : null;
   const bind = (text: string) =>
     agrUsers(
@@ -82,8 +83,7 @@ export function analysisStatements(p: {
         .replace(/\$([1-4])(?=::)/g, (_m, n: string) => values[n]!)
         .replace('/*touched*/', users ? ` AND u.bname IN (${users})` : '')
         .replace('/*roles*/', users ? ' AND EXISTS (SELECT 1 FROM access_t_user_roles ur WHERE ur.xid = g.extract_id AND ur.role = g.agr_name)' : '')
-        .replace('/*usage*/', users ? ' AND u.bname IN (SELECT bname FROM access_t_usr)' : '')
-        .replace('/*sign*/', p.touchedOnly ? '-' : ''),
+        .replace('/*usage*/', users ? ' AND u.bname IN (SELECT bname FROM access_t_usr)' : ''),
     );
   // Every join here is a hash join over whole stages, on every key it has. A
   // nested loop chosen on an estimate of one row costs minutes; so does a
@@ -316,16 +316,28 @@ out AS (
     LEFT JOIN usage us ON us.xid = c.xid AND us.bname = c.bname AND us.tcode = c.action
 )
 INSERT INTO access_conflict_rows (run_id, row_no, user_id, risk_id, rule_id, function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_executed_on)
-SELECT $1::uuid, /*sign*/row_number() OVER (ORDER BY bname, risk_id, function_id, system, action, role, composite, resource, resource_extn),
+SELECT $1::uuid, row_number() OVER (ORDER BY bname, risk_id, function_id, system, action, role, composite, resource, resource_extn),
        bname, risk_id, risk_id || CASE WHEN combination < 10000 THEN lpad(combination::text, 4, '0') ELSE combination::text END,
        function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_used
   FROM out`,
 ];
 
-/** The run's conflicts from its rows: exercised when every function shows a shown action the user ran (COUNT > 0). */
+/**
+ * The run's conflicts from the rows it wrote: exercised when every function
+ * shows a shown action the user ran (COUNT > 0); and the run's users
+ * (access_run_users) as holding their own rows, with their counts, read in
+ * the same pass over the rows. A full run's are final; an incremental run
+ * then adds the users it shares and places them all (incremental.ts).
+ */
 export const ANALYSIS_CONFLICTS_SQL = `
-INSERT INTO access_conflicts (run_id, user_id, risk_id, exercised)
-SELECT $1::uuid, user_id, risk_id, bool_and(ran)
-  FROM (SELECT user_id, risk_id, function_id, bool_or(coalesce(execution_count, 0) > 0) AS ran
-          FROM access_conflict_rows WHERE run_id = $1::uuid GROUP BY user_id, risk_id, function_id) f
- GROUP BY user_id, risk_id`;
+WITH g AS MATERIALIZED (
+  SELECT user_id, risk_id, bool_and(ran) AS exercised, sum(n)::int AS rows, min(lo) AS lo
+    FROM (SELECT user_id, risk_id, function_id, bool_or(coalesce(execution_count, 0) > 0) AS ran, count(*) AS n, min(row_no) AS lo
+            FROM access_conflict_rows WHERE run_id = $1::uuid GROUP BY user_id, risk_id, function_id) f
+   GROUP BY user_id, risk_id
+), conflicts AS (
+  INSERT INTO access_conflicts (run_id, user_id, risk_id, exercised) SELECT $1::uuid, user_id, risk_id, exercised FROM g
+)
+INSERT INTO access_run_users (run_id, user_id, source_run_id, first_row, row_shift, rows, conflicts, exercised)
+SELECT $1::uuid, user_id, $1::uuid, min(lo), 0, sum(rows), count(*), count(*) FILTER (WHERE exercised)
+  FROM g GROUP BY user_id`;

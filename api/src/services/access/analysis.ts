@@ -11,8 +11,11 @@
 // rule change touches nothing reviewers see.
 // A run that only a new extract of one system separates from the previous
 // real run of its version recomputes only the users the new extract touches
-// (incremental.ts) and says how many it recomputed.
+// and shares the others' conflicts and rows with the runs holding them
+// (incremental.ts); it says how many it recomputed. Its counts are read from
+// its users (access_run_users), not from the shared rows.
 import { z } from 'zod';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { AppDeps } from '../deps.js';
 import type { Caller } from '../caller.js';
 import { actorLabel, recordAudit } from '../../core/audit.js';
@@ -21,7 +24,16 @@ import { JOBS, onTransaction } from '../../db/queue.js';
 import { ANALYSIS_CONFLICTS_SQL, analysisStatements } from './analysis-sql.js';
 import { comparedRunId, previousRealRun } from './compared-run.js';
 import { currentExtracts } from './extracts.js';
-import { INCREMENTAL_MERGE_SQL, RECOMPUTED_ALL_SQL, RECOMPUTED_TOUCHED_SQL, incrementalBase, touchedUsersSql } from './incremental.js';
+import {
+  ADDED_REMOVED_SQL,
+  INCREMENTAL_MERGE_SQL,
+  RECOMPUTED_ALL_SQL,
+  RECOMPUTED_TOUCHED_SQL,
+  RUN_CONFLICTS,
+  alsoInRun,
+  incrementalBase,
+  touchedUsersSql,
+} from './incremental.js';
 import { UUID, getRuleSet } from './rule-sets.js';
 
 export type AnalysisDeps = Pick<AppDeps, 'prisma' | 'db'>;
@@ -114,9 +126,10 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
   try {
     await deps.prisma.$transaction(
       async (tx) => {
+        await tx.accessRunUser.deleteMany({ where: { runId } });
         await tx.accessConflictRow.deleteMany({ where: { runId } });
         await tx.accessConflict.deleteMany({ where: { runId } });
-        // The previous real run of the version is the base an incremental run copies its untouched users
+        // The previous real run of the version is the base an incremental run shares its untouched users
         // from; added / removed count against the compared run, as the change lists do.
         const previous = await previousRealRun(tx, run);
         const previousId = comparedRunId(run, previous);
@@ -131,24 +144,22 @@ export async function runAnalysis(deps: AnalysisDeps, runId: string): Promise<vo
         const [recomputed] = base
           ? await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_TOUCHED_SQL, base.baseRunId)
           : await tx.$queryRawUnsafe<{ n: number }[]>(RECOMPUTED_ALL_SQL);
+        // What follows joins the run's users by key, a few probes each: nested loops are right again.
+        await tx.$executeRawUnsafe('SET LOCAL enable_nestloop = on');
         if (base)
           for (const statement of INCREMENTAL_MERGE_SQL)
             await tx.$executeRawUnsafe(statement, ...[runId, base.baseRunId].slice(0, statement.includes('$2') ? 2 : 1));
-        const [c] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number; added: number; removed: number }[]>(
-          `SELECT (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid)::int AS conflicts,
-                  (SELECT count(*) FROM access_conflict_rows WHERE run_id = $1::uuid)::int AS rows,
-                  (SELECT count(DISTINCT user_id) FROM access_conflicts WHERE run_id = $1::uuid)::int AS users,
-                  (SELECT count(*) FROM access_conflicts WHERE run_id = $1::uuid AND exercised)::int AS exercised,
-                  (SELECT count(*) FROM access_conflicts n WHERE n.run_id = $1::uuid
-                      AND NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = $2::uuid AND o.user_id = n.user_id AND o.risk_id = n.risk_id))::int AS added,
-                  (SELECT count(*) FROM access_conflicts o WHERE o.run_id = $2::uuid
-                      AND NOT EXISTS (SELECT 1 FROM access_conflicts n WHERE n.run_id = $1::uuid AND n.user_id = o.user_id AND n.risk_id = o.risk_id))::int AS removed`,
+        const [counts] = await tx.$queryRawUnsafe<{ conflicts: number; rows: number; users: number; exercised: number }[]>(
+          `SELECT coalesce(sum(conflicts), 0)::int AS conflicts, coalesce(sum(rows), 0)::int AS rows, count(*)::int AS users,
+                  coalesce(sum(exercised), 0)::int AS exercised
+             FROM access_run_users WHERE run_id = $1::uuid`,
           runId,
-          previousId,
         );
+        const [changed] = await tx.$queryRawUnsafe<{ added: number; removed: number }[]>(ADDED_REMOVED_SQL, runId, previousId);
+        const c = { ...counts!, ...changed! };
         await tx.accessAnalysisRun.update({
           where: { id: runId },
-          data: { ...c!, recomputedUsers: recomputed!.n, baseRunId: base?.baseRunId ?? null, status: 'completed', progress: 100, finishedAt: new Date() },
+          data: { ...c, recomputedUsers: recomputed!.n, baseRunId: base?.baseRunId ?? null, status: 'completed', progress: 100, finishedAt: new Date() },
         });
       },
       { timeout: 30 * 60_000, maxWait: 60_000 },
@@ -202,16 +213,12 @@ export async function testChanges(
   if (!run.test || run.status !== 'completed') return [];
   const [from, against] = side === 'add' ? [run.id, run.compareToId] : [run.compareToId, run.id];
   if (!from) return [];
-  return caller.deps.prisma.$queryRawUnsafe<ConflictChange[]>(
-    `SELECT c.user_id AS "userId", c.risk_id AS "riskId", coalesce(k.description, '') AS "riskDescription"
-       FROM access_conflicts c
-       JOIN access_analysis_runs r ON r.id = c.run_id
+  const other = against ? Prisma.sql`AND NOT ${alsoInRun(against)}` : Prisma.empty;
+  return caller.deps.prisma.$queryRaw<ConflictChange[]>`
+    SELECT c.user_id AS "userId", c.risk_id AS "riskId", coalesce(k.description, '') AS "riskDescription"
+       FROM ${Prisma.raw(RUN_CONFLICTS)}
+       JOIN access_analysis_runs r ON r.id = m.run_id
        LEFT JOIN access_risks k ON k.rule_set_id = r.rule_set_id AND k.risk_id = c.risk_id
-      WHERE c.run_id = $1::uuid
-        AND NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = $2::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)
-      ORDER BY c.user_id, c.risk_id LIMIT $3`,
-    from,
-    against,
-    Math.max(1, Math.min(Math.trunc(limit), MAX_CHANGES)),
-  );
+      WHERE m.run_id = ${from}::uuid ${other}
+      ORDER BY c.user_id, c.risk_id LIMIT ${Math.max(1, Math.min(Math.trunc(limit), MAX_CHANGES))}`;
 }

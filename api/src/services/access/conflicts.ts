@@ -5,13 +5,16 @@
 // loads back unchanged. The rows carry ids; names and descriptions come from
 // the run's extracts and rule set: the user's name and group from the row's
 // system, the action's description from its system's row or else the
-// every-system one.
+// every-system one. A run's conflicts and rows are read through its users
+// (incremental.ts: RUN_CONFLICTS, RUN_ROWS), which name the run holding each
+// user's, and its row numbers are the stored ones moved by the user's shift.
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.js';
 import type { Caller } from '../caller.js';
 import { copyCsvLines, csvLine, sqlCsvText } from '../../core/csv.js';
 import { EXPORT_FIELDS } from '../../ingest/columns.js';
 import { ConflictError, ValidationError } from '../../core/errors.js';
 import { getAnalysis } from './analysis.js';
+import { RUN_CONFLICTS, RUN_ROWS, alsoInRun } from './incremental.js';
 
 export interface ConflictFilter {
   riskId?: string | null;
@@ -55,16 +58,13 @@ function filterSql(runId: string, f: ConflictFilter): Prisma.Sql {
   ] as const) {
     if (v != null && v.length > MAX_FILTER) throw new ValidationError(`${field}: at most ${MAX_FILTER} characters`, field);
   }
-  const parts = [Prisma.sql`c.run_id = ${runId}::uuid`];
+  const parts = [Prisma.sql`m.run_id = ${runId}::uuid`];
   if (f.riskId) parts.push(Prisma.sql`c.risk_id = ${f.riskId}`);
   if (f.userId) parts.push(Prisma.sql`c.user_id = ${f.userId}`);
   if (f.exercised != null) parts.push(Prisma.sql`c.exercised = ${f.exercised}`);
-  if (f.absentFrom)
-    parts.push(
-      Prisma.sql`NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.absentFrom}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`,
-    );
-  if (f.presentIn)
-    parts.push(Prisma.sql`EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = ${f.presentIn}::uuid AND o.user_id = c.user_id AND o.risk_id = c.risk_id)`);
+  if (f.absentFrom) parts.push(Prisma.sql`NOT ${alsoInRun(f.absentFrom)}`);
+  if (f.presentIn) parts.push(alsoInRun(f.presentIn));
+  // A user's rows are held by the run holding their conflicts (c.run_id).
   if (f.system) {
     parts.push(
       Prisma.sql`EXISTS (SELECT 1 FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id AND w.system = ${f.system})`,
@@ -75,17 +75,18 @@ function filterSql(runId: string, f: ConflictFilter): Prisma.Sql {
 
 /** The conflicts of a run matching the filter, by user then risk (code point order). */
 export async function listConflicts(caller: Caller, runId: string, filter: ConflictFilter, page: ConflictPage): Promise<ConflictSummary[]> {
+  // The bound on the user alone lets the run's users be read from the key on.
   const keys: Prisma.Sql[] = [];
-  if (page.after) keys.push(Prisma.sql`(c.user_id, c.risk_id) > (${page.after[0]}, ${page.after[1]})`);
-  if (page.before) keys.push(Prisma.sql`(c.user_id, c.risk_id) < (${page.before[0]}, ${page.before[1]})`);
+  if (page.after) keys.push(Prisma.sql`m.user_id >= ${page.after[0]} AND (c.user_id, c.risk_id) > (${page.after[0]}, ${page.after[1]})`);
+  if (page.before) keys.push(Prisma.sql`m.user_id <= ${page.before[0]} AND (c.user_id, c.risk_id) < (${page.before[0]}, ${page.before[1]})`);
   const dir = Prisma.raw(page.inverted ? 'DESC' : 'ASC');
   // Read backwards (`inverted`), the rows stay in that order: the connection turns them round.
   return caller.deps.prisma.$queryRaw<ConflictSummary[]>`
-    SELECT c.run_id::text AS "runId", c.user_id AS "userId", c.risk_id AS "riskId", c.exercised,
+    SELECT m.run_id::text AS "runId", c.user_id AS "userId", c.risk_id AS "riskId", c.exercised,
            coalesce(k.description, '') AS "riskDescription", coalesce(k.level, '') AS "riskLevel", coalesce(k.business_process, '') AS "businessProcess",
            ARRAY(SELECT DISTINCT w.system FROM access_conflict_rows w WHERE w.run_id = c.run_id AND w.user_id = c.user_id AND w.risk_id = c.risk_id ORDER BY 1)::text[] AS systems
-      FROM access_conflicts c
-      JOIN access_analysis_runs run ON run.id = c.run_id
+      FROM ${Prisma.raw(RUN_CONFLICTS)}
+      JOIN access_analysis_runs run ON run.id = m.run_id
       LEFT JOIN access_risks k ON k.rule_set_id = run.rule_set_id AND k.risk_id = c.risk_id
      WHERE ${filterSql(runId, filter)} ${keys.length ? Prisma.sql`AND ${Prisma.join(keys, ' AND ')}` : Prisma.empty}
      ORDER BY c.user_id ${dir}, c.risk_id ${dir}
@@ -95,15 +96,16 @@ export async function listConflicts(caller: Caller, runId: string, filter: Confl
 export type ConflictKey = Pick<ConflictSummary, 'runId' | 'userId' | 'riskId'>;
 export type ConflictRow = Awaited<ReturnType<PrismaClient['accessConflictRow']['findFirstOrThrow']>>;
 
-/** The rows of each conflict (at most `max` each, in row order), for many conflicts in one query. */
+/** The rows of each conflict (at most `max` each, in row order, numbered as in its run), for many conflicts in one query. */
 export async function rowsOfConflicts(caller: Caller, keys: readonly ConflictKey[], max: number): Promise<ConflictRow[][]> {
   if (!keys.length) return [];
   const found = await caller.deps.prisma.$queryRaw<(ConflictRow & { n: bigint })[]>`
-    SELECT k.n, r.run_id::text AS "runId", r.row_no AS "rowNo", r.user_id AS "userId", r.risk_id AS "riskId", r.rule_id AS "ruleId", r.function_id AS "functionId",
+    SELECT k.n, k.run_id::text AS "runId", r.row_no + m.row_shift AS "rowNo", r.user_id AS "userId", r.risk_id AS "riskId", r.rule_id AS "ruleId", r.function_id AS "functionId",
            r.system, r.action, r.role, r.composite, r.resource, r.resource_extn AS "resourceExtn", r.value_from AS "valueFrom", r.value_to AS "valueTo",
            r.execution_count AS "executionCount", r.last_executed_on AS "lastExecutedOn"
       FROM unnest(${keys.map((k) => k.runId)}::uuid[], ${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.riskId)}::text[]) WITH ORDINALITY AS k(run_id, user_id, risk_id, n)
-     CROSS JOIN LATERAL (SELECT * FROM access_conflict_rows r WHERE r.run_id = k.run_id AND r.user_id = k.user_id AND r.risk_id = k.risk_id ORDER BY r.row_no LIMIT ${max}) r
+      JOIN access_run_users m ON m.run_id = k.run_id AND m.user_id = k.user_id
+     CROSS JOIN LATERAL (SELECT * FROM access_conflict_rows r WHERE r.run_id = m.source_run_id AND r.user_id = k.user_id AND r.risk_id = k.risk_id ORDER BY r.row_no LIMIT ${max}) r
      ORDER BY k.n, r.row_no`;
   const out: ConflictRow[][] = keys.map(() => []);
   for (const { n, ...row } of found) out[Number(n) - 1]!.push(row);
@@ -111,7 +113,9 @@ export async function rowsOfConflicts(caller: Caller, keys: readonly ConflictKey
 }
 
 export async function countConflicts(caller: Caller, runId: string, filter: ConflictFilter): Promise<number> {
-  const [r] = await caller.deps.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM access_conflicts c WHERE ${filterSql(runId, filter)}`;
+  const [r] = await caller.deps.prisma.$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM ${Prisma.raw(RUN_CONFLICTS)} WHERE ${filterSql(runId, filter)}`;
   return r!.n;
 }
 
@@ -137,18 +141,18 @@ export async function conflictBreakdown(caller: Caller, runId: string, by: Break
     user: { key: Prisma.sql`c.user_id`, from: Prisma.empty },
     businessProcess: {
       key: Prisma.sql`coalesce(k.business_process, '')`,
-      from: Prisma.sql`JOIN access_analysis_runs run ON run.id = c.run_id LEFT JOIN access_risks k ON k.rule_set_id = run.rule_set_id AND k.risk_id = c.risk_id`,
+      from: Prisma.sql`JOIN access_analysis_runs run ON run.id = m.run_id LEFT JOIN access_risks k ON k.rule_set_id = run.rule_set_id AND k.risk_id = c.risk_id`,
     },
     system: {
       key: Prisma.sql`w.system`,
-      from: Prisma.sql`JOIN (SELECT DISTINCT r.user_id, r.risk_id, r.system FROM access_conflict_rows r WHERE r.run_id = ${runId}::uuid) w ON w.user_id = c.user_id AND w.risk_id = c.risk_id`,
+      from: Prisma.sql`JOIN (SELECT DISTINCT r.user_id, r.risk_id, r.system FROM ${Prisma.raw(RUN_ROWS)} WHERE m.run_id = ${runId}::uuid) w ON w.user_id = c.user_id AND w.risk_id = c.risk_id`,
     },
   };
   const g = groups[by];
   return caller.deps.prisma.$queryRaw<BreakdownEntry[]>`
     SELECT ${g.key} AS key, count(*)::int AS conflicts, (count(*) FILTER (WHERE c.exercised))::int AS exercised
-      FROM access_conflicts c ${g.from}
-     WHERE c.run_id = ${runId}::uuid
+      FROM ${Prisma.raw(RUN_CONFLICTS)} ${g.from}
+     WHERE m.run_id = ${runId}::uuid
      GROUP BY 1
      ORDER BY 2 DESC, ${g.key} COLLATE "C"
      LIMIT ${Math.max(1, Math.trunc(limit))}`;
@@ -194,9 +198,11 @@ const CSV_SELECT = EXPORT_FIELDS.map((f, i) => `${sqlCsvText(CELLS[f.column] ?? 
 const TEXT_SELECT = EXPORT_FIELDS.map((f, i) => `coalesce((${CELLS[f.column] ?? 'NULL'})::text, '') AS c${i}`).join(', ');
 
 /**
- * The run's rows with what the extracts and the rule set say of them. The
- * lookups are read once per extract (DISTINCT ON, the first line of a key)
- * and joined by hash, not looked up row by row.
+ * The run's rows with what the extracts and the rule set say of them, in
+ * row order: by user, then by the number the holding run stored (a user's
+ * rows keep their order there). `page` bounds the rows after a key (user,
+ * stored number: $2, $3). The lookups are read once per extract (DISTINCT
+ * ON, the first line of a key) and joined by hash, not looked up row by row.
  */
 const csvQuery = (page: string, select = CSV_SELECT) => `
 WITH run AS (SELECT id, rule_set_id, extract_ids FROM access_analysis_runs WHERE id = $1::uuid),
@@ -205,9 +211,9 @@ usr AS (SELECT DISTINCT ON (u.extract_id, u.bname) u.extract_id, u.bname, u.clas
 addr AS (SELECT DISTINCT ON (a.extract_id, a.bname) a.extract_id, a.bname, a.name_first, a.name_last FROM access_x_user_addr a JOIN ext ON ext.id = a.extract_id ORDER BY a.extract_id, a.bname, a.line),
 texts AS (SELECT DISTINCT ON (t.extract_id, t.agr_name) t.extract_id, t.agr_name, t.text FROM access_x_agr_texts t JOIN ext ON ext.id = t.extract_id ORDER BY t.extract_id, t.agr_name, t.line),
 acts AS (SELECT a.function_id, a.system, a.action, a.description FROM access_function_actions a JOIN run ON a.rule_set_id = run.rule_set_id)
-SELECT ${page === '' ? '' : 'r.row_no, '}${select}
-  FROM access_conflict_rows r
-  JOIN run ON run.id = r.run_id
+SELECT ${page === '' ? '' : 'm.user_id AS page_user, r.row_no AS page_row, '}${select}
+  FROM ${RUN_ROWS}
+  JOIN run ON run.id = m.run_id
   LEFT JOIN ext ON ext.system = r.system
   LEFT JOIN usr u ON u.extract_id = ext.id AND u.bname = r.user_id
   LEFT JOIN addr ad ON ad.extract_id = ext.id AND ad.bname = r.user_id
@@ -218,8 +224,8 @@ SELECT ${page === '' ? '' : 'r.row_no, '}${select}
   LEFT JOIN acts fe ON fe.function_id = r.function_id AND fe.action = r.action AND fe.system = ''
   LEFT JOIN texts rt ON rt.extract_id = ext.id AND rt.agr_name = r.role
   LEFT JOIN texts ct ON ct.extract_id = ext.id AND ct.agr_name = r.composite AND r.composite <> ''
- WHERE r.run_id = $1::uuid ${page}
- ORDER BY r.row_no`;
+ WHERE m.run_id = $1::uuid ${page}
+ ORDER BY m.user_id, r.row_no`;
 
 /**
  * A completed run's rows as CSV (header line first), streamed: on PostgreSQL
@@ -233,14 +239,23 @@ export async function* conflictsCsv(caller: Caller, runId: string): AsyncGenerat
     yield* copyCsvLines(deps.db.sql.copyOut(csvQuery(''), [runId]));
     return;
   }
-  let after = 0;
-  for (;;) {
-    const batch = await deps.db.sql.query<Record<string, string | number>>(`${csvQuery('AND r.row_no > $2')} LIMIT 10000`, [runId, after]);
-    if (!batch.length) return;
+  for await (const batch of rowBatches(caller, runId, CSV_SELECT)) {
     let chunk = '';
     for (const row of batch) chunk += csvLine(EXPORT_FIELDS.map((_f, i) => row[`c${i}`]));
     yield chunk;
-    after = Number(batch[batch.length - 1]!.row_no);
+  }
+}
+
+/** The run's rows (csvQuery with `select`) in batches of 10,000, in row order, each from the key where the last ended. */
+async function* rowBatches(caller: Caller, runId: string, select: string): AsyncGenerator<Record<string, string | number>[]> {
+  const paged = csvQuery('AND m.user_id >= $2 AND (m.user_id, r.row_no) > ($2, $3)', select);
+  let after: [string, number] = ['', 0];
+  for (;;) {
+    const batch = await caller.deps.db.sql.query<Record<string, string | number>>(`${paged} LIMIT 10000`, [runId, ...after]);
+    if (!batch.length) return;
+    yield batch;
+    const last = batch[batch.length - 1]!;
+    after = [String(last.page_user), Number(last.page_row)];
   }
 }
 
@@ -250,13 +265,7 @@ export async function* conflictsCsv(caller: Caller, runId: string): AsyncGenerat
  * writes itself (conflicts.xlsx).
  */
 export async function* conflictTextRows(caller: Caller, runId: string): AsyncGenerator<string[][]> {
-  let after = 0;
-  for (;;) {
-    const batch = await caller.deps.db.sql.query<Record<string, string | number>>(`${csvQuery('AND r.row_no > $2', TEXT_SELECT)} LIMIT 10000`, [runId, after]);
-    if (!batch.length) return;
-    yield batch.map((row) => EXPORT_FIELDS.map((_f, i) => String(row[`c${i}`] ?? '')));
-    after = Number(batch[batch.length - 1]!.row_no);
-  }
+  for await (const batch of rowBatches(caller, runId, TEXT_SELECT)) yield batch.map((row) => EXPORT_FIELDS.map((_f, i) => String(row[`c${i}`] ?? '')));
 }
 
 /** The run whose file is asked for: it must exist (404) and be completed (409 otherwise). */

@@ -1,9 +1,9 @@
 // Incremental re-analysis. A run whose rule set version, date and systems are
 // those of the previous completed run of that version, and whose extracts
 // differ from it in at most one system, recomputes only the users that
-// differ and copies every other user's conflicts and rows from that run:
+// differ and shares every other user's conflicts and rows with that run:
 // what a user's conflicts are depends only on that user's rows and the roles
-// they hold, so the copy equals what a full run would compute.
+// they hold, so what it shares equals what a full run would compute.
 //
 // Touched users, found set-based between the old and new extract of the
 // changed system:
@@ -16,9 +16,20 @@
 // without sorting either extract. A touched user is recomputed on every
 // system, as a cross-system risk reads them all.
 //
-// Row numbers stay those of a full run: rows are ordered by user first, so
-// each copied row moves by the rows the touched users before it gained or
-// lost, and a touched user's rows start after the copied rows before them.
+// Sharing, not copying: a run's users (access_run_users) name, per user with
+// conflicts, the run that holds that user's conflicts and rows. A full run
+// holds all of its own; an incremental run holds only the touched users'
+// and takes every other user's entry from its base, which already names the
+// run holding them, so a chain of incremental runs resolves in one lookup
+// and its cost does not grow with the chain. Every reader of a run's
+// conflicts or rows goes through its users (RUN_CONFLICTS, RUN_ROWS).
+//
+// Row numbers stay those of a full run without rewriting a stored row: rows
+// are ordered by user first, so a user's rows are consecutive in every run;
+// the run's users say where each user's rows start in this run (the rows of
+// the users before them, counted) and by how much the numbers the holding
+// run stored move (row_shift), and a reader adds it.
+import { Prisma } from '../../generated/prisma/client.js';
 import { UUID } from './rule-sets.js';
 
 export interface RunShape {
@@ -80,50 +91,62 @@ SELECT DISTINCT bname COLLATE "C" AS bname FROM (
 }
 
 /**
- * After the touched users' rows are in (numbered -1, -2, … in full-run
- * order) with their conflicts: renumbers them, copies every other user's
- * rows and conflicts from the base run, and says how many users were
- * recomputed (touched users analysed now or with conflicts before).
- * Values: $1 run id, $2 base run id.
+ * After the touched users' rows are in (numbered 1, 2, … among themselves,
+ * in full-run order) with their conflicts and their entries in the run's
+ * users (ANALYSIS_CONFLICTS_SQL): adds the base run's entry of every other
+ * user (the run holding them, their counts), then numbers all the users'
+ * rows in user order: each user's first row is one after the rows of the
+ * users before them, and their stored rows move by as much as their first
+ * one did. Values: $1 run id, $2 base run id.
  */
 export const INCREMENTAL_MERGE_SQL = [
-  `CREATE TEMP TABLE access_t_shift ON COMMIT DROP AS
-WITH counted AS (
-  SELECT t.bname,
-         (SELECT count(*) FROM access_conflict_rows r WHERE r.run_id = $2::uuid AND r.user_id = t.bname) AS old_n,
-         (SELECT count(*) FROM access_conflict_rows r WHERE r.run_id = $1::uuid AND r.user_id = t.bname) AS new_n,
-         coalesce((SELECT max(r.row_no) FROM access_conflict_rows r WHERE r.run_id = $2::uuid
-                     AND r.user_id = (SELECT max(p.user_id) FROM access_conflict_rows p WHERE p.run_id = $2::uuid AND p.user_id < t.bname)), 0) AS old_lo
-    FROM access_t_touched t
-)
-SELECT bname, old_n, new_n, old_lo,
-       coalesce(sum(old_n) OVER w, 0) AS old_before,
-       coalesce(sum(new_n - old_n) OVER w, 0) + new_n - old_n AS delta_through
-  FROM counted WHERE old_n > 0 OR new_n > 0
-WINDOW w AS (ORDER BY bname ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)`,
-  `UPDATE access_conflict_rows r SET row_no = -r.row_no + (s.old_lo - s.old_before)
-    FROM access_t_shift s WHERE r.run_id = $1::uuid AND r.user_id = s.bname`,
-  // width_bucket counts the touched users whose rows lay before the copied row
-  // (binary search over their first positions); cum[k + 1] is what they moved it by.
-  `WITH b AS (
-  SELECT coalesce(array_agg(old_lo ORDER BY bname), '{}')::bigint[] AS lo,
-         ('{0}'::bigint[] || coalesce(array_agg(delta_through ORDER BY bname), '{}')::bigint[]) AS cum
-    FROM access_t_shift
-)
-INSERT INTO access_conflict_rows (run_id, row_no, user_id, risk_id, rule_id, function_id, system, action, role, composite, resource, resource_extn, value_from, value_to, execution_count, last_executed_on)
-SELECT $1::uuid, r.row_no + b.cum[width_bucket((r.row_no - 1)::bigint, b.lo) + 1], r.user_id, r.risk_id, r.rule_id, r.function_id, r.system, r.action, r.role, r.composite,
-       r.resource, r.resource_extn, r.value_from, r.value_to, r.execution_count, r.last_executed_on
-  FROM access_conflict_rows r CROSS JOIN b
- WHERE r.run_id = $2::uuid AND NOT EXISTS (SELECT 1 FROM access_t_touched t WHERE t.bname = r.user_id)`,
-  `INSERT INTO access_conflicts (run_id, user_id, risk_id, exercised)
-SELECT $1::uuid, c.user_id, c.risk_id, c.exercised FROM access_conflicts c
- WHERE c.run_id = $2::uuid AND NOT EXISTS (SELECT 1 FROM access_t_touched t WHERE t.bname = c.user_id)`,
+  `INSERT INTO access_run_users (run_id, user_id, source_run_id, first_row, row_shift, rows, conflicts, exercised)
+SELECT $1::uuid, b.user_id, b.source_run_id, b.first_row, b.row_shift, b.rows, b.conflicts, b.exercised
+  FROM access_run_users b
+ WHERE b.run_id = $2::uuid AND NOT EXISTS (SELECT 1 FROM access_t_touched t WHERE t.bname = b.user_id)`,
+  `UPDATE access_run_users m SET first_row = p.first_row, row_shift = m.row_shift + p.first_row - m.first_row
+  FROM (SELECT user_id, (sum(rows) OVER (ORDER BY user_id ROWS UNBOUNDED PRECEDING) - rows + 1)::int AS first_row
+          FROM access_run_users WHERE run_id = $1::uuid) p
+ WHERE m.run_id = $1::uuid AND m.user_id = p.user_id AND m.first_row <> p.first_row`,
 ];
 
 /** Users recomputed by an incremental run: touched users analysed now or with conflicts in the base run. $1 base run id. */
 export const RECOMPUTED_TOUCHED_SQL = `SELECT count(*)::int AS n FROM access_t_touched t
  WHERE EXISTS (SELECT 1 FROM access_t_usr u WHERE u.bname = t.bname)
-    OR EXISTS (SELECT 1 FROM access_conflicts c WHERE c.run_id = $1::uuid AND c.user_id = t.bname)`;
+    OR EXISTS (SELECT 1 FROM access_run_users m WHERE m.run_id = $1::uuid AND m.user_id = t.bname)`;
 
 /** Users recomputed by a full run: every analysed user. */
 export const RECOMPUTED_ALL_SQL = `SELECT count(DISTINCT bname)::int AS n FROM access_t_usr`;
+
+/** A run's conflicts (FROM text): `m` its users, `c` each user's conflicts in the run holding them (c.run_id). */
+export const RUN_CONFLICTS = 'access_run_users m JOIN access_conflicts c ON c.run_id = m.source_run_id AND c.user_id = m.user_id';
+
+/** A run's rows (FROM text): `m` its users, `r` each user's rows in the run holding them; this run's number is r.row_no + m.row_shift. */
+export const RUN_ROWS = 'access_run_users m JOIN access_conflict_rows r ON r.run_id = m.source_run_id AND r.user_id = m.user_id';
+
+/**
+ * The conflict `c` (of RUN_CONFLICTS) is one of run `runId`'s too: that run
+ * holds the user's conflicts where this one does (the same conflict), or
+ * has the user and the risk.
+ */
+export const alsoInRun = (runId: string) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM access_run_users om WHERE om.run_id = ${runId}::uuid AND om.user_id = c.user_id
+     AND (om.source_run_id = c.run_id OR EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = om.source_run_id AND o.user_id = c.user_id AND o.risk_id = c.risk_id)))`;
+
+/**
+ * Run $1's conflicts that run $2 does not have (added) and the reverse
+ * (removed), compared user by user only where the two runs read a user
+ * from different runs: a user both read from the same run has the same
+ * conflicts in both. $2 null: every conflict added.
+ */
+export const ADDED_REMOVED_SQL = `WITH a AS (SELECT user_id, source_run_id FROM access_run_users WHERE run_id = $1::uuid),
+b AS (SELECT user_id, source_run_id FROM access_run_users WHERE run_id = $2::uuid),
+d AS MATERIALIZED (
+  SELECT coalesce(a.user_id, b.user_id) AS user_id, a.source_run_id AS a_src, b.source_run_id AS b_src
+    FROM a FULL JOIN b ON b.user_id = a.user_id
+   WHERE a.source_run_id IS DISTINCT FROM b.source_run_id
+)
+SELECT (SELECT count(*) FROM d JOIN access_conflicts n ON n.run_id = d.a_src AND n.user_id = d.user_id
+         WHERE NOT EXISTS (SELECT 1 FROM access_conflicts o WHERE o.run_id = d.b_src AND o.user_id = d.user_id AND o.risk_id = n.risk_id))::int AS added,
+       (SELECT count(*) FROM d JOIN access_conflicts o ON o.run_id = d.b_src AND o.user_id = d.user_id
+         WHERE NOT EXISTS (SELECT 1 FROM access_conflicts n WHERE n.run_id = d.a_src AND n.user_id = d.user_id AND n.risk_id = o.risk_id))::int AS removed`;

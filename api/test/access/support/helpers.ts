@@ -13,6 +13,8 @@ import { callerFor } from '../../helpers/caller.js';
 import { uploadRuleSet } from '../../../src/services/access/rule-sets.js';
 import { loadExtract, startExtract } from '../../../src/services/access/extracts.js';
 import { runAnalysis, startAnalysis } from '../../../src/services/access/analysis.js';
+import { RUN_CONFLICTS, RUN_ROWS } from '../../../src/services/access/incremental.js';
+import type { AccessConflict, AccessConflictRow } from '../../../src/generated/prisma/client.js';
 import { tablesZip, type Estate, type Row, type RuleSetFiles, type ZipOptions } from '../../../../scripts/access-estate.js';
 
 /** The tests run each job themselves (loadExtract, runAnalysis): the queue takes what is sent and runs nothing. */
@@ -25,6 +27,20 @@ export async function engine() {
   const admin = await deps.prisma.user.create({ data: { email: 'engine.admin@example.com', firstName: 'Engine', lastName: 'Admin', role: 'admin' } });
   const caller = callerFor(deps, admin);
   let n = 0;
+  const runResults = async (id: string) => {
+    const rows = await deps.prisma.$queryRawUnsafe<AccessConflictRow[]>(
+      `SELECT m.run_id::text AS "runId", r.row_no + m.row_shift AS "rowNo", r.user_id AS "userId", r.risk_id AS "riskId", r.rule_id AS "ruleId",
+              r.function_id AS "functionId", r.system, r.action, r.role, r.composite, r.resource, r.resource_extn AS "resourceExtn",
+              r.value_from AS "valueFrom", r.value_to AS "valueTo", r.execution_count AS "executionCount", r.last_executed_on AS "lastExecutedOn"
+         FROM ${RUN_ROWS} WHERE m.run_id = $1::uuid ORDER BY 2`,
+      id,
+    );
+    const conflicts = await deps.prisma.$queryRawUnsafe<AccessConflict[]>(
+      `SELECT m.run_id::text AS "runId", c.user_id AS "userId", c.risk_id AS "riskId", c.exercised FROM ${RUN_CONFLICTS} WHERE m.run_id = $1::uuid ORDER BY 2, 3`,
+      id,
+    );
+    return { rows, conflicts };
+  };
   const write = async (buf: Buffer) => {
     const file = path.join(dir, `in-${n++}.zip`);
     fs.writeFileSync(file, buf);
@@ -51,10 +67,10 @@ export async function engine() {
       const { id } = await startAnalysis(caller, { ruleSetId, asOf, systems });
       await runAnalysis(deps, id);
       const run = await deps.prisma.accessAnalysisRun.findUniqueOrThrow({ where: { id } });
-      const rows = await deps.prisma.accessConflictRow.findMany({ where: { runId: id }, orderBy: { rowNo: 'asc' } });
-      const conflicts = await deps.prisma.accessConflict.findMany({ where: { runId: id }, orderBy: [{ userId: 'asc' }, { riskId: 'asc' }] });
-      return { run, rows, conflicts };
+      return { run, ...(await runResults(id)) };
     },
+    /** A run's rows (numbered as the run shows them) and conflicts, read through its users as every reader does. */
+    runResults,
     async close() {
       await handle.close();
       fs.rmSync(dir, { recursive: true, force: true });
